@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs everything dfbench needs to build, test and benchmark on Debian/Ubuntu.
+# Idempotent: packages already present are skipped. Works as root or through sudo.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ clang libclang-rt-14-dev clang-format clang-tidy pkg-config git
+  # libraries
+  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev
+  libbenchmark-dev
+  # engines and tools used by the quickstart and the tests
+  redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# Debian starts packaged daemons; dfbench starts its own engines on free ports, so stop these.
+for svc in redis-server memcached; do
+  if command -v systemctl >/dev/null && systemctl is-active --quiet "$svc" 2>/dev/null; then
+    "${sudo[@]}" systemctl stop "$svc" || true
+  fi
+done

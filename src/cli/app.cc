@@ -1,0 +1,117 @@
+#include "cli/app.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "core/interrupt.h"
+
+namespace dfbench::cli {
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string Suggestion(const std::string& word) {
+  std::string best;
+  size_t best_d = 3;
+  for (const auto& c : Commands()) {
+    size_t d = EditDistance(word, c.name);
+    if (d < best_d) {
+      best_d = d;
+      best = c.name;
+    }
+  }
+  return best;
+}
+
+int PrintError(const std::string& message, int code) {
+  std::fprintf(stderr, "dfbench: %s\n", message.c_str());
+  return code;
+}
+
+}  // namespace
+
+void SetExamples(CLI::App* sub, const std::string& examples) {
+  sub->footer("\nExamples:\n" + examples);
+}
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> commands = {
+      {"setup", "Create a benchmark environment and install or locate every engine", AddSetup},
+      {"run", "Benchmark the engines with a SET:GET workload (N trials each)", AddRun},
+      {"quickstart", "One shot: setup + run + destroy", AddQuickstart},
+      {"loadgen", "The built-in load generator (memtier_benchmark-compatible flags)", AddLoadgen},
+      {"info", "Show a setup's status, hosts, engines and benchmark history", AddInfo},
+      {"list", "List known setups with status and age", AddList},
+      {"destroy", "Tear a setup down (idempotent)", AddDestroy},
+      {"version", "Print the embedded build version", AddVersion},
+  };
+  return commands;
+}
+
+int Main(int argc, char** argv) {
+  core::InstallInterruptHandlers();
+  CLI::App app{"dfbench: fair, reproducible benchmarks of Dragonfly, Redis, Valkey and memcached",
+               "dfbench"};
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  app.footer(
+      "\nRun 'dfbench <command> --help' for a command's flags and examples.\n"
+      "Exit codes: 0 ok, 1 failure or regression, 2 usage or input error, 3 setup not found\n"
+      "or not ready, 4 setup locked by another command, 5 environment (missing binary,\n"
+      "engine that will not start, unreachable server), 130 interrupted.");
+  Action action;
+  for (const auto& spec : Commands()) {
+    CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
+    spec.add(sub, &action);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::string msg = e.what();
+    if (argc > 1 && app.get_subcommands().empty()) {
+      std::string word = argv[1];
+      std::string hint = Suggestion(word);
+      msg = "unknown command '" + word + "'" +
+            (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+            "; run 'dfbench --help' for the list";
+    }
+    return PrintError(msg, static_cast<int>(core::ErrorKind::kUsage));
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    if (msg.find("subcommand") != std::string::npos && argc > 1 && argv[1][0] != '-') {
+      std::string hint = Suggestion(argv[1]);
+      msg = "unknown command '" + std::string(argv[1]) + "'" +
+            (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
+    }
+    return PrintError(msg + "; see 'dfbench --help'", static_cast<int>(core::ErrorKind::kUsage));
+  } catch (const ExitError& e) {
+    return PrintError(e.error.message, static_cast<int>(e.error.kind));
+  }
+  if (!action) return PrintError("no command given", static_cast<int>(core::ErrorKind::kUsage));
+  try {
+    return action();
+  } catch (const ExitError& e) {
+    return PrintError(e.error.message, static_cast<int>(e.error.kind));
+  }
+}
+
+}  // namespace dfbench::cli

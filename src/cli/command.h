@@ -1,0 +1,47 @@
+// What every subcommand file provides, and the helpers they share.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "core/error.h"
+
+namespace dfbench::cli {
+
+// Set by a subcommand's parse callback; run by Main once parsing succeeded.
+using Action = std::function<int()>;
+
+// One subcommand: its name, one-line summary, and the function that adds its flags.
+struct CommandSpec {
+  const char* name;
+  const char* summary;
+  void (*add)(CLI::App* sub, Action* action);
+};
+
+// The subcommand table (cli/app.cc). Order is the order of `dfbench --help`.
+const std::vector<CommandSpec>& Commands();
+
+// Thrown only inside CLI code; caught once in Main and mapped to the error's exit code.
+struct ExitError {
+  core::Error error;
+};
+
+// Unwraps a result or throws ExitError.
+template <class T>
+T OrExit(core::Result<T> r) {
+  if (!r) throw ExitError{r.error()};
+  if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+inline void OrExit(core::Status s) {
+  if (!s) throw ExitError{s.error()};
+}
+
+[[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {
+  throw ExitError{core::Error{kind, std::move(message)}};
+}
+
+// Adds an "Examples:" block to a subcommand's --help.
+void SetExamples(CLI::App* sub, const std::string& examples);
+
+}  // namespace dfbench::cli

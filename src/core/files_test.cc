@@ -1,0 +1,50 @@
+#include "core/files.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+namespace dfbench::core {
+namespace {
+
+TEST(Files, AtomicWriteCreatesParentsAndReplaces) {
+  auto dir = std::filesystem::path(testing::TempDir()) / "files_test" / "a" / "b";
+  std::filesystem::remove_all(dir);
+  auto path = dir / "x.json";
+  ASSERT_TRUE(WriteFileAtomic(path, "first"));
+  ASSERT_TRUE(WriteFileAtomic(path, "second"));
+  EXPECT_EQ(*ReadFile(path), "second");
+  // No temporary files left behind.
+  int count = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) {
+    (void)e;
+    ++count;
+  }
+  EXPECT_EQ(count, 1);
+}
+
+TEST(Files, ModeAppliesFromCreation) {
+  auto path = std::filesystem::path(testing::TempDir()) / "files_test_mode" / "key";
+  ASSERT_TRUE(WriteFileAtomic(path, "secret", 0600));
+  struct stat st;
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST(Files, MissingFileIsNotFound) {
+  auto r = ReadFile("/nonexistent/dfbench/file");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
+}
+
+TEST(Files, TailStartsAtLineBoundary) {
+  auto path = std::filesystem::path(testing::TempDir()) / "files_test_tail.log";
+  std::string content;
+  for (int i = 0; i < 100; ++i) content += "line " + std::to_string(i) + "\n";
+  ASSERT_TRUE(WriteFileAtomic(path, content));
+  std::string tail = ReadTail(path, 30);
+  EXPECT_EQ(tail.rfind("line", 0), 0u);
+  EXPECT_NE(tail.find("line 99\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dfbench::core

@@ -1,0 +1,50 @@
+#include "core/interrupt.h"
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+
+namespace dfbench::core {
+namespace {
+
+std::atomic<int> g_signal{0};
+
+void OnSignal(int sig) {
+  g_signal.store(sig);
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction sa = {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+bool InterruptRequested() {
+  return g_signal.load() != 0;
+}
+
+int InterruptSignal() {
+  return g_signal.load();
+}
+
+bool SleepUnlessInterrupted(std::chrono::milliseconds duration) {
+  const auto deadline = std::chrono::steady_clock::now() + duration;
+  while (!InterruptRequested()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        deadline - now, std::chrono::milliseconds(50)));
+  }
+  return false;
+}
+
+void ResetInterruptForTesting() {
+  g_signal.store(0);
+}
+
+}  // namespace dfbench::core

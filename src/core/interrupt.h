@@ -1,0 +1,24 @@
+// SIGINT/SIGTERM become a flag that long waits poll, so every exit path unwinds through the
+// RAII guards that stop engines and restore the setup's status.
+#pragma once
+
+#include <chrono>
+
+namespace dfbench::core {
+
+// Installs handlers for SIGINT and SIGTERM that only record the signal. Call once, early.
+void InstallInterruptHandlers();
+
+// True once SIGINT or SIGTERM arrived.
+bool InterruptRequested();
+
+// The signal that arrived (SIGINT or SIGTERM), or 0.
+int InterruptSignal();
+
+// Sleeps for `duration` in short slices; returns false (early) if an interrupt arrived.
+bool SleepUnlessInterrupted(std::chrono::milliseconds duration);
+
+// For tests: clears the flag.
+void ResetInterruptForTesting();
+
+}  // namespace dfbench::core

@@ -1,0 +1,335 @@
+#include "core/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <thread>
+
+#include "core/interrupt.h"
+
+extern char** environ;
+
+namespace dfbench::core {
+namespace {
+
+ExitStatus Decode(int wstatus) {
+  ExitStatus s;
+  if (WIFEXITED(wstatus)) s.code = WEXITSTATUS(wstatus);
+  if (WIFSIGNALED(wstatus)) s.signal = WTERMSIG(wstatus);
+  return s;
+}
+
+// Everything the child needs, prepared before fork() so the child only makes syscalls.
+struct ChildPlan {
+  std::vector<std::string> argv_storage;
+  std::vector<char*> argv;
+  std::vector<std::string> env_storage;
+  std::vector<char*> envp;
+  cpu_set_t cpus;
+  bool pin = false;
+};
+
+bool IsExecutable(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+int OpenOutput(const std::string& path, bool append) {
+  return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+}
+
+}  // namespace
+
+std::string ExitStatus::Describe() const {
+  if (signal != 0) return "killed by signal " + std::to_string(signal);
+  return "exit code " + std::to_string(code);
+}
+
+Process::Process(Process&& other) noexcept
+    : pid_(other.pid_), own_group_(other.own_group_), status_(other.status_) {
+  other.pid_ = -1;
+}
+
+Process& Process::operator=(Process&& other) noexcept {
+  if (this != &other) {
+    if (running()) Terminate(std::chrono::milliseconds(0));
+    pid_ = other.pid_;
+    own_group_ = other.own_group_;
+    status_ = other.status_;
+    other.pid_ = -1;
+  }
+  return *this;
+}
+
+Process::~Process() {
+  if (running()) Terminate(std::chrono::milliseconds(0));
+}
+
+std::optional<ExitStatus> Process::Poll() {
+  if (status_ || pid_ <= 0) return status_;
+  int wstatus = 0;
+  pid_t r = waitpid(pid_, &wstatus, WNOHANG);
+  if (r == pid_) status_ = Decode(wstatus);
+  if (r < 0 && errno == ECHILD) status_ = ExitStatus{0, 0};
+  return status_;
+}
+
+ExitStatus Process::Wait() {
+  if (status_ || pid_ <= 0) return status_.value_or(ExitStatus{});
+  int wstatus = 0;
+  pid_t r;
+  do {
+    r = waitpid(pid_, &wstatus, 0);
+  } while (r < 0 && errno == EINTR);
+  status_ = r == pid_ ? Decode(wstatus) : ExitStatus{0, 0};
+  return *status_;
+}
+
+std::optional<ExitStatus> Process::WaitFor(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (auto s = Poll()) return s;
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+void Process::Signal(int sig) {
+  if (!running()) return;
+  if (own_group_) {
+    kill(-pid_, sig);
+  } else {
+    kill(pid_, sig);
+  }
+}
+
+ExitStatus Process::Terminate(std::chrono::milliseconds grace) {
+  if (!running()) return status_.value_or(ExitStatus{});
+  if (grace.count() > 0) {
+    Signal(SIGTERM);
+    if (auto s = WaitFor(grace)) return *s;
+  }
+  Signal(SIGKILL);
+  return Wait();
+}
+
+Result<Process> Spawn(const SpawnOptions& options) {
+  if (options.argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
+  ChildPlan plan;
+  plan.argv_storage = options.argv;
+  if (plan.argv_storage[0].find('/') == std::string::npos) {
+    auto found = FindOnPath(plan.argv_storage[0]);
+    if (!found) return Fail(ErrorKind::kEnvironment, plan.argv_storage[0] + ": not found on PATH");
+    plan.argv_storage[0] = *found;
+  } else if (!IsExecutable(plan.argv_storage[0])) {
+    return Fail(ErrorKind::kEnvironment, plan.argv_storage[0] + ": not an executable file");
+  }
+  for (auto& a : plan.argv_storage) plan.argv.push_back(a.data());
+  plan.argv.push_back(nullptr);
+  for (char** e = environ; *e; ++e) plan.env_storage.emplace_back(*e);
+  for (const auto& [k, v] : options.extra_env) plan.env_storage.push_back(k + "=" + v);
+  for (auto& e : plan.env_storage) plan.envp.push_back(e.data());
+  plan.envp.push_back(nullptr);
+  CPU_ZERO(&plan.cpus);
+  for (int c : options.cpus) {
+    if (c >= 0 && c < CPU_SETSIZE) {
+      CPU_SET(c, &plan.cpus);
+      plan.pin = true;
+    }
+  }
+
+  int out_fd = -1, err_fd = -1;
+  if (!options.stdout_path.empty()) {
+    out_fd = OpenOutput(options.stdout_path, options.append);
+    if (out_fd < 0) {
+      return Fail(ErrorKind::kEnvironment,
+                  "cannot open " + options.stdout_path + ": " + std::strerror(errno));
+    }
+  }
+  if (!options.stderr_path.empty()) {
+    if (options.stderr_path == options.stdout_path) {
+      err_fd = out_fd;
+    } else {
+      err_fd = OpenOutput(options.stderr_path, options.append);
+      if (err_fd < 0) {
+        if (out_fd >= 0) close(out_fd);
+        return Fail(ErrorKind::kEnvironment,
+                    "cannot open " + options.stderr_path + ": " + std::strerror(errno));
+      }
+    }
+  }
+  // The child reports a failed exec through this pipe; a successful exec closes it (CLOEXEC).
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  }
+  const pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    close(report[0]);
+    if (options.new_process_group) setpgid(0, 0);
+    if (options.die_with_parent) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);
+    }
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    if (out_fd >= 0) dup2(out_fd, 1);
+    if (err_fd >= 0) dup2(err_fd, 2);
+    if (plan.pin) sched_setaffinity(0, sizeof(plan.cpus), &plan.cpus);
+    if (!options.working_dir.empty() && chdir(options.working_dir.c_str()) != 0) {
+      int e = errno;
+      (void)!write(report[1], &e, sizeof(e));
+      _exit(127);
+    }
+    execve(plan.argv[0], plan.argv.data(), plan.envp.data());
+    int e = errno;
+    (void)!write(report[1], &e, sizeof(e));
+    _exit(127);
+  }
+  close(report[1]);
+  if (out_fd >= 0) close(out_fd);
+  if (err_fd >= 0 && err_fd != out_fd) close(err_fd);
+  if (options.new_process_group) setpgid(pid, pid);  // no race with the child's own call
+  int child_errno = 0;
+  ssize_t n;
+  do {
+    n = read(report[0], &child_errno, sizeof(child_errno));
+  } while (n < 0 && errno == EINTR);
+  close(report[0]);
+  Process proc(pid, options.new_process_group);
+  if (n == sizeof(child_errno)) {
+    proc.Wait();
+    return Fail(ErrorKind::kEnvironment,
+                "cannot start " + options.argv[0] + ": " + std::strerror(child_errno));
+  }
+  return proc;
+}
+
+Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
+                                  std::chrono::milliseconds timeout,
+                                  const std::string& stdin_data) {
+  if (argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
+  std::string program = argv[0];
+  if (program.find('/') == std::string::npos) {
+    auto found = FindOnPath(program);
+    if (!found) return Fail(ErrorKind::kEnvironment, program + ": not found on PATH");
+    program = *found;
+  }
+  int out_pipe[2], err_pipe[2], in_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+      pipe2(in_pipe, O_CLOEXEC) != 0) {
+    return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  }
+  std::vector<std::string> storage = argv;
+  storage[0] = program;
+  std::vector<char*> cargv;
+  for (auto& a : storage) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  Process proc(pid, true);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  close(in_pipe[0]);
+  if (!stdin_data.empty()) {
+    // Small inputs only (configuration snippets); larger ones would need the poll loop.
+    (void)!write(in_pipe[1], stdin_data.data(), stdin_data.size());
+  }
+  close(in_pipe[1]);
+  CapturedOutput result;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    if (InterruptRequested()) {
+      proc.Terminate(std::chrono::milliseconds(500));
+      close(out_pipe[0]);
+      close(err_pipe[0]);
+      return Fail(ErrorKind::kInterrupted, "interrupted");
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      proc.Terminate(std::chrono::milliseconds(500));
+      close(out_pipe[0]);
+      close(err_pipe[0]);
+      return Fail(ErrorKind::kFailure,
+                  argv[0] + " timed out after " + std::to_string(timeout.count() / 1000) + "s");
+    }
+    int r = poll(fds, 2, 100);
+    if (r < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+      if (n > 0) {
+        (i == 0 ? result.out : result.err).append(buf, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  result.status = proc.Wait();
+  return result;
+}
+
+std::optional<std::string> FindOnPath(const std::string& program) {
+  if (program.empty()) return std::nullopt;
+  if (program.find('/') != std::string::npos) {
+    if (IsExecutable(program)) return program;
+    return std::nullopt;
+  }
+  const char* path = getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  // Engines often live in sbin, which a non-root PATH may lack.
+  dirs += ":/usr/local/sbin:/usr/sbin:/sbin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    if (!dir.empty()) {
+      std::string candidate = dir + "/" + program;
+      if (IsExecutable(candidate)) return candidate;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string SelfExecutable() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "dfbench";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+}  // namespace dfbench::core

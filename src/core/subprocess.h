@@ -1,0 +1,88 @@
+// Child processes: spawn with redirection, CPU affinity and parent-death signal; wait; capture.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace dfbench::core {
+
+struct SpawnOptions {
+  std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
+  std::string stdout_path;        // empty: inherit; otherwise truncated and written
+  std::string stderr_path;        // empty: inherit; equal to stdout_path: merged
+  bool append = false;            // append to the output files instead of truncating
+  std::vector<int> cpus;          // empty: no pinning
+  bool new_process_group = true;  // a terminal's Ctrl+C reaches dfbench only; it stops children
+  bool die_with_parent = true;    // SIGKILL the child if dfbench dies without cleaning up
+  std::string working_dir;        // empty: inherit
+  std::vector<std::pair<std::string, std::string>> extra_env;
+};
+
+// How a child ended.
+struct ExitStatus {
+  int code = 0;    // exit code when exited normally
+  int signal = 0;  // terminating signal, or 0
+  bool ok() const { return code == 0 && signal == 0; }
+  std::string Describe() const;  // "exit code 1", "killed by signal 9"
+};
+
+// A spawned child. Move-only; destroying a running Process kills it (SIGKILL) and reaps it.
+class Process {
+ public:
+  Process() = default;
+  explicit Process(pid_t pid, bool own_group) : pid_(pid), own_group_(own_group) {}
+  Process(Process&& other) noexcept;
+  Process& operator=(Process&& other) noexcept;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  ~Process();
+
+  pid_t pid() const { return pid_; }
+  bool running() const { return pid_ > 0 && !status_; }
+
+  // Non-blocking: the exit status if the child has ended.
+  std::optional<ExitStatus> Poll();
+  // Blocks until the child ends.
+  ExitStatus Wait();
+  // Waits up to `timeout`; nullopt if still running.
+  std::optional<ExitStatus> WaitFor(std::chrono::milliseconds timeout);
+  // Sends `sig` to the child (its whole group when it leads one).
+  void Signal(int sig);
+  // SIGTERM, wait up to `grace`, then SIGKILL and reap.
+  ExitStatus Terminate(std::chrono::milliseconds grace);
+
+ private:
+  pid_t pid_ = -1;
+  bool own_group_ = false;
+  std::optional<ExitStatus> status_;
+};
+
+Result<Process> Spawn(const SpawnOptions& options);
+
+struct CapturedOutput {
+  ExitStatus status;
+  std::string out;
+  std::string err;
+};
+
+// Runs argv to completion, capturing stdout and stderr. Fails with kEnvironment when the
+// program cannot be started, with kFailure on timeout, with kInterrupted on SIGINT/SIGTERM.
+// A non-zero exit is not an error here: inspect status.
+Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(60),
+                                  const std::string& stdin_data = "");
+
+// Absolute path of `program` found on PATH (or `program` itself if it contains '/' and is
+// executable); nullopt otherwise.
+std::optional<std::string> FindOnPath(const std::string& program);
+
+// Path of the running executable (/proc/self/exe).
+std::string SelfExecutable();
+
+}  // namespace dfbench::core

@@ -1,0 +1,64 @@
+#include "core/subprocess.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "core/files.h"
+
+namespace dfbench::core {
+namespace {
+
+TEST(Subprocess, CapturesOutputAndExitCode) {
+  auto r = RunCapture({"sh", "-c", "echo out; echo err >&2; exit 3"});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->out, "out\n");
+  EXPECT_EQ(r->err, "err\n");
+  EXPECT_EQ(r->status.code, 3);
+}
+
+TEST(Subprocess, MissingProgramIsEnvironmentError) {
+  auto r = RunCapture({"dfbench-no-such-program"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kEnvironment);
+  auto s = Spawn({.argv = {"/nonexistent/bin/x"}});
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kEnvironment);
+}
+
+TEST(Subprocess, TimeoutKills) {
+  auto r = RunCapture({"sleep", "5"}, std::chrono::milliseconds(200));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kFailure);
+}
+
+TEST(Subprocess, SpawnRedirectsAndTerminates) {
+  auto log = std::filesystem::path(testing::TempDir()) / "subprocess_test.log";
+  auto p = Spawn({.argv = {"sh", "-c", "echo started; exec sleep 30"},
+                  .stdout_path = log.string(),
+                  .stderr_path = log.string()});
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->running());
+  for (int i = 0; i < 100 && ReadTail(log).empty(); ++i) usleep(10000);
+  EXPECT_EQ(ReadTail(log), "started\n");
+  ExitStatus st = p->Terminate(std::chrono::milliseconds(1000));
+  EXPECT_EQ(st.signal, SIGTERM);
+  EXPECT_FALSE(p->running());
+}
+
+TEST(Subprocess, PinsToCpus) {
+  auto log = std::filesystem::path(testing::TempDir()) / "subprocess_affinity.log";
+  auto p = Spawn({.argv = {"sh", "-c", "grep Cpus_allowed_list /proc/self/status"},
+                  .stdout_path = log.string(),
+                  .cpus = {0}});
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->Wait().ok());
+  EXPECT_NE(ReadFile(log)->find("\t0\n"), std::string::npos);
+}
+
+TEST(Subprocess, FindOnPath) {
+  EXPECT_TRUE(FindOnPath("sh"));
+  EXPECT_FALSE(FindOnPath("dfbench-no-such-program"));
+}
+
+}  // namespace
+}  // namespace dfbench::core

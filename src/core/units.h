@@ -1,0 +1,34 @@
+// Parsing of values with units, shared by every flag that takes one.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace dfbench::core {
+
+// "30s", "500ms", "2m", "1h", "250us"; a bare number is seconds. Negative values are refused.
+Result<std::chrono::microseconds> ParseDuration(std::string_view text);
+
+// "1000", "10k", "2.5M", "1G" (powers of 1000). Negative values are refused.
+Result<uint64_t> ParseCount(std::string_view text);
+
+// A SET:GET-style ratio "A:B" with non-negative integers, not both zero.
+struct Ratio {
+  uint32_t first = 0;
+  uint32_t second = 0;
+  std::string ToString() const { return std::to_string(first) + ":" + std::to_string(second); }
+};
+Result<Ratio> ParseRatio(std::string_view text);
+
+// A "min-max" (or "min:max") integer range with min <= max.
+struct Range {
+  uint64_t min = 0;
+  uint64_t max = 0;
+};
+Result<Range> ParseRange(std::string_view text);
+
+}  // namespace dfbench::core

@@ -1,0 +1,59 @@
+#include "core/units.h"
+
+#include <gtest/gtest.h>
+
+namespace dfbench::core {
+namespace {
+
+TEST(ParseDuration, AcceptsUnits) {
+  EXPECT_EQ(ParseDuration("30s")->count(), 30'000'000);
+  EXPECT_EQ(ParseDuration("30")->count(), 30'000'000);
+  EXPECT_EQ(ParseDuration("500ms")->count(), 500'000);
+  EXPECT_EQ(ParseDuration("250us")->count(), 250);
+  EXPECT_EQ(ParseDuration("2m")->count(), 120'000'000);
+  EXPECT_EQ(ParseDuration("0.5s")->count(), 500'000);
+}
+
+TEST(ParseDuration, RefusesGarbage) {
+  EXPECT_FALSE(ParseDuration(""));
+  EXPECT_FALSE(ParseDuration("-1s"));
+  EXPECT_FALSE(ParseDuration("10x"));
+  EXPECT_EQ(ParseDuration("abc").error().kind, ErrorKind::kUsage);
+}
+
+TEST(ParseCount, AcceptsSuffixes) {
+  EXPECT_EQ(*ParseCount("1000"), 1000u);
+  EXPECT_EQ(*ParseCount("10k"), 10000u);
+  EXPECT_EQ(*ParseCount("2.5M"), 2500000u);
+  EXPECT_FALSE(ParseCount("1q"));
+}
+
+TEST(ParseRatio, Valid) {
+  auto r = ParseRatio("1:10");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->first, 1u);
+  EXPECT_EQ(r->second, 10u);
+  EXPECT_EQ(r->ToString(), "1:10");
+  EXPECT_TRUE(ParseRatio("0:1"));
+}
+
+TEST(ParseRatio, Invalid) {
+  EXPECT_FALSE(ParseRatio("1"));
+  EXPECT_FALSE(ParseRatio("a:b"));
+  EXPECT_FALSE(ParseRatio("0:0"));
+  EXPECT_FALSE(ParseRatio("1:-2"));
+  EXPECT_FALSE(ParseRatio(":3"));
+}
+
+TEST(ParseRange, Valid) {
+  auto r = ParseRange("10-20");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->min, 10u);
+  EXPECT_EQ(r->max, 20u);
+  EXPECT_TRUE(ParseRange("5:5"));
+  EXPECT_FALSE(ParseRange("20-10"));
+  EXPECT_FALSE(ParseRange("x"));
+}
+
+}  // namespace
+}  // namespace dfbench::core

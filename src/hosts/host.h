@@ -1,0 +1,87 @@
+// A machine that dfbench runs programs on: this one (LocalHost) or one reached over SSH.
+// Engines, drivers and providers talk to hosts only through this interface.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/subprocess.h"
+#include "results/schema.h"
+
+namespace dfbench::hosts {
+
+// A command to run to completion on a host.
+struct CommandSpec {
+  std::vector<std::string> argv;  // never passed through a shell unquoted
+  std::chrono::milliseconds timeout = std::chrono::seconds(60);
+  std::vector<int> cpus;  // pin to these CPUs; empty = no pinning
+  // When set, the command's stderr goes straight to ours (live progress) instead of being
+  // captured; stdout is still captured.
+  bool stream_stderr = false;
+};
+
+struct CommandOutput {
+  core::ExitStatus status;
+  std::string out;
+  std::string err;
+};
+
+// A long-running program (an engine) started on a host.
+struct DaemonSpec {
+  std::vector<std::string> argv;
+  std::string log_path;   // stdout and stderr go here (a path on the host)
+  std::vector<int> cpus;  // empty = no pinning
+  std::string working_dir;
+};
+
+// Opaque handle to a started daemon; only the host that started it understands it.
+struct DaemonHandle {
+  int pid = -1;
+  std::string log_path;
+  std::string description;  // argv[0], for messages
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+
+  // A short name for messages ("local", "server (10.0.0.2)").
+  virtual std::string Name() const = 0;
+  // The address engines on this host bind to and clients connect to.
+  virtual std::string EngineAddress() const = 0;
+
+  // Runs a command to completion. A non-zero exit is not an error; starting failures are
+  // kEnvironment, timeouts kFailure, SIGINT/SIGTERM kInterrupted (the command is killed).
+  virtual core::Result<CommandOutput> Run(const CommandSpec& spec) = 0;
+
+  // Starts a daemon in the background; it dies with dfbench if dfbench dies.
+  virtual core::Result<DaemonHandle> StartDaemon(const DaemonSpec& spec) = 0;
+  // True while the daemon's process exists (and is not a zombie).
+  virtual bool DaemonAlive(DaemonHandle& handle) = 0;
+  // SIGTERM, wait up to `grace`, SIGKILL; reaps it. Idempotent.
+  virtual core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) = 0;
+
+  // The last `max_bytes` of a file on the host ("" when unreadable).
+  virtual std::string ReadTail(const std::string& path, size_t max_bytes) = 0;
+  // Copies a file from the host to this machine.
+  virtual core::Status Fetch(const std::string& remote_path,
+                             const std::filesystem::path& local_path) = 0;
+  // A scratch directory on the host for logs and reports, created on first use.
+  virtual core::Result<std::string> WorkDir() = 0;
+
+  // CPU, memory, kernel, OS facts. `role` is copied into the result.
+  virtual core::Result<results::HostFacts> Facts(const std::string& role) = 0;
+  // A TCP port that is free on EngineAddress() right now.
+  virtual core::Result<int> FreePort() = 0;
+  // Absolute path of a program on the host's PATH (sbin included), or nullopt.
+  virtual std::optional<std::string> Which(const std::string& program) = 0;
+  // Path of the dfbench binary usable on this host (local: our own executable).
+  virtual core::Result<std::string> DfbenchBinary() = 0;
+};
+
+}  // namespace dfbench::hosts

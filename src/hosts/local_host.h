@@ -1,0 +1,36 @@
+// The machine dfbench runs on.
+#pragma once
+
+#include <map>
+
+#include "hosts/host.h"
+
+namespace dfbench::hosts {
+
+class LocalHost : public Host {
+ public:
+  // `work_dir`: where logs and reports go (created on first use).
+  explicit LocalHost(std::filesystem::path work_dir);
+  ~LocalHost() override;
+
+  std::string Name() const override { return "local"; }
+  std::string EngineAddress() const override { return "127.0.0.1"; }
+  core::Result<CommandOutput> Run(const CommandSpec& spec) override;
+  core::Result<DaemonHandle> StartDaemon(const DaemonSpec& spec) override;
+  bool DaemonAlive(DaemonHandle& handle) override;
+  core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
+  std::string ReadTail(const std::string& path, size_t max_bytes) override;
+  core::Status Fetch(const std::string& remote_path,
+                     const std::filesystem::path& local_path) override;
+  core::Result<std::string> WorkDir() override;
+  core::Result<results::HostFacts> Facts(const std::string& role) override;
+  core::Result<int> FreePort() override;
+  std::optional<std::string> Which(const std::string& program) override;
+  core::Result<std::string> DfbenchBinary() override;
+
+ private:
+  std::filesystem::path work_dir_;
+  std::map<int, core::Process> daemons_;  // by pid; destroying the host kills leftovers
+};
+
+}  // namespace dfbench::hosts

@@ -1,0 +1,53 @@
+// Where the hosts come from: this machine (local), hosts the user owns (ssh), or a fleet
+// provisioned in AWS. A provider turns a setup request into recorded state, and recorded
+// state back into a Fleet of Hosts.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/engine.h"
+#include "hosts/host.h"
+#include "state/state.h"
+
+namespace dfbench::providers {
+
+// The hosts of one setup. On the local provider server and client are the same machine and
+// the roles are kept apart by CPU pinning.
+struct Fleet {
+  std::shared_ptr<hosts::Host> server;
+  std::shared_ptr<hosts::Host> client;
+  std::vector<std::shared_ptr<hosts::Host>> replicas;
+  std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
+  std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
+};
+
+struct SetupRequest {
+  std::vector<const engines::EngineSpec*> engines;
+  std::map<std::string, std::string> binaries;  // engine name -> explicit binary path
+  // quickstart: an engine that is not installed is skipped with a line on stderr;
+  // setup: it is an error.
+  bool skip_missing_engines = false;
+  bool pin_cpus = true;  // local: split the CPUs between server and client
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string Name() const = 0;
+  // Provisions (or locates) hosts and engines, recording facts, engines and versions in
+  // `state`. Does not save it; the caller owns the status transitions.
+  virtual core::Status Provision(state::SetupState* state, const SetupRequest& request) = 0;
+  // Hosts for a recorded setup.
+  virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
+  // Releases what Provision acquired. Idempotent.
+  virtual core::Status Destroy(state::SetupState* state) = 0;
+};
+
+// "local" (more in later providers). kUsage for an unknown name.
+core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name);
+
+}  // namespace dfbench::providers

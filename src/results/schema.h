@@ -1,0 +1,123 @@
+// Result files as plain structs. Field names and nesting follow the reference dfbench
+// result schemas (docs/results.md) so files from either implementation compare.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dfbench::results {
+
+// Median-centred summary of one metric over the trials.
+struct Stats {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double stddev = 0;  // sample standard deviation (n-1); 0 for fewer than two values
+};
+
+// Summarises values (any order). All zero for an empty span.
+Stats Summarize(const std::vector<double>& values);
+
+// One measured trial. Latencies in milliseconds, throughput in operations per second.
+struct TrialResult {
+  int trial = 0;
+  double throughput = 0;
+  double p50 = 0;
+  double p99 = 0;
+  double p999 = 0;
+  double avg_latency = 0;
+  // Beyond the reference schema (optional on read):
+  uint64_t ops = 0;         // operations answered in the measured window
+  uint64_t errors = 0;      // error replies and failed requests
+  double duration_sec = 0;  // measured wall time of the trial
+  std::string raw_file;     // load generator report, relative to the run directory
+};
+
+// One engine's row: its trials and their summaries.
+struct EngineResult {
+  std::string engine;
+  std::string version;
+  std::vector<TrialResult> trials;
+  Stats throughput, p50, p99, p999, avg_latency;
+  // Beyond the reference schema:
+  std::string error;                // non-empty when the engine failed; trials may be partial
+  nlohmann::json tuning = nullptr;  // engine flags that shaped the run (io_threads, num_shards ...)
+  bool approximate = false;         // per-command draining commands
+
+  // Recomputes the Stats fields from `trials`.
+  void Aggregate();
+};
+
+// The load-generator settings of a `run` (the reference calls the object "memtier").
+struct MemtierConfig {
+  int threads = 4;
+  int clients = 50;
+  uint64_t requests = 1000000;
+  std::string ratio = "1:10";
+  int data_size = 256;
+  int pipeline = 30;
+  bool distinct_client_seed = false;
+};
+
+// Host facts recorded with every result file and in state.json.
+struct HostFacts {
+  std::string role;             // "server", "client", "replica-0", or "local" for both
+  std::string name;             // host name
+  std::string address;          // how dfbench reaches it (public)
+  std::string private_address;  // how engines and load generators reach each other
+  std::string cpu_model;
+  int vcpus = 0;
+  uint64_t memory_bytes = 0;
+  std::string kernel;
+  std::string os;
+  std::string arch;
+  std::vector<int> cpus;  // CPUs the role is pinned to on this host; empty = all
+};
+
+// Who produced a file, on what: the context block every result file carries.
+struct Context {
+  std::string tool = "dfbench";
+  std::string tool_version;  // "dfbench v0.1.0 (commit abc1234, built 2026-04-08)"
+  std::string build_type;
+  std::string provider;        // local | ssh | aws
+  std::string load_generator;  // builtin | memtier | dfly_bench
+  std::vector<HostFacts> hosts;
+};
+
+// results.json of `dfbench run` / `quickstart` (the reference's RunResults).
+struct RunResults {
+  std::string run_id;
+  std::string setup_id;
+  std::string created_at;
+  std::string completed_at;
+  std::string status;  // completed | failed | interrupted
+  std::string region;
+  std::string aws_account;
+  std::string server_instance;
+  std::string client_instance;
+  MemtierConfig memtier;
+  uint64_t warmup_requests = 100000;
+  int trials = 3;
+  std::vector<EngineResult> engines;
+  Context context;
+};
+
+nlohmann::json ToJson(const Stats& s);
+nlohmann::json ToJson(const TrialResult& t);
+nlohmann::json ToJson(const EngineResult& e);
+nlohmann::json ToJson(const HostFacts& h);
+nlohmann::json ToJson(const Context& c);
+nlohmann::json ToJson(const RunResults& r);
+
+// Lenient readers: missing optional fields take defaults; wrong types fail.
+// Throw nothing: a malformed document yields an error string.
+bool FromJson(const nlohmann::json& j, Stats* out, std::string* error);
+bool FromJson(const nlohmann::json& j, TrialResult* out, std::string* error);
+bool FromJson(const nlohmann::json& j, EngineResult* out, std::string* error);
+bool FromJson(const nlohmann::json& j, HostFacts* out, std::string* error);
+bool FromJson(const nlohmann::json& j, RunResults* out, std::string* error);
+
+}  // namespace dfbench::results

@@ -1,0 +1,21 @@
+// Human and machine renderings of the same result data.
+#pragma once
+
+#include <string>
+
+#include "results/schema.h"
+
+namespace dfbench::results {
+
+// The comparison table printed after a run: one row per engine, median throughput with the
+// [min..max] spread, p50/p99/p99.9/avg latency (ms), and an error column when any engine failed.
+std::string RenderRunTable(const RunResults& r);
+
+// results.csv: header, then one row per (engine, trial), then one "median" row per engine.
+// Columns: engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec
+std::string RenderRunCsv(const RunResults& r);
+
+// results.json, pretty-printed with a trailing newline.
+std::string RenderRunJson(const RunResults& r);
+
+}  // namespace dfbench::results

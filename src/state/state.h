@@ -1,0 +1,117 @@
+// A setup's on-disk state: ~/.dfbench/runs/<id>/state.json (relocatable with DFBENCH_HOME).
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "results/schema.h"
+
+namespace dfbench::state {
+
+// Lifecycle of a setup. Mutating commands move between these and restore the previous one
+// on every exit path (see StatusGuard).
+inline constexpr const char* kStatusProvisioning = "provisioning";
+inline constexpr const char* kStatusInstalling = "installing";
+inline constexpr const char* kStatusReady = "ready";
+inline constexpr const char* kStatusBenchmarking = "benchmarking";
+inline constexpr const char* kStatusDestroying = "destroying";
+inline constexpr const char* kStatusDestroyed = "destroyed";
+inline constexpr const char* kStatusFailed = "failed";
+
+// $DFBENCH_HOME, or ~/.dfbench.
+std::filesystem::path HomeDir();
+// HomeDir()/runs
+std::filesystem::path RunsDir();
+// RunsDir()/<id>
+std::filesystem::path SetupDir(const std::string& id);
+
+// An engine as installed or located on the server host.
+struct EngineInstall {
+  std::string name;     // dragonfly | redis | valkey | memcached
+  std::string binary;   // absolute path on the server host
+  std::string version;  // e.g. "Redis server v=7.0.15"
+  std::string status;   // installed | missing | failed
+};
+
+// One entry of the setup's benchmark history.
+struct BenchmarkRecord {
+  std::string kind;    // run | commands | replication
+  std::string run_id;  // timestamp id, also the directory name
+  std::string path;    // results.json, relative to the setup directory
+  std::string created_at;
+  std::string completed_at;
+  std::string status;  // completed | failed | interrupted
+  std::vector<std::string> engines;
+};
+
+struct SetupState {
+  std::string id;
+  std::string status;
+  std::string provider = "local";
+  std::string created_at;
+  std::string updated_at;
+  std::string region;  // aws only
+  std::vector<results::HostFacts> hosts;
+  std::vector<EngineInstall> engines;
+  std::vector<BenchmarkRecord> benchmarks;
+  nlohmann::json provider_data = nlohmann::json::object();  // provider-specific details
+  nlohmann::json settings = nlohmann::json::object();       // setup flags as given
+
+  const results::HostFacts* FindHost(const std::string& role) const;
+  const EngineInstall* FindEngine(const std::string& name) const;
+};
+
+nlohmann::json ToJson(const SetupState& s);
+core::Result<SetupState> FromJson(const nlohmann::json& j);
+
+// Loads RunsDir()/<id>/state.json. kNotFound when absent (message names `dfbench list`),
+// kUsage when malformed.
+core::Result<SetupState> Load(const std::string& id);
+// Writes state.json atomically, stamping updated_at.
+core::Status Save(SetupState* s);
+// Every setup under RunsDir(), newest first. Unreadable ones are skipped.
+std::vector<SetupState> ListSetups();
+
+// Validates a user-given id: [A-Za-z0-9._-], 1..64 chars, not "." or "..". kUsage otherwise.
+core::Status ValidateId(const std::string& id);
+
+// The advisory lock of one setup (POSIX flock on <setup>/.lock). Non-blocking: when another
+// process holds it, Acquire fails at once with kLocked. Released on destruction.
+class SetupLock {
+ public:
+  static core::Result<SetupLock> Acquire(const std::string& id);
+  SetupLock(SetupLock&&) noexcept;
+  SetupLock& operator=(SetupLock&&) = delete;
+  SetupLock(const SetupLock&) = delete;
+  ~SetupLock();
+
+ private:
+  explicit SetupLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+// Moves a setup into a working status and restores the previous status when destroyed,
+// unless Finish() set a final one. The state file is written at each transition, so a
+// killed process leaves a status that says what it was doing.
+class StatusGuard {
+ public:
+  // Saves `working_status` now. The caller keeps `state` alive for the guard's lifetime.
+  static core::Result<StatusGuard> Enter(SetupState* state, std::string working_status);
+  StatusGuard(StatusGuard&&) noexcept;
+  StatusGuard& operator=(StatusGuard&&) = delete;
+  ~StatusGuard();
+  // Sets and saves the final status; the destructor then leaves it alone.
+  core::Status Finish(const std::string& final_status);
+
+ private:
+  StatusGuard(SetupState* state, std::string previous) : state_(state), previous_(previous) {}
+  SetupState* state_ = nullptr;
+  std::string previous_;
+  bool done_ = false;
+};
+
+}  // namespace dfbench::state
