@@ -1,0 +1,153 @@
+// Feeds arbitrary bytes to the reply scanners, whole and in several chunkings, and to
+// ParseReply, and checks they agree: the same replies (kinds and error texts), the same verdict
+// on protocol errors, the same unconsumed tail. Sanitizers catch the rest.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/memcache_text.h"
+#include "protocol/resp_parser.h"
+
+namespace dfbench::protocol {
+namespace {
+
+#define FUZZ_CHECK(cond)                                                            \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                 \
+    }                                                                               \
+  } while (0)
+
+struct Outcome {
+  std::vector<ReplyKind> kinds;
+  std::vector<std::string> error_texts;  // one per reply; "" when not reported whole
+  bool failed = false;
+  std::string tail;  // bytes left unconsumed at the end (when not failed)
+};
+
+// Feeds `data` to a fresh scanner in chunks of `sizes` (then the rest), keeping unconsumed
+// bytes at the front of the buffer as a connection does.
+template <class Scanner>
+Outcome Scan(std::string_view data, const std::vector<size_t>& sizes) {
+  Scanner scanner;
+  Outcome out;
+  std::string pending;
+  size_t pos = 0;
+  for (size_t i = 0; pos < data.size() || i == 0; ++i) {
+    const size_t n = i < sizes.size() ? std::min(sizes[i], data.size() - pos) : data.size() - pos;
+    pending.append(data.substr(pos, n));
+    pos += n;
+    const ScanResult r = scanner.Scan(pending, [&](ReplyKind kind, std::string_view text) {
+      out.kinds.push_back(kind);
+      out.error_texts.emplace_back(text);
+    });
+    FUZZ_CHECK(r.consumed <= pending.size());
+    if (r.status == ParseStatus::kProtocolError) {
+      FUZZ_CHECK(!scanner.error().empty());
+      // A failed scanner stays failed.
+      FUZZ_CHECK(scanner.Scan("+OK\r\n", [](ReplyKind, std::string_view) {}).status ==
+                 ParseStatus::kProtocolError);
+      out.failed = true;
+      return out;
+    }
+    FUZZ_CHECK(r.status == ParseStatus::kOk);
+    pending.erase(0, r.consumed);
+    // Only a partial line is ever kept back.
+    FUZZ_CHECK(pending.size() < kMaxLineBytes);
+    FUZZ_CHECK(pending.find('\n') == std::string::npos);
+  }
+  out.tail = pending;
+  return out;
+}
+
+Outcome ParseAll(std::string_view data, std::vector<std::string>* error_texts) {
+  Outcome out;
+  size_t pos = 0;
+  while (true) {
+    Reply reply;
+    size_t consumed = 0;
+    std::string error;
+    const ParseStatus st = ParseReply(data.substr(pos), &consumed, &reply, &error);
+    if (st == ParseStatus::kIncomplete) break;
+    if (st == ParseStatus::kProtocolError) {
+      FUZZ_CHECK(!error.empty());
+      out.failed = true;
+      break;
+    }
+    FUZZ_CHECK(consumed > 0 && consumed <= data.size() - pos);
+    pos += consumed;
+    out.kinds.push_back(reply.is_error()  ? ReplyKind::kError
+                        : reply.is_null() ? ReplyKind::kNull
+                                          : ReplyKind::kOk);
+    error_texts->push_back(reply.is_error() ? reply.str : "");
+  }
+  return out;
+}
+
+// Chunkings derived from the input itself, so every run of an input is reproducible.
+std::vector<std::vector<size_t>> Chunkings(std::string_view data) {
+  std::vector<std::vector<size_t>> chunkings;
+  if (data.size() <= 2048) chunkings.emplace_back(data.size(), 1);  // byte by byte
+  uint64_t seed = data.size();
+  for (unsigned char c : data) seed = seed * 131 + c;
+  std::mt19937_64 rng(seed);
+  for (size_t max_chunk : {size_t{7}, size_t{64}, size_t{1000}}) {
+    std::uniform_int_distribution<size_t> size(0, max_chunk);
+    std::vector<size_t> sizes;
+    for (size_t total = 0; total < data.size(); total += sizes.back()) sizes.push_back(size(rng));
+    chunkings.push_back(std::move(sizes));
+  }
+  return chunkings;
+}
+
+void ExpectSameAsWhole(const Outcome& whole, const Outcome& chunked) {
+  FUZZ_CHECK(chunked.failed == whole.failed);
+  FUZZ_CHECK(chunked.kinds == whole.kinds);
+  for (size_t i = 0; i < chunked.kinds.size(); ++i) {
+    // Chunked scanning reports an error text only when it lies whole in one read.
+    if (!chunked.error_texts[i].empty()) {
+      FUZZ_CHECK(chunked.error_texts[i] == whole.error_texts[i]);
+    }
+  }
+  if (!whole.failed) FUZZ_CHECK(chunked.tail == whole.tail);
+}
+
+void CheckResp(std::string_view data) {
+  const Outcome whole = Scan<RespScanner>(data, {});
+  std::vector<std::string> parsed_texts;
+  const Outcome parsed = ParseAll(data, &parsed_texts);
+  FUZZ_CHECK(parsed.kinds == whole.kinds);
+  FUZZ_CHECK(parsed.failed == whole.failed);
+  for (size_t i = 0; i < whole.kinds.size(); ++i) {
+    FUZZ_CHECK(whole.kinds[i] == ReplyKind::kError || whole.error_texts[i].empty());
+    // With the whole input in one buffer, every error text is reported.
+    FUZZ_CHECK(whole.error_texts[i] == parsed_texts[i]);
+  }
+  for (const auto& sizes : Chunkings(data))
+    ExpectSameAsWhole(whole, Scan<RespScanner>(data, sizes));
+}
+
+void CheckMemcache(std::string_view data) {
+  const Outcome whole = Scan<MemcacheScanner>(data, {});
+  for (size_t i = 0; i < whole.kinds.size(); ++i) {
+    FUZZ_CHECK((whole.kinds[i] == ReplyKind::kError) == !whole.error_texts[i].empty());
+  }
+  for (const auto& sizes : Chunkings(data)) {
+    ExpectSameAsWhole(whole, Scan<MemcacheScanner>(data, sizes));
+  }
+}
+
+}  // namespace
+}  // namespace dfbench::protocol
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  dfbench::protocol::CheckResp(input);
+  dfbench::protocol::CheckMemcache(input);
+  return 0;
+}
