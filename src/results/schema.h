@@ -46,6 +46,10 @@ struct EngineResult {
   std::string error;                // non-empty when the engine failed; trials may be partial
   nlohmann::json tuning = nullptr;  // engine flags that shaped the run (io_threads, num_shards ...)
   bool approximate = false;         // per-command draining commands
+  // The server's own count of data operations over warmup and trials (INFO commandstats or
+  // memcached stats); 0 when unknown. Equals warmup + trial ops + errors when nothing was lost.
+  uint64_t server_ops = 0;
+  uint64_t warmup_ops = 0;  // operations of the discarded warmup pass
 
   // Recomputes the Stats fields from `trials`.
   void Aggregate();
@@ -107,6 +111,7 @@ struct RunResults {
 
 nlohmann::json ToJson(const Stats& s);
 nlohmann::json ToJson(const TrialResult& t);
+nlohmann::json ToJson(const MemtierConfig& m);
 nlohmann::json ToJson(const EngineResult& e);
 nlohmann::json ToJson(const HostFacts& h);
 nlohmann::json ToJson(const Context& c);
@@ -117,7 +122,12 @@ nlohmann::json ToJson(const RunResults& r);
 bool FromJson(const nlohmann::json& j, Stats* out, std::string* error);
 bool FromJson(const nlohmann::json& j, TrialResult* out, std::string* error);
 bool FromJson(const nlohmann::json& j, EngineResult* out, std::string* error);
+bool FromJson(const nlohmann::json& j, MemtierConfig* out, std::string* error);
 bool FromJson(const nlohmann::json& j, HostFacts* out, std::string* error);
+bool FromJson(const nlohmann::json& j, Context* out, std::string* error);
 bool FromJson(const nlohmann::json& j, RunResults* out, std::string* error);
+
+// For documents that embed HostFacts (state.json): errors name `path` ("hosts[0].vcpus: ...").
+bool FromJson(const nlohmann::json& j, const std::string& path, HostFacts* out, std::string* error);
 
 }  // namespace dfbench::results

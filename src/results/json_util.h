@@ -1,0 +1,119 @@
+// Reading and writing the JSON of result and state files: lenient, path-aware readers and a
+// stable, human-friendly key order for the files we write.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+
+namespace dfbench::results {
+
+// Reads the fields of one JSON object. Missing or null fields keep the caller's defaults; a
+// value of the wrong type records an error that names its path, e.g.
+// "engines[1].trials[0].throughput: expected a number". The first error wins and later reads
+// do nothing. Integers are accepted where numbers are expected, and whole numbers where
+// integers are. Nothing throws.
+class JsonReader {
+ public:
+  // `j` is the object found at `path` ("" for the document root); null reads as an empty
+  // object. `j` and `error` must outlive the reader.
+  JsonReader(const nlohmann::json& j, std::string path, std::string* error);
+
+  bool ok() const { return ok_; }
+
+  // A scalar or a list of scalars: std::string, double, int, uint64_t, bool, nlohmann::json
+  // (any value, kept as is), std::vector<int>, std::vector<std::string>.
+  template <class T>
+  void Field(const char* key, T* out) {
+    if (const nlohmann::json* v = Find(key)) Track(Value(*v, ChildPath(key), out, error_));
+  }
+
+  // An object read by `read(const json&, const std::string& path, T*, std::string* error)`.
+  template <class T, class ReadFn>
+  void Object(const char* key, T* out, ReadFn read) {
+    if (const nlohmann::json* v = Find(key)) Track(read(*v, ChildPath(key), out, error_));
+  }
+
+  // An array whose elements are read by `read` (same signature as for Object).
+  template <class T, class ReadFn>
+  void Array(const char* key, std::vector<T>* out, ReadFn read) {
+    if (const nlohmann::json* v = Find(key))
+      Track(ReadArray(*v, ChildPath(key), out, read, error_));
+  }
+
+  // Element readers, usable as `read` callbacks. Each returns false and sets `*error`
+  // ("<path>: expected ...") on a type mismatch.
+  static bool Value(const nlohmann::json& v, const std::string& path, std::string* out,
+                    std::string* error);
+  static bool Value(const nlohmann::json& v, const std::string& path, double* out,
+                    std::string* error);
+  static bool Value(const nlohmann::json& v, const std::string& path, int* out, std::string* error);
+  static bool Value(const nlohmann::json& v, const std::string& path, uint64_t* out,
+                    std::string* error);
+  static bool Value(const nlohmann::json& v, const std::string& path, bool* out,
+                    std::string* error);
+  static bool Value(const nlohmann::json& v, const std::string& path, nlohmann::json* out,
+                    std::string* error);
+  template <class T>
+  static bool Value(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
+                    std::string* error) {
+    return ReadArray(
+        v, path, out,
+        [](const nlohmann::json& e, const std::string& p, T* o, std::string* err) {
+          return Value(e, p, o, err);
+        },
+        error);
+  }
+
+  template <class T, class ReadFn>
+  static bool ReadArray(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
+                        ReadFn read, std::string* error) {
+    if (v.is_null()) return true;
+    if (!v.is_array()) return Mismatch(path, "an array", error);
+    std::vector<T> items(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!read(v[i], path + "[" + std::to_string(i) + "]", &items[i], error)) return false;
+    }
+    *out = std::move(items);
+    return true;
+  }
+
+  // Sets `*error` to "<path>: expected <what>" (or "expected <what>" at the root); false.
+  static bool Mismatch(const std::string& path, const char* what, std::string* error);
+
+ private:
+  // The value of `key`, or null when it is absent, null, or an error came first.
+  const nlohmann::json* Find(const char* key) const;
+  std::string ChildPath(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+  void Track(bool ok) { ok_ = ok_ && ok; }
+
+  const nlohmann::json* object_ = nullptr;
+  std::string path_;
+  std::string* error_;
+  bool ok_ = true;
+};
+
+// Parses a JSON document. kUsage with the parser's position on malformed text.
+core::Result<nlohmann::json> ParseJson(std::string_view text);
+
+// A number for a file we write: whole values become integers (2646502, not 2646502.0), as the
+// reference implementation writes them; other values stay doubles.
+nlohmann::json JsonNumber(double v);
+
+// Key order of the objects of one document: for each parent key ("" for the root; array
+// elements take their array's key), the keys in the order to write them. Keys not listed
+// follow in alphabetical order.
+using KeyOrder = std::map<std::string, std::vector<std::string>>;
+
+// `j` with its object keys in `order`, recursively.
+nlohmann::ordered_json Ordered(const nlohmann::json& j, const KeyOrder& order,
+                               const std::string& parent_key = "");
+
+// Two-space indented JSON with a trailing newline; invalid UTF-8 is replaced, never thrown on.
+std::string DumpPretty(const nlohmann::ordered_json& j);
+
+}  // namespace dfbench::results

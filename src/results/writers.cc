@@ -1,0 +1,184 @@
+#include "results/writers.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/table.h"
+#include "results/json_util.h"
+
+namespace dfbench::results {
+namespace {
+
+constexpr size_t kMaxNoteChars = 80;
+
+// 2646502.4 -> "2,646,502"
+std::string WithSeparators(double v) {
+  const auto n = static_cast<long long>(std::llround(v));
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+// Three significant digits with a k/M/G/T suffix: 1210000 -> "1.21M", 85200 -> "85.2k".
+std::string ShortCount(double v) {
+  if (std::fabs(v) < 999.5) return fmt::format("{:.0f}", v);
+  static constexpr const char* kSuffix[] = {"k", "M", "G", "T"};
+  double x = v;
+  size_t unit = 0;
+  x /= 1000;
+  while (std::fabs(x) >= 999.5 && unit + 1 < std::size(kSuffix)) {
+    x /= 1000;
+    ++unit;
+  }
+  const double ax = std::fabs(x);
+  const int decimals = ax < 9.995 ? 2 : ax < 99.95 ? 1 : 0;
+  return fmt::format("{:.{}f}{}", x, decimals, kSuffix[unit]);
+}
+
+std::string Millis(double ms) {
+  return fmt::format("{:.3f}", ms);
+}
+
+// The first line of `text`, cut to `max` characters.
+std::string OneLine(const std::string& text, size_t max) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() > max) line = line.substr(0, max - 3) + "...";
+  return line;
+}
+
+std::string HeaderLine(const RunResults& r) {
+  const MemtierConfig& m = r.memtier;
+  std::string line;
+  if (!r.run_id.empty()) line += "run " + r.run_id + " · ";
+  line +=
+      fmt::format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B", r.trials,
+                  r.trials == 1 ? "" : "s", m.threads, m.clients, m.pipeline, m.ratio, m.data_size);
+  if (!r.status.empty() && r.status != "completed") line += " · " + r.status;
+  return line + "\n";
+}
+
+// CSV field quoting (RFC 4180): quote fields holding a comma, quote or line break.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvRow(const std::vector<std::string>& fields) {
+  std::string row;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) row += ',';
+    row += CsvField(fields[i]);
+  }
+  return row + "\n";
+}
+
+// Shortest text that reads back as the same double: 2646502, 4.6.
+std::string Num(double v) {
+  return fmt::format("{}", v);
+}
+
+// The order the reference writes RunResults in; our additions follow their neighbours.
+const KeyOrder& RunResultsKeyOrder() {
+  static const KeyOrder order = [] {
+    const std::vector<std::string> stats = {"median", "min", "max", "stddev"};
+    return KeyOrder{
+        {"",
+         {"run_id", "setup_id", "created_at", "completed_at", "status", "region", "aws_account",
+          "server_instance", "client_instance", "memtier", "warmup_requests", "trials", "engines",
+          "context"}},
+        {"memtier",
+         {"threads", "clients", "requests", "ratio", "data_size", "pipeline",
+          "distinct_client_seed"}},
+        {"engines",
+         {"engine", "version", "trials", "throughput", "p50", "p99", "p999", "avg_latency", "error",
+          "tuning", "approximate"}},
+        {"trials",
+         {"trial", "throughput", "p50", "p99", "p999", "avg_latency", "ops", "errors",
+          "duration_sec", "raw_file"}},
+        {"throughput", stats},
+        {"p50", stats},
+        {"p99", stats},
+        {"p999", stats},
+        {"avg_latency", stats},
+        {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
+        {"hosts",
+         {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
+          "kernel", "os", "arch", "cpus"}},
+    };
+  }();
+  return order;
+}
+
+}  // namespace
+
+std::string RenderRunTable(const RunResults& r) {
+  bool notes = false;
+  for (const auto& e : r.engines) notes = notes || !e.error.empty() || e.approximate;
+
+  using Align = core::Table::Align;
+  std::vector<std::string> header = {"ENGINE", "VERSION", "OPS/SEC",  "RANGE",
+                                     "P50 ms", "P99 ms",  "P99.9 ms", "AVG ms"};
+  std::vector<Align> align = {Align::kLeft,  Align::kLeft,  Align::kRight, Align::kRight,
+                              Align::kRight, Align::kRight, Align::kRight, Align::kRight};
+  if (notes) {
+    header.push_back("NOTE");
+    align.push_back(Align::kLeft);
+  }
+  core::Table table(header, align);
+  for (const auto& e : r.engines) {
+    const bool measured = !e.trials.empty();
+    auto latency = [&](const Stats& s) { return measured ? Millis(s.median) : "-"; };
+    std::vector<std::string> row = {
+        e.engine,
+        e.version.empty() ? "-" : e.version,
+        measured ? WithSeparators(e.throughput.median) : "-",
+        e.trials.size() >= 2
+            ? fmt::format("[{}..{}]", ShortCount(e.throughput.min), ShortCount(e.throughput.max))
+            : "-",
+        latency(e.p50),
+        latency(e.p99),
+        latency(e.p999),
+        latency(e.avg_latency)};
+    if (notes) {
+      std::string note = e.approximate ? "approximate" : "";
+      if (!e.error.empty()) note += (note.empty() ? "" : "; ") + OneLine(e.error, kMaxNoteChars);
+      row.push_back(note);
+    }
+    table.AddRow(std::move(row));
+  }
+  return HeaderLine(r) + table.Render();
+}
+
+std::string RenderRunCsv(const RunResults& r) {
+  std::string out = CsvRow({"engine", "version", "trial", "throughput", "p50", "p99", "p999",
+                            "avg_latency", "ops", "errors", "duration_sec"});
+  for (const auto& e : r.engines) {
+    for (const auto& t : e.trials) {
+      out += CsvRow({e.engine, e.version, std::to_string(t.trial), Num(t.throughput), Num(t.p50),
+                     Num(t.p99), Num(t.p999), Num(t.avg_latency), std::to_string(t.ops),
+                     std::to_string(t.errors), Num(t.duration_sec)});
+    }
+  }
+  for (const auto& e : r.engines) {
+    if (e.trials.empty()) continue;
+    out += CsvRow({e.engine, e.version, "median", Num(e.throughput.median), Num(e.p50.median),
+                   Num(e.p99.median), Num(e.p999.median), Num(e.avg_latency.median), "", "", ""});
+  }
+  return out;
+}
+
+std::string RenderRunJson(const RunResults& r) {
+  return DumpPretty(Ordered(ToJson(r), RunResultsKeyOrder()));
+}
+
+}  // namespace dfbench::results

@@ -1,0 +1,117 @@
+#include "results/writers.h"
+
+#include <gtest/gtest.h>
+
+namespace dfbench::results {
+namespace {
+
+TrialResult Trial(int n, double throughput, double p50, double p99, double p999, double avg) {
+  return {.trial = n,
+          .throughput = throughput,
+          .p50 = p50,
+          .p99 = p99,
+          .p999 = p999,
+          .avg_latency = avg};
+}
+
+RunResults ThreeEngines() {
+  RunResults r;
+  r.run_id = "20260408-143217";
+  r.status = "completed";
+  r.trials = 3;
+  r.memtier = {.threads = 4, .clients = 50, .ratio = "1:10", .data_size = 256, .pipeline = 30};
+  EngineResult dragonfly{.engine = "dragonfly", .version = "dragonfly v1.27.0"};
+  dragonfly.trials = {Trial(1, 2646502, 0.559, 1.215, 2.303, 0.612),
+                      Trial(2, 2601000, 0.567, 1.231, 2.415, 0.620),
+                      Trial(3, 2672000, 0.551, 1.199, 2.287, 0.605)};
+  EngineResult redis{.engine = "redis", .version = "Redis server v=7.4"};
+  redis.trials = {Trial(1, 1210000, 1.103, 2.511, 3.007, 1.187),
+                  Trial(2, 1300000, 1.095, 2.479, 2.991, 1.176),
+                  Trial(3, 1250000, 1.099, 2.495, 3.103, 1.181)};
+  r.engines = {dragonfly, redis};
+  for (auto& e : r.engines) e.Aggregate();
+  return r;
+}
+
+TEST(RenderRunTable, ColumnsLineUp) {
+  EXPECT_EQ(RenderRunTable(ThreeEngines()),
+            "run 20260408-143217 · 3 trials · 4 threads × 50 clients · pipeline 30 · ratio 1:10 "
+            "· 256 B\n"
+            "ENGINE     VERSION               OPS/SEC           RANGE  P50 ms  P99 ms  P99.9 ms  "
+            "AVG ms\n"
+            "dragonfly  dragonfly v1.27.0   2,646,502  [2.60M..2.67M]   0.559   1.215     2.303  "
+            " 0.612\n"
+            "redis      Redis server v=7.4  1,250,000  [1.21M..1.30M]   1.099   2.495     3.007  "
+            " 1.181\n");
+}
+
+TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
+  RunResults r = ThreeEngines();
+  r.status = "failed";
+  r.engines[1].approximate = true;
+  EngineResult valkey{.engine = "valkey", .version = "Valkey server v=7.2"};
+  valkey.error = "valkey-server exited: exit code 1\nlog tail follows";
+  r.engines.push_back(valkey);
+  EXPECT_EQ(RenderRunTable(r),
+            "run 20260408-143217 · 3 trials · 4 threads × 50 clients · pipeline 30 · ratio 1:10 "
+            "· 256 B · failed\n"
+            "ENGINE     VERSION                OPS/SEC           RANGE  P50 ms  P99 ms  P99.9 ms  "
+            "AVG ms  NOTE\n"
+            "dragonfly  dragonfly v1.27.0    2,646,502  [2.60M..2.67M]   0.559   1.215     2.303  "
+            " 0.612\n"
+            "redis      Redis server v=7.4   1,250,000  [1.21M..1.30M]   1.099   2.495     3.007  "
+            " 1.181  approximate\n"
+            "valkey     Valkey server v=7.2          -               -       -       -         -  "
+            "     -  valkey-server exited: exit code 1\n");
+}
+
+TEST(RenderRunTable, ShortRangesAndSingleTrials) {
+  RunResults r;
+  r.trials = 1;
+  EngineResult a{.engine = "a"};
+  a.trials = {Trial(1, 85200, 1, 1, 1, 1), Trial(2, 999999, 1, 1, 1, 1)};
+  EngineResult b{.engine = "b"};
+  b.trials = {Trial(1, 812.4, 1, 1, 1, 1)};
+  r.engines = {a, b};
+  for (auto& e : r.engines) e.Aggregate();
+  EXPECT_EQ(RenderRunTable(r),
+            "1 trial · 4 threads × 50 clients · pipeline 30 · ratio 1:10 · 256 B\n"
+            "ENGINE  VERSION  OPS/SEC           RANGE  P50 ms  P99 ms  P99.9 ms  AVG ms\n"
+            "a       -        542,600  [85.2k..1.00M]   1.000   1.000     1.000   1.000\n"
+            "b       -            812               -   1.000   1.000     1.000   1.000\n");
+}
+
+TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
+  RunResults r = ThreeEngines();
+  r.engines[1].version = "Redis \"custom\", build 7";
+  r.engines[0].trials[0].ops = 5000000;
+  r.engines[0].trials[0].errors = 2;
+  r.engines[0].trials[0].duration_sec = 1.889;
+  // An engine that failed before its first trial has neither trial nor median rows.
+  r.engines.push_back(EngineResult{.engine = "valkey", .error = "did not start"});
+  EXPECT_EQ(RenderRunCsv(r),
+            "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec\n"
+            "dragonfly,dragonfly v1.27.0,1,2646502,0.559,1.215,2.303,0.612,5000000,2,1.889\n"
+            "dragonfly,dragonfly v1.27.0,2,2601000,0.567,1.231,2.415,0.62,0,0,0\n"
+            "dragonfly,dragonfly v1.27.0,3,2672000,0.551,1.199,2.287,0.605,0,0,0\n"
+            "redis,\"Redis \"\"custom\"\", build 7\",1,1210000,1.103,2.511,3.007,1.187,0,0,0\n"
+            "redis,\"Redis \"\"custom\"\", build 7\",2,1300000,1.095,2.479,2.991,1.176,0,0,0\n"
+            "redis,\"Redis \"\"custom\"\", build 7\",3,1250000,1.099,2.495,3.103,1.181,0,0,0\n"
+            "dragonfly,dragonfly v1.27.0,median,2646502,0.559,1.215,2.303,0.612,,,\n"
+            "redis,\"Redis \"\"custom\"\", build 7\",median,1250000,1.099,2.495,3.007,1.181,,,\n");
+}
+
+TEST(RenderRunCsv, QuotesLineBreaks) {
+  RunResults r;
+  EngineResult e{.engine = "x", .version = "two\nlines"};
+  e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3)};
+  e.Aggregate();
+  r.engines = {e};
+  EXPECT_EQ(RenderRunCsv(r),
+            "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec\n"
+            "x,\"two\nlines\",1,1.5,0.25,0.5,1,0.3,0,0,0\n"
+            "x,\"two\nlines\",median,1.5,0.25,0.5,1,0.3,,,\n");
+}
+
+}  // namespace
+}  // namespace dfbench::results

@@ -1,0 +1,248 @@
+#include "state/state.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/files.h"
+#include "state/test_home.h"
+
+namespace dfbench::state {
+namespace {
+
+using core::ErrorKind;
+
+class StateTest : public TempHomeTest {};
+
+SetupState FullState(const std::string& id) {
+  SetupState s;
+  s.id = id;
+  s.status = kStatusReady;
+  s.provider = "ssh";
+  s.created_at = "2026-04-08T14:30:11Z";
+  s.region = "us-east-1";
+  s.hosts = {{.role = "server",
+              .name = "srv",
+              .address = "3.88.12.4",
+              .private_address = "10.0.1.42",
+              .cpu_model = "Graviton3",
+              .vcpus = 16,
+              .memory_bytes = 34359738368ULL,
+              .kernel = "6.1",
+              .os = "Ubuntu 24.04",
+              .arch = "arm64",
+              .cpus = {2, 3}},
+             {.role = "client", .name = "cli", .address = "3.88.12.17", .vcpus = 16}};
+  s.engines = {{.name = "redis",
+                .binary = "/usr/bin/redis-server",
+                .version = "Redis server v=7.0.15",
+                .status = "installed"},
+               {.name = "valkey", .status = "missing"}};
+  s.benchmarks = {{.kind = "run",
+                   .run_id = "20260408-143217",
+                   .path = "benchmarks/20260408-143217/results.json",
+                   .created_at = "2026-04-08T14:32:17Z",
+                   .completed_at = "2026-04-08T14:41:05Z",
+                   .status = "completed",
+                   .engines = {"redis", "dragonfly"}}};
+  s.provider_data = {{"stack_name", "dfbench-perf-may"}, {"key_path", "ssh/id_rsa"}};
+  s.settings = {{"server_instance", "c7g.4xlarge"}, {"replicas", 0}};
+  return s;
+}
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  ASSERT_TRUE(core::WriteFileAtomic(path, text));
+}
+
+TEST_F(StateTest, HomeDirFollowsDfbenchHome) {
+  EXPECT_EQ(HomeDir(), home_);
+  EXPECT_EQ(RunsDir(), home_ / "runs");
+  EXPECT_EQ(SetupDir("perf-may"), home_ / "runs" / "perf-may");
+}
+
+TEST_F(StateTest, HomeDirFallsBackToHomeWhenDfbenchHomeIsEmpty) {
+  const char* old_home = std::getenv("HOME");
+  const std::string saved = old_home ? old_home : "";
+  setenv("DFBENCH_HOME", "", 1);
+  setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(HomeDir(), std::filesystem::path("/home/someone/.dfbench"));
+  if (old_home) {
+    setenv("HOME", saved.c_str(), 1);
+  } else {
+    unsetenv("HOME");
+  }
+}
+
+TEST_F(StateTest, SaveThenLoadRoundTrips) {
+  SetupState in = FullState("perf-may");
+  ASSERT_TRUE(Save(&in));
+  EXPECT_FALSE(in.updated_at.empty());
+  EXPECT_EQ(in.created_at, "2026-04-08T14:30:11Z");
+
+  auto out = Load("perf-may");
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(ToJson(*out), ToJson(in));
+  EXPECT_EQ(out->updated_at, in.updated_at);
+  ASSERT_NE(out->FindHost("server"), nullptr);
+  EXPECT_EQ(out->FindHost("server")->cpus, (std::vector<int>{2, 3}));
+  EXPECT_EQ(out->FindHost("replica-0"), nullptr);
+  ASSERT_NE(out->FindEngine("redis"), nullptr);
+  EXPECT_EQ(out->FindEngine("redis")->binary, "/usr/bin/redis-server");
+  EXPECT_EQ(out->benchmarks.at(0).engines, (std::vector<std::string>{"redis", "dragonfly"}));
+  EXPECT_EQ(out->provider_data["stack_name"], "dfbench-perf-may");
+  EXPECT_EQ(out->settings["replicas"], 0);
+
+  auto text = core::ReadFile(SetupDir("perf-may") / "state.json");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->rfind("{\n  \"id\": \"perf-may\",\n  \"status\": \"ready\",\n", 0), 0u) << *text;
+  EXPECT_EQ(text->back(), '\n');
+}
+
+TEST_F(StateTest, SaveStampsCreatedAtWhenMissing) {
+  SetupState s;
+  s.id = "fresh";
+  ASSERT_TRUE(Save(&s));
+  EXPECT_FALSE(s.created_at.empty());
+  EXPECT_EQ(s.created_at, s.updated_at);
+}
+
+TEST_F(StateTest, SaveRefusesAnInvalidId) {
+  SetupState s;
+  s.id = "../escape";
+  auto saved = Save(&s);
+  ASSERT_FALSE(saved);
+  EXPECT_EQ(saved.error().kind, ErrorKind::kUsage);
+}
+
+TEST_F(StateTest, FromJsonIsLenientAboutMissingFields) {
+  auto s = FromJson(nlohmann::json::parse(R"({"id": "x", "status": "ready"})"));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->provider, "local");
+  EXPECT_TRUE(s->hosts.empty());
+  EXPECT_TRUE(s->provider_data.is_object());
+  EXPECT_TRUE(s->settings.is_object());
+}
+
+TEST_F(StateTest, MissingSetupIsNotFound) {
+  auto s = Load("foo");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(s.error().message,
+            "setup \"foo\" not found (run 'dfbench list' to see available setups)");
+
+  // A directory without state.json (say, only a lock file) is no setup either.
+  ASSERT_TRUE(core::MakeDirs(SetupDir("foo")));
+  s = Load("foo");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(StateTest, MalformedStateIsUsageErrorNamingTheFile) {
+  const auto path = SetupDir("bad") / "state.json";
+  WriteText(path, "{\"id\": \"bad\",");
+  auto s = Load("bad");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kUsage);
+  EXPECT_EQ(s.error().message.rfind(path.string() + ": malformed JSON", 0), 0u)
+      << s.error().message;
+
+  WriteText(path, R"({"id": "bad", "hosts": [{"role": "server"}, {"vcpus": "16"}]})");
+  s = Load("bad");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kUsage);
+  EXPECT_EQ(s.error().message, path.string() + ": hosts[1].vcpus: expected an integer");
+
+  WriteText(path, "[]");
+  s = Load("bad");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, path.string() + ": expected an object");
+}
+
+TEST_F(StateTest, LoadTakesTheIdFromTheDirectory) {
+  SetupState s = FullState("original");
+  ASSERT_TRUE(Save(&s));
+  std::filesystem::rename(SetupDir("original"), SetupDir("renamed"));
+  auto loaded = Load("renamed");
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->id, "renamed");
+}
+
+TEST_F(StateTest, ListSetupsNewestFirstSkippingUnreadable) {
+  EXPECT_TRUE(ListSetups().empty());  // no runs directory yet
+  for (const auto& [id, created] :
+       std::vector<std::pair<std::string, std::string>>{{"old", "2026-01-01T00:00:00Z"},
+                                                        {"newest", "2026-04-08T14:30:11Z"},
+                                                        {"middle", "2026-03-01T12:00:00Z"},
+                                                        {"middle-b", "2026-03-01T12:00:00Z"}}) {
+    SetupState s;
+    s.id = id;
+    s.created_at = created;
+    ASSERT_TRUE(Save(&s));
+  }
+  WriteText(SetupDir("broken") / "state.json", "not json");
+  ASSERT_TRUE(core::MakeDirs(SetupDir("empty")));
+  WriteText(RunsDir() / "stray-file", "x");
+
+  std::vector<std::string> ids;
+  for (const auto& s : ListSetups()) ids.push_back(s.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"newest", "middle", "middle-b", "old"}));
+}
+
+TEST(ValidateId, AcceptsAndRejects) {
+  for (const std::string& id :
+       std::vector<std::string>{"perf-may", "a", "A.b_c-9", std::string(64, 'x'), "..."}) {
+    EXPECT_TRUE(ValidateId(id)) << id;
+  }
+  for (const std::string& id : std::vector<std::string>{"", ".", "..", std::string(65, 'x'), "a/b",
+                                                        "../x", "a b", "tab\t", "é", "a:b"}) {
+    auto st = ValidateId(id);
+    ASSERT_FALSE(st) << id;
+    EXPECT_EQ(st.error().kind, ErrorKind::kUsage);
+  }
+}
+
+class StatusGuardTest : public TempHomeTest {};
+
+std::string StatusOnDisk(const std::string& id) {
+  auto s = Load(id);
+  return s ? s->status : "<" + s.error().message + ">";
+}
+
+TEST_F(StatusGuardTest, RestoresPreviousStatusOnScopeExit) {
+  SetupState s = FullState("g");
+  ASSERT_TRUE(Save(&s));
+  {
+    auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+    ASSERT_TRUE(guard);
+    EXPECT_EQ(s.status, kStatusBenchmarking);
+    EXPECT_EQ(StatusOnDisk("g"), kStatusBenchmarking);
+    // A moved guard restores once, from its new home.
+    StatusGuard moved = std::move(*guard);
+  }
+  EXPECT_EQ(s.status, kStatusReady);
+  EXPECT_EQ(StatusOnDisk("g"), kStatusReady);
+}
+
+TEST_F(StatusGuardTest, FinishKeepsTheFinalStatus) {
+  SetupState s = FullState("g");
+  ASSERT_TRUE(Save(&s));
+  {
+    auto guard = StatusGuard::Enter(&s, kStatusDestroying);
+    ASSERT_TRUE(guard);
+    ASSERT_TRUE(guard->Finish(kStatusDestroyed));
+  }
+  EXPECT_EQ(s.status, kStatusDestroyed);
+  EXPECT_EQ(StatusOnDisk("g"), kStatusDestroyed);
+}
+
+TEST_F(StatusGuardTest, EnterFailureLeavesStatusUnchanged) {
+  SetupState s;
+  s.id = "bad/id";
+  s.status = kStatusReady;
+  auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+  ASSERT_FALSE(guard);
+  EXPECT_EQ(s.status, kStatusReady);
+}
+
+}  // namespace
+}  // namespace dfbench::state
