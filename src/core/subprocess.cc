@@ -221,18 +221,28 @@ Result<Process> Spawn(const SpawnOptions& options) {
   return proc;
 }
 
-Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
-                                  std::chrono::milliseconds timeout,
-                                  const std::string& stdin_data) {
+namespace {
+
+std::string DescribeTimeout(std::chrono::milliseconds timeout) {
+  if (timeout.count() % 1000 == 0) return std::to_string(timeout.count() / 1000) + "s";
+  return std::to_string(timeout.count()) + "ms";
+}
+
+}  // namespace
+
+Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options) {
   if (argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
   std::string program = argv[0];
   if (program.find('/') == std::string::npos) {
     auto found = FindOnPath(program);
     if (!found) return Fail(ErrorKind::kEnvironment, program + ": not found on PATH");
     program = *found;
+  } else if (!IsExecutable(program)) {
+    return Fail(ErrorKind::kEnvironment, program + ": not an executable file");
   }
-  int out_pipe[2], err_pipe[2], in_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+  const bool capture_err = options.stderr_mode == RunOptions::Stderr::kCapture;
+  int out_pipe[2], err_pipe[2] = {-1, -1}, in_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || (capture_err && pipe2(err_pipe, O_CLOEXEC) != 0) ||
       pipe2(in_pipe, O_CLOEXEC) != 0) {
     return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
@@ -241,6 +251,15 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
   std::vector<char*> cargv;
   for (auto& a : storage) cargv.push_back(a.data());
   cargv.push_back(nullptr);
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  bool pin = false;
+  for (int c : options.cpus) {
+    if (c >= 0 && c < CPU_SETSIZE) {
+      CPU_SET(c, &cpus);
+      pin = true;
+    }
+  }
   pid_t pid = fork();
   if (pid < 0) return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -251,39 +270,44 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
     signal(SIGTERM, SIG_DFL);
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
+    if (capture_err) dup2(err_pipe[1], 2);
+    if (pin) sched_setaffinity(0, sizeof(cpus), &cpus);
     execv(cargv[0], cargv.data());
     _exit(127);
   }
   Process proc(pid, true);
   close(out_pipe[1]);
-  close(err_pipe[1]);
+  if (capture_err) close(err_pipe[1]);
   close(in_pipe[0]);
-  if (!stdin_data.empty()) {
+  if (!options.stdin_data.empty()) {
     // Small inputs only (configuration snippets); larger ones would need the poll loop.
-    (void)!write(in_pipe[1], stdin_data.data(), stdin_data.size());
+    (void)!write(in_pipe[1], options.stdin_data.data(), options.stdin_data.size());
   }
   close(in_pipe[1]);
   CapturedOutput result;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_fds = 2;
+  int open_fds = capture_err ? 2 : 1;
+  auto close_all = [&] {
+    for (auto& f : fds) {
+      if (f.fd >= 0) close(f.fd);
+      f.fd = -1;
+    }
+  };
   char buf[65536];
   while (open_fds > 0) {
     if (InterruptRequested()) {
       proc.Terminate(std::chrono::milliseconds(500));
-      close(out_pipe[0]);
-      close(err_pipe[0]);
+      close_all();
       return Fail(ErrorKind::kInterrupted, "interrupted");
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       proc.Terminate(std::chrono::milliseconds(500));
-      close(out_pipe[0]);
-      close(err_pipe[0]);
+      close_all();
       return Fail(ErrorKind::kFailure,
-                  argv[0] + " timed out after " + std::to_string(timeout.count() / 1000) + "s");
+                  argv[0] + " timed out after " + DescribeTimeout(options.timeout));
     }
-    int r = poll(fds, 2, 100);
+    int r = poll(fds, 2, 100);  // a negative fd is ignored by poll
     if (r < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -297,8 +321,24 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
       }
     }
   }
-  result.status = proc.Wait();
-  return result;
+  close_all();
+  // The pipes closed but the child may still run (it closed its stdout, or a grandchild
+  // holds no pipe); keep honouring the deadline and interrupts while it finishes.
+  while (true) {
+    if (auto s = proc.WaitFor(std::chrono::milliseconds(50))) {
+      result.status = *s;
+      return result;
+    }
+    if (InterruptRequested()) {
+      proc.Terminate(std::chrono::milliseconds(500));
+      return Fail(ErrorKind::kInterrupted, "interrupted");
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      proc.Terminate(std::chrono::milliseconds(500));
+      return Fail(ErrorKind::kFailure,
+                  argv[0] + " timed out after " + DescribeTimeout(options.timeout));
+    }
+  }
 }
 
 std::optional<std::string> FindOnPath(const std::string& program) {

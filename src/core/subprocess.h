@@ -71,12 +71,26 @@ struct CapturedOutput {
   std::string err;
 };
 
-// Runs argv to completion, capturing stdout and stderr. Fails with kEnvironment when the
-// program cannot be started, with kFailure on timeout, with kInterrupted on SIGINT/SIGTERM.
+struct RunOptions {
+  std::chrono::milliseconds timeout = std::chrono::seconds(60);
+  std::string stdin_data;  // small inputs only (written before reading the output)
+  std::vector<int> cpus;   // empty: no pinning
+  // kInherit: the child's stderr is ours (a live progress line reaches the terminal) and
+  // CapturedOutput::err stays empty.
+  enum class Stderr { kCapture, kInherit } stderr_mode = Stderr::kCapture;
+};
+
+// Runs argv to completion, capturing stdout (and stderr unless inherited). Fails with
+// kEnvironment when the program cannot be started, with kFailure on timeout, with
+// kInterrupted on SIGINT/SIGTERM (the child's process group is killed in both cases).
 // A non-zero exit is not an error here: inspect status.
-Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv,
-                                  std::chrono::milliseconds timeout = std::chrono::seconds(60),
-                                  const std::string& stdin_data = "");
+Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options);
+inline Result<CapturedOutput> RunCapture(
+    const std::vector<std::string>& argv,
+    std::chrono::milliseconds timeout = std::chrono::seconds(60),
+    const std::string& stdin_data = "") {
+  return RunCapture(argv, RunOptions{.timeout = timeout, .stdin_data = stdin_data});
+}
 
 // Absolute path of `program` found on PATH (or `program` itself if it contains '/' and is
 // executable); nullopt otherwise.

@@ -44,6 +44,30 @@ struct Tuning {
 // "num_shards", "conn_use_incoming_cpu", "cpus").
 nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
 
+// Values derived on the host, made explicit: dragonfly_num_shards -1 becomes
+// (CPUs the engine may use) - 2 * rx_queues, at least 1, where the CPUs are the pinned list or
+// else `host_vcpus`, capped by dragonfly_proactor_threads when set; and a pinned dragonfly gets
+// proactor_threads = the pinned count. `rx_queues` is 0 where the NIC queues are unknown.
+Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus,
+                     int rx_queues = 0);
+
+// Where one start of an engine runs.
+struct LaunchParams {
+  std::string binary;
+  std::string address;  // bind address
+  int port = 0;
+  std::string work_dir;     // the engine's --dir (nothing is saved there: persistence is off)
+  std::string run_as_user;  // memcached refuses root without -u: set when the host runs as root
+};
+
+// The engine's command line (pure). `tuning` must be resolved (no dragonfly_num_shards -1).
+std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
+                                   const LaunchParams& params);
+
+// "redis 7.0.15", "valkey 8.0.1", "dragonfly v1.27.0" from an INFO server body; "" if it names
+// no version.
+std::string VersionFromInfo(const std::string& info_server);
+
 // `<binary> --version` (memcached: `-V`) on the host, trimmed; kEnvironment if it fails.
 core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& binary,
                                        const EngineSpec& spec);
@@ -68,6 +92,10 @@ class RunningEngine {
   // "redis 7.0.15", "dragonfly v1.27.0", "valkey 8.0.1", "memcached 1.6.18".
   const std::string& version() const { return version_; }
   const std::string& log_path() const { return daemon_.log_path; }
+  // The pid on the server host (-1 once stopped).
+  int pid() const { return daemon_.pid; }
+  // TuningJson of the resolved tuning this engine was started with (derived values included).
+  const nlohmann::json& tuning() const { return tuning_; }
 
   // PING (memcached: "version"). kFailure with the log tail when the engine is gone.
   core::Status HealthCheck();
@@ -84,12 +112,13 @@ class RunningEngine {
   friend core::Result<RunningEngine> Start(hosts::Host&, const EngineSpec&, const std::string&,
                                            const Tuning&, const StartOptions&);
   RunningEngine(hosts::Host* host, const EngineSpec* spec, hosts::DaemonHandle daemon,
-                std::string address, int port, StartOptions options)
+                std::string address, int port, nlohmann::json tuning, StartOptions options)
       : host_(host),
         spec_(spec),
         daemon_(std::move(daemon)),
         address_(std::move(address)),
         port_(port),
+        tuning_(std::move(tuning)),
         options_(options) {}
 
   hosts::Host* host_ = nullptr;
@@ -98,13 +127,16 @@ class RunningEngine {
   std::string address_;
   int port_ = 0;
   std::string version_;
+  nlohmann::json tuning_;
   StartOptions options_;
   bool stopped_ = false;
 };
 
 // Starts `binary` on a free port of host.EngineAddress() with persistence off and the tuning
-// applied, waits until it answers PING (bounded by ready_timeout), reads its version and
-// flushes it. kEnvironment with the log tail when it exits or never answers.
+// applied (resolved on the host, pinned to tuning.cpus), logging to <work dir>/<name>-<port>.log;
+// waits until it answers PING (bounded by ready_timeout), reads its version and flushes it.
+// kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>" when it exits or
+// never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.
 core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                                   const std::string& binary, const Tuning& tuning,
                                   const StartOptions& options = {});

@@ -44,6 +44,8 @@ struct DaemonHandle {
   int pid = -1;
   std::string log_path;
   std::string description;  // argv[0], for messages
+  // Set by DaemonAlive/StopDaemon once the host saw the daemon end (when it can tell how).
+  std::optional<core::ExitStatus> exit_status;
 };
 
 class Host {

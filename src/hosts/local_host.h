@@ -2,15 +2,21 @@
 #pragma once
 
 #include <map>
+#include <mutex>
+#include <vector>
 
 #include "hosts/host.h"
 
 namespace dfbench::hosts {
 
+// Thread-safe: a LocalHost is shared by the server and client roles of a local fleet.
+// A daemon dies with the thread that started it (the parent-death signal is per thread), so
+// start daemons from a thread that outlives them.
 class LocalHost : public Host {
  public:
   // `work_dir`: where logs and reports go (created on first use).
   explicit LocalHost(std::filesystem::path work_dir);
+  // Terminates the daemons that were started here and not stopped.
   ~LocalHost() override;
 
   std::string Name() const override { return "local"; }
@@ -30,7 +36,11 @@ class LocalHost : public Host {
 
  private:
   std::filesystem::path work_dir_;
+  std::mutex mu_;                         // guards daemons_
   std::map<int, core::Process> daemons_;  // by pid; destroying the host kills leftovers
 };
+
+// The CPUs this process may run on (its affinity mask), ascending.
+std::vector<int> AllowedCpus();
 
 }  // namespace dfbench::hosts

@@ -28,12 +28,20 @@ struct Fleet {
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, std::string> binaries;  // engine name -> explicit binary path
-  // quickstart: an engine that is not installed is skipped with a line on stderr;
+  // quickstart: an engine not found on PATH is skipped with a line on stderr (an explicit
+  // binary that does not work is always an error);
   // setup: it is an error.
   bool skip_missing_engines = false;
   bool pin_cpus = true;  // local: split the CPUs between server and client
 };
 
+// What every provider records in SetupState by Provision:
+// - hosts: facts per role. "server" and "client" (and "replica-N"); their `cpus` are the CPUs
+//   the role is pinned to on its host (empty = all). The local provider records one machine
+//   twice, as "server" and "client" with disjoint `cpus`, when it splits the CPUs; otherwise
+//   one entry with role "local".
+// - engines: one EngineInstall with status "installed" per usable requested engine. Engines
+//   skipped under skip_missing_engines are not recorded.
 class Provider {
  public:
   virtual ~Provider() = default;

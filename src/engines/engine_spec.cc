@@ -1,0 +1,176 @@
+// The engine table and everything about an engine that needs no running process: list
+// parsing, tuning resolution, command lines, version strings.
+#include <algorithm>
+#include <set>
+
+#include "core/check.h"
+#include "engines/engine.h"
+#include "protocol/blocking_client.h"
+
+namespace dfbench::engines {
+namespace {
+
+std::string Trim(const std::string& s) {
+  const char* ws = " \t\r\n";
+  size_t b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+std::string KnownNames() {
+  std::string names;
+  for (const auto& e : KnownEngines()) names += (names.empty() ? "" : ", ") + e.name;
+  return names;
+}
+
+void Append(std::vector<std::string>& argv, std::initializer_list<std::string> args) {
+  argv.insert(argv.end(), args.begin(), args.end());
+}
+
+}  // namespace
+
+const std::vector<EngineSpec>& KnownEngines() {
+  static const std::vector<EngineSpec> engines = {
+      {"dragonfly", "dragonfly", Protocol::kRedis},
+      {"redis", "redis-server", Protocol::kRedis},
+      {"valkey", "valkey-server", Protocol::kRedis},
+      {"memcached", "memcached", Protocol::kMemcacheText},
+  };
+  return engines;
+}
+
+const EngineSpec* FindEngine(const std::string& name) {
+  for (const auto& e : KnownEngines()) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+core::Result<std::vector<const EngineSpec*>> ParseEngineList(const std::string& csv) {
+  std::vector<const EngineSpec*> specs;
+  std::set<std::string> seen;
+  size_t start = 0;
+  while (true) {
+    size_t comma = csv.find(',', start);
+    std::string name = Trim(csv.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (name.empty()) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        "empty engine name in \"" + csv + "\" (known: " + KnownNames() + ")");
+    }
+    const EngineSpec* spec = FindEngine(name);
+    if (!spec) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        "unknown engine \"" + name + "\" (known: " + KnownNames() + ")");
+    }
+    if (!seen.insert(name).second) {
+      return core::Fail(core::ErrorKind::kUsage, "engine \"" + name + "\" is listed twice");
+    }
+    specs.push_back(spec);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return specs;
+}
+
+nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
+  nlohmann::json j = nlohmann::json::object();
+  if (spec.name == "redis" && tuning.redis_io_threads > 0)
+    j["io_threads"] = tuning.redis_io_threads;
+  if (spec.name == "valkey" && tuning.valkey_io_threads > 0) {
+    j["io_threads"] = tuning.valkey_io_threads;
+  }
+  if (spec.name == "dragonfly") {
+    if (tuning.dragonfly_num_shards) j["num_shards"] = *tuning.dragonfly_num_shards;
+    j["conn_use_incoming_cpu"] = tuning.dragonfly_conn_use_incoming_cpu;
+    if (tuning.dragonfly_proactor_threads > 0) {
+      j["proactor_threads"] = tuning.dragonfly_proactor_threads;
+    }
+  }
+  if (!tuning.cpus.empty()) j["cpus"] = tuning.cpus;
+  return j;
+}
+
+Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus, int rx_queues) {
+  Tuning resolved = tuning;
+  if (spec.name != "dragonfly") return resolved;
+  const int pinned = static_cast<int>(tuning.cpus.size());
+  // Unpinned, Dragonfly sizes itself to every CPU; pinned, that would oversubscribe the few it
+  // has and multiply its maxmemory floor (256 MiB per proactor thread), so size it to the pin.
+  if (resolved.dragonfly_proactor_threads <= 0 && pinned > 0) {
+    resolved.dragonfly_proactor_threads = pinned;
+  }
+  if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0) {
+    int cpus = pinned > 0 ? pinned : std::max(host_vcpus, 1);
+    if (resolved.dragonfly_proactor_threads > 0) {
+      cpus = std::min(cpus, resolved.dragonfly_proactor_threads);
+    }
+    resolved.dragonfly_num_shards = std::max(1, cpus - 2 * rx_queues);
+  }
+  return resolved;
+}
+
+std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
+                                   const LaunchParams& params) {
+  const std::string port = std::to_string(params.port);
+  std::vector<std::string> argv = {params.binary};
+  if (spec.name == "dragonfly") {
+    DFB_CHECK(!tuning.dragonfly_num_shards || *tuning.dragonfly_num_shards >= 0);
+    Append(argv, {"--port", port, "--bind", params.address, "--dbfilename=", "--logtostderr",
+                  "--dir", params.work_dir});
+    if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
+      argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
+    }
+    if (tuning.dragonfly_conn_use_incoming_cpu) argv.push_back("--conn_use_incoming_cpu");
+    int threads = tuning.dragonfly_proactor_threads;
+    if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
+    if (threads > 0) argv.push_back("--proactor_threads=" + std::to_string(threads));
+  } else if (spec.protocol == Protocol::kRedis) {  // redis-server and valkey-server
+    Append(argv, {"--port", port, "--bind", params.address, "--save", "", "--appendonly", "no",
+                  "--protected-mode", "no", "--daemonize", "no", "--dir", params.work_dir,
+                  "--logfile", ""});
+    int io_threads = spec.name == "valkey" ? tuning.valkey_io_threads : tuning.redis_io_threads;
+    if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
+  } else {  // memcached
+    Append(argv, {"-l", params.address, "-p", port, "-U", "0", "-m", "1024"});
+    if (!tuning.cpus.empty()) Append(argv, {"-t", std::to_string(tuning.cpus.size())});
+    if (!params.run_as_user.empty()) Append(argv, {"-u", params.run_as_user});
+  }
+  argv.insert(argv.end(), tuning.extra_args.begin(), tuning.extra_args.end());
+  return argv;
+}
+
+std::string VersionFromInfo(const std::string& info_server) {
+  // Dragonfly and Valkey also report a redis_version for compatibility: ask for theirs first.
+  std::string v = protocol::InfoField(info_server, "dragonfly_version");
+  if (!v.empty()) {
+    if (v.rfind("df-", 0) == 0) v = v.substr(3);
+    return "dragonfly " + v;
+  }
+  v = protocol::InfoField(info_server, "valkey_version");
+  if (!v.empty()) return "valkey " + v;
+  v = protocol::InfoField(info_server, "redis_version");
+  if (!v.empty()) return "redis " + v;
+  return "";
+}
+
+core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& binary,
+                                       const EngineSpec& spec) {
+  const std::string flag = spec.protocol == Protocol::kMemcacheText ? "-V" : "--version";
+  auto out = host.Run({.argv = {binary, flag}, .timeout = std::chrono::seconds(20)});
+  if (!out) {
+    if (out.error().kind == core::ErrorKind::kInterrupted) return tl::unexpected(out.error());
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      binary + " " + flag + " failed: " + out.error().message);
+  }
+  std::string text = out->out.empty() ? out->err : out->out;
+  std::string first = Trim(text.substr(0, text.find('\n')));
+  if (!out->status.ok() || first.empty()) {
+    std::string detail = Trim(out->err.empty() ? out->out : out->err);
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      binary + " " + flag + " failed (" + out->status.Describe() + ")" +
+                          (detail.empty() ? "" : ": " + detail.substr(0, detail.find('\n'))));
+  }
+  return first;
+}
+
+}  // namespace dfbench::engines

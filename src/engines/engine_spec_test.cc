@@ -1,0 +1,181 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engines/engine.h"
+
+namespace dfbench::engines {
+namespace {
+
+bool Contains(const std::vector<std::string>& argv, const std::string& arg) {
+  return std::find(argv.begin(), argv.end(), arg) != argv.end();
+}
+
+// The value following `flag` in argv, or "<absent>".
+std::string ValueOf(const std::vector<std::string>& argv, const std::string& flag) {
+  auto it = std::find(argv.begin(), argv.end(), flag);
+  if (it == argv.end() || it + 1 == argv.end()) return "<absent>";
+  return *(it + 1);
+}
+
+LaunchParams Params() {
+  return {.binary = "/opt/bin/engine", .address = "127.0.0.1", .port = 7001, .work_dir = "/w"};
+}
+
+TEST(ParseEngineList, ParsesAndTrims) {
+  auto list = ParseEngineList(" dragonfly, redis ,valkey,memcached");
+  ASSERT_TRUE(list) << list.error().message;
+  ASSERT_EQ(list->size(), 4u);
+  EXPECT_EQ((*list)[0]->name, "dragonfly");
+  EXPECT_EQ((*list)[0]->program, "dragonfly");
+  EXPECT_EQ((*list)[1]->program, "redis-server");
+  EXPECT_EQ((*list)[2]->program, "valkey-server");
+  EXPECT_EQ((*list)[3]->protocol, Protocol::kMemcacheText);
+  auto one = ParseEngineList("redis");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->size(), 1u);
+}
+
+TEST(ParseEngineList, RejectsUnknownEmptyAndDuplicates) {
+  auto unknown = ParseEngineList("redis,foo");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(unknown.error().message,
+            "unknown engine \"foo\" (known: dragonfly, redis, valkey, memcached)");
+  for (const char* bad : {"", " ", "redis,", ",redis", "redis,,valkey", "redis,redis"}) {
+    auto r = ParseEngineList(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::kUsage) << bad;
+  }
+  EXPECT_NE(ParseEngineList("redis, redis").error().message.find("twice"), std::string::npos);
+}
+
+TEST(FindEngine, KnownAndUnknown) {
+  ASSERT_NE(FindEngine("valkey"), nullptr);
+  EXPECT_EQ(FindEngine("valkey")->program, "valkey-server");
+  EXPECT_EQ(FindEngine("keydb"), nullptr);
+  EXPECT_EQ(KnownEngines().front().name, "dragonfly");
+}
+
+TEST(BuildArgv, Redis) {
+  Tuning t{.redis_io_threads = 4, .valkey_io_threads = 2, .extra_args = {"--maxclients", "5000"}};
+  auto argv = BuildArgv(*FindEngine("redis"), t, Params());
+  EXPECT_EQ(argv.front(), "/opt/bin/engine");
+  EXPECT_EQ(ValueOf(argv, "--port"), "7001");
+  EXPECT_EQ(ValueOf(argv, "--bind"), "127.0.0.1");
+  EXPECT_EQ(ValueOf(argv, "--save"), "");
+  EXPECT_EQ(ValueOf(argv, "--appendonly"), "no");
+  EXPECT_EQ(ValueOf(argv, "--protected-mode"), "no");
+  EXPECT_EQ(ValueOf(argv, "--daemonize"), "no");
+  EXPECT_EQ(ValueOf(argv, "--dir"), "/w");
+  EXPECT_EQ(ValueOf(argv, "--logfile"), "");
+  EXPECT_EQ(ValueOf(argv, "--io-threads"), "4");
+  EXPECT_EQ(argv[argv.size() - 2], "--maxclients");
+  EXPECT_EQ(argv.back(), "5000");
+  EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--io-threads"));
+}
+
+TEST(BuildArgv, ValkeyUsesItsOwnIoThreads) {
+  Tuning t{.redis_io_threads = 4, .valkey_io_threads = 2};
+  auto argv = BuildArgv(*FindEngine("valkey"), t, Params());
+  EXPECT_EQ(ValueOf(argv, "--io-threads"), "2");
+}
+
+TEST(BuildArgv, DragonflyDefaults) {
+  Tuning t{.dragonfly_num_shards = 0};
+  auto argv = BuildArgv(*FindEngine("dragonfly"), t, Params());
+  EXPECT_EQ(ValueOf(argv, "--port"), "7001");
+  EXPECT_EQ(ValueOf(argv, "--bind"), "127.0.0.1");
+  EXPECT_EQ(ValueOf(argv, "--dir"), "/w");
+  EXPECT_TRUE(Contains(argv, "--dbfilename="));
+  EXPECT_TRUE(Contains(argv, "--logtostderr"));
+  for (const auto& a : argv) {
+    EXPECT_EQ(a.find("--num_shards"), std::string::npos) << "num_shards 0 is omitted";
+    EXPECT_EQ(a.find("--proactor_threads"), std::string::npos);
+  }
+  EXPECT_FALSE(Contains(argv, "--conn_use_incoming_cpu"));
+}
+
+TEST(BuildArgv, DragonflyTuning) {
+  Tuning t{.dragonfly_num_shards = 6,
+           .dragonfly_conn_use_incoming_cpu = true,
+           .dragonfly_proactor_threads = 8,
+           .extra_args = {"--cache_mode=true"}};
+  auto argv = BuildArgv(*FindEngine("dragonfly"), t, Params());
+  EXPECT_TRUE(Contains(argv, "--num_shards=6"));
+  EXPECT_TRUE(Contains(argv, "--conn_use_incoming_cpu"));
+  EXPECT_TRUE(Contains(argv, "--proactor_threads=8"));
+  EXPECT_EQ(argv.back(), "--cache_mode=true");
+}
+
+TEST(BuildArgv, DragonflyPinnedSizesProactorsToThePin) {
+  Tuning t{.dragonfly_num_shards = 0, .cpus = {2, 3, 5}};
+  auto argv = BuildArgv(*FindEngine("dragonfly"), t, Params());
+  EXPECT_TRUE(Contains(argv, "--proactor_threads=3"));
+}
+
+TEST(ResolveTuning, DerivesDragonflyShards) {
+  const EngineSpec& df = *FindEngine("dragonfly");
+  Tuning derive{.dragonfly_num_shards = -1};
+  EXPECT_EQ(*ResolveTuning(df, derive, 32, 8).dragonfly_num_shards, 16);
+  EXPECT_EQ(*ResolveTuning(df, derive, 8).dragonfly_num_shards, 8);
+  EXPECT_EQ(*ResolveTuning(df, derive, 2, 4).dragonfly_num_shards, 1);  // at least one
+  Tuning pinned{.dragonfly_num_shards = -1, .cpus = {0, 1}};
+  Tuning r = ResolveTuning(df, pinned, 64);
+  EXPECT_EQ(*r.dragonfly_num_shards, 2);
+  EXPECT_EQ(r.dragonfly_proactor_threads, 2);
+  Tuning capped{.dragonfly_num_shards = -1, .dragonfly_proactor_threads = 3};
+  EXPECT_EQ(*ResolveTuning(df, capped, 16).dragonfly_num_shards, 3);
+  Tuning explicit_shards{.dragonfly_num_shards = 5};
+  EXPECT_EQ(*ResolveTuning(df, explicit_shards, 16).dragonfly_num_shards, 5);
+  auto argv = BuildArgv(df, ResolveTuning(df, derive, 4), Params());
+  EXPECT_TRUE(Contains(argv, "--num_shards=4"));
+  // Other engines are left alone.
+  EXPECT_EQ(*ResolveTuning(*FindEngine("redis"), derive, 8).dragonfly_num_shards, -1);
+}
+
+TEST(BuildArgv, Memcached) {
+  LaunchParams p = Params();
+  auto argv = BuildArgv(*FindEngine("memcached"), {}, p);
+  EXPECT_EQ(ValueOf(argv, "-l"), "127.0.0.1");
+  EXPECT_EQ(ValueOf(argv, "-p"), "7001");
+  EXPECT_EQ(ValueOf(argv, "-U"), "0");
+  EXPECT_EQ(ValueOf(argv, "-m"), "1024");
+  EXPECT_FALSE(Contains(argv, "-t"));
+  EXPECT_FALSE(Contains(argv, "-u"));
+  p.run_as_user = "root";
+  argv = BuildArgv(*FindEngine("memcached"), Tuning{.cpus = {0, 1}}, p);
+  EXPECT_EQ(ValueOf(argv, "-t"), "2");
+  EXPECT_EQ(ValueOf(argv, "-u"), "root");
+}
+
+TEST(TuningJson, PerEngine) {
+  Tuning t{.redis_io_threads = 4,
+           .valkey_io_threads = 8,
+           .dragonfly_num_shards = 16,
+           .dragonfly_conn_use_incoming_cpu = true,
+           .cpus = {0, 1}};
+  EXPECT_EQ(TuningJson(*FindEngine("redis"), t),
+            nlohmann::json({{"io_threads", 4}, {"cpus", {0, 1}}}));
+  EXPECT_EQ(TuningJson(*FindEngine("valkey"), t)["io_threads"], 8);
+  auto df = TuningJson(*FindEngine("dragonfly"), t);
+  EXPECT_EQ(df["num_shards"], 16);
+  EXPECT_EQ(df["conn_use_incoming_cpu"], true);
+  EXPECT_FALSE(df.contains("io_threads"));
+  EXPECT_EQ(TuningJson(*FindEngine("memcached"), t), nlohmann::json({{"cpus", {0, 1}}}));
+  EXPECT_EQ(TuningJson(*FindEngine("redis"), {}), nlohmann::json::object());
+}
+
+TEST(VersionFromInfo, NamesTheRealEngine) {
+  EXPECT_EQ(VersionFromInfo("# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\n"),
+            "redis 7.0.15");
+  EXPECT_EQ(VersionFromInfo("# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\n"
+                            "valkey_version:8.0.1\r\n"),
+            "valkey 8.0.1");
+  EXPECT_EQ(VersionFromInfo("# Server\r\nredis_version:7.4.0\r\ndragonfly_version:df-v1.27.0\r\n"),
+            "dragonfly v1.27.0");
+  EXPECT_EQ(VersionFromInfo("# Server\r\n"), "");
+}
+
+}  // namespace
+}  // namespace dfbench::engines

@@ -1,0 +1,256 @@
+// An engine's lifecycle on a host: start, wait until it answers, version, flush, health, stop.
+#include <algorithm>
+#include <thread>
+
+#include "core/interrupt.h"
+#include "engines/engine.h"
+#include "protocol/blocking_client.h"
+
+namespace dfbench::engines {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+constexpr milliseconds kPollInterval{50};
+constexpr milliseconds kControlTimeout{2000};
+constexpr size_t kTailBytes = 4096;
+constexpr int kTailLines = 20;
+
+std::string FormatDuration(milliseconds d) {
+  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + "s";
+  return std::to_string(d.count()) + "ms";
+}
+
+// The last kTailLines lines of `text`, without a trailing newline.
+std::string LastLines(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  size_t pos = text.size();
+  for (int i = 0; i < kTailLines && pos != std::string::npos && pos > 0; ++i) {
+    pos = text.rfind('\n', pos - 1);
+  }
+  if (pos != std::string::npos && pos > 0) text = text.substr(pos + 1);
+  size_t first = text.find_first_not_of("\r\n");
+  return first == std::string::npos ? "" : text.substr(first);
+}
+
+std::string WithTail(std::string message, const std::string& tail, const std::string& log_path) {
+  if (tail.empty()) return message + " (log " + log_path + " is empty)";
+  return message + "; last log lines:\n" + tail;
+}
+
+// One request that proves the engine serves clients: PING, or memcached's "version".
+core::Status Ping(const EngineSpec& spec, const std::string& address, int port,
+                  milliseconds timeout) {
+  auto client = protocol::BlockingClient::Connect(address, port, timeout);
+  if (!client) return tl::unexpected(client.error());
+  if (spec.protocol == Protocol::kMemcacheText) {
+    auto lines = client->MemcacheCommand("version");
+    if (!lines) return tl::unexpected(lines.error());
+    if (lines->empty() || lines->back().rfind("VERSION", 0) != 0) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        "unexpected reply to version: " + (lines->empty() ? "" : lines->back()));
+    }
+    return core::Ok();
+  }
+  auto reply = client->Command({"PING"});
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->is_error()) {
+    return core::Fail(core::ErrorKind::kEnvironment, "PING answered " + reply->str);
+  }
+  return core::Ok();
+}
+
+core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string& address,
+                                      int port) {
+  auto client = protocol::BlockingClient::Connect(address, port, kControlTimeout);
+  if (!client) return tl::unexpected(client.error());
+  if (spec.protocol == Protocol::kMemcacheText) {
+    auto lines = client->MemcacheCommand("version");
+    if (!lines) return tl::unexpected(lines.error());
+    const std::string prefix = "VERSION ";
+    if (lines->empty() || lines->back().rfind(prefix, 0) != 0) {
+      return core::Fail(core::ErrorKind::kEnvironment, "unexpected reply to version");
+    }
+    return "memcached " + lines->back().substr(prefix.size());
+  }
+  auto reply = client->Command({"INFO", "server"});
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->is_error()) {
+    return core::Fail(core::ErrorKind::kEnvironment, "INFO server answered " + reply->str);
+  }
+  std::string version = VersionFromInfo(reply->str);
+  if (version.empty()) {
+    return core::Fail(core::ErrorKind::kEnvironment, "INFO server names no version");
+  }
+  return version;
+}
+
+// memcached only drops root privileges when told to which user; ask the host who we are.
+std::string RunAsUser(hosts::Host& host, const EngineSpec& spec) {
+  if (spec.protocol != Protocol::kMemcacheText) return "";
+  auto id = host.Run({.argv = {"id", "-u"}, .timeout = std::chrono::seconds(10)});
+  if (id && id->status.ok() && id->out.substr(0, id->out.find('\n')) == "0") return "root";
+  return "";
+}
+
+}  // namespace
+
+core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
+                                  const std::string& binary, const Tuning& tuning,
+                                  const StartOptions& options) {
+  auto fail = [&](const core::Error& e) {
+    return core::Fail(e.kind, spec.name + " failed to start: " + e.message);
+  };
+  auto work_dir = host.WorkDir();
+  if (!work_dir) return fail(work_dir.error());
+  auto port = host.FreePort();
+  if (!port) return fail(port.error());
+  int vcpus = 0;
+  if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0 && tuning.cpus.empty()) {
+    auto facts = host.Facts("server");
+    if (!facts) return fail(facts.error());
+    vcpus = facts->vcpus;
+  }
+  const Tuning resolved = ResolveTuning(spec, tuning, vcpus);
+  LaunchParams params{.binary = binary,
+                      .address = host.EngineAddress(),
+                      .port = *port,
+                      .work_dir = *work_dir,
+                      .run_as_user = RunAsUser(host, spec)};
+  const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";
+  auto daemon = host.StartDaemon({.argv = BuildArgv(spec, resolved, params),
+                                  .log_path = log_path,
+                                  .cpus = resolved.cpus,
+                                  .working_dir = *work_dir});
+  if (!daemon) return fail(daemon.error());
+
+  // Wait until it answers. Any way out but success kills the process.
+  auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
+    host.StopDaemon(*daemon, milliseconds(500));
+    std::string tail = LastLines(host.ReadTail(log_path, kTailBytes));
+    return core::Fail(kind, WithTail(spec.name + " failed to start: " + reason, tail, log_path));
+  };
+  const auto deadline = steady_clock::now() + options.ready_timeout;
+  std::string last_error;
+  while (true) {
+    if (!host.DaemonAlive(*daemon)) {
+      std::string how = daemon->exit_status ? " (" + daemon->exit_status->Describe() + ")" : "";
+      return give_up(core::ErrorKind::kEnvironment, binary + " exited during startup" + how);
+    }
+    // Bounded by what is left, so a port that accepts but never answers cannot overrun.
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
+    auto ping =
+        Ping(spec, params.address, params.port, std::clamp(left, kPollInterval, kControlTimeout));
+    if (ping) break;
+    last_error = ping.error().message;
+    if (steady_clock::now() >= deadline) {
+      return give_up(core::ErrorKind::kEnvironment, "no answer on " + params.address + ":" +
+                                                        std::to_string(params.port) + " within " +
+                                                        FormatDuration(options.ready_timeout) +
+                                                        " (" + last_error + ")");
+    }
+    if (!core::SleepUnlessInterrupted(kPollInterval)) {
+      return give_up(core::ErrorKind::kInterrupted, "interrupted");
+    }
+  }
+
+  RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port,
+                       TuningJson(spec, resolved), options);
+  auto version = ReadVersion(spec, engine.address(), engine.port());
+  if (!version) {
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        WithTail(spec.name + " started but its version is unreadable: " + version.error().message,
+                 engine.LogTail(), log_path));
+  }
+  engine.version_ = *version;
+  if (auto flushed = engine.Flush(); !flushed) return tl::unexpected(flushed.error());
+  return engine;
+}
+
+RunningEngine::RunningEngine(RunningEngine&& other) noexcept
+    : host_(other.host_),
+      spec_(other.spec_),
+      daemon_(std::move(other.daemon_)),
+      address_(std::move(other.address_)),
+      port_(other.port_),
+      version_(std::move(other.version_)),
+      tuning_(std::move(other.tuning_)),
+      options_(other.options_),
+      stopped_(other.stopped_) {
+  other.stopped_ = true;  // the moved-from shell owns no process
+}
+
+RunningEngine::~RunningEngine() {
+  Stop();
+}
+
+bool RunningEngine::Alive() {
+  return !stopped_ && host_->DaemonAlive(daemon_);
+}
+
+std::string RunningEngine::LogTail() {
+  return LastLines(host_->ReadTail(daemon_.log_path, kTailBytes));
+}
+
+core::Status RunningEngine::HealthCheck() {
+  if (!Alive()) {
+    std::string how = daemon_.exit_status ? " (" + daemon_.exit_status->Describe() + ")" : "";
+    return core::Fail(
+        core::ErrorKind::kFailure,
+        WithTail(spec_->name + " is no longer running" + how, LogTail(), daemon_.log_path));
+  }
+  if (auto ping = Ping(*spec_, address_, port_, kControlTimeout); !ping) {
+    return core::Fail(core::ErrorKind::kFailure,
+                      WithTail(spec_->name + " does not answer on " + address_ + ":" +
+                                   std::to_string(port_) + ": " + ping.error().message,
+                               LogTail(), daemon_.log_path));
+  }
+  return core::Ok();
+}
+
+core::Status RunningEngine::Flush() {
+  auto client = protocol::BlockingClient::Connect(address_, port_, kControlTimeout);
+  if (!client)
+    return tl::unexpected(core::WithContext(client.error(), "cannot flush " + spec_->name));
+  // Flushing a large dataset can take a while.
+  client->set_timeout(std::chrono::seconds(60));
+  if (spec_->protocol == Protocol::kMemcacheText) {
+    auto lines = client->MemcacheCommand("flush_all");
+    if (!lines)
+      return tl::unexpected(core::WithContext(lines.error(), "cannot flush " + spec_->name));
+    if (lines->empty() || lines->back() != "OK") {
+      return core::Fail(core::ErrorKind::kFailure, spec_->name + " refused flush_all: " +
+                                                       (lines->empty() ? "" : lines->back()));
+    }
+    return core::Ok();
+  }
+  auto reply = client->Command({"FLUSHALL"});
+  if (!reply)
+    return tl::unexpected(core::WithContext(reply.error(), "cannot flush " + spec_->name));
+  if (reply->is_error()) {
+    return core::Fail(core::ErrorKind::kFailure, spec_->name + " refused FLUSHALL: " + reply->str);
+  }
+  return core::Ok();
+}
+
+core::Status RunningEngine::Stop() {
+  if (stopped_) return core::Ok();
+  stopped_ = true;
+  if (spec_->protocol == Protocol::kRedis && host_->DaemonAlive(daemon_)) {
+    // A clean shutdown; the server closes the connection instead of replying, so the
+    // result is ignored and the exit is what counts.
+    if (auto client = protocol::BlockingClient::Connect(address_, port_, kControlTimeout)) {
+      (void)client->Command({"SHUTDOWN", "NOSAVE"});
+    }
+    // Plain sleeps: stopping must finish even after an interrupt.
+    const auto deadline = steady_clock::now() + options_.stop_grace;
+    while (host_->DaemonAlive(daemon_) && steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+  }
+  return host_->StopDaemon(daemon_, options_.stop_grace);
+}
+
+}  // namespace dfbench::engines

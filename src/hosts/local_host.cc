@@ -1,0 +1,237 @@
+#include "hosts/local_host.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+#include "core/files.h"
+
+namespace dfbench::hosts {
+namespace {
+
+std::string Trim(std::string s) {
+  const char* ws = " \t\r\n";
+  size_t b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+// Value of the first "key<sep>value" line whose key (trimmed) equals `key`.
+std::string FieldOf(const std::string& text, const std::string& key, char sep) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t pos = line.find(sep);
+    if (pos == std::string::npos) continue;
+    if (Trim(line.substr(0, pos)) == key) return Trim(line.substr(pos + 1));
+  }
+  return "";
+}
+
+std::string Unquote(std::string s) {
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
+    return s.substr(1, s.size() - 2);
+  }
+  return s;
+}
+
+std::string CpuModel() {
+  if (auto cpuinfo = core::ReadFile("/proc/cpuinfo")) {
+    // x86 names the model; ARM kernels often only name the board or nothing at all.
+    for (const char* key : {"model name", "Hardware", "cpu model", "Processor"}) {
+      std::string v = FieldOf(*cpuinfo, key, ':');
+      if (!v.empty()) return v;
+    }
+  }
+  if (auto lscpu = core::RunCapture({"lscpu"}, std::chrono::seconds(5));
+      lscpu && lscpu->status.ok()) {
+    std::string v = FieldOf(lscpu->out, "Model name", ':');
+    if (!v.empty()) return v;
+  }
+  return "unknown";
+}
+
+uint64_t MemoryBytes() {
+  auto meminfo = core::ReadFile("/proc/meminfo");
+  if (!meminfo) return 0;
+  std::string v = FieldOf(*meminfo, "MemTotal", ':');  // "16318412 kB"
+  try {
+    return static_cast<uint64_t>(std::stoull(v)) * 1024;
+  } catch (...) {
+    return 0;
+  }
+}
+
+std::string OsName() {
+  auto release = core::ReadFile("/etc/os-release");
+  if (!release) return "";
+  return Unquote(FieldOf(*release, "PRETTY_NAME", '='));
+}
+
+}  // namespace
+
+std::vector<int> AllowedCpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }
+  }
+  if (cpus.empty()) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < std::max(n, 1L); ++c) cpus.push_back(static_cast<int>(c));
+  }
+  return cpus;
+}
+
+LocalHost::LocalHost(std::filesystem::path work_dir) : work_dir_(std::move(work_dir)) {}
+
+LocalHost::~LocalHost() {
+  std::lock_guard lock(mu_);
+  for (auto& [pid, proc] : daemons_) proc.Terminate(std::chrono::milliseconds(500));
+}
+
+core::Result<CommandOutput> LocalHost::Run(const CommandSpec& spec) {
+  core::RunOptions options{.timeout = spec.timeout,
+                           .cpus = spec.cpus,
+                           .stderr_mode = spec.stream_stderr ? core::RunOptions::Stderr::kInherit
+                                                             : core::RunOptions::Stderr::kCapture};
+  auto captured = core::RunCapture(spec.argv, options);
+  if (!captured) return tl::unexpected(captured.error());
+  return CommandOutput{captured->status, std::move(captured->out), std::move(captured->err)};
+}
+
+core::Result<DaemonHandle> LocalHost::StartDaemon(const DaemonSpec& spec) {
+  if (spec.argv.empty()) return core::Fail(core::ErrorKind::kUsage, "empty daemon command");
+  if (!spec.log_path.empty()) {
+    auto parent = std::filesystem::path(spec.log_path).parent_path();
+    if (!parent.empty()) {
+      if (auto made = core::MakeDirs(parent); !made) return tl::unexpected(made.error());
+    }
+  }
+  auto proc = core::Spawn({.argv = spec.argv,
+                           .stdout_path = spec.log_path,
+                           .stderr_path = spec.log_path,
+                           .cpus = spec.cpus,
+                           .new_process_group = true,
+                           .die_with_parent = true,
+                           .working_dir = spec.working_dir});
+  if (!proc) return tl::unexpected(proc.error());
+  DaemonHandle handle{.pid = proc->pid(), .log_path = spec.log_path, .description = spec.argv[0]};
+  std::lock_guard lock(mu_);
+  daemons_[handle.pid] = std::move(*proc);
+  return handle;
+}
+
+bool LocalHost::DaemonAlive(DaemonHandle& handle) {
+  std::lock_guard lock(mu_);
+  auto it = daemons_.find(handle.pid);
+  if (handle.pid <= 0 || it == daemons_.end()) return false;
+  // Poll reaps an exited child, so a zombie counts as gone.
+  if (auto status = it->second.Poll()) {
+    handle.exit_status = *status;
+    return false;
+  }
+  return true;
+}
+
+core::Status LocalHost::StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) {
+  core::Process proc;
+  {
+    std::lock_guard lock(mu_);
+    auto it = daemons_.find(handle.pid);
+    if (handle.pid <= 0 || it == daemons_.end()) return core::Ok();  // already stopped
+    proc = std::move(it->second);
+    daemons_.erase(it);
+  }
+  // Outside the lock: the grace period may take a while.
+  handle.exit_status = proc.Terminate(grace);
+  handle.pid = -1;  // a later pid reuse must not be mistaken for this daemon
+  return core::Ok();
+}
+
+std::string LocalHost::ReadTail(const std::string& path, size_t max_bytes) {
+  return core::ReadTail(path, max_bytes);
+}
+
+core::Status LocalHost::Fetch(const std::string& remote_path,
+                              const std::filesystem::path& local_path) {
+  std::error_code ec;
+  if (local_path.has_parent_path()) {
+    if (auto made = core::MakeDirs(local_path.parent_path()); !made) return made;
+  }
+  if (std::filesystem::equivalent(remote_path, local_path, ec)) return core::Ok();
+  std::filesystem::copy_file(remote_path, local_path,
+                             std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment, "cannot copy " + remote_path + " to " +
+                                                         local_path.string() + ": " + ec.message());
+  }
+  return core::Ok();
+}
+
+core::Result<std::string> LocalHost::WorkDir() {
+  if (auto made = core::MakeDirs(work_dir_); !made) return tl::unexpected(made.error());
+  return work_dir_.string();
+}
+
+core::Result<results::HostFacts> LocalHost::Facts(const std::string& role) {
+  results::HostFacts facts;
+  facts.role = role;
+  struct utsname u;
+  if (uname(&u) == 0) {
+    facts.name = u.nodename;
+    facts.kernel = u.release;
+    facts.arch = u.machine;
+  }
+  facts.address = "localhost";
+  facts.private_address = EngineAddress();
+  facts.cpu_model = CpuModel();
+  facts.vcpus = static_cast<int>(AllowedCpus().size());
+  facts.memory_bytes = MemoryBytes();
+  facts.os = OsName();
+  return facts;
+}
+
+core::Result<int> LocalHost::FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      std::string("socket: ") + std::strerror(errno));
+  }
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = 0;  // the kernel picks a free one
+  inet_pton(AF_INET, EngineAddress().c_str(), &addr.sin_addr);
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    int e = errno;
+    close(fd);
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot find a free port on " + EngineAddress() + ": " + std::strerror(e));
+  }
+  close(fd);
+  return static_cast<int>(ntohs(addr.sin_port));
+}
+
+std::optional<std::string> LocalHost::Which(const std::string& program) {
+  return core::FindOnPath(program);
+}
+
+core::Result<std::string> LocalHost::DfbenchBinary() {
+  return core::SelfExecutable();
+}
+
+}  // namespace dfbench::hosts

@@ -1,0 +1,116 @@
+#include "providers/local_provider.h"
+
+#include "core/log.h"
+#include "hosts/local_host.h"
+
+namespace dfbench::providers {
+namespace {
+
+std::filesystem::path WorkDirOf(const std::string& id) {
+  return state::SetupDir(id) / "work";
+}
+
+// The binary to use for `spec`, or an error message saying why there is none.
+core::Result<std::string> LocateBinary(hosts::Host& host, const engines::EngineSpec& spec,
+                                       const SetupRequest& request) {
+  const std::string flag = "--" + spec.name + "_binary";
+  if (auto it = request.binaries.find(spec.name); it != request.binaries.end()) {
+    std::string path = it->second;
+    // A path relative to where dfbench was started must keep working from anywhere.
+    if (path.find('/') != std::string::npos) {
+      std::error_code ec;
+      auto absolute = std::filesystem::absolute(path, ec);
+      if (!ec) path = absolute.lexically_normal().string();
+    }
+    if (auto found = host.Which(path)) return *found;
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      flag + " " + it->second + ": not an executable file");
+  }
+  if (auto found = host.Which(spec.program)) return *found;
+  return core::Fail(
+      core::ErrorKind::kEnvironment,
+      "\"" + spec.program + "\" not found on PATH (install it or pass " + flag + " PATH)");
+}
+
+}  // namespace
+
+CpuSplit SplitCpus(const std::vector<int>& allowed) {
+  if (allowed.size() < 2) return {};
+  const size_t half = std::max<size_t>(1, allowed.size() / 2);
+  return {{allowed.begin(), allowed.begin() + static_cast<long>(half)},
+          {allowed.begin() + static_cast<long>(half), allowed.end()}};
+}
+
+core::Status LocalProvider::Provision(state::SetupState* state, const SetupRequest& request) {
+  hosts::LocalHost host(WorkDirOf(state->id));
+  auto facts = host.Facts("local");
+  if (!facts) return tl::unexpected(facts.error());
+  state->provider = Name();
+  state->hosts.clear();
+  const CpuSplit split = request.pin_cpus ? SplitCpus(hosts::AllowedCpus()) : CpuSplit{};
+  if (split.server.empty()) {
+    state->hosts.push_back(*facts);
+  } else {
+    results::HostFacts server = *facts, client = *facts;
+    server.role = "server";
+    server.cpus = split.server;
+    client.role = "client";
+    client.cpus = split.client;
+    state->hosts.push_back(std::move(server));
+    state->hosts.push_back(std::move(client));
+  }
+
+  state->engines.clear();
+  std::vector<std::string> unusable;
+  for (const engines::EngineSpec* spec : request.engines) {
+    auto binary = LocateBinary(host, *spec, request);
+    core::Result<std::string> version =
+        binary ? engines::ProbeVersion(host, *binary, *spec) : tl::unexpected(binary.error());
+    if (!version) {
+      if (version.error().kind == core::ErrorKind::kInterrupted) {
+        return tl::unexpected(version.error());
+      }
+      // Only engines left to PATH are optional: an explicit binary that does not work is a
+      // mistake to report, not an engine to skip.
+      if (!request.skip_missing_engines || request.binaries.count(spec->name)) {
+        return core::Fail(core::ErrorKind::kEnvironment, version.error().message);
+      }
+      core::Note("skipping " + spec->name + ": " + version.error().message);
+      unusable.push_back(spec->name + " (" + version.error().message + ")");
+      continue;
+    }
+    state->engines.push_back(
+        {.name = spec->name, .binary = *binary, .version = *version, .status = "installed"});
+  }
+  if (state->engines.empty()) {
+    std::string why;
+    for (const auto& u : unusable) why += (why.empty() ? "" : "; ") + u;
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "no engine to benchmark: " + (why.empty() ? "none requested" : why));
+  }
+  return core::Ok();
+}
+
+core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
+  if (state.provider != Name()) {
+    return core::Fail(core::ErrorKind::kUsage, "setup \"" + state.id + "\" belongs to the " +
+                                                   state.provider + " provider, not local");
+  }
+  auto host = std::make_shared<hosts::LocalHost>(WorkDirOf(state.id));
+  Fleet fleet{.server = host, .client = host};
+  if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
+  if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
+  return fleet;
+}
+
+core::Status LocalProvider::Destroy(state::SetupState* state) {
+  std::error_code ec;
+  std::filesystem::remove_all(WorkDirOf(state->id), ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot remove " + WorkDirOf(state->id).string() + ": " + ec.message());
+  }
+  return core::Ok();
+}
+
+}  // namespace dfbench::providers

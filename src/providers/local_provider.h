@@ -1,0 +1,32 @@
+// The local provider: server and client are this machine, kept apart by CPU pinning.
+#pragma once
+
+#include <vector>
+
+#include "providers/provider.h"
+
+namespace dfbench::providers {
+
+class LocalProvider : public Provider {
+ public:
+  std::string Name() const override { return "local"; }
+  // Records this machine's facts and the engines found on it. With request.pin_cpus and at
+  // least two usable CPUs, the server gets the first half of them (at least one) and the
+  // client the rest. Binaries: request.binaries[name] (must be executable) or the engine's
+  // program on PATH; a missing one is skipped with a line on stderr or is kEnvironment.
+  core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  // One LocalHost (work dir SetupDir(id)/work) serving as both server and client.
+  core::Result<Fleet> Connect(const state::SetupState& state) override;
+  // Removes SetupDir(id)/work. Idempotent.
+  core::Status Destroy(state::SetupState* state) override;
+};
+
+// The server/client CPU split of `allowed`: the first half (at least one) and the rest.
+// Both empty when fewer than two CPUs are allowed.
+struct CpuSplit {
+  std::vector<int> server;
+  std::vector<int> client;
+};
+CpuSplit SplitCpus(const std::vector<int>& allowed);
+
+}  // namespace dfbench::providers
