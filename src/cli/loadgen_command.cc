@@ -1,0 +1,138 @@
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "core/files.h"
+#include "loadgen/config.h"
+#include "loadgen/loadgen.h"
+#include "loadgen/report.h"
+
+namespace dfbench::cli {
+namespace {
+
+int RunLoadgen(const loadgen::Options& options) {
+  const loadgen::Config config = OrExit(loadgen::ParseOptions(options));
+  const loadgen::Report report = OrExit(loadgen::Run(config));
+  std::fputs(loadgen::ReportTable(report, config).c_str(), stdout);
+  std::fflush(stdout);
+  if (!config.json_out_file.empty()) {
+    OrExit(core::WriteFileAtomic(config.json_out_file, loadgen::ReportJson(report, config)));
+  }
+  if (report.interrupted) return static_cast<int>(core::ErrorKind::kInterrupted);
+  if (!report.aborted_reason.empty()) {
+    ExitWith(core::ErrorKind::kFailure, "run aborted: " + report.aborted_reason);
+  }
+  return 0;
+}
+
+// --command-ratio and --command-key-pattern apply to the --command before them, so they are
+// handled as they are parsed, in command-line order.
+void AddCommandFlags(CLI::App* sub, const std::shared_ptr<loadgen::Options>& o) {
+  sub->add_option_function<std::string>(
+         "--command",
+         [o](const std::string& text) { o->commands.push_back(loadgen::CommandConfig{text}); },
+         "Custom command with __key__ and __data__ placeholders (repeatable), e.g. "
+         "\"LPUSH __key__ __data__\"")
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option_function<std::string>(
+         "--command-ratio",
+         [o](const std::string& text) {
+           if (o->commands.empty()) {
+             o->options_error = "--command-ratio must follow the --command it applies to";
+             return;
+           }
+           char* end = nullptr;
+           const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+           if (text.empty() || *end != '\0' || v == 0 || v > UINT32_MAX) {
+             o->options_error = "invalid --command-ratio '" + text + "' (expected a count >= 1)";
+             return;
+           }
+           o->commands.back().ratio = static_cast<uint32_t>(v);
+         },
+         "Times the preceding --command is sent in sequence (default 1)")
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option_function<std::string>(
+         "--command-key-pattern",
+         [o](const std::string& text) {
+           if (o->commands.empty()) {
+             o->options_error = "--command-key-pattern must follow the --command it applies to";
+             return;
+           }
+           auto p = loadgen::ParseKeyPatternLetter(text);
+           if (!p) {
+             o->options_error = "--command-key-pattern: " + p.error().message;
+             return;
+           }
+           o->commands.back().key_pattern = *p;
+         },
+         "Key pattern of the preceding --command: R, S, P, G or Z (default R)")
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+}  // namespace
+
+void AddLoadgen(CLI::App* sub, Action* action) {
+  auto o = std::make_shared<loadgen::Options>();
+  // As with getopt, a repeated flag takes its last value.
+  sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
+  sub->add_option("-p,--port", o->port, "Server port")->capture_default_str();
+  sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
+  sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
+  sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str();
+  sub->add_option("-c,--clients", o->clients, "Connections per thread")->capture_default_str();
+  sub->add_option("--pipeline", o->pipeline,
+                  "Requests in flight per connection (open loop: the cap)")
+      ->capture_default_str();
+  sub->add_option("-n,--requests", o->requests,
+                  "Requests per connection (default 10000), or 'allkeys' (with P:P, each "
+                  "connection writes its slice of the key range once)");
+  sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)");
+  sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
+  sub->add_option("-d,--data-size", o->data_size, "Value size in bytes")->capture_default_str();
+  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  sub->add_option("--key-prefix", o->key_prefix, "Key prefix")->capture_default_str();
+  sub->add_option("--key-minimum", o->key_minimum, "Smallest key index")->capture_default_str();
+  sub->add_option("--key-maximum", o->key_maximum, "Largest key index")->capture_default_str();
+  sub->add_option("--key-pattern", o->key_pattern,
+                  "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
+                  "slices (P:P only), G gaussian, Z zipf");
+  sub->add_option("--key-stddev", o->key_stddev, "G pattern: standard deviation (default range/6)");
+  sub->add_option("--key-median", o->key_median, "G pattern: median (default mid-range)");
+  sub->add_option("--key-zipf-exp", o->key_zipf_exp, "Z pattern: exponent in (0, 5]")
+      ->capture_default_str();
+  sub->add_flag("--distinct-client-seed", o->distinct_client_seed,
+                "Give each connection its own random seed (default: all share one)");
+  sub->add_flag("--randomize", o->randomize, "Seed from a random source");
+  AddCommandFlags(sub, o);
+  sub->add_option("--expiry-range", o->expiry_range,
+                  "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
+  sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
+  sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
+      ->capture_default_str();
+  sub->add_flag("--hide-histogram", o->hide_histogram, "Accepted for compatibility");
+  sub->add_option("--rate", o->rate,
+                  "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from each "
+                  "request's due time");
+  sub->add_option("--warmup-time", o->warmup_time,
+                  "Run this long first and leave it out of the main figures");
+  sub->add_option("--reconnect", o->reconnect, "Reconnect lost connections: on or off")
+      ->capture_default_str();
+  sub->add_option("--progress", o->progress,
+                  "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
+                  "never")
+      ->capture_default_str();
+  SetExamples(sub,
+              "  dfbench loadgen -s 127.0.0.1 -p 6379 --test-time 30 --ratio 1:10 -d 256\n"
+              "  dfbench loadgen --key-pattern P:P --ratio 1:0 -n allkeys --key-maximum 100000\n"
+              "  dfbench loadgen --rate 50k -t 2 -c 25 --test-time 60 --warmup-time 5s\n"
+              "  dfbench loadgen --command \"LPUSH __key__ __data__\" --command-ratio 2 \\\n"
+              "      --command \"LPOP __key__\" -n 1000 --json-out-file out.json\n"
+              "  dfbench loadgen --protocol memcache_text -p 11211 --test-time 10\n");
+  sub->callback([action, o] { *action = [o] { return RunLoadgen(*o); }; });
+}
+
+}  // namespace dfbench::cli

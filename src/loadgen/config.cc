@@ -1,0 +1,341 @@
+#include "loadgen/config.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/units.h"
+#include "protocol/resp_encoder.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using core::ErrorKind;
+using core::Fail;
+
+core::Error Usage(std::string message) {
+  return core::Error{ErrorKind::kUsage, std::move(message)};
+}
+
+core::Result<KeyPattern> ParsePatternChar(char c) {
+  switch (c) {
+    case 'R':
+    case 'S':
+    case 'P':
+    case 'G':
+    case 'Z':
+      return static_cast<KeyPattern>(c);
+    default:
+      return Fail(ErrorKind::kUsage,
+                  std::string("unknown key pattern letter '") + c + "' (use R, S, P, G or Z)");
+  }
+}
+
+// "R:R" -> set and get patterns.
+core::Status ParseKeyPatternPair(std::string_view text, Config* c) {
+  if (text.size() != 3 || (text[1] != ':' && text[1] != ',')) {
+    return Fail(ErrorKind::kUsage, "invalid --key-pattern '" + std::string(text) +
+                                       "' (expected two letters like R:R, S:S or P:P)");
+  }
+  auto set = ParsePatternChar(text[0]);
+  if (!set) return tl::unexpected(set.error());
+  auto get = ParsePatternChar(text[2]);
+  if (!get) return tl::unexpected(get.error());
+  c->set_pattern = *set;
+  c->get_pattern = *get;
+  return core::Ok();
+}
+
+core::Result<core::Range> ParseRangeFlag(const std::string& flag, const std::string& text) {
+  auto r = core::ParseRange(text);
+  if (!r) return tl::unexpected(core::WithContext(r.error(), flag));
+  return r;
+}
+
+}  // namespace
+
+bool Config::parallel_pattern() const {
+  if (commands.empty()) {
+    return set_pattern == KeyPattern::kParallel || get_pattern == KeyPattern::kParallel;
+  }
+  for (const auto& cmd : commands) {
+    if (cmd.key_pattern == KeyPattern::kParallel) return true;
+  }
+  return false;
+}
+
+uint64_t Config::RequestsForClient(int global_client) const {
+  if (!all_keys) return requests;
+  if (parallel_pattern()) {
+    return ParallelSlice(key_minimum, key_maximum, global_client, total_clients()).size();
+  }
+  return key_range();
+}
+
+std::string Config::KeyPatternString() const {
+  if (commands.empty()) {
+    return std::string{static_cast<char>(set_pattern), ':', static_cast<char>(get_pattern)};
+  }
+  std::string out;
+  for (const auto& cmd : commands) {
+    if (!out.empty()) out += ',';
+    out += static_cast<char>(cmd.key_pattern);
+  }
+  return out;
+}
+
+KeySlice ParallelSlice(uint64_t key_min, uint64_t key_max, int global_client, int total_clients) {
+  // Slices differ in size by at most one key and cover the range exactly once.
+  const uint64_t range = key_max - key_min + 1;
+  const uint64_t n = static_cast<uint64_t>(total_clients);
+  const uint64_t i = static_cast<uint64_t>(global_client);
+  const uint64_t base = range / n, extra = range % n;
+  const uint64_t first = key_min + i * base + std::min(i, extra);
+  const uint64_t size = base + (i < extra ? 1 : 0);
+  return KeySlice{first, first + size - 1};
+}
+
+core::Result<KeyPattern> ParseKeyPatternLetter(std::string_view text) {
+  if (text.size() != 1) {
+    return Fail(ErrorKind::kUsage,
+                "invalid key pattern '" + std::string(text) + "' (use one of R, S, P, G, Z)");
+  }
+  return ParsePatternChar(text[0]);
+}
+
+core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
+  std::vector<double> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string item(text.substr(pos, comma - pos));
+    char* end = nullptr;
+    double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !(v > 0 && v <= 100)) {
+      return Fail(ErrorKind::kUsage, "invalid --print-percentiles '" + std::string(text) +
+                                         "' (expected values in (0, 100], e.g. 50,99,99.9)");
+    }
+    out.push_back(v);
+    pos = comma + 1;
+  }
+  return out;
+}
+
+core::Result<Config> ParseOptions(const Options& o) {
+  if (!o.options_error.empty()) return tl::unexpected(Usage(o.options_error));
+  Config c;
+  c.server = o.server;
+  c.port = o.port;
+  c.password = o.password;
+  if (o.protocol == "redis" || o.protocol == "resp2") {
+    c.protocol = Protocol::kRedis;
+  } else if (o.protocol == "memcache_text") {
+    c.protocol = Protocol::kMemcacheText;
+  } else {
+    return tl::unexpected(
+        Usage("unknown --protocol '" + o.protocol + "' (use redis or memcache_text)"));
+  }
+  c.threads = o.threads;
+  c.clients = o.clients;
+  c.pipeline = o.pipeline;
+
+  if (!o.test_time.empty()) {
+    auto d = core::ParseDuration(o.test_time);
+    if (!d) return tl::unexpected(core::WithContext(d.error(), "--test-time"));
+    if (d->count() <= 0) return tl::unexpected(Usage("--test-time must be greater than 0"));
+    c.test_time = *d;
+    c.requests = 0;
+  }
+  if (!o.requests.empty()) {
+    if (c.by_time()) {
+      return tl::unexpected(Usage("--requests and --test-time are mutually exclusive"));
+    }
+    if (o.requests == "allkeys") {
+      c.all_keys = true;
+    } else {
+      auto n = core::ParseCount(o.requests);
+      if (!n) return tl::unexpected(core::WithContext(n.error(), "--requests"));
+      if (*n == 0) return tl::unexpected(Usage("--requests must be greater than 0"));
+      c.requests = *n;
+    }
+  }
+
+  if (o.data_size <= 0) return tl::unexpected(Usage("--data-size must be greater than 0"));
+  c.data_size = static_cast<uint64_t>(o.data_size);
+  if (!o.data_size_range.empty()) {
+    auto r = ParseRangeFlag("--data-size-range", o.data_size_range);
+    if (!r) return tl::unexpected(r.error());
+    if (r->min == 0) return tl::unexpected(Usage("--data-size-range minimum must be at least 1"));
+    c.data_size_min = r->min;
+    c.data_size_max = r->max;
+  }
+  if (!o.expiry_range.empty()) {
+    auto r = ParseRangeFlag("--expiry-range", o.expiry_range);
+    if (!r) return tl::unexpected(r.error());
+    if (r->min == 0) {
+      return tl::unexpected(Usage("--expiry-range minimum must be at least 1 second"));
+    }
+    c.expiry_min_s = r->min;
+    c.expiry_max_s = r->max;
+  }
+
+  c.key_prefix = o.key_prefix;
+  if (o.key_minimum < 0 || o.key_maximum < 0) {
+    return tl::unexpected(Usage("--key-minimum and --key-maximum must not be negative"));
+  }
+  if (o.key_minimum > o.key_maximum) {
+    return tl::unexpected(Usage("--key-minimum (" + std::to_string(o.key_minimum) +
+                                ") is greater than --key-maximum (" +
+                                std::to_string(o.key_maximum) + ")"));
+  }
+  c.key_minimum = static_cast<uint64_t>(o.key_minimum);
+  c.key_maximum = static_cast<uint64_t>(o.key_maximum);
+  const double range = static_cast<double>(c.key_range());
+  c.key_median =
+      o.key_median > 0 ? o.key_median : static_cast<double>(c.key_minimum) + (range - 1) / 2.0;
+  c.key_stddev = o.key_stddev > 0 ? o.key_stddev : std::max(range / 6.0, 1e-9);
+  if (o.key_stddev < 0 || o.key_median < 0) {
+    return tl::unexpected(Usage("--key-stddev and --key-median must not be negative"));
+  }
+  c.key_zipf_exp = o.key_zipf_exp;
+  c.distinct_client_seed = o.distinct_client_seed;
+  c.randomize = o.randomize;
+
+  c.commands = o.commands;
+  if (!c.commands.empty()) {
+    if (!o.ratio.empty()) {
+      return tl::unexpected(
+          Usage("--ratio cannot be combined with --command (use --command-ratio)"));
+    }
+    if (!o.key_pattern.empty()) {
+      return tl::unexpected(
+          Usage("--key-pattern cannot be combined with --command (use --command-key-pattern)"));
+    }
+  } else {
+    if (!o.ratio.empty()) {
+      auto r = core::ParseRatio(o.ratio);
+      if (!r) return tl::unexpected(core::WithContext(r.error(), "--ratio"));
+      c.set_ratio = r->first;
+      c.get_ratio = r->second;
+    }
+    if (!o.key_pattern.empty()) {
+      auto st = ParseKeyPatternPair(o.key_pattern, &c);
+      if (!st) return tl::unexpected(st.error());
+    }
+  }
+
+  c.json_out_file = o.json_out_file;
+  auto pct = ParsePercentiles(o.print_percentiles);
+  if (!pct) return tl::unexpected(pct.error());
+  c.percentiles = *pct;
+  c.hide_histogram = o.hide_histogram;
+
+  if (!o.rate.empty()) {
+    auto r = core::ParseCount(o.rate);
+    if (!r) return tl::unexpected(core::WithContext(r.error(), "--rate"));
+    if (*r == 0) return tl::unexpected(Usage("--rate must be greater than 0"));
+    c.rate_per_sec = static_cast<double>(*r);
+  }
+  if (!o.warmup_time.empty()) {
+    auto d = core::ParseDuration(o.warmup_time);
+    if (!d) return tl::unexpected(core::WithContext(d.error(), "--warmup-time"));
+    c.warmup_time = *d;
+  }
+  if (o.reconnect == "on") {
+    c.reconnect = ReconnectPolicy::kOn;
+  } else if (o.reconnect == "off") {
+    c.reconnect = ReconnectPolicy::kOff;
+  } else {
+    return tl::unexpected(Usage("invalid --reconnect '" + o.reconnect + "' (use on or off)"));
+  }
+  if (o.progress == "auto") {
+    c.progress = ProgressMode::kAuto;
+  } else if (o.progress == "always") {
+    c.progress = ProgressMode::kAlways;
+  } else if (o.progress == "never") {
+    c.progress = ProgressMode::kNever;
+  } else {
+    return tl::unexpected(
+        Usage("invalid --progress '" + o.progress + "' (use auto, always or never)"));
+  }
+  auto st = Validate(c);
+  if (!st) return tl::unexpected(st.error());
+  return c;
+}
+
+core::Status Validate(const Config& c) {
+  if (c.server.empty()) return Fail(ErrorKind::kUsage, "--server must not be empty");
+  if (c.port <= 0 || c.port > 65535) {
+    return Fail(ErrorKind::kUsage, "--port must be in 1..65535");
+  }
+  if (c.threads < 1 || c.threads > 1024) {
+    return Fail(ErrorKind::kUsage, "--threads must be in 1..1024");
+  }
+  if (c.clients < 1 || c.clients > 100000) {
+    return Fail(ErrorKind::kUsage, "--clients must be in 1..100000");
+  }
+  if (c.pipeline < 1 || c.pipeline > 100000) {
+    return Fail(ErrorKind::kUsage, "--pipeline must be in 1..100000");
+  }
+  if (!c.by_time() && !c.all_keys && c.requests == 0) {
+    return Fail(ErrorKind::kUsage, "--requests must be greater than 0");
+  }
+  if (c.data_size == 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
+  if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
+    return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
+  }
+  if (c.key_minimum > c.key_maximum) {
+    return Fail(ErrorKind::kUsage, "--key-minimum is greater than --key-maximum");
+  }
+  if (c.key_prefix.size() > 512) return Fail(ErrorKind::kUsage, "--key-prefix is too long");
+  if (c.commands.empty() && c.set_ratio == 0 && c.get_ratio == 0) {
+    return Fail(ErrorKind::kUsage, "--ratio: both sides are 0");
+  }
+  if (!(c.key_zipf_exp > 0 && c.key_zipf_exp <= 5)) {
+    return Fail(ErrorKind::kUsage, "--key-zipf-exp must be in (0, 5]");
+  }
+  if (c.expiry_max_s > 0 && c.expiry_min_s > c.expiry_max_s) {
+    return Fail(ErrorKind::kUsage, "--expiry-range minimum is greater than maximum");
+  }
+  if (!c.password.empty() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--authenticate is only supported with --protocol redis");
+  }
+  if (c.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
+  for (const auto& cmd : c.commands) {
+    if (cmd.text.find_first_not_of(' ') == std::string::npos) {
+      return Fail(ErrorKind::kUsage, "--command must not be empty");
+    }
+    if (cmd.ratio == 0) return Fail(ErrorKind::kUsage, "--command-ratio must be at least 1");
+    auto compiled = protocol::CommandTemplate::Compile(cmd.text);
+    if (!compiled) return tl::unexpected(core::WithContext(compiled.error(), "--command"));
+  }
+  if (!c.commands.empty() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--command is only supported with --protocol redis");
+  }
+  // P gives each client a slice; mixing it with patterns that roam the whole range would
+  // make "-n allkeys" and the slices meaningless.
+  if (c.parallel_pattern()) {
+    bool all_parallel = true;
+    if (c.commands.empty()) {
+      all_parallel =
+          c.set_pattern == KeyPattern::kParallel && c.get_pattern == KeyPattern::kParallel;
+    } else {
+      for (const auto& cmd : c.commands) {
+        all_parallel = all_parallel && cmd.key_pattern == KeyPattern::kParallel;
+      }
+    }
+    if (!all_parallel) {
+      return Fail(ErrorKind::kUsage,
+                  "key pattern P must be used for every command (P:P), not mixed with others");
+    }
+    if (c.key_range() < static_cast<uint64_t>(c.total_clients())) {
+      return Fail(ErrorKind::kUsage, "key pattern P needs at least one key per client (range " +
+                                         std::to_string(c.key_range()) + " < " +
+                                         std::to_string(c.total_clients()) + " clients)");
+    }
+  }
+  if (c.percentiles.empty()) return Fail(ErrorKind::kUsage, "--print-percentiles is empty");
+  return core::Ok();
+}
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,138 @@
+// What a load-generator run does: flags as typed (Options), parsed and checked (Config).
+// Flag names and defaults follow memtier_benchmark where it has the concept.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace dfbench::loadgen {
+
+enum class Protocol { kRedis, kMemcacheText };
+
+// memtier's key-pattern letters.
+enum class KeyPattern : char {
+  kRandom = 'R',      // uniform over [key_minimum, key_maximum]
+  kSequential = 'S',  // every client walks the whole range, wrapping
+  kParallel = 'P',    // each client walks its own disjoint slice of the range
+  kGaussian = 'G',    // normal around key_median with key_stddev
+  kZipf = 'Z',        // rank 1 (= key_minimum) hottest, P(rank) ~ 1/rank^key_zipf_exp
+};
+
+enum class ReconnectPolicy { kOn, kOff };
+enum class ProgressMode { kAuto, kAlways, kNever };
+
+// One user command (--command), or one of the built-in SET/GET commands.
+struct CommandConfig {
+  std::string text;  // "LPUSH __key__ __data__"
+  uint32_t ratio = 1;
+  KeyPattern key_pattern = KeyPattern::kRandom;
+};
+
+// Flags exactly as the user typed the ones that need parsing; the CLI binds to these fields.
+struct Options {
+  std::string server = "127.0.0.1";
+  int port = 6379;
+  std::string password;
+  std::string protocol = "redis";
+  int threads = 4;
+  int clients = 50;
+  int pipeline = 1;
+  std::string requests;   // "" = default, "10000", "10k", "allkeys"
+  std::string test_time;  // "" = by requests; "30" or "30s"
+  std::string ratio;      // "" = 1:10
+  int64_t data_size = 32;
+  std::string data_size_range;  // "min-max"
+  std::string key_prefix = "memtier-";
+  int64_t key_minimum = 0;
+  int64_t key_maximum = 10000000;
+  std::string key_pattern;  // "" = R:R
+  double key_stddev = 0;    // 0 = range/6
+  double key_median = 0;    // 0 = middle of the range
+  double key_zipf_exp = 1;
+  bool distinct_client_seed = false;
+  bool randomize = false;
+  std::vector<CommandConfig> commands;  // in command-line order
+  std::string options_error;            // set by the CLI for misplaced --command-* flags
+  std::string expiry_range;             // "min-max" seconds
+  std::string json_out_file;
+  std::string print_percentiles = "50,99,99.9";
+  bool hide_histogram = false;
+  std::string rate;         // total ops/s, "" = closed loop
+  std::string warmup_time;  // "" = none
+  std::string reconnect = "on";
+  std::string progress = "auto";
+};
+
+struct Config {
+  std::string server = "127.0.0.1";
+  int port = 6379;
+  std::string password;
+  Protocol protocol = Protocol::kRedis;
+  int threads = 4;
+  int clients = 50;  // per thread
+  int pipeline = 1;  // closed loop: requests in flight per connection; open loop: the cap
+  // Requests per client. 0 with test_time > 0 means "run by time".
+  uint64_t requests = 10000;
+  bool all_keys = false;  // -n allkeys: requests derived from the key range (per client)
+  std::chrono::microseconds test_time{0};
+  uint32_t set_ratio = 1;
+  uint32_t get_ratio = 10;
+  uint64_t data_size = 32;
+  uint64_t data_size_min = 0;  // both 0: fixed data_size
+  uint64_t data_size_max = 0;
+  std::string key_prefix = "memtier-";
+  uint64_t key_minimum = 0;
+  uint64_t key_maximum = 10000000;
+  KeyPattern set_pattern = KeyPattern::kRandom;
+  KeyPattern get_pattern = KeyPattern::kRandom;
+  double key_stddev = 0;  // resolved: never 0 after ParseOptions
+  double key_median = 0;  // resolved
+  double key_zipf_exp = 1;
+  bool distinct_client_seed = false;
+  bool randomize = false;
+  std::vector<CommandConfig> commands;  // empty: SET/GET mode
+  uint64_t expiry_min_s = 0;            // both 0: no expiry
+  uint64_t expiry_max_s = 0;
+  std::string json_out_file;
+  std::vector<double> percentiles = {50, 99, 99.9};
+  bool hide_histogram = false;
+  double rate_per_sec = 0;  // total target; 0 = closed loop
+  std::chrono::microseconds warmup_time{0};
+  ReconnectPolicy reconnect = ReconnectPolicy::kOn;
+  ProgressMode progress = ProgressMode::kAuto;
+
+  bool open_loop() const { return rate_per_sec > 0; }
+  bool by_time() const { return test_time.count() > 0; }
+  int total_clients() const { return threads * clients; }
+  uint64_t key_range() const { return key_maximum - key_minimum + 1; }
+  bool parallel_pattern() const;  // P is used (then it is used everywhere)
+  // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
+  uint64_t RequestsForClient(int global_client) const;
+  std::string KeyPatternString() const;  // "R:R", or the command patterns joined ("R,S")
+};
+
+// Parses and validates. kUsage with one clear message on any bad value.
+core::Result<Config> ParseOptions(const Options& options);
+
+// Checks a Config built in code (ParseOptions calls it too).
+core::Status Validate(const Config& config);
+
+// "R" -> kRandom ...; kUsage on anything else.
+core::Result<KeyPattern> ParseKeyPatternLetter(std::string_view text);
+
+// "50,99,99.9" -> {50, 99, 99.9}; each in (0, 100].
+core::Result<std::vector<double>> ParsePercentiles(std::string_view text);
+
+// Bounds of client `global_client`'s P slice, [first, last], over `total_clients` clients.
+struct KeySlice {
+  uint64_t first = 0;
+  uint64_t last = 0;
+  uint64_t size() const { return last - first + 1; }
+};
+KeySlice ParallelSlice(uint64_t key_min, uint64_t key_max, int global_client, int total_clients);
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,229 @@
+#include "loadgen/config.h"
+
+#include <gtest/gtest.h>
+
+namespace dfbench::loadgen {
+namespace {
+
+using core::ErrorKind;
+
+Config ParseOk(const Options& o) {
+  auto c = ParseOptions(o);
+  EXPECT_TRUE(c) << c.error().message;
+  return c ? *c : Config{};
+}
+
+void ExpectUsage(const Options& o, const std::string& fragment) {
+  auto c = ParseOptions(o);
+  ASSERT_FALSE(c) << "accepted; expected an error containing '" << fragment << "'";
+  EXPECT_EQ(c.error().kind, ErrorKind::kUsage);
+  EXPECT_NE(c.error().message.find(fragment), std::string::npos) << c.error().message;
+}
+
+TEST(LoadgenConfig, DefaultsAreMemtiers) {
+  Config c = ParseOk(Options{});
+  EXPECT_EQ(c.server, "127.0.0.1");
+  EXPECT_EQ(c.port, 6379);
+  EXPECT_EQ(c.protocol, Protocol::kRedis);
+  EXPECT_EQ(c.threads, 4);
+  EXPECT_EQ(c.clients, 50);
+  EXPECT_EQ(c.pipeline, 1);
+  EXPECT_EQ(c.requests, 10000u);
+  EXPECT_FALSE(c.by_time());
+  EXPECT_EQ(c.set_ratio, 1u);
+  EXPECT_EQ(c.get_ratio, 10u);
+  EXPECT_EQ(c.data_size, 32u);
+  EXPECT_EQ(c.key_prefix, "memtier-");
+  EXPECT_EQ(c.key_minimum, 0u);
+  EXPECT_EQ(c.key_maximum, 10000000u);
+  EXPECT_EQ(c.KeyPatternString(), "R:R");
+  EXPECT_DOUBLE_EQ(c.key_median, 5000000.0);
+  EXPECT_DOUBLE_EQ(c.key_stddev, 10000001.0 / 6);
+  EXPECT_DOUBLE_EQ(c.key_zipf_exp, 1.0);
+  EXPECT_FALSE(c.open_loop());
+  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99, 99.9}));
+  EXPECT_EQ(c.reconnect, ReconnectPolicy::kOn);
+}
+
+TEST(LoadgenConfig, ParsesValues) {
+  Options o;
+  o.test_time = "2m";
+  o.ratio = "1:0";
+  o.key_pattern = "S:G";
+  o.data_size_range = "10-20";
+  o.expiry_range = "5-9";
+  o.rate = "50k";
+  o.warmup_time = "500ms";
+  o.protocol = "memcache_text";
+  o.print_percentiles = "50,99.99,100";
+  Config c = ParseOk(o);
+  EXPECT_EQ(c.test_time, std::chrono::minutes(2));
+  EXPECT_EQ(c.requests, 0u);
+  EXPECT_EQ(c.set_ratio, 1u);
+  EXPECT_EQ(c.get_ratio, 0u);
+  EXPECT_EQ(c.set_pattern, KeyPattern::kSequential);
+  EXPECT_EQ(c.get_pattern, KeyPattern::kGaussian);
+  EXPECT_EQ(c.data_size_min, 10u);
+  EXPECT_EQ(c.data_size_max, 20u);
+  EXPECT_EQ(c.expiry_min_s, 5u);
+  EXPECT_EQ(c.expiry_max_s, 9u);
+  EXPECT_DOUBLE_EQ(c.rate_per_sec, 50000);
+  EXPECT_EQ(c.warmup_time, std::chrono::milliseconds(500));
+  EXPECT_EQ(c.protocol, Protocol::kMemcacheText);
+  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99, 100}));
+}
+
+TEST(LoadgenConfig, TestTimeBareNumberIsSeconds) {
+  Options o;
+  o.test_time = "10";
+  EXPECT_EQ(ParseOk(o).test_time, std::chrono::seconds(10));
+}
+
+TEST(LoadgenConfig, RejectsBadInput) {
+  Options o;
+  o.ratio = "1-10";
+  ExpectUsage(o, "--ratio");
+  o = {};
+  o.ratio = "0:0";
+  ExpectUsage(o, "both sides are 0");
+  o = {};
+  o.key_minimum = 10;
+  o.key_maximum = 5;
+  ExpectUsage(o, "--key-minimum (10) is greater than --key-maximum (5)");
+  o = {};
+  o.data_size = 0;
+  ExpectUsage(o, "--data-size must be greater than 0");
+  o = {};
+  o.key_pattern = "P:R";
+  ExpectUsage(o, "P:P");
+  o = {};
+  o.key_pattern = "X:R";
+  ExpectUsage(o, "unknown key pattern letter 'X'");
+  o = {};
+  o.key_pattern = "RR";
+  ExpectUsage(o, "--key-pattern");
+  o = {};
+  o.protocol = "memcache_binary";
+  ExpectUsage(o, "--protocol");
+  o = {};
+  o.test_time = "10s";
+  o.requests = "100";
+  ExpectUsage(o, "mutually exclusive");
+  o = {};
+  o.requests = "lots";
+  ExpectUsage(o, "--requests");
+  o = {};
+  o.expiry_range = "0-10";
+  ExpectUsage(o, "--expiry-range");
+  o = {};
+  o.data_size_range = "20-10";
+  ExpectUsage(o, "--data-size-range");
+  o = {};
+  o.key_zipf_exp = 0;
+  ExpectUsage(o, "--key-zipf-exp");
+  o = {};
+  o.threads = 0;
+  ExpectUsage(o, "--threads");
+  o = {};
+  o.pipeline = 0;
+  ExpectUsage(o, "--pipeline");
+  o = {};
+  o.print_percentiles = "50,abc";
+  ExpectUsage(o, "--print-percentiles");
+  o = {};
+  o.rate = "0";
+  ExpectUsage(o, "--rate");
+  o = {};
+  o.reconnect = "maybe";
+  ExpectUsage(o, "--reconnect");
+  o = {};
+  o.progress = "loud";
+  ExpectUsage(o, "--progress");
+  o = {};
+  o.options_error = "--command-ratio must follow the --command it applies to";
+  ExpectUsage(o, "--command-ratio must follow");
+  o = {};
+  o.password = "x";
+  o.protocol = "memcache_text";
+  ExpectUsage(o, "--authenticate");
+}
+
+TEST(LoadgenConfig, CommandTemplates) {
+  Options o;
+  o.commands = {{"LPUSH __key__ __data__", 2, KeyPattern::kSequential}, {"LPOP __key__"}};
+  Config c = ParseOk(o);
+  ASSERT_EQ(c.commands.size(), 2u);
+  EXPECT_EQ(c.KeyPatternString(), "S,R");
+
+  o.commands = {{"SET __key__ __dta__"}};
+  ExpectUsage(o, "unknown placeholder '__dta__'");
+  o.commands = {{"SET \"__key__"}};
+  ExpectUsage(o, "unterminated quote");
+  o.commands = {{"   "}};
+  ExpectUsage(o, "--command");
+  o.commands = {{"GET __key__"}};
+  o.ratio = "1:1";
+  ExpectUsage(o, "--ratio cannot be combined with --command");
+  o.ratio.clear();
+  o.key_pattern = "R:R";
+  ExpectUsage(o, "--key-pattern cannot be combined with --command");
+  o.key_pattern.clear();
+  o.commands = {{"SET __key__ __data__", 1, KeyPattern::kParallel}, {"GET __key__"}};
+  ExpectUsage(o, "P:P");
+  o.commands = {{"GET __key__"}};
+  o.protocol = "memcache_text";
+  ExpectUsage(o, "--command is only supported with --protocol redis");
+}
+
+TEST(LoadgenConfig, ParallelNeedsAKeyPerClient) {
+  Options o;
+  o.key_pattern = "P:P";
+  o.key_maximum = 9;  // 10 keys
+  o.threads = 2;
+  o.clients = 6;
+  ExpectUsage(o, "at least one key per client");
+  o.clients = 5;
+  ParseOk(o);
+}
+
+TEST(LoadgenConfig, AllKeysWithParallelCoversTheRangeOnce) {
+  Options o;
+  o.key_pattern = "P:P";
+  o.requests = "allkeys";
+  o.key_minimum = 1;
+  o.key_maximum = 10001;  // 10001 keys over 12 clients: uneven slices
+  o.threads = 3;
+  o.clients = 4;
+  Config c = ParseOk(o);
+  uint64_t total = 0;
+  uint64_t next = c.key_minimum;
+  for (int i = 0; i < c.total_clients(); ++i) {
+    KeySlice s = ParallelSlice(c.key_minimum, c.key_maximum, i, c.total_clients());
+    EXPECT_EQ(s.first, next) << i;
+    EXPECT_EQ(c.RequestsForClient(i), s.size());
+    next = s.last + 1;
+    total += c.RequestsForClient(i);
+  }
+  EXPECT_EQ(next, c.key_maximum + 1);
+  EXPECT_EQ(total, 10001u);
+}
+
+TEST(LoadgenConfig, AllKeysWithoutParallelIsTheWholeRangePerClient) {
+  Options o;
+  o.requests = "allkeys";
+  o.key_maximum = 999;
+  Config c = ParseOk(o);
+  EXPECT_EQ(c.RequestsForClient(0), 1000u);
+  EXPECT_EQ(c.RequestsForClient(7), 1000u);
+}
+
+TEST(LoadgenConfig, PercentileList) {
+  EXPECT_EQ(*ParsePercentiles("99"), std::vector<double>{99});
+  EXPECT_FALSE(ParsePercentiles(""));
+  EXPECT_FALSE(ParsePercentiles("50,"));
+  EXPECT_FALSE(ParsePercentiles("0"));
+  EXPECT_FALSE(ParsePercentiles("100.5"));
+}
+
+}  // namespace
+}  // namespace dfbench::loadgen

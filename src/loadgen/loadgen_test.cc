@@ -1,0 +1,415 @@
+// Runs of the load generator against real redis-server and memcached processes. Assertions are
+// on counters (the server's and ours), never on speed.
+#include "loadgen/loadgen.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "protocol/blocking_client.h"
+#include "support/test_server.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using testing::TestServer;
+
+Options BaseOptions(const TestServer& server) {
+  Options o;
+  o.port = server.port();
+  o.threads = 2;
+  o.clients = 3;
+  o.progress = "never";
+  return o;
+}
+
+Report RunOk(const Options& o) {
+  auto config = ParseOptions(o);
+  EXPECT_TRUE(config) << config.error().message;
+  if (!config) return {};
+  auto report = loadgen::Run(*config);
+  EXPECT_TRUE(report) << report.error().message;
+  return report ? *report : Report{};
+}
+
+std::string Info(const TestServer& server, const std::string& section) {
+  auto client = server.Client();
+  auto reply = client.Command({"INFO", section});
+  EXPECT_TRUE(reply);
+  return reply ? reply->str : "";
+}
+
+// cmdstat_<name> calls, 0 when the command never ran.
+uint64_t Calls(const TestServer& server, const std::string& command) {
+  const std::string field = protocol::InfoField(Info(server, "commandstats"), "cmdstat_" + command);
+  if (field.empty()) return 0;
+  return std::stoull(field.substr(field.find('=') + 1));
+}
+
+int64_t Integer(protocol::BlockingClient& client, const std::vector<std::string>& args) {
+  auto reply = client.Command(args);
+  EXPECT_TRUE(reply);
+  return reply ? reply->integer : -1;
+}
+
+const SectionStats* Section(const Report& r, const std::string& name) {
+  for (const auto& s : r.sections) {
+    if (s.section == name) return &s;
+  }
+  return nullptr;
+}
+
+uint64_t SeriesCount(const std::vector<SeriesPoint>& series) {
+  uint64_t n = 0;
+  for (const auto& p : series) n += p.latency.count;
+  return n;
+}
+
+TEST(Loadgen, CountsMatchTheServersCommandStats) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.requests = "500";
+  o.ratio = "1:3";
+  o.pipeline = 4;
+  o.key_maximum = 1000;
+  Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 3 * 500);
+  EXPECT_EQ(r.totals.count, Calls(*server, "set") + Calls(*server, "get"));
+  ASSERT_NE(Section(r, "Sets"), nullptr);
+  EXPECT_EQ(Section(r, "Sets")->count, Calls(*server, "set"));
+  EXPECT_EQ(Section(r, "Gets")->count, Calls(*server, "get"));
+  EXPECT_EQ(Section(r, "Gets")->hits + Section(r, "Gets")->misses, Section(r, "Gets")->count);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.unanswered, 0u);
+  EXPECT_EQ(r.connection_errors, 0u);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_GT(r.duration_ms, 0);
+  // The time series accounts for every operation.
+  EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
+  EXPECT_GT(r.totals.bytes_tx, 0u);
+  EXPECT_EQ(r.totals.bytes_rx, Section(r, "Sets")->bytes_rx + Section(r, "Gets")->bytes_rx);
+  // The server's own hit counter agrees with ours.
+  const std::string stats = Info(*server, "stats");
+  EXPECT_EQ(std::to_string(Section(r, "Gets")->hits), protocol::InfoField(stats, "keyspace_hits"));
+}
+
+TEST(Loadgen, RatioIsHonoured) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.requests = "1100";
+  o.ratio = "1:10";
+  Report r = RunOk(o);
+  const double sets = static_cast<double>(Calls(*server, "set"));
+  const double gets = static_cast<double>(Calls(*server, "get"));
+  EXPECT_NEAR(sets / (sets + gets), 1.0 / 11, 0.01 / 11);
+  EXPECT_EQ(r.totals.count, static_cast<uint64_t>(sets + gets));
+}
+
+TEST(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.key_pattern = "P:P";
+  o.ratio = "1:0";
+  o.requests = "allkeys";
+  o.key_minimum = 1;
+  o.key_maximum = 10001;
+  o.pipeline = 8;
+  Report r = RunOk(o);
+  auto client = server->Client();
+  EXPECT_EQ(Integer(client, {"DBSIZE"}), 10001);
+  EXPECT_EQ(Calls(*server, "set"), 10001u);
+  EXPECT_EQ(r.totals.count, 10001u);
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-1"}), 1);
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-10001"}), 1);
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 0);
+}
+
+TEST(Loadgen, DataSizeAndExpiryAreHonoured) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.ratio = "1:0";
+  o.requests = "50";
+  o.key_pattern = "P:P";
+  o.key_maximum = 299;
+  o.data_size = 100;
+  Report r = RunOk(o);
+  auto client = server->Client();
+  EXPECT_EQ(Integer(client, {"STRLEN", "memtier-0"}), 100);
+  EXPECT_EQ(Integer(client, {"STRLEN", "memtier-299"}), 100);
+  EXPECT_EQ(Integer(client, {"TTL", "memtier-0"}), -1);
+
+  o.key_prefix = "ex-";
+  o.data_size_range = "10-20";
+  o.expiry_range = "100-200";
+  r = RunOk(o);
+  EXPECT_EQ(Calls(*server, "setex"), 300u);
+  for (int k : {0, 57, 150, 299}) {
+    const std::string key = "ex-" + std::to_string(k);
+    const int64_t ttl = Integer(client, {"TTL", key});
+    EXPECT_GE(ttl, 95) << key;  // a few seconds may pass
+    EXPECT_LE(ttl, 200) << key;
+    const int64_t len = Integer(client, {"STRLEN", key});
+    EXPECT_GE(len, 10) << key;
+    EXPECT_LE(len, 20) << key;
+  }
+}
+
+TEST(Loadgen, ClientsShareOneKeySequenceUnlessSeedsAreDistinct) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.threads = 1;
+  o.clients = 2;
+  o.ratio = "1:0";
+  o.requests = "300";
+  o.key_maximum = 1000000000;  // collisions within one sequence are negligible
+  RunOk(o);
+  auto client = server->Client();
+  EXPECT_EQ(Integer(client, {"DBSIZE"}), 300);  // both clients wrote the same keys
+
+  ASSERT_TRUE(client.Command({"FLUSHALL"}));
+  o.distinct_client_seed = true;
+  RunOk(o);
+  EXPECT_EQ(Integer(client, {"DBSIZE"}), 600);
+
+  ASSERT_TRUE(client.Command({"FLUSHALL"}));
+  o.key_pattern = "S:S";
+  o.key_maximum = 99;
+  RunOk(o);
+  EXPECT_EQ(Integer(client, {"DBSIZE"}), 100);  // S: each client walks the whole range
+}
+
+TEST(Loadgen, GaussianAndZipfAreSkewed) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  auto client = server->Client();
+  Options o = BaseOptions(*server);
+  o.ratio = "1:0";
+  o.requests = "1000";  // 6000 SETs over 10000 keys: ~4500 distinct keys if uniform
+  o.key_maximum = 9999;
+  o.distinct_client_seed = true;
+  o.key_pattern = "G:G";
+  o.key_median = 5000;
+  o.key_stddev = 100;
+  RunOk(o);
+  const int64_t gaussian_keys = Integer(client, {"DBSIZE"});
+  EXPECT_LT(gaussian_keys, 700);  // +-3.5 sigma holds nearly everything
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-5000"}), 1);
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 0);
+
+  ASSERT_TRUE(client.Command({"FLUSHALL"}));
+  o.key_pattern = "Z:Z";
+  RunOk(o);
+  const int64_t zipf_keys = Integer(client, {"DBSIZE"});
+  EXPECT_LT(zipf_keys, 3000);  // rank 1 alone takes ~10% of the requests
+  EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 1);  // the hottest key
+
+  ASSERT_TRUE(client.Command({"FLUSHALL"}));
+  o.key_pattern = "R:R";
+  RunOk(o);
+  EXPECT_GT(Integer(client, {"DBSIZE"}), 4000);
+}
+
+TEST(Loadgen, CommandTemplatesRunAsWritten) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.requests = "600";
+  o.key_maximum = 99;
+  o.commands = {{"LPUSH list:__key__ __data__", 2, KeyPattern::kSequential},
+                {"LPOP list:__key__", 1, KeyPattern::kSequential}};
+  Report r = RunOk(o);
+  EXPECT_EQ(Calls(*server, "lpush"), 2400u);
+  EXPECT_EQ(Calls(*server, "lpop"), 1200u);
+  ASSERT_EQ(r.sections.size(), 2u);
+  EXPECT_EQ(r.sections[0].section, "Lpushs");
+  EXPECT_EQ(r.sections[0].count, 2400u);
+  EXPECT_EQ(r.sections[1].section, "Lpops");
+  EXPECT_EQ(r.sections[1].count, 1200u);
+  auto client = server->Client();
+  // Each client pushes every key 4 times and pops it twice (S walks 0..99 per command).
+  EXPECT_EQ(Integer(client, {"LLEN", "list:memtier-0"}), 6 * (4 - 2));
+}
+
+TEST(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.requests = "100";
+  o.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
+  o.key_maximum = 0;  // one key: LPUSH on a string fails
+  Report r = RunOk(o);
+  EXPECT_EQ(r.errors, 300u);
+  EXPECT_EQ(r.totals.count, 300u);
+  EXPECT_EQ(r.sections[1].errors, 300u);
+  EXPECT_EQ(r.sections[1].count, 0u);
+  ASSERT_FALSE(r.error_samples.empty());
+  EXPECT_NE(r.error_samples[0].find("WRONGTYPE"), std::string::npos);
+  EXPECT_EQ(r.totals.count + r.errors, Calls(*server, "set") + Calls(*server, "lpush"));
+}
+
+TEST(Loadgen, WarmupIsMeasuredSeparately) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.test_time = "1s";
+  o.warmup_time = "500ms";
+  o.key_maximum = 1000;
+  Report r = RunOk(o);
+  EXPECT_GT(r.warmup_count, 0u);
+  EXPECT_GT(r.totals.count, 0u);
+  EXPECT_EQ(r.warmup_duration_ms, 500);
+  EXPECT_EQ(r.totals.count + r.warmup_count, Calls(*server, "set") + Calls(*server, "get"));
+  EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
+  EXPECT_GE(r.duration_ms, 1000);
+}
+
+TEST(Loadgen, MemcacheTextAgainstMemcached) {
+  auto server = TestServer::StartMemcached();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.protocol = "memcache_text";
+  o.requests = "400";
+  o.ratio = "1:1";
+  o.key_pattern = "S:S";
+  o.key_maximum = 199;
+  o.pipeline = 3;
+  Report r = RunOk(o);
+  auto client = server->Client();
+  auto stats = client.MemcacheCommand("stats");
+  ASSERT_TRUE(stats);
+  auto stat = [&](const std::string& name) -> uint64_t {
+    for (const auto& line : *stats) {
+      const std::string prefix = "STAT " + name + " ";
+      if (line.rfind(prefix, 0) == 0) return std::stoull(line.substr(prefix.size()));
+    }
+    ADD_FAILURE() << "no stat " << name;
+    return 0;
+  };
+  ASSERT_NE(Section(r, "Sets"), nullptr);
+  EXPECT_EQ(Section(r, "Sets")->count, stat("cmd_set"));
+  EXPECT_EQ(Section(r, "Gets")->count, stat("cmd_get"));
+  EXPECT_EQ(Section(r, "Gets")->hits, stat("get_hits"));
+  EXPECT_EQ(Section(r, "Gets")->misses, stat("get_misses"));
+  EXPECT_EQ(r.totals.count, 2400u);
+  EXPECT_EQ(r.errors, 0u);
+}
+
+// The wrk2 rule: latency counts from when a request was due, so a stalled server shows up in
+// the percentiles even though few requests were in flight during the stall.
+TEST(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
+  auto server = TestServer::StartRedis({"--enable-debug-command", "local"});
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.rate = "2000";
+  o.threads = 2;
+  o.clients = 5;
+  o.test_time = "6s";
+  o.key_maximum = 1000;
+  std::atomic<bool> done{false};
+  std::thread staller([&] {
+    auto client = server->Client();
+    client.set_timeout(std::chrono::seconds(5));
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      if (!done) client.Command({"DEBUG", "SLEEP", "0.2"});
+    }
+  });
+  Report r = RunOk(o);
+  done = true;
+  staller.join();
+  EXPECT_TRUE(r.open_loop);
+  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
+  EXPECT_GE(r.totals.latency.percentiles_ms[2], 100.0);  // p99.9
+  EXPECT_GE(r.totals.latency.max_ms, 150.0);
+  // The schedule is kept: 2000/s for 6 s.
+  EXPECT_NEAR(static_cast<double>(r.totals.count + r.unanswered), 12000, 12000 * 0.03);
+  EXPECT_NEAR(static_cast<double>(r.totals.count), 12000, 12000 * 0.05);
+  EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
+}
+
+TEST(Loadgen, LostConnectionsAreCountedAndReconnected) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.test_time = "2s";
+  o.key_maximum = 1000;
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    auto client = server->Client();
+    client.Command({"CLIENT", "KILL", "TYPE", "normal"});
+  });
+  Report r = RunOk(o);
+  killer.join();
+  EXPECT_GE(r.connection_errors, 6u);
+  EXPECT_GE(r.reconnects, 6u);
+  EXPECT_TRUE(r.aborted_reason.empty());
+  EXPECT_GT(r.totals.count, 0u);
+  // Every operation we count, the server executed; lost requests may have run too.
+  EXPECT_LE(r.totals.count, Calls(*server, "set") + Calls(*server, "get"));
+  EXPECT_LE(Calls(*server, "set") + Calls(*server, "get"), r.totals.count + r.unanswered);
+}
+
+TEST(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = BaseOptions(*server);
+  o.test_time = "30s";
+  o.reconnect = "off";
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    server->Stop();
+  });
+  Report r = RunOk(o);
+  stopper.join();
+  EXPECT_FALSE(r.aborted_reason.empty());
+  EXPECT_EQ(r.connection_errors, 6u);
+  EXPECT_EQ(r.reconnects, 0u);
+  EXPECT_LT(r.duration_ms, 20000);
+}
+
+TEST(Loadgen, EnvironmentFailuresBeforeTheLoad) {
+  Options o;
+  o.port = testing::FreePort();
+  o.progress = "never";
+  auto config = ParseOptions(o);
+  ASSERT_TRUE(config);
+  auto r = loadgen::Run(*config);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(r.error().message.find("cannot connect"), std::string::npos) << r.error().message;
+
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  {
+    auto client = server->Client();
+    ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "sekret"}));
+  }
+  o.port = server->port();
+  r = loadgen::Run(*ParseOptions(o));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(r.error().message.find("requires a password"), std::string::npos) << r.error().message;
+  o.password = "wrong";
+  r = loadgen::Run(*ParseOptions(o));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(r.error().message.find("authentication"), std::string::npos) << r.error().message;
+  o.password = "sekret";
+  o.requests = "10";
+  o.threads = 1;
+  o.clients = 2;
+  r = loadgen::Run(*ParseOptions(o));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->totals.count, 20u);
+}
+
+}  // namespace
+}  // namespace dfbench::loadgen

@@ -1,0 +1,332 @@
+#include "loadgen/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/version.h"
+#include "loadgen/histogram.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Round(double v, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(v * scale) / scale;
+}
+double Ms(double v) {
+  return Round(v, 5);
+}
+double Rate(double v) {
+  return Round(v, 2);
+}
+
+std::string Bool(bool b) {
+  return b ? "true" : "false";
+}
+
+Json PercentilesJson(const LatencySummary& l, const std::vector<double>& percentiles) {
+  Json j = Json::object();
+  for (size_t i = 0; i < percentiles.size() && i < l.percentiles_ms.size(); ++i) {
+    j[PercentileKey(percentiles[i])] = Ms(l.percentiles_ms[i]);
+  }
+  return j;
+}
+
+Json SeriesJson(const std::vector<SeriesPoint>& series, const std::vector<double>& percentiles) {
+  Json j = Json::object();
+  for (size_t s = 0; s < series.size(); ++s) {
+    const SeriesPoint& p = series[s];
+    Json e;
+    e["Bytes RX"] = p.bytes_rx;
+    e["Bytes TX"] = p.bytes_tx;
+    e["Count"] = p.latency.count;
+    if (p.latency.count > 0) {
+      e["Average Latency"] = Ms(p.latency.avg_ms);
+      e["Accumulated Latency"] =
+          std::llround(p.latency.avg_ms * static_cast<double>(p.latency.count));
+      e["Min Latency"] = Ms(p.latency.min_ms);
+      e["Max Latency"] = Ms(p.latency.max_ms);
+      for (size_t i = 0; i < percentiles.size() && i < p.latency.percentiles_ms.size(); ++i) {
+        e[PercentileKey(percentiles[i])] = Ms(p.latency.percentiles_ms[i]);
+      }
+    }
+    j[std::to_string(s)] = std::move(e);
+  }
+  return j;
+}
+
+Json SectionJson(const SectionStats& s, const Report& r, const Config& config, bool totals) {
+  const double secs = r.seconds() > 0 ? r.seconds() : 1;
+  const double kb_rx = static_cast<double>(s.bytes_rx) / 1024 / secs;
+  const double kb_tx = static_cast<double>(s.bytes_tx) / 1024 / secs;
+  Json j;
+  j["Count"] = s.count;
+  j["Ops/sec"] = Rate(static_cast<double>(s.count) / secs);
+  j["Hits/sec"] = Rate(s.has_hits ? static_cast<double>(s.hits) / secs : 0);
+  j["Misses/sec"] = Rate(s.has_hits ? static_cast<double>(s.misses) / secs : 0);
+  j["Errors"] = s.errors;
+  j["Connection Errors/sec"] = Rate(totals ? static_cast<double>(r.connection_errors) / secs : 0);
+  j["Connection Errors"] = totals ? r.connection_errors : 0;
+  j["Latency"] = Ms(s.latency.avg_ms);
+  j["Average Latency"] = Ms(s.latency.avg_ms);
+  j["Accumulated Latency"] = std::llround(s.latency.avg_ms * static_cast<double>(s.count));
+  j["Min Latency"] = Ms(s.latency.min_ms);
+  j["Max Latency"] = Ms(s.latency.max_ms);
+  j["KB/sec"] = Rate(kb_rx + kb_tx);
+  j["KB/sec RX/TX"] = Rate(kb_rx + kb_tx);
+  j["KB/sec RX"] = Rate(kb_rx);
+  j["KB/sec TX"] = Rate(kb_tx);
+  j["Time-Serie"] = SeriesJson(s.series, config.percentiles);
+  j["Percentile Latencies"] = PercentilesJson(s.latency, config.percentiles);
+  return j;
+}
+
+Json ConfigurationJson(const Config& c) {
+  Json j;
+  j["server"] = c.server;
+  j["port"] = c.port;
+  j["protocol"] = c.protocol == Protocol::kRedis ? "redis" : "memcache_text";
+  j["tls"] = "false";
+  j["run_count"] = 1;
+  j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
+  j["all_keys"] = Bool(c.all_keys);
+  j["rate_limit"] = 0;
+  j["rate"] = c.rate_per_sec;
+  j["clients"] = c.clients;
+  j["threads"] = c.threads;
+  const double test_time_s = static_cast<double>(c.test_time.count()) / 1e6;
+  if (test_time_s == std::floor(test_time_s)) {
+    j["test_time"] = static_cast<int64_t>(test_time_s);
+  } else {
+    j["test_time"] = test_time_s;
+  }
+  j["warmup_time"] = static_cast<double>(c.warmup_time.count()) / 1e6;
+  j["ratio"] =
+      c.commands.empty() ? std::to_string(c.set_ratio) + ":" + std::to_string(c.get_ratio) : "";
+  j["pipeline"] = c.pipeline;
+  j["data_size"] = c.data_size;
+  j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);
+  j["data_size_pattern"] = "R";
+  j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
+  j["key_prefix"] = c.key_prefix;
+  j["key_minimum"] = c.key_minimum;
+  j["key_maximum"] = c.key_maximum;
+  j["key_pattern"] = c.KeyPatternString();
+  j["key_stddev"] = c.key_stddev;
+  j["key_median"] = c.key_median;
+  j["key_zipf_exp"] = c.key_zipf_exp;
+  j["distinct_client_seed"] = Bool(c.distinct_client_seed);
+  j["randomize"] = Bool(c.randomize);
+  j["reconnect_interval"] = 0;
+  j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
+  j["authenticate"] = c.password.empty() ? "" : "(set)";  // never the password itself
+  j["print-percentiles"] = [&] {
+    std::string s;
+    for (double p : c.percentiles) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%g", p);
+      if (!s.empty()) s += ',';
+      s += buf;
+    }
+    return s;
+  }();
+  if (!c.commands.empty()) {
+    Json cmds = Json::array();
+    for (const auto& cmd : c.commands) {
+      cmds.push_back({{"command", cmd.text},
+                      {"ratio", cmd.ratio},
+                      {"key_pattern", std::string(1, static_cast<char>(cmd.key_pattern))}});
+    }
+    j["commands"] = cmds;
+  }
+  return j;
+}
+
+Json UncorrectedJson(const LatencySummary& l, const std::vector<double>& percentiles) {
+  Json j;
+  j["Average Latency"] = Ms(l.avg_ms);
+  j["Min Latency"] = Ms(l.min_ms);
+  j["Max Latency"] = Ms(l.max_ms);
+  j["Percentile Latencies"] = PercentilesJson(l, percentiles);
+  return j;
+}
+
+}  // namespace
+
+std::string PercentileKey(double percentile) {
+  char full[32];
+  std::snprintf(full, sizeof(full), "p%.3f", percentile);
+  std::string key(full);
+  // memtier keeps 6 characters ("p99.90"); keep more only when that would drop a digit.
+  if (key.size() > 6 && key.find_first_not_of('0', 6) == std::string::npos) key.resize(6);
+  if (key.back() == '.') key.pop_back();
+  return key;
+}
+
+LatencySummary Summarize(const LatencyHistogram& h, double sum_ns,
+                         const std::vector<double>& percentiles) {
+  LatencySummary s;
+  s.count = h.count();
+  if (s.count == 0) {
+    s.percentiles_ms.assign(percentiles.size(), 0.0);
+    return s;
+  }
+  s.avg_ms = sum_ns / static_cast<double>(s.count) / 1e6;
+  s.min_ms = static_cast<double>(h.min_ns()) / 1e6;
+  s.max_ms = static_cast<double>(h.max_ns()) / 1e6;
+  for (double p : percentiles) {
+    s.percentiles_ms.push_back(static_cast<double>(h.ValueAtPercentile(p)) / 1e6);
+  }
+  return s;
+}
+
+std::string ReportJson(const Report& r, const Config& config) {
+  Json root;
+  root["configuration"] = ConfigurationJson(config);
+  Json info;
+  info["Threads"] = config.threads;
+  info["Connections per thread"] = config.clients;
+  if (config.by_time()) {
+    info["Seconds"] = root["configuration"]["test_time"];
+  } else {
+    info["Requests per client"] = config.RequestsForClient(0);
+  }
+  info["Format version"] = 2;
+  root["run information"] = info;
+
+  Json all;
+  all["Runtime"] = {{"Start time", r.start_epoch_ms},
+                    {"Finish time", r.finish_epoch_ms},
+                    {"Total duration", Round(r.duration_ms, 3)},
+                    {"Time unit", "MILLISECONDS"},
+                    {"Interrupted", Bool(r.interrupted)}};
+  for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
+  all["Totals"] = SectionJson(r.totals, r, config, true);
+  root["ALL STATS"] = std::move(all);
+
+  Json d;
+  d["version"] = core::GetBuildInfo().version;
+  d["mode"] = r.open_loop ? "open-loop" : "closed-loop";
+  d["target_rate"] = r.target_rate;
+  d["achieved_rate"] = Rate(r.achieved_rate);
+  d["errors"] = r.errors;
+  d["error_samples"] = r.error_samples;
+  d["connection_errors"] = r.connection_errors;
+  d["reconnects"] = r.reconnects;
+  d["latency_measured_from"] = r.open_loop ? "due" : "send";
+  if (r.open_loop) {
+    d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);
+  } else {
+    d["uncorrected"] = nullptr;
+  }
+  d["warmup"] = {{"count", r.warmup_count}, {"duration", Round(r.warmup_duration_ms, 3)}};
+  d["unanswered"] = r.unanswered;
+  d["interrupted"] = r.interrupted;
+  d["aborted_reason"] = r.aborted_reason;
+  root["dfbench"] = std::move(d);
+  return root.dump(2) + "\n";
+}
+
+std::string ReportTable(const Report& r, const Config& config) {
+  const bool hits = config.commands.empty();
+  size_t type_width = 6;
+  for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size());
+  type_width += 2;
+  std::string out;
+  char buf[256];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof(buf), fmt, args...);
+    out += buf;
+  };
+  add("%-10d%s\n", config.threads, "Threads");
+  add("%-10d%s\n", config.clients, "Connections per thread");
+  if (config.by_time()) {
+    add("%-10g%s\n", static_cast<double>(config.test_time.count()) / 1e6, "Seconds");
+  } else {
+    add("%-10llu%s\n", static_cast<unsigned long long>(config.RequestsForClient(0)),
+        "Requests per client");
+  }
+  out += "\n\nALL STATS\n";
+
+  std::string header;
+  auto col = [](std::string* line, const std::string& text, int width) {
+    char b[64];
+    std::snprintf(b, sizeof(b), "%*s ", width, text.c_str());
+    *line += b;
+  };
+  header = "Type" + std::string(type_width - 4, ' ');
+  col(&header, "Ops/sec", 12);
+  if (hits) {
+    col(&header, "Hits/sec", 12);
+    col(&header, "Misses/sec", 12);
+  }
+  col(&header, "Avg. Latency", 15);
+  for (double p : config.percentiles) {
+    std::snprintf(buf, sizeof(buf), "p%g Latency", p);
+    col(&header, buf, 15);
+  }
+  col(&header, "KB/sec", 12);
+  out += std::string(header.size(), '=') + "\n" + header + "\n" + std::string(header.size(), '-') +
+         "\n";
+
+  const double secs = r.seconds() > 0 ? r.seconds() : 1;
+  auto row = [&](const SectionStats& s) {
+    std::string line =
+        s.section + std::string(type_width - std::min(type_width, s.section.size()), ' ');
+    auto num = [&](double v, int width, int decimals) {
+      std::snprintf(buf, sizeof(buf), "%*.*f ", width, decimals, v);
+      line += buf;
+    };
+    num(static_cast<double>(s.count) / secs, 12, 2);
+    if (hits) {
+      if (s.has_hits) {
+        num(static_cast<double>(s.hits) / secs, 12, 2);
+        num(static_cast<double>(s.misses) / secs, 12, 2);
+      } else {
+        col(&line, "---", 12);
+        col(&line, "---", 12);
+      }
+    }
+    if (s.count == 0) {
+      for (size_t i = 0; i <= config.percentiles.size(); ++i) col(&line, "---", 15);
+    } else {
+      num(s.latency.avg_ms, 15, 5);
+      for (double v : s.latency.percentiles_ms) num(v, 15, 5);
+    }
+    num(static_cast<double>(s.bytes_rx + s.bytes_tx) / 1024 / secs, 12, 2);
+    out += line + "\n";
+  };
+  for (const auto& s : r.sections) row(s);
+  row(r.totals);
+
+  if (r.errors > 0 || r.connection_errors > 0 || r.unanswered > 0 || r.interrupted || r.open_loop ||
+      !r.aborted_reason.empty()) {
+    out += "\n";
+    if (r.open_loop) {
+      add("Open loop: target %.0f ops/sec, achieved %.2f ops/sec; latency measured from the due "
+          "time\n",
+          r.target_rate, r.achieved_rate);
+    }
+    if (r.errors > 0) {
+      add("Error replies: %llu%s%s\n", static_cast<unsigned long long>(r.errors),
+          r.error_samples.empty() ? "" : " (first: ",
+          r.error_samples.empty() ? "" : (r.error_samples.front() + ")").c_str());
+    }
+    if (r.connection_errors > 0) {
+      add("Connection errors: %llu, reconnects: %llu\n",
+          static_cast<unsigned long long>(r.connection_errors),
+          static_cast<unsigned long long>(r.reconnects));
+    }
+    if (r.unanswered > 0) {
+      add("Unanswered requests: %llu\n", static_cast<unsigned long long>(r.unanswered));
+    }
+    if (!r.aborted_reason.empty()) add("Run aborted: %s\n", r.aborted_reason.c_str());
+    if (r.interrupted) out += "Interrupted: the figures cover the run up to the interrupt\n";
+  }
+  return out;
+}
+
+}  // namespace dfbench::loadgen

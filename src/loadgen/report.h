@@ -1,0 +1,85 @@
+// The results of a run as plain data, and the writers that turn it into memtier-compatible
+// JSON and the memtier-style summary table. Pure functions of their inputs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loadgen/config.h"
+
+namespace dfbench::loadgen {
+
+class LatencyHistogram;
+
+// Latency figures in milliseconds. `percentiles_ms` is parallel to Config::percentiles.
+struct LatencySummary {
+  uint64_t count = 0;
+  double avg_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  std::vector<double> percentiles_ms;
+};
+
+// Summarises a histogram; `sum_ns` (the exact sum of the recorded values) gives the average.
+LatencySummary Summarize(const LatencyHistogram& histogram, double sum_ns,
+                         const std::vector<double>& percentiles);
+
+// One second of the measured window ("Time-Serie" entry).
+struct SeriesPoint {
+  uint64_t bytes_rx = 0;
+  uint64_t bytes_tx = 0;
+  LatencySummary latency;  // count = successful replies that arrived in this second
+};
+
+// A per-command section ("Sets", "Gets", "Lpushs") or "Totals".
+struct SectionStats {
+  std::string section;  // "Sets"
+  std::string type;     // "SET"
+  bool has_hits = false;
+  uint64_t count = 0;  // successful replies (not errors)
+  uint64_t errors = 0;
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  uint64_t bytes_rx = 0;
+  uint64_t bytes_tx = 0;
+  LatencySummary latency;      // from the due time in open loop, from the send time otherwise
+  LatencySummary uncorrected;  // open loop only: from the send time
+  std::vector<SeriesPoint> series;
+};
+
+struct Report {
+  int64_t start_epoch_ms = 0;
+  int64_t finish_epoch_ms = 0;
+  double duration_ms = 0;  // exact measured duration
+  bool interrupted = false;
+  std::string aborted_reason;  // non-empty when the run ended early for a reason of its own
+
+  std::vector<SectionStats> sections;
+  SectionStats totals;
+
+  // The "dfbench" block.
+  bool open_loop = false;
+  double target_rate = 0;
+  double achieved_rate = 0;
+  uint64_t errors = 0;
+  std::vector<std::string> error_samples;
+  uint64_t connection_errors = 0;
+  uint64_t reconnects = 0;
+  uint64_t unanswered = 0;
+  uint64_t warmup_count = 0;
+  double warmup_duration_ms = 0;
+
+  double seconds() const { return duration_ms / 1000.0; }
+};
+
+// memtier's JSON layout ("configuration", "run information", "ALL STATS") plus "dfbench".
+std::string ReportJson(const Report& report, const Config& config);
+
+// The memtier-style summary printed on stdout.
+std::string ReportTable(const Report& report, const Config& config);
+
+// "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
+std::string PercentileKey(double percentile);
+
+}  // namespace dfbench::loadgen

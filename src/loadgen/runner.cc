@@ -1,0 +1,348 @@
+// Run(): pre-flight check, worker threads, the coordinator loop (time series, progress line)
+// and the assembly of the report.
+#include <netdb.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <latch>
+#include <random>
+#include <thread>
+
+#include "core/interrupt.h"
+#include "loadgen/loadgen.h"
+#include "loadgen/stats.h"
+#include "loadgen/worker.h"
+#include "loadgen/workload.h"
+#include "protocol/blocking_client.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using core::ErrorKind;
+using core::Fail;
+
+constexpr int64_t kNsPerSec = 1'000'000'000;
+
+int64_t SteadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Where(const Config& c) {
+  return c.server + ":" + std::to_string(c.port);
+}
+
+core::Result<Target> Resolve(const Config& c) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  const std::string port = std::to_string(c.port);
+  const int rc = getaddrinfo(c.server.c_str(), port.c_str(), &hints, &res);
+  if (rc != 0 || res == nullptr) {
+    return Fail(ErrorKind::kEnvironment,
+                "cannot resolve server '" + c.server + "': " + gai_strerror(rc));
+  }
+  Target t;
+  std::memcpy(&t.addr, res->ai_addr, res->ai_addrlen);
+  t.addr_len = res->ai_addrlen;
+  freeaddrinfo(res);
+  return t;
+}
+
+// One blocking connection proves the server is there and accepts our credentials, so those
+// failures end the run with one clear line instead of a storm of per-connection errors.
+core::Status Preflight(const Config& c) {
+  auto client = protocol::BlockingClient::Connect(c.server, c.port, std::chrono::seconds(5));
+  if (!client) return tl::unexpected(client.error());
+  if (c.protocol == Protocol::kMemcacheText) {
+    auto lines = client->MemcacheCommand("version");
+    if (!lines) {
+      return Fail(ErrorKind::kEnvironment,
+                  "server at " + Where(c) +
+                      " does not answer the memcache text protocol: " + lines.error().message);
+    }
+    if (lines->empty() || lines->back().rfind("VERSION", 0) != 0) {
+      return Fail(ErrorKind::kEnvironment,
+                  "server at " + Where(c) + " does not answer the memcache text protocol");
+    }
+    return core::Ok();
+  }
+  if (!c.password.empty()) {
+    auto reply = client->Command({"AUTH", c.password});
+    if (!reply) return tl::unexpected(reply.error());
+    if (reply->is_error()) {
+      return Fail(ErrorKind::kEnvironment,
+                  "authentication to " + Where(c) + " failed: " + reply->str);
+    }
+  }
+  auto reply = client->Command({"PING"});
+  if (!reply) {
+    return Fail(ErrorKind::kEnvironment,
+                "server at " + Where(c) + " does not answer RESP: " + reply.error().message);
+  }
+  if (reply->is_error()) {
+    if (reply->str.rfind("NOAUTH", 0) == 0) {
+      return Fail(ErrorKind::kEnvironment,
+                  "server at " + Where(c) + " requires a password (-a): " + reply->str);
+    }
+    return Fail(ErrorKind::kEnvironment, "server at " + Where(c) + " rejected PING: " + reply->str);
+  }
+  return core::Ok();
+}
+
+// The live progress line on stderr.
+class Progress {
+ public:
+  explicit Progress(ProgressMode mode) {
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    live_ = mode == ProgressMode::kAlways || (mode == ProgressMode::kAuto && tty);
+    plain_ = mode == ProgressMode::kAuto && !tty;
+  }
+
+  void Update(double elapsed_s, uint64_t ops, uint64_t errors, const SeriesPoint* last) {
+    const double every = live_ ? 1.0 : 5.0;
+    if (!(live_ || plain_) || elapsed_s < next_s_) return;
+    next_s_ = std::floor(elapsed_s / every) * every + every;
+    const double avg = elapsed_s > 0 ? static_cast<double>(ops) / elapsed_s : 0;
+    const double now_rate = last ? static_cast<double>(last->latency.count) : avg;
+    std::string p99 = "-";
+    if (last && last->latency.count > 0 && !last->latency.percentiles_ms.empty()) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.3f",
+                    p99_index_ < last->latency.percentiles_ms.size()
+                        ? last->latency.percentiles_ms[p99_index_]
+                        : last->latency.max_ms);
+      p99 = buf;
+    }
+    std::fprintf(stderr, "%s[%4.0fs] %llu ops, %.0f ops/sec (avg: %.0f), p99 %s ms, %llu errors%s",
+                 live_ ? "\r" : "", elapsed_s, static_cast<unsigned long long>(ops), now_rate, avg,
+                 p99.c_str(), static_cast<unsigned long long>(errors), live_ ? "   " : "\n");
+    std::fflush(stderr);
+    printed_ = true;
+  }
+
+  void Finish() {
+    if (live_ && printed_) std::fprintf(stderr, "\n");
+  }
+  void set_p99_index(size_t i) { p99_index_ = i; }
+
+ private:
+  bool live_ = false;
+  bool plain_ = false;
+  bool printed_ = false;
+  double next_s_ = 1.0;
+  size_t p99_index_ = SIZE_MAX;
+};
+
+// Drains every worker's mailbox into the collector and finishes the seconds all are past.
+void Collect(std::vector<std::unique_ptr<Worker>>& workers, SeriesCollector* series) {
+  int64_t min_second = INT64_MAX;
+  for (auto& w : workers) {
+    // Read the second first: blocks for earlier seconds are posted before it moves on.
+    min_second = std::min(min_second, w->mailbox().current_second.load(std::memory_order_acquire));
+    for (auto& block : w->mailbox().Take()) series->Add(std::move(block));
+  }
+  series->FinishBefore(min_second);
+}
+
+SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
+                         const LatencyHistogram* uncorrected, const Config& config) {
+  SectionStats s;
+  if (slot != nullptr) {
+    s.section = slot->section;
+    s.type = slot->type;
+    s.has_hits = slot->kind == Slot::Kind::kGet;
+  } else {
+    s.section = "Totals";
+    s.type = "TOTALS";
+    s.has_hits = config.commands.empty();
+  }
+  const SlotCounters& c = stats.counters;
+  s.count = c.count;
+  s.errors = c.errors;
+  s.hits = c.hits;
+  s.misses = c.misses;
+  s.bytes_rx = c.bytes_rx;
+  s.bytes_tx = c.bytes_tx;
+  s.latency = Summarize(stats.latency, c.latency_sum_ns, config.percentiles);
+  if (uncorrected != nullptr) {
+    // The uncorrected histogram keeps no separate exact sum; its mean is exact too.
+    s.uncorrected =
+        Summarize(*uncorrected, uncorrected->mean_ns() * uncorrected->count(), config.percentiles);
+  }
+  return s;
+}
+
+// Many connections need many descriptors: raise the soft limit to the hard one.
+void RaiseFileLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+core::Result<Report> Run(const Config& config) {
+  if (auto st = Validate(config); !st) return tl::unexpected(st.error());
+  RaiseFileLimit();
+  auto workload = BuildWorkload(config);
+  if (!workload) return tl::unexpected(workload.error());
+  auto target = Resolve(config);
+  if (!target) return tl::unexpected(target.error());
+  if (auto st = Preflight(config); !st) return tl::unexpected(st.error());
+
+  const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < config.threads; ++i) {
+    workers.push_back(std::make_unique<Worker>(config, *workload, *target, i, random_base));
+  }
+  std::latch connected(config.threads);
+  std::latch go(1);
+  RunTimes times;
+  bool abort = false;
+  std::vector<std::thread> threads;
+  for (auto& w : workers) {
+    threads.emplace_back([&, w = w.get()] {
+      w->Connect();
+      connected.count_down();
+      go.wait();
+      if (!abort) w->Run(times);
+    });
+  }
+  connected.wait();
+  int up = 0;
+  const int wanted = config.total_clients();
+  std::string first_error;
+  for (auto& w : workers) {
+    up += w->connected();
+    if (first_error.empty()) first_error = w->first_error();
+  }
+  if (up == 0 || core::InterruptRequested()) {
+    abort = true;
+    go.count_down();
+    for (auto& t : threads) t.join();
+    if (core::InterruptRequested()) {
+      return Fail(ErrorKind::kInterrupted, "interrupted before the load started");
+    }
+    return Fail(ErrorKind::kEnvironment,
+                "no connection to " + Where(config) + " could be opened: " + first_error);
+  }
+
+  if (up < wanted) {
+    std::fprintf(stderr,
+                 "dfbench: warning: only %d of %d connections opened (%s); the rest "
+                 "keep retrying\n",
+                 up, wanted, first_error.c_str());
+  }
+  const auto wall_start = std::chrono::system_clock::now();
+  times.start_ns = SteadyNs();
+  const int64_t warmup_ns = config.warmup_time.count() * 1000;
+  times.measured_start_ns = times.start_ns + warmup_ns;
+  times.end_ns = config.by_time() ? times.measured_start_ns + config.test_time.count() * 1000 : 0;
+  go.count_down();
+
+  SeriesCollector series(workload->slots.size(), config.percentiles);
+  Progress progress(config.progress);
+  for (size_t i = 0; i < config.percentiles.size(); ++i) {
+    if (config.percentiles[i] == 99) progress.set_p99_index(i);
+  }
+  while (true) {
+    bool all_finished = true;
+    uint64_t ops = 0, errors = 0;
+    for (auto& w : workers) {
+      all_finished = all_finished && w->finished.load(std::memory_order_acquire);
+      ops += w->progress_ops.load(std::memory_order_relaxed);
+      errors += w->progress_errors.load(std::memory_order_relaxed);
+    }
+    Collect(workers, &series);
+    if (all_finished) break;
+    const int64_t now = SteadyNs();
+    if (now > times.measured_start_ns) {
+      progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
+                      series.LastFinished());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (auto& t : threads) t.join();
+  Collect(workers, &series);
+  progress.Finish();
+
+  // Merge the threads' measurements.
+  Report report;
+  report.interrupted = core::InterruptRequested();
+  const size_t slots = workload->slots.size();
+  const std::vector<SlotStats>& merged = series.SlotTotals();
+  std::vector<LatencyHistogram> uncorrected(config.open_loop() ? slots : 0);
+  SlotStats total;
+  LatencyHistogram total_uncorrected;
+  int64_t last_reply_ns = 0;
+  bool all_lost = true;
+  for (auto& w : workers) {
+    ThreadStats& ts = w->stats();
+    for (size_t i = 0; i < uncorrected.size(); ++i) uncorrected[i].Merge(ts.uncorrected[i]);
+    report.warmup_count += ts.warmup_count;
+    report.connection_errors += ts.connection_errors;
+    report.reconnects += ts.reconnects;
+    report.unanswered += ts.unanswered;
+    for (const auto& e : ts.error_samples) {
+      if (report.error_samples.size() < 5 &&
+          std::find(report.error_samples.begin(), report.error_samples.end(), e) ==
+              report.error_samples.end()) {
+        report.error_samples.push_back(e);
+      }
+    }
+    last_reply_ns = std::max(last_reply_ns, ts.last_reply_ns);
+    all_lost = all_lost && w->all_connections_lost();
+    if (first_error.empty()) first_error = w->first_error();
+  }
+  for (size_t i = 0; i < slots; ++i) {
+    total.counters.Add(merged[i].counters);
+    total.latency.Merge(merged[i].latency);
+  }
+  for (const auto& h : uncorrected) total_uncorrected.Merge(h);
+  if (all_lost) report.aborted_reason = "all connections lost: " + first_error;
+
+  // The measured window runs from its start to the last reply (exact, not rounded).
+  int64_t end_ns = last_reply_ns;
+  if (end_ns <= times.measured_start_ns) end_ns = SteadyNs();
+  const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
+  report.duration_ms = static_cast<double>(duration_ns) / 1e6;
+  const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
+  report.start_epoch_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(measured_wall_start.time_since_epoch())
+          .count();
+  report.finish_epoch_ms =
+      report.start_epoch_ms + static_cast<int64_t>(std::llround(report.duration_ms));
+  report.warmup_duration_ms = static_cast<double>(warmup_ns) / 1e6;
+
+  // Seconds 0..n-1 of the window; the last reply falls in second duration / 1 s.
+  const size_t seconds = static_cast<size_t>(duration_ns / kNsPerSec + 1);
+  auto per_slot_series = series.PerSlot(seconds);
+  for (size_t i = 0; i < slots; ++i) {
+    SectionStats s = MakeSection(&workload->slots[i], merged[i],
+                                 uncorrected.empty() ? nullptr : &uncorrected[i], config);
+    s.series = std::move(per_slot_series[i]);
+    report.sections.push_back(std::move(s));
+  }
+  report.totals =
+      MakeSection(nullptr, total, uncorrected.empty() ? nullptr : &total_uncorrected, config);
+  report.totals.series = series.Totals(seconds);
+
+  report.open_loop = config.open_loop();
+  report.target_rate = config.rate_per_sec;
+  report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
+  report.errors = report.totals.errors;
+  return report;
+}
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,591 @@
+#include "loadgen/worker.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <ctime>
+
+#include "core/check.h"
+#include "core/interrupt.h"
+#include "protocol/memcache_text.h"
+#include "protocol/resp_encoder.h"
+#include "protocol/resp_parser.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+constexpr int64_t kNsPerSec = 1'000'000'000;
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr uint16_t kAuthSlot = 0xFFFF;
+constexpr int kMaxEvents = 256;
+constexpr size_t kMaxErrorSamples = 5;
+constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
+constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
+constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
+// After the test time ends, in-flight replies get this long to arrive.
+constexpr int64_t kDrainNs = 2 * kNsPerSec;
+constexpr int64_t kInterruptDrainNs = 200 * kNsPerMs;
+// The loop wakes at least this often to notice interrupts and roll the time series over.
+constexpr int64_t kTickNs = 100 * kNsPerMs;
+
+int64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+}
+
+std::string ErrnoText(int err) {
+  return std::strerror(err);
+}
+
+struct Pending {
+  int64_t origin_ns;  // due time (open loop) or send time (closed loop)
+  int64_t sent_ns;
+  uint16_t slot;
+  uint8_t phase;
+};
+
+// Fixed-capacity FIFO of requests in flight on one connection.
+class PendingRing {
+ public:
+  explicit PendingRing(size_t capacity) {
+    size_t cap = 1;
+    while (cap < capacity) cap <<= 1;
+    buf_.resize(cap);
+    mask_ = cap - 1;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void Push(const Pending& p) {
+    DFB_CHECK(size_ <= mask_);
+    buf_[(head_ + size_) & mask_] = p;
+    ++size_;
+  }
+  Pending Pop() {
+    Pending p = buf_[head_];
+    head_ = (head_ + 1) & mask_;
+    --size_;
+    return p;
+  }
+  const Pending& At(size_t i) const { return buf_[(head_ + i) & mask_]; }
+  Pending& At(size_t i) { return buf_[(head_ + i) & mask_]; }
+  void Clear() { head_ = size_ = 0; }
+
+ private:
+  std::vector<Pending> buf_;
+  size_t mask_ = 0;
+  size_t head_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace
+
+struct Worker::Conn {
+  enum class State : uint8_t { kIdle, kConnecting, kAuth, kReady, kBackoff, kDead };
+
+  Conn(const Config& config, const Workload& workload, int global_client, uint64_t random_base)
+      : pending(static_cast<size_t>(config.pipeline) + 1),
+        client(config, workload, global_client, random_base) {}
+
+  int fd = -1;
+  uint32_t id = 0;
+  State state = State::kIdle;
+  bool want_write = false;
+  bool ever_connected = false;
+  std::string out;
+  size_t out_sent = 0;
+  std::string stash;  // an incomplete reply line carried to the next read
+  PendingRing pending;
+  protocol::RespScanner resp;
+  protocol::MemcacheScanner memcache;
+  ClientWorkload client;
+  uint64_t issued = 0;  // measured requests sent
+  uint64_t limit = UINT64_MAX;
+  // Open loop: request k is due at t0_ns + k * interval_ns.
+  int64_t t0_ns = 0;
+  double interval_ns = 0;
+  uint64_t k = 0;
+  int64_t backoff_ns = 0;
+  int64_t retry_at_ns = 0;
+  uint64_t rx_unattributed = 0;
+  uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
+  bool flush_queued = false;
+};
+
+Worker::Worker(const Config& config, const Workload& workload, const Target& target, int index,
+               uint64_t random_base)
+    : config_(config), workload_(workload), target_(target), index_(index) {
+  if (config.open_loop()) stats_.uncorrected.resize(workload.slots.size());
+  for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
+  read_cap_ = 256 * 1024;
+  static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
+  read_buf_ = std::make_unique<char[]>(read_cap_);
+  scan_counts_.resize(workload.slots.size());
+  if (!config.password.empty()) {
+    protocol::AppendCommand(&auth_request_, {"AUTH", config.password});
+  }
+  for (int i = 0; i < config.clients; ++i) {
+    const int global = index * config.clients + i;
+    auto c = std::make_unique<Conn>(config, workload, global, random_base);
+    c->id = static_cast<uint32_t>(i);
+    c->out.reserve(workload.max_request_bytes * static_cast<size_t>(config.pipeline + 1) +
+                   auth_request_.size());
+    if (!config.by_time()) c->limit = config.RequestsForClient(global);
+    if (config.open_loop()) {
+      const double per_conn = config.rate_per_sec / config.total_clients();
+      c->interval_ns = 1e9 / per_conn;
+      // Stagger the connections' schedules so they do not fire in lockstep.
+      c->t0_ns = static_cast<int64_t>(c->interval_ns * global / config.total_clients());
+    }
+    conns_.push_back(std::move(c));
+  }
+}
+
+Worker::~Worker() {
+  for (auto& c : conns_) {
+    if (c->fd >= 0) close(c->fd);
+  }
+  if (epfd_ >= 0) close(epfd_);
+}
+
+void Worker::StartConnect(Conn& c, int64_t now) {
+  c.fd = socket(target_.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
+  int one = 1;
+  setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target_.addr), target_.addr_len);
+  const int err = errno;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
+  ev.data.u32 = c.id;
+  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, c.fd, &ev) != 0) {
+    return ConnectFailed(c, now, "epoll_ctl: " + ErrnoText(errno));
+  }
+  c.want_write = true;
+  if (rc == 0) return OnConnected(c, now);
+  if (err != EINPROGRESS) return ConnectFailed(c, now, ErrnoText(err));
+  c.state = Conn::State::kConnecting;
+  c.retry_at_ns = now + kConnectTimeoutNs;  // connect deadline
+}
+
+void Worker::OnConnected(Conn& c, int64_t now) {
+  SetWantWrite(c, false);
+  if (c.ever_connected) ++stats_.reconnects;
+  c.ever_connected = true;
+  if (!auth_request_.empty()) {
+    c.out.append(auth_request_);
+    c.pending.Push(Pending{now, now, kAuthSlot, 0});
+    c.state = Conn::State::kAuth;
+    Flush(c);
+    return;
+  }
+  c.state = Conn::State::kReady;
+  if (times_.start_ns > 0) Issue(c, now);
+}
+
+void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
+  if (first_error_.empty()) first_error_ = why;
+  Lost(c, now, why);
+}
+
+void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
+  if (first_error_.empty()) first_error_ = why;
+  ++stats_.connection_errors;
+  for (size_t i = 0; i < c.pending.size(); ++i) {
+    const Pending& p = c.pending.At(i);
+    if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+      ++stats_.unanswered;
+    }
+  }
+  rescan_ = true;
+  if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
+  c.fd = -1;
+  c.pending.Clear();
+  c.out.clear();
+  c.out_sent = 0;
+  c.stash.clear();
+  c.resp.Reset();
+  c.memcache.Reset();
+  c.want_write = false;
+  c.rx_unattributed = 0;
+  c.unstamped = 0;
+  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_) {
+    c.backoff_ns = c.backoff_ns == 0 ? kBackoffMinNs : std::min(2 * c.backoff_ns, kBackoffMaxNs);
+    c.retry_at_ns = now + c.backoff_ns;
+    c.state = Conn::State::kBackoff;
+  } else {
+    c.state = Conn::State::kDead;
+  }
+}
+
+void Worker::SetWantWrite(Conn& c, bool want) {
+  if (c.want_write == want || c.fd < 0) return;
+  epoll_event ev{};
+  ev.events = want ? EPOLLIN | EPOLLOUT | EPOLLET : EPOLLIN | EPOLLET;
+  ev.data.u32 = c.id;
+  epoll_ctl(epfd_, EPOLL_CTL_MOD, c.fd, &ev);
+  c.want_write = want;
+}
+
+void Worker::Connect() {
+  epfd_ = epoll_create1(EPOLL_CLOEXEC);
+  DFB_CHECK(epfd_ >= 0);
+  int64_t now = NowNs();
+  for (auto& c : conns_) StartConnect(*c, now);
+  const int64_t deadline = now + kConnectTimeoutNs;
+  epoll_event events[kMaxEvents];
+  while (true) {
+    bool pending = false;
+    for (auto& c : conns_) {
+      pending = pending || c->state == Conn::State::kConnecting || c->state == Conn::State::kAuth;
+    }
+    now = NowNs();
+    if (!pending || now >= deadline || core::InterruptRequested()) break;
+    timespec ts{0, 50 * kNsPerMs};
+    const int n = epoll_pwait2(epfd_, events, kMaxEvents, &ts, nullptr);
+    for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
+  }
+  now = NowNs();
+  for (auto& c : conns_) {
+    if (c->state == Conn::State::kConnecting || c->state == Conn::State::kAuth) {
+      ConnectFailed(*c, now, "connection timed out");
+    }
+    if (c->state == Conn::State::kReady) ++connected_;
+  }
+}
+
+void Worker::HandleEvent(Conn& c, uint32_t events) {
+  if (c.state == Conn::State::kConnecting) {
+    int err = 0;
+    socklen_t len = sizeof(err);
+    getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err != 0) return ConnectFailed(c, NowNs(), ErrnoText(err));
+    if (events & (EPOLLOUT | EPOLLIN)) OnConnected(c, NowNs());
+    return;
+  }
+  if (c.fd < 0) return;
+  if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+    ReadReplies(c);
+    if (c.fd < 0) return;
+  }
+  if ((events & EPOLLOUT) && c.out_sent < c.out.size()) Flush(c);
+}
+
+void Worker::OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t origin_ns,
+                     int64_t sent_ns, int kind_int, std::string_view error_text) {
+  const auto kind = static_cast<protocol::ReplyKind>(kind_int);
+  if (phase == static_cast<uint8_t>(Phase::kWarmup)) {
+    if (kind != protocol::ReplyKind::kError) ++stats_.warmup_count;
+    return;
+  }
+  SecondBlock::PerSlot& b = block_->slots[slot];
+  ++scan_counts_[slot];
+  if (kind == protocol::ReplyKind::kError) {
+    ++b.counters.errors;
+    ++total_errors_;
+    if (stats_.error_samples.size() < kMaxErrorSamples &&
+        std::find(stats_.error_samples.begin(), stats_.error_samples.end(), error_text) ==
+            stats_.error_samples.end()) {
+      stats_.error_samples.emplace_back(error_text);
+    }
+    return;
+  }
+  const uint64_t latency = static_cast<uint64_t>(now - origin_ns);
+  ++b.counters.count;
+  b.counters.latency_sum_ns += static_cast<double>(latency);
+  b.latency.Record(latency);
+  if (config_.open_loop()) stats_.uncorrected[slot].Record(static_cast<uint64_t>(now - sent_ns));
+  if (is_get_[slot]) {
+    if (kind == protocol::ReplyKind::kNull) {
+      ++b.counters.misses;
+    } else {
+      ++b.counters.hits;
+    }
+  }
+  ++total_ok_;
+  stats_.last_reply_ns = now;
+  c.backoff_ns = 0;
+}
+
+void Worker::ReadReplies(Conn& c) {
+  while (true) {
+    const size_t carry = c.stash.size();
+    if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
+    const ssize_t n = read(c.fd, read_buf_.get() + carry, read_cap_ - carry);
+    if (n == 0) return Lost(c, NowNs(), "connection closed by the server");
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EINTR) continue;
+      return Lost(c, NowNs(), ErrnoText(errno));
+    }
+    const int64_t now = NowNs();
+    if (now >= times_.measured_start_ns && times_.start_ns > 0) {
+      const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
+      if (second > block_->second) Rollover(second);
+    }
+    c.rx_unattributed += static_cast<uint64_t>(n);
+    std::fill(scan_counts_.begin(), scan_counts_.end(), 0);
+    bool desync = false;
+    bool auth_failed = false;
+    std::string auth_error;
+    auto on_reply = [&](protocol::ReplyKind kind, std::string_view error_text) {
+      if (c.pending.empty()) {
+        desync = true;
+        return;
+      }
+      const Pending p = c.pending.Pop();
+      if (p.slot == kAuthSlot) {
+        if (kind == protocol::ReplyKind::kError) {
+          auth_failed = true;
+          auth_error = std::string(error_text);
+        } else {
+          c.state = Conn::State::kReady;
+        }
+        return;
+      }
+      OnReply(c, now, p.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind), error_text);
+    };
+    const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
+    protocol::ScanResult r;
+    std::string scan_error;
+    if (config_.protocol == Protocol::kRedis) {
+      r = c.resp.Scan(data, on_reply);
+      if (r.status != protocol::ParseStatus::kOk) scan_error = c.resp.error();
+    } else {
+      r = c.memcache.Scan(data, on_reply);
+      if (r.status != protocol::ParseStatus::kOk) scan_error = c.memcache.error();
+    }
+    // Received bytes go to the commands whose replies completed, in proportion.
+    uint64_t replies = 0;
+    for (uint32_t x : scan_counts_) replies += x;
+    if (replies > 0) {
+      uint64_t left = c.rx_unattributed;
+      for (size_t i = 0; i < scan_counts_.size() && left > 0; ++i) {
+        if (scan_counts_[i] == 0) continue;
+        replies -= scan_counts_[i];
+        const uint64_t share =
+            replies == 0 ? left : c.rx_unattributed * scan_counts_[i] / (replies + scan_counts_[i]);
+        block_->slots[i].counters.bytes_rx += share;
+        left -= std::min(left, share);
+      }
+      c.rx_unattributed = 0;
+    }
+    if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
+    if (desync) return Lost(c, now, "reply without a request");
+    if (auth_failed) {
+      Lost(c, now, "authentication failed: " + auth_error);
+      c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
+      return;
+    }
+    c.stash.assign(data.data() + r.consumed, data.size() - r.consumed);
+    if (c.state == Conn::State::kReady && times_.start_ns > 0) Issue(c, now);
+    if (c.pending.empty()) rescan_ = true;
+    if (c.fd < 0 || static_cast<size_t>(n) < read_cap_ - carry) return;
+  }
+}
+
+int64_t Worker::NextDue(const Conn& c) const {
+  return times_.start_ns + c.t0_ns + static_cast<int64_t>(static_cast<double>(c.k) * c.interval_ns);
+}
+
+bool Worker::MoreToIssue(const Conn& c, int64_t now) const {
+  if (interrupted_) return false;
+  if (config_.by_time()) {
+    if (config_.open_loop()) return NextDue(c) < times_.end_ns;
+    return now < times_.end_ns;
+  }
+  return c.issued < c.limit;
+}
+
+void Worker::Issue(Conn& c, int64_t now) {
+  const size_t cap = static_cast<size_t>(config_.pipeline);
+  while (c.pending.size() < cap && MoreToIssue(c, now)) {
+    int64_t origin = now;
+    if (config_.open_loop()) {
+      origin = NextDue(c);
+      if (origin > now) break;
+      ++c.k;
+    }
+    const size_t before = c.out.size();
+    const uint32_t slot = c.client.Next(&c.out);
+    const bool measured = origin >= times_.measured_start_ns;
+    if (measured) {
+      ++c.issued;
+      const uint64_t bytes = c.out.size() - before;
+      block_->slots[slot].counters.bytes_tx += bytes;
+    }
+    c.pending.Push(Pending{origin, now, static_cast<uint16_t>(slot),
+                           static_cast<uint8_t>(measured ? Phase::kMeasured : Phase::kWarmup)});
+    ++c.unstamped;
+  }
+  if (c.out_sent >= c.out.size() || c.want_write) return;
+  if (!batching_) return Flush(c);
+  if (!c.flush_queued) {
+    c.flush_queued = true;
+    flush_queue_.push_back(&c);
+  }
+}
+
+void Worker::FlushQueued() {
+  for (Conn* c : flush_queue_) {
+    c->flush_queued = false;
+    if (c->fd >= 0 && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
+  }
+  flush_queue_.clear();
+}
+
+void Worker::Flush(Conn& c) {
+  if (c.unstamped > 0) {
+    // Requests are timed from the moment they are handed to the kernel.
+    const int64_t now = NowNs();
+    const bool closed_loop = !config_.open_loop();
+    for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
+      Pending& p = c.pending.At(i);
+      p.sent_ns = now;
+      if (closed_loop) p.origin_ns = now;
+    }
+    c.unstamped = 0;
+  }
+  while (c.out_sent < c.out.size()) {
+    const ssize_t n = send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent,
+                           MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      c.out_sent += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return SetWantWrite(c, true);
+    return Lost(c, NowNs(), ErrnoText(errno));
+  }
+  c.out.clear();
+  c.out_sent = 0;
+  SetWantWrite(c, false);
+}
+
+bool Worker::Done(const Conn& c, int64_t now) const {
+  switch (c.state) {
+    case Conn::State::kDead:
+      return true;
+    case Conn::State::kReady:
+      return c.pending.empty() && c.out_sent >= c.out.size() && !MoreToIssue(c, now);
+    default:  // connecting, authenticating or waiting to reconnect
+      return stopping_ || !MoreToIssue(c, now);
+  }
+}
+
+void Worker::Rollover(int64_t second) {
+  mailbox_.Post(std::move(block_));
+  block_ = std::make_unique<SecondBlock>();
+  block_->second = second;
+  block_->slots.resize(workload_.slots.size());
+  mailbox_.current_second.store(second, std::memory_order_release);
+}
+
+void Worker::Run(const RunTimes& times) {
+  times_ = times;
+  block_ = std::make_unique<SecondBlock>();
+  block_->slots.resize(workload_.slots.size());
+  const bool open_loop = config_.open_loop();
+  const size_t cap = static_cast<size_t>(config_.pipeline);
+  int64_t now = NowNs();
+  for (auto& c : conns_) {
+    if (c->state == Conn::State::kReady) Issue(*c, now);
+  }
+  epoll_event events[kMaxEvents];
+  int64_t drain_deadline = 0;
+  int64_t next_scan = 0;
+  bool any_alive = true;
+  while (true) {
+    now = NowNs();
+    if (!interrupted_ && core::InterruptRequested()) {
+      interrupted_ = stopping_ = true;
+      drain_deadline = now + kInterruptDrainNs;
+    }
+    if (config_.by_time() && !stopping_ && now >= times_.end_ns) {
+      stopping_ = true;
+      drain_deadline = now + kDrainNs;
+    }
+    if (now >= times_.measured_start_ns) {
+      const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
+      if (second > block_->second) Rollover(second);
+    }
+    int64_t wake = now + kTickNs;
+    // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
+    // only now and then (reconnects, completion), not on every wake-up.
+    batching_ = true;
+    if (open_loop || now >= next_scan || stopping_ || rescan_) {
+      next_scan = now + kNsPerMs;
+      rescan_ = false;
+      bool all_done = true;
+      any_alive = false;
+      for (auto& cp : conns_) {
+        Conn& c = *cp;
+        if (c.state == Conn::State::kBackoff && !stopping_) {
+          if (c.retry_at_ns <= now) {
+            StartConnect(c, now);
+          } else {
+            wake = std::min(wake, c.retry_at_ns);
+          }
+        } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
+          ConnectFailed(c, now, "connection timed out");
+        }
+        if (c.state == Conn::State::kReady && open_loop) {
+          Issue(c, now);
+          if (c.pending.size() < cap && MoreToIssue(c, now)) wake = std::min(wake, NextDue(c));
+        }
+        any_alive = any_alive || c.state != Conn::State::kDead;
+        all_done = all_done && Done(c, now);
+      }
+      FlushQueued();
+      if (all_done) break;
+    }
+    batching_ = false;
+    if (drain_deadline > 0 && now >= drain_deadline) break;
+    if (config_.by_time() && !stopping_) wake = std::min(wake, times_.end_ns);
+    if (drain_deadline > 0) wake = std::min(wake, drain_deadline);
+    const int64_t timeout = std::max<int64_t>(0, wake - now);
+    timespec ts{static_cast<time_t>(timeout / kNsPerSec), static_cast<long>(timeout % kNsPerSec)};
+    const int n = epoll_pwait2(epfd_, events, kMaxEvents, &ts, nullptr);
+    // Read every ready connection first, then send all their next requests back to back:
+    // the server wakes once for the batch instead of once per connection.
+    batching_ = true;
+    for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
+    FlushQueued();
+    batching_ = false;
+    progress_ops.store(total_ok_, std::memory_order_relaxed);
+    progress_errors.store(total_errors_, std::memory_order_relaxed);
+  }
+  all_lost_ = !any_alive;
+  // Requests still in flight, and (open loop) requests that fell due but were never sent.
+  now = NowNs();
+  for (auto& cp : conns_) {
+    Conn& c = *cp;
+    for (size_t i = 0; i < c.pending.size(); ++i) {
+      const Pending& p = c.pending.At(i);
+      if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+        ++stats_.unanswered;
+      }
+    }
+    if (open_loop && config_.by_time() && !interrupted_) {
+      while (NextDue(c) < times_.end_ns) {
+        if (NextDue(c) >= times_.measured_start_ns) ++stats_.unanswered;
+        ++c.k;
+      }
+    }
+    if (c.fd >= 0) close(c.fd);
+    c.fd = -1;
+  }
+  progress_ops.store(total_ok_, std::memory_order_relaxed);
+  progress_errors.store(total_errors_, std::memory_order_relaxed);
+  mailbox_.Post(std::move(block_));
+  mailbox_.current_second.store(INT64_MAX, std::memory_order_release);
+  finished.store(true, std::memory_order_release);
+}
+
+}  // namespace dfbench::loadgen

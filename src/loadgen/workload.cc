@@ -1,0 +1,143 @@
+#include "loadgen/workload.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+
+#include "core/check.h"
+#include "protocol/memcache_text.h"
+
+namespace dfbench::loadgen {
+
+std::string SectionName(std::string_view command) {
+  std::string s;
+  for (char c : command) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  return s + "s";
+}
+
+core::Result<Workload> BuildWorkload(const Config& config) {
+  Workload w;
+  if (config.commands.empty()) {
+    Slot set{.section = "Sets",
+             .type = "SET",
+             .ratio = config.set_ratio,
+             .key_pattern = config.set_pattern,
+             .kind = Slot::Kind::kSet};
+    Slot get{.section = "Gets",
+             .type = "GET",
+             .ratio = config.get_ratio,
+             .key_pattern = config.get_pattern,
+             .kind = Slot::Kind::kGet};
+    if (config.protocol == Protocol::kRedis) {
+      set.tmpl = *protocol::CommandTemplate::Compile("SET __key__ __data__");
+      get.tmpl = *protocol::CommandTemplate::Compile("GET __key__");
+    }
+    w.slots.push_back(std::move(set));
+    w.slots.push_back(std::move(get));
+  } else {
+    for (const auto& cmd : config.commands) {
+      auto t = protocol::CommandTemplate::Compile(cmd.text);
+      if (!t) return tl::unexpected(core::WithContext(t.error(), "--command"));
+      Slot slot{.section = SectionName(t->name()),
+                .ratio = cmd.ratio,
+                .key_pattern = cmd.key_pattern,
+                .kind = Slot::Kind::kCustom};
+      for (char c : t->name()) {
+        slot.type += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      }
+      slot.tmpl = std::move(*t);
+      w.slots.push_back(std::move(slot));
+    }
+  }
+  const uint64_t max_data = std::max(config.data_size, config.data_size_max);
+  w.data.resize(max_data);
+  // Printable, varied bytes: engines that compress or dedupe values see no trivial pattern.
+  Rng rng(42);
+  for (auto& c : w.data) c = static_cast<char>('a' + rng.Below(26));
+  const uint64_t key_bytes = config.key_prefix.size() + 20;
+  w.max_request_bytes = 64 + 2 * key_bytes + max_data;
+  for (const auto& slot : w.slots) {
+    if (slot.tmpl) {
+      w.max_request_bytes =
+          std::max<uint64_t>(w.max_request_bytes, slot.tmpl->EncodedSize(key_bytes, max_data));
+    }
+  }
+  return w;
+}
+
+ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, int global_client,
+                               uint64_t random_base)
+    : config_(config),
+      workload_(workload),
+      rng_(ClientSeed(config, global_client, random_base)),
+      prefix_len_(config.key_prefix.size()) {
+  DFB_CHECK(prefix_len_ + 24 <= sizeof(key_buf_));
+  std::memcpy(key_buf_, config.key_prefix.data(), prefix_len_);
+  for (const auto& slot : workload.slots) {
+    keys_.emplace_back(config, slot.key_pattern, global_client, config.total_clients());
+  }
+  // Start at the first slot that is sent at all.
+  while (workload_.slots[slot_].ratio == 0) ++slot_;
+  args_.reserve(4);
+}
+
+uint32_t ClientWorkload::Next(std::string* out) {
+  // Ratio cycle: `ratio` requests of slot 0, then of slot 1, ... (memtier's order).
+  const auto& slots = workload_.slots;
+  while (repeat_ >= slots[slot_].ratio) {
+    repeat_ = 0;
+    slot_ = (slot_ + 1) % static_cast<uint32_t>(slots.size());
+  }
+  ++repeat_;
+  const uint32_t index = slot_;
+  const Slot& slot = slots[index];
+
+  const uint64_t key_index = keys_[index].Next(rng_);
+  char* end = std::to_chars(key_buf_ + prefix_len_, key_buf_ + sizeof(key_buf_), key_index).ptr;
+  const std::string_view key(key_buf_, static_cast<size_t>(end - key_buf_));
+
+  uint64_t size = config_.data_size;
+  if (config_.data_size_max > 0) size = rng_.Between(config_.data_size_min, config_.data_size_max);
+  const std::string_view data(workload_.data.data(), size);
+
+  if (config_.protocol == Protocol::kRedis) {
+    EncodeRedis(slot, out, key, data);
+  } else {
+    EncodeMemcache(slot, out, key, data);
+  }
+  return index;
+}
+
+void ClientWorkload::EncodeRedis(const Slot& slot, std::string* out, std::string_view key,
+                                 std::string_view data) {
+  if (slot.kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
+    char ttl_buf[24];
+    const uint64_t ttl = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
+    char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), ttl).ptr;
+    args_.clear();
+    args_.push_back("SETEX");
+    args_.push_back(key);
+    args_.push_back(std::string_view(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf)));
+    args_.push_back(data);
+    protocol::AppendCommand(out, args_);
+    return;
+  }
+  slot.tmpl->Encode(out, key, data);
+}
+
+void ClientWorkload::EncodeMemcache(const Slot& slot, std::string* out, std::string_view key,
+                                    std::string_view data) {
+  if (slot.kind == Slot::Kind::kGet) {
+    protocol::AppendMemcacheGet(out, key);
+    return;
+  }
+  std::chrono::seconds exptime{0};
+  if (config_.expiry_max_s > 0) {
+    exptime = std::chrono::seconds(rng_.Between(config_.expiry_min_s, config_.expiry_max_s));
+  }
+  protocol::AppendMemcacheSet(out, key, data, exptime);
+}
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,65 @@
+// The command mix of a run, compiled once and shared read-only by every worker thread, and the
+// per-client state that walks it (ratio cycle, key generators, value sizes, TTLs).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "loadgen/config.h"
+#include "loadgen/keygen.h"
+#include "protocol/resp_encoder.h"
+
+namespace dfbench::loadgen {
+
+// One command type of the mix: a report section ("Sets", "Gets", "Lpushs").
+struct Slot {
+  std::string section;  // JSON section name: "Sets", "Gets", "Lpushs"
+  std::string type;     // table/histogram type: "SET", "GET", "LPUSH"
+  uint32_t ratio = 1;   // consecutive requests of this slot per cycle (0: never sent)
+  KeyPattern key_pattern = KeyPattern::kRandom;
+  enum class Kind : uint8_t { kSet, kGet, kCustom } kind = Kind::kCustom;
+  std::optional<protocol::CommandTemplate> tmpl;  // redis only
+};
+
+struct Workload {
+  std::vector<Slot> slots;
+  std::string data;  // value bytes; a request uses a prefix of it
+  uint64_t max_request_bytes = 0;
+};
+
+// Compiles the mix. kUsage for a bad template (unknown placeholder, unterminated quote).
+core::Result<Workload> BuildWorkload(const Config& config);
+
+// "lpush" -> "Lpushs", as memtier names per-command sections.
+std::string SectionName(std::string_view command);
+
+// One client's walk through the mix. Not thread-safe; one per connection.
+class ClientWorkload {
+ public:
+  ClientWorkload(const Config& config, const Workload& workload, int global_client,
+                 uint64_t random_base);
+
+  // Appends the next request to *out; returns its slot index. `key_buf` is scratch space.
+  uint32_t Next(std::string* out);
+
+ private:
+  void EncodeRedis(const Slot& slot, std::string* out, std::string_view key, std::string_view data);
+  void EncodeMemcache(const Slot& slot, std::string* out, std::string_view key,
+                      std::string_view data);
+
+  const Config& config_;
+  const Workload& workload_;
+  Rng rng_;
+  std::vector<KeyGenerator> keys_;  // one per slot
+  uint32_t slot_ = 0;
+  uint32_t repeat_ = 0;  // requests of slot_ sent in the current cycle
+  char key_buf_[600];
+  size_t prefix_len_;
+  std::vector<std::string_view> args_;  // reused for SETEX
+};
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,149 @@
+// The loadgen command line end to end: exit codes, the one-line errors, the outputs.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "support/test_server.h"
+
+namespace dfbench {
+namespace {
+
+using testing::TestServer;
+
+core::CapturedOutput Loadgen(std::vector<std::string> args) {
+  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
+  auto r = core::RunCapture(args, std::chrono::seconds(60));
+  EXPECT_TRUE(r) << r.error().message;
+  return r ? *r : core::CapturedOutput{};
+}
+
+size_t Lines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+std::filesystem::path TempFile(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("dfbench-loadgen-" + std::to_string(getpid()) + "-" + name);
+}
+
+TEST(LoadgenCli, BadInputIsOneLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--no-such-flag"},
+      {"--ratio", "1-10"},
+      {"--command", "SET __key__ __dat__"},
+      {"--key-minimum", "10", "--key-maximum", "5"},
+      {"-d", "0"},
+      {"--key-pattern", "P:R"},
+      {"--command", "GET __key__", "--ratio", "1:1"},
+      {"--command-ratio", "2"},
+      {"--test-time", "soon"},
+      {"--threads", "many"},
+  };
+  for (const auto& args : cases) {
+    auto out = Loadgen(args);
+    EXPECT_EQ(out.status.code, 2) << args[0] << ": " << out.err;
+    EXPECT_EQ(Lines(out.err), 1u) << args[0] << ": " << out.err;
+    EXPECT_TRUE(out.out.empty()) << args[0];
+  }
+}
+
+TEST(LoadgenCli, UnreachableServerIsExitFive) {
+  auto out = Loadgen({"-p", std::to_string(testing::FreePort()), "-n", "10"});
+  EXPECT_EQ(out.status.code, 5) << out.err;
+  EXPECT_EQ(Lines(out.err), 1u) << out.err;
+  EXPECT_NE(out.err.find("cannot connect"), std::string::npos) << out.err;
+}
+
+TEST(LoadgenCli, PasswordProblemsAreExitFive) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  {
+    auto client = server->Client();
+    ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "sekret"}));
+  }
+  const std::string port = std::to_string(server->port());
+  auto out = Loadgen({"-p", port, "-n", "10"});
+  EXPECT_EQ(out.status.code, 5) << out.err;
+  EXPECT_EQ(Lines(out.err), 1u) << out.err;
+  EXPECT_NE(out.err.find("NOAUTH"), std::string::npos) << out.err;
+  out = Loadgen({"-p", port, "-n", "10", "-a", "wrong"});
+  EXPECT_EQ(out.status.code, 5) << out.err;
+  EXPECT_EQ(Lines(out.err), 1u) << out.err;
+  out = Loadgen({"-p", port, "-n", "10", "-t", "1", "-c", "2", "-a", "sekret"});
+  EXPECT_EQ(out.status.code, 0) << out.err;
+}
+
+TEST(LoadgenCli, WritesTheTableAndTheJson) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const auto json_path = TempFile("report.json");
+  auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
+                      "--json-out-file", json_path.string(), "--progress", "never"});
+  EXPECT_EQ(out.status.code, 0) << out.err;
+  EXPECT_NE(out.out.find("\nTotals "), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("Avg. Latency"), std::string::npos) << out.out;
+  EXPECT_TRUE(out.err.empty()) << out.err;
+  auto text = core::ReadFile(json_path);
+  ASSERT_TRUE(text) << text.error().message;
+  auto j = nlohmann::json::parse(*text);
+  EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 400);
+  EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "false");
+  EXPECT_EQ(j["dfbench"]["errors"], 0);
+  std::filesystem::remove(json_path);
+}
+
+TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const auto json_path = TempFile("interrupted.json");
+  const auto stdout_path = TempFile("interrupted.out");
+  core::SpawnOptions spawn;
+  spawn.argv = {LOADGEN_BINARY,
+                "loadgen",
+                "-p",
+                std::to_string(server->port()),
+                "-t",
+                "1",
+                "-c",
+                "2",
+                "--test-time",
+                "30",
+                "--progress",
+                "never",
+                "--json-out-file",
+                json_path.string()};
+  spawn.stdout_path = stdout_path.string();
+  auto child = core::Spawn(spawn);
+  ASSERT_TRUE(child) << child.error().message;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  child->Signal(SIGINT);
+  auto status = child->WaitFor(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->code, 130);
+  auto text = core::ReadFile(json_path);
+  ASSERT_TRUE(text) << text.error().message;
+  auto j = nlohmann::json::parse(*text);
+  EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "true");
+  EXPECT_GT(j["ALL STATS"]["Totals"]["Count"].get<uint64_t>(), 0u);
+  EXPECT_LT(j["ALL STATS"]["Runtime"]["Total duration"].get<double>(), 20000);
+  auto table = core::ReadFile(stdout_path);
+  ASSERT_TRUE(table);
+  EXPECT_NE(table->find("Interrupted"), std::string::npos);
+  std::filesystem::remove(json_path);
+  std::filesystem::remove(stdout_path);
+}
+
+TEST(LoadgenCli, HelpHasExamples) {
+  auto out = Loadgen({"--help"});
+  EXPECT_EQ(out.status.code, 0);
+  EXPECT_NE(out.out.find("Examples:"), std::string::npos);
+  EXPECT_NE(out.out.find("--key-pattern"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dfbench
