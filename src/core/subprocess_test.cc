@@ -55,6 +55,21 @@ TEST(Subprocess, PinsToCpus) {
   EXPECT_NE(ReadFile(log)->find("\t0\n"), std::string::npos);
 }
 
+TEST(Subprocess, RunCapturePinsAndInheritsStderr) {
+  auto r = RunCapture({"sh", "-c", "grep Cpus_allowed_list /proc/self/status; echo progress >&2"},
+                      RunOptions{.cpus = {0}, .stderr_mode = RunOptions::Stderr::kInherit});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->status.ok());
+  EXPECT_NE(r->out.find("\t0\n"), std::string::npos);
+  EXPECT_EQ(r->err, "");
+}
+
+TEST(Subprocess, RunCaptureRefusesNonExecutablePath) {
+  auto r = RunCapture({"/nonexistent/bin/x"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kEnvironment);
+}
+
 TEST(Subprocess, FindOnPath) {
   EXPECT_TRUE(FindOnPath("sh"));
   EXPECT_FALSE(FindOnPath("dfbench-no-such-program"));

@@ -1,0 +1,25 @@
+# Shortcuts for developers; the scripts under scripts/ are what the README and CI run.
+.PHONY: all build test quickstart check deps bench clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	scripts/build.sh
+
+test:
+	scripts/test.sh
+
+quickstart:
+	scripts/quickstart.sh
+
+check:
+	scripts/check.sh
+
+bench: build
+	bench/loadgen_vs_peers.sh
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,136 @@
+#include "cli/flags.h"
+
+#include <cstdio>
+
+#include "core/log.h"
+#include "core/units.h"
+#include "results/writers.h"
+
+namespace dfbench::cli {
+
+void AddEngineFlags(CLI::App* sub, EngineFlags* flags) {
+  sub->add_option("--engines", flags->engines,
+                  "Comma-separated engines: dragonfly, redis, valkey, memcached")
+      ->capture_default_str();
+  for (const auto& spec : engines::KnownEngines()) {
+    const std::string name = spec.name;
+    sub->add_option_function<std::string>(
+        "--" + name + "_binary",
+        [flags, name](const std::string& path) { flags->binaries[name] = path; },
+        "Path to the " + spec.program + " binary (default: found on PATH)");
+  }
+}
+
+std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv) {
+  return OrExit(engines::ParseEngineList(csv));
+}
+
+void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
+  sub->add_option("--redis_io_threads", flags->redis_io_threads,
+                  "Redis --io-threads (0: the engine's default)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--valkey_io_threads", flags->valkey_io_threads,
+                  "Valkey --io-threads (0: the engine's default)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--io-threads", flags->io_threads_alias,
+                  "Deprecated: sets --redis_io_threads and --valkey_io_threads")
+      ->group("")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--dragonfly_num_shards,--num-shards", flags->dragonfly_num_shards,
+                  "Dragonfly --num_shards: 0 its default, >0 explicit, -1 derived from the CPUs")
+      ->check(CLI::Range(-1, 1 << 16));
+  sub->add_option("--dragonfly_conn_use_incoming_cpu,--conn-use-incoming-cpu",
+                  flags->dragonfly_conn_use_incoming_cpu,
+                  "Run Dragonfly with --conn_use_incoming_cpu")
+      ->capture_default_str();
+}
+
+engines::Tuning ToTuning(const TuningFlags& flags) {
+  engines::Tuning t;
+  t.redis_io_threads = flags.redis_io_threads;
+  t.valkey_io_threads = flags.valkey_io_threads;
+  if (flags.io_threads_alias >= 0) {
+    core::Note("--io-threads is deprecated; use --redis_io_threads / --valkey_io_threads");
+    t.redis_io_threads = t.valkey_io_threads = flags.io_threads_alias;
+  }
+  t.dragonfly_num_shards = flags.dragonfly_num_shards;
+  t.dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu;
+  return t;
+}
+
+void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
+  if (with_engines) {
+    sub->add_option("--engines", flags->engines, "Comma-separated subset of the setup's engines")
+        ->capture_default_str();
+  }
+  auto& m = flags->memtier;
+  sub->add_option("--memtier-threads", m.threads, "Load generator threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--memtier-clients", m.clients, "Connections per thread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--memtier-requests", m.requests,
+                  "Requests per trial, per engine (split over all connections)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--memtier-ratio", flags->ratio, "SET:GET ratio (1:10 means 91% reads)")
+      ->capture_default_str();
+  sub->add_option("--memtier-data-size", m.data_size, "Value size in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64 << 20));
+  sub->add_option("--memtier-pipeline", m.pipeline, "Requests in flight per connection")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--warmup-requests", flags->warmup_requests,
+                  "Requests of the discarded warmup pass (0 disables)")
+      ->capture_default_str();
+  sub->add_option("--trials", flags->trials, "Measured trials per engine")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_flag("--distinct-client-seed{true}", m.distinct_client_seed,
+                "Give each connection its own random seed");
+  sub->add_option("--cooldown", flags->cooldown, "Pause between engines (e.g. 30s, 500ms)")
+      ->capture_default_str();
+  sub->add_option("--output", flags->output, "stdout format: table, json or csv")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  AddTuningFlags(sub, &flags->tuning);
+}
+
+scenarios::RunOptions ToRunOptions(const RunFlags& flags,
+                                   const std::vector<const engines::EngineSpec*>& engines) {
+  scenarios::RunOptions o;
+  o.engines = engines;
+  o.memtier = flags.memtier;
+  o.memtier.ratio = OrExit(core::ParseRatio(flags.ratio)).ToString();
+  o.warmup_requests = flags.warmup_requests;
+  o.trials = flags.trials;
+  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
+      OrExit(core::ParseDuration(flags.cooldown)));
+  o.tuning = ToTuning(flags.tuning);
+  return o;
+}
+
+int ReportRun(const results::RunResults& r, const std::string& output,
+              const std::string& results_path) {
+  std::string payload;
+  if (output == "json") {
+    payload = results::RenderRunJson(r);
+  } else if (output == "csv") {
+    payload = results::RenderRunCsv(r);
+  } else {
+    payload = results::RenderRunTable(r);
+  }
+  std::fwrite(payload.data(), 1, payload.size(), stdout);
+  std::fflush(stdout);
+  core::Notef("results: {}", results_path);
+  if (r.status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
+  if (r.status != "completed") {
+    core::Note("one or more engines failed; see the error column");
+    return static_cast<int>(core::ErrorKind::kFailure);
+  }
+  return 0;
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,58 @@
+// Flag groups shared by several subcommands (setup/quickstart, run/quickstart).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "engines/engine.h"
+#include "results/schema.h"
+#include "scenarios/run_benchmark.h"
+
+namespace dfbench::cli {
+
+// Which engines, and where their binaries are (setup, quickstart).
+struct EngineFlags {
+  std::string engines = "dragonfly,redis,valkey";
+  std::map<std::string, std::string> binaries;  // filled by --<engine>_binary
+};
+void AddEngineFlags(CLI::App* sub, EngineFlags* flags);
+// The parsed engine list (kUsage for an unknown name).
+std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv);
+
+// Engine tuning (run, quickstart), as the reference's --redis_io_threads & co.
+struct TuningFlags {
+  int redis_io_threads = 0;
+  int valkey_io_threads = 0;
+  int io_threads_alias = -1;  // deprecated --io-threads: sets both
+  int dragonfly_num_shards = 0;
+  bool dragonfly_conn_use_incoming_cpu = true;
+};
+void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
+engines::Tuning ToTuning(const TuningFlags& flags);
+
+// The SET:GET workload and trial structure (run, quickstart).
+struct RunFlags {
+  std::string engines = "dragonfly,redis,valkey";
+  results::MemtierConfig memtier;
+  std::string ratio = "1:10";
+  uint64_t warmup_requests = 100000;
+  int trials = 3;
+  std::string cooldown = "30s";
+  std::string output = "table";
+  TuningFlags tuning;
+};
+// `with_engines`: quickstart takes --engines from EngineFlags instead.
+void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines);
+// Validates values CLI11 cannot (ratio, ranges) and builds the scenario options; throws
+// ExitError(kUsage) with one clear line.
+scenarios::RunOptions ToRunOptions(const RunFlags& flags,
+                                   const std::vector<const engines::EngineSpec*>& engines);
+
+// Prints a finished run in the chosen --output form on stdout and its location on stderr;
+// returns the exit code for its status.
+int ReportRun(const results::RunResults& r, const std::string& output,
+              const std::string& results_path);
+
+}  // namespace dfbench::cli

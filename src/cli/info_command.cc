@@ -1,0 +1,100 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "core/files.h"
+#include "core/table.h"
+#include "core/time_format.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+namespace {
+
+std::string Age(const std::string& created_at) {
+  auto t = core::ParseIso8601(created_at);
+  if (t == core::SystemTime{}) return "?";
+  return core::FormatAge(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - t));
+}
+
+std::string CpuList(const std::vector<int>& cpus) {
+  if (cpus.empty()) return "all";
+  std::string s;
+  for (int c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
+  return s;
+}
+
+// Indents every line of `text` by two spaces.
+std::string Indent(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size() - 1;
+    out += "  " + text.substr(start, nl - start + 1);
+    start = nl + 1;
+  }
+  return out;
+}
+
+void PrintInfo(const state::SetupState& s) {
+  std::string out =
+      fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id, s.status, s.provider);
+  out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
+                     state::SetupDir(s.id).string());
+  out += "\nHosts:\n";
+  for (const auto& h : s.hosts) {
+    out += fmt::format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
+                       h.name.empty() ? h.address : h.name, h.vcpus,
+                       static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
+    out += fmt::format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
+  }
+  out += "\nEngines:\n";
+  core::Table engines({"NAME", "VERSION", "STATUS", "BINARY"});
+  for (const auto& e : s.engines) engines.AddRow({e.name, e.version, e.status, e.binary});
+  out += Indent(engines.Render());
+  out += "\nBenchmarks:\n";
+  if (s.benchmarks.empty()) {
+    out += "  none yet\n";
+  } else {
+    core::Table runs({"RUN", "KIND", "STATUS", "ENGINES", "RESULTS"});
+    for (const auto& b : s.benchmarks) {
+      std::string engines_csv;
+      for (const auto& e : b.engines) engines_csv += (engines_csv.empty() ? "" : ",") + e;
+      runs.AddRow(
+          {b.run_id, b.kind, b.status, engines_csv, (state::SetupDir(s.id) / b.path).string()});
+    }
+    out += Indent(runs.Render());
+  }
+  if (s.status != state::kStatusDestroyed) {
+    out += fmt::format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
+                       s.id, s.id);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+}  // namespace
+
+void AddInfo(CLI::App* sub, Action* action) {
+  auto id = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  sub->add_option("--id", *id, "Setup to describe")->required();
+  sub->add_flag("--json", *json, "Print state.json instead");
+  SetExamples(
+      sub, "  dfbench info --id local-dev\n  dfbench info --id local-dev --json | jq .engines\n");
+  sub->callback([id, json, action] {
+    *action = [id, json] {
+      auto s = OrExit(state::Load(*id));
+      if (*json) {
+        const std::string text = OrExit(core::ReadFile(state::SetupDir(*id) / "state.json"));
+        std::fwrite(text.data(), 1, text.size(), stdout);
+      } else {
+        PrintInfo(s);
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,83 @@
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "core/log.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/lifecycle.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct QuickstartFlags {
+  std::string id;
+  std::string provider = "local";
+  EngineFlags engines;
+  RunFlags run;
+  bool skip_destroy = false;
+  bool no_pin = false;
+};
+
+int RunQuickstart(const QuickstartFlags& f) {
+  const auto requested = ParseEngines(f.engines.engines);
+  scenarios::RunOptions options = ToRunOptions(f.run, requested);
+  auto setup = OrExit(scenarios::CreateSetup({.id = f.id,
+                                              .provider = f.provider,
+                                              .engines = requested,
+                                              .binaries = f.engines.binaries,
+                                              .skip_missing_engines = true,
+                                              .pin_cpus = !f.no_pin}));
+  // Run what the setup found; the missing ones were reported while locating them.
+  options.engines.clear();
+  for (const auto* spec : requested) {
+    const auto* install = setup.FindEngine(spec->name);
+    if (install && install->status == "installed") options.engines.push_back(spec);
+  }
+  int code = 0;
+  {
+    auto session = OrExit(scenarios::WorkSession::Open(setup.id, state::kStatusBenchmarking));
+    auto provider = OrExit(providers::MakeProvider(session->setup().provider));
+    auto fleet = OrExit(provider->Connect(session->setup()));
+    drivers::BuiltinDriver driver;
+    options.driver = &driver;
+    auto r = scenarios::RunBenchmark(&session->setup(), fleet, options);
+    if (r) {
+      OrExit(session->Save());
+      code =
+          ReportRun(*r, f.run.output,
+                    (state::SetupDir(setup.id) / session->setup().benchmarks.back().path).string());
+    } else {
+      core::Note(r.error().message);
+      code = static_cast<int>(r.error().kind);
+    }
+  }
+  if (f.skip_destroy) {
+    core::Notef("kept setup {} (--skip-destroy); remove it with 'dfbench destroy --id {}'",
+                setup.id, setup.id);
+  } else if (auto st = scenarios::DestroySetup(setup.id); !st) {
+    core::Note("destroy: " + st.error().message);
+    if (code == 0) code = static_cast<int>(st.error().kind);
+  }
+  return code;
+}
+
+}  // namespace
+
+void AddQuickstart(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<QuickstartFlags>();
+  sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
+  sub->add_option("--provider", f->provider, "Where the hosts come from")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"local"}));
+  AddEngineFlags(sub, &f->engines);
+  AddRunFlags(sub, &f->run, /*with_engines=*/false);
+  sub->add_flag("--skip-destroy", f->skip_destroy, "Keep the setup after the run");
+  sub->add_flag("--no-pin", f->no_pin,
+                "Local provider: do not split the CPUs between engine and load generator");
+  SetExamples(sub,
+              "  dfbench quickstart\n"
+              "  dfbench quickstart --engines redis,memcached --trials 5\n"
+              "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n");
+  sub->callback([f, action] { *action = [f] { return RunQuickstart(*f); }; });
+}
+
+}  // namespace dfbench::cli

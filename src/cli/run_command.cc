@@ -1,0 +1,43 @@
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/lifecycle.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct RunCommandFlags {
+  std::string id;
+  RunFlags run;
+};
+
+int RunRun(const RunCommandFlags& f) {
+  auto engines = ParseEngines(f.run.engines);
+  scenarios::RunOptions options = ToRunOptions(f.run, engines);
+  auto session = OrExit(scenarios::WorkSession::Open(f.id, state::kStatusBenchmarking));
+  auto provider = OrExit(providers::MakeProvider(session->setup().provider));
+  auto fleet = OrExit(provider->Connect(session->setup()));
+  drivers::BuiltinDriver driver;
+  options.driver = &driver;
+  auto r = OrExit(scenarios::RunBenchmark(&session->setup(), fleet, options));
+  OrExit(session->Save());
+  return ReportRun(r, f.run.output,
+                   (state::SetupDir(f.id) / session->setup().benchmarks.back().path).string());
+}
+
+}  // namespace
+
+void AddRun(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<RunCommandFlags>();
+  sub->add_option("--id", f->id, "Setup created by 'dfbench setup'")->required();
+  AddRunFlags(sub, &f->run, /*with_engines=*/true);
+  SetExamples(sub,
+              "  dfbench run --id local-dev\n"
+              "  dfbench run --id local-dev --engines redis --memtier-threads 2 \\\n"
+              "      --memtier-clients 25 --memtier-requests 2000000 --memtier-pipeline 1\n"
+              "  dfbench run --id local-dev --trials 5 --output json > run.json\n");
+  sub->callback([f, action] { *action = [f] { return RunRun(*f); }; });
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,56 @@
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "core/log.h"
+#include "scenarios/lifecycle.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct SetupFlags {
+  std::string id;
+  std::string provider = "local";
+  EngineFlags engines;
+  bool no_pin = false;
+};
+
+int RunSetup(const SetupFlags& f) {
+  scenarios::SetupOptions o{.id = f.id,
+                            .provider = f.provider,
+                            .engines = ParseEngines(f.engines.engines),
+                            .binaries = f.engines.binaries,
+                            .skip_missing_engines = false,
+                            .pin_cpus = !f.no_pin};
+  auto s = OrExit(scenarios::CreateSetup(o));
+  std::printf("Setup %s is ready.\n", s.id.c_str());
+  for (const auto& e : s.engines) {
+    std::printf("  %-10s %-28s %s\n", e.name.c_str(), e.version.c_str(), e.binary.c_str());
+  }
+  std::printf(
+      "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
+      "  dfbench destroy --id %s\n",
+      s.id.c_str(), s.id.c_str(), s.id.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void AddSetup(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<SetupFlags>();
+  sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
+  sub->add_option("--provider", f->provider, "Where the hosts come from")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"local"}));
+  AddEngineFlags(sub, &f->engines);
+  sub->add_flag("--no-pin", f->no_pin,
+                "Local provider: do not split the CPUs between engine and load generator");
+  SetExamples(
+      sub,
+      "  dfbench setup --id local-dev\n"
+      "  dfbench setup --id mc --engines redis,memcached\n"
+      "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n");
+  sub->callback([f, action] { *action = [f] { return RunSetup(*f); }; });
+}
+
+}  // namespace dfbench::cli

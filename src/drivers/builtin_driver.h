@@ -1,0 +1,21 @@
+// The built-in load generator: runs `dfbench loadgen` on the client host.
+#pragma once
+
+#include "drivers/driver.h"
+
+namespace dfbench::drivers {
+
+class BuiltinDriver : public Driver {
+ public:
+  std::string Name() const override { return "builtin"; }
+  core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
+                                         const Workload& workload, const std::vector<int>& cpus,
+                                         const std::filesystem::path& raw_report) override;
+
+  // The loadgen command line for a workload (exposed for tests and for config.json).
+  static std::vector<std::string> BuildArgs(const std::string& binary, const Target& target,
+                                            const Workload& workload,
+                                            const std::string& report_path);
+};
+
+}  // namespace dfbench::drivers

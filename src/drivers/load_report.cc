@@ -1,0 +1,100 @@
+#include "drivers/load_report.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+namespace dfbench::drivers {
+namespace {
+
+using nlohmann::json;
+
+const json* FindResultsSection(const json& doc) {
+  if (auto it = doc.find("ALL STATS"); it != doc.end() && it->is_object()) return &*it;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (it.key().rfind("AGGREGATED AVERAGE RESULTS", 0) == 0 && it->is_object()) return &*it;
+  }
+  return nullptr;
+}
+
+double NumberOr(const json& obj, const char* key, double fallback) {
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number()) return fallback;
+  return it->get<double>();
+}
+
+// Percentile keys look like "p50.00", "p99.90", "p99.99" or "p100.0"; compare numerically.
+std::optional<double> Percentile(const json& percentiles, double wanted) {
+  for (auto it = percentiles.begin(); it != percentiles.end(); ++it) {
+    const std::string& key = it.key();
+    if (key.size() < 2 || key[0] != 'p' || !it->is_number()) continue;
+    char* end = nullptr;
+    double p = std::strtod(key.c_str() + 1, &end);
+    if (end == key.c_str() + 1) continue;
+    if (std::fabs(p - wanted) < 1e-6) return it->get<double>();
+  }
+  return std::nullopt;
+}
+
+// memtier truncates the Totals average to an integer millisecond ("Average Latency": 0.0 or
+// 1.0), so weight the per-command sections' averages by their counts instead.
+double AverageLatency(const json& section, const json& totals) {
+  double weighted = 0, count = 0;
+  for (auto it = section.begin(); it != section.end(); ++it) {
+    if (it.key() == "Totals" || !it->is_object()) continue;
+    const double c = NumberOr(*it, "Count", 0);
+    if (c > 0 && it->contains("Average Latency")) {
+      weighted += c * NumberOr(*it, "Average Latency", 0);
+      count += c;
+    }
+  }
+  if (count > 0) return weighted / count;
+  return NumberOr(totals, "Average Latency", NumberOr(totals, "Latency", 0));
+}
+
+}  // namespace
+
+core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
+                                                   const ReportOptions& options) {
+  json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return core::Fail(core::ErrorKind::kUsage, "load report is not valid JSON");
+  }
+  const json* section = FindResultsSection(doc);
+  if (!section) return core::Fail(core::ErrorKind::kUsage, "load report has no results section");
+  auto totals = section->find("Totals");
+  if (totals == section->end() || !totals->is_object()) {
+    return core::Fail(core::ErrorKind::kUsage, "load report has no Totals");
+  }
+  results::TrialResult t;
+  const double count = NumberOr(*totals, "Count", -1);
+  if (count < 0) return core::Fail(core::ErrorKind::kUsage, "load report has no Totals.Count");
+  t.ops = static_cast<uint64_t>(count);
+
+  double duration_sec = 0;
+  if (options.test_time_sec && *options.test_time_sec > 0) {
+    duration_sec = *options.test_time_sec;
+  } else if (auto rt = section->find("Runtime"); rt != section->end() && rt->is_object()) {
+    duration_sec = NumberOr(*rt, "Total duration", 0) / 1000.0;
+  }
+  t.duration_sec = duration_sec;
+  if (duration_sec > 0) {
+    t.throughput = count / duration_sec;
+  } else {
+    t.throughput = NumberOr(*totals, "Ops/sec", 0);
+  }
+  t.avg_latency = AverageLatency(*section, *totals);
+  if (auto pl = totals->find("Percentile Latencies"); pl != totals->end() && pl->is_object()) {
+    t.p50 = Percentile(*pl, 50).value_or(0);
+    t.p99 = Percentile(*pl, 99).value_or(0);
+    t.p999 = Percentile(*pl, 99.9).value_or(0);
+  }
+  if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
+    t.errors = static_cast<uint64_t>(NumberOr(*ext, "errors", 0));
+  } else {
+    t.errors = static_cast<uint64_t>(NumberOr(*totals, "Connection Errors", 0));
+  }
+  return t;
+}
+
+}  // namespace dfbench::drivers

@@ -1,0 +1,41 @@
+// The `run` scenario: each engine in turn on the server host, a discarded warmup, N measured
+// trials from the client host, stop, cool down; results aggregated and written as they come.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "providers/provider.h"
+#include "results/schema.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+struct RunOptions {
+  std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
+  results::MemtierConfig memtier;
+  uint64_t warmup_requests = 100000;
+  int trials = 3;
+  engines::Tuning tuning;  // cpus are filled from the fleet
+  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
+  drivers::Driver* driver = nullptr;
+};
+
+// Runs the benchmark on a setup held by the caller. Writes, under
+// <setup>/benchmarks/<run_id>/: config.json first, each trial's raw report as soon as the
+// trial ends (memtier/<engine>-t<N>.json), and results.json + results.csv after every trial.
+// Appends the run to setup->benchmarks (the caller saves the state).
+//
+// An engine that fails to start or dies gets its error in its row and the run goes on with
+// the next engine; the returned status is then "failed". SIGINT/SIGTERM stops the run with
+// status "interrupted", keeping what was measured. Errors are returned only for what
+// prevents the run from starting (unknown engine, unwritable directory).
+core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
+                                               const RunOptions& options);
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,75 @@
+#include "dfbench_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/files.h"
+
+namespace dfbench::testing {
+
+DfbenchRunner::DfbenchRunner(const std::string& name)
+    : home_(std::filesystem::path(::testing::TempDir()) / ("dfbench-it-" + name)) {
+  std::filesystem::remove_all(home_);
+  std::filesystem::create_directories(home_);
+}
+
+std::vector<std::string> DfbenchRunner::Argv(const std::vector<std::string>& args) const {
+  std::vector<std::string> argv = {"env", "DFBENCH_HOME=" + home_.string(), DFBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+CliResult DfbenchRunner::Run(const std::vector<std::string>& args,
+                             std::chrono::milliseconds timeout) const {
+  auto r = core::RunCapture(Argv(args), timeout);
+  if (!r) return {-1, "", r.error().message};
+  return {r->status.signal ? 128 + r->status.signal : r->status.code, r->out, r->err};
+}
+
+core::Process DfbenchRunner::Start(const std::vector<std::string>& args) const {
+  auto p = core::Spawn({.argv = Argv(args),
+                        .stdout_path = (home_ / "bg.stdout").string(),
+                        .stderr_path = (home_ / "bg.stderr").string()});
+  EXPECT_TRUE(p) << (p ? "" : p.error().message);
+  return p ? std::move(*p) : core::Process();
+}
+
+nlohmann::json DfbenchRunner::State(const std::string& id) const {
+  auto text = core::ReadFile(SetupDir(id) / "state.json");
+  if (!text) return nullptr;
+  return nlohmann::json::parse(*text, nullptr, false);
+}
+
+int CountLines(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += !line.empty();
+  return n;
+}
+
+std::vector<int> ProcessesMatching(const std::string& needle) {
+  std::vector<int> pids;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
+    std::ifstream status(entry.path() / "status");
+    std::string line;
+    bool zombie = false;
+    while (std::getline(status, line)) {
+      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
+    }
+    if (zombie) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmdline) {
+      if (c == '\0') c = ' ';
+    }
+    if (cmdline.find(needle) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+}  // namespace dfbench::testing

@@ -1,0 +1,45 @@
+// Runs the built dfbench binary with its state under a private DFBENCH_HOME.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/subprocess.h"
+
+namespace dfbench::testing {
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+class DfbenchRunner {
+ public:
+  // A fresh, empty DFBENCH_HOME under the test's temp dir.
+  explicit DfbenchRunner(const std::string& name);
+
+  CliResult Run(const std::vector<std::string>& args,
+                std::chrono::milliseconds timeout = std::chrono::minutes(5)) const;
+  // Starts dfbench in the background (stdout/stderr to files under home()).
+  core::Process Start(const std::vector<std::string>& args) const;
+  // argv that runs dfbench with this runner's environment.
+  std::vector<std::string> Argv(const std::vector<std::string>& args) const;
+
+  const std::filesystem::path& home() const { return home_; }
+  std::filesystem::path SetupDir(const std::string& id) const { return home_ / "runs" / id; }
+  nlohmann::json State(const std::string& id) const;
+
+ private:
+  std::filesystem::path home_;
+};
+
+// Number of stderr lines that are not empty.
+int CountLines(const std::string& text);
+
+// PIDs of live processes whose command line contains `needle`.
+std::vector<int> ProcessesMatching(const std::string& needle);
+
+}  // namespace dfbench::testing

@@ -1,0 +1,276 @@
+// `dfbench setup / run / quickstart / info / list / destroy` against real engines.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
+
+#include "core/files.h"
+#include "dfbench_runner.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kSmallRun = {
+    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
+    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--cooldown",         "0"};
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+void ExpectStats(const json& s, const std::string& where) {
+  ASSERT_TRUE(s.is_object()) << where;
+  for (const char* k : {"median", "min", "max", "stddev"}) {
+    EXPECT_TRUE(s.contains(k) && s[k].is_number()) << where << "." << k;
+  }
+  EXPECT_LE(s["min"].get<double>(), s["median"].get<double>()) << where;
+  EXPECT_LE(s["median"].get<double>(), s["max"].get<double>()) << where;
+}
+
+// Field names and types of the reference RunResults schema.
+void ExpectRunResultsSchema(const json& r, int trials) {
+  for (const char* k : {"run_id", "created_at", "completed_at", "status", "region", "aws_account",
+                        "server_instance", "client_instance"}) {
+    EXPECT_TRUE(r.contains(k) && r[k].is_string()) << k;
+  }
+  const json& m = r["memtier"];
+  for (const char* k : {"threads", "clients", "requests", "data_size", "pipeline"}) {
+    EXPECT_TRUE(m.contains(k) && m[k].is_number_integer()) << "memtier." << k;
+  }
+  EXPECT_TRUE(m["ratio"].is_string());
+  EXPECT_TRUE(m["distinct_client_seed"].is_boolean());
+  EXPECT_TRUE(r["warmup_requests"].is_number_integer());
+  EXPECT_EQ(r["trials"], trials);
+  ASSERT_TRUE(r["engines"].is_array());
+  for (const json& e : r["engines"]) {
+    EXPECT_TRUE(e["engine"].is_string());
+    EXPECT_TRUE(e["version"].is_string());
+    ASSERT_TRUE(e["trials"].is_array());
+    EXPECT_EQ(e["trials"].size(), static_cast<size_t>(trials)) << e["engine"];
+    for (const json& t : e["trials"]) {
+      EXPECT_TRUE(t["trial"].is_number_integer());
+      for (const char* k : {"throughput", "p50", "p99", "p999", "avg_latency"}) {
+        EXPECT_TRUE(t[k].is_number()) << k;
+        EXPECT_GT(t[k].get<double>(), 0) << k;
+      }
+    }
+    for (const char* k : {"throughput", "p50", "p99", "p999", "avg_latency"}) {
+      ExpectStats(e[k], e["engine"].get<std::string>() + "." + k);
+    }
+  }
+}
+
+// Each engine's reported operations equal the server's own count minus the warmup, and the
+// request count asked for (2 threads x 5 clients x 2000 = 20000 per trial).
+void ExpectCountsMatchServer(const json& r) {
+  for (const json& e : r["engines"]) {
+    uint64_t trial_ops = 0;
+    for (const json& t : e["trials"]) {
+      EXPECT_EQ(t["ops"].get<uint64_t>(), 20000u) << e["engine"];
+      EXPECT_EQ(t["errors"].get<uint64_t>(), 0u) << e["engine"];
+      trial_ops += t["ops"].get<uint64_t>();
+    }
+    ASSERT_GT(e["server_ops"].get<uint64_t>(), 0u) << e["engine"];
+    EXPECT_EQ(e["server_ops"].get<uint64_t>() - e["warmup_ops"].get<uint64_t>(), trial_ops)
+        << e["engine"];
+    EXPECT_EQ(e["warmup_ops"].get<uint64_t>(), 1000u) << e["engine"];
+  }
+}
+
+TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
+  DfbenchRunner dfb("quickstart");
+  auto r = dfb.Run(Concat({"quickstart", "--id", "qs", "--engines", "redis,memcached,valkey",
+                           "--valkey_binary", "/nonexistent/valkey-server", "--output", "json"},
+                          kSmallRun));
+  // An explicitly given binary that does not exist is an error, even for quickstart.
+  EXPECT_EQ(r.code, 5) << r.err;
+
+  r = dfb.Run(Concat(
+      {"quickstart", "--id", "qs2", "--engines", "redis,memcached,dragonfly", "--output", "json"},
+      kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // dragonfly is not installed on the test machine: skipped with one line.
+  EXPECT_NE(r.err.find("skipping dragonfly"), std::string::npos) << r.err;
+  json out = json::parse(r.out);  // stdout is a single JSON payload
+  ExpectRunResultsSchema(out, 2);
+  ASSERT_EQ(out["engines"].size(), 2u);
+  EXPECT_EQ(out["engines"][0]["engine"], "redis");
+  EXPECT_EQ(out["engines"][1]["engine"], "memcached");
+  EXPECT_EQ(out["status"], "completed");
+  ExpectCountsMatchServer(out);
+
+  // results.json on disk equals what was printed; per-trial raw reports are kept.
+  json st = dfb.State("qs2");
+  EXPECT_EQ(st["status"], "destroyed");
+  ASSERT_EQ(st["benchmarks"].size(), 1u);
+  auto dir = dfb.SetupDir("qs2") / "benchmarks" / out["run_id"].get<std::string>();
+  EXPECT_EQ(json::parse(*core::ReadFile(dir / "results.json")), out);
+  for (const char* f : {"config.json", "results.csv", "memtier/redis-t1.json",
+                        "memtier/redis-t2.json", "memtier/memcached-t2.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  }
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
+}
+
+TEST(StatefulFlow, SetupRunInfoListDestroy) {
+  DfbenchRunner dfb("stateful");
+  auto r = dfb.Run({"setup", "--id", "s1", "--engines", "redis"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State("s1")["status"], "ready");
+  json host = dfb.State("s1")["hosts"][0];
+  EXPECT_GT(host["vcpus"].get<int>(), 0);
+  EXPECT_FALSE(host["cpu_model"].get<std::string>().empty());
+  EXPECT_FALSE(host["kernel"].get<std::string>().empty());
+  EXPECT_FALSE(dfb.State("s1")["engines"][0]["version"].get<std::string>().empty());
+
+  r = dfb.Run(Concat({"run", "--id", "s1", "--engines", "redis"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("redis"), std::string::npos);
+  EXPECT_NE(r.out.find("OPS/SEC"), std::string::npos) << r.out;
+  r = dfb.Run(Concat({"run", "--id", "s1", "--engines", "redis", "--output", "csv"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("engine,version,trial,throughput", 0), 0u) << r.out;
+  EXPECT_EQ(dfb.State("s1")["status"], "ready");
+  EXPECT_EQ(dfb.State("s1")["benchmarks"].size(), 2u);
+
+  r = dfb.Run({"info", "--id", "s1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Status:    ready"), std::string::npos) << r.out;
+  r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("s1"), std::string::npos);
+
+  r = dfb.Run({"destroy", "--id", "s1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = dfb.Run({"destroy", "--id", "s1"});  // idempotent
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = dfb.Run({"list"});
+  EXPECT_EQ(r.out.find("s1"), std::string::npos) << r.out;
+  r = dfb.Run({"list", "--all"});
+  EXPECT_NE(r.out.find("destroyed"), std::string::npos) << r.out;
+}
+
+TEST(StatefulFlow, LockContentionFailsFastWithItsOwnExitCode) {
+  DfbenchRunner dfb("lock");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "l1", "--engines", "redis"}).code, 0);
+  // Hold the setup's lock from another process, as a concurrent dfbench would.
+  const std::string lock = (dfb.SetupDir("l1") / ".lock").string();
+  auto holder = core::Spawn({.argv = {"flock", "-n", lock, "sleep", "30"}});
+  ASSERT_TRUE(holder);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto start = std::chrono::steady_clock::now();
+  auto r = dfb.Run(Concat({"run", "--id", "l1", "--engines", "redis"}, kSmallRun));
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("locked"), std::string::npos) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));  // no waiting
+  EXPECT_EQ(dfb.Run({"destroy", "--id", "l1"}).code, 4);
+  // Read-only commands never block.
+  EXPECT_EQ(dfb.Run({"info", "--id", "l1"}).code, 0);
+  EXPECT_EQ(dfb.Run({"list"}).code, 0);
+  holder->Terminate(std::chrono::milliseconds(100));
+}
+
+TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
+  DfbenchRunner dfb("sigint");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "i1", "--engines", "redis"}).code, 0);
+  auto proc = dfb.Start({"run", "--id", "i1", "--engines", "redis", "--memtier-threads", "1",
+                         "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
+                         "30000", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+  // Wait until trial 2 is under way: trial 1's report exists.
+  std::filesystem::path t1;
+  for (int i = 0; i < 600 && t1.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!std::filesystem::exists(dfb.SetupDir("i1") / "benchmarks")) continue;
+    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("i1") / "benchmarks")) {
+      if (std::filesystem::exists(run.path() / "memtier" / "redis-t1.json")) {
+        t1 = run.path();
+      }
+    }
+  }
+  ASSERT_FALSE(t1.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  EXPECT_EQ(dfb.State("i1")["status"], "benchmarking");
+  proc.Signal(SIGINT);
+  auto status = proc.WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 130) << core::ReadTail(dfb.home() / "bg.stderr");
+  EXPECT_EQ(dfb.State("i1")["status"], "ready");
+  json r = json::parse(*core::ReadFile(t1 / "results.json"));
+  EXPECT_EQ(r["status"], "interrupted");
+  ASSERT_GE(r["engines"][0]["trials"].size(), 1u);
+  EXPECT_TRUE(std::filesystem::exists(t1 / "memtier" / "redis-t1.json"));
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine or load generator was left running";
+  // The setup is usable again.
+  EXPECT_EQ(dfb.Run(Concat({"run", "--id", "i1", "--engines", "redis"}, kSmallRun)).code, 0);
+}
+
+TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
+  DfbenchRunner dfb("badengine");
+  const auto script = dfb.home() / "fake-redis-server";
+  {
+    std::ofstream out(script);
+    out << "#!/bin/sh\n"
+           "if [ \"$1\" = --version ]; then echo 'Redis server v=7.0.0 fake'; exit 0; fi\n"
+           "echo 'FATAL CONFIG FILE ERROR: boom-at-start' >&2\nexit 1\n";
+  }
+  chmod(script.c_str(), 0755);
+  ASSERT_EQ(dfb.Run({"setup", "--id", "b1", "--engines", "redis,memcached", "--redis_binary",
+                     script.string()})
+                .code,
+            0);
+  auto r = dfb.Run(
+      Concat({"run", "--id", "b1", "--engines", "redis,memcached", "--output", "json"}, kSmallRun));
+  EXPECT_EQ(r.code, 1) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_NE(out["engines"][0]["error"].get<std::string>().find("boom-at-start"), std::string::npos)
+      << out.dump(2);
+  // The run went on with the next engine.
+  EXPECT_EQ(out["engines"][1]["engine"], "memcached");
+  EXPECT_EQ(out["engines"][1]["trials"].size(), 2u);
+  EXPECT_EQ(out["status"], "failed");
+  EXPECT_EQ(dfb.State("b1")["status"], "ready");
+}
+
+TEST(BadInput, OneClearLineAndADocumentedExitCode) {
+  DfbenchRunner dfb("badinput");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "x1", "--engines", "redis"}).code, 0);
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+    const char* needle;
+  } cases[] = {
+      {{"setup", "--engines", "redis,foodb"}, 2, "unknown engine \"foodb\""},
+      {{"run", "--id", "x1", "--memtier-ratio", "1:x"}, 2, "invalid ratio"},
+      {{"run", "--id", "nope"}, 3, "not found"},
+      {{"info", "--id", "nope"}, 3, "not found"},
+      {{"run", "--id", "x1", "--no-such-flag"}, 2, "--no-such-flag"},
+      {{"run", "--id", "x1", "--engines", "valkey"}, 2, "not installed"},
+      {{"runn"}, 2, "did you mean 'run'"},
+      {{"setup", "--id", "x1", "--engines", "redis"}, 2, "already exists"},
+  };
+  for (const auto& c : cases) {
+    auto r = dfb.Run(c.args);
+    EXPECT_EQ(r.code, c.code) << c.args[0] << " " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  }
+}
+
+TEST(Version, PrintsVersionCommitAndDate) {
+  DfbenchRunner dfb("version");
+  auto r = dfb.Run({"version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("dfbench v", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("commit "), std::string::npos);
+  EXPECT_NE(r.out.find("built "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dfbench::testing
