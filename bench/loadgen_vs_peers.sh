@@ -11,8 +11,11 @@
 # same 100000-key range (-r), with the same 50 connections, value size and pipeline; its figure
 # covers both phases. memtier_benchmark is used when it is on PATH or MEMTIER=/path is given.
 #
-# Usage: bench/loadgen_vs_peers.sh            (env: DFBENCH, MEMTIER, DURATION, SERVER_CPU,
-#                                              CLIENT_CPU, REDIS_SERVER, REDIS_BENCHMARK)
+# Each measurement runs REPEAT times (interleaved across tools, so drift on a shared machine hits
+# them alike); the table shows the median run per tool and pipeline.
+#
+# Usage: bench/loadgen_vs_peers.sh   (env: DFBENCH, MEMTIER, DURATION, REPEAT, SERVER_CPU,
+#                                     CLIENT_CPU, REDIS_SERVER, REDIS_BENCHMARK)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || true)}
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 REDIS_BENCHMARK=${REDIS_BENCHMARK:-redis-benchmark}
 DURATION=${DURATION:-10}
+REPEAT=${REPEAT:-3}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 KEYS=100000
@@ -68,63 +72,64 @@ json_count() {  # ALL STATS.Totals.Count of a memtier-format JSON file
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ALL STATS"]["Totals"]["Count"])' "$1"
 }
 
-rows=()
-row() {  # tool pipeline ops cpu_s wall_s
-  local per_cpu
-  per_cpu=$(echo "$3 / $4" | bc -l)
-  rows+=("$1|$2|$3|$4|$5|$per_cpu")
+# One line per run: tool|pipeline|ops|cpu_s|wall_s|ops_per_cpu_s
+runs="$work/runs"
+: >"$runs"
+record() {  # tool pipeline ops
+  echo "$1|$2|$3|$cpu_s|$wall_s|$(echo "$3 / $cpu_s" | bc -l)" >>"$runs"
 }
 
-declare -A per_cpu_of
 for pipeline in 30 1; do
   common=(-p "$port" -t 1 -c "$CONNS" -d "$VALUE" --ratio 1:10 --key-minimum 1
           --key-maximum "$KEYS" --pipeline "$pipeline" --test-time "$DURATION")
+  for _ in $(seq "$REPEAT"); do
+    timed "$DFBENCH" loadgen "${common[@]}" --progress never --json-out-file "$work/dfbench.json"
+    ops=$(json_count "$work/dfbench.json")
+    record "dfbench loadgen" "$pipeline" "$ops"
+    rate=$(echo "$ops / $wall_s" | bc -l)
 
-  timed "$DFBENCH" loadgen "${common[@]}" --progress never --json-out-file "$work/dfbench.json"
-  ops=$(json_count "$work/dfbench.json")
-  row "dfbench loadgen" "$pipeline" "$ops" "$cpu_s" "$wall_s"
-  per_cpu_of[dfbench,$pipeline]=$(echo "$ops / $cpu_s" | bc -l)
-  rate=$(echo "$ops / $wall_s" | bc -l)
+    if [ -n "$MEMTIER" ]; then
+      timed "$MEMTIER" -s 127.0.0.1 "${common[@]}" --hide-histogram \
+        --json-out-file "$work/memtier.json"
+      record "memtier_benchmark" "$pipeline" "$(json_count "$work/memtier.json")"
+    fi
 
-  if [ -n "$MEMTIER" ]; then
-    timed "$MEMTIER" -s 127.0.0.1 "${common[@]}" --hide-histogram \
-      --json-out-file "$work/memtier.json"
-    ops=$(json_count "$work/memtier.json")
-    row "memtier_benchmark" "$pipeline" "$ops" "$cpu_s" "$wall_s"
-    per_cpu_of[memtier,$pipeline]=$(echo "$ops / $cpu_s" | bc -l)
-  fi
-
-  if command -v "$REDIS_BENCHMARK" >/dev/null; then
-    # Size each phase to take about half the duration at the rate dfbench just reached.
-    n=$(printf '%.0f' "$(echo "$rate * $DURATION / 2" | bc -l)")
-    timed "$REDIS_BENCHMARK" -h 127.0.0.1 -p "$port" -c "$CONNS" -d "$VALUE" -P "$pipeline" \
-      -r "$KEYS" -n "$n" -t set,get -q
-    ops=$((2 * n))
-    row "redis-benchmark (SET, then GET)" "$pipeline" "$ops" "$cpu_s" "$wall_s"
-    per_cpu_of[redis,$pipeline]=$(echo "$ops / $cpu_s" | bc -l)
-  fi
+    if command -v "$REDIS_BENCHMARK" >/dev/null; then
+      # Size each phase to take about half the duration at the rate dfbench just reached.
+      n=$(printf '%.0f' "$(echo "$rate * $DURATION / 2" | bc -l)")
+      timed "$REDIS_BENCHMARK" -h 127.0.0.1 -p "$port" -c "$CONNS" -d "$VALUE" \
+        -P "$pipeline" -r "$KEYS" -n "$n" -t set,get -q
+      record "redis-benchmark (SET, then GET)" "$pipeline" "$((2 * n))"
+    fi
+  done
 done
 
 echo "Client operations per client CPU-second (redis-server on CPU $SERVER_CPU, clients on CPU"
 echo "$CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte values, SET:GET 1:10, keys 1..$KEYS,"
 echo "${DURATION} s; redis-benchmark: $CONNS connections, SET phase then GET phase, same pipeline)"
 echo
-printf '%-32s %8s %12s %8s %8s %14s\n' tool pipeline ops cpu_s wall_s ops/cpu-s
-for r in "${rows[@]}"; do
-  IFS='|' read -r tool pipeline ops cpu wall per <<<"$r"
-  printf '%-32s %8s %12s %8.2f %8.2f %14.0f\n' "$tool" "$pipeline" "$ops" "$cpu" "$wall" "$per"
-done
-echo
-for pipeline in 30 1; do
-  line="pipeline $pipeline: dfbench"
-  if [ -n "${per_cpu_of[memtier,$pipeline]:-}" ]; then
-    line+=$(printf ' %.2fx memtier_benchmark' \
-      "$(echo "${per_cpu_of[dfbench,$pipeline]} / ${per_cpu_of[memtier,$pipeline]}" | bc -l)")
-  fi
-  if [ -n "${per_cpu_of[redis,$pipeline]:-}" ]; then
-    line+=$(printf ' %.2fx redis-benchmark' \
-      "$(echo "${per_cpu_of[dfbench,$pipeline]} / ${per_cpu_of[redis,$pipeline]}" | bc -l)")
-  fi
-  echo "$line"
-done
+python3 - "$runs" <<'PY'
+import sys
+runs = {}
+for line in open(sys.argv[1]):
+    tool, pipeline, ops, cpu, wall, per = line.strip().split("|")
+    runs.setdefault((tool, int(pipeline)), []).append((float(per), int(ops), float(cpu), float(wall)))
+print("%-32s %8s %12s %8s %8s %14s   %s" % ("tool", "pipeline", "ops", "cpu_s", "wall_s",
+                                          "ops/cpu-s", "(all runs, ops/cpu-s)"))
+median = {}
+for (tool, pipeline), rs in sorted(runs.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+    rs.sort()
+    per, ops, cpu, wall = rs[(len(rs) - 1) // 2] if len(rs) % 2 else rs[len(rs) // 2]
+    median[(tool, pipeline)] = per
+    print("%-32s %8d %12d %8.2f %8.2f %14.0f   %s" % (tool, pipeline, ops, cpu, wall, per,
+                                                   " ".join("%.0f" % r[0] for r in rs)))
+print()
+for pipeline in (30, 1):
+    ours = median.get(("dfbench loadgen", pipeline))
+    parts = []
+    for tool in ("memtier_benchmark", "redis-benchmark (SET, then GET)"):
+        if (tool, pipeline) in median:
+            parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" ")[0]))
+    print("pipeline %d: dfbench %s" % (pipeline, ", ".join(parts) if parts else "(no peers)"))
+PY
 [ -n "$MEMTIER" ] || echo "memtier_benchmark: skipped (not on PATH; set MEMTIER=/path to include it)"

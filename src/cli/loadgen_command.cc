@@ -119,7 +119,9 @@ void AddLoadgen(CLI::App* sub, Action* action) {
                   "request's due time");
   sub->add_option("--warmup-time", o->warmup_time,
                   "Run this long first and leave it out of the main figures");
-  sub->add_option("--reconnect", o->reconnect, "Reconnect lost connections: on or off")
+  sub->add_option("--reconnect", o->reconnect,
+                  "Reconnect lost connections with backoff (on), giving up after 10 s "
+                  "without the server; or end the run at the first loss (off)")
       ->capture_default_str();
   sub->add_option("--progress", o->progress,
                   "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "

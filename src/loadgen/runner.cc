@@ -105,6 +105,7 @@ class Progress {
     const bool tty = isatty(STDERR_FILENO) != 0;
     live_ = mode == ProgressMode::kAlways || (mode == ProgressMode::kAuto && tty);
     plain_ = mode == ProgressMode::kAuto && !tty;
+    next_s_ = live_ ? 1.0 : 5.0;
   }
 
   void Update(double elapsed_s, uint64_t ops, uint64_t errors, const SeriesPoint* last) {

@@ -27,6 +27,9 @@ constexpr int kMaxEvents = 256;
 constexpr size_t kMaxErrorSamples = 5;
 constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
 constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
+// A connection that cannot get back to the server for this long gives up, so a server that
+// died does not leave a request-counted run waiting forever.
+constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
 constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
 // After the test time ends, in-flight replies get this long to arrive.
 constexpr int64_t kDrainNs = 2 * kNsPerSec;
@@ -112,6 +115,7 @@ struct Worker::Conn {
   double interval_ns = 0;
   uint64_t k = 0;
   int64_t backoff_ns = 0;
+  int64_t down_since_ns = 0;  // when the connection was lost; 0 while connected
   int64_t retry_at_ns = 0;
   uint64_t rx_unattributed = 0;
   uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
@@ -178,6 +182,7 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   SetWantWrite(c, false);
   if (c.ever_connected) ++stats_.reconnects;
   c.ever_connected = true;
+  c.down_since_ns = 0;
   if (!auth_request_.empty()) {
     c.out.append(auth_request_);
     c.pending.Push(Pending{now, now, kAuthSlot, 0});
@@ -215,7 +220,9 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   c.want_write = false;
   c.rx_unattributed = 0;
   c.unstamped = 0;
-  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_) {
+  if (c.down_since_ns == 0) c.down_since_ns = now;
+  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
+      now - c.down_since_ns < kReconnectGiveUpNs) {
     c.backoff_ns = c.backoff_ns == 0 ? kBackoffMinNs : std::min(2 * c.backoff_ns, kBackoffMaxNs);
     c.retry_at_ns = now + c.backoff_ns;
     c.state = Conn::State::kBackoff;

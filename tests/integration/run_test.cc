@@ -238,6 +238,39 @@ TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
   EXPECT_EQ(dfb.State("b1")["status"], "ready");
 }
 
+TEST(Engines, EngineThatDiesMidRunIsRecordedAndTheRunGoesOn) {
+  DfbenchRunner dfb("diesmidrun");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "d1", "--engines", "redis,memcached"}).code, 0);
+  auto proc = dfb.Start({"run", "--id", "d1", "--engines", "redis,memcached", "--memtier-threads",
+                         "1", "--memtier-clients", "4", "--memtier-pipeline", "1",
+                         "--memtier-requests", "20000", "--warmup-requests", "0", "--trials", "20",
+                         "--cooldown", "0", "--output", "json"});
+  // Once redis is under load, kill it the hard way. Ours is the redis-server whose working
+  // directory is inside this test's DFBENCH_HOME.
+  int redis = -1;
+  for (int i = 0; i < 300 && redis < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (int pid : ProcessesMatching("redis-server")) {
+      std::error_code ec;
+      auto cwd = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
+      if (!ec && cwd.string().rfind(dfb.home().string(), 0) == 0) redis = pid;
+    }
+  }
+  ASSERT_GT(redis, 0) << core::ReadTail(dfb.home() / "bg.stderr");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(redis, SIGKILL);
+  auto status = proc.WaitFor(std::chrono::seconds(120));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 1) << core::ReadTail(dfb.home() / "bg.stderr");
+  json out = json::parse(*core::ReadFile(dfb.home() / "bg.stdout"));
+  EXPECT_FALSE(out["engines"][0]["error"].get<std::string>().empty());
+  EXPECT_EQ(out["engines"][1]["engine"], "memcached");
+  EXPECT_EQ(out["engines"][1]["trials"].size(), 20u);
+  EXPECT_EQ(out["status"], "failed");
+  EXPECT_EQ(dfb.State("d1")["status"], "ready");
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
+}
+
 TEST(BadInput, OneClearLineAndADocumentedExitCode) {
   DfbenchRunner dfb("badinput");
   ASSERT_EQ(dfb.Run({"setup", "--id", "x1", "--engines", "redis"}).code, 0);
