@@ -1,8 +1,9 @@
 // A Driver turns a Workload into a load-generator run on the client Host and its report into
-// a TrialResult. The built-in generator is one driver; memtier_benchmark and dfly_bench plug in
-// the same way.
+// a TrialResult. Three drivers exist: the built-in generator (`dfbench loadgen`),
+// memtier_benchmark and dfly_bench.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -21,28 +22,76 @@ struct Target {
   std::string protocol = "redis";  // redis | memcache_text
 };
 
-// What load to generate: the SET:GET workload of `dfbench run`.
+// How keys are chosen, in memtier's letters. dfly_bench's U, S, N, Z are R, S, G, Z here.
+enum class KeyPattern : char {
+  kRandom = 'R',
+  kSequential = 'S',
+  kParallel = 'P',  // each connection walks its own slice of the range
+  kGaussian = 'G',
+  kZipf = 'Z',
+};
+
+// What load to generate: the SET:GET workload of `dfbench run`, or one command of
+// `dfbench run-commands` (time-boxed passes and key-range fills).
 struct Workload {
   int threads = 4;
   int clients = 50;             // per thread
-  uint64_t total_requests = 0;  // per trial, split evenly over all connections
-  std::string ratio = "1:10";
+  uint64_t total_requests = 0;  // kRequests: per pass, split evenly over all connections
+  std::string ratio = "1:10";   // SET:GET; unused when `command` is set
   int data_size = 256;
   int pipeline = 30;
   bool distinct_client_seed = false;
 
+  // When set, only this request is sent (memtier's arbitrary-command mode), e.g.
+  // "LPUSH __key__ __data__".
+  std::string command;
+  KeyPattern key_pattern = KeyPattern::kRandom;  // for `command`
+  uint64_t key_minimum = 0;                      // both 0: the generator's default range
+  uint64_t key_maximum = 0;
+
+  // How long a pass lasts.
+  enum class Length {
+    kRequests,  // total_requests
+    kTestTime,  // test_time
+    kFill,      // every key of [key_minimum, key_maximum] gets exactly one `command` (preload)
+  };
+  Length length = Length::kRequests;
+  std::chrono::seconds test_time{0};
+
+  // dfly_bench --qps: batches of `pipeline` requests per second per connection; 0 = closed
+  // loop. The other drivers refuse a non-zero value.
+  int64_t rate_per_connection = 0;
+
   // Requests each connection sends so that all of them together send at least total_requests.
   uint64_t RequestsPerClient() const;
+  uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
 };
+
+// Connections for a fill with memtier-style parallel slices (each connection a contiguous
+// slice of equal size): the largest threads x clients within the requested ones whose product
+// divides `keys`, so every key is written exactly once. Never more connections than keys.
+struct Layout {
+  int threads = 1;
+  int clients = 1;
+};
+Layout ExactFillLayout(uint64_t keys, int threads, int clients);
 
 class Driver {
  public:
   virtual ~Driver() = default;
+  // "builtin", "memtier" or "dfly_bench": recorded as the results' load generator / tool.
   virtual std::string Name() const = 0;
+  // Checks that the generator can run on `client` (its binary is there) before anything
+  // starts. kEnvironment with one line saying how to provide it.
+  virtual core::Status Prepare(hosts::Host& client) {
+    (void)client;
+    return core::Ok();
+  }
   // Runs one pass on `client` (pinned to `cpus` when not empty), keeps the generator's raw
-  // report at `raw_report` on this machine, and returns the parsed measurement (trial number
-  // and raw_file left for the caller). kInterrupted on SIGINT/SIGTERM; kEnvironment when the
-  // server cannot be reached; kFailure for any other failed run.
+  // report at `raw_report` on this machine (and its stdout beside it, as .txt), and returns the
+  // parsed measurement (trial number and raw_file left for the caller). kInterrupted on
+  // SIGINT/SIGTERM; kEnvironment when the generator or the server cannot be reached; kUsage
+  // for a workload the generator cannot express; kFailure for any other failed run.
   virtual core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
                                                  const Workload& workload,
                                                  const std::vector<int>& cpus,

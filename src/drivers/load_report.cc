@@ -1,5 +1,6 @@
 #include "drivers/load_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -9,10 +10,19 @@ namespace {
 
 using nlohmann::json;
 
-const json* FindResultsSection(const json& doc) {
+// The results section, and how many runs it sums (memtier --run-count N aggregates N runs).
+const json* FindResultsSection(const json& doc, int* runs) {
+  *runs = 1;
   if (auto it = doc.find("ALL STATS"); it != doc.end() && it->is_object()) return &*it;
+  static const std::string kAggregated = "AGGREGATED AVERAGE RESULTS";
   for (auto it = doc.begin(); it != doc.end(); ++it) {
-    if (it.key().rfind("AGGREGATED AVERAGE RESULTS", 0) == 0 && it->is_object()) return &*it;
+    if (it.key().rfind(kAggregated, 0) == 0 && it->is_object()) {
+      // "AGGREGATED AVERAGE RESULTS (2 runs)"
+      if (auto open = it.key().find('('); open != std::string::npos) {
+        *runs = std::max(1, std::atoi(it.key().c_str() + open + 1));
+      }
+      return &*it;
+    }
   }
   return nullptr;
 }
@@ -60,7 +70,8 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
   if (doc.is_discarded() || !doc.is_object()) {
     return core::Fail(core::ErrorKind::kUsage, "load report is not valid JSON");
   }
-  const json* section = FindResultsSection(doc);
+  int runs = 1;
+  const json* section = FindResultsSection(doc, &runs);
   if (!section) return core::Fail(core::ErrorKind::kUsage, "load report has no results section");
   auto totals = section->find("Totals");
   if (totals == section->end() || !totals->is_object()) {
@@ -73,7 +84,7 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
 
   double duration_sec = 0;
   if (options.test_time_sec && *options.test_time_sec > 0) {
-    duration_sec = *options.test_time_sec;
+    duration_sec = *options.test_time_sec * runs;  // the aggregate counts every run
   } else if (auto rt = section->find("Runtime"); rt != section->end() && rt->is_object()) {
     duration_sec = NumberOr(*rt, "Total duration", 0) / 1000.0;
   }

@@ -13,6 +13,7 @@ namespace dfbench::drivers {
 struct ReportOptions {
   // For time-boxed memtier runs: divide Count by this instead of memtier's "Total duration",
   // which can be off by a second (it averages per-thread durations through a truncation).
+  // For an "AGGREGATED AVERAGE RESULTS (N runs)" section, N times this.
   std::optional<double> test_time_sec;
 };
 

@@ -73,18 +73,8 @@ std::string CsvField(const std::string& s) {
   return out + "\"";
 }
 
-std::string CsvRow(const std::vector<std::string>& fields) {
-  std::string row;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) row += ',';
-    row += CsvField(fields[i]);
-  }
-  return row + "\n";
-}
-
-// Shortest text that reads back as the same double: 2646502, 4.6.
 std::string Num(double v) {
-  return fmt::format("{}", v);
+  return CsvNumber(v);
 }
 
 // The order the reference writes RunResults in; our additions follow their neighbours.
@@ -121,9 +111,27 @@ const KeyOrder& RunResultsKeyOrder() {
 
 }  // namespace
 
+std::string CsvRow(const std::vector<std::string>& fields) {
+  std::string row;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) row += ',';
+    row += CsvField(fields[i]);
+  }
+  return row + "\n";
+}
+
+// Shortest text that reads back as the same double: 2646502, 4.6.
+std::string CsvNumber(double v) {
+  return fmt::format("{}", v);
+}
+
 std::string RenderRunTable(const RunResults& r) {
+  return HeaderLine(r) + RenderEngineTable(r.engines);
+}
+
+std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
   bool notes = false;
-  for (const auto& e : r.engines) notes = notes || !e.error.empty() || e.approximate;
+  for (const auto& e : engines) notes = notes || !e.error.empty() || e.approximate;
 
   using Align = core::Table::Align;
   std::vector<std::string> header = {"ENGINE", "VERSION", "OPS/SEC",  "RANGE",
@@ -135,7 +143,7 @@ std::string RenderRunTable(const RunResults& r) {
     align.push_back(Align::kLeft);
   }
   core::Table table(header, align);
-  for (const auto& e : r.engines) {
+  for (const auto& e : engines) {
     const bool measured = !e.trials.empty();
     auto latency = [&](const Stats& s) { return measured ? Millis(s.median) : "-"; };
     std::vector<std::string> row = {
@@ -156,7 +164,7 @@ std::string RenderRunTable(const RunResults& r) {
     }
     table.AddRow(std::move(row));
   }
-  return HeaderLine(r) + table.Render();
+  return table.Render();
 }
 
 std::string RenderRunCsv(const RunResults& r) {

@@ -18,4 +18,12 @@ std::string RenderRunCsv(const RunResults& r);
 // results.json, pretty-printed with a trailing newline.
 std::string RenderRunJson(const RunResults& r);
 
+// The engine rows of the comparison table (RenderRunTable without its header line); shared by
+// every per-engine result file.
+std::string RenderEngineTable(const std::vector<EngineResult>& engines);
+
+// One CSV line (RFC 4180 quoting) ending in "\n", and a number in its shortest exact form.
+std::string CsvRow(const std::vector<std::string>& fields);
+std::string CsvNumber(double v);
+
 }  // namespace dfbench::results

@@ -17,7 +17,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
   if (auto existing = state::Load(s.id); existing) {
-    if (existing->status != state::kStatusDestroyed) {
+    if (existing->status != state::kStatusDestroyed && existing->status != state::kStatusFailed) {
       return core::Fail(core::ErrorKind::kUsage,
                         "setup \"" + s.id + "\" already exists (status " + existing->status +
                             "); pick another --id or run 'dfbench destroy --id " + s.id + "'");
@@ -29,13 +29,34 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   s.settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
   for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
   for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
+  if (options.provider == "ssh") {
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const auto& h : options.ssh.hosts) {
+      if (h.role == "server" || h.role == "client") {
+        s.settings[h.role] = h.address;
+        if (!h.private_address.empty()) s.settings[h.role + "_private_ip"] = h.private_address;
+      } else {
+        replicas.push_back(h.address);
+      }
+    }
+    s.settings["replicas"] = replicas;
+    s.settings["ssh_user"] = options.ssh.user;
+    s.settings["ssh_port"] = options.ssh.port;
+    if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
+    s.settings["dragonfly_version"] = options.dragonfly_version;
+  }
+  s.settings["tune_network"] = options.tune_network;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
   providers::SetupRequest request{.engines = options.engines,
                                   .binaries = options.binaries,
                                   .skip_missing_engines = options.skip_missing_engines,
-                                  .pin_cpus = options.pin_cpus};
-  core::Notef("setup {}: locating engines on the {} provider", s.id, options.provider);
+                                  .pin_cpus = options.pin_cpus,
+                                  .ssh = options.ssh,
+                                  .dragonfly_version = options.dragonfly_version,
+                                  .tune_network = options.tune_network};
+  core::Notef("setup {}: {} engines on the {} provider", s.id,
+              options.provider == "local" ? "locating" : "installing", options.provider);
   auto provisioned = (*provider)->Provision(&s, request);
   if (!provisioned || core::InterruptRequested()) {
     s.status = state::kStatusFailed;
@@ -67,6 +88,27 @@ core::Result<std::unique_ptr<WorkSession>> WorkSession::Open(const std::string& 
   if (!guard) return tl::unexpected(guard.error());
   session->guard_.emplace(std::move(*guard));
   return session;
+}
+
+core::Status InstallRequestedBuild(WorkSession& session, providers::Provider& provider,
+                                   providers::Fleet& fleet,
+                                   const std::vector<const engines::EngineSpec*>& engines,
+                                   const std::string& dragonfly_version) {
+  if (dragonfly_version.empty()) return core::Ok();
+  const engines::EngineSpec* dragonfly = nullptr;
+  for (const auto* e : engines) {
+    if (e->name == "dragonfly") dragonfly = e;
+  }
+  if (!dragonfly) {
+    core::Note("--dragonfly_version ignored: dragonfly is not among the engines of this run");
+    return core::Ok();
+  }
+  core::Notef("installing dragonfly {} on {}", dragonfly_version, fleet.server->Name());
+  if (auto st = provider.InstallEngine(&session.setup(), fleet, *dragonfly, dragonfly_version);
+      !st) {
+    return st;
+  }
+  return session.Save();
 }
 
 core::Status DestroySetup(const std::string& id) {

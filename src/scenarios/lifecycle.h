@@ -21,11 +21,15 @@ struct SetupOptions {
   std::map<std::string, std::string> binaries;  // engine name -> --<engine>_binary
   bool skip_missing_engines = false;            // quickstart
   bool pin_cpus = true;
+  providers::SshRequest ssh;      // ssh provider: hosts, user, key, port
+  std::string dragonfly_version;  // ssh: the Dragonfly build to install ("" = present or latest)
+  bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
 };
 
 // Creates ~/.dfbench/runs/<id>/, provisions it through the provider and leaves it "ready".
-// kUsage when the id is taken by a setup that is not destroyed; on failure the setup is left
-// "failed" with the reason on stderr.
+// kUsage when the id is taken by a setup that is neither destroyed nor failed (a failed one is
+// provisioned again, keeping its directory: e.g. the SSH key the hosts were just given); on
+// failure the setup is left "failed" with the reason on stderr.
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options);
 
 // A setup held for work: its lock, its state, and the guard that restores its status.
@@ -45,6 +49,14 @@ class WorkSession {
   state::SetupState setup_;
   std::optional<state::StatusGuard> guard_;
 };
+
+// --dragonfly_version before a run: when a build is given and dragonfly is among `engines`,
+// the provider installs it on the fleet and the setup (engine binary and version) is saved.
+// Otherwise nothing happens (a note says the flag was ignored when dragonfly is not run).
+core::Status InstallRequestedBuild(WorkSession& session, providers::Provider& provider,
+                                   providers::Fleet& fleet,
+                                   const std::vector<const engines::EngineSpec*>& engines,
+                                   const std::string& dragonfly_version);
 
 // Destroys a setup: releases what its provider holds and marks it "destroyed" (results stay).
 // Idempotent: an already destroyed setup is a note, not an error. kNotFound for an unknown id.

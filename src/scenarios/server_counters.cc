@@ -1,11 +1,19 @@
 #include "scenarios/server_counters.h"
 
+#include <cctype>
 #include <set>
 
 #include "protocol/blocking_client.h"
 
 namespace dfbench::scenarios {
 namespace {
+
+const std::set<std::string, std::less<>>& ControlCommands() {
+  static const std::set<std::string, std::less<>> kControl = {
+      "info",    "ping",   "config",   "flushall", "hello",   "auth",  "client",
+      "command", "select", "shutdown", "debug",    "flushdb", "dbsize"};
+  return kControl;
+}
 
 uint64_t ParseCalls(const std::string& value) {
   // "calls=123,usec=456,usec_per_call=3.7,..."
@@ -33,18 +41,32 @@ core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
   auto reply = client->Command({"INFO", "commandstats"});
   if (!reply) return tl::unexpected(reply.error());
   if (reply->is_error()) return core::Fail(core::ErrorKind::kFailure, "INFO: " + reply->str);
-  static const std::set<std::string> kControl = {"info",   "ping",     "config", "flushall",
-                                                 "hello",  "auth",     "client", "command",
-                                                 "select", "shutdown", "debug",  "flushdb"};
   uint64_t ops = 0;
   for (const auto& [key, value] : protocol::ParseInfo(reply->str)) {
     if (key.rfind("cmdstat_", 0) != 0) continue;
     std::string name = key.substr(8);
     if (auto bar = name.find('|'); bar != std::string::npos) name = name.substr(0, bar);
-    if (kControl.count(name)) continue;
+    if (IsControlCommand(name)) continue;
     ops += ParseCalls(value);
   }
   return ops;
+}
+
+bool IsControlCommand(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ControlCommands().count(lower) > 0;
+}
+
+core::Result<uint64_t> ServerKeyCount(const std::string& address, int port) {
+  auto client = protocol::BlockingClient::Connect(address, port, std::chrono::seconds(5));
+  if (!client) return tl::unexpected(client.error());
+  auto reply = client->Command({"DBSIZE"});
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->type != protocol::ReplyType::kInteger || reply->integer < 0) {
+    return core::Fail(core::ErrorKind::kFailure, "DBSIZE: unexpected reply " + reply->str);
+  }
+  return static_cast<uint64_t>(reply->integer);
 }
 
 }  // namespace dfbench::scenarios

@@ -241,10 +241,27 @@ TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
 TEST(Engines, EngineThatDiesMidRunIsRecordedAndTheRunGoesOn) {
   DfbenchRunner dfb("diesmidrun");
   ASSERT_EQ(dfb.Run({"setup", "--id", "d1", "--engines", "redis,memcached"}).code, 0);
-  auto proc = dfb.Start({"run", "--id", "d1", "--engines", "redis,memcached", "--memtier-threads",
-                         "1", "--memtier-clients", "4", "--memtier-pipeline", "1",
-                         "--memtier-requests", "20000", "--warmup-requests", "0", "--trials", "20",
-                         "--cooldown", "0", "--output", "json"});
+  auto proc = dfb.Start({"run",
+                         "--id",
+                         "d1",
+                         "--engines",
+                         "redis,memcached",
+                         "--memtier-threads",
+                         "1",
+                         "--memtier-clients",
+                         "4",
+                         "--memtier-pipeline",
+                         "1",
+                         "--memtier-requests",
+                         "20000",
+                         "--warmup-requests",
+                         "0",
+                         "--trials",
+                         "20",
+                         "--cooldown",
+                         "0",
+                         "--output",
+                         "json"});
   // Once redis is under load, kill it the hard way. Ours is the redis-server whose working
   // directory is inside this test's DFBENCH_HOME.
   int redis = -1;

@@ -1,0 +1,240 @@
+#include "cli/per_command_flags.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "core/log.h"
+#include "core/units.h"
+#include "protocol/resp_encoder.h"
+#include "results/writers.h"
+#include "scenarios/lifecycle.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+namespace {
+
+// Flags that shape a custom command only.
+const std::vector<std::string> kCustomOnly = {"--command-name",   "--command-mutates",
+                                              "--command-drains", "--preload-template",
+                                              "--preload-items",  "--command-key-maximum"};
+
+void Usage(const std::string& message) {
+  ExitWith(core::ErrorKind::kUsage, message);
+}
+
+// Compiles a template the way every load generator reads it (kUsage names the flag).
+void CheckTemplate(const std::string& flag, const std::string& text) {
+  auto compiled = protocol::CommandTemplate::Compile(text);
+  if (!compiled) Usage(flag + ": " + compiled.error().message);
+}
+
+std::string Upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+// The name labels results and names raw files: <engine>-<NAME>-t<N>.json.
+void CheckName(const std::string& name) {
+  const bool ok = !name.empty() && name.size() <= 64 &&
+                  std::all_of(name.begin(), name.end(), [](unsigned char c) {
+                    return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                  });
+  if (!ok) {
+    Usage("--command-name \"" + name +
+          "\" must be 1-64 letters, digits, '_', '-' or '.' (it names the result files)");
+  }
+}
+
+scenarios::CommandProfile CustomProfile(const PerCommandFlags& f) {
+  const std::string& text = f.command_template;
+  CheckTemplate("--command-template", text);
+  scenarios::CommandProfile c;
+  c.tmpl = text;
+  c.name = f.Given("--command-name") ? f.command_name
+                                     : Upper(protocol::CommandTemplate::Compile(text)->name());
+  CheckName(c.name);
+  c.drains = f.command_drains;
+  c.mutates = f.command_mutates || f.command_drains;
+  if (f.Given("--preload-items") && !f.Given("--preload-template")) {
+    Usage("--preload-items needs --preload-template");
+  }
+  if (f.Given("--preload-template")) {
+    if (f.preload_template.find("__key__") == std::string::npos) {
+      Usage("--preload-template must contain __key__");
+    }
+    c.preload = {.head = f.preload_template, .items = f.preload_items};
+    for (const auto& pass : c.preload.PassTemplates()) CheckTemplate("--preload-template", pass);
+  }
+  if (f.preload_items > 1 && f.command_key_maximum == 0) {
+    Usage(
+        "--command-key-maximum is required when --preload-items > 1 (a multi-item preload "
+        "must not run against the whole --key-maximum range)");
+  }
+  c.key_maximum = f.command_key_maximum;
+  return c;
+}
+
+int Report(const results::CommandRunResults& r, const std::string& output,
+           const std::string& results_path) {
+  std::string payload;
+  if (output == "json") {
+    payload = results::RenderCommandRunJson(r);
+  } else if (output == "csv") {
+    payload = results::RenderCommandRunCsv(r);
+  } else {
+    payload = results::RenderCommandRunTable(r);
+  }
+  std::fwrite(payload.data(), 1, payload.size(), stdout);
+  std::fflush(stdout);
+  core::Notef("results: {}", results_path);
+  if (r.status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
+  if (r.status != "completed") {
+    core::Note("one or more engines failed; see the error column");
+    return static_cast<int>(core::ErrorKind::kFailure);
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool PerCommandFlags::Given(const std::string& flag) const {
+  return std::find(given.begin(), given.end(), flag) != given.end();
+}
+
+void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& default_engines) {
+  f->engines = default_engines;
+  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
+      ->capture_default_str();
+  sub->add_option("--command", f->command,
+                  "A built-in command: " + scenarios::BuiltinCommandNames());
+  sub->add_option("--command-template", f->command_template,
+                  "A custom command instead, with __key__ and __data__ placeholders, e.g. "
+                  "\"SETEX __key__ 3600 __data__\"");
+  sub->add_option("--command-name", f->command_name,
+                  "Custom command: its label in results and file names (default: its first word)");
+  sub->add_flag("--command-mutates", f->command_mutates,
+                "Custom command: it changes the keyspace (flush + preload before every trial)");
+  sub->add_flag("--command-drains", f->command_drains,
+                "Custom command: it empties the preloaded keyspace (implies --command-mutates; "
+                "results are marked approximate)");
+  sub->add_option("--preload-template", f->preload_template,
+                  "Custom command: the preload request, e.g. \"SET __key__ __data__\"; __item__ "
+                  "is replaced by the item number (1..N) of each pass");
+  sub->add_option("--preload-items", f->preload_items,
+                  "Custom command: items per key (one preload pass each)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--command-key-maximum", f->command_key_maximum,
+                  "Custom command: its key range (default --key-maximum); required when "
+                  "--preload-items > 1")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+  sub->add_option("--key-maximum", f->key_maximum,
+                  "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use at most "
+                  "1000000 keys, or --key-maximum when smaller (a small value keeps a smoke run "
+                  "small)")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+  sub->add_option("--test-time", f->test_time_sec, "Seconds of measured load per trial")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  sub->add_option("--warmup-time", f->warmup_time_sec,
+                  "Seconds of discarded warmup load per engine (0 disables)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 86400));
+  sub->add_option("--trials", f->trials, "Measured trials per engine")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
+      ->capture_default_str();
+  sub->add_option("--output", f->output, "stdout format: table, json or csv")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  AddTuningFlags(sub, &f->tuning);
+}
+
+void RecordGiven(const CLI::App* sub, PerCommandFlags* f) {
+  f->given.clear();
+  for (const char* flag : {"--command", "--command-template", "--command-name", "--command-mutates",
+                           "--command-drains", "--preload-template", "--preload-items",
+                           "--command-key-maximum", "--dragonfly_num_shards"}) {
+    if (sub->count(flag) > 0) f->given.push_back(flag);
+  }
+}
+
+scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int threads, int clients,
+                                                 int pipeline, int data_size) {
+  const bool builtin = f.Given("--command"), custom = f.Given("--command-template");
+  if (builtin && custom) Usage("--command and --command-template are mutually exclusive");
+  if (!builtin && !custom) {
+    Usage("give --command NAME (" + scenarios::BuiltinCommandNames() +
+          ") or --command-template \"...\"");
+  }
+  scenarios::CommandRunOptions o;
+  if (builtin) {
+    for (const auto& flag : kCustomOnly) {
+      if (f.Given(flag)) Usage(flag + " applies to --command-template only");
+    }
+    const auto* profile = scenarios::FindBuiltinCommand(f.command);
+    if (!profile) {
+      Usage("unknown command \"" + f.command + "\" (built-in: " + scenarios::BuiltinCommandNames() +
+            "; use --command-template for others)");
+    }
+    o.command = *profile;
+  } else {
+    o.command = CustomProfile(f);
+  }
+  o.engines = ParseEngines(f.engines);
+  for (const auto* e : o.engines) {
+    if (e->protocol != engines::Protocol::kRedis) {
+      Usage(e->name +
+            " does not speak the Redis protocol; per-command runs need dragonfly, "
+            "redis or valkey");
+    }
+    if (e->name == "dragonfly" && !f.Given("--dragonfly_num_shards")) {
+      Usage(
+          "--dragonfly_num_shards is required when dragonfly is among the engines (-1: derived "
+          "from the CPUs, 0: Dragonfly's default, >0: explicit)");
+    }
+  }
+  o.load = results::CommandLoadConfig{.threads = threads,
+                                      .clients = clients,
+                                      .pipeline = pipeline,
+                                      .data_size = data_size,
+                                      .key_maximum = f.key_maximum,
+                                      .test_time_sec = f.test_time_sec,
+                                      .warmup_time_sec = f.warmup_time_sec};
+  o.trials = f.trials;
+  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
+      OrExit(core::ParseDuration(f.cooldown)));
+  o.tuning = ToTuning(f.tuning);
+  return o;
+}
+
+void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
+  if (o.key_pattern != drivers::KeyPattern::kParallel) return;
+  const uint64_t keys = o.command.KeyRange(o.load.key_maximum);
+  const uint64_t connections = static_cast<uint64_t>(o.load.threads) * o.load.clients;
+  if (keys < connections) {
+    Usage("key pattern P needs at least one key per connection (" + std::to_string(keys) +
+          " keys, " + std::to_string(connections) + " connections)");
+  }
+}
+
+int RunAndReport(const std::string& id, scenarios::CommandRunOptions options,
+                 drivers::Driver* driver, const std::string& output) {
+  auto session = OrExit(scenarios::WorkSession::Open(id, state::kStatusBenchmarking));
+  auto provider = OrExit(providers::MakeProvider(session->setup().provider));
+  auto fleet = OrExit(provider->Connect(session->setup()));
+  OrExit(driver->Prepare(*fleet.client));  // a missing load generator stops us before anything
+  OrExit(scenarios::InstallRequestedBuild(*session, *provider, fleet, options.engines,
+                                          options.tuning.dragonfly_version));
+  options.driver = driver;
+  auto r = OrExit(scenarios::RunCommands(&session->setup(), fleet, options));
+  OrExit(session->Save());
+  return Report(r, output,
+                (state::SetupDir(id) / session->setup().benchmarks.back().path).string());
+}
+
+}  // namespace dfbench::cli

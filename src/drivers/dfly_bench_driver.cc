@@ -1,0 +1,120 @@
+#include "drivers/dfly_bench_driver.h"
+
+#include "drivers/load_report.h"
+#include "drivers/tool_runner.h"
+
+namespace dfbench::drivers {
+namespace {
+
+constexpr const char* kProgram = "dfly_bench";
+constexpr const char* kHowToProvide =
+    "build it from the Dragonfly sources or pass --dfly-bench-binary PATH";
+
+core::Result<std::string> KeyDist(KeyPattern pattern) {
+  switch (pattern) {
+    case KeyPattern::kRandom:
+      return std::string("U");
+    case KeyPattern::kSequential:
+      return std::string("S");
+    case KeyPattern::kGaussian:
+      return std::string("N");
+    case KeyPattern::kZipf:
+      return std::string("Z");
+    case KeyPattern::kParallel:
+      break;
+  }
+  return core::Fail(core::ErrorKind::kUsage, "dfly_bench has no parallel (P) key distribution");
+}
+
+std::string Flag(const std::string& name, const std::string& value) {
+  return "--" + name + "=" + value;
+}
+
+}  // namespace
+
+core::Status DflyBenchDriver::Prepare(hosts::Host& client) {
+  auto found = ResolveTool(client, binary_, kProgram, kHowToProvide);
+  if (!found) return tl::unexpected(found.error());
+  resolved_ = *found;
+  return core::Ok();
+}
+
+core::Result<std::vector<std::string>> DflyBenchDriver::BuildArgs(const std::string& binary,
+                                                                  const Target& target,
+                                                                  const Workload& workload,
+                                                                  const std::string& report_path) {
+  const bool fill = workload.length == Workload::Length::kFill;
+  if (fill && workload.command.empty()) {
+    return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");
+  }
+  auto dist = KeyDist(fill ? KeyPattern::kSequential : workload.key_pattern);
+  if (!dist) return tl::unexpected(dist.error());
+  int threads = workload.threads, clients = workload.clients;
+  if (fill) {
+    // One connection per thread, each walking its thread's share of the range once.
+    threads = ExactFillLayout(workload.KeyCount(), threads, 1).threads;
+    clients = 1;
+  }
+  std::vector<std::string> args = {binary,
+                                   Flag("h", target.address),
+                                   Flag("p", std::to_string(target.port)),
+                                   Flag("proactor_threads", std::to_string(threads)),
+                                   Flag("c", std::to_string(clients)),
+                                   Flag("pipeline", std::to_string(workload.pipeline)),
+                                   Flag("d", std::to_string(workload.data_size))};
+  if (target.protocol == "memcache_text") args.push_back(Flag("P", "memcache_text"));
+  if (workload.key_maximum > 0) {
+    args.push_back(Flag("key_minimum", std::to_string(workload.key_minimum)));
+    args.push_back(Flag("key_maximum", std::to_string(workload.key_maximum)));
+  }
+  args.push_back(Flag("key_dist", *dist));
+  args.push_back(Flag("qps", std::to_string(fill ? 0 : workload.rate_per_connection)));
+  switch (workload.length) {
+    case Workload::Length::kRequests:
+      args.push_back(Flag("n", std::to_string(workload.RequestsPerClient())));
+      break;
+    case Workload::Length::kTestTime:
+      args.push_back(Flag("test_time", std::to_string(workload.test_time.count())));
+      break;
+    case Workload::Length::kFill:
+      args.push_back(Flag("n", std::to_string(workload.KeyCount() / threads)));
+      break;
+  }
+  if (!workload.command.empty()) {
+    args.push_back(Flag("command", workload.command));
+  } else {
+    args.push_back(Flag("ratio", workload.ratio));
+  }
+  args.push_back(Flag("json_out_file", report_path));
+  return args;
+}
+
+core::Result<results::TrialResult> DflyBenchDriver::ParseReport(const std::string& json_text,
+                                                                const Workload& workload) {
+  ReportOptions options;
+  if (workload.length == Workload::Length::kTestTime) {
+    options.test_time_sec = static_cast<double>(workload.test_time.count());
+  }
+  return ParseLoadReport(json_text, options);
+}
+
+core::Result<results::TrialResult> DflyBenchDriver::Run(hosts::Host& client, const Target& target,
+                                                        const Workload& workload,
+                                                        const std::vector<int>& cpus,
+                                                        const std::filesystem::path& raw_report) {
+  if (resolved_.empty()) {
+    if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
+  }
+  auto report = ScratchReportPath(client, "dfly_bench");
+  if (!report) return tl::unexpected(report.error());
+  auto args = BuildArgs(resolved_, target, workload, *report);
+  if (!args) return tl::unexpected(args.error());
+  ToolPass pass{.tool = kProgram, .argv = std::move(*args), .remote_report = *report, .cpus = cpus};
+  if (workload.length == Workload::Length::kTestTime) {
+    pass.timeout = workload.test_time + std::chrono::minutes(10);
+  }
+  pass.parse = [workload](const std::string& text) { return ParseReport(text, workload); };
+  return RunToolPass(client, pass, raw_report);
+}
+
+}  // namespace dfbench::drivers

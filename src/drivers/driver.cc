@@ -1,0 +1,35 @@
+#include "drivers/driver.h"
+
+#include <algorithm>
+
+namespace dfbench::drivers {
+
+uint64_t Workload::RequestsPerClient() const {
+  const uint64_t connections = static_cast<uint64_t>(threads) * static_cast<uint64_t>(clients);
+  if (connections == 0) return 0;
+  return (total_requests + connections - 1) / connections;
+}
+
+Layout ExactFillLayout(uint64_t keys, int threads, int clients) {
+  Layout best;
+  uint64_t best_product = 1;
+  if (keys == 0) return best;
+  for (int t = std::max(threads, 1); t >= 1; --t) {
+    const auto ut = static_cast<uint64_t>(t);
+    if (keys % ut != 0) continue;
+    const uint64_t per_thread = keys / ut;
+    const uint64_t most =
+        std::min<uint64_t>(static_cast<uint64_t>(std::max(clients, 1)), per_thread);
+    if (ut * most <= best_product) continue;  // cannot beat what we have
+    for (uint64_t c = most; c >= 1 && ut * c > best_product; --c) {
+      if (per_thread % c == 0) {
+        best = {t, static_cast<int>(c)};
+        best_product = ut * c;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace dfbench::drivers

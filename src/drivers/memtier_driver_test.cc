@@ -1,0 +1,344 @@
+#include "drivers/memtier_driver.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "hosts/local_host.h"
+#include "protocol/blocking_client.h"
+#include "support/test_server.h"
+
+namespace dfbench::drivers {
+namespace {
+
+std::string Join(const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::string FixturePath(const std::string& name) {
+  return std::string(DFBENCH_FIXTURES_DIR) + "/peers/" + name;
+}
+
+std::filesystem::path TempDir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("dfbench-drivers-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
+  struct Case {
+    uint64_t keys;
+    int threads, clients;
+    int want_threads, want_clients;
+  } cases[] = {
+      {1000, 32, 5, 25, 5},       // 125 connections x 8 keys
+      {100000000, 32, 5, 32, 5},  // the reference's defaults divide evenly
+      {1000000, 32, 5, 32, 5},    // the structured-preload range too
+      {1009, 4, 5, 1, 1},         // a prime range: one connection
+      {7, 4, 50, 1, 7},           // fewer keys than connections
+      {1, 8, 8, 1, 1},            //
+      {3000, 2, 5, 2, 5},         // already exact
+  };
+  for (const auto& c : cases) {
+    Layout l = ExactFillLayout(c.keys, c.threads, c.clients);
+    EXPECT_EQ(l.threads, c.want_threads) << c.keys;
+    EXPECT_EQ(l.clients, c.want_clients) << c.keys;
+    EXPECT_EQ(c.keys % (static_cast<uint64_t>(l.threads) * l.clients), 0u) << c.keys;
+  }
+}
+
+TEST(MemtierDriver, SetGetRunCommandLine) {
+  Workload w{.threads = 4,
+             .clients = 50,
+             .total_requests = 1000000,
+             .ratio = "1:10",
+             .data_size = 256,
+             .pipeline = 30,
+             .distinct_client_seed = true};
+  auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, w,
+                                       "/work/r.json");
+  ASSERT_TRUE(args);
+  EXPECT_EQ(Join(*args),
+            "/opt/memtier_benchmark --server 10.0.0.2 --port 6379 --protocol redis --threads 4 "
+            "--clients 50 --pipeline 30 --requests 5000 --ratio 1:10 --data-size 256 "
+            "--distinct-client-seed --print-percentiles 50,99,99.9 --json-out-file /work/r.json");
+  auto mc = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 11211, "memcache_text"}, w,
+                                     "r.json");
+  ASSERT_TRUE(mc);
+  EXPECT_NE(Join(*mc).find("--protocol memcache_text"), std::string::npos);
+}
+
+TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
+  Workload w{.threads = 32,
+             .clients = 5,
+             .data_size = 128,
+             .pipeline = 20,
+             .distinct_client_seed = true,
+             .command = "LRANGE __key__ 0 9",
+             .key_pattern = KeyPattern::kGaussian,
+             .key_minimum = 1,
+             .key_maximum = 1000000,
+             .length = Workload::Length::kTestTime,
+             .test_time = std::chrono::seconds(300)};
+  auto args = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 7000, "redis"}, w, "r");
+  ASSERT_TRUE(args);
+  // --command is one argument: no shell ever sees it.
+  EXPECT_EQ(*args, (std::vector<std::string>{"memtier_benchmark",
+                                             "--server",
+                                             "127.0.0.1",
+                                             "--port",
+                                             "7000",
+                                             "--protocol",
+                                             "redis",
+                                             "--threads",
+                                             "32",
+                                             "--clients",
+                                             "5",
+                                             "--pipeline",
+                                             "20",
+                                             "--test-time",
+                                             "300",
+                                             "--command",
+                                             "LRANGE __key__ 0 9",
+                                             "--command-key-pattern",
+                                             "G",
+                                             "--data-size",
+                                             "128",
+                                             "--key-minimum",
+                                             "1",
+                                             "--key-maximum",
+                                             "1000000",
+                                             "--distinct-client-seed",
+                                             "--print-percentiles",
+                                             "50,99,99.9",
+                                             "--json-out-file",
+                                             "r"}));
+}
+
+TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
+  Workload w{.threads = 32,
+             .clients = 5,
+             .pipeline = 20,
+             .command = "RPUSH __key__ __data__",
+             .key_minimum = 1,
+             .key_maximum = 1000,
+             .length = Workload::Length::kFill};
+  auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w, "r");
+  ASSERT_TRUE(args);
+  // 125 connections x 8 requests, each connection its own P slice of 8 keys.
+  const std::string line = Join(*args);
+  EXPECT_NE(line.find("--threads 25 --clients 5 --pipeline 20 --requests 8 --command RPUSH "
+                      "__key__ __data__ --command-key-pattern P"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("--key-minimum 1 --key-maximum 1000"), std::string::npos) << line;
+}
+
+TEST(MemtierDriver, RefusesWhatMemtierCannotExpress) {
+  Workload rate{.command = "GET __key__", .rate_per_connection = 10};
+  auto a = MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, rate, "r");
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().kind, core::ErrorKind::kUsage);
+  Workload fill{.key_minimum = 1, .key_maximum = 10, .length = Workload::Length::kFill};
+  EXPECT_FALSE(MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, fill, "r"));
+}
+
+// Every real memtier report in tests/fixtures/peers/, with the workload of its command line
+// (manifest.tsv): the right Count, and time-boxed throughput from Count over the test time.
+TEST(MemtierDriver, ParsesEveryFixtureWithTheRightTotals) {
+  struct Case {
+    const char* file;
+    uint64_t count;
+    int test_time_sec;  // 0: by requests
+    int runs;
+  } cases[] = {
+      {"memtier_a_set_pipeline30.json", 1088370, 3, 1},
+      {"memtier_b0_preload.json", 10010, 0, 1},
+      {"memtier_b1_get_only.json", 114528, 3, 1},
+      {"memtier_c_1to10_distinct_seed.json", 96652, 3, 1},
+      {"memtier_d_lpush_command.json", 10000, 0, 1},
+      {"memtier_e_memcache_text.json", 102005, 3, 1},
+      {"memtier_f_percentiles_hdr.json", 111852, 3, 1},
+      {"memtier_g_two_runs_print_all.json", 218146, 2, 2},  // aggregate of 114267 + 103879
+  };
+  size_t fixtures = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DFBENCH_FIXTURES_DIR "/peers")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("memtier_", 0) == 0 && entry.path().extension() == ".json") ++fixtures;
+  }
+  EXPECT_EQ(fixtures, std::size(cases)) << "a memtier fixture is not covered here";
+  for (const auto& c : cases) {
+    auto text = core::ReadFile(FixturePath(c.file));
+    ASSERT_TRUE(text) << c.file;
+    Workload w;
+    if (c.test_time_sec > 0) {
+      w.length = Workload::Length::kTestTime;
+      w.test_time = std::chrono::seconds(c.test_time_sec);
+    }
+    auto t = MemtierDriver::ParseReport(*text, w);
+    ASSERT_TRUE(t) << c.file << ": " << t.error().message;
+    EXPECT_EQ(t->ops, c.count) << c.file;
+    EXPECT_EQ(t->errors, 0u) << c.file;
+    if (c.test_time_sec > 0) {
+      EXPECT_DOUBLE_EQ(t->throughput, static_cast<double>(c.count) / (c.test_time_sec * c.runs))
+          << c.file;
+    } else {
+      EXPECT_GT(t->throughput, 0) << c.file;
+    }
+    EXPECT_GT(t->p50, 0) << c.file;
+    EXPECT_GE(t->p99, t->p50) << c.file;
+    EXPECT_GE(t->p999, t->p99) << c.file;
+    EXPECT_GT(t->avg_latency, 0) << c.file;
+  }
+}
+
+TEST(MemtierDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
+  auto dir = TempDir("missing");
+  hosts::LocalHost host(dir);
+  MemtierDriver driver("/nonexistent/memtier_benchmark");
+  auto st = driver.Prepare(host);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(st.error().message.find("--memtier-binary PATH"), std::string::npos);
+  EXPECT_EQ(st.error().message.find('\n'), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// A stand-in for memtier_benchmark: its first run leaves `first_report` (an empty report or
+// one with zero operations, as memtier occasionally does), later runs copy a real report.
+std::filesystem::path WriteFakeMemtier(const std::filesystem::path& dir, const std::string& fixture,
+                                       const std::string& first_report = "") {
+  {
+    std::ofstream first(dir / "first.json");
+    first << first_report;
+  }
+  const auto script = dir / "memtier_benchmark";
+  std::ofstream out(script);
+  out << "#!/bin/sh\n"
+      << "count_file='" << (dir / "runs").string() << "'\n"
+      << "n=$(cat \"$count_file\" 2>/dev/null || echo 0); n=$((n+1)); echo $n > \"$count_file\"\n"
+      << "echo \"$@\" > '" << (dir / "argv").string() << "'\n"
+      << "report=''\n"
+      << "while [ $# -gt 0 ]; do\n"
+      << "  if [ \"$1\" = --json-out-file ]; then report=\"$2\"; fi; shift\n"
+      << "done\n"
+      << "echo 'ALL STATS (fake)'\n"
+      << "if [ $n -eq 1 ]; then cp '" << (dir / "first.json").string()
+      << "' \"$report\"; exit 0; fi\n"
+      << "cp '" << FixturePath(fixture) << "' \"$report\"\n";
+  out.close();
+  chmod(script.c_str(), 0755);
+  return script;
+}
+
+TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
+  auto dir = TempDir("fake");
+  const auto fake = WriteFakeMemtier(dir, "memtier_d_lpush_command.json");
+  hosts::LocalHost host(dir / "work");
+  MemtierDriver driver(fake.string());
+  ASSERT_TRUE(driver.Prepare(host));
+  Workload w{.threads = 1,
+             .clients = 5,
+             .total_requests = 10000,
+             .command = "LPUSH __key__ __data__",
+             .key_minimum = 1,
+             .key_maximum = 1000};
+  const auto raw = dir / "results" / "memtier" / "redis-LPUSH-t1.json";
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, raw);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->ops, 10000u);
+  EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");  // the empty first report was retried
+  EXPECT_EQ(*core::ReadFile(raw), *core::ReadFile(FixturePath("memtier_d_lpush_command.json")));
+  EXPECT_EQ(*core::ReadFile(raw.parent_path() / "redis-LPUSH-t1.txt"), "ALL STATS (fake)\n");
+  const std::string argv = *core::ReadFile(dir / "argv");
+  EXPECT_NE(argv.find("--command LPUSH __key__ __data__ --command-key-pattern R"),
+            std::string::npos)
+      << argv;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MemtierDriver, RetriesOnceOnZeroOperations) {
+  auto dir = TempDir("zero");
+  const auto fake = WriteFakeMemtier(dir, "memtier_a_set_pipeline30.json",
+                                     R"({"ALL STATS": {"Runtime": {"Total duration": 3000},
+                                         "Totals": {"Count": 0, "Ops/sec": 0}}})");
+  hosts::LocalHost host(dir / "work");
+  MemtierDriver driver(fake.string());
+  Workload w{.threads = 2,
+             .clients = 10,
+             .pipeline = 30,
+             .length = Workload::Length::kTestTime,
+             .test_time = std::chrono::seconds(3)};
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->ops, 1088370u);
+  EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MemtierDriver, TwoEmptyReportsFail) {
+  auto dir = TempDir("fake2");
+  auto script = dir / "memtier_benchmark";
+  {
+    std::ofstream out(script);
+    out << "#!/bin/sh\nexit 0\n";
+  }
+  chmod(script.c_str(), 0755);
+  hosts::LocalHost host(dir / "work");
+  MemtierDriver driver(script.string());
+  Workload w{.threads = 1, .clients = 1, .total_requests = 10};
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);
+  EXPECT_NE(t.error().message.find("after one retry"), std::string::npos) << t.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+// Against the real tool, where it is installed.
+TEST(MemtierDriver, LiveRunAgainstRedis) {
+  auto memtier = core::FindOnPath("memtier_benchmark");
+  if (!memtier) GTEST_SKIP() << "memtier_benchmark is not installed on this machine";
+  auto server = testing::TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  auto dir = TempDir("live");
+  hosts::LocalHost host(dir / "work");
+  MemtierDriver driver;
+  ASSERT_TRUE(driver.Prepare(host));
+  const Target target{server->host(), server->port(), "redis"};
+  Workload fill{.threads = 2,
+                .clients = 5,
+                .pipeline = 10,
+                .command = "RPUSH __key__ __data__",
+                .key_minimum = 1,
+                .key_maximum = 1000,
+                .length = Workload::Length::kFill};
+  auto f = driver.Run(host, target, fill, {}, dir / "fill.json");
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->ops, 1000u);
+  auto client = server->Client();
+  EXPECT_EQ(client.Command({"DBSIZE"})->integer, 1000);
+  EXPECT_EQ(client.Command({"LLEN", "memtier-1000"})->integer, 1);
+  Workload timed{.threads = 1,
+                 .clients = 5,
+                 .pipeline = 10,
+                 .command = "LRANGE __key__ 0 9",
+                 .key_minimum = 1,
+                 .key_maximum = 1000,
+                 .length = Workload::Length::kTestTime,
+                 .test_time = std::chrono::seconds(1)};
+  auto t = driver.Run(host, target, timed, {}, dir / "t1.json");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_GT(t->throughput, 0);
+  EXPECT_GT(t->p50, 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dfbench::drivers

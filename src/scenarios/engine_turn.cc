@@ -1,0 +1,141 @@
+#include "scenarios/engine_turn.h"
+
+#include <fmt/format.h>
+
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/time_format.h"
+#include "core/version.h"
+#include "scenarios/server_counters.h"
+
+namespace dfbench::scenarios {
+
+namespace fs = std::filesystem;
+
+core::Status CheckInstalled(const state::SetupState& setup,
+                            const std::vector<const engines::EngineSpec*>& engines) {
+  for (const auto* spec : engines) {
+    const auto* install = setup.FindEngine(spec->name);
+    if (install && install->status == "installed") continue;
+    std::string have;
+    for (const auto& e : setup.engines) {
+      if (e.status == "installed") have += (have.empty() ? "" : ", ") + e.name;
+    }
+    return core::Fail(core::ErrorKind::kUsage,
+                      "engine " + spec->name + " is not installed in setup \"" + setup.id +
+                          "\" (installed: " + (have.empty() ? "none" : have) + ")");
+  }
+  return core::Ok();
+}
+
+std::string NewRunId(const fs::path& parent) {
+  const std::string base = core::FormatTimestampId(std::chrono::system_clock::now());
+  std::string id = base;
+  for (int n = 2; fs::exists(parent / id); ++n) id = base + "-" + std::to_string(n);
+  return id;
+}
+
+results::Context MakeContext(const state::SetupState& setup, const drivers::Driver& driver) {
+  results::Context c;
+  c.tool_version = core::VersionLine();
+  c.build_type = core::GetBuildInfo().build_type;
+  c.provider = setup.provider;
+  c.load_generator = driver.Name();
+  c.hosts = setup.hosts;
+  return c;
+}
+
+std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
+                                            const state::EngineInstall& install,
+                                            const engines::EngineSpec& spec,
+                                            const engines::Tuning& tuning,
+                                            results::EngineResult* row) {
+  engines::Tuning pinned = tuning;
+  pinned.cpus = fleet.server_cpus;
+  row->tuning = engines::TuningJson(spec, pinned);
+  core::Notef("[{}] starting {}", spec.name, install.binary);
+  auto engine = engines::Start(*fleet.server, spec, install.binary, pinned);
+  if (!engine) {
+    row->error = engine.error().message;
+    core::Notef("[{}] {}", spec.name, row->error);
+    return std::nullopt;
+  }
+  row->version = engine->version();
+  row->tuning = engine->tuning();  // with derived values resolved
+  core::Notef("[{}] {} ready on {}:{}", spec.name, row->version, engine->address(), engine->port());
+  return EngineTurn(std::move(*engine), row);
+}
+
+drivers::Target EngineTurn::target() const {
+  const bool memcache = engine_.spec().protocol == engines::Protocol::kMemcacheText;
+  return drivers::Target{engine_.address(), engine_.port(), memcache ? "memcache_text" : "redis"};
+}
+
+bool EngineTurn::Healthy(const std::string& before) {
+  auto hc = engine_.HealthCheck();
+  if (hc) return true;
+  row_->error = fmt::format("before {}: {}", before, hc.error().message);
+  core::Notef("[{}] {}", spec().name, row_->error);
+  return false;
+}
+
+bool EngineTurn::Failed(const std::string& what, const core::Error& e) {
+  if (e.kind == core::ErrorKind::kInterrupted || core::InterruptRequested()) {
+    row_->error = what + ": interrupted";
+    return false;
+  }
+  row_->error = what + ": " + e.message;
+  if (!engine_.Alive()) {
+    std::string tail = engine_.LogTail();
+    row_->error = what + ": " + spec().name + " exited during the run" +
+                  (tail.empty() ? "" : "; last log lines: " + tail);
+  }
+  core::Notef("[{}] {}", spec().name, row_->error);
+  return true;
+}
+
+// The load generator's count must match the server's own; a mismatch means lost or duplicated
+// requests, which would make the throughput figure wrong.
+void EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
+  auto server = ServerDataOps(engine_.address(), engine_.port(), spec().protocol);
+  if (!server) {
+    core::Notef("[{}] could not read the server's operation count: {}", spec().name,
+                server.error().message);
+    return;
+  }
+  row_->server_ops = *server;
+  const uint64_t diff = client_ops > *server ? client_ops - *server : *server - client_ops;
+  if (diff > tolerance) {
+    core::Notef("[{}] warning: the server counted {} operations, the load generator {}",
+                spec().name, *server, client_ops);
+  }
+}
+
+void EngineTurn::Stop() {
+  if (auto st = engine_.Stop(); !st) core::Notef("[{}] stop: {}", spec().name, st.error().message);
+}
+
+bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
+               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each) {
+  bool interrupted = false;
+  for (size_t i = 0; i < count && !interrupted; ++i) {
+    interrupted = !turn(i) || core::InterruptRequested();
+    after_each();
+    if (!interrupted && i + 1 < count && cooldown.count() > 0) {
+      core::Notef("cooling down for {}s before the next engine",
+                  std::chrono::duration_cast<std::chrono::seconds>(cooldown).count());
+      interrupted = !core::SleepUnlessInterrupted(cooldown);
+    }
+  }
+  return interrupted;
+}
+
+std::string FinalStatus(bool interrupted, const std::vector<const results::EngineResult*>& rows) {
+  if (interrupted) return "interrupted";
+  for (const auto* row : rows) {
+    if (!row->error.empty()) return "failed";
+  }
+  return "completed";
+}
+
+}  // namespace dfbench::scenarios

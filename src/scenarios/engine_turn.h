@@ -1,0 +1,77 @@
+// What every benchmark scenario shares: engines take turns on the server host, one at a time,
+// each started fresh, health-checked before each trial, cross-checked against the server's own
+// operation count, and stopped; a cooldown separates them.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "providers/provider.h"
+#include "results/schema.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+// kUsage naming the installed engines when one of `engines` is not installed in the setup.
+core::Status CheckInstalled(const state::SetupState& setup,
+                            const std::vector<const engines::EngineSpec*>& engines);
+
+// A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
+std::string NewRunId(const std::filesystem::path& parent);
+
+// The context block of a result file written from this setup with this driver.
+results::Context MakeContext(const state::SetupState& setup, const drivers::Driver& driver);
+
+// One engine's turn. Progress goes to stderr as "[engine] ..." lines; failures are recorded in
+// the engine's result row, never returned, so the run can go on with the next engine.
+class EngineTurn {
+ public:
+  // Starts the engine with `tuning` pinned to the fleet's server CPUs and records its version
+  // and resolved tuning in `row`. nullopt when it did not start (the error is in row->error).
+  static std::optional<EngineTurn> Start(providers::Fleet& fleet,
+                                         const state::EngineInstall& install,
+                                         const engines::EngineSpec& spec,
+                                         const engines::Tuning& tuning, results::EngineResult* row);
+
+  engines::RunningEngine& engine() { return engine_; }
+  const engines::EngineSpec& spec() const { return engine_.spec(); }
+  // Where a driver sends load.
+  drivers::Target target() const;
+
+  // PING before a step (e.g. "trial 2"); false, with the error recorded, when the engine is
+  // gone.
+  bool Healthy(const std::string& before);
+  // Records a failed step ("warmup", "trial 2", "preload"); false when it was an interrupt
+  // (the whole run stops), true when the run may go on with the next engine.
+  bool Failed(const std::string& what, const core::Error& e);
+  // Reads the server's own count of data operations into row->server_ops and warns on stderr
+  // when it differs from `client_ops` (what the load generators were answered) by more than
+  // `tolerance` (requests still in flight when a time-boxed pass ended).
+  void CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
+  // Stops the engine (a failure to stop is a line on stderr).
+  void Stop();
+
+ private:
+  EngineTurn(engines::RunningEngine engine, results::EngineResult* row)
+      : engine_(std::move(engine)), row_(row) {}
+  engines::RunningEngine engine_;
+  results::EngineResult* row_;
+};
+
+// Runs `turn(i)` for each of `count` engines in order, with `cooldown` between them, stopping
+// early when a turn returns false or an interrupt arrives; `after_each` runs after every turn
+// (e.g. to rewrite results.json). Returns true when the run was interrupted.
+bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
+               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
+
+// "interrupted", "failed" (an engine row has an error) or "completed".
+std::string FinalStatus(bool interrupted, const std::vector<const results::EngineResult*>& rows);
+
+}  // namespace dfbench::scenarios

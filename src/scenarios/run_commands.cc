@@ -1,0 +1,322 @@
+#include "scenarios/run_commands.h"
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/time_format.h"
+#include "scenarios/engine_turn.h"
+#include "scenarios/server_counters.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+core::Status WriteResults(const results::CommandRunResults& r, const fs::path& dir) {
+  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderCommandRunJson(r));
+      !st) {
+    return st;
+  }
+  return core::WriteFileAtomic(dir / "results.csv", results::RenderCommandRunCsv(r));
+}
+
+nlohmann::json ConfigJson(const results::CommandRunResults& r, const CommandRunOptions& o) {
+  nlohmann::json engines = nlohmann::json::array();
+  for (const auto* e : o.engines) engines.push_back(e->name);
+  const auto& c = o.command;
+  nlohmann::json preload = nullptr;
+  if (c.reads()) {
+    preload = {{"passes", c.preload.PassTemplates()}, {"items", c.preload.items}};
+  }
+  return {{"run_id", r.run_id},
+          {"setup_id", r.setup_id},
+          {"created_at", r.created_at},
+          {"engines", engines},
+          {"load_generator", o.driver->Name()},
+          {"command",
+           {{"name", c.name},
+            {"template", c.tmpl},
+            {"mutates", c.mutates},
+            {"drains", c.drains},
+            {"key_maximum", c.KeyRange(o.load.key_maximum)},
+            {"preload", preload}}},
+          {"memtier", results::ToJson(r.memtier)},
+          {"trials", o.trials},
+          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
+          {"dfly_bench_ref", o.dfly_bench_ref},
+          {"context", results::ToJson(r.context)}};
+}
+
+// "trial 2" -> "t2", "warmup" -> "warmup": file-name form of a phase.
+std::string Slug(const std::string& before) {
+  if (before.rfind("trial ", 0) == 0) return "t" + before.substr(6);
+  return before;
+}
+
+// One engine: start, flush + preload, warmup, trials (re-preparing for mutating commands),
+// cross-check, stop. Fills `row`; Run returns false when the run was interrupted.
+class CommandEngineRun {
+ public:
+  CommandEngineRun(const CommandRunOptions& o, providers::Fleet& fleet, const fs::path& dir,
+                   results::CommandEngineResult* row, std::function<void()> publish)
+      : o_(o), fleet_(fleet), dir_(dir), row_(row), publish_(std::move(publish)) {}
+
+  bool Run(const state::EngineInstall& install, const engines::EngineSpec& spec) {
+    results::EngineResult* result = &row_->result;
+    result->approximate = o_.command.drains;
+    auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, result);
+    if (!turn) return !core::InterruptRequested();
+    turn_ = &*turn;
+    const CommandProfile& c = o_.command;
+    stem_ = spec.name + "-" + c.name;
+    measured_ = drivers::Workload{.threads = o_.load.threads,
+                                  .clients = o_.load.clients,
+                                  .data_size = o_.load.data_size,
+                                  .pipeline = o_.load.pipeline,
+                                  .distinct_client_seed = o_.load.distinct_client_seed,
+                                  .command = c.tmpl,
+                                  .key_pattern = o_.key_pattern,
+                                  .key_minimum = 1,
+                                  .key_maximum = c.KeyRange(o_.load.key_maximum),
+                                  .length = drivers::Workload::Length::kTestTime,
+                                  .test_time = std::chrono::seconds(o_.load.test_time_sec),
+                                  .rate_per_connection = o_.rate_per_connection};
+
+    const bool warmup = o_.load.warmup_time_sec > 0;
+    if (auto ok = Prepare(warmup ? "warmup" : "trial 1"); ok != Step::kDone) {
+      return ok == Step::kFailed;
+    }
+    if (warmup) {
+      core::Notef("[{}] warmup: {} s of {} (discarded)", spec.name, o_.load.warmup_time_sec,
+                  c.name);
+      drivers::Workload warm = measured_;
+      warm.test_time = std::chrono::seconds(o_.load.warmup_time_sec);
+      auto w = o_.driver->Run(*fleet_.client, turn_->target(), warm, fleet_.client_cpus,
+                              dir_ / "memtier" / (stem_ + "-warmup.json"));
+      if (!w) return turn_->Failed("warmup", w.error());
+      result->warmup_ops = w->ops + w->errors;
+      fresh_ = !c.mutates;
+    }
+    for (int t = 1; t <= o_.trials; ++t) {
+      const std::string before = fmt::format("trial {}", t);
+      if (!turn_->Healthy(before)) return true;
+      if (c.mutates && !fresh_) {
+        if (auto ok = Prepare(before); ok != Step::kDone) return ok == Step::kFailed;
+      }
+      if (auto ok = Trial(t); ok != Step::kDone) return ok == Step::kFailed;
+      fresh_ = !c.mutates;
+      publish_();
+    }
+    CrossCheck();
+    turn_->Stop();
+    return true;
+  }
+
+ private:
+  // kFailed: recorded, go on with the next engine; kInterrupted: stop the run.
+  enum class Step { kDone, kFailed, kInterrupted };
+
+  Step Failed(const std::string& what, const core::Error& e) {
+    return turn_->Failed(what, e) ? Step::kFailed : Step::kInterrupted;
+  }
+
+  // FLUSHALL, then the command's preload when it reads existing data.
+  Step Prepare(const std::string& before) {
+    const std::string& name = turn_->spec().name;
+    if (auto st = turn_->engine().Flush(); !st) return Failed("flush before " + before, st.error());
+    fresh_ = true;
+    if (!o_.command.reads()) return Step::kDone;
+    drivers::Workload shape = measured_;
+    auto record =
+        Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload, shape,
+                fleet_.client_cpus, dir_ / "memtier" / "preload" / (stem_ + "-" + Slug(before)));
+    if (!record) return Failed("preload before " + before, record.error());
+    record->before = before;
+    const uint64_t expected = measured_.KeyCount();
+    core::Notef("[{}] preloaded {} key(s) × {} item(s) in {} pass(es), {:.1f} s (before {})", name,
+                record->keys, o_.command.preload.items, record->passes, record->duration_sec,
+                before);
+    if (record->keys != expected) {
+      core::Notef("[{}] warning: the preload left {} keys, expected {}", name, record->keys,
+                  expected);
+    }
+    preload_ops_ += record->ops;
+    row_->preloads.push_back(*record);
+    return Step::kDone;
+  }
+
+  Step Trial(int t) {
+    const std::string& name = turn_->spec().name;
+    const std::string raw = fmt::format("{}-t{}.json", stem_, t);
+    results::TrialKeyspace keys{.trial = t, .keys_before = KeyCount()};
+    core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.load.test_time_sec,
+                o_.command.name);
+    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), measured_, fleet_.client_cpus,
+                                dir_ / "memtier" / raw);
+    if (!trial) return Failed(fmt::format("trial {}", t), trial.error());
+    keys.keys_after = KeyCount();
+    trial->trial = t;
+    trial->raw_file = "memtier/" + raw;
+    results::EngineResult* result = &row_->result;
+    result->trials.push_back(*trial);
+    result->Aggregate();
+    row_->keyspace.push_back(keys);
+    core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}",
+                name, t, o_.trials, trial->throughput, trial->p50, trial->p99, trial->p999,
+                trial->errors ? fmt::format(", {} errors", trial->errors) : std::string());
+    return Step::kDone;
+  }
+
+  uint64_t KeyCount() {
+    auto keys = ServerKeyCount(turn_->engine().address(), turn_->engine().port());
+    if (!keys) {
+      core::Notef("[{}] DBSIZE: {}", turn_->spec().name, keys.error().message);
+      return 0;
+    }
+    return *keys;
+  }
+
+  // Preloads are counted exactly; a time-boxed pass may end with up to one pipeline per
+  // connection still in flight, answered by the server but not counted by the generator.
+  void CrossCheck() {
+    const std::string first_word = o_.command.tmpl.substr(0, o_.command.tmpl.find(' '));
+    if (IsControlCommand(first_word)) return;  // the server does not count these
+    const results::EngineResult& result = row_->result;
+    uint64_t client_ops = preload_ops_ + result.warmup_ops;
+    for (const auto& t : result.trials) client_ops += t.ops + t.errors;
+    const uint64_t passes = result.trials.size() + (o_.load.warmup_time_sec > 0 ? 1 : 0);
+    const uint64_t in_flight =
+        static_cast<uint64_t>(o_.load.threads) * o_.load.clients * o_.load.pipeline * passes;
+    turn_->CrossCheck(client_ops, in_flight);
+  }
+
+  const CommandRunOptions& o_;
+  providers::Fleet& fleet_;
+  fs::path dir_;
+  results::CommandEngineResult* row_;
+  std::function<void()> publish_;
+  EngineTurn* turn_ = nullptr;
+  std::string stem_;  // "<engine>-<COMMAND>"
+  drivers::Workload measured_;
+  bool fresh_ = false;  // the keyspace is as the last Prepare left it
+  uint64_t preload_ops_ = 0;
+};
+
+}  // namespace
+
+core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
+                                             const drivers::Target& target, const PreloadSpec& spec,
+                                             const drivers::Workload& shape,
+                                             const std::vector<int>& cpus,
+                                             const fs::path& raw_stem) {
+  results::PreloadRecord record;
+  const auto start = std::chrono::steady_clock::now();
+  const auto passes = spec.PassTemplates();
+  for (size_t i = 0; i < passes.size(); ++i) {
+    drivers::Workload fill = shape;
+    fill.command = passes[i];
+    fill.length = drivers::Workload::Length::kFill;
+    fill.rate_per_connection = 0;
+    fs::path raw = raw_stem;
+    raw += fmt::format("-p{}.json", i + 1);
+    auto pass = driver.Run(client, target, fill, cpus, raw);
+    if (!pass) return tl::unexpected(pass.error());
+    record.ops += pass->ops;
+    ++record.passes;
+    if (pass->errors > 0) {
+      return core::Fail(core::ErrorKind::kFailure,
+                        fmt::format("{} error replies to \"{}\" (see {})", pass->errors, passes[i],
+                                    raw.string()));
+    }
+  }
+  record.duration_sec =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto keys = ServerKeyCount(target.address, target.port);
+  if (!keys) return tl::unexpected(keys.error());
+  record.keys = *keys;
+  return record;
+}
+
+core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
+                                                     providers::Fleet& fleet,
+                                                     const CommandRunOptions& options) {
+  if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  for (const auto* spec : options.engines) {
+    if (spec->protocol != engines::Protocol::kRedis) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        spec->name +
+                            " does not speak the Redis protocol; per-command runs need "
+                            "dragonfly, redis or valkey");
+    }
+  }
+  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
+  if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
+
+  const CommandProfile& c = options.command;
+  const fs::path parent = state::SetupDir(setup->id) / "commands";
+  results::CommandRunResults r;
+  r.run_id = NewRunId(parent);
+  const fs::path dir = parent / r.run_id;
+  if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
+  r.setup_id = setup->id;
+  r.created_at = core::NowIso8601();
+  r.status = "running";
+  r.memtier = options.load;
+  r.memtier.key_pattern = std::string(1, static_cast<char>(options.key_pattern));
+  r.memtier.qps = static_cast<int>(options.rate_per_connection);
+  r.trials = options.trials;
+  r.tool = options.driver->Name();
+  r.dfly_bench_ref = options.dfly_bench_ref;
+  r.context = MakeContext(*setup, *options.driver);
+  results::CommandResult command{.command = c.name, .tmpl = c.tmpl, .approximate = c.drains};
+  if (c.reads()) {
+    const auto passes = c.preload.PassTemplates();
+    command.preload_template = passes.front();
+    command.preload_items = c.preload.items;
+  }
+  command.key_maximum = c.KeyRange(options.load.key_maximum);
+  command.mutates = c.mutates;
+  command.engines.reserve(options.engines.size());
+  r.commands.push_back(std::move(command));
+  if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
+      !st) {
+    return tl::unexpected(st.error());
+  }
+  core::Notef("commands {}: {} on {} engine(s), {} trial(s) of {} s each, results in {}", r.run_id,
+              c.name, options.engines.size(), options.trials, options.load.test_time_sec,
+              dir.string());
+
+  auto publish = [&] {
+    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
+  };
+  auto& rows = r.commands.front().engines;
+  const bool interrupted = TakeTurns(
+      options.engines.size(), options.cooldown,
+      [&](size_t i) {
+        const auto* spec = options.engines[i];
+        rows.push_back(results::CommandEngineResult{.result = {.engine = spec->name}});
+        CommandEngineRun run(options, fleet, dir, &rows.back(), publish);
+        return run.Run(*setup->FindEngine(spec->name), *spec);
+      },
+      publish);
+  std::vector<const results::EngineResult*> results_rows;
+  for (const auto& row : rows) results_rows.push_back(&row.result);
+  r.status = FinalStatus(interrupted, results_rows);
+  r.completed_at = core::NowIso8601();
+  publish();
+
+  state::BenchmarkRecord record{.kind = "commands",
+                                .run_id = r.run_id,
+                                .path = "commands/" + r.run_id + "/results.json",
+                                .created_at = r.created_at,
+                                .completed_at = r.completed_at,
+                                .status = r.status};
+  for (const auto& row : rows) record.engines.push_back(row.result.engine);
+  setup->benchmarks.push_back(record);
+  return r;
+}
+
+}  // namespace dfbench::scenarios
