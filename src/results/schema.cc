@@ -89,17 +89,20 @@ nlohmann::json ToJson(const EngineResult& e) {
 }
 
 nlohmann::json ToJson(const HostFacts& h) {
-  return {{"role", h.role},
-          {"name", h.name},
-          {"address", h.address},
-          {"private_address", h.private_address},
-          {"cpu_model", h.cpu_model},
-          {"vcpus", h.vcpus},
-          {"memory_bytes", h.memory_bytes},
-          {"kernel", h.kernel},
-          {"os", h.os},
-          {"arch", h.arch},
-          {"cpus", h.cpus}};
+  nlohmann::json j = {{"role", h.role},
+                      {"name", h.name},
+                      {"address", h.address},
+                      {"private_address", h.private_address},
+                      {"cpu_model", h.cpu_model},
+                      {"vcpus", h.vcpus},
+                      {"memory_bytes", h.memory_bytes},
+                      {"kernel", h.kernel},
+                      {"os", h.os},
+                      {"arch", h.arch},
+                      {"cpus", h.cpus}};
+  if (!h.nic.empty()) j["nic"] = h.nic;
+  if (h.rx_queues > 0) j["rx_queues"] = h.rx_queues;
+  return j;
 }
 
 nlohmann::json ToJson(const Context& c) {
@@ -208,6 +211,8 @@ bool Read(const nlohmann::json& j, const std::string& path, HostFacts* out, std:
   r.Field("os", &out->os);
   r.Field("arch", &out->arch);
   r.Field("cpus", &out->cpus);
+  r.Field("nic", &out->nic);
+  r.Field("rx_queues", &out->rx_queues);
   return r.ok();
 }
 

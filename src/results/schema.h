@@ -79,6 +79,10 @@ struct HostFacts {
   std::string os;
   std::string arch;
   std::vector<int> cpus;  // CPUs the role is pinned to on this host; empty = all
+  // The network interface engine traffic uses and its receive queues; written only when known
+  // (remote hosts), so files without them read and write back unchanged.
+  std::string nic;
+  int rx_queues = 0;
 };
 
 // Who produced a file, on what: the context block every result file carries.

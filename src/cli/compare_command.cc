@@ -1,0 +1,83 @@
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "results/compare.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct CompareFlags {
+  std::string baseline;
+  std::string candidate;
+  double regression_pct = 5.0;
+  std::string format = "table";
+  bool require_significance = false;
+};
+
+int RunCompare(const CompareFlags& f) {
+  if (!std::isfinite(f.regression_pct) || f.regression_pct < 0) {
+    ExitWith(core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
+  }
+  const auto baseline = OrExit(results::LoadResultDocument(f.baseline));
+  const auto candidate = OrExit(results::LoadResultDocument(f.candidate));
+  const results::CompareOptions options{
+      .regression_pct = f.regression_pct,
+      .significance = f.require_significance ? results::Significance::kOutsideNoise
+                                             : results::Significance::kThresholdOnly};
+  const auto comparison = OrExit(results::Compare(baseline, candidate, options));
+  const std::string out = f.format == "json" ? results::RenderComparisonJson(comparison)
+                                             : results::RenderComparisonTable(comparison);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!comparison.Regressed()) return 0;
+  if (f.format == "json") {
+    // The table names them on stdout already; with JSON, say it once on stderr too.
+    std::string list;
+    for (const auto& r : comparison.RegressionList()) list += (list.empty() ? "" : ", ") + r;
+    core::Notef("regression beyond {}%: {}", f.regression_pct, list);
+  }
+  return static_cast<int>(core::ErrorKind::kFailure);
+}
+
+}  // namespace
+
+void AddCompare(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<CompareFlags>();
+  sub->add_option("baseline", f->baseline, "Result file (or run directory) to compare against")
+      ->required();
+  sub->add_option("candidate", f->candidate, "Result file (or run directory) to judge")->required();
+  sub->add_option("--regression-pct", f->regression_pct,
+                  "A metric worse than the baseline by more than this percentage is a "
+                  "regression (exit 1)")
+      ->capture_default_str();
+  sub->add_option("--format", f->format, "table or json (a single JSON payload on stdout)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  sub->add_flag("--require-significance", f->require_significance,
+                "Only count a regression when the two runs' trial spreads (min..max) do not "
+                "overlap");
+  SetExamples(
+      sub,
+      "  dfbench compare ~/.dfbench/runs/perf/benchmarks/20260408-143217/results.json \\\n"
+      "                  ~/.dfbench/runs/perf/benchmarks/20260409-091802/results.json \\\n"
+      "                  --regression-pct 2.0\n"
+      "  dfbench compare baseline.json candidate.json --require-significance\n"
+      "  dfbench compare baseline.json candidate.json --format json \\\n"
+      "    | jq '.cases[] | select(.regressions != [])'\n"
+      "\n"
+      "  # CI: branch on the exit code so a flaky run does not silently pass\n"
+      "  dfbench compare baseline.json candidate.json\n"
+      "  case $? in\n"
+      "    0) echo \"ok: candidate within tolerance\" ;;\n"
+      "    1) echo \"REGRESSION; see output above\"; exit 1 ;;\n"
+      "    2) echo \"input error (missing / mismatched files)\"; exit 2 ;;\n"
+      "  esac\n"
+      "\n"
+      "Auto-detects the shape of each file: a run (top-level engines), a per-command run\n"
+      "(scenario \"commands\") or a replication run (scenario \"replication\"). Exit codes: 0\n"
+      "within tolerance, 1 regression, 2 input error (missing, malformed or mismatched files).\n");
+  sub->callback([f, action] { *action = [f] { return RunCompare(*f); }; });
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,348 @@
+#include "results/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace dfbench::results {
+namespace {
+
+// Floating-point slack so that a change of exactly the threshold stays within it.
+constexpr double kPctEpsilon = 1e-9;
+
+Measurement Normalized(Measurement m) {
+  // A summary without a spread (min = max = 0) spreads over its value alone.
+  if (m.min == 0 && m.max == 0) m.min = m.max = m.value;
+  return m;
+}
+
+struct MetricSpec {
+  const char* name;
+  Direction direction;
+  Stats EngineResult::*stats;
+};
+
+constexpr MetricSpec kEngineMetrics[] = {
+    {"throughput", Direction::kHigherIsBetter, &EngineResult::throughput},
+    {"p50", Direction::kLowerIsBetter, &EngineResult::p50},
+    {"p99", Direction::kLowerIsBetter, &EngineResult::p99},
+    {"p999", Direction::kLowerIsBetter, &EngineResult::p999},
+    {"avg_latency", Direction::kLowerIsBetter, &EngineResult::avg_latency},
+};
+
+void Finish(GroupComparison* g) {
+  for (const auto& m : g->metrics) {
+    if (m.regressed) g->regressions.push_back(m.metric);
+  }
+}
+
+GroupComparison CompareEngines(const EngineResult& b, const EngineResult& c,
+                               const CompareOptions& options) {
+  GroupComparison g;
+  g.engine = b.engine;
+  g.baseline_version = b.version;
+  g.candidate_version = c.version;
+  for (const auto& spec : kEngineMetrics) {
+    g.metrics.push_back(CompareMetric(spec.name, spec.direction, FromStats(b.*spec.stats),
+                                      FromStats(c.*spec.stats), options));
+  }
+  Finish(&g);
+  return g;
+}
+
+GroupComparison CompareCases(const ReplicationCase& b, const ReplicationCase& c,
+                             const CompareOptions& options) {
+  GroupComparison g;
+  g.run_name = b.run_name;
+  g.metrics.push_back(CompareMetric("median_rps", Direction::kHigherIsBetter,
+                                    FromStats(RpsStats(b)), FromStats(RpsStats(c)), options));
+  g.metrics.push_back(CompareMetric("median_p99_us", Direction::kLowerIsBetter,
+                                    FromStats(P99UsStats(b)), FromStats(P99UsStats(c)), options));
+  g.metrics.push_back(CompareMetric("sync_duration_ms", Direction::kLowerIsBetter,
+                                    FromValue(b.sync_duration_ms), FromValue(c.sync_duration_ms),
+                                    options));
+  Finish(&g);
+  return g;
+}
+
+// Pairs items of two lists by key, in baseline order; the first of duplicate keys wins.
+// `pair(b, c)` is called for matches; keys found on one side only are appended to `only_*`.
+template <class T, class KeyFn, class PairFn>
+void Match(const std::vector<T>& baseline, const std::vector<T>& candidate, KeyFn key, PairFn pair,
+           const std::string& prefix, std::vector<std::string>* only_in_baseline,
+           std::vector<std::string>* only_in_candidate) {
+  std::map<std::string, const T*> by_key;
+  for (const auto& c : candidate) by_key.emplace(key(c), &c);
+  std::set<std::string> seen;
+  for (const auto& b : baseline) {
+    const std::string k = key(b);
+    if (!seen.insert(k).second) continue;
+    auto it = by_key.find(k);
+    if (it == by_key.end()) {
+      only_in_baseline->push_back(prefix + k);
+    } else {
+      pair(b, *it->second);
+    }
+  }
+  std::set<std::string> seen_candidate;
+  for (const auto& c : candidate) {
+    const std::string k = key(c);
+    if (!seen_candidate.insert(k).second) continue;
+    if (!seen.count(k)) only_in_candidate->push_back(prefix + k);
+  }
+}
+
+std::string Shown(const nlohmann::json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// "memtier.pipeline: 30 -> 10" for every key whose value differs.
+void NoteDifferences(const std::string& what, const nlohmann::json& b, const nlohmann::json& c,
+                     std::vector<std::string>* notes) {
+  if (!b.is_object() || !c.is_object()) return;
+  for (auto it = b.begin(); it != b.end(); ++it) {
+    auto other = c.find(it.key());
+    if (other == c.end()) continue;  // absent in one file: nothing to say either way
+    if (*other != it.value()) {
+      notes->push_back(
+          fmt::format("{}.{}: {} -> {}", what, it.key(), Shown(it.value()), Shown(*other)));
+    }
+  }
+}
+
+void NoteVersion(const GroupComparison& g, std::vector<std::string>* notes) {
+  if (!g.baseline_version.empty() && !g.candidate_version.empty() &&
+      g.baseline_version != g.candidate_version) {
+    notes->push_back(
+        fmt::format("{} version: {} -> {}", g.Label(), g.baseline_version, g.candidate_version));
+  }
+}
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out.empty() ? "none" : out;
+}
+
+template <class T, class KeyFn>
+std::string Keys(const std::vector<T>& items, KeyFn key) {
+  std::vector<std::string> keys;
+  for (const auto& i : items) keys.push_back(key(i));
+  return Joined(keys);
+}
+
+void CompareRuns(const RunResults& b, const RunResults& c, Comparison* out) {
+  auto key = [](const EngineResult& e) { return e.engine; };
+  Match(
+      b.engines, c.engines, key,
+      [&](const EngineResult& be, const EngineResult& ce) {
+        out->groups.push_back(CompareEngines(be, ce, out->options));
+        NoteVersion(out->groups.back(), &out->notes);
+      },
+      "", &out->only_in_baseline, &out->only_in_candidate);
+  NoteDifferences("memtier", ToJson(b.memtier), ToJson(c.memtier), &out->notes);
+  if (b.warmup_requests != c.warmup_requests) {
+    out->notes.push_back(
+        fmt::format("warmup_requests: {} -> {}", b.warmup_requests, c.warmup_requests));
+  }
+}
+
+void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comparison* out) {
+  auto command_key = [](const CommandEntry& e) { return e.Name(); };
+  auto engine_key = [](const EngineResult& e) { return e.engine; };
+  Match(
+      b.commands, c.commands, command_key,
+      [&](const CommandEntry& bc, const CommandEntry& cc) {
+        Match(
+            bc.engines, cc.engines, engine_key,
+            [&](const EngineResult& be, const EngineResult& ce) {
+              GroupComparison g = CompareEngines(be, ce, out->options);
+              g.command = bc.Name();
+              out->groups.push_back(std::move(g));
+              NoteVersion(out->groups.back(), &out->notes);
+            },
+            bc.Name() + "/", &out->only_in_baseline, &out->only_in_candidate);
+      },
+      "", &out->only_in_baseline, &out->only_in_candidate);
+  NoteDifferences("memtier", b.memtier, c.memtier, &out->notes);
+  const std::string bt = b.tool.empty() ? "memtier" : b.tool;
+  const std::string ct = c.tool.empty() ? "memtier" : c.tool;
+  if (bt != ct) out->notes.push_back(fmt::format("tool: {} -> {}", bt, ct));
+}
+
+void CompareReplications(const ReplicationRunResults& b, const ReplicationRunResults& c,
+                         Comparison* out) {
+  auto key = [](const ReplicationCase& rc) { return rc.run_name; };
+  Match(
+      b.cases, c.cases, key,
+      [&](const ReplicationCase& bc, const ReplicationCase& cc) {
+        out->groups.push_back(CompareCases(bc, cc, out->options));
+        NoteDifferences(
+            bc.run_name, {{"master_flags", bc.master_flags}, {"replica_flags", bc.replica_flags}},
+            {{"master_flags", cc.master_flags}, {"replica_flags", cc.replica_flags}}, &out->notes);
+        if (cc.termination_reason != bc.termination_reason && !cc.termination_reason.empty()) {
+          out->notes.push_back(fmt::format("{}.termination_reason: {} -> {}", bc.run_name,
+                                           bc.termination_reason, cc.termination_reason));
+        }
+      },
+      "", &out->only_in_baseline, &out->only_in_candidate);
+}
+
+// What each shape's groups are called in messages.
+const char* GroupNoun(Shape s) {
+  switch (s) {
+    case Shape::kRun:
+      return "engine";
+    case Shape::kCommands:
+      return "command and engine";
+    case Shape::kReplication:
+      return "case";
+  }
+  return "item";
+}
+
+std::string Contents(const ResultDocument& d) {
+  switch (d.shape) {
+    case Shape::kRun:
+      return Keys(d.run.engines, [](const EngineResult& e) { return e.engine; });
+    case Shape::kCommands: {
+      std::vector<std::string> keys;
+      for (const auto& cmd : d.commands.commands) {
+        for (const auto& e : cmd.engines) keys.push_back(cmd.Name() + "/" + e.engine);
+      }
+      return Joined(keys);
+    }
+    case Shape::kReplication:
+      return Keys(d.replication.cases, [](const ReplicationCase& rc) { return rc.run_name; });
+  }
+  return "";
+}
+
+std::string Describe(const ResultDocument& d) {
+  switch (d.shape) {
+    case Shape::kRun:
+      return "a run result (top-level engines)";
+    case Shape::kCommands:
+      return "a per-command result (scenario \"commands\")";
+    case Shape::kReplication:
+      return "a replication result (scenario \"replication\")";
+  }
+  return "";
+}
+
+}  // namespace
+
+Measurement FromStats(const Stats& s) {
+  const bool present = s.median != 0 || s.min != 0 || s.max != 0;
+  return Measurement{.value = s.median, .min = s.min, .max = s.max, .present = present};
+}
+
+Measurement FromValue(double v) {
+  return Measurement{.value = v, .min = v, .max = v, .present = v != 0};
+}
+
+MetricDelta CompareMetric(std::string metric, Direction direction, const Measurement& baseline,
+                          const Measurement& candidate, const CompareOptions& options) {
+  MetricDelta d;
+  d.metric = std::move(metric);
+  d.direction = direction;
+  d.baseline = Normalized(baseline);
+  d.candidate = Normalized(candidate);
+  if (!d.baseline.present) {
+    d.verdict = Verdict::kNotComparable;
+    return d;
+  }
+  if (!d.candidate.present) {
+    d.verdict = Verdict::kMissing;
+    d.regressed = true;
+    return d;
+  }
+  d.spreads_overlap =
+      std::max(d.baseline.min, d.candidate.min) <= std::min(d.baseline.max, d.candidate.max);
+  if (d.baseline.value == 0) {
+    // A zero median with a spread: no meaningful percentage.
+    d.verdict = d.candidate.value == 0 ? Verdict::kOk : Verdict::kNotComparable;
+    if (d.candidate.value == 0) d.delta_pct = 0;
+    return d;
+  }
+  const double pct = (d.candidate.value - d.baseline.value) / std::fabs(d.baseline.value) * 100;
+  d.delta_pct = pct;
+  const double worse_pct = direction == Direction::kHigherIsBetter ? -pct : pct;
+  const double threshold = options.regression_pct + kPctEpsilon;
+  if (worse_pct > threshold) {
+    if (d.spreads_overlap && options.significance == Significance::kOutsideNoise) {
+      d.verdict = Verdict::kWithinNoise;
+    } else {
+      d.verdict = Verdict::kRegression;
+      d.regressed = true;
+    }
+  } else if (-worse_pct > threshold) {
+    d.verdict = d.spreads_overlap ? Verdict::kWithinNoise : Verdict::kImproved;
+  } else {
+    d.verdict = Verdict::kOk;
+  }
+  return d;
+}
+
+std::string GroupComparison::Label() const {
+  if (!run_name.empty()) return run_name;
+  if (!command.empty()) return command + " " + engine;
+  return engine;
+}
+
+bool Comparison::Regressed() const {
+  return std::any_of(groups.begin(), groups.end(),
+                     [](const GroupComparison& g) { return !g.regressions.empty(); });
+}
+
+std::vector<std::string> Comparison::RegressionList() const {
+  std::vector<std::string> out;
+  for (const auto& g : groups) {
+    for (const auto& m : g.metrics) {
+      if (m.regressed) out.push_back(g.Label() + " " + m.metric + " " + FormatDelta(m));
+    }
+  }
+  return out;
+}
+
+core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDocument& candidate,
+                                 const CompareOptions& options) {
+  if (baseline.shape != candidate.shape) {
+    return core::Fail(
+        core::ErrorKind::kUsage,
+        fmt::format("cannot compare {} with {}: {} is {}, {} is {}", ShapeName(baseline.shape),
+                    ShapeName(candidate.shape), baseline.source, Describe(baseline),
+                    candidate.source, Describe(candidate)));
+  }
+  Comparison out;
+  out.shape = baseline.shape;
+  out.options = options;
+  out.baseline_source = baseline.source;
+  out.candidate_source = candidate.source;
+  out.baseline_run_id = baseline.RunId();
+  out.candidate_run_id = candidate.RunId();
+  switch (baseline.shape) {
+    case Shape::kRun:
+      CompareRuns(baseline.run, candidate.run, &out);
+      break;
+    case Shape::kCommands:
+      CompareCommandRuns(baseline.commands, candidate.commands, &out);
+      break;
+    case Shape::kReplication:
+      CompareReplications(baseline.replication, candidate.replication, &out);
+      break;
+  }
+  if (out.groups.empty()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      fmt::format("nothing to compare: no {} is in both files (baseline {}: {}; "
+                                  "candidate {}: {})",
+                                  GroupNoun(out.shape), baseline.source, Contents(baseline),
+                                  candidate.source, Contents(candidate)));
+  }
+  return out;
+}
+
+}  // namespace dfbench::results

@@ -1,0 +1,75 @@
+// results.json of the replication scenario (the reference's ReplicationRunResults,
+// ReplicationCase and RepSample). Field names and nesting follow the reference README so files
+// from either implementation compare.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "results/schema.h"
+
+namespace dfbench::results {
+
+// One second (or one sampling interval) of sustained load during a case.
+struct RepSample {
+  double t_sec = 0;   // seconds since the load phase started
+  double rps = 0;     // requests per second in this interval
+  double p99_us = 0;  // p99 latency in this interval, microseconds
+};
+
+// Values of ReplicationCase::termination_reason.
+inline constexpr const char* kTerminationTimeout = "timeout";
+inline constexpr const char* kTerminationReplicaDisconnect = "replica_disconnect";
+inline constexpr const char* kTerminationError = "error";
+inline constexpr const char* kTerminationCancelled = "ctx_cancelled";
+
+// One row of the QPS sweep: preload, replica full sync, sustained load.
+struct ReplicationCase {
+  std::string run_name;  // "qps=100000" or "maxload"
+  std::string preload_args;
+  std::string load_args;
+  std::vector<std::string> master_flags;
+  std::vector<std::string> replica_flags;
+  std::vector<RepSample> series;
+  double sync_duration_ms = 0;  // replica start to stable sync; 0 when never reached
+  std::string termination_reason;
+};
+
+struct ReplicationRunResults {
+  std::string scenario = "replication";
+  std::string run_id;
+  std::string setup_id;
+  std::string created_at;
+  std::string completed_at;
+  std::string region;
+  std::string master_instance;
+  std::string replica_instance;
+  std::string client_instance;
+  std::string dfly_bench_ref;
+  std::vector<ReplicationCase> cases;
+  // Beyond the reference schema:
+  std::string status;  // completed | failed | interrupted; empty in reference files
+  Context context;
+};
+
+// The series' rps and p99_us summarised (median, min, max, stddev); all zero for no samples.
+Stats RpsStats(const ReplicationCase& c);
+Stats P99UsStats(const ReplicationCase& c);
+
+nlohmann::json ToJson(const RepSample& s);
+nlohmann::json ToJson(const ReplicationCase& c);
+nlohmann::json ToJson(const ReplicationRunResults& r);
+
+// Lenient readers like those of schema.h: missing fields take defaults, wrong types fail with
+// the field's path ("cases[0].series[3].rps: expected a number"). A `scenario` other than
+// "replication" is an error.
+bool FromJson(const nlohmann::json& j, RepSample* out, std::string* error);
+bool FromJson(const nlohmann::json& j, ReplicationCase* out, std::string* error);
+bool FromJson(const nlohmann::json& j, ReplicationRunResults* out, std::string* error);
+
+// results.json of a replication run: the reference's key order, two-space indented, trailing
+// newline.
+std::string RenderReplicationJson(const ReplicationRunResults& r);
+
+}  // namespace dfbench::results

@@ -1,0 +1,113 @@
+#include "results/replication_schema.h"
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "results/json_util.h"
+
+namespace dfbench::results {
+namespace {
+
+using nlohmann::json;
+
+ReplicationRunResults Sample() {
+  ReplicationRunResults r;
+  r.run_id = "20260408-143217";
+  r.setup_id = "rep-demo";
+  r.created_at = "2026-04-08T14:32:17Z";
+  r.completed_at = "2026-04-08T14:36:02Z";
+  r.status = "completed";
+  r.region = "us-east-1";
+  r.master_instance = "c7g.4xlarge";
+  r.replica_instance = "c7g.4xlarge";
+  r.client_instance = "c7g.2xlarge";
+  r.dfly_bench_ref = "main";
+  ReplicationCase c;
+  c.run_name = "qps=100000";
+  c.preload_args = "dfly_bench --ratio=1:0";
+  c.load_args = "dfly_bench --qps=100000";
+  c.master_flags = {"--maxmemory=25gb"};
+  c.replica_flags = {"--maxmemory=25gb", "--replication_stream_compression=zstd"};
+  c.series = {{.t_sec = 1, .rps = 198500, .p99_us = 2100},
+              {.t_sec = 2, .rps = 199800.5, .p99_us = 2050},
+              {.t_sec = 3, .rps = 190000, .p99_us = 2400}};
+  c.sync_duration_ms = 3427;
+  c.termination_reason = kTerminationTimeout;
+  r.cases = {c};
+  r.context.tool_version = "dfbench v0.1.0";
+  r.context.hosts.push_back({.role = "server", .name = "m1", .vcpus = 16});
+  return r;
+}
+
+TEST(ReplicationSchema, RoundTripsThroughJson) {
+  const ReplicationRunResults r = Sample();
+  const std::string text = RenderReplicationJson(r);
+  ReplicationRunResults back;
+  std::string error;
+  ASSERT_TRUE(FromJson(json::parse(text), &back, &error)) << error;
+  EXPECT_EQ(ToJson(back), ToJson(r));
+  EXPECT_EQ(back.cases[0].series[1].rps, 199800.5);
+  EXPECT_EQ(back.context.hosts[0].vcpus, 16);
+  // The reference's key order, whole numbers without a fraction.
+  EXPECT_EQ(text.find("\"scenario\": \"replication\""), 4u) << text;
+  EXPECT_LT(text.find("\"run_id\""), text.find("\"cases\""));
+  EXPECT_LT(text.find("\"series\""), text.find("\"sync_duration_ms\""));
+  EXPECT_NE(text.find("\"sync_duration_ms\": 3427,"), std::string::npos) << text;
+  EXPECT_NE(text.find("{\n          \"t_sec\": 1,\n          \"rps\": 198500,"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(ReplicationSchema, ReadsTheReferenceExample) {
+  auto text = core::ReadFile(std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" /
+                             "reference_replication.json");
+  ASSERT_TRUE(text);
+  ReplicationRunResults r;
+  std::string error;
+  ASSERT_TRUE(FromJson(json::parse(*text), &r, &error)) << error;
+  EXPECT_EQ(r.setup_id, "rep-demo");
+  EXPECT_EQ(r.dfly_bench_ref, "main");
+  EXPECT_EQ(r.status, "");
+  ASSERT_EQ(r.cases.size(), 1u);
+  const ReplicationCase& c = r.cases[0];
+  EXPECT_EQ(c.run_name, "qps=100000");
+  EXPECT_EQ(c.replica_flags, (std::vector<std::string>{"--maxmemory=25gb",
+                                                       "--replication_stream_compression=zstd"}));
+  ASSERT_EQ(c.series.size(), 2u);
+  EXPECT_EQ(c.series[1].t_sec, 2);
+  EXPECT_EQ(c.series[1].rps, 199800);
+  EXPECT_EQ(c.series[1].p99_us, 2050);
+  EXPECT_EQ(c.sync_duration_ms, 3427);
+  EXPECT_EQ(c.termination_reason, "timeout");
+}
+
+TEST(ReplicationSchema, SeriesSummaries) {
+  const ReplicationCase c = Sample().cases[0];
+  const Stats rps = RpsStats(c);
+  EXPECT_EQ(rps.median, 198500);
+  EXPECT_EQ(rps.min, 190000);
+  EXPECT_EQ(rps.max, 199800.5);
+  const Stats p99 = P99UsStats(c);
+  EXPECT_EQ(p99.median, 2100);
+  EXPECT_EQ(p99.min, 2050);
+  EXPECT_EQ(p99.max, 2400);
+  EXPECT_EQ(RpsStats(ReplicationCase{}).median, 0);
+}
+
+TEST(ReplicationSchema, ErrorsNameTheFieldPath) {
+  ReplicationRunResults r;
+  std::string error;
+  EXPECT_FALSE(FromJson(json::parse(R"({"cases": [{"sync_duration_ms": "slow"}]})"), &r, &error));
+  EXPECT_EQ(error, "cases[0].sync_duration_ms: expected a number");
+  EXPECT_FALSE(FromJson(json::parse(R"({"scenario": "commands"})"), &r, &error));
+  EXPECT_EQ(error, "scenario: expected \"replication\", got \"commands\"");
+  EXPECT_FALSE(FromJson(json::parse(R"({"context": {"hosts": [{"vcpus": "x"}]}})"), &r, &error));
+  EXPECT_EQ(error, "context.hosts[0].vcpus: expected an integer");
+  EXPECT_FALSE(FromJson(json::parse(R"({"context": 3})"), &r, &error));
+  EXPECT_EQ(error, "context: expected an object");
+  EXPECT_FALSE(FromJson(json::parse("[]"), &r, &error));
+  EXPECT_EQ(error, "expected an object");
+}
+
+}  // namespace
+}  // namespace dfbench::results

@@ -1,0 +1,162 @@
+#include "results/report_html.h"
+
+#include <gtest/gtest.h>
+
+namespace dfbench::results {
+namespace {
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = haystack.find(needle); pos != std::string::npos;
+       pos = haystack.find(needle, pos + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
+EngineResult Engine(const std::string& name, double tput) {
+  EngineResult e;
+  e.engine = name;
+  e.version = name + " 7.0.15";
+  for (int t = 1; t <= 3; ++t) {
+    e.trials.push_back({.trial = t,
+                        .throughput = tput + t * 1000,
+                        .p50 = 0.5 + t * 0.01,
+                        .p99 = 2.0 + t * 0.1,
+                        .p999 = 4.0 + t * 0.1,
+                        .avg_latency = 0.7 + t * 0.01});
+  }
+  e.Aggregate();
+  return e;
+}
+
+ResultDocument RunDoc(const std::string& id, double redis_tput) {
+  ResultDocument d;
+  d.source = "/runs/" + id + "/results.json";
+  d.shape = Shape::kRun;
+  d.run.run_id = id;
+  d.run.status = "completed";
+  d.run.engines = {Engine("redis", redis_tput), Engine("memcached", 600000)};
+  d.run.context.tool_version = "dfbench v0.1.0";
+  d.run.context.hosts.push_back({.role = "local",
+                                 .name = "bench-1",
+                                 .cpu_model = "AMD EPYC 7B13",
+                                 .vcpus = 8,
+                                 .memory_bytes = 32ull << 30,
+                                 .kernel = "6.1.0",
+                                 .os = "Debian GNU/Linux 12",
+                                 .arch = "x86_64",
+                                 .cpus = {0, 1, 2, 3}});
+  return d;
+}
+
+ResultDocument Replication(const std::string& id, const std::string& case_name) {
+  ResultDocument d;
+  d.source = id + ".json";
+  d.shape = Shape::kReplication;
+  d.replication.run_id = id;
+  d.replication.master_instance = "c7g.4xlarge";
+  ReplicationCase c;
+  c.run_name = case_name;
+  for (int t = 1; t <= 10; ++t) {
+    c.series.push_back(
+        {.t_sec = static_cast<double>(t), .rps = 100000.0 + t * 100, .p99_us = 2000.0 + t * 10});
+  }
+  c.sync_duration_ms = 3400;
+  c.replica_flags = {"--replication_stream_compression=zstd"};
+  d.replication.cases = {c};
+  return d;
+}
+
+const ReportOptions kOptions{.generated_at = "2026-04-08T14:32:17Z",
+                             .tool_version = "dfbench v0.1.0 (commit abc1234)"};
+
+TEST(RenderHtmlReport, SelfContainedPageWithChartsPerFile) {
+  const std::string html = RenderHtmlReport({RunDoc("20260408-143217", 500000)}, kOptions);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 2u);
+  // Throughput: one bar per engine; latency: three percentiles per engine.
+  EXPECT_EQ(Count(html, "class=\"bar\""), 2u + 6u);
+  EXPECT_EQ(Count(html, "class=\"whisker\""), 2u + 6u);
+  EXPECT_NE(html.find("AMD EPYC 7B13"), std::string::npos);
+  EXPECT_NE(html.find("<td>0-3</td>"), std::string::npos);
+  EXPECT_NE(html.find("32.0 GiB"), std::string::npos);
+  EXPECT_NE(html.find("redis 7.0.15"), std::string::npos);
+  EXPECT_NE(html.find("Latency percentiles"), std::string::npos);
+  EXPECT_NE(html.find("dfbench v0.1.0 (commit abc1234)"), std::string::npos);
+  EXPECT_EQ(html.find("class=\"comparison\""), std::string::npos);
+}
+
+TEST(RenderHtmlReport, EscapesEverythingTakenFromFiles) {
+  ResultDocument d = RunDoc("<script>alert(1)</script>", 500000);
+  d.run.engines[0].engine = "<img src=x onerror=alert(1)>";
+  d.run.engines[0].version = "\"><svg onload=alert(2)>";
+  d.run.context.hosts[0].name = "</td><b>host</b>";
+  d.run.memtier.ratio = "1:10<script>";
+  ResultDocument r = Replication("rep", "qps=<i>1</i>");
+  r.replication.cases[0].replica_flags = {"--x='\"><script>"};
+  const std::string html = RenderHtmlReport({d, r}, kOptions);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("<svg onload"), std::string::npos);
+  EXPECT_EQ(html.find("<b>host"), std::string::npos);
+  EXPECT_EQ(html.find("<i>1"), std::string::npos);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("qps=&lt;i&gt;1&lt;/i&gt;"), std::string::npos);
+}
+
+TEST(RenderHtmlReport, ReplicationCasesGetLineChartsWithTheSyncPoint) {
+  const std::string html = RenderHtmlReport({Replication("rep-1", "qps=100000")}, kOptions);
+  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 2u);
+  EXPECT_EQ(Count(html, "class=\"marker-line\""), 2u);
+  EXPECT_NE(html.find("stable sync after 3.4 s"), std::string::npos);
+  EXPECT_NE(html.find("--replication_stream_compression=zstd"), std::string::npos);
+  EXPECT_NE(html.find("c7g.4xlarge"), std::string::npos);
+}
+
+TEST(RenderHtmlReport, TwoFilesOfAShapeAreComparedWithVerdicts) {
+  const std::string html = RenderHtmlReport(
+      {RunDoc("20260408-143217", 500000), RunDoc("20260409-091802", 400000)}, kOptions);
+  EXPECT_EQ(Count(html, "<section class=\"comparison\""), 1u);
+  EXPECT_NE(html.find("Regression: redis throughput -19.9%"), std::string::npos);
+  EXPECT_NE(html.find("badge verdict-regression"), std::string::npos);
+  EXPECT_NE(html.find("badge verdict-ok"), std::string::npos);
+  EXPECT_NE(html.find("Throughput, baseline vs candidate"), std::string::npos);
+  // Two per-file sections of two charts, plus two side-by-side charts.
+  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 6u);
+}
+
+TEST(RenderHtmlReport, FilesWithNothingInCommonSayWhy) {
+  ResultDocument a = Replication("rep-1", "qps=100000");
+  ResultDocument b = Replication("rep-2", "maxload");
+  const std::string html = RenderHtmlReport({a, b}, kOptions);
+  EXPECT_NE(html.find("Not compared: nothing to compare"), std::string::npos);
+}
+
+TEST(RenderHtmlReport, ReplicationComparisonOverlaysBothSeries) {
+  ResultDocument a = Replication("rep-1", "qps=100000");
+  ResultDocument b = Replication("rep-2", "qps=100000");
+  const std::string html = RenderHtmlReport({a, b}, kOptions);
+  EXPECT_NE(html.find("No metric regressed beyond 5%"), std::string::npos);
+  // Per file: rps and p99 charts; comparison: rps and p99 overlays with two lines each.
+  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 6u);
+  EXPECT_EQ(Count(html, "class=\"series-line\""), 8u);
+  EXPECT_NE(html.find("candidate sync 3.4 s"), std::string::npos);
+}
+
+TEST(EngineColor, FixedForKnownEnginesAndStableForOthers) {
+  EXPECT_EQ(EngineColor("redis"), "#dc2626");
+  EXPECT_EQ(EngineColor("dragonfly"), "#7c3aed");
+  EXPECT_NE(EngineColor("valkey"), EngineColor("memcached"));
+  const std::vector<std::string> known = {"redis", "keydb", "garnet"};
+  EXPECT_EQ(EngineColor("keydb", known), EngineColor("keydb", known));
+  EXPECT_NE(EngineColor("keydb", known), EngineColor("garnet", known));
+}
+
+}  // namespace
+}  // namespace dfbench::results

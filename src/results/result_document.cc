@@ -1,0 +1,139 @@
+#include "results/result_document.h"
+
+#include <system_error>
+
+#include "core/files.h"
+#include "results/json_util.h"
+
+namespace dfbench::results {
+namespace {
+
+core::Error UsageError(std::string message) {
+  return core::Error{core::ErrorKind::kUsage, std::move(message)};
+}
+
+// Reads with one of schema.h's path-less readers and puts `path` in front of its error.
+template <class T>
+bool ReadWithPath(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
+  if (FromJson(j, out, error)) return true;
+  const bool at_root = error->rfind("expected", 0) == 0;
+  *error = path + (at_root ? ": " : ".") + *error;
+  return false;
+}
+
+bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry* out,
+                 std::string* error) {
+  JsonReader r(j, path, error);
+  r.Field("command", &out->command);
+  r.Field("template", &out->template_text);
+  r.Field("approximate", &out->approximate);
+  r.Array("engines", &out->engines, ReadWithPath<EngineResult>);
+  return r.ok();
+}
+
+bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
+  JsonReader r(j, "", error);
+  r.Field("run_id", &out->run_id);
+  r.Field("setup_id", &out->setup_id);
+  r.Field("created_at", &out->created_at);
+  r.Field("completed_at", &out->completed_at);
+  r.Field("status", &out->status);
+  r.Field("region", &out->region);
+  r.Field("server_instance", &out->server_instance);
+  r.Field("client_instance", &out->client_instance);
+  r.Field("tool", &out->tool);
+  r.Field("memtier", &out->memtier);
+  r.Field("trials", &out->trials);
+  r.Array("commands", &out->commands, ReadCommand);
+  r.Object("context", &out->context, ReadWithPath<Context>);
+  return r.ok();
+}
+
+}  // namespace
+
+const char* ShapeName(Shape shape) {
+  switch (shape) {
+    case Shape::kRun:
+      return "run";
+    case Shape::kCommands:
+      return "commands";
+    case Shape::kReplication:
+      return "replication";
+  }
+  return "?";
+}
+
+const std::string& ResultDocument::RunId() const {
+  switch (shape) {
+    case Shape::kRun:
+      return run.run_id;
+    case Shape::kCommands:
+      return commands.run_id;
+    case Shape::kReplication:
+      return replication.run_id;
+  }
+  return run.run_id;
+}
+
+core::Result<Shape> DetectShape(const nlohmann::json& doc) {
+  if (!doc.is_object()) {
+    return core::Fail(core::ErrorKind::kUsage, "not a dfbench result file (expected an object)");
+  }
+  if (auto it = doc.find("scenario"); it != doc.end() && it->is_string()) {
+    if (*it == "replication") return Shape::kReplication;
+    if (*it == "commands") return Shape::kCommands;
+  }
+  const bool engines = doc.contains("engines");
+  const bool cases = doc.contains("cases");
+  const bool commands = doc.contains("commands");
+  if (engines + cases + commands > 1) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "ambiguous result file: more than one of engines, commands and cases, and "
+                      "no scenario tag");
+  }
+  if (engines) return Shape::kRun;
+  if (cases) return Shape::kReplication;
+  if (commands) return Shape::kCommands;
+  return core::Fail(core::ErrorKind::kUsage,
+                    "not a dfbench result file (no engines, commands or cases)");
+}
+
+core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std::string source) {
+  auto shape = DetectShape(doc);
+  if (!shape) return tl::unexpected(shape.error());
+  ResultDocument out;
+  out.source = std::move(source);
+  out.shape = *shape;
+  std::string error;
+  bool ok = false;
+  switch (*shape) {
+    case Shape::kRun:
+      ok = FromJson(doc, &out.run, &error);
+      break;
+    case Shape::kCommands:
+      ok = ReadCommands(doc, &out.commands, &error);
+      break;
+    case Shape::kReplication:
+      ok = FromJson(doc, &out.replication, &error);
+      break;
+  }
+  if (!ok) return tl::unexpected(UsageError(error));
+  return out;
+}
+
+core::Result<ResultDocument> LoadResultDocument(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::path file = path;
+  if (std::filesystem::is_directory(path, ec)) file = path / "results.json";
+  auto text = core::ReadFile(file);
+  // ReadFile's messages already name the file; a missing file is bad input here, not exit 3.
+  if (!text) return tl::unexpected(UsageError(text.error().message));
+  if (text->empty()) return tl::unexpected(UsageError(file.string() + ": empty file"));
+  auto json = ParseJson(*text);
+  if (!json) return tl::unexpected(UsageError(file.string() + ": " + json.error().message));
+  auto doc = ParseResultDocument(*json, file.string());
+  if (!doc) return tl::unexpected(UsageError(file.string() + ": " + doc.error().message));
+  return doc;
+}
+
+}  // namespace dfbench::results

@@ -1,0 +1,73 @@
+// Any dfbench result file, read whatever its shape: a run (`run`, `quickstart`), a per-command
+// run (`run-commands`) or a replication run (`run-replication`). Used by `compare` and `report`.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "results/replication_schema.h"
+#include "results/schema.h"
+
+namespace dfbench::results {
+
+enum class Shape { kRun, kCommands, kReplication };
+
+// "run", "commands", "replication".
+const char* ShapeName(Shape shape);
+
+// One command of a per-command file: its engines' aggregates.
+struct CommandEntry {
+  std::string command;        // "SET"; may be empty for a custom template
+  std::string template_text;  // memtier arbitrary-command form, "SET __key__ __data__"
+  bool approximate = false;   // draining command: its keyspace can empty mid-trial
+  std::vector<EngineResult> engines;
+
+  // `command`, or the template when the command has no name.
+  const std::string& Name() const { return command.empty() ? template_text : command; }
+};
+
+// The parts of a per-command file that compare and report use; unknown fields are ignored.
+struct CommandsResults {
+  std::string run_id;
+  std::string setup_id;
+  std::string created_at;
+  std::string completed_at;
+  std::string status;
+  std::string region;
+  std::string server_instance;
+  std::string client_instance;
+  std::string tool;                  // "memtier" (or empty) or "dfly_bench"
+  nlohmann::json memtier = nullptr;  // load settings, as written
+  int trials = 0;
+  std::vector<CommandEntry> commands;
+  Context context;
+};
+
+struct ResultDocument {
+  std::string source;  // where it came from (a path), for messages
+  Shape shape = Shape::kRun;
+  RunResults run;                     // kRun
+  CommandsResults commands;           // kCommands
+  ReplicationRunResults replication;  // kReplication
+
+  // The run id of whichever shape it is.
+  const std::string& RunId() const;
+};
+
+// The shape of a parsed file, as the reference detects it: `scenario` "replication" or
+// "commands" decides; otherwise a top-level `engines` means a run, `cases` replication,
+// `commands` per-command. kUsage when the root is not an object, when none of these is present,
+// or when several are and no `scenario` tells them apart.
+core::Result<Shape> DetectShape(const nlohmann::json& doc);
+
+// Detects the shape and reads the document. kUsage naming the field path on a wrong type.
+core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std::string source);
+
+// Reads, parses and detects a file; a directory means its results.json. Every failure (missing,
+// unreadable, malformed or truncated JSON, wrong types) is kUsage, with the path in the message.
+core::Result<ResultDocument> LoadResultDocument(const std::filesystem::path& path);
+
+}  // namespace dfbench::results

@@ -1,0 +1,341 @@
+#include "results/svg_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "results/number_format.h"
+
+namespace dfbench::results::svg {
+namespace {
+
+constexpr double kLeft = 64;
+constexpr double kRight = 16;
+constexpr double kTop = 68;
+constexpr double kBottom = 40;
+constexpr const char* kTextColor = "#374151";
+constexpr const char* kMutedColor = "#6b7280";
+constexpr const char* kGridColor = "#e5e7eb";
+
+// Coordinates with one decimal: enough for a screen, short markup.
+std::string N(double v) {
+  return fmt::format("{:.1f}", v);
+}
+
+// Roughly how wide a text is at `font_px` (average glyph width ~0.6 em).
+double TextWidth(std::string_view text, double font_px) {
+  size_t chars = 0;
+  for (char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return static_cast<double>(chars) * font_px * 0.6;
+}
+
+// `text` cut to about `max_px` wide at `font_px`, with an ellipsis.
+std::string Fit(const std::string& text, double max_px, double font_px) {
+  if (TextWidth(text, font_px) <= max_px) return text;
+  std::string out;
+  for (char c : text) {
+    if (TextWidth(out + "..", font_px) > max_px && (static_cast<unsigned char>(c) & 0xC0) != 0x80)
+      break;
+    out += c;
+  }
+  return out + "…";
+}
+
+std::string Open(const char* kind, int width, int height, const std::string& title) {
+  return fmt::format(
+      "<svg class=\"chart {}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" font-family=\"system-ui, "
+      "-apple-system, 'Segoe UI', Roboto, sans-serif\">\n<title>{}</title>\n",
+      kind, width, height, width, height, Escape(title), Escape(title));
+}
+
+std::string Title(const std::string& title) {
+  return fmt::format(
+      "<text class=\"chart-title\" x=\"12\" y=\"22\" font-size=\"14\" font-weight=\"600\" "
+      "fill=\"{}\">{}</text>\n",
+      kTextColor, Escape(title));
+}
+
+struct LegendItem {
+  std::string name;
+  std::string color;
+  double opacity = 1;
+};
+
+std::string Legend(const std::vector<LegendItem>& items, double width) {
+  std::string out = "<g class=\"legend\">\n";
+  double x = 12;
+  double y = 36;
+  for (const auto& item : items) {
+    const double w = 16 + TextWidth(item.name, 11) + 14;
+    if (x + w > width - 8 && x > 12) {
+      x = 12;
+      y += 14;
+    }
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{}\" "
+        "fill-opacity=\"{}\"/><text class=\"legend-label\" x=\"{}\" y=\"{}\" font-size=\"11\" "
+        "fill=\"{}\">{}</text>\n",
+        N(x), N(y), Escape(item.color), item.opacity, N(x + 14), N(y + 9), kTextColor,
+        Escape(item.name));
+    x += w;
+  }
+  return out + "</g>\n";
+}
+
+// Horizontal grid lines with labels at the left, and the unit above them.
+std::string YAxis(const std::vector<double>& ticks, double top, double bottom, double right,
+                  const std::string& unit) {
+  const double max = ticks.back();
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+  std::string out = "<g class=\"y-axis\">\n";
+  for (double t : ticks) {
+    const double y = bottom - (bottom - top) * (t / max);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" fill=\"{}\">{}</text>\n",
+        N(kLeft), N(y), N(right), N(y), kGridColor, N(kLeft - 6), N(y + 3.5), kMutedColor,
+        Escape(TickLabel(t, step)));
+  }
+  if (!unit.empty()) {
+    out += fmt::format(
+        "<text class=\"unit\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" "
+        "fill=\"{}\">{}</text>\n",
+        N(kLeft - 6), N(top - 12), kMutedColor, Escape(unit));
+  }
+  return out + "</g>\n";
+}
+
+std::string NoData(std::string out, int width, int height) {
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"{}\">no data</text>\n"
+      "</svg>\n",
+      width / 2, height / 2, kMutedColor);
+  return out;
+}
+
+}  // namespace
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<double> NiceTicks(double max, int target) {
+  if (!std::isfinite(max) || max <= 0) return {0, 1};
+  target = std::max(target, 1);
+  const double raw = max / target;
+  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
+  double step = 10 * magnitude;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * magnitude >= raw) {
+      step = m * magnitude;
+      break;
+    }
+  }
+  std::vector<double> ticks;
+  for (int i = 0;; ++i) {
+    const double t = step * i;
+    ticks.push_back(t);
+    // Relative slack: max itself may sit a rounding error above a tick.
+    if (t >= max * (1 - 1e-12)) break;
+  }
+  return ticks;
+}
+
+std::string TickLabel(double v, double step) {
+  if (v == 0) return "0";
+  if (std::fabs(v) >= 10000) {
+    // "50.0k" -> "50k", "1.50M" -> "1.5M": round ticks need no trailing zeros.
+    std::string out = ShortCount(v);
+    const char suffix = out.back();
+    out.pop_back();
+    if (out.find('.') != std::string::npos) {
+      while (out.back() == '0') out.pop_back();
+      if (out.back() == '.') out.pop_back();
+    }
+    return out + suffix;
+  }
+  int decimals = 0;
+  for (double s = step; decimals < 6 && std::fabs(s - std::round(s)) > 1e-9; s *= 10) ++decimals;
+  std::string out = Fixed(v, decimals);
+  if (out.find('.') != std::string::npos) {
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
+}
+
+std::string RenderBarChart(const BarChart& chart) {
+  std::string out = Open("bar-chart", chart.width, chart.height, chart.title);
+  out += Title(chart.title);
+  if (chart.categories.empty() || chart.series.empty()) {
+    return NoData(std::move(out), chart.width, chart.height);
+  }
+  std::vector<LegendItem> legend;
+  double max = 0;
+  for (const auto& s : chart.series) {
+    legend.push_back({s.name, s.color, s.opacity});
+    for (const auto& b : s.bars) {
+      if (!b.present) continue;
+      max = std::max({max, b.value, b.high.value_or(0)});
+    }
+  }
+  out += Legend(legend, chart.width);
+  const double right = chart.width - kRight;
+  const double bottom = chart.height - kBottom;
+  const auto ticks = NiceTicks(max);
+  const double y_max = ticks.back();
+  auto y_of = [&](double v) { return bottom - (bottom - kTop) * (std::max(v, 0.0) / y_max); };
+  out += YAxis(ticks, kTop, bottom, right, chart.unit);
+
+  const double band = (right - kLeft) / static_cast<double>(chart.categories.size());
+  const double group = band * 0.76;
+  const double bar_w = group / static_cast<double>(chart.series.size());
+  out += "<g class=\"bars\">\n";
+  for (size_t ci = 0; ci < chart.categories.size(); ++ci) {
+    const double x0 = kLeft + band * static_cast<double>(ci) + (band - group) / 2;
+    for (size_t si = 0; si < chart.series.size(); ++si) {
+      const BarSeries& s = chart.series[si];
+      if (ci >= s.bars.size() || !s.bars[ci].present) continue;
+      const Bar& b = s.bars[ci];
+      const std::string& color = ci < s.bar_colors.size() ? s.bar_colors[ci] : s.color;
+      const double x = x0 + bar_w * static_cast<double>(si) + 1.5;
+      const double w = std::max(bar_w - 3, 1.0);
+      const double y = y_of(b.value);
+      out += fmt::format(
+          "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2\" fill=\"{}\" "
+          "fill-opacity=\"{}\"><title>{} · {}: {}</title></rect>\n",
+          N(x), N(y), N(w), N(bottom - y), Escape(color), s.opacity, Escape(s.name),
+          Escape(chart.categories[ci]),
+          Escape(b.label.empty() ? fmt::format("{}", b.value) : b.label));
+      double label_y = y;
+      if (b.low && b.high) {
+        const double cx = x + w / 2;
+        const double cap = std::min(w * 0.25, 8.0);
+        const double y_lo = y_of(*b.low);
+        const double y_hi = y_of(*b.high);
+        out += fmt::format(
+            "<g class=\"whisker\" stroke=\"#111827\" stroke-width=\"1.2\"><line x1=\"{0}\" "
+            "y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/><line x1=\"{3}\" y1=\"{1}\" x2=\"{4}\" "
+            "y2=\"{1}\"/><line x1=\"{3}\" y1=\"{2}\" x2=\"{4}\" y2=\"{2}\"/></g>\n",
+            N(cx), N(y_lo), N(y_hi), N(cx - cap), N(cx + cap));
+        label_y = std::min(label_y, y_hi);
+      }
+      if (!b.label.empty() && TextWidth(b.label, 10) <= bar_w + 6) {
+        out += fmt::format(
+            "<text class=\"value-label\" x=\"{}\" y=\"{}\" font-size=\"10\" "
+            "text-anchor=\"middle\" fill=\"{}\">{}</text>\n",
+            N(x + w / 2), N(label_y - 4), kTextColor, Escape(b.label));
+      }
+    }
+    out += fmt::format(
+        "<text class=\"category\" x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" "
+        "fill=\"{}\">{}</text>\n",
+        N(kLeft + band * (static_cast<double>(ci) + 0.5)), N(bottom + 16), kTextColor,
+        Escape(Fit(chart.categories[ci], band - 4, 11)));
+  }
+  out += fmt::format("</g>\n<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9ca3af\"/>\n",
+                     N(kLeft), N(bottom), N(right), N(bottom));
+  return out + "</svg>\n";
+}
+
+std::string RenderLineChart(const LineChart& chart) {
+  std::string out = Open("line-chart", chart.width, chart.height, chart.title);
+  out += Title(chart.title);
+  double x_max = 0;
+  double y_max = 0;
+  bool any = false;
+  std::vector<LegendItem> legend;
+  for (const auto& s : chart.series) {
+    legend.push_back({s.name, s.color, 1});
+    for (const auto& p : s.points) {
+      x_max = std::max(x_max, p.x);
+      y_max = std::max(y_max, p.y);
+      any = true;
+    }
+  }
+  if (!any) return NoData(std::move(out), chart.width, chart.height);
+  for (const auto& m : chart.markers) x_max = std::max(x_max, m.x);
+  out += Legend(legend, chart.width);
+  const double right = chart.width - kRight;
+  const double bottom = chart.height - kBottom;
+  const auto y_ticks = NiceTicks(y_max);
+  const auto x_ticks = NiceTicks(x_max, 8);
+  const double y_top = y_ticks.back();
+  const double x_top = x_ticks.back();
+  auto x_of = [&](double x) { return kLeft + (right - kLeft) * (std::max(x, 0.0) / x_top); };
+  auto y_of = [&](double y) { return bottom - (bottom - kTop) * (std::max(y, 0.0) / y_top); };
+  out += YAxis(y_ticks, kTop, bottom, right, chart.y_unit);
+
+  out += "<g class=\"x-axis\">\n";
+  const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;
+  for (double t : x_ticks) {
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#9ca3af\"/>"
+        "<text x=\"{0}\" y=\"{3}\" font-size=\"10\" text-anchor=\"middle\" "
+        "fill=\"{4}\">{5}</text>\n",
+        N(x_of(t)), N(bottom), N(bottom + 4), N(bottom + 15), kMutedColor,
+        Escape(TickLabel(t, x_step)));
+  }
+  out += fmt::format(
+      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9ca3af\"/>\n"
+      "<text class=\"unit\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" "
+      "fill=\"{}\">{}</text>\n</g>\n",
+      N(kLeft), N(bottom), N(right), N(bottom), N(right), N(bottom + 30), kMutedColor,
+      Escape(chart.x_unit));
+
+  for (size_t k = 0; k < chart.markers.size(); ++k) {
+    const VerticalMarker& m = chart.markers[k];
+    const double x = x_of(m.x);
+    out += fmt::format(
+        "<g class=\"marker\"><line class=\"marker-line\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" "
+        "y2=\"{2}\" stroke=\"#f59e0b\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>"
+        "<text class=\"marker-label\" x=\"{3}\" y=\"{4}\" font-size=\"10\" fill=\"#b45309\" "
+        "text-anchor=\"{5}\">{6}</text></g>\n",
+        N(x), N(kTop - 4), N(bottom), N(x > right - 120 ? x - 4 : x + 4),
+        N(kTop + 8 + 12 * static_cast<double>(k)), x > right - 120 ? "end" : "start",
+        Escape(m.label));
+  }
+  for (const auto& s : chart.series) {
+    if (s.points.empty()) continue;
+    std::string d;
+    for (const auto& p : s.points) {
+      d += (d.empty() ? "M" : " L") + N(x_of(p.x)) + " " + N(y_of(p.y));
+    }
+    out += fmt::format(
+        "<path class=\"series-line\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
+        "stroke-linejoin=\"round\"><title>{}</title></path>\n",
+        d, Escape(s.color), Escape(s.name));
+    if (s.points.size() == 1) {
+      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>\n",
+                         N(x_of(s.points[0].x)), N(y_of(s.points[0].y)), Escape(s.color));
+    }
+  }
+  return out + "</svg>\n";
+}
+
+}  // namespace dfbench::results::svg

@@ -1,0 +1,174 @@
+// `dfbench report` end to end: a report of result files made by running the real quickstart
+// (twice) plus replication and per-command fixtures, opened in headless Chromium.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "dfbench_runner.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kSmallRun = {
+    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
+    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--cooldown",         "0"};
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::filesystem::path Fixture(const std::string& name) {
+  return std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" / name;
+}
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = haystack.find(needle); pos != std::string::npos;
+       pos = haystack.find(needle, pos + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
+// Runs the quickstart and returns the path of its results.json.
+std::string QuickstartResults(const DfbenchRunner& dfb, const std::string& id) {
+  auto r = dfb.Run(Concat(
+      {"quickstart", "--id", id, "--engines", "redis,memcached", "--output", "json"}, kSmallRun));
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return "";
+  const json out = json::parse(r.out);
+  return (dfb.SetupDir(id) / "benchmarks" / out["run_id"].get<std::string>() / "results.json")
+      .string();
+}
+
+std::optional<std::string> FindChromium() {
+  for (const char* name : {"chromium", "chromium-browser"}) {
+    if (auto path = core::FindOnPath(name)) return path;
+  }
+  return std::nullopt;
+}
+
+// Headless Chromium with a fresh profile and no network side traffic, on a local file.
+core::Result<core::CapturedOutput> Chromium(const std::string& binary,
+                                            const std::filesystem::path& profile,
+                                            const std::vector<std::string>& action,
+                                            const std::filesystem::path& page) {
+  std::vector<std::string> argv = {binary,
+                                   "--headless",
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--disable-quic",
+                                   "--no-first-run",
+                                   "--disable-background-networking",
+                                   "--disable-component-update",
+                                   "--disable-sync",
+                                   "--hide-scrollbars",
+                                   "--enable-logging=stderr",
+                                   "--v=0",
+                                   "--user-data-dir=" + profile.string()};
+  argv.insert(argv.end(), action.begin(), action.end());
+  argv.push_back("file://" + page.string());
+  return core::RunCapture(argv, std::chrono::seconds(120));
+}
+
+// Console messages of the page: script errors, and resources the page's policy blocked.
+std::vector<std::string> ConsoleLines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("CONSOLE") != std::string::npos || line.find("Uncaught") != std::string::npos)
+      lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(Report, RendersInAHeadlessBrowser) {
+  DfbenchRunner dfb("report-" + std::to_string(getpid()));
+  const std::string first = QuickstartResults(dfb, "report-a");
+  const std::string second = QuickstartResults(dfb, "report-b");
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+  const auto page = dfb.home() / "report.html";
+  auto r = dfb.Run({"report", first, second, Fixture("replication.json").string(),
+                    Fixture("reference_commands.json").string(), "-o", page.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("report: " + page.string()), std::string::npos) << r.err;
+  ASSERT_TRUE(std::filesystem::exists(page));
+
+  // Without -o the page is report.html in the current directory.
+  const auto cwd = dfb.home() / "cwd";
+  std::filesystem::create_directories(cwd);
+  auto plain = core::RunCapture({"env", "-C", cwd.string(), "DFBENCH_HOME=" + dfb.home().string(),
+                                 DFBENCH_BINARY, "report", first});
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(plain->status.code, 0) << plain->err;
+  EXPECT_TRUE(std::filesystem::exists(cwd / "report.html"));
+  EXPECT_NE(plain->err.find("report: " + (cwd / "report.html").string()), std::string::npos)
+      << plain->err;
+
+  const auto chromium = FindChromium();
+  if (!chromium) {
+    GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the report was "
+                    "written but not checked in a browser";
+  }
+  const auto profile = dfb.home() / "chromium-profile";
+  auto dom = Chromium(*chromium, profile, {"--dump-dom"}, page);
+  ASSERT_TRUE(dom) << dom.error().message;
+  ASSERT_EQ(dom->status.code, 0) << dom->err;
+  const std::string& html = dom->out;
+  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
+                                              << ::testing::PrintToString(ConsoleLines(dom->err));
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+
+  // Two run sections, one replication and one per-command section, one run comparison.
+  EXPECT_EQ(Count(html, "<section class=\"file\">"), 4u);
+  EXPECT_EQ(Count(html, "<section class=\"comparison\""), 1u);
+  // Per run: throughput and latency charts; per command: the same; the comparison: two.
+  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 2u * 2 + 2 + 2);
+  // Per replication case: rps and p99 over time, each with the sync point marked.
+  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 4u);
+  EXPECT_EQ(Count(html, "class=\"marker-line\""), 4u);
+  EXPECT_NE(html.find("stable sync after 6.4 s"), std::string::npos);
+  // Bars: per run 2 throughput + 6 latency; per command 1 + 3; the comparison 2 × 2 × 2.
+  EXPECT_EQ(Count(html, "<rect class=\"bar\""), 2u * 8 + 4 + 8);
+  EXPECT_GE(Count(html, "class=\"whisker\""), 2u * 8);
+  for (const char* text :
+       {"Throughput per engine", "Latency percentiles", "Throughput, baseline vs candidate",
+        "qps=100000 · throughput over time", "maxload · p99 latency over time",
+        "SET __key__ __data__", ">redis<", ">memcached<", "ops/s", "load settings (memtier)",
+        "c7g.4xlarge", "--replication_stream_compression=zstd", "Verdicts", "badge verdict-"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+  }
+
+  const auto shot = dfb.home() / "report.png";
+  auto png = Chromium(*chromium, profile,
+                      {"--screenshot=" + shot.string(), "--window-size=1280,2000"}, page);
+  ASSERT_TRUE(png) << png.error().message;
+  EXPECT_EQ(png->status.code, 0) << png->err;
+  auto bytes = core::ReadFile(shot);
+  ASSERT_TRUE(bytes) << "no screenshot at " << shot;
+  EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_GT(bytes->size(), 20000u);
+  std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
+}
+
+TEST(Report, InputErrorsExitTwo) {
+  DfbenchRunner dfb("report-errors-" + std::to_string(getpid()));
+  auto r = dfb.Run({"report", (dfb.home() / "missing.json").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("missing.json: no such file"), std::string::npos) << r.err;
+  EXPECT_EQ(dfb.Run({"report"}).code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dfb.home() / "report.html"));
+}
+
+}  // namespace
+}  // namespace dfbench::testing
