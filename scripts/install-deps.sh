@@ -7,10 +7,12 @@ packages=(
   # build
   cmake ninja-build g++ clang libclang-rt-14-dev clang-format clang-tidy pkg-config git
   # libraries
-  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libssl-dev
   libbenchmark-dev
   # engines and tools used by the quickstart and the tests
   redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
+  # the HTML report's browser test (headless)
+  chromium
 )
 
 missing=()

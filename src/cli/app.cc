@@ -51,10 +51,17 @@ const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> commands = {
       {"setup", "Create a benchmark environment and install or locate every engine", AddSetup},
       {"run", "Benchmark the engines with a SET:GET workload (N trials each)", AddRun},
+      {"run-commands", "Benchmark one Redis command (SET, GET, LPUSH, ...) on each engine",
+       AddRunCommands},
+      {"run-commands-dfly", "Same as run-commands, with dfly_bench driving the load",
+       AddRunCommandsDfly},
       {"quickstart", "One shot: setup + run + destroy", AddQuickstart},
       {"loadgen", "The built-in load generator (memtier_benchmark-compatible flags)", AddLoadgen},
+      {"compare", "Diff two result files of the same shape; exit 1 on a regression", AddCompare},
+      {"report", "Write a self-contained HTML report (charts) of result files", AddReport},
       {"info", "Show a setup's status, hosts, engines and benchmark history", AddInfo},
       {"list", "List known setups with status and age", AddList},
+      {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},
       {"destroy", "Tear a setup down (idempotent)", AddDestroy},
       {"version", "Print the embedded build version", AddVersion},
   };

@@ -7,10 +7,15 @@ namespace dfbench::cli {
 
 void AddSetup(CLI::App* sub, Action* action);
 void AddRun(CLI::App* sub, Action* action);
+void AddRunCommands(CLI::App* sub, Action* action);
+void AddRunCommandsDfly(CLI::App* sub, Action* action);
 void AddQuickstart(CLI::App* sub, Action* action);
 void AddLoadgen(CLI::App* sub, Action* action);
+void AddCompare(CLI::App* sub, Action* action);
+void AddReport(CLI::App* sub, Action* action);
 void AddInfo(CLI::App* sub, Action* action);
 void AddList(CLI::App* sub, Action* action);
+void AddSsh(CLI::App* sub, Action* action);
 void AddDestroy(CLI::App* sub, Action* action);
 void AddVersion(CLI::App* sub, Action* action);
 

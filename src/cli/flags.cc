@@ -4,6 +4,8 @@
 
 #include "core/log.h"
 #include "core/units.h"
+#include "drivers/builtin_driver.h"
+#include "drivers/memtier_driver.h"
 #include "results/writers.h"
 
 namespace dfbench::cli {
@@ -43,6 +45,21 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
                   flags->dragonfly_conn_use_incoming_cpu,
                   "Run Dragonfly with --conn_use_incoming_cpu")
       ->capture_default_str();
+  sub->add_option("--redis_pin_network", flags->redis_pin_network,
+                  "Pin Redis onto CPU 0 plus the network-I/O CPUs where the server's NIC queues "
+                  "are known (best effort)")
+      ->capture_default_str();
+  sub->add_option("--valkey_pin_network", flags->valkey_pin_network,
+                  "Pin Valkey onto CPU 0 plus the network-I/O CPUs (best effort)")
+      ->capture_default_str();
+  sub->add_option_function<bool>(
+         "--pin-network",
+         [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
+         "Deprecated: sets --redis_pin_network and --valkey_pin_network")
+      ->group("");
+  sub->add_option("--dragonfly_version,--dfly-version", flags->dragonfly_version,
+                  "Install this Dragonfly build first (ssh setups): a release tag (v1.31.0), "
+                  "latest, an https:// tarball URL, or a local raw binary or .tar.gz");
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
@@ -55,7 +72,29 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
   }
   t.dragonfly_num_shards = flags.dragonfly_num_shards;
   t.dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu;
+  t.redis_pin_network = flags.redis_pin_network;
+  t.valkey_pin_network = flags.valkey_pin_network;
+  t.dragonfly_version = flags.dragonfly_version;
   return t;
+}
+
+void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags) {
+  sub->add_option("--load-generator", flags->name,
+                  "builtin (dfbench loadgen) or memtier (memtier_benchmark on the client host)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"builtin", "memtier"}));
+  sub->add_option("--memtier-binary", flags->memtier_binary,
+                  "memtier_benchmark on the client host (default: found on its PATH)");
+}
+
+std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
+  if (flags.name == "memtier") {
+    return std::make_unique<drivers::MemtierDriver>(flags.memtier_binary);
+  }
+  if (!flags.memtier_binary.empty()) {
+    ExitWith(core::ErrorKind::kUsage, "--memtier-binary needs --load-generator memtier");
+  }
+  return std::make_unique<drivers::BuiltinDriver>();
 }
 
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
+#include "drivers/driver.h"
 #include "engines/engine.h"
 #include "results/schema.h"
 #include "scenarios/run_benchmark.h"
@@ -28,9 +30,20 @@ struct TuningFlags {
   int io_threads_alias = -1;  // deprecated --io-threads: sets both
   int dragonfly_num_shards = 0;
   bool dragonfly_conn_use_incoming_cpu = true;
+  bool redis_pin_network = true;  // --pin-network (deprecated) sets both
+  bool valkey_pin_network = true;
+  std::string dragonfly_version;  // reinstall this build before the run ("" keeps it)
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);
+
+// Which load generator drives the load (run, quickstart, run-commands).
+struct LoadGeneratorFlags {
+  std::string name = "builtin";  // builtin | memtier
+  std::string memtier_binary;    // memtier_benchmark on the client host; "" = its PATH
+};
+void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags);
+std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags);
 
 // The SET:GET workload and trial structure (run, quickstart).
 struct RunFlags {

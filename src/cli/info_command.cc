@@ -6,6 +6,8 @@
 #include "core/files.h"
 #include "core/table.h"
 #include "core/time_format.h"
+#include "hosts/ssh_command.h"
+#include "providers/ssh_provider.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -49,6 +51,36 @@ void PrintInfo(const state::SetupState& s) {
                        h.name.empty() ? h.address : h.name, h.vcpus,
                        static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
     out += fmt::format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
+    if (s.provider != "local") {
+      out += fmt::format(
+          "      reached at {}; engine traffic on {}; NIC: {}\n", h.address, h.private_address,
+          h.nic.empty()
+              ? "unknown"
+              : fmt::format("{} ({} RX queue{})", h.nic, h.rx_queues, h.rx_queues == 1 ? "" : "s"));
+    }
+  }
+  if (auto tuned = s.provider_data.find("tune_network"); tuned != s.provider_data.end()) {
+    if (tuned->value("applied", false)) {
+      out += fmt::format(
+          "  Network tuning: {} steered to CPUs {} (IRQs {}, RPS queues {}, XPS "
+          "queues {})\n",
+          tuned->value("interface", ""), tuned->value("io_cpus", nlohmann::json()).dump(),
+          tuned->value("irqs", 0), tuned->value("rps_queues", 0), tuned->value("xps_queues", 0));
+    } else {
+      out += fmt::format("  Network tuning: requested, not applied ({})\n",
+                         tuned->value("error", "unknown reason"));
+    }
+  }
+  const auto roles = providers::SshRoles(s);
+  if (!roles.empty() && s.status != state::kStatusDestroyed) {
+    out += "\nSSH:\n";
+    for (const auto& role : roles) {
+      auto endpoint = providers::LoginEndpoint(s, role);
+      if (!endpoint) continue;
+      if (role == roles.front()) out += fmt::format("  Key:    {}\n", endpoint->key_path);
+      out += fmt::format("  {:<7} {}\n", role + ":",
+                         hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
+    }
   }
   out += "\nEngines:\n";
   core::Table engines({"NAME", "VERSION", "STATUS", "BINARY"});
@@ -70,6 +102,7 @@ void PrintInfo(const state::SetupState& s) {
   if (s.status != state::kStatusDestroyed) {
     out += fmt::format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
                        s.id, s.id);
+    if (!roles.empty()) out += fmt::format("  dfbench ssh     --id {} --target server\n", s.id);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
 }

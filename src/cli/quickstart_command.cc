@@ -1,7 +1,7 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/ssh_flags.h"
 #include "core/log.h"
-#include "drivers/builtin_driver.h"
 #include "scenarios/lifecycle.h"
 #include "state/state.h"
 
@@ -13,19 +13,27 @@ struct QuickstartFlags {
   std::string provider = "local";
   EngineFlags engines;
   RunFlags run;
+  LoadGeneratorFlags load_generator;
   bool skip_destroy = false;
   bool no_pin = false;
+  SshFlags ssh;
 };
 
-int RunQuickstart(const QuickstartFlags& f) {
+int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   const auto requested = ParseEngines(f.engines.engines);
   scenarios::RunOptions options = ToRunOptions(f.run, requested);
-  auto setup = OrExit(scenarios::CreateSetup({.id = f.id,
-                                              .provider = f.provider,
-                                              .engines = requested,
-                                              .binaries = f.engines.binaries,
-                                              .skip_missing_engines = true,
-                                              .pin_cpus = !f.no_pin}));
+  auto driver = MakeDriver(f.load_generator);
+  scenarios::SetupOptions setup_options{.id = f.id,
+                                        .provider = f.provider,
+                                        .engines = requested,
+                                        .binaries = f.engines.binaries,
+                                        .skip_missing_engines = true,
+                                        .pin_cpus = !f.no_pin,
+                                        .dragonfly_version = f.run.tuning.dragonfly_version};
+  ApplySshFlags(sub, f.ssh, &setup_options);
+  // The build is installed by setup; the run must not install it again.
+  options.tuning.dragonfly_version.clear();
+  auto setup = OrExit(scenarios::CreateSetup(setup_options));
   // Run what the setup found; the missing ones were reported while locating them.
   options.engines.clear();
   for (const auto* spec : requested) {
@@ -37,8 +45,7 @@ int RunQuickstart(const QuickstartFlags& f) {
     auto session = OrExit(scenarios::WorkSession::Open(setup.id, state::kStatusBenchmarking));
     auto provider = OrExit(providers::MakeProvider(session->setup().provider));
     auto fleet = OrExit(provider->Connect(session->setup()));
-    drivers::BuiltinDriver driver;
-    options.driver = &driver;
+    options.driver = driver.get();
     auto r = scenarios::RunBenchmark(&session->setup(), fleet, options);
     if (r) {
       OrExit(session->Save());
@@ -67,17 +74,21 @@ void AddQuickstart(CLI::App* sub, Action* action) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
   sub->add_option("--provider", f->provider, "Where the hosts come from")
       ->capture_default_str()
-      ->check(CLI::IsMember({"local"}));
+      ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
+  AddSshFlags(sub, &f->ssh, /*with_version=*/false);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
+  AddLoadGeneratorFlags(sub, &f->load_generator);
   sub->add_flag("--skip-destroy", f->skip_destroy, "Keep the setup after the run");
   sub->add_flag("--no-pin", f->no_pin,
                 "Local provider: do not split the CPUs between engine and load generator");
   SetExamples(sub,
               "  dfbench quickstart\n"
               "  dfbench quickstart --engines redis,memcached --trials 5\n"
-              "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n");
-  sub->callback([f, action] { *action = [f] { return RunQuickstart(*f); }; });
+              "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n"
+              "  dfbench quickstart --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
+              "      --ssh-user ubuntu --engines redis,valkey\n");
+  sub->callback([f, action, sub] { *action = [f, sub] { return RunQuickstart(*f, sub); }; });
 }
 
 }  // namespace dfbench::cli

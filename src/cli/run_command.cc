@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "drivers/builtin_driver.h"
 #include "scenarios/lifecycle.h"
 #include "state/state.h"
 
@@ -10,16 +9,19 @@ namespace {
 struct RunCommandFlags {
   std::string id;
   RunFlags run;
+  LoadGeneratorFlags load_generator;
 };
 
 int RunRun(const RunCommandFlags& f) {
   auto engines = ParseEngines(f.run.engines);
   scenarios::RunOptions options = ToRunOptions(f.run, engines);
+  auto driver = MakeDriver(f.load_generator);
   auto session = OrExit(scenarios::WorkSession::Open(f.id, state::kStatusBenchmarking));
   auto provider = OrExit(providers::MakeProvider(session->setup().provider));
   auto fleet = OrExit(provider->Connect(session->setup()));
-  drivers::BuiltinDriver driver;
-  options.driver = &driver;
+  OrExit(scenarios::InstallRequestedBuild(*session, *provider, fleet, options.engines,
+                                          options.tuning.dragonfly_version));
+  options.driver = driver.get();
   auto r = OrExit(scenarios::RunBenchmark(&session->setup(), fleet, options));
   OrExit(session->Save());
   return ReportRun(r, f.run.output,
@@ -32,11 +34,13 @@ void AddRun(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandFlags>();
   sub->add_option("--id", f->id, "Setup created by 'dfbench setup'")->required();
   AddRunFlags(sub, &f->run, /*with_engines=*/true);
+  AddLoadGeneratorFlags(sub, &f->load_generator);
   SetExamples(sub,
               "  dfbench run --id local-dev\n"
               "  dfbench run --id local-dev --engines redis --memtier-threads 2 \\\n"
               "      --memtier-clients 25 --memtier-requests 2000000 --memtier-pipeline 1\n"
-              "  dfbench run --id local-dev --trials 5 --output json > run.json\n");
+              "  dfbench run --id local-dev --trials 5 --output json > run.json\n"
+              "  dfbench run --id local-dev --load-generator memtier\n");
   sub->callback([f, action] { *action = [f] { return RunRun(*f); }; });
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/ssh_flags.h"
 #include "core/log.h"
 #include "scenarios/lifecycle.h"
 
@@ -13,15 +14,17 @@ struct SetupFlags {
   std::string provider = "local";
   EngineFlags engines;
   bool no_pin = false;
+  SshFlags ssh;
 };
 
-int RunSetup(const SetupFlags& f) {
+int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o{.id = f.id,
                             .provider = f.provider,
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin};
+  ApplySshFlags(sub, f.ssh, &o);
   auto s = OrExit(scenarios::CreateSetup(o));
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
@@ -31,6 +34,7 @@ int RunSetup(const SetupFlags& f) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
+  if (s.provider == "ssh") std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
 
@@ -41,16 +45,19 @@ void AddSetup(CLI::App* sub, Action* action) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
   sub->add_option("--provider", f->provider, "Where the hosts come from")
       ->capture_default_str()
-      ->check(CLI::IsMember({"local"}));
+      ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
+  AddSshFlags(sub, &f->ssh, /*with_version=*/true);
   sub->add_flag("--no-pin", f->no_pin,
                 "Local provider: do not split the CPUs between engine and load generator");
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"
       "  dfbench setup --id mc --engines redis,memcached\n"
-      "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n");
-  sub->callback([f, action] { *action = [f] { return RunSetup(*f); }; });
+      "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
+      "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
+      "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey\n");
+  sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }
 
 }  // namespace dfbench::cli

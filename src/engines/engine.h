@@ -35,9 +35,17 @@ struct Tuning {
   int valkey_io_threads = 0;                // 0: engine default
   std::optional<int> dragonfly_num_shards;  // 0 default, >0 explicit, -1 derived on the host
   bool dragonfly_conn_use_incoming_cpu = false;
-  int dragonfly_proactor_threads = 0;   // 0: engine default (all CPUs it may use)
+  int dragonfly_proactor_threads = 0;  // 0: engine default (all CPUs it may use)
+  // Redis / Valkey: pin onto CPU 0 plus the network-I/O CPUs (NetworkPinCpus) where the host
+  // knows its NIC queues and the role is not pinned already; best effort, recorded as
+  // "pin_network" only when applied.
+  bool redis_pin_network = false;
+  bool valkey_pin_network = false;
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
+  // Not a flag of the engine: the Dragonfly build to (re)install before the run, as
+  // --dragonfly_version ("" keeps the installed one). See scenarios::InstallRequestedBuild.
+  std::string dragonfly_version;
 };
 
 // The flags a tuning adds for one engine, as recorded in results.json ("io_threads",
@@ -50,6 +58,13 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
 // proactor_threads = the pinned count. `rx_queues` is 0 where the NIC queues are unknown.
 Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus,
                      int rx_queues = 0);
+
+// The CPUs that handle network I/O once `setup --tune-network` steered the NIC there: the top
+// 2 x rx_queues CPUs (at most vcpus - 1, so CPU 0 stays out). Empty when the queues are unknown.
+std::vector<int> NetworkIoCpus(int vcpus, int rx_queues);
+// Where --redis_pin_network / --valkey_pin_network put Redis and Valkey: CPU 0 plus
+// NetworkIoCpus. Empty (no pinning) when the queues are unknown.
+std::vector<int> NetworkPinCpus(int vcpus, int rx_queues);
 
 // Where one start of an engine runs.
 struct LaunchParams {
@@ -133,7 +148,8 @@ class RunningEngine {
 };
 
 // Starts `binary` on a free port of host.EngineAddress() with persistence off and the tuning
-// applied (resolved on the host, pinned to tuning.cpus), logging to <work dir>/<name>-<port>.log;
+// applied (resolved with the host's vCPUs and NIC receive queues, pinned to tuning.cpus or to
+// NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
 // waits until it answers PING (bounded by ready_timeout), reads its version and flushes it.
 // kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>" when it exits or
 // never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.

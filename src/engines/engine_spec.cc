@@ -86,8 +86,27 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
       j["proactor_threads"] = tuning.dragonfly_proactor_threads;
     }
   }
+  if ((spec.name == "redis" && tuning.redis_pin_network) ||
+      (spec.name == "valkey" && tuning.valkey_pin_network)) {
+    j["pin_network"] = true;
+  }
   if (!tuning.cpus.empty()) j["cpus"] = tuning.cpus;
   return j;
+}
+
+std::vector<int> NetworkIoCpus(int vcpus, int rx_queues) {
+  if (rx_queues <= 0 || vcpus < 2) return {};
+  const int n = std::min(2 * rx_queues, vcpus - 1);
+  std::vector<int> cpus;
+  for (int c = vcpus - n; c < vcpus; ++c) cpus.push_back(c);
+  return cpus;
+}
+
+std::vector<int> NetworkPinCpus(int vcpus, int rx_queues) {
+  std::vector<int> io = NetworkIoCpus(vcpus, rx_queues);
+  if (io.empty()) return {};
+  io.insert(io.begin(), 0);
+  return io;
 }
 
 Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus, int rx_queues) {

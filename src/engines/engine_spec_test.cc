@@ -179,3 +179,29 @@ TEST(VersionFromInfo, NamesTheRealEngine) {
 
 }  // namespace
 }  // namespace dfbench::engines
+
+namespace dfbench::engines {
+namespace {
+
+TEST(NetworkCpus, TopCpusForIoAndCpuZeroForPinning) {
+  EXPECT_EQ(NetworkIoCpus(32, 8),
+            (std::vector<int>{16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}));
+  EXPECT_EQ(NetworkPinCpus(32, 8).front(), 0);
+  EXPECT_EQ(NetworkPinCpus(32, 8).size(), 17u);
+  EXPECT_EQ(NetworkPinCpus(8, 1), (std::vector<int>{0, 6, 7}));
+  EXPECT_EQ(NetworkPinCpus(2, 1), (std::vector<int>{0, 1}));  // CPU 0 is never an I/O CPU
+  EXPECT_EQ(NetworkPinCpus(4, 8), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(NetworkPinCpus(32, 0).empty());  // queues unknown: no pinning
+  EXPECT_TRUE(NetworkPinCpus(1, 4).empty());
+}
+
+TEST(TuningJson, PinNetworkOnlyWhenApplied) {
+  Tuning t{.redis_pin_network = true, .cpus = {0, 6, 7}};
+  EXPECT_EQ(TuningJson(*FindEngine("redis"), t),
+            nlohmann::json({{"pin_network", true}, {"cpus", {0, 6, 7}}}));
+  EXPECT_FALSE(TuningJson(*FindEngine("valkey"), t).contains("pin_network"));
+  EXPECT_FALSE(TuningJson(*FindEngine("dragonfly"), t).contains("pin_network"));
+}
+
+}  // namespace
+}  // namespace dfbench::engines

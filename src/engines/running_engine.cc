@@ -106,13 +106,26 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   if (!work_dir) return fail(work_dir.error());
   auto port = host.FreePort();
   if (!port) return fail(port.error());
-  int vcpus = 0;
-  if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0 && tuning.cpus.empty()) {
+  const bool derive_shards = tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0;
+  const bool pin_network = (spec.name == "redis" && tuning.redis_pin_network) ||
+                           (spec.name == "valkey" && tuning.valkey_pin_network);
+  int vcpus = 0, rx_queues = 0;
+  if (derive_shards || (pin_network && tuning.cpus.empty())) {
     auto facts = host.Facts("server");
     if (!facts) return fail(facts.error());
     vcpus = facts->vcpus;
+    rx_queues = facts->rx_queues;
   }
-  const Tuning resolved = ResolveTuning(spec, tuning, vcpus);
+  Tuning effective = tuning;
+  if (pin_network) {
+    // A role already pinned (the local provider's split) keeps its CPUs; unknown NIC queues
+    // mean no pinning. Either way the record says it was not applied.
+    std::vector<int> cpus =
+        tuning.cpus.empty() ? NetworkPinCpus(vcpus, rx_queues) : std::vector<int>{};
+    effective.redis_pin_network = effective.valkey_pin_network = !cpus.empty();
+    if (!cpus.empty()) effective.cpus = cpus;
+  }
+  const Tuning resolved = ResolveTuning(spec, effective, vcpus, rx_queues);
   LaunchParams params{.binary = binary,
                       .address = host.EngineAddress(),
                       .port = *port,

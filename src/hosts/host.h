@@ -73,6 +73,10 @@ class Host {
   // Copies a file from the host to this machine.
   virtual core::Status Fetch(const std::string& remote_path,
                              const std::filesystem::path& local_path) = 0;
+  // Copies a file from this machine to the host (parent directories created, replaced
+  // atomically), with permission bits `mode`.
+  virtual core::Status Upload(const std::filesystem::path& local_path,
+                              const std::string& remote_path, unsigned mode) = 0;
   // A scratch directory on the host for logs and reports, created on first use.
   virtual core::Result<std::string> WorkDir() = 0;
 

@@ -181,6 +181,13 @@ core::Status LocalHost::Fetch(const std::string& remote_path,
   return core::Ok();
 }
 
+core::Status LocalHost::Upload(const std::filesystem::path& local_path,
+                               const std::string& remote_path, unsigned mode) {
+  auto content = core::ReadFile(local_path);
+  if (!content) return tl::unexpected(content.error());
+  return core::WriteFileAtomic(remote_path, *content, mode);
+}
+
 core::Result<std::string> LocalHost::WorkDir() {
   if (auto made = core::MakeDirs(work_dir_); !made) return tl::unexpected(made.error());
   return work_dir_.string();

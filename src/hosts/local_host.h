@@ -28,6 +28,8 @@ class LocalHost : public Host {
   std::string ReadTail(const std::string& path, size_t max_bytes) override;
   core::Status Fetch(const std::string& remote_path,
                      const std::filesystem::path& local_path) override;
+  core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
+                      unsigned mode) override;
   core::Result<std::string> WorkDir() override;
   core::Result<results::HostFacts> Facts(const std::string& role) override;
   core::Result<int> FreePort() override;

@@ -1,13 +1,15 @@
 #include "providers/provider.h"
 
 #include "providers/local_provider.h"
+#include "providers/ssh_provider.h"
 
 namespace dfbench::providers {
 
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
   if (name == "local") return std::make_unique<LocalProvider>();
+  if (name == "ssh") return std::make_unique<SshProvider>();
   return core::Fail(core::ErrorKind::kUsage,
-                    "unknown provider \"" + name + "\" (available: local)");
+                    "unknown provider \"" + name + "\" (available: local, ssh)");
 }
 
 }  // namespace dfbench::providers

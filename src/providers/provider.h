@@ -25,6 +25,21 @@ struct Fleet {
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
 };
 
+// A host reached over SSH: given by the user (ssh provider) or provisioned (aws).
+struct RemoteHostSpec {
+  std::string role;             // server, client, replica-N
+  std::string address;          // how dfbench reaches it: a name or an address
+  std::string private_address;  // engine traffic; empty: the address sshd saw it reached on
+};
+
+// How to reach the hosts of an SSH setup.
+struct SshRequest {
+  std::vector<RemoteHostSpec> hosts;
+  std::string user;
+  std::string key_path;  // empty: a 4096-bit RSA pair is generated under <setup>/ssh/
+  int port = 22;
+};
+
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, std::string> binaries;  // engine name -> explicit binary path
@@ -33,6 +48,11 @@ struct SetupRequest {
   // setup: it is an error.
   bool skip_missing_engines = false;
   bool pin_cpus = true;  // local: split the CPUs between server and client
+  SshRequest ssh;        // ssh provider
+  // Where engines are installed (ssh): the Dragonfly build, as --dragonfly_version ("" keeps
+  // one already on the host, else the latest release).
+  std::string dragonfly_version;
+  bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
 };
 
 // What every provider records in SetupState by Provision:
@@ -53,9 +73,20 @@ class Provider {
   virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
   // Releases what Provision acquired. Idempotent.
   virtual core::Status Destroy(state::SetupState* state) = 0;
+  // Installs `spec` at `version` (as --dragonfly_version) on the fleet's server (and replicas)
+  // and records it in `state` (the caller saves). Providers that install nothing: kUsage.
+  virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
+                                     const engines::EngineSpec& spec, const std::string& version) {
+    (void)state;
+    (void)fleet;
+    (void)version;
+    return core::Fail(core::ErrorKind::kUsage, "the " + Name() + " provider installs no engines (" +
+                                                   spec.name + "); point --" + spec.name +
+                                                   "_binary at a build at setup time instead");
+  }
 };
 
-// "local" (more in later providers). kUsage for an unknown name.
+// "local" or "ssh". kUsage for an unknown name.
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name);
 
 }  // namespace dfbench::providers

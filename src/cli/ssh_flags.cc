@@ -1,0 +1,85 @@
+#include "cli/ssh_flags.h"
+
+#include "hosts/ssh_command.h"
+
+namespace dfbench::cli {
+
+void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
+  const char* group = "Hosts over SSH (--provider ssh)";
+  sub->add_option("--server", f->server, "The engine host: a name or an address")->group(group);
+  sub->add_option("--client", f->client, "The load generator host")->group(group);
+  sub->add_option("--replica", f->replicas, "A replica host (repeat for several)")->group(group);
+  sub->add_option("--server-private-ip", f->server_private_ip,
+                  "Address engines bind to and clients use (default: the server's address as "
+                  "its sshd sees it)")
+      ->group(group);
+  sub->add_option("--client-private-ip", f->client_private_ip,
+                  "The client's address for engine traffic (recorded)")
+      ->group(group);
+  sub->add_option("--replica-private-ip", f->replica_private_ips,
+                  "Private address of each --replica, in order")
+      ->group(group);
+  sub->add_option("--ssh-user", f->user, "User on every host (root, or one with passwordless sudo)")
+      ->group(group);
+  sub->add_option("--ssh-key", f->key,
+                  "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)")
+      ->group(group);
+  sub->add_option("--ssh-port", f->port, "SSH port of every host")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535))
+      ->group(group);
+  sub->add_flag("--tune-network", f->tune_network,
+                "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
+                "failure is reported, not fatal)")
+      ->group(group);
+  if (with_version) {
+    sub->add_option("--dragonfly_version,--dfly-version", f->dragonfly_version,
+                    "Dragonfly build to install: a release tag (v1.31.0), latest, an https:// "
+                    "URL of a tarball, or a local raw binary or .tar.gz (default: the one on the "
+                    "host, else latest)")
+        ->group(group);
+  }
+}
+
+void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptions* o) {
+  const bool ssh = o->provider == "ssh";
+  for (const char* flag : {"--server", "--client", "--replica", "--server-private-ip",
+                           "--client-private-ip", "--replica-private-ip", "--ssh-user", "--ssh-key",
+                           "--ssh-port", "--tune-network", "--dragonfly_version"}) {
+    if (!ssh && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
+      ExitWith(
+          core::ErrorKind::kUsage,
+          std::string(flag) + " needs --provider ssh (the local provider uses this machine" +
+              (std::string(flag) == "--dragonfly_version" ? "; use --dragonfly_binary)" : ")"));
+    }
+  }
+  o->tune_network = f.tune_network;
+  if (!ssh) return;
+  if (f.server.empty() || f.client.empty() || f.user.empty()) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--provider ssh needs --server HOST, --client HOST and --ssh-user USER");
+  }
+  if (f.replica_private_ips.size() > f.replicas.size()) {
+    ExitWith(core::ErrorKind::kUsage, "more --replica-private-ip than --replica");
+  }
+  o->ssh.user = f.user;
+  o->ssh.key_path = f.key;
+  o->ssh.port = f.port;
+  o->ssh.hosts = {{"server", f.server, f.server_private_ip},
+                  {"client", f.client, f.client_private_ip}};
+  for (size_t i = 0; i < f.replicas.size(); ++i) {
+    o->ssh.hosts.push_back({"replica-" + std::to_string(i), f.replicas[i],
+                            i < f.replica_private_ips.size() ? f.replica_private_ips[i] : ""});
+  }
+  for (const auto& h : o->ssh.hosts) {
+    hosts::SshEndpoint e{.user = f.user, .host = h.address, .port = f.port};
+    OrExit(hosts::ValidateEndpoint(e));
+    if (!h.private_address.empty()) {
+      e.host = h.private_address;
+      OrExit(hosts::ValidateEndpoint(e));
+    }
+  }
+  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,116 @@
+// Engines on a host: used where they already are, or installed on Debian and Ubuntu hosts from
+// the OS packages (redis-server, valkey-server, memcached), from a release tarball (Dragonfly
+// by tag, `latest` or URL; Valkey's Ubuntu builds), from Redis' source release, or from a local
+// file dfbench uploads (Dragonfly: a raw binary or a .tar.gz).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/engine.h"
+#include "hosts/host.h"
+
+namespace dfbench::engines {
+
+// The releases dfbench installs when the OS has no package.
+inline constexpr const char* kValkeyRelease = "8.0.2";
+inline constexpr const char* kRedisRelease = "7.4.2";
+
+// The fields of /etc/os-release that choose an install method.
+struct OsRelease {
+  std::string id;          // ubuntu, debian, ...
+  std::string version_id;  // 22.04, 12
+  std::string codename;    // jammy, bookworm
+  std::string pretty;      // "Ubuntu 22.04.5 LTS"
+  std::vector<std::string> id_like;
+};
+OsRelease ParseOsRelease(const std::string& text);
+bool IsDebianLike(const OsRelease& os);
+// The Ubuntu release whose Valkey build runs on `os` (same or older glibc): focal, jammy or
+// noble; "" when there is none.
+std::string ValkeyBuildFor(const OsRelease& os);
+
+// What --dragonfly_version asks for.
+struct VersionSpec {
+  enum class Kind {
+    kAny,        // "": whatever the host has, else the latest release
+    kLatest,     // "latest"
+    kTag,        // "v1.31.0" (a bare "1.31.0" gets its "v")
+    kUrl,        // "https://.../dragonfly-x86_64.tar.gz"
+    kLocalFile,  // a path on this machine: a raw binary or a .tar.gz
+  };
+  Kind kind = Kind::kAny;
+  std::string value;
+};
+// kUsage for http:// URLs and for local paths that do not exist.
+core::Result<VersionSpec> ParseVersionSpec(const std::string& text);
+
+// https://github.com/dragonflydb/dragonfly/releases/{latest/download,download/<tag>}/
+// dragonfly-<arch>.tar.gz (arch x86_64 or aarch64); a kUrl as given. kUsage for other arches.
+core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const std::string& arch);
+// https://download.valkey.io/releases/valkey-<version>-<build>-<x86_64|arm64>.tar.gz
+std::string ValkeyReleaseUrl(const std::string& version, const std::string& build,
+                             const std::string& arch);
+// https://download.redis.io/releases/redis-<version>.tar.gz (source)
+std::string RedisSourceUrl(const std::string& version);
+
+// The architecture an ELF header is built for ("x86_64", "aarch64", "i386", "arm", "riscv64",
+// "ppc64le", "s390x", "machine-<n>"); "" when `header` is not ELF.
+std::string ElfArch(std::string_view header);
+// kUsage unless `file` is an ELF executable for `host_arch` (uname -m spelling).
+core::Status CheckElfArch(const std::filesystem::path& file, const std::string& host_arch);
+
+// What a host offers for one engine, learned in one round trip.
+struct HostOffer {
+  OsRelease os;
+  std::string arch;                    // uname -m
+  std::optional<std::string> on_path;  // the engine's program, if installed
+  std::string package_candidate;       // apt-cache policy's Candidate ("" when none)
+  bool package_lists = true;           // apt has package lists (false on fresh cloud images)
+};
+
+enum class InstallMethod {
+  kPresent,         // already on the host
+  kOsPackage,       // apt-get install
+  kReleaseTarball,  // a binary release downloaded on the host
+  kSourceBuild,     // Redis' source release, built on the host
+  kUpload,          // a local file uploaded by dfbench
+  kImpossible,
+};
+
+struct InstallPlan {
+  InstallMethod method = InstallMethod::kImpossible;
+  std::string package;  // kOsPackage
+  std::string url;      // kReleaseTarball, kSourceBuild
+  std::string label;    // directory under <work>/engines/<name>/ (kReleaseTarball, kSourceBuild)
+  std::string reason;   // kImpossible: why, and what to do instead
+};
+// Pure: the method for `spec` on a host offering `offer`. An engine on the host is used unless
+// a specific Dragonfly build is asked for.
+InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version, const HostOffer& offer);
+// "apt", "release", ... as recorded in state.json.
+std::string MethodName(InstallMethod method);
+
+struct InstallRequest {
+  VersionSpec version;          // Dragonfly only
+  std::string explicit_binary;  // --<engine>_binary: a path on the host, used as is
+};
+
+struct InstalledEngine {
+  std::string binary;   // absolute path on the host
+  std::string version;  // first line of `<binary> --version`
+  std::string method;   // present, binary, apt, release, source, upload
+  std::string source;   // package name, URL or local file
+};
+
+// Finds or installs `spec` on `host` and reads its version. Privileged steps (apt-get) run as
+// root or through `sudo -n`. kEnvironment naming the host, the engine and what to do when it
+// cannot be found, installed or run; kUsage for a local file of the wrong architecture.
+core::Result<InstalledEngine> EnsureInstalled(hosts::Host& host, const EngineSpec& spec,
+                                              const InstallRequest& request);
+
+}  // namespace dfbench::engines

@@ -1,0 +1,112 @@
+// A host reached over SSH with the OpenSSH client. One shared connection per host (ControlMaster
+// under the setup's directory), so a run pays one handshake per host, not one per command.
+//
+// Every remote command is an argument vector quoted argument by argument (hosts/ssh_command.h):
+// values from the user reach the remote program verbatim and never as shell syntax. Commands and
+// daemons run in their own session on the host, under a work directory
+// (~/.dfbench-work/<setup id>/); a command cut short (timeout, Ctrl+C) is killed on the host, and
+// daemons left running when the SshHost is destroyed are stopped.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "hosts/host.h"
+#include "hosts/ssh_command.h"
+
+namespace dfbench::hosts {
+
+struct SshHostOptions {
+  std::string role;  // "server", "client", "replica-0": for messages
+  SshEndpoint endpoint;
+  // The address engines bind to and clients connect to. Empty: the address the host was reached
+  // on, as its sshd saw it ($SSH_CONNECTION), which on a NATed cloud host is its private one.
+  std::string private_address;
+  std::string setup_id;  // names the work directory on the host
+  // A private directory on this machine (created 0700) for the connection socket and captured
+  // output. endpoint.control_path is derived from it when empty.
+  std::filesystem::path local_dir;
+};
+
+class SshHost : public Host {
+ public:
+  // Logs in and opens the shared connection, then learns the remote user's home, uid and OS.
+  // kEnvironment naming the host and ssh's own reason when the host is unreachable or refuses
+  // the key; kUsage for an invalid endpoint.
+  static core::Result<std::unique_ptr<SshHost>> Connect(SshHostOptions options);
+  // Stops daemons and commands still running on the host, then closes the shared connection.
+  ~SshHost() override;
+
+  std::string Name() const override;
+  std::string EngineAddress() const override { return engine_address_; }
+  core::Result<CommandOutput> Run(const CommandSpec& spec) override;
+  core::Result<DaemonHandle> StartDaemon(const DaemonSpec& spec) override;
+  bool DaemonAlive(DaemonHandle& handle) override;
+  core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
+  std::string ReadTail(const std::string& path, size_t max_bytes) override;
+  core::Status Fetch(const std::string& remote_path,
+                     const std::filesystem::path& local_path) override;
+  core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
+                      unsigned mode) override;
+  core::Result<std::string> WorkDir() override { return work_dir_; }
+  core::Result<results::HostFacts> Facts(const std::string& role) override;
+  core::Result<int> FreePort() override;
+  std::optional<std::string> Which(const std::string& program) override;
+  // Uploads this dfbench executable once (cached on the host by content hash) after checking
+  // that the host runs Linux on the same architecture, and checks that it starts there.
+  core::Result<std::string> DfbenchBinary() override;
+
+  const SshEndpoint& endpoint() const { return options_.endpoint; }
+  bool is_root() const { return uid_ == 0; }
+  // `argv` run as root: unchanged for root, else through `sudo -n` (never prompts).
+  std::vector<std::string> Privileged(std::vector<std::string> argv) const;
+  // Runs a fixed POSIX sh script with positional arguments ($1...): the script is ours, the
+  // arguments may hold anything. Not interruptible by SIGINT (cleanup paths use it too).
+  core::Result<CommandOutput> RunScript(const std::string& script,
+                                        const std::vector<std::string>& args,
+                                        std::chrono::milliseconds timeout);
+  // Stops daemons that any earlier dfbench process started in this setup's work directory and
+  // left behind (e.g. one that was killed), then removes the work directory.
+  core::Status RemoveWorkDir();
+
+ private:
+  explicit SshHost(SshHostOptions options) : options_(std::move(options)) {}
+
+  enum class Interrupts { kObey, kIgnore };
+  struct LocalRun {
+    core::ExitStatus status;
+    std::string out;
+    std::string err;
+  };
+  // Runs a local program (ssh, scp) to completion with its output in files under local_dir_.
+  // stdout_path set: stdout goes there and `out` stays empty. stream_stderr: stderr is ours.
+  core::Result<LocalRun> RunLocal(const std::vector<std::string>& argv,
+                                  std::chrono::milliseconds timeout, Interrupts interrupts,
+                                  bool stream_stderr = false, const std::string& stdout_path = "");
+  // A remote command over ssh; exit 255 (ssh's own failure) becomes kEnvironment.
+  core::Result<LocalRun> Remote(const std::vector<std::string>& remote_argv,
+                                std::chrono::milliseconds timeout, Interrupts interrupts,
+                                bool stream_stderr = false, const std::string& stdout_path = "");
+  std::string Where() const;  // "server (root@10.0.0.2)"
+  void KillRemoteCommand(const std::string& pid_file);
+  void CloseMaster();
+
+  SshHostOptions options_;
+  std::string engine_address_;
+  std::string home_;
+  std::string work_dir_;
+  int uid_ = -1;
+  std::string uname_s_, uname_m_;
+  std::atomic<uint64_t> sequence_{0};
+  std::mutex mu_;                        // guards the members below
+  std::map<int, DaemonHandle> daemons_;  // running daemons by pid
+  std::optional<results::HostFacts> facts_;
+  std::optional<std::string> dfbench_binary_;
+  bool master_open_ = false;
+};
+
+}  // namespace dfbench::hosts

@@ -1,0 +1,331 @@
+#include "providers/ssh_provider.h"
+
+#include <cstdio>
+
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "engines/install.h"
+#include "hosts/ssh_host.h"
+#include "providers/net_tune.h"
+#include "providers/ssh_key.h"
+
+namespace dfbench::providers {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path SshDir(const std::string& id) {
+  return state::SetupDir(id) / "ssh";
+}
+
+bool IsReplica(const std::string& role) {
+  return role.rfind("replica-", 0) == 0;
+}
+
+struct Recorded {
+  std::string user;
+  int port = 22;
+  std::string key_path;
+  bool key_generated = false;
+  std::vector<RemoteHostSpec> hosts;
+};
+
+nlohmann::json ToJson(const Recorded& r) {
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const auto& h : r.hosts) {
+    hosts.push_back(
+        {{"role", h.role}, {"address", h.address}, {"private_address", h.private_address}});
+  }
+  return {{"user", r.user},
+          {"port", r.port},
+          {"key_path", r.key_path},
+          {"key_generated", r.key_generated},
+          {"hosts", hosts}};
+}
+
+core::Result<Recorded> ReadRecorded(const state::SetupState& s) {
+  const auto it = s.provider_data.find("ssh");
+  if (it == s.provider_data.end() || !it->is_object()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "setup \"" + s.id + "\" (" + s.provider + " provider) has no SSH hosts");
+  }
+  Recorded r;
+  try {
+    r.user = it->value("user", "");
+    r.port = it->value("port", 22);
+    r.key_path = it->value("key_path", "");
+    r.key_generated = it->value("key_generated", false);
+    for (const auto& h : it->value("hosts", nlohmann::json::array())) {
+      r.hosts.push_back(
+          {h.value("role", ""), h.value("address", ""), h.value("private_address", "")});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "setup \"" + s.id + "\": malformed provider_data.ssh: " + e.what());
+  }
+  return r;
+}
+
+hosts::SshEndpoint EndpointOf(const Recorded& r, const RemoteHostSpec& h) {
+  return {.user = r.user, .host = h.address, .port = r.port, .key_path = r.key_path};
+}
+
+core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& setup_id,
+                                                          const Recorded& r,
+                                                          const RemoteHostSpec& h,
+                                                          std::chrono::seconds timeout) {
+  hosts::SshEndpoint e = EndpointOf(r, h);
+  e.connect_timeout = timeout;
+  return hosts::SshHost::Connect({.role = h.role,
+                                  .endpoint = e,
+                                  .private_address = h.private_address,
+                                  .setup_id = setup_id,
+                                  .local_dir = SshDir(setup_id)});
+}
+
+void PrintKeyInstructions(const KeyPair& pair, const Recorded& r) {
+  std::string where;
+  for (const auto& h : r.hosts) where += (where.empty() ? "" : ", ") + h.address;
+  core::Notef("add this public key to ~/.ssh/authorized_keys of {} on each host ({}):", r.user,
+              where);
+  std::fprintf(stderr, "%s\n", pair.public_line.c_str());
+  core::Notef("for example: ssh-copy-id -i {} {}@<host>", pair.public_key.string(), r.user);
+}
+
+std::string DescribeFacts(const results::HostFacts& f) {
+  std::string nic = f.nic.empty() ? "NIC queues unknown"
+                                  : "NIC " + f.nic + " (" + std::to_string(f.rx_queues) +
+                                        " RX queue" + (f.rx_queues == 1 ? "" : "s") + ")";
+  return f.name + ", " + std::to_string(f.vcpus) + " vCPUs, " + f.arch + ", " + f.os + ", " + nic;
+}
+
+// Finds or installs one engine on one host; records it in `installs`.
+core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::EngineSpec& spec,
+                                           const engines::InstallRequest& request,
+                                           nlohmann::json* installs) {
+  auto done = engines::EnsureInstalled(host, spec, request);
+  if (!done) return tl::unexpected(done.error());
+  core::Notef("[{}] {} on {} ({}: {})", spec.name, done->version, host.Name(), done->method,
+              done->source);
+  (*installs)[spec.name] = {{"method", done->method}, {"source", done->source}};
+  return state::EngineInstall{
+      .name = spec.name, .binary = done->binary, .version = done->version, .status = "installed"};
+}
+
+}  // namespace
+
+core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& request) {
+  s->provider = Name();
+  Recorded rec{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
+  bool has_server = false, has_client = false;
+  for (const auto& h : rec.hosts) {
+    has_server |= h.role == "server";
+    has_client |= h.role == "client";
+  }
+  if (!has_server || !has_client || rec.user.empty()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "the ssh provider needs --server HOST, --client HOST and --ssh-user USER");
+  }
+  KeyPair pair;
+  if (request.ssh.key_path.empty()) {
+    auto made = EnsureKeyPair(SshDir(s->id), "dfbench-" + s->id);
+    if (!made) return tl::unexpected(made.error());
+    pair = *made;
+    rec.key_path = pair.private_key.string();
+    rec.key_generated = true;
+    core::Notef("setup {}: {} the SSH key pair {}", s->id, pair.generated ? "generated" : "reusing",
+                rec.key_path);
+    if (pair.generated) PrintKeyInstructions(pair, rec);
+  } else {
+    std::error_code ec;
+    auto absolute = fs::absolute(request.ssh.key_path, ec);
+    rec.key_path = ec ? request.ssh.key_path : absolute.lexically_normal().string();
+    if (!fs::is_regular_file(rec.key_path, ec)) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        "--ssh-key " + request.ssh.key_path + ": no such file");
+    }
+  }
+  // Recorded before logging in, so that destroy knows the key even if setup fails.
+  s->provider_data["ssh"] = ToJson(rec);
+
+  std::vector<std::unique_ptr<hosts::SshHost>> connected;
+  hosts::SshHost* server = nullptr;
+  hosts::SshHost* client = nullptr;
+  std::vector<hosts::SshHost*> replicas;
+  s->hosts.clear();
+  for (const auto& h : rec.hosts) {
+    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, rec.user, h.address);
+    auto host = ConnectHost(s->id, rec, h, std::chrono::seconds(10));
+    if (!host) {
+      core::Error e = host.error();
+      if (rec.key_generated && e.message.find("Permission denied") != std::string::npos) {
+        if (!pair.generated) PrintKeyInstructions(pair, rec);
+        e.message += "\nthe hosts do not accept the key " + rec.key_path + " yet: add " +
+                     rec.key_path + ".pub to ~/.ssh/authorized_keys of " + rec.user +
+                     " on each host, then run the same setup command again (the key is kept)";
+      }
+      return tl::unexpected(e);
+    }
+    auto facts = (*host)->Facts(h.role);
+    if (!facts) return tl::unexpected(facts.error());
+    core::Notef("{}: {}", (*host)->Name(), DescribeFacts(*facts));
+    s->hosts.push_back(*facts);
+    if (h.role == "server") server = host->get();
+    if (h.role == "client") client = host->get();
+    if (IsReplica(h.role)) replicas.push_back(host->get());
+    connected.push_back(std::move(*host));
+  }
+
+  // The load generator is this very binary: upload it now so that runs start at once.
+  auto dfbench = client->DfbenchBinary();
+  if (!dfbench) return tl::unexpected(dfbench.error());
+  core::Notef("{}: dfbench ready at {}", client->Name(), *dfbench);
+
+  auto version = engines::ParseVersionSpec(request.dragonfly_version);
+  if (!version) return tl::unexpected(version.error());
+  nlohmann::json installs = nlohmann::json::object();
+  s->engines.clear();
+  std::vector<std::string> skipped;
+  for (const auto* spec : request.engines) {
+    engines::InstallRequest install{.version = *version};
+    if (auto it = request.binaries.find(spec->name); it != request.binaries.end()) {
+      install.explicit_binary = it->second;
+    }
+    auto done = Install(*server, *spec, install, &installs);
+    if (!done) {
+      if (done.error().kind == core::ErrorKind::kInterrupted || core::InterruptRequested()) {
+        return core::Fail(core::ErrorKind::kInterrupted, "interrupted during setup");
+      }
+      if (!request.skip_missing_engines || !install.explicit_binary.empty()) {
+        return tl::unexpected(done.error());
+      }
+      core::Note("skipping " + spec->name + ": " + done.error().message);
+      skipped.push_back(spec->name);
+      continue;
+    }
+    s->engines.push_back(*done);
+    if (spec->name == "dragonfly") {
+      for (auto* replica : replicas) {
+        nlohmann::json replica_installs = nlohmann::json::object();
+        auto on_replica = Install(*replica, *spec, install, &replica_installs);
+        if (!on_replica) return tl::unexpected(on_replica.error());
+      }
+    }
+  }
+  s->provider_data["installs"] = installs;
+  if (s->engines.empty()) {
+    return core::Fail(core::ErrorKind::kEnvironment, "no engine to benchmark on " + server->Name());
+  }
+  if (request.tune_network) {
+    const auto* facts = s->FindHost("server");
+    nlohmann::json tuned = TuneNetwork(*server, *facts, server->is_root());
+    if (tuned.value("applied", false)) {
+      core::Notef("{}: network tuned: {} steered to CPUs {}", server->Name(),
+                  tuned.value("interface", ""), tuned["io_cpus"].dump());
+    } else {
+      core::Notef("{}: network tuning skipped: {}", server->Name(), tuned.value("error", ""));
+    }
+    s->provider_data["tune_network"] = tuned;
+  }
+  return core::Ok();
+}
+
+core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
+  auto rec = ReadRecorded(s);
+  if (!rec) return tl::unexpected(rec.error());
+  Fleet fleet;
+  for (const auto& h : rec->hosts) {
+    auto host = ConnectHost(s.id, *rec, h, std::chrono::seconds(10));
+    if (!host) return tl::unexpected(host.error());
+    std::shared_ptr<hosts::Host> shared = std::move(*host);
+    if (h.role == "server") fleet.server = shared;
+    if (h.role == "client") fleet.client = shared;
+    if (IsReplica(h.role)) fleet.replicas.push_back(shared);
+  }
+  if (!fleet.server || !fleet.client) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "setup \"" + s.id + "\" records no server or no client host");
+  }
+  return fleet;
+}
+
+core::Status SshProvider::Destroy(state::SetupState* s) {
+  auto rec = ReadRecorded(*s);
+  std::string failures;
+  if (rec) {
+    for (const auto& h : rec->hosts) {
+      auto host = ConnectHost(s->id, *rec, h, std::chrono::seconds(5));
+      if (!host) {
+        core::Notef("{} is unreachable, its ~/.dfbench-work/{} stays: {}", h.role, s->id,
+                    host.error().message);
+        continue;
+      }
+      if (auto st = (*host)->RemoveWorkDir(); !st) {
+        failures += (failures.empty() ? "" : "; ") + st.error().message;
+      }
+    }
+  }
+  if (!failures.empty()) return core::Fail(core::ErrorKind::kEnvironment, failures);
+  // The key pair (when generated) and the connection sockets go; a key of the user's stays.
+  std::error_code ec;
+  fs::remove_all(SshDir(s->id), ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot remove " + SshDir(s->id).string() + ": " + ec.message());
+  }
+  return core::Ok();
+}
+
+core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
+                                        const engines::EngineSpec& spec,
+                                        const std::string& version) {
+  auto parsed = engines::ParseVersionSpec(version);
+  if (!parsed) return tl::unexpected(parsed.error());
+  engines::InstallRequest request{.version = *parsed};
+  nlohmann::json installs = s->provider_data.value("installs", nlohmann::json::object());
+  auto done = Install(*fleet.server, spec, request, &installs);
+  if (!done) return tl::unexpected(done.error());
+  if (spec.name == "dragonfly") {
+    for (auto& replica : fleet.replicas) {
+      nlohmann::json ignored = nlohmann::json::object();
+      auto on_replica = Install(*replica, spec, request, &ignored);
+      if (!on_replica) return tl::unexpected(on_replica.error());
+    }
+  }
+  s->provider_data["installs"] = installs;
+  bool replaced = false;
+  for (auto& e : s->engines) {
+    if (e.name == spec.name) {
+      e = *done;
+      replaced = true;
+    }
+  }
+  if (!replaced) s->engines.push_back(*done);
+  return core::Ok();
+}
+
+std::vector<std::string> SshRoles(const state::SetupState& s) {
+  std::vector<std::string> roles;
+  auto rec = ReadRecorded(s);
+  if (!rec) return roles;
+  for (const auto& h : rec->hosts) roles.push_back(h.role);
+  return roles;
+}
+
+core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
+                                               const std::string& role) {
+  auto rec = ReadRecorded(s);
+  if (!rec) {
+    return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " + s.provider +
+                                                   " provider: there is no host to log in to");
+  }
+  std::string roles;
+  for (const auto& h : rec->hosts) {
+    if (h.role == role) return EndpointOf(*rec, h);
+    roles += (roles.empty() ? "" : ", ") + h.role;
+  }
+  return core::Fail(core::ErrorKind::kUsage,
+                    "setup \"" + s.id + "\" has no " + role + " (its hosts: " + roles + ")");
+}
+
+}  // namespace dfbench::providers

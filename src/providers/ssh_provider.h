@@ -1,0 +1,44 @@
+// The ssh provider: hosts the user owns, reached over SSH. Setup logs in to each one (with the
+// user's key or a generated pair), records their facts, uploads dfbench to the client, finds or
+// installs the engines on the server (Dragonfly also on replicas) and optionally tunes the
+// server's NIC. Destroy stops what dfbench left running there and removes its work directories.
+//
+// What it records in state.provider_data (any provider that hands over hosts reachable by SSH
+// records the "ssh" object the same way, so `dfbench ssh` and `info` work for it):
+//   "ssh": {"user", "port", "key_path", "key_generated",
+//           "hosts": [{"role", "address", "private_address"}]}
+//   "installs": {"<engine>": {"method", "source"}}   how each engine got onto the server
+//   "tune_network": {"applied", "interface", "io_cpus", "irqs", "rps_queues", "xps_queues",
+//                    "error"}                        when --tune-network was given
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hosts/ssh_command.h"
+#include "providers/provider.h"
+
+namespace dfbench::providers {
+
+class SshProvider : public Provider {
+ public:
+  std::string Name() const override { return "ssh"; }
+  core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  // One SshHost per role (shared connections under <setup>/ssh/); nothing is pinned.
+  core::Result<Fleet> Connect(const state::SetupState& state) override;
+  // Hosts that cannot be reached are reported and left as they are; the generated key pair is
+  // removed. kEnvironment when a reachable host could not be cleaned.
+  core::Status Destroy(state::SetupState* state) override;
+  core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
+                             const engines::EngineSpec& spec, const std::string& version) override;
+};
+
+// The roles of a setup reachable over SSH, in order (server, client, replica-0, ...); empty
+// when the setup records no "ssh" object.
+std::vector<std::string> SshRoles(const state::SetupState& state);
+// How a person logs in to `role` of such a setup (`dfbench ssh`, `info`). kUsage naming the
+// roles when there is no such role, or when the setup's hosts are not reached over SSH.
+core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
+                                               const std::string& role);
+
+}  // namespace dfbench::providers

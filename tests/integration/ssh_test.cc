@@ -1,0 +1,518 @@
+// `dfbench setup / run / run-commands / info / ssh / destroy --provider ssh` on a real
+// two-host test bed: redis on the server host, the load generator on the client host.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <thread>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "dfbench_runner.h"
+#include "ssh_testbed.h"
+
+namespace dfbench::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::vector<std::string> kSmallRun = {
+    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
+    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--cooldown",         "0"};
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
+                                   const std::string& key = Bed().key.string()) {
+  std::vector<std::string> args = {
+      "setup",        "--id",           id,         "--provider",     "ssh",
+      "--server",     Testbed::kServer, "--client", Testbed::kClient, "--ssh-user",
+      Testbed::kUser, "--engines",      engines};
+  if (!key.empty()) args.insert(args.end(), {"--ssh-key", key});
+  return args;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Nothing of this setup runs anywhere: no engine on the server, no load generator or other
+// remote process under the setup's work directory, no local ssh connection of the setup.
+void ExpectNothingRunning(const DfbenchRunner& dfb, const std::string& id) {
+  EXPECT_TRUE(LiveProcesses(".dfbench-work/" + id + "/").empty())
+      << LiveProcesses(".dfbench-work/" + id + "/").front();
+  // Redis retitles itself "redis-server <address>:<port>"; memcached keeps "-l <address>".
+  EXPECT_TRUE(LiveProcesses("redis-server 10.200.0.").empty());
+  EXPECT_TRUE(LiveProcesses("-l 10.200.0.").empty());
+  EXPECT_TRUE(LiveProcesses(dfb.SetupDir(id).string()).empty())
+      << LiveProcesses(dfb.SetupDir(id).string()).front();
+}
+
+fs::path HomeOf(const std::string& role) {
+  return Bed().base / role / "home";
+}
+
+json ReadJson(const fs::path& path) {
+  auto text = core::ReadFile(path);
+  return text ? json::parse(*text, nullptr, false) : json();
+}
+
+TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-flow");
+  const std::string id = "lab";
+  auto r = dfb.Run(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json st = dfb.State(id);
+  EXPECT_EQ(st["status"], "ready");
+  EXPECT_EQ(st["provider"], "ssh");
+  ASSERT_EQ(st["hosts"].size(), 2u);
+  for (const json& h : st["hosts"]) {
+    const std::string role = h["role"];
+    EXPECT_EQ(h["name"], "dfb-" + role);
+    EXPECT_EQ(h["address"], role == "server" ? Testbed::kServer : Testbed::kClient);
+    EXPECT_EQ(h["private_address"], h["address"]);
+    EXPECT_GT(h["vcpus"].get<int>(), 0);
+    EXPECT_EQ(h["nic"], "eth0");
+    EXPECT_EQ(h["rx_queues"], 1);
+  }
+  ASSERT_EQ(st["engines"].size(), 1u);
+  EXPECT_EQ(st["engines"][0]["binary"], "/usr/bin/redis-server");
+  EXPECT_TRUE(Contains(st["engines"][0]["version"], "7."));
+  // Already installed on the host: found, not reinstalled.
+  EXPECT_EQ(st["provider_data"]["installs"]["redis"]["method"], "present");
+  EXPECT_EQ(st["settings"]["tune_network"], true);
+  EXPECT_EQ(st["provider_data"]["tune_network"]["applied"], true)
+      << st["provider_data"]["tune_network"];
+  EXPECT_EQ(st["provider_data"]["tune_network"]["rps_queues"], 1);
+  // dfbench itself was uploaded to the client.
+  bool uploaded = false;
+  for (const auto& e : fs::directory_iterator(HomeOf("client") / ".dfbench-work" / id / "bin")) {
+    uploaded |= e.path().filename().string().rfind("dfbench-", 0) == 0;
+  }
+  EXPECT_TRUE(uploaded);
+  ExpectNothingRunning(dfb, id);
+
+  r = dfb.Run(Concat({"run", "--id", id, "--engines", "redis", "--output", "json"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["status"], "completed");
+  EXPECT_EQ(out["context"]["provider"], "ssh");
+  ASSERT_EQ(out["context"]["hosts"].size(), 2u);  // both hosts recorded
+  EXPECT_EQ(out["context"]["hosts"][0]["role"], "server");
+  EXPECT_EQ(out["context"]["hosts"][1]["role"], "client");
+  ASSERT_EQ(out["engines"].size(), 1u);
+  const json& redis = out["engines"][0];
+  ASSERT_EQ(redis["trials"].size(), 2u);
+  for (const json& t : redis["trials"]) EXPECT_EQ(t["ops"], 20000);
+  EXPECT_EQ(redis["server_ops"].get<uint64_t>(), 41000u);  // warmup + trials, none lost
+  EXPECT_EQ(redis["tuning"]["pin_network"], true);         // CPU 0 + the I/O CPU
+  EXPECT_FALSE(redis["tuning"]["cpus"].empty());
+  const fs::path run_dir = dfb.SetupDir(id) / "benchmarks" / out["run_id"].get<std::string>();
+  EXPECT_TRUE(fs::exists(run_dir / "memtier" / "redis-t2.json"));  // fetched from the client
+  EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:")) << r.err;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  ExpectNothingRunning(dfb, id);
+
+  // A custom command full of shell syntax reaches the remote load generator verbatim.
+  const std::string hostile = "SET __key__ a;b$(touch${IFS}/tmp/dfbench-canary)`id`'q'\"dq\"";
+  fs::remove("/tmp/dfbench-canary");
+  r = dfb.Run({"run-commands",
+               "--id",
+               id,
+               "--engines",
+               "redis",
+               "--command-template",
+               hostile,
+               "--command-mutates",
+               "--key-maximum",
+               "1000",
+               "--test-time",
+               "1",
+               "--warmup-time",
+               "0",
+               "--trials",
+               "1",
+               "--memtier-threads",
+               "1",
+               "--memtier-clients",
+               "2",
+               "--output",
+               "json"});
+  if (r.code == 2 && Contains(r.err, "unknown command 'run-commands'")) {
+    GTEST_LOG_(INFO) << "run-commands is not built; skipped its part";
+  } else {
+    ASSERT_EQ(r.code, 0) << r.err;
+    json commands = json::parse(r.out);
+    const fs::path dir =
+        dfb.SetupDir(id) / "commands" / commands["run_id"].get<std::string>() / "memtier";
+    json report;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() == ".json") report = ReadJson(e.path());
+    }
+    ASSERT_TRUE(report.is_object());
+    EXPECT_EQ(report["configuration"]["commands"][0]["command"], hostile);
+    EXPECT_FALSE(fs::exists("/tmp/dfbench-canary"));
+    EXPECT_FALSE(fs::exists(HomeOf("client") / "dfbench-canary"));
+    ExpectNothingRunning(dfb, id);
+  }
+
+  r = dfb.Run({"info", "--id", id});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string login = "ssh -i " + Bed().key.string() +
+                            " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+                            " -o LogLevel=ERROR root@";
+  EXPECT_TRUE(Contains(r.out, "Provider:  ssh")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "NIC: eth0 (1 RX queue)")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "Network tuning: eth0 steered to CPUs [1]")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "server: " + login + Testbed::kServer)) << r.out;
+  EXPECT_TRUE(Contains(r.out, "client: " + login + Testbed::kClient)) << r.out;
+  EXPECT_TRUE(Contains(r.out, "dfbench ssh     --id lab --target server")) << r.out;
+
+  r = dfb.Run({"ssh", "--id", id, "--print"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, login + Testbed::kServer + "\n");
+  r = dfb.Run({"ssh", "--id", id, "--target", "client", "--print"});
+  EXPECT_EQ(r.out, login + Testbed::kClient + "\n");
+  r = dfb.Run({"ssh", "--id", id, "--target", "replica-0", "--print"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(Contains(r.err, "has no replica-0 (its hosts: server, client)")) << r.err;
+  // Without --print dfbench becomes ssh: a shell on the client reads our stdin.
+  auto shell = core::RunCapture(dfb.Argv({"ssh", "--id", id, "--target", "client"}),
+                                std::chrono::seconds(30), "hostname\n");
+  ASSERT_TRUE(shell);
+  EXPECT_EQ(shell->out, "dfb-client\n") << shell->err;
+
+  r = dfb.Run({"destroy", "--id", id});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State(id)["status"], "destroyed");
+  EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / id));
+  EXPECT_FALSE(fs::exists(HomeOf("client") / ".dfbench-work" / id));
+  EXPECT_FALSE(fs::exists(dfb.SetupDir(id) / "ssh"));
+  EXPECT_TRUE(fs::exists(run_dir / "results.json"));  // results stay
+  ExpectNothingRunning(dfb, id);
+  r = dfb.Run({"ssh", "--id", id, "--print"});
+  EXPECT_EQ(r.code, 3) << r.err;
+}
+
+TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-quickstart");
+  auto args = SetupArgs("qs", "redis,memcached");
+  args[0] = "quickstart";
+  auto r = dfb.Run(Concat(Concat(args, kSmallRun), {"--output", "json"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["status"], "completed");
+  ASSERT_EQ(out["engines"].size(), 2u);
+  EXPECT_EQ(out["engines"][1]["engine"], "memcached");
+  EXPECT_EQ(out["engines"][1]["trials"].size(), 2u);
+  EXPECT_EQ(dfb.State("qs")["status"], "destroyed");
+  EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / "qs"));
+  EXPECT_FALSE(fs::exists(HomeOf("client") / ".dfbench-work" / "qs"));
+  ExpectNothingRunning(dfb, "qs");
+}
+
+TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-keygen");
+  const std::string id = "gen";
+  auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  EXPECT_EQ(r.code, 5) << r.err;
+  const fs::path key = dfb.SetupDir(id) / "ssh" / "id_rsa";
+  const std::string pub = *core::ReadFile(key.string() + ".pub");
+  EXPECT_TRUE(Contains(r.err, pub.substr(0, pub.size() - 1))) << r.err;  // printed in full
+  EXPECT_TRUE(Contains(r.err, "~/.ssh/authorized_keys of root")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "Permission denied")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "run the same setup command again")) << r.err;
+  struct stat sb;
+  ASSERT_EQ(stat(key.c_str(), &sb), 0);
+  EXPECT_EQ(sb.st_mode & 0777, 0600u);
+  ASSERT_EQ(stat(key.parent_path().c_str(), &sb), 0);
+  EXPECT_EQ(sb.st_mode & 0777, 0700u);
+  EXPECT_EQ(dfb.State(id)["status"], "failed");
+  ExpectNothingRunning(dfb, id);
+
+  // The user adds the key on both hosts; the same command now succeeds with the same key.
+  for (const char* role : {"server", "client"}) {
+    const fs::path keys = Bed().base / role / "authorized_keys";
+    ASSERT_TRUE(core::WriteFileAtomic(keys, *core::ReadFile(keys) + pub, 0600));
+  }
+  r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "reusing the SSH key pair")) << r.err;
+  EXPECT_EQ(dfb.State(id)["provider_data"]["ssh"]["key_path"], key.string());
+  r = dfb.Run({"ssh", "--id", id, "--print"});
+  EXPECT_TRUE(Contains(r.out, "ssh -i " + key.string() + " ")) << r.out;
+  r = dfb.Run({"destroy", "--id", id});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(key));  // destroy removes the generated pair
+  ExpectNothingRunning(dfb, id);
+}
+
+TEST(SshProvider, UnreachableHostAndRefusedKey) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-unreachable");
+  auto args = SetupArgs("far", "redis");
+  args[std::find(args.begin(), args.end(), "--server") - args.begin() + 1] = "10.200.0.9";
+  auto r = dfb.Run(args);
+  EXPECT_EQ(r.code, 5);
+  EXPECT_TRUE(Contains(r.err, "cannot log in to server (root@10.200.0.9)")) << r.err;
+  EXPECT_EQ(dfb.State("far")["status"], "failed");
+
+  const fs::path other = dfb.home() / "other_key";
+  ASSERT_TRUE(
+      core::RunCapture({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other.string()}));
+  r = dfb.Run(SetupArgs("refused", "redis", other.string()));
+  EXPECT_EQ(r.code, 5);
+  EXPECT_TRUE(Contains(r.err, "cannot log in to server (root@10.200.0.2)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "Permission denied")) << r.err;
+  EXPECT_EQ(dfb.State("refused")["status"], "failed");
+
+  r = dfb.Run({"setup", "--id", "x", "--provider", "ssh", "--server", Testbed::kServer,
+               "--ssh-user", "root"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(Contains(r.err, "--client")) << r.err;
+  r = dfb.Run({"setup", "--id", "x", "--server", Testbed::kServer});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(Contains(r.err, "--server needs --provider ssh")) << r.err;
+  r = dfb.Run(Concat(SetupArgs("x", "redis"), {"--server", "-oProxyCommand=touch /tmp/x"}));
+  EXPECT_EQ(r.code, 2) << r.err;
+  ExpectNothingRunning(dfb, "far");
+  ExpectNothingRunning(dfb, "refused");
+}
+
+// The server pretends to run an OS dfbench cannot install engines on: its own /etc/os-release
+// is replaced inside its mount namespace only.
+class FakeOs {
+ public:
+  FakeOs() {
+    const std::string pid = *core::ReadFile(Bed().base / "server" / "sshd.rootpid");
+    pid_ = pid.substr(0, pid.find('\n'));
+    file_ = Bed().base / "fake-os-release";
+    EXPECT_TRUE(core::WriteFileAtomic(
+        file_, "ID=fedora\nVERSION_ID=40\nPRETTY_NAME=\"Fedora Linux 40\"\n"));
+    auto r = core::RunCapture(
+        {"nsenter", "-t", pid_, "-m", "mount", "--bind", file_.string(), "/etc/os-release"});
+    ok_ = r && r->status.ok();
+  }
+  ~FakeOs() {
+    if (ok_) (void)core::RunCapture({"nsenter", "-t", pid_, "-m", "umount", "/etc/os-release"});
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  std::string pid_;
+  fs::path file_;
+  bool ok_ = false;
+};
+
+TEST(SshProvider, EngineThatCannotBeInstalled) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-noinstall");
+  FakeOs fedora;
+  if (!fedora.ok()) GTEST_SKIP() << "cannot mount inside the server's namespace";
+  ASSERT_EQ(OnHost(Testbed::kServer, "grep ^ID= /etc/os-release"), "ID=fedora\n");
+  auto r = dfb.Run(SetupArgs("nov", "redis,valkey"));
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_TRUE(Contains(r.err, "cannot install valkey on server (root@10.200.0.2)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "Debian and Ubuntu only, not on Fedora Linux 40")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--valkey_binary")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "download")) << r.err;  // no attempt to fetch anything
+  EXPECT_EQ(dfb.State("nov")["status"], "failed");
+  ExpectNothingRunning(dfb, "nov");
+  r = dfb.Run({"destroy", "--id", "nov"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// A "dragonfly" build that is really redis-server: it installs and reports a version, but
+// exits at once when started with Dragonfly's flags.
+fs::path FakeDragonfly(const fs::path& dir) {
+  fs::create_directories(dir);
+  const fs::path binary = dir / "dragonfly-x86_64";
+  fs::copy_file("/usr/bin/redis-server", binary, fs::copy_options::overwrite_existing);
+  return binary;
+}
+
+TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-upload");
+  const std::string id = "up";
+  const fs::path raw = FakeDragonfly(dfb.home() / "build");
+  auto r = dfb.Run(Concat(SetupArgs(id, "redis,dragonfly"),
+                          {"--replica", Testbed::kClient, "--dragonfly_version", raw.string()}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json st = dfb.State(id);
+  ASSERT_EQ(st["engines"].size(), 2u);
+  const json& df = st["engines"][1];
+  EXPECT_EQ(df["name"], "dragonfly");
+  EXPECT_TRUE(Contains(df["binary"], "/.dfbench-work/up/engines/dragonfly/file-")) << df;
+  EXPECT_TRUE(Contains(df["version"], "Redis server v=")) << df;
+  EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["method"], "upload");
+  EXPECT_EQ(st["hosts"].size(), 3u);  // server, client, replica-0
+  // Uploaded to the server and to the replica.
+  for (const char* role : {"server", "client"}) {
+    bool found = false;
+    for (const auto& e :
+         fs::recursive_directory_iterator(HomeOf(role) / ".dfbench-work" / id / "engines")) {
+      found |= e.path().filename() == "dragonfly";
+    }
+    EXPECT_TRUE(found) << role;
+  }
+  r = dfb.Run({"ssh", "--id", id, "--target", "replica-0", "--print"});
+  EXPECT_TRUE(Contains(r.out, "root@" + std::string(Testbed::kClient))) << r.out;
+
+  // A build for another architecture is refused before anything is uploaded.
+  std::string arm(64, '\0');
+  arm.replace(0, 4,
+              "\x7f"
+              "ELF");
+  arm[4] = 2;
+  arm[5] = 1;
+  arm[18] = static_cast<char>(183);
+  ASSERT_TRUE(core::WriteFileAtomic(dfb.home() / "build" / "dragonfly-arm", arm, 0755));
+  r = dfb.Run(Concat({"run", "--id", id, "--engines", "dragonfly", "--dragonfly_num_shards", "0",
+                      "--dragonfly_version", (dfb.home() / "build" / "dragonfly-arm").string()},
+                     kSmallRun));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "built for aarch64, but the host is x86_64")) << r.err;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+
+  // A .tar.gz is unpacked here and its binary installed; the engine then exits at start, with
+  // the tail of its log on the host in the error.
+  ASSERT_TRUE(core::RunCapture({"tar", "-czf", (dfb.home() / "df.tar.gz").string(), "-C",
+                                raw.parent_path().string(), raw.filename().string()}));
+  r = dfb.Run(
+      Concat({"run", "--id", id, "--engines", "dragonfly", "--dragonfly_num_shards", "0",
+              "--dragonfly_version", (dfb.home() / "df.tar.gz").string(), "--output", "json"},
+             kSmallRun));
+  EXPECT_EQ(r.code, 1) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["status"], "failed");
+  const std::string error = out["engines"][0]["error"];
+  EXPECT_TRUE(Contains(error, "dragonfly failed to start")) << error;
+  EXPECT_TRUE(Contains(error, "exited during startup")) << error;
+  EXPECT_TRUE(Contains(error, "last log lines")) << error;
+  EXPECT_TRUE(Contains(error, "FATAL CONFIG")) << error;
+  st = dfb.State(id);
+  EXPECT_EQ(st["status"], "ready");
+  EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["source"],
+            (dfb.home() / "df.tar.gz").string());
+  ExpectNothingRunning(dfb, id);
+  r = dfb.Run({"destroy", "--id", id});
+  EXPECT_EQ(r.code, 0) << r.err;
+  ExpectNothingRunning(dfb, id);
+}
+
+// Waits until results.json of the setup's newest run shows `trials` trials of its first engine.
+bool WaitForTrials(const DfbenchRunner& dfb, const std::string& id, size_t trials) {
+  for (int i = 0; i < 600; ++i) {
+    const fs::path runs = dfb.SetupDir(id) / "benchmarks";
+    if (fs::exists(runs)) {
+      for (const auto& e : fs::directory_iterator(runs)) {
+        json r = ReadJson(e.path() / "results.json");
+        if (r.is_object() && !r["engines"].empty() && r["engines"][0]["trials"].size() >= trials) {
+          return true;
+        }
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+// The remote load generator processes of a setup: the uploaded dfbench itself (`loadgens`), or
+// also the remote shells of the SSH session that runs it (`with_session`).
+std::vector<int> RemoteLoadgens(const std::string& id, bool with_session = false) {
+  std::vector<int> pids;
+  for (const auto& line : LiveProcesses(".dfbench-work/" + id + "/bin/dfbench-")) {
+    const std::string cmdline = line.substr(line.find(' ') + 1);
+    const bool program = cmdline.rfind("/root/.dfbench-work/" + id + "/bin/dfbench-", 0) == 0;
+    if (Contains(line, " loadgen ") && (program || with_session)) pids.push_back(std::stoi(line));
+  }
+  return pids;
+}
+
+json LatestResults(const DfbenchRunner& dfb, const std::string& id) {
+  json st = dfb.State(id);
+  return ReadJson(dfb.SetupDir(id) / st["benchmarks"].back()["path"].get<std::string>());
+}
+
+const std::vector<std::string> kLongRun = {
+    "--engines",          "redis",   "--memtier-threads",  "2",  "--memtier-clients", "5",
+    "--memtier-requests", "4000000", "--memtier-pipeline", "10", "--warmup-requests", "0",
+    "--trials",           "3",       "--cooldown",         "0"};
+
+TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-faults");
+  const std::string id = "cut";
+  auto r = dfb.Run(SetupArgs(id, "redis"));
+  ASSERT_EQ(r.code, 0) << r.err;
+
+  // The remote load generator dies mid-trial (as when its connection drops).
+  core::Process run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
+  ASSERT_TRUE(WaitForTrials(dfb, id, 1)) << *core::ReadFile(dfb.home() / "bg.stderr");
+  std::vector<int> loadgens;
+  for (int i = 0; i < 100 && loadgens.empty(); ++i) {
+    loadgens = RemoteLoadgens(id);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(loadgens.empty());
+  for (int pid : loadgens) kill(pid, SIGKILL);
+  auto status = run.WaitFor(std::chrono::seconds(120));
+  ASSERT_TRUE(status);
+  const std::string err = *core::ReadFile(dfb.home() / "bg.stderr");
+  EXPECT_EQ(status->code, 1) << err;
+  json results = LatestResults(dfb, id);
+  EXPECT_EQ(results["status"], "failed");
+  EXPECT_EQ(results["engines"][0]["trials"].size(), 1u);  // the finished trial is kept
+  EXPECT_TRUE(Contains(results["engines"][0]["error"], "trial 2: load generator failed"))
+      << results["engines"][0]["error"];
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  ExpectNothingRunning(dfb, id);
+
+  // The SSH session running it dies (the remote shells go): a lost connection, said so.
+  run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
+  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (int pid : RemoteLoadgens(id, /*with_session=*/true)) kill(pid, SIGKILL);
+  status = run.WaitFor(std::chrono::seconds(120));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 1);
+  results = LatestResults(dfb, id);
+  EXPECT_TRUE(Contains(results["engines"][0]["error"],
+                       "trial 1: lost the SSH connection to client (root@10.200.0.3)"))
+      << results["engines"][0]["error"];
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  ExpectNothingRunning(dfb, id);
+
+  // Ctrl+C mid-trial: results kept as interrupted, status restored, nothing left anywhere.
+  run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
+  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(RemoteLoadgens(id).empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  run.Signal(SIGINT);
+  status = run.WaitFor(std::chrono::seconds(60));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 130) << *core::ReadFile(dfb.home() / "bg.stderr");
+  results = LatestResults(dfb, id);
+  EXPECT_EQ(results["status"], "interrupted");
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  ExpectNothingRunning(dfb, id);
+
+  r = dfb.Run({"destroy", "--id", id});
+  EXPECT_EQ(r.code, 0) << r.err;
+  ExpectNothingRunning(dfb, id);
+}
+
+}  // namespace
+}  // namespace dfbench::testing

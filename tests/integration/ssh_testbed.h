@@ -1,0 +1,41 @@
+// The multi-host test bed: two SSH "hosts" (network namespaces with their own sshd, PID
+// namespace and /root) brought up once per test binary by shared/testbeds/netns-up.sh.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dfbench::testing {
+
+struct Testbed {
+  static constexpr const char* kServer = "10.200.0.2";
+  static constexpr const char* kClient = "10.200.0.3";
+  static constexpr const char* kUser = "root";
+
+  bool up = false;
+  std::string skip_reason;        // why the bed is not up
+  std::filesystem::path base;     // BASE of netns-up.sh
+  std::filesystem::path key;      // login key accepted by both hosts
+  std::filesystem::path scripts;  // the testbeds directory
+};
+
+// The bed of this test binary (filled by the environment).
+Testbed& Bed();
+
+// Skips the current test with the reason when the bed is not up.
+#define REQUIRE_TESTBED()                                                                     \
+  do {                                                                                        \
+    if (!::dfbench::testing::Bed().up) GTEST_SKIP() << ::dfbench::testing::Bed().skip_reason; \
+  } while (0)
+
+// Runs a command on a bed host over a plain ssh connection (not through dfbench), for checks.
+std::string OnHost(const std::string& address, const std::string& command);
+
+// Processes on the whole machine (every bed host included) whose command line contains
+// `needle`, zombies excluded, as "pid cmdline" lines.
+std::vector<std::string> LiveProcesses(const std::string& needle);
+
+}  // namespace dfbench::testing
