@@ -48,8 +48,9 @@ std::vector<std::string> SplitNul(const std::string& text) {
   return out;
 }
 
+// Under the bed's directory, removed with it.
 fs::path LocalDir(const std::string& name) {
-  return fs::temp_directory_path() / ("dfbench-sshhost-" + std::to_string(getpid())) / name;
+  return Bed().base / "local" / name;
 }
 
 std::unique_ptr<SshHost> ConnectTo(const std::string& address, const std::string& setup_id,
