@@ -13,6 +13,8 @@ packages=(
   redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
   # the HTML report's browser test (headless)
   chromium
+  # bench/ scripts
+  time bc python3
 )
 
 missing=()
