@@ -18,7 +18,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== fuzzing (bounded)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DDFBENCH_BUILD_FUZZ=ON \
   -DDFBENCH_BUILD_TESTS=OFF -DDFBENCH_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)"
+cmake --build build-fuzz -j"$(nproc)" --target fuzzers
 for f in build-fuzz/fuzz/*_fuzz; do
   [ -x "$f" ] || continue
   work=$(mktemp -d)  # new inputs land here; the committed seeds are read-only
