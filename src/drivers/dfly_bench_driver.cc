@@ -91,11 +91,7 @@ core::Result<std::vector<std::string>> DflyBenchDriver::BuildArgs(const std::str
 
 core::Result<results::TrialResult> DflyBenchDriver::ParseReport(const std::string& json_text,
                                                                 const Workload& workload) {
-  ReportOptions options;
-  if (workload.length == Workload::Length::kTestTime) {
-    options.test_time_sec = static_cast<double>(workload.test_time.count());
-  }
-  return ParseLoadReport(json_text, options);
+  return ParseLoadReport(json_text, ReportOptionsFor(workload));
 }
 
 core::Result<results::TrialResult> DflyBenchDriver::Run(hosts::Host& client, const Target& target,
@@ -105,16 +101,8 @@ core::Result<results::TrialResult> DflyBenchDriver::Run(hosts::Host& client, con
   if (resolved_.empty()) {
     if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
   }
-  auto report = ScratchReportPath(client, "dfly_bench");
-  if (!report) return tl::unexpected(report.error());
-  auto args = BuildArgs(resolved_, target, workload, *report);
-  if (!args) return tl::unexpected(args.error());
-  ToolPass pass{.tool = kProgram, .argv = std::move(*args), .remote_report = *report, .cpus = cpus};
-  if (workload.length == Workload::Length::kTestTime) {
-    pass.timeout = workload.test_time + std::chrono::minutes(10);
-  }
-  pass.parse = [workload](const std::string& text) { return ParseReport(text, workload); };
-  return RunToolPass(client, pass, raw_report);
+  return RunToolWorkload(client, kProgram, resolved_, &BuildArgs, target, workload, cpus,
+                         raw_report);
 }
 
 }  // namespace dfbench::drivers

@@ -80,11 +80,7 @@ core::Result<std::vector<std::string>> MemtierDriver::BuildArgs(const std::strin
 
 core::Result<results::TrialResult> MemtierDriver::ParseReport(const std::string& json_text,
                                                               const Workload& workload) {
-  ReportOptions options;
-  if (workload.length == Workload::Length::kTestTime) {
-    options.test_time_sec = static_cast<double>(workload.test_time.count());
-  }
-  return ParseLoadReport(json_text, options);
+  return ParseLoadReport(json_text, ReportOptionsFor(workload));
 }
 
 core::Result<results::TrialResult> MemtierDriver::Run(hosts::Host& client, const Target& target,
@@ -94,17 +90,8 @@ core::Result<results::TrialResult> MemtierDriver::Run(hosts::Host& client, const
   if (resolved_.empty()) {
     if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
   }
-  // memtier's JSON writer seeks back over trailing commas: the report must be a regular file.
-  auto report = ScratchReportPath(client, "memtier");
-  if (!report) return tl::unexpected(report.error());
-  auto args = BuildArgs(resolved_, target, workload, *report);
-  if (!args) return tl::unexpected(args.error());
-  ToolPass pass{.tool = kProgram, .argv = std::move(*args), .remote_report = *report, .cpus = cpus};
-  if (workload.length == Workload::Length::kTestTime) {
-    pass.timeout = workload.test_time + std::chrono::minutes(10);
-  }
-  pass.parse = [workload](const std::string& text) { return ParseReport(text, workload); };
-  return RunToolPass(client, pass, raw_report);
+  return RunToolWorkload(client, kProgram, resolved_, &BuildArgs, target, workload, cpus,
+                         raw_report);
 }
 
 }  // namespace dfbench::drivers

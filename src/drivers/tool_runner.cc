@@ -105,4 +105,33 @@ core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPa
                     second.result.error().message + " (after one retry)");
 }
 
+ReportOptions ReportOptionsFor(const Workload& workload) {
+  ReportOptions options;
+  if (workload.length == Workload::Length::kTestTime) {
+    options.test_time_sec = static_cast<double>(workload.test_time.count());
+  }
+  return options;
+}
+
+core::Result<results::TrialResult> RunToolWorkload(hosts::Host& client, const std::string& tool,
+                                                   const std::string& binary,
+                                                   ToolArgsBuilder build_args, const Target& target,
+                                                   const Workload& workload,
+                                                   const std::vector<int>& cpus,
+                                                   const std::filesystem::path& raw_report) {
+  // The tools' JSON writers may seek back over what they wrote: the report must be a regular
+  // file, never a pipe.
+  auto report = ScratchReportPath(client, tool);
+  if (!report) return tl::unexpected(report.error());
+  auto args = build_args(binary, target, workload, *report);
+  if (!args) return tl::unexpected(args.error());
+  ToolPass pass{.tool = tool, .argv = std::move(*args), .remote_report = *report, .cpus = cpus};
+  if (workload.length == Workload::Length::kTestTime) {
+    pass.timeout = workload.test_time + std::chrono::minutes(10);
+  }
+  const ReportOptions options = ReportOptionsFor(workload);
+  pass.parse = [options](const std::string& text) { return ParseLoadReport(text, options); };
+  return RunToolPass(client, pass, raw_report);
+}
+
 }  // namespace dfbench::drivers

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "drivers/driver.h"
+#include "drivers/load_report.h"
 #include "hosts/host.h"
 #include "results/schema.h"
 
@@ -41,5 +43,24 @@ struct ToolPass {
 // kFailure naming the reason. kInterrupted on SIGINT/SIGTERM (never retried).
 core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPass& pass,
                                                const std::filesystem::path& raw_report);
+
+// How to read a report of a pass of `workload`: time-boxed passes take Count over the test
+// time rather than the tool's own duration.
+ReportOptions ReportOptionsFor(const Workload& workload);
+
+// Builds an external tool's command line: (binary, target, workload, report path).
+using ToolArgsBuilder = core::Result<std::vector<std::string>> (*)(const std::string&,
+                                                                   const Target&, const Workload&,
+                                                                   const std::string&);
+
+// One pass of `workload` with an external tool: a scratch report on the host, the argv from
+// `build_args`, a timeout covering a time-boxed pass, and RunToolPass with the report parsed
+// by ParseLoadReport(ReportOptionsFor(workload)).
+core::Result<results::TrialResult> RunToolWorkload(hosts::Host& client, const std::string& tool,
+                                                   const std::string& binary,
+                                                   ToolArgsBuilder build_args, const Target& target,
+                                                   const Workload& workload,
+                                                   const std::vector<int>& cpus,
+                                                   const std::filesystem::path& raw_report);
 
 }  // namespace dfbench::drivers
