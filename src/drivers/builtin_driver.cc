@@ -1,12 +1,11 @@
 #include "drivers/builtin_driver.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 
 #include "core/files.h"
 #include "drivers/load_report.h"
+#include "drivers/memtier_args.h"
+#include "drivers/tool_runner.h"
 
 namespace dfbench::drivers {
 
@@ -20,13 +19,8 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
     threads = static_cast<int>(std::min<uint64_t>(threads, keys));
     clients = static_cast<int>(std::min<uint64_t>(clients, keys / threads));
   }
-  std::vector<std::string> args = {binary,       "loadgen",
-                                   "--server",   target.address,
-                                   "--port",     std::to_string(target.port),
-                                   "--protocol", target.protocol,
-                                   "--threads",  std::to_string(threads),
-                                   "--clients",  std::to_string(clients),
-                                   "--pipeline", std::to_string(workload.pipeline)};
+  std::vector<std::string> args = {binary, "loadgen"};
+  AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
   switch (workload.length) {
     case Workload::Length::kRequests:
       args.insert(args.end(), {"--requests", std::to_string(workload.RequestsPerClient())});
@@ -38,22 +32,7 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
       args.insert(args.end(), {"--requests", "allkeys"});
       break;
   }
-  const bool fill = workload.length == Workload::Length::kFill;
-  if (!workload.command.empty()) {
-    const KeyPattern pattern = fill ? KeyPattern::kParallel : workload.key_pattern;
-    args.insert(args.end(), {"--command", workload.command, "--command-key-pattern",
-                             std::string(1, static_cast<char>(pattern))});
-  } else if (fill) {
-    args.insert(args.end(), {"--ratio", "1:0", "--key-pattern", "P:P"});
-  } else {
-    args.insert(args.end(), {"--ratio", workload.ratio});
-  }
-  args.insert(args.end(), {"--data-size", std::to_string(workload.data_size)});
-  if (workload.key_maximum > 0) {
-    args.insert(args.end(), {"--key-minimum", std::to_string(workload.key_minimum), "--key-maximum",
-                             std::to_string(workload.key_maximum)});
-  }
-  if (workload.distinct_client_seed) args.push_back("--distinct-client-seed");
+  AppendRequestArgs(args, workload);
   args.push_back("--json-out-file");
   args.push_back(report_path);
   return args;
@@ -67,25 +46,14 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
     return core::Fail(core::ErrorKind::kUsage,
                       "the built-in load generator takes no per-connection rate");
   }
-  static std::atomic<int> sequence{0};
   auto binary = client.DfbenchBinary();
   if (!binary) return tl::unexpected(binary.error());
-  auto work = client.WorkDir();
-  if (!work) return tl::unexpected(work.error());
-  const std::string remote_report =
-      *work + "/loadgen-" + std::to_string(getpid()) + "-" + std::to_string(sequence++) + ".json";
-  hosts::CommandSpec spec;
-  spec.argv = BuildArgs(*binary, target, workload, remote_report);
-  spec.cpus = cpus;
-  spec.stream_stderr = true;
+  auto remote_report = ScratchReportPath(client, "loadgen");
+  if (!remote_report) return tl::unexpected(remote_report.error());
   // Generous: a pass is bounded by its length, and a stuck server must not hang forever.
-  spec.timeout = std::chrono::hours(6);
-  auto out = client.Run(spec);
+  auto out = RunKeepingStdout(client, BuildArgs(*binary, target, workload, *remote_report), cpus,
+                              std::chrono::hours(6), raw_report);
   if (!out) return tl::unexpected(out.error());
-  std::filesystem::path stdout_copy = raw_report;
-  stdout_copy.replace_extension(".txt");
-  if (auto st = core::WriteFileAtomic(stdout_copy, out->out); !st)
-    return tl::unexpected(st.error());
   if (!out->status.ok()) {
     // The generator printed its own one-line reason on stderr already.
     const auto kind = out->status.code == 5     ? core::ErrorKind::kEnvironment
@@ -93,7 +61,7 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
                                                 : core::ErrorKind::kFailure;
     return core::Fail(kind, "load generator failed (" + out->status.Describe() + ")");
   }
-  if (auto st = client.Fetch(remote_report, raw_report); !st) return tl::unexpected(st.error());
+  if (auto st = client.Fetch(*remote_report, raw_report); !st) return tl::unexpected(st.error());
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());
   auto trial = ParseLoadReport(*text);

@@ -1,14 +1,7 @@
 #include "drivers/dfly_bench_driver.h"
 
-#include "drivers/load_report.h"
-#include "drivers/tool_runner.h"
-
 namespace dfbench::drivers {
 namespace {
-
-constexpr const char* kProgram = "dfly_bench";
-constexpr const char* kHowToProvide =
-    "build it from the Dragonfly sources or pass --dfly-bench-binary PATH";
 
 core::Result<std::string> KeyDist(KeyPattern pattern) {
   switch (pattern) {
@@ -30,19 +23,9 @@ std::string Flag(const std::string& name, const std::string& value) {
   return "--" + name + "=" + value;
 }
 
-}  // namespace
-
-core::Status DflyBenchDriver::Prepare(hosts::Host& client) {
-  auto found = ResolveTool(client, binary_, kProgram, kHowToProvide);
-  if (!found) return tl::unexpected(found.error());
-  resolved_ = *found;
-  return core::Ok();
-}
-
-core::Result<std::vector<std::string>> DflyBenchDriver::BuildArgs(const std::string& binary,
-                                                                  const Target& target,
-                                                                  const Workload& workload,
-                                                                  const std::string& report_path) {
+core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, const Target& target,
+                                                 const Workload& workload,
+                                                 const std::string& report_path) {
   const bool fill = workload.length == Workload::Length::kFill;
   if (fill && workload.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");
@@ -89,20 +72,15 @@ core::Result<std::vector<std::string>> DflyBenchDriver::BuildArgs(const std::str
   return args;
 }
 
-core::Result<results::TrialResult> DflyBenchDriver::ParseReport(const std::string& json_text,
-                                                                const Workload& workload) {
-  return ParseLoadReport(json_text, ReportOptionsFor(workload));
-}
+}  // namespace
 
-core::Result<results::TrialResult> DflyBenchDriver::Run(hosts::Host& client, const Target& target,
-                                                        const Workload& workload,
-                                                        const std::vector<int>& cpus,
-                                                        const std::filesystem::path& raw_report) {
-  if (resolved_.empty()) {
-    if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
-  }
-  return RunToolWorkload(client, kProgram, resolved_, &BuildArgs, target, workload, cpus,
-                         raw_report);
+const ToolSpec& DflyBenchSpec() {
+  static const ToolSpec spec{
+      .name = "dfly_bench",
+      .program = "dfly_bench",
+      .how_to_provide = "build it from the Dragonfly sources or pass --dfly-bench-binary PATH",
+      .build_args = &BuildArgs};
+  return spec;
 }
 
 }  // namespace dfbench::drivers

@@ -26,15 +26,8 @@ Attempt RunOnce(hosts::Host& client, const ToolPass& pass, const std::string& re
       arg.replace(pos, pass.remote_report.size(), remote_report);
     }
   }
-  hosts::CommandSpec spec{
-      .argv = argv, .timeout = pass.timeout, .cpus = pass.cpus, .stream_stderr = true};
-  auto out = client.Run(spec);
+  auto out = RunKeepingStdout(client, argv, pass.cpus, pass.timeout, raw_report);
   if (!out) return {tl::unexpected(out.error()), false};
-  std::filesystem::path stdout_copy = raw_report;
-  stdout_copy.replace_extension(".txt");
-  if (auto st = core::WriteFileAtomic(stdout_copy, out->out); !st) {
-    return {tl::unexpected(st.error()), false};
-  }
   if (core::InterruptRequested()) {
     return {core::Fail(core::ErrorKind::kInterrupted, pass.tool + " interrupted"), false};
   }
@@ -63,6 +56,21 @@ Attempt RunOnce(hosts::Host& client, const ToolPass& pass, const std::string& re
   return {std::move(trial), false};
 }
 
+// The report path of attempt `n` (0 = the first): report.json, report-retry.json,
+// report-retry2.json, ...
+std::string AttemptReport(const std::string& report, int n) {
+  if (n == 0) return report;
+  std::string path = report;
+  const size_t dot = path.rfind('.');
+  path.insert(dot == std::string::npos ? path.size() : dot,
+              n == 1 ? "-retry" : "-retry" + std::to_string(n));
+  return path;
+}
+
+std::string DescribeRetries(int retries) {
+  return retries == 1 ? "one retry" : std::to_string(retries) + " retries";
+}
+
 }  // namespace
 
 core::Result<std::string> ResolveTool(hosts::Host& host, const std::string& explicit_path,
@@ -87,22 +95,39 @@ core::Result<std::string> ScratchReportPath(hosts::Host& host, const std::string
          ".json";
 }
 
+core::Result<hosts::CommandOutput> RunKeepingStdout(hosts::Host& client,
+                                                    const std::vector<std::string>& argv,
+                                                    const std::vector<int>& cpus,
+                                                    std::chrono::milliseconds timeout,
+                                                    const std::filesystem::path& raw_report) {
+  hosts::CommandSpec spec{.argv = argv, .timeout = timeout, .cpus = cpus, .stream_stderr = true};
+  auto out = client.Run(spec);
+  if (!out) return tl::unexpected(out.error());
+  std::filesystem::path stdout_copy = raw_report;
+  stdout_copy.replace_extension(".txt");
+  if (auto st = core::WriteFileAtomic(stdout_copy, out->out); !st) {
+    return tl::unexpected(st.error());
+  }
+  return out;
+}
+
 core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPass& pass,
                                                const std::filesystem::path& raw_report) {
-  Attempt first = RunOnce(client, pass, pass.remote_report, raw_report);
-  if (first.result || !first.retryable) return std::move(first.result);
-  core::Notef("{}; retrying once", first.result.error().message);
-  if (!core::SleepUnlessInterrupted(std::chrono::milliseconds(500))) {
-    return core::Fail(core::ErrorKind::kInterrupted, pass.tool + " interrupted");
+  Attempt attempt = RunOnce(client, pass, pass.remote_report, raw_report);
+  for (int n = 1; n <= pass.retry.retries; ++n) {
+    if (attempt.result || !attempt.retryable) return std::move(attempt.result);
+    core::Notef("{}; retrying{}", attempt.result.error().message,
+                pass.retry.retries == 1 ? " once" : "");
+    if (!core::SleepUnlessInterrupted(pass.retry.pause)) {
+      return core::Fail(core::ErrorKind::kInterrupted, pass.tool + " interrupted");
+    }
+    attempt = RunOnce(client, pass, AttemptReport(pass.remote_report, n), raw_report);
   }
-  std::string second_report = pass.remote_report;
-  const size_t dot = second_report.rfind('.');
-  second_report.insert(dot == std::string::npos ? second_report.size() : dot, "-retry");
-  Attempt second = RunOnce(client, pass, second_report, raw_report);
-  if (second.result) return std::move(second.result);
-  if (!second.retryable) return std::move(second.result);
-  return core::Fail(core::ErrorKind::kFailure,
-                    second.result.error().message + " (after one retry)");
+  if (attempt.result || !attempt.retryable || pass.retry.retries == 0) {
+    return std::move(attempt.result);
+  }
+  return core::Fail(core::ErrorKind::kFailure, attempt.result.error().message + " (after " +
+                                                   DescribeRetries(pass.retry.retries) + ")");
 }
 
 ReportOptions ReportOptionsFor(const Workload& workload) {
@@ -113,25 +138,11 @@ ReportOptions ReportOptionsFor(const Workload& workload) {
   return options;
 }
 
-core::Result<results::TrialResult> RunToolWorkload(hosts::Host& client, const std::string& tool,
-                                                   const std::string& binary,
-                                                   ToolArgsBuilder build_args, const Target& target,
-                                                   const Workload& workload,
-                                                   const std::vector<int>& cpus,
-                                                   const std::filesystem::path& raw_report) {
-  // The tools' JSON writers may seek back over what they wrote: the report must be a regular
-  // file, never a pipe.
-  auto report = ScratchReportPath(client, tool);
-  if (!report) return tl::unexpected(report.error());
-  auto args = build_args(binary, target, workload, *report);
-  if (!args) return tl::unexpected(args.error());
-  ToolPass pass{.tool = tool, .argv = std::move(*args), .remote_report = *report, .cpus = cpus};
+std::chrono::milliseconds PassTimeout(const Workload& workload) {
   if (workload.length == Workload::Length::kTestTime) {
-    pass.timeout = workload.test_time + std::chrono::minutes(10);
+    return workload.test_time + std::chrono::minutes(10);
   }
-  const ReportOptions options = ReportOptionsFor(workload);
-  pass.parse = [options](const std::string& text) { return ParseLoadReport(text, options); };
-  return RunToolPass(client, pass, raw_report);
+  return std::chrono::hours(6);
 }
 
 }  // namespace dfbench::drivers

@@ -1,6 +1,7 @@
-// Running an external load generator (memtier_benchmark, dfly_bench) on the client host:
-// finding its binary, one pass with its raw outputs kept, and one retry when a pass comes back
-// empty (these tools occasionally produce no report, or zero operations, on a first attempt).
+// Running a load generator on the client host: a scratch report path in the host's work
+// directory, one run with its stdout kept beside the raw report, and for the external tools
+// (memtier_benchmark, dfly_bench) their binary lookup and a retry when a pass comes back empty
+// (these tools occasionally produce no report, or zero operations, on a first attempt).
 #pragma once
 
 #include <chrono>
@@ -24,7 +25,24 @@ core::Result<std::string> ResolveTool(hosts::Host& host, const std::string& expl
                                       const std::string& how_to_provide);
 
 // A fresh path in the host's work directory for one report, e.g. <work>/memtier-123-4.json.
+// The generators' JSON writers may seek back over what they wrote: the report must be a
+// regular file, never a pipe.
 core::Result<std::string> ScratchReportPath(hosts::Host& host, const std::string& stem);
+
+// Runs `argv` on `client` (pinned to `cpus` when not empty, its stderr streamed to ours) and
+// keeps its stdout beside `raw_report` on this machine (same name, .txt). A non-zero exit is
+// not an error here: inspect the status.
+core::Result<hosts::CommandOutput> RunKeepingStdout(hosts::Host& client,
+                                                    const std::vector<std::string>& argv,
+                                                    const std::vector<int>& cpus,
+                                                    std::chrono::milliseconds timeout,
+                                                    const std::filesystem::path& raw_report);
+
+// How often a pass that came back empty is run again.
+struct RetryPolicy {
+  int retries = 1;  // extra attempts after a failed run, no or an empty report, zero operations
+  std::chrono::milliseconds pause{500};
+};
 
 // One pass of an external tool.
 struct ToolPass {
@@ -33,14 +51,16 @@ struct ToolPass {
   std::string remote_report;  // where the tool writes its JSON on the host (a regular file)
   std::vector<int> cpus;
   std::chrono::milliseconds timeout = std::chrono::hours(6);
+  RetryPolicy retry;
   // Parses the JSON report (kUsage when malformed).
   std::function<core::Result<results::TrialResult>(const std::string& json_text)> parse;
 };
 
 // Runs the pass, copies the report to `raw_report` and the tool's stdout beside it (same name,
 // .txt), and parses it. A pass that fails, leaves no or a malformed report, or reports zero
-// operations is retried once after a short pause, with a line on stderr; a second failure is
-// kFailure naming the reason. kInterrupted on SIGINT/SIGTERM (never retried).
+// operations is retried (pass.retry) after a short pause, with a line on stderr; a last failure
+// is kFailure naming the reason ("... (after one retry)"). kInterrupted on SIGINT/SIGTERM
+// (never retried).
 core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPass& pass,
                                                const std::filesystem::path& raw_report);
 
@@ -48,19 +68,8 @@ core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPa
 // time rather than the tool's own duration.
 ReportOptions ReportOptionsFor(const Workload& workload);
 
-// Builds an external tool's command line: (binary, target, workload, report path).
-using ToolArgsBuilder = core::Result<std::vector<std::string>> (*)(const std::string&,
-                                                                   const Target&, const Workload&,
-                                                                   const std::string&);
-
-// One pass of `workload` with an external tool: a scratch report on the host, the argv from
-// `build_args`, a timeout covering a time-boxed pass, and RunToolPass with the report parsed
-// by ParseLoadReport(ReportOptionsFor(workload)).
-core::Result<results::TrialResult> RunToolWorkload(hosts::Host& client, const std::string& tool,
-                                                   const std::string& binary,
-                                                   ToolArgsBuilder build_args, const Target& target,
-                                                   const Workload& workload,
-                                                   const std::vector<int>& cpus,
-                                                   const std::filesystem::path& raw_report);
+// How long a pass of `workload` may take: generous, since a pass is bounded by its length,
+// but a stuck server must not hang the run forever.
+std::chrono::milliseconds PassTimeout(const Workload& workload);
 
 }  // namespace dfbench::drivers

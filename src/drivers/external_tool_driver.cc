@@ -1,0 +1,39 @@
+#include "drivers/external_tool_driver.h"
+
+namespace dfbench::drivers {
+
+core::Result<results::TrialResult> ParseToolReport(const std::string& json_text,
+                                                   const Workload& workload) {
+  return ParseLoadReport(json_text, ReportOptionsFor(workload));
+}
+
+core::Status ExternalToolDriver::Prepare(hosts::Host& client) {
+  auto found = ResolveTool(client, binary_, spec_.program, spec_.how_to_provide);
+  if (!found) return tl::unexpected(found.error());
+  resolved_ = *found;
+  return core::Ok();
+}
+
+core::Result<results::TrialResult> ExternalToolDriver::Run(
+    hosts::Host& client, const Target& target, const Workload& workload,
+    const std::vector<int>& cpus, const std::filesystem::path& raw_report) {
+  if (resolved_.empty()) {
+    if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
+  }
+  auto report = ScratchReportPath(client, spec_.program);
+  if (!report) return tl::unexpected(report.error());
+  auto args = spec_.build_args(resolved_, target, workload, *report);
+  if (!args) return tl::unexpected(args.error());
+  const ToolReportParser parse = spec_.parse_report;
+  ToolPass pass{
+      .tool = spec_.program,
+      .argv = std::move(*args),
+      .remote_report = *report,
+      .cpus = cpus,
+      .timeout = PassTimeout(workload),
+      .retry = spec_.retry,
+      .parse = [parse, workload](const std::string& text) { return parse(text, workload); }};
+  return RunToolPass(client, pass, raw_report);
+}
+
+}  // namespace dfbench::drivers

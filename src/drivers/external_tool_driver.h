@@ -1,0 +1,80 @@
+// One driver for every external load generator (memtier_benchmark, dfly_bench): what differs
+// between them is a ToolSpec, so adding a generator takes one small spec file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+#include "drivers/tool_runner.h"
+
+namespace dfbench::drivers {
+
+// Builds a tool's command line: (binary, target, workload, report path). kUsage for what the
+// tool cannot express.
+using ToolArgsBuilder = core::Result<std::vector<std::string>> (*)(const std::string& binary,
+                                                                   const Target& target,
+                                                                   const Workload& workload,
+                                                                   const std::string& report);
+// Reads a tool's report of a pass of `workload` (kUsage when malformed).
+using ToolReportParser = core::Result<results::TrialResult> (*)(const std::string& json_text,
+                                                                const Workload& workload);
+
+// A memtier-format report (ParseLoadReport); time-boxed passes take Count over the test time
+// rather than the tool's sometimes-wrong duration.
+core::Result<results::TrialResult> ParseToolReport(const std::string& json_text,
+                                                   const Workload& workload);
+
+// What one external load generator is.
+struct ToolSpec {
+  std::string name;     // Driver::Name(), recorded in the results: "memtier"
+  std::string program;  // on the client host's PATH unless given: "memtier_benchmark"
+  // How to provide it, ending the one-line "not found" error: "install it or pass
+  // --memtier-binary PATH".
+  std::string how_to_provide;
+  ToolArgsBuilder build_args = nullptr;
+  ToolReportParser parse_report = &ParseToolReport;
+  RetryPolicy retry;  // one retry on an empty report or zero operations
+};
+
+class ExternalToolDriver : public Driver {
+ public:
+  // `binary`: the tool on the client host; empty: `spec.program` found on the host's PATH.
+  explicit ExternalToolDriver(const ToolSpec& spec, std::string binary = "")
+      : spec_(spec), binary_(std::move(binary)) {}
+
+  std::string Name() const override { return spec_.name; }
+  // kEnvironment "<program> not found on the client host (<how_to_provide>)".
+  core::Status Prepare(hosts::Host& client) override;
+  // A scratch report on the host, the spec's argv, a timeout covering a time-boxed pass, and
+  // RunToolPass with the spec's parser and retry policy.
+  core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
+                                         const Workload& workload, const std::vector<int>& cpus,
+                                         const std::filesystem::path& raw_report) override;
+
+ private:
+  const ToolSpec& spec_;
+  std::string binary_;
+  std::string resolved_;  // set by Prepare
+};
+
+// The driver of one spec as its own type, e.g. `using MemtierDriver = ToolDriver<&MemtierSpec>`,
+// with the spec's argv builder and parser at hand for config.json and tests.
+template <const ToolSpec& (*Spec)()>
+class ToolDriver : public ExternalToolDriver {
+ public:
+  explicit ToolDriver(std::string binary = "") : ExternalToolDriver(Spec(), std::move(binary)) {}
+
+  static core::Result<std::vector<std::string>> BuildArgs(const std::string& binary,
+                                                          const Target& target,
+                                                          const Workload& workload,
+                                                          const std::string& report_path) {
+    return Spec().build_args(binary, target, workload, report_path);
+  }
+  static core::Result<results::TrialResult> ParseReport(const std::string& json_text,
+                                                        const Workload& workload) {
+    return Spec().parse_report(json_text, workload);
+  }
+};
+
+}  // namespace dfbench::drivers
