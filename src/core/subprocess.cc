@@ -28,16 +28,6 @@ ExitStatus Decode(int wstatus) {
   return s;
 }
 
-// Everything the child needs, prepared before fork() so the child only makes syscalls.
-struct ChildPlan {
-  std::vector<std::string> argv_storage;
-  std::vector<char*> argv;
-  std::vector<std::string> env_storage;
-  std::vector<char*> envp;
-  cpu_set_t cpus;
-  bool pin = false;
-};
-
 bool IsExecutable(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
@@ -45,6 +35,115 @@ bool IsExecutable(const std::string& path) {
 
 int OpenOutput(const std::string& path, bool append) {
   return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+}
+
+// Everything the child does between fork() and exec, prepared before fork() so that the
+// child only makes syscalls.
+struct ChildSetup {
+  std::string name;  // for messages: argv[0] as given
+  std::vector<std::string> argv_storage;
+  std::vector<char*> argv;
+  std::vector<std::string> env_storage;
+  std::vector<char*> envp;
+  cpu_set_t cpus;
+  bool pin = false;
+  bool new_process_group = true;
+  bool die_with_parent = true;
+  std::string working_dir;  // empty: inherit
+  int stdin_fd = -1;        // -1: /dev/null
+  int stdout_fd = -1;       // -1: inherit
+  int stderr_fd = -1;       // -1: inherit
+};
+
+// The program (argv[0] looked up on PATH when it has no '/'), its environment (ours plus
+// `extra_env`) and CPU set. kEnvironment when the program is not there.
+Result<ChildSetup> PrepareChild(const std::vector<std::string>& argv, const std::vector<int>& cpus,
+                                const std::vector<std::pair<std::string, std::string>>& extra_env) {
+  if (argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
+  ChildSetup child;
+  child.name = argv[0];
+  child.argv_storage = argv;
+  if (argv[0].find('/') == std::string::npos) {
+    auto found = FindOnPath(argv[0]);
+    if (!found) return Fail(ErrorKind::kEnvironment, argv[0] + ": not found on PATH");
+    child.argv_storage[0] = *found;
+  } else if (!IsExecutable(argv[0])) {
+    return Fail(ErrorKind::kEnvironment, argv[0] + ": not an executable file");
+  }
+  for (char** e = environ; *e; ++e) child.env_storage.emplace_back(*e);
+  for (const auto& [k, v] : extra_env) child.env_storage.push_back(k + "=" + v);
+  CPU_ZERO(&child.cpus);
+  for (int c : cpus) {
+    if (c >= 0 && c < CPU_SETSIZE) {
+      CPU_SET(c, &child.cpus);
+      child.pin = true;
+    }
+  }
+  return child;
+}
+
+// In the child: never returns. A failure before or at exec is written (errno) to `report`.
+[[noreturn]] void BecomeChild(ChildSetup& child, pid_t parent, int report) {
+  if (child.new_process_group) setpgid(0, 0);
+  if (child.die_with_parent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // The parent may have died before prctl took effect: then nobody would kill us.
+    if (getppid() != parent) _exit(127);
+  }
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  const int in = child.stdin_fd >= 0 ? child.stdin_fd : open("/dev/null", O_RDONLY);
+  if (in >= 0) dup2(in, 0);
+  if (child.stdout_fd >= 0) dup2(child.stdout_fd, 1);
+  if (child.stderr_fd >= 0) dup2(child.stderr_fd, 2);
+  if (child.pin) sched_setaffinity(0, sizeof(child.cpus), &child.cpus);
+  if (child.working_dir.empty() || chdir(child.working_dir.c_str()) == 0) {
+    execve(child.argv[0], child.argv.data(), child.envp.data());
+  }
+  const int e = errno;
+  (void)!write(report, &e, sizeof(e));
+  _exit(127);
+}
+
+// Forks a child that runs `child` (its fds are the caller's to close afterwards). Returns once
+// the program runs; kEnvironment "cannot start <name>: <reason>" when exec (or chdir) failed,
+// reported through a CLOEXEC pipe that a successful exec closes.
+Result<Process> ForkExec(ChildSetup& child) {
+  for (auto& a : child.argv_storage) child.argv.push_back(a.data());
+  child.argv.push_back(nullptr);
+  for (auto& e : child.env_storage) child.envp.push_back(e.data());
+  child.envp.push_back(nullptr);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(report[0]);
+    close(report[1]);
+    return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    close(report[0]);
+    BecomeChild(child, parent, report[1]);
+  }
+  close(report[1]);
+  if (child.new_process_group) setpgid(pid, pid);  // no race with the child's own call
+  int child_errno = 0;
+  ssize_t n;
+  do {
+    n = read(report[0], &child_errno, sizeof(child_errno));
+  } while (n < 0 && errno == EINTR);
+  close(report[0]);
+  Process proc(pid, child.new_process_group);
+  if (n == sizeof(child_errno)) {
+    proc.Wait();
+    return Fail(ErrorKind::kEnvironment,
+                "cannot start " + child.name + ": " + std::strerror(child_errno));
+  }
+  return proc;
 }
 
 }  // namespace
@@ -123,30 +222,11 @@ ExitStatus Process::Terminate(std::chrono::milliseconds grace) {
 }
 
 Result<Process> Spawn(const SpawnOptions& options) {
-  if (options.argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
-  ChildPlan plan;
-  plan.argv_storage = options.argv;
-  if (plan.argv_storage[0].find('/') == std::string::npos) {
-    auto found = FindOnPath(plan.argv_storage[0]);
-    if (!found) return Fail(ErrorKind::kEnvironment, plan.argv_storage[0] + ": not found on PATH");
-    plan.argv_storage[0] = *found;
-  } else if (!IsExecutable(plan.argv_storage[0])) {
-    return Fail(ErrorKind::kEnvironment, plan.argv_storage[0] + ": not an executable file");
-  }
-  for (auto& a : plan.argv_storage) plan.argv.push_back(a.data());
-  plan.argv.push_back(nullptr);
-  for (char** e = environ; *e; ++e) plan.env_storage.emplace_back(*e);
-  for (const auto& [k, v] : options.extra_env) plan.env_storage.push_back(k + "=" + v);
-  for (auto& e : plan.env_storage) plan.envp.push_back(e.data());
-  plan.envp.push_back(nullptr);
-  CPU_ZERO(&plan.cpus);
-  for (int c : options.cpus) {
-    if (c >= 0 && c < CPU_SETSIZE) {
-      CPU_SET(c, &plan.cpus);
-      plan.pin = true;
-    }
-  }
-
+  auto child = PrepareChild(options.argv, options.cpus, options.extra_env);
+  if (!child) return tl::unexpected(child.error());
+  child->new_process_group = options.new_process_group;
+  child->die_with_parent = options.die_with_parent;
+  child->working_dir = options.working_dir;
   int out_fd = -1, err_fd = -1;
   if (!options.stdout_path.empty()) {
     out_fd = OpenOutput(options.stdout_path, options.append);
@@ -167,57 +247,11 @@ Result<Process> Spawn(const SpawnOptions& options) {
       }
     }
   }
-  // The child reports a failed exec through this pipe; a successful exec closes it (CLOEXEC).
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
-  }
-  const pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) {
-    return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    close(report[0]);
-    if (options.new_process_group) setpgid(0, 0);
-    if (options.die_with_parent) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-    }
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    if (out_fd >= 0) dup2(out_fd, 1);
-    if (err_fd >= 0) dup2(err_fd, 2);
-    if (plan.pin) sched_setaffinity(0, sizeof(plan.cpus), &plan.cpus);
-    if (!options.working_dir.empty() && chdir(options.working_dir.c_str()) != 0) {
-      int e = errno;
-      (void)!write(report[1], &e, sizeof(e));
-      _exit(127);
-    }
-    execve(plan.argv[0], plan.argv.data(), plan.envp.data());
-    int e = errno;
-    (void)!write(report[1], &e, sizeof(e));
-    _exit(127);
-  }
-  close(report[1]);
+  child->stdout_fd = out_fd;
+  child->stderr_fd = err_fd;
+  auto proc = ForkExec(*child);
   if (out_fd >= 0) close(out_fd);
   if (err_fd >= 0 && err_fd != out_fd) close(err_fd);
-  if (options.new_process_group) setpgid(pid, pid);  // no race with the child's own call
-  int child_errno = 0;
-  ssize_t n;
-  do {
-    n = read(report[0], &child_errno, sizeof(child_errno));
-  } while (n < 0 && errno == EINTR);
-  close(report[0]);
-  Process proc(pid, options.new_process_group);
-  if (n == sizeof(child_errno)) {
-    proc.Wait();
-    return Fail(ErrorKind::kEnvironment,
-                "cannot start " + options.argv[0] + ": " + std::strerror(child_errno));
-  }
   return proc;
 }
 
@@ -231,51 +265,29 @@ std::string DescribeTimeout(std::chrono::milliseconds timeout) {
 }  // namespace
 
 Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options) {
-  if (argv.empty()) return Fail(ErrorKind::kUsage, "empty command");
-  std::string program = argv[0];
-  if (program.find('/') == std::string::npos) {
-    auto found = FindOnPath(program);
-    if (!found) return Fail(ErrorKind::kEnvironment, program + ": not found on PATH");
-    program = *found;
-  } else if (!IsExecutable(program)) {
-    return Fail(ErrorKind::kEnvironment, program + ": not an executable file");
-  }
+  auto child = PrepareChild(argv, options.cpus, {});
+  if (!child) return tl::unexpected(child.error());
   const bool capture_err = options.stderr_mode == RunOptions::Stderr::kCapture;
-  int out_pipe[2], err_pipe[2] = {-1, -1}, in_pipe[2];
+  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, in_pipe[2] = {-1, -1};
+  auto close_pipes = [&] {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]}) {
+      if (fd >= 0) close(fd);
+    }
+  };
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || (capture_err && pipe2(err_pipe, O_CLOEXEC) != 0) ||
       pipe2(in_pipe, O_CLOEXEC) != 0) {
+    close_pipes();
     return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
-  std::vector<std::string> storage = argv;
-  storage[0] = program;
-  std::vector<char*> cargv;
-  for (auto& a : storage) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  bool pin = false;
-  for (int c : options.cpus) {
-    if (c >= 0 && c < CPU_SETSIZE) {
-      CPU_SET(c, &cpus);
-      pin = true;
-    }
+  child->stdin_fd = in_pipe[0];
+  child->stdout_fd = out_pipe[1];
+  child->stderr_fd = err_pipe[1];
+  auto started = ForkExec(*child);
+  if (!started) {
+    close_pipes();
+    return tl::unexpected(started.error());
   }
-  pid_t pid = fork();
-  if (pid < 0) return Fail(ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    if (capture_err) dup2(err_pipe[1], 2);
-    if (pin) sched_setaffinity(0, sizeof(cpus), &cpus);
-    execv(cargv[0], cargv.data());
-    _exit(127);
-  }
-  Process proc(pid, true);
+  Process proc = std::move(*started);
   close(out_pipe[1]);
   if (capture_err) close(err_pipe[1]);
   close(in_pipe[0]);

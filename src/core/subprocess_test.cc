@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include "core/files.h"
 
@@ -68,6 +69,28 @@ TEST(Subprocess, RunCaptureRefusesNonExecutablePath) {
   auto r = RunCapture({"/nonexistent/bin/x"});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::kEnvironment);
+}
+
+// The program is there but exec fails (its interpreter is missing): the error the child got
+// from exec comes back, rather than an exit code 127 that looks like the program's own.
+TEST(Subprocess, ExecErrorIsReportedByBothSpawnAndRunCapture) {
+  const auto script = std::filesystem::path(testing::TempDir()) / "subprocess_no_interpreter";
+  ASSERT_TRUE(WriteFileAtomic(script, "#!/nonexistent/interpreter\n"));
+  ASSERT_EQ(chmod(script.c_str(), 0755), 0);
+  auto r = RunCapture({script.string()});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kEnvironment);
+  EXPECT_EQ(r.error().message, "cannot start " + script.string() + ": No such file or directory");
+  auto s = Spawn({.argv = {script.string()}});
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, r.error().message);
+}
+
+TEST(Subprocess, MissingWorkingDirectoryIsReported) {
+  auto s = Spawn({.argv = {"true"}, .working_dir = "/nonexistent/dir"});
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::kEnvironment);
+  EXPECT_NE(s.error().message.find("No such file or directory"), std::string::npos);
 }
 
 TEST(Subprocess, FindOnPath) {
