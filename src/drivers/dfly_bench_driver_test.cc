@@ -1,13 +1,11 @@
 #include "drivers/dfly_bench_driver.h"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <fstream>
 
 #include "core/files.h"
 #include "hosts/local_host.h"
+#include "support/scoped_temp_dir.h"
+#include "support/test_data.h"
 
 namespace dfbench::drivers {
 namespace {
@@ -51,11 +49,8 @@ constexpr const char* kDflyRatioReport = R"({
   }
 })";
 
-std::string Join(const std::vector<std::string>& args) {
-  std::string out;
-  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
+using testing::JoinArgs;
+using testing::ScopedTempDir;
 
 TEST(DflyBenchDriver, MeasuredPassCommandLine) {
   Workload w{.threads = 32,
@@ -90,7 +85,7 @@ TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
     w.key_pattern = pattern;
     auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
     ASSERT_TRUE(args);
-    const std::string line = Join(*args);
+    const std::string line = JoinArgs(*args);
     EXPECT_NE(line.find(dist), std::string::npos) << line;
     // dfly_bench's own default is 20 requests per second: never leave it implicit.
     EXPECT_NE(line.find("--qps=0"), std::string::npos) << line;
@@ -112,7 +107,7 @@ TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
              .rate_per_connection = 500};
   auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
   ASSERT_TRUE(args);
-  const std::string line = Join(*args);
+  const std::string line = JoinArgs(*args);
   // 25 threads (dividing 1000) x 1 connection x 40 requests, sequential, unthrottled.
   EXPECT_NE(line.find("--proactor_threads=25 --c=1"), std::string::npos) << line;
   EXPECT_NE(line.find("--key_dist=S --qps=0 --n=40"), std::string::npos) << line;
@@ -141,7 +136,8 @@ TEST(DflyBenchDriver, ParsesItsSetGetReport) {
 }
 
 TEST(DflyBenchDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
-  hosts::LocalHost host(std::filesystem::temp_directory_path() / "dfbench-dfly-missing");
+  const ScopedTempDir dir("dfly-missing");
+  hosts::LocalHost host(dir.path());
   DflyBenchDriver driver;  // not on PATH here
   if (host.Which("dfly_bench")) GTEST_SKIP() << "dfly_bench is installed on this machine";
   auto st = driver.Prepare(host);
@@ -151,20 +147,15 @@ TEST(DflyBenchDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
 }
 
 TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("dfbench-dfly-fake-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const ScopedTempDir dir("dfly-fake");
   const auto report = dir / "report.json";
-  {
-    std::ofstream(report) << kDflyCommandReport;
-    std::ofstream out(dir / "dfly_bench");
-    out << "#!/bin/sh\n"
-        << "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" << report.string()
-        << "' \"${a#--json_out_file=}\";; esac; done\n"
-        << "echo 'Total time: 15.01s. Overall number of requests: 4500000'\n";
-  }
-  chmod((dir / "dfly_bench").c_str(), 0755);
+  ASSERT_TRUE(core::WriteFileAtomic(report, kDflyCommandReport));
+  testing::WriteExecutable(dir / "dfly_bench",
+                           "#!/bin/sh\n"
+                           "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
+                               report.string() +
+                               "' \"${a#--json_out_file=}\";; esac; done\n"
+                               "echo 'Total time: 15.01s. Overall number of requests: 4500000'\n");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
   Workload w{.command = "GET __key__",
@@ -177,7 +168,6 @@ TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
   EXPECT_EQ(t->ops, 4500000u);
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "d-GET-t1.json"));
   EXPECT_NE(core::ReadFile(dir / "out" / "d-GET-t1.txt")->find("Total time"), std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

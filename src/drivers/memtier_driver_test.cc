@@ -1,35 +1,23 @@
 #include "drivers/memtier_driver.h"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-
-#include <fstream>
 
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
+#include "support/scoped_temp_dir.h"
+#include "support/test_data.h"
 #include "support/test_server.h"
 
 namespace dfbench::drivers {
 namespace {
 
-std::string Join(const std::vector<std::string>& args) {
-  std::string out;
-  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
+using testing::JoinArgs;
+using testing::ScopedTempDir;
 
-std::string FixturePath(const std::string& name) {
-  return std::string(DFBENCH_FIXTURES_DIR) + "/peers/" + name;
-}
-
-std::filesystem::path TempDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("dfbench-drivers-" + name + "-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+std::string PeerFixture(const std::string& name) {
+  return testing::FixturePath("peers/" + name).string();
 }
 
 TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
@@ -65,14 +53,14 @@ TEST(MemtierDriver, SetGetRunCommandLine) {
   auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, w,
                                        "/work/r.json");
   ASSERT_TRUE(args);
-  EXPECT_EQ(Join(*args),
+  EXPECT_EQ(JoinArgs(*args),
             "/opt/memtier_benchmark --server 10.0.0.2 --port 6379 --protocol redis --threads 4 "
             "--clients 50 --pipeline 30 --requests 5000 --ratio 1:10 --data-size 256 "
             "--distinct-client-seed --print-percentiles 50,99,99.9 --json-out-file /work/r.json");
   auto mc = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 11211, "memcache_text"}, w,
                                      "r.json");
   ASSERT_TRUE(mc);
-  EXPECT_NE(Join(*mc).find("--protocol memcache_text"), std::string::npos);
+  EXPECT_NE(JoinArgs(*mc).find("--protocol memcache_text"), std::string::npos);
 }
 
 TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
@@ -133,7 +121,7 @@ TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
   auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w, "r");
   ASSERT_TRUE(args);
   // 125 connections x 8 requests, each connection its own P slice of 8 keys.
-  const std::string line = Join(*args);
+  const std::string line = JoinArgs(*args);
   EXPECT_NE(line.find("--threads 25 --clients 5 --pipeline 20 --requests 8 --command RPUSH "
                       "__key__ __data__ --command-key-pattern P"),
             std::string::npos)
@@ -175,7 +163,7 @@ TEST(MemtierDriver, ParsesEveryFixtureWithTheRightTotals) {
   }
   EXPECT_EQ(fixtures, std::size(cases)) << "a memtier fixture is not covered here";
   for (const auto& c : cases) {
-    auto text = core::ReadFile(FixturePath(c.file));
+    auto text = core::ReadFile(PeerFixture(c.file));
     ASSERT_TRUE(text) << c.file;
     Workload w;
     if (c.test_time_sec > 0) {
@@ -200,47 +188,43 @@ TEST(MemtierDriver, ParsesEveryFixtureWithTheRightTotals) {
 }
 
 TEST(MemtierDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
-  auto dir = TempDir("missing");
-  hosts::LocalHost host(dir);
+  const ScopedTempDir dir("drivers-missing");
+  hosts::LocalHost host(dir.path());
   MemtierDriver driver("/nonexistent/memtier_benchmark");
   auto st = driver.Prepare(host);
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(st.error().message.find("--memtier-binary PATH"), std::string::npos);
   EXPECT_EQ(st.error().message.find('\n'), std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 // A stand-in for memtier_benchmark: its first run leaves `first_report` (an empty report or
 // one with zero operations, as memtier occasionally does), later runs copy a real report.
 std::filesystem::path WriteFakeMemtier(const std::filesystem::path& dir, const std::string& fixture,
                                        const std::string& first_report = "") {
-  {
-    std::ofstream first(dir / "first.json");
-    first << first_report;
-  }
+  EXPECT_TRUE(core::WriteFileAtomic(dir / "first.json", first_report));
   const auto script = dir / "memtier_benchmark";
-  std::ofstream out(script);
-  out << "#!/bin/sh\n"
-      << "count_file='" << (dir / "runs").string() << "'\n"
-      << "n=$(cat \"$count_file\" 2>/dev/null || echo 0); n=$((n+1)); echo $n > \"$count_file\"\n"
-      << "echo \"$@\" > '" << (dir / "argv").string() << "'\n"
-      << "report=''\n"
-      << "while [ $# -gt 0 ]; do\n"
-      << "  if [ \"$1\" = --json-out-file ]; then report=\"$2\"; fi; shift\n"
-      << "done\n"
-      << "echo 'ALL STATS (fake)'\n"
-      << "if [ $n -eq 1 ]; then cp '" << (dir / "first.json").string()
-      << "' \"$report\"; exit 0; fi\n"
-      << "cp '" << FixturePath(fixture) << "' \"$report\"\n";
-  out.close();
-  chmod(script.c_str(), 0755);
+  testing::WriteExecutable(script,
+                           "#!/bin/sh\n"
+                           "count_file='" +
+                               (dir / "runs").string() + "'\n" +
+                               "n=$(cat \"$count_file\" 2>/dev/null || echo 0); n=$((n+1)); echo "
+                               "$n > \"$count_file\"\n" +
+                               "echo \"$@\" > '" + (dir / "argv").string() + "'\n" +
+                               "report=''\n"
+                               "while [ $# -gt 0 ]; do\n"
+                               "  if [ \"$1\" = --json-out-file ]; then report=\"$2\"; fi; shift\n"
+                               "done\n"
+                               "echo 'ALL STATS (fake)'\n"
+                               "if [ $n -eq 1 ]; then cp '" +
+                               (dir / "first.json").string() + "' \"$report\"; exit 0; fi\n" +
+                               "cp '" + PeerFixture(fixture) + "' \"$report\"\n");
   return script;
 }
 
 TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
-  auto dir = TempDir("fake");
-  const auto fake = WriteFakeMemtier(dir, "memtier_d_lpush_command.json");
+  const ScopedTempDir dir("drivers-fake");
+  const auto fake = WriteFakeMemtier(dir.path(), "memtier_d_lpush_command.json");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(fake.string());
   ASSERT_TRUE(driver.Prepare(host));
@@ -255,18 +239,17 @@ TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 10000u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");  // the empty first report was retried
-  EXPECT_EQ(*core::ReadFile(raw), *core::ReadFile(FixturePath("memtier_d_lpush_command.json")));
+  EXPECT_EQ(*core::ReadFile(raw), *core::ReadFile(PeerFixture("memtier_d_lpush_command.json")));
   EXPECT_EQ(*core::ReadFile(raw.parent_path() / "redis-LPUSH-t1.txt"), "ALL STATS (fake)\n");
   const std::string argv = *core::ReadFile(dir / "argv");
   EXPECT_NE(argv.find("--command LPUSH __key__ __data__ --command-key-pattern R"),
             std::string::npos)
       << argv;
-  std::filesystem::remove_all(dir);
 }
 
 TEST(MemtierDriver, RetriesOnceOnZeroOperations) {
-  auto dir = TempDir("zero");
-  const auto fake = WriteFakeMemtier(dir, "memtier_a_set_pipeline30.json",
+  const ScopedTempDir dir("drivers-zero");
+  const auto fake = WriteFakeMemtier(dir.path(), "memtier_a_set_pipeline30.json",
                                      R"({"ALL STATS": {"Runtime": {"Total duration": 3000},
                                          "Totals": {"Count": 0, "Ops/sec": 0}}})");
   hosts::LocalHost host(dir / "work");
@@ -280,17 +263,12 @@ TEST(MemtierDriver, RetriesOnceOnZeroOperations) {
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 1088370u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");
-  std::filesystem::remove_all(dir);
 }
 
 TEST(MemtierDriver, TwoEmptyReportsFail) {
-  auto dir = TempDir("fake2");
-  auto script = dir / "memtier_benchmark";
-  {
-    std::ofstream out(script);
-    out << "#!/bin/sh\nexit 0\n";
-  }
-  chmod(script.c_str(), 0755);
+  const ScopedTempDir dir("drivers-fake2");
+  const auto script = dir / "memtier_benchmark";
+  testing::WriteExecutable(script, "#!/bin/sh\nexit 0\n");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(script.string());
   Workload w{.threads = 1, .clients = 1, .total_requests = 10};
@@ -298,7 +276,6 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);
   EXPECT_NE(t.error().message.find("after one retry"), std::string::npos) << t.error().message;
-  std::filesystem::remove_all(dir);
 }
 
 // Against the real tool, where it is installed.
@@ -307,7 +284,7 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   if (!memtier) GTEST_SKIP() << "memtier_benchmark is not installed on this machine";
   auto server = testing::TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  auto dir = TempDir("live");
+  const ScopedTempDir dir("drivers-live");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver;
   ASSERT_TRUE(driver.Prepare(host));
@@ -337,7 +314,6 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_GT(t->throughput, 0);
   EXPECT_GT(t->p50, 0);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

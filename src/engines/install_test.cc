@@ -5,6 +5,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::engines {
 namespace {
@@ -139,7 +140,7 @@ TEST(ElfArch, ReadsEMachine) {
 }
 
 TEST(CheckElfArch, RefusesOtherArchitecturesAndScripts) {
-  const fs::path dir = fs::temp_directory_path() / ("install_test_" + std::to_string(getpid()));
+  const testing::ScopedTempDir dir("install");
   ASSERT_TRUE(core::WriteFileAtomic(dir / "arm", Header(1, 183)));
   ASSERT_TRUE(core::WriteFileAtomic(dir / "script", "#!/bin/sh\n"));
   auto arm = CheckElfArch(dir / "arm", "x86_64");
@@ -151,7 +152,6 @@ TEST(CheckElfArch, RefusesOtherArchitecturesAndScripts) {
   EXPECT_TRUE(CheckElfArch(dir / "arm", "arm64"));
   EXPECT_FALSE(CheckElfArch(dir / "script", "x86_64"));
   EXPECT_FALSE(CheckElfArch(dir / "missing", "x86_64"));
-  fs::remove_all(dir);
 }
 
 TEST(PlanInstall, UsesWhatIsThere) {

@@ -11,25 +11,17 @@
 #include "engines/engine.h"
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::engines {
 namespace {
 
 using std::chrono::milliseconds;
 
-class EngineTest : public testing::Test {
+class EngineTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(testing::TempDir()) /
-           ("engine_test_" + std::to_string(getpid()) + "_" +
-            testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    host_ = std::make_unique<hosts::LocalHost>(dir_ / "work");
-  }
-  void TearDown() override {
-    host_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { host_ = std::make_unique<hosts::LocalHost>(dir_ / "work"); }
+  void TearDown() override { host_.reset(); }
 
   std::string Binary(const std::string& name) {
     auto path = core::FindOnPath(FindEngine(name)->program);
@@ -50,7 +42,7 @@ class EngineTest : public testing::Test {
     return std::move(*c);
   }
 
-  std::filesystem::path dir_;
+  const testing::ScopedTempDir dir_{"engine"};
   std::unique_ptr<hosts::LocalHost> host_;
 };
 

@@ -11,15 +11,15 @@
 
 #include "core/files.h"
 #include "core/interrupt.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::hosts {
 namespace {
 
+// A directory of its own for each test, all removed when the test binary exits.
 std::filesystem::path TestDir(const std::string& name) {
-  auto dir = std::filesystem::path(testing::TempDir()) /
-             ("local_host_test_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  return dir;
+  static const testing::ScopedTempDir root("local-host");
+  return root / name;
 }
 
 // "\t<cpu>\n", the Cpus_allowed_list value of a process pinned to one CPU.

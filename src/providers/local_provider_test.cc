@@ -8,25 +8,21 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "hosts/local_host.h"
+#include "support/dfbench_home.h"
 
 namespace dfbench::providers {
 namespace {
 
-class LocalProviderTest : public testing::Test {
+class LocalProviderTest : public testing::DfbenchHomeTest {
  protected:
   void SetUp() override {
-    home_ = std::filesystem::path(testing::TempDir()) /
-            ("provider_test_" + std::to_string(getpid()) + "_" +
-             testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(home_);
-    setenv("DFBENCH_HOME", home_.c_str(), 1);
+    DfbenchHomeTest::SetUp();
     if (const char* path = getenv("PATH")) saved_path_ = path;
     state_.id = "test-setup";
   }
   void TearDown() override {
     setenv("PATH", saved_path_.c_str(), 1);
-    unsetenv("DFBENCH_HOME");
-    std::filesystem::remove_all(home_);
+    DfbenchHomeTest::TearDown();
   }
 
   // Leaves PATH with one empty directory, so no engine is found by name.
@@ -42,7 +38,6 @@ class LocalProviderTest : public testing::Test {
     return SetupRequest{.engines = *list};
   }
 
-  std::filesystem::path home_;
   std::string saved_path_;
   state::SetupState state_;
   LocalProvider provider_;
@@ -184,9 +179,9 @@ TEST_F(LocalProviderTest, MissingEngineIsSkippedByQuickstart) {
   SetupRequest request = Request("redis,memcached");
   request.binaries["memcached"] = "/usr/bin/memcached";
   request.skip_missing_engines = true;
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   auto st = provider_.Provision(&state_, request);
-  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(st) << st.error().message;
   ASSERT_EQ(state_.engines.size(), 1u);
   EXPECT_EQ(state_.engines[0].name, "memcached");
@@ -202,9 +197,9 @@ TEST_F(LocalProviderTest, NothingUsable) {
   if (core::FindOnPath("redis-server")) GTEST_SKIP() << "redis-server is in an sbin directory";
   SetupRequest request = Request("redis");
   request.skip_missing_engines = true;
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   auto st = provider_.Provision(&state_, request);
-  testing::internal::GetCapturedStderr();
+  ::testing::internal::GetCapturedStderr();
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_EQ(st.error().message.rfind("no engine to benchmark: redis (", 0), 0u)

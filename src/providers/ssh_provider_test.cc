@@ -9,6 +9,7 @@
 #include "providers/net_tune.h"
 #include "providers/provider.h"
 #include "providers/ssh_key.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::providers {
 namespace {
@@ -16,9 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(SshKey, GeneratesAPairOpenSshAcceptsWithAPrivateMode) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("ssh_key_test_" + std::to_string(getpid())) / "ssh";
-  fs::remove_all(dir.parent_path());
+  const testing::ScopedTempDir scratch("ssh-key");
+  const fs::path dir = scratch / "ssh";
   auto pair = EnsureKeyPair(dir, "dfbench-test");
   ASSERT_TRUE(pair) << pair.error().message;
   EXPECT_TRUE(pair->generated);
@@ -46,7 +46,6 @@ TEST(SshKey, GeneratesAPairOpenSshAcceptsWithAPrivateMode) {
   ASSERT_TRUE(again);
   EXPECT_FALSE(again->generated);
   EXPECT_EQ(again->public_line, pair->public_line);
-  fs::remove_all(dir.parent_path());
 }
 
 TEST(SshKey, PublicLineEncodesMpints) {

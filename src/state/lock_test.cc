@@ -7,14 +7,14 @@
 
 #include "core/subprocess.h"
 #include "state/state.h"
-#include "state/test_home.h"
+#include "support/dfbench_home.h"
 
 namespace dfbench::state {
 namespace {
 
 using core::ErrorKind;
 
-class SetupLockTest : public TempHomeTest {};
+class SetupLockTest : public testing::DfbenchHomeTest {};
 
 // Runs Acquire(id) in a forked child; returns the child's exit code: 0 when it got the lock,
 // otherwise the error kind's value.

@@ -5,14 +5,14 @@
 #include <fstream>
 
 #include "core/files.h"
-#include "state/test_home.h"
+#include "support/dfbench_home.h"
 
 namespace dfbench::state {
 namespace {
 
 using core::ErrorKind;
 
-class StateTest : public TempHomeTest {};
+class StateTest : public testing::DfbenchHomeTest {};
 
 SetupState FullState(const std::string& id) {
   SetupState s;
@@ -201,7 +201,7 @@ TEST(ValidateId, AcceptsAndRejects) {
   }
 }
 
-class StatusGuardTest : public TempHomeTest {};
+class StatusGuardTest : public testing::DfbenchHomeTest {};
 
 std::string StatusOnDisk(const std::string& id) {
   auto s = Load(id);

@@ -8,6 +8,7 @@
 #include "hosts/local_host.h"
 #include "scenarios/command_registry.h"
 #include "scenarios/run_commands.h"
+#include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
 
 namespace dfbench::testing {
@@ -30,16 +31,10 @@ class PreloadTest : public ::testing::Test {
     auto s = TestServer::StartRedis();
     ASSERT_TRUE(s) << s.error().message;
     server_.emplace(std::move(*s));
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("dfbench-preload-" + std::to_string(getpid()));
-    std::filesystem::remove_all(dir_);
     host_.emplace(dir_ / "work");
   }
 
-  void TearDown() override {
-    host_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { host_.reset(); }
 
   // Flushes, preloads `spec` over keys 1..kKeys, and returns what Preload reported.
   results::PreloadRecord Load(const scenarios::PreloadSpec& spec, const std::string& stem) {
@@ -75,7 +70,7 @@ class PreloadTest : public ::testing::Test {
   }
 
   std::optional<TestServer> server_;
-  std::filesystem::path dir_;
+  const ScopedTempDir dir_{"preload"};
   std::optional<ClientHost> host_;
   drivers::BuiltinDriver driver_;
 };

@@ -12,6 +12,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
@@ -34,11 +35,6 @@ std::vector<std::string> Tiny(const std::map<std::string, std::string>& override
   return args;
 }
 
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 // A setup with redis, shared by the tests of one fixture.
 class CommandsTest : public ::testing::Test {
  protected:
@@ -51,7 +47,6 @@ class CommandsTest : public ::testing::Test {
   static void TearDownTestSuite() {
     dfb_->Run({"destroy", "--id", "c1"});
     EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
-    std::filesystem::remove_all(dfb_->home());
     delete dfb_;
     dfb_ = nullptr;
   }

@@ -8,31 +8,12 @@
 
 #include "core/files.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
-
-const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
-    "--cooldown",         "0"};
-
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::filesystem::path Fixture(const std::string& name) {
-  return std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" / name;
-}
-
-json ReadJson(const std::filesystem::path& path) {
-  auto text = core::ReadFile(path);
-  EXPECT_TRUE(text) << path;
-  return text ? json::parse(*text) : json();
-}
 
 std::string Write(const DfbenchRunner& dfb, const std::string& name, const std::string& text) {
   const auto path = dfb.home() / name;
@@ -209,7 +190,7 @@ class CompareShape : public ::testing::TestWithParam<ShapeCase> {
 
   // The reference example and a candidate changed by `change`, written to files.
   std::pair<std::string, std::string> Files(const std::function<void(json*)>& change) {
-    json base = ReadJson(Fixture(GetParam().fixture));
+    json base = ReadJson(FixturePath(std::string("results/") + GetParam().fixture));
     json cand = base;
     change(GetParam().first(&cand));
     return {Write(dfb_, "base.json", base), Write(dfb_, "cand.json", cand)};
@@ -289,7 +270,7 @@ TEST_P(CompareShape, InputErrorsExitTwoWithOneLine) {
   auto [base, cand] = Files([](json*) {});
   const std::string other_fixture =
       std::string(GetParam().name) == "run" ? "reference_replication.json" : "reference_run.json";
-  auto r = Compare(base, Fixture(other_fixture).string());
+  auto r = Compare(base, FixturePath("results/" + other_fixture).string());
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("cannot compare"), std::string::npos) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
@@ -370,14 +351,14 @@ TEST(CompareAcrossImplementations, OurFilesCompareWithReferenceShapedOnes) {
   ASSERT_TRUE(OurCommands().is_object());
   ExpectSameBothWays(dfb, OurRun(), "run");
   ExpectSameBothWays(dfb, OurCommands(), "commands");
-  ExpectSameBothWays(dfb, ReadJson(Fixture("replication.json")), "replication");
+  ExpectSameBothWays(dfb, ReadJson(FixturePath("results/replication.json")), "replication");
 }
 
 TEST(CompareAcrossImplementations, ReferenceExamplesCompareWithOurRuns) {
   DfbenchRunner dfb("compare-reference-" + std::to_string(getpid()));
   ASSERT_TRUE(OurRun().is_object());
   // The README's run, its engine renamed so that it shares one with ours.
-  json reference = ReadJson(Fixture("reference_run.json"));
+  json reference = ReadJson(FixturePath("results/reference_run.json"));
   reference["engines"][0]["engine"] = "redis";
   const std::string ref = Write(dfb, "reference-run.json", reference);
   const std::string ours = Write(dfb, "our-run.json", OurRun());
@@ -392,8 +373,8 @@ TEST(CompareAcrossImplementations, ReferenceExamplesCompareWithOurRuns) {
   }
 
   // The README's replication example against our replication file: one case in common.
-  const std::string ref_rep = Fixture("reference_replication.json").string();
-  const std::string our_rep = Fixture("replication.json").string();
+  const std::string ref_rep = FixturePath("results/reference_replication.json").string();
+  const std::string our_rep = FixturePath("results/replication.json").string();
   auto r = dfb.Run({"compare", ref_rep, our_rep});
   EXPECT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_NE(r.out.find("only in candidate: maxload"), std::string::npos) << r.out;
@@ -403,7 +384,7 @@ TEST(CompareAcrossImplementations, ReferenceExamplesCompareWithOurRuns) {
   EXPECT_NE(r.out.find("only in baseline: maxload"), std::string::npos) << r.out;
 
   // The README's per-command example against the same data with our additions.
-  json commands = ReadJson(Fixture("reference_commands.json"));
+  json commands = ReadJson(FixturePath("results/reference_commands.json"));
   json with_ours = commands;
   with_ours["context"] = OurRun()["context"];
   with_ours["tool"] = "memtier";
@@ -411,7 +392,7 @@ TEST(CompareAcrossImplementations, ReferenceExamplesCompareWithOurRuns) {
     t["ops"] = 1000;
     t["errors"] = 0;
   }
-  const std::string c1 = Fixture("reference_commands.json").string();
+  const std::string c1 = FixturePath("results/reference_commands.json").string();
   const std::string c2 = Write(dfb, "commands-with-ours.json", with_ours);
   EXPECT_EQ(dfb.Run({"compare", c1, c2}).code, 0);
   EXPECT_EQ(dfb.Run({"compare", c2, c1}).code, 0);

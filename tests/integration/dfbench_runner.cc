@@ -9,14 +9,10 @@
 
 namespace dfbench::testing {
 
-DfbenchRunner::DfbenchRunner(const std::string& name)
-    : home_(std::filesystem::path(::testing::TempDir()) / ("dfbench-it-" + name)) {
-  std::filesystem::remove_all(home_);
-  std::filesystem::create_directories(home_);
-}
+DfbenchRunner::DfbenchRunner(const std::string& name) : home_("it-" + name) {}
 
 std::vector<std::string> DfbenchRunner::Argv(const std::vector<std::string>& args) const {
-  std::vector<std::string> argv = {"env", "DFBENCH_HOME=" + home_.string(), DFBENCH_BINARY};
+  std::vector<std::string> argv = {"env", "DFBENCH_HOME=" + home().string(), DFBENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/subprocess.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::testing {
 
@@ -18,7 +19,7 @@ struct CliResult {
 
 class DfbenchRunner {
  public:
-  // A fresh, empty DFBENCH_HOME under the test's temp dir.
+  // A fresh, empty DFBENCH_HOME in the temporary directory, removed with the runner.
   explicit DfbenchRunner(const std::string& name);
 
   CliResult Run(const std::vector<std::string>& args,
@@ -28,12 +29,12 @@ class DfbenchRunner {
   // argv that runs dfbench with this runner's environment.
   std::vector<std::string> Argv(const std::vector<std::string>& args) const;
 
-  const std::filesystem::path& home() const { return home_; }
+  const std::filesystem::path& home() const { return home_.path(); }
   std::filesystem::path SetupDir(const std::string& id) const { return home_ / "runs" / id; }
   nlohmann::json State(const std::string& id) const;
 
  private:
-  std::filesystem::path home_;
+  ScopedTempDir home_;
 };
 
 // Number of stderr lines that are not empty.

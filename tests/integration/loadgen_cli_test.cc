@@ -8,11 +8,15 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "support/scoped_temp_dir.h"
+#include "support/test_data.h"
 #include "support/test_server.h"
 
 namespace dfbench {
 namespace {
 
+using testing::ReadJson;
+using testing::ScopedTempDir;
 using testing::TestServer;
 
 core::CapturedOutput Loadgen(std::vector<std::string> args) {
@@ -24,11 +28,6 @@ core::CapturedOutput Loadgen(std::vector<std::string> args) {
 
 size_t Lines(const std::string& s) {
   return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
-}
-
-std::filesystem::path TempFile(const std::string& name) {
-  return std::filesystem::temp_directory_path() /
-         ("dfbench-loadgen-" + std::to_string(getpid()) + "-" + name);
 }
 
 TEST(LoadgenCli, BadInputIsOneLineAndExitTwo) {
@@ -81,27 +80,27 @@ TEST(LoadgenCli, PasswordProblemsAreExitFive) {
 TEST(LoadgenCli, WritesTheTableAndTheJson) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  const auto json_path = TempFile("report.json");
+  const ScopedTempDir dir("loadgen-cli");
+  const auto json_path = dir / "report.json";
   auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
                       "--json-out-file", json_path.string(), "--progress", "never"});
   EXPECT_EQ(out.status.code, 0) << out.err;
   EXPECT_NE(out.out.find("\nTotals "), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("Avg. Latency"), std::string::npos) << out.out;
   EXPECT_TRUE(out.err.empty()) << out.err;
-  auto text = core::ReadFile(json_path);
-  ASSERT_TRUE(text) << text.error().message;
-  auto j = nlohmann::json::parse(*text);
+  const auto j = ReadJson(json_path);
+  ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 400);
   EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "false");
   EXPECT_EQ(j["dfbench"]["errors"], 0);
-  std::filesystem::remove(json_path);
 }
 
 TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  const auto json_path = TempFile("interrupted.json");
-  const auto stdout_path = TempFile("interrupted.out");
+  const ScopedTempDir dir("loadgen-cli");
+  const auto json_path = dir / "interrupted.json";
+  const auto stdout_path = dir / "interrupted.out";
   core::SpawnOptions spawn;
   spawn.argv = {LOADGEN_BINARY,
                 "loadgen",
@@ -125,17 +124,14 @@ TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
   auto status = child->WaitFor(std::chrono::seconds(10));
   ASSERT_TRUE(status.has_value());
   EXPECT_EQ(status->code, 130);
-  auto text = core::ReadFile(json_path);
-  ASSERT_TRUE(text) << text.error().message;
-  auto j = nlohmann::json::parse(*text);
+  const auto j = ReadJson(json_path);
+  ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "true");
   EXPECT_GT(j["ALL STATS"]["Totals"]["Count"].get<uint64_t>(), 0u);
   EXPECT_LT(j["ALL STATS"]["Runtime"]["Total duration"].get<double>(), 20000);
   auto table = core::ReadFile(stdout_path);
   ASSERT_TRUE(table);
   EXPECT_NE(table->find("Interrupted"), std::string::npos);
-  std::filesystem::remove(json_path);
-  std::filesystem::remove(stdout_path);
 }
 
 TEST(LoadgenCli, HelpHasExamples) {

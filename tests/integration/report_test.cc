@@ -9,25 +9,12 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
-
-const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
-    "--cooldown",         "0"};
-
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::filesystem::path Fixture(const std::string& name) {
-  return std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" / name;
-}
 
 size_t Count(const std::string& haystack, const std::string& needle) {
   size_t n = 0;
@@ -98,8 +85,8 @@ TEST(Report, RendersInAHeadlessBrowser) {
   ASSERT_FALSE(first.empty());
   ASSERT_FALSE(second.empty());
   const auto page = dfb.home() / "report.html";
-  auto r = dfb.Run({"report", first, second, Fixture("replication.json").string(),
-                    Fixture("reference_commands.json").string(), "-o", page.string()});
+  auto r = dfb.Run({"report", first, second, FixturePath("results/replication.json").string(),
+                    FixturePath("results/reference_commands.json").string(), "-o", page.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("report: " + page.string()), std::string::npos) << r.err;
   ASSERT_TRUE(std::filesystem::exists(page));

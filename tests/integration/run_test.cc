@@ -8,21 +8,12 @@
 
 #include "core/files.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
-
-const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
-    "--cooldown",         "0"};
-
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 void ExpectStats(const json& s, const std::string& where) {
   ASSERT_TRUE(s.is_object()) << where;

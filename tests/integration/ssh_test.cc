@@ -10,22 +10,13 @@
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
 #include "ssh_testbed.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
-    "--cooldown",         "0"};
-
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
                                    const std::string& key = Bed().key.string()) {
@@ -55,11 +46,6 @@ void ExpectNothingRunning(const DfbenchRunner& dfb, const std::string& id) {
 
 fs::path HomeOf(const std::string& role) {
   return Bed().base / role / "home";
-}
-
-json ReadJson(const fs::path& path) {
-  auto text = core::ReadFile(path);
-  return text ? json::parse(*text, nullptr, false) : json();
 }
 
 TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
@@ -415,7 +401,7 @@ bool WaitForTrials(const DfbenchRunner& dfb, const std::string& id, size_t trial
     const fs::path runs = dfb.SetupDir(id) / "benchmarks";
     if (fs::exists(runs)) {
       for (const auto& e : fs::directory_iterator(runs)) {
-        json r = ReadJson(e.path() / "results.json");
+        json r = ReadJsonIfComplete(e.path() / "results.json");
         if (r.is_object() && !r["engines"].empty() && r["engines"][0]["trials"].size() >= trials) {
           return true;
         }

@@ -21,13 +21,6 @@ using namespace std::chrono_literals;
 constexpr auto kReadyTimeout = 10s;
 constexpr int kStartAttempts = 3;  // a free port can be taken by someone else before we bind it
 
-std::filesystem::path MakeScratchDir() {
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "dfbench-testserver-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) return {};
-  return pattern;
-}
-
 // True once the server answers its protocol's liveness probe.
 bool Answers(bool redis, int port) {
   auto client = protocol::BlockingClient::Connect("127.0.0.1", port, 500ms);
@@ -76,17 +69,23 @@ core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::str
   std::string last_error;
   for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
     TestServer server;
-    server.dir_ = MakeScratchDir();
-    if (server.dir_.empty()) {
-      return core::Fail(ErrorKind::kEnvironment, "cannot create a scratch directory");
-    }
-    server.log_path_ = server.dir_ / "server.log";
+    server.dir_.emplace("testserver");
+    server.log_path_ = *server.dir_ / "server.log";
     server.port_ = FreePort();
     const std::string port = std::to_string(server.port_);
     std::vector<std::string> argv;
     if (redis) {
-      argv = {binary,   "--save", "",      "--appendonly",      "no", "--bind", "127.0.0.1",
-              "--port", port,     "--dir", server.dir_.string()};
+      argv = {binary,
+              "--save",
+              "",
+              "--appendonly",
+              "no",
+              "--bind",
+              "127.0.0.1",
+              "--port",
+              port,
+              "--dir",
+              server.dir_->path().string()};
     } else {
       argv = {binary, "-l", "127.0.0.1", "-p", port, "-U", "0"};
       if (geteuid() == 0) {
@@ -122,38 +121,11 @@ core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::str
   return core::Fail(ErrorKind::kEnvironment, last_error);
 }
 
-TestServer::TestServer(TestServer&& other) noexcept
-    : process_(std::move(other.process_)),
-      host_(std::move(other.host_)),
-      port_(other.port_),
-      dir_(std::move(other.dir_)),
-      log_path_(std::move(other.log_path_)) {
-  other.dir_.clear();
-}
-
-TestServer& TestServer::operator=(TestServer&& other) noexcept {
-  if (this != &other) {
-    Stop();
-    if (!dir_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove_all(dir_, ec);
-    }
-    process_ = std::move(other.process_);
-    host_ = std::move(other.host_);
-    port_ = other.port_;
-    dir_ = std::move(other.dir_);
-    log_path_ = std::move(other.log_path_);
-    other.dir_.clear();
-  }
-  return *this;
-}
+TestServer::TestServer(TestServer&& other) noexcept = default;
+TestServer& TestServer::operator=(TestServer&& other) noexcept = default;
 
 TestServer::~TestServer() {
-  Stop();
-  if (!dir_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  Stop();  // before the scratch directory goes
 }
 
 void TestServer::Stop() {

@@ -12,12 +12,14 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/subprocess.h"
 #include "protocol/blocking_client.h"
+#include "support/scoped_temp_dir.h"
 
 namespace dfbench::testing {
 
@@ -58,10 +60,11 @@ class TestServer {
   static core::Result<TestServer> Start(Kind kind, const std::vector<std::string>& extra_args);
   TestServer() = default;
 
+  // Moves assign in this order: the old process is stopped before its directory goes.
   core::Process process_;
   std::string host_ = "127.0.0.1";
   int port_ = 0;
-  std::filesystem::path dir_;
+  std::optional<ScopedTempDir> dir_;
   std::filesystem::path log_path_;
 };
 

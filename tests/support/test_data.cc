@@ -1,0 +1,49 @@
+#include "support/test_data.h"
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+
+namespace dfbench::testing {
+
+nlohmann::json ReadJson(const std::filesystem::path& path) {
+  auto text = core::ReadFile(path);
+  EXPECT_TRUE(text) << path;
+  if (!text) return nullptr;
+  auto json = nlohmann::json::parse(*text, nullptr, false);
+  EXPECT_FALSE(json.is_discarded()) << path << " is not JSON";
+  return json.is_discarded() ? nullptr : json;
+}
+
+nlohmann::json ReadJsonIfComplete(const std::filesystem::path& path) {
+  auto text = core::ReadFile(path);
+  if (!text) return nullptr;
+  auto json = nlohmann::json::parse(*text, nullptr, false);
+  return json.is_discarded() ? nullptr : json;
+}
+
+std::filesystem::path FixturePath(const std::string& relative) {
+  return std::filesystem::path(DFBENCH_FIXTURES_DIR) / relative;
+}
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::string JoinArgs(const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+void WriteExecutable(const std::filesystem::path& path, const std::string& text) {
+  ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
+}
+
+const std::vector<std::string> kSmallRun = {
+    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
+    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--cooldown",         "0"};
+
+}  // namespace dfbench::testing

@@ -1,0 +1,34 @@
+// Files, fixtures and argument lists as tests read and build them.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dfbench::testing {
+
+// The JSON in `path`; a test failure (and null) when it is missing or malformed.
+nlohmann::json ReadJson(const std::filesystem::path& path);
+
+// The JSON in `path`, or null when it is missing or not (yet) whole: for polling a file that
+// another process is writing.
+nlohmann::json ReadJsonIfComplete(const std::filesystem::path& path);
+
+// A file of tests/fixtures/, e.g. FixturePath("results/reference_run.json").
+std::filesystem::path FixturePath(const std::string& relative);
+
+// `a` followed by `b`, e.g. a command line and shared flags.
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b);
+
+// The arguments joined by single spaces, to match a command line as one string.
+std::string JoinArgs(const std::vector<std::string>& args);
+
+// Writes `text` to `path` (creating its directory) as an executable (0755): a stand-in for a
+// program, such as a load generator that fails in one precise way.
+void WriteExecutable(const std::filesystem::path& path, const std::string& text);
+
+// Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
+extern const std::vector<std::string> kSmallRun;
+
+}  // namespace dfbench::testing
