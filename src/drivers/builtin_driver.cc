@@ -21,17 +21,7 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   }
   std::vector<std::string> args = {binary, "loadgen"};
   AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
-  switch (workload.length) {
-    case Workload::Length::kRequests:
-      args.insert(args.end(), {"--requests", std::to_string(workload.RequestsPerClient())});
-      break;
-    case Workload::Length::kTestTime:
-      args.insert(args.end(), {"--test-time", std::to_string(workload.test_time.count()) + "s"});
-      break;
-    case Workload::Length::kFill:
-      args.insert(args.end(), {"--requests", "allkeys"});
-      break;
-  }
+  AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()) + "s", "allkeys");
   AppendRequestArgs(args, workload);
   args.push_back("--json-out-file");
   args.push_back(report_path);

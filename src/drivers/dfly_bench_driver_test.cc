@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/files.h"
+#include "drivers/driver_test_workloads.h"
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
@@ -53,25 +54,17 @@ using testing::JoinArgs;
 using testing::ScopedTempDir;
 
 TEST(DflyBenchDriver, MeasuredPassCommandLine) {
-  Workload w{.threads = 32,
-             .clients = 5,
-             .data_size = 256,
-             .pipeline = 20,
-             .command = "GET __key__",
-             .key_pattern = KeyPattern::kZipf,
-             .key_minimum = 1,
-             .key_maximum = 1000000,
-             .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(15),
-             .rate_per_connection = 1000};
+  Workload w = TimedCommand("GET __key__", KeyPattern::kZipf, 15);
+  w.distinct_client_seed = false;
+  w.rate_per_connection = 1000;
   auto args = DflyBenchDriver::BuildArgs("/usr/local/bin/dfly_bench", {"10.0.0.2", 6379, "redis"},
                                          w, "/work/d.json");
   ASSERT_TRUE(args);
-  EXPECT_EQ(*args, (std::vector<std::string>{
-                       "/usr/local/bin/dfly_bench", "--h=10.0.0.2", "--p=6379",
-                       "--proactor_threads=32", "--c=5", "--pipeline=20", "--d=256",
-                       "--key_minimum=1", "--key_maximum=1000000", "--key_dist=Z", "--qps=1000",
-                       "--test_time=15", "--command=GET __key__", "--json_out_file=/work/d.json"}));
+  const auto want = testing::SplitArgs(
+      "/usr/local/bin/dfly_bench --h=10.0.0.2 --p=6379 --proactor_threads=32 --c=5 --pipeline=20 "
+      "--d=256 --key_minimum=1 --key_maximum=1000000 --key_dist=Z --qps=1000 --test_time=15 "
+      "'--command=GET __key__' --json_out_file=/work/d.json");
+  EXPECT_EQ(*args, want);
 }
 
 TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
@@ -97,14 +90,8 @@ TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
 }
 
 TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
-  Workload w{.threads = 32,
-             .clients = 5,
-             .pipeline = 20,
-             .command = "SET __key__ __data__",
-             .key_minimum = 1,
-             .key_maximum = 1000,
-             .length = Workload::Length::kFill,
-             .rate_per_connection = 500};
+  Workload w = Fill("SET __key__ __data__", 1000, 32, 5);
+  w.rate_per_connection = 500;
   auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
   ASSERT_TRUE(args);
   const std::string line = JoinArgs(*args);

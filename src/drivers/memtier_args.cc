@@ -10,6 +10,21 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
                std::to_string(clients), "--pipeline", std::to_string(pipeline)});
 }
 
+void AppendLengthArgs(std::vector<std::string>& args, const Workload& workload,
+                      const std::string& test_time, const std::string& fill_requests) {
+  switch (workload.length) {
+    case Workload::Length::kRequests:
+      args.insert(args.end(), {"--requests", std::to_string(workload.RequestsPerClient())});
+      break;
+    case Workload::Length::kTestTime:
+      args.insert(args.end(), {"--test-time", test_time});
+      break;
+    case Workload::Length::kFill:
+      args.insert(args.end(), {"--requests", fill_requests});
+      break;
+  }
+}
+
 void AppendRequestArgs(std::vector<std::string>& args, const Workload& workload) {
   const bool fill = workload.length == Workload::Length::kFill;
   if (!workload.command.empty()) {

@@ -23,19 +23,10 @@ core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, cons
   }
   std::vector<std::string> args = {binary};
   AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
-  switch (workload.length) {
-    case Workload::Length::kRequests:
-      args.insert(args.end(), {"--requests", std::to_string(workload.RequestsPerClient())});
-      break;
-    case Workload::Length::kTestTime:
-      args.insert(args.end(), {"--test-time", std::to_string(workload.test_time.count())});
-      break;
-    case Workload::Length::kFill: {
-      const uint64_t connections = static_cast<uint64_t>(threads) * clients;
-      args.insert(args.end(), {"--requests", std::to_string(workload.KeyCount() / connections)});
-      break;
-    }
-  }
+  // A fill: each connection sends exactly its slice of the range.
+  const uint64_t connections = static_cast<uint64_t>(threads) * clients;
+  AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()),
+                   std::to_string(workload.KeyCount() / connections));
   AppendRequestArgs(args, workload);
   args.insert(args.end(), {"--print-percentiles", "50,99,99.9", "--json-out-file", report_path});
   return args;

@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "drivers/driver_test_workloads.h"
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
 #include "support/scoped_temp_dir.h"
@@ -43,13 +44,8 @@ TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
 }
 
 TEST(MemtierDriver, SetGetRunCommandLine) {
-  Workload w{.threads = 4,
-             .clients = 50,
-             .total_requests = 1000000,
-             .ratio = "1:10",
-             .data_size = 256,
-             .pipeline = 30,
-             .distinct_client_seed = true};
+  // The defaults are the reference's: 4 threads x 50 clients, 1:10, 256 bytes, pipeline 30.
+  const Workload w{.total_requests = 1000000, .distinct_client_seed = true};
   auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, w,
                                        "/work/r.json");
   ASSERT_TRUE(args);
@@ -64,60 +60,21 @@ TEST(MemtierDriver, SetGetRunCommandLine) {
 }
 
 TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
-  Workload w{.threads = 32,
-             .clients = 5,
-             .data_size = 128,
-             .pipeline = 20,
-             .distinct_client_seed = true,
-             .command = "LRANGE __key__ 0 9",
-             .key_pattern = KeyPattern::kGaussian,
-             .key_minimum = 1,
-             .key_maximum = 1000000,
-             .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(300)};
+  Workload w = TimedCommand("LRANGE __key__ 0 9", KeyPattern::kGaussian, 300);
+  w.data_size = 128;
   auto args = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 7000, "redis"}, w, "r");
   ASSERT_TRUE(args);
   // --command is one argument: no shell ever sees it.
-  EXPECT_EQ(*args, (std::vector<std::string>{"memtier_benchmark",
-                                             "--server",
-                                             "127.0.0.1",
-                                             "--port",
-                                             "7000",
-                                             "--protocol",
-                                             "redis",
-                                             "--threads",
-                                             "32",
-                                             "--clients",
-                                             "5",
-                                             "--pipeline",
-                                             "20",
-                                             "--test-time",
-                                             "300",
-                                             "--command",
-                                             "LRANGE __key__ 0 9",
-                                             "--command-key-pattern",
-                                             "G",
-                                             "--data-size",
-                                             "128",
-                                             "--key-minimum",
-                                             "1",
-                                             "--key-maximum",
-                                             "1000000",
-                                             "--distinct-client-seed",
-                                             "--print-percentiles",
-                                             "50,99,99.9",
-                                             "--json-out-file",
-                                             "r"}));
+  const auto want = testing::SplitArgs(
+      "memtier_benchmark --server 127.0.0.1 --port 7000 --protocol redis --threads 32 --clients 5 "
+      "--pipeline 20 --test-time 300 --command 'LRANGE __key__ 0 9' --command-key-pattern G "
+      "--data-size 128 --key-minimum 1 --key-maximum 1000000 --distinct-client-seed "
+      "--print-percentiles 50,99,99.9 --json-out-file r");
+  EXPECT_EQ(*args, want);
 }
 
 TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
-  Workload w{.threads = 32,
-             .clients = 5,
-             .pipeline = 20,
-             .command = "RPUSH __key__ __data__",
-             .key_minimum = 1,
-             .key_maximum = 1000,
-             .length = Workload::Length::kFill};
+  const Workload w = Fill("RPUSH __key__ __data__", 1000, 32, 5);
   auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w, "r");
   ASSERT_TRUE(args);
   // 125 connections x 8 requests, each connection its own P slice of 8 keys.
@@ -289,13 +246,8 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   MemtierDriver driver;
   ASSERT_TRUE(driver.Prepare(host));
   const Target target{server->host(), server->port(), "redis"};
-  Workload fill{.threads = 2,
-                .clients = 5,
-                .pipeline = 10,
-                .command = "RPUSH __key__ __data__",
-                .key_minimum = 1,
-                .key_maximum = 1000,
-                .length = Workload::Length::kFill};
+  Workload fill = Fill("RPUSH __key__ __data__", 1000, 2, 5);
+  fill.pipeline = 10;
   auto f = driver.Run(host, target, fill, {}, dir / "fill.json");
   ASSERT_TRUE(f) << f.error().message;
   EXPECT_EQ(f->ops, 1000u);

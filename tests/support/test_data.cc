@@ -37,6 +37,27 @@ std::string JoinArgs(const std::vector<std::string>& args) {
   return out;
 }
 
+std::vector<std::string> SplitArgs(std::string_view line) {
+  std::vector<std::string> args;
+  std::string current;
+  bool in_arg = false, quoted = false;
+  for (char c : line) {
+    if (c == '\'') {
+      quoted = !quoted;
+      in_arg = true;
+    } else if (c == ' ' && !quoted) {
+      if (in_arg) args.push_back(current);
+      current.clear();
+      in_arg = false;
+    } else {
+      current += c;
+      in_arg = true;
+    }
+  }
+  if (in_arg) args.push_back(current);
+  return args;
+}
+
 void WriteExecutable(const std::filesystem::path& path, const std::string& text) {
   ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
 }

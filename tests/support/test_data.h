@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dfbench::testing {
@@ -23,6 +24,10 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
 
 // The arguments joined by single spaces, to match a command line as one string.
 std::string JoinArgs(const std::vector<std::string>& args);
+
+// The inverse: "a 'b c' d" is {"a", "b c", "d"} (single quotes group, no escapes), to write an
+// expected argument vector on a few lines.
+std::vector<std::string> SplitArgs(std::string_view line);
 
 // Writes `text` to `path` (creating its directory) as an executable (0755): a stand-in for a
 // program, such as a load generator that fails in one precise way.
