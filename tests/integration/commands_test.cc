@@ -340,36 +340,11 @@ TEST_F(CommandsTest, ExternalGeneratorsAreDrivenAndTheirReportsKept) {
 
   // run-commands-dfly with the same report shape; its own flags on the command line.
   const auto dfly = FakeTool(tools, "dfly_bench", "--json_out_file", fixture);
-  auto r = dfb_->Run(Concat({"run-commands-dfly",
-                             "--id",
-                             "c1",
-                             "--engines",
-                             "redis",
-                             "--command",
-                             "LPUSH",
-                             "--dfly-bench-binary",
-                             dfly.string(),
-                             "--dfly-bench-threads",
-                             "2",
-                             "--dfly-bench-conns",
-                             "3",
-                             "--dfly-bench-key-dist",
-                             "Z",
-                             "--dfly-bench-qps",
-                             "100",
-                             "--key-maximum",
-                             "1000",
-                             "--test-time",
-                             "1",
-                             "--warmup-time",
-                             "0",
-                             "--trials",
-                             "1",
-                             "--cooldown",
-                             "0",
-                             "--output",
-                             "json"},
-                            {}));
+  auto r = dfb_->Run(SplitArgs(
+      "run-commands-dfly --id c1 --engines redis --command LPUSH --dfly-bench-binary '" +
+      dfly.string() +
+      "' --dfly-bench-threads 2 --dfly-bench-conns 3 --dfly-bench-key-dist Z --dfly-bench-qps 100 "
+      "--key-maximum 1000 --test-time 1 --warmup-time 0 --trials 1 --cooldown 0 --output json"));
   ASSERT_EQ(r.code, 0) << r.err;
   json d = json::parse(r.out);
   EXPECT_EQ(d["tool"], "dfly_bench");

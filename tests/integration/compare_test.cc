@@ -46,31 +46,10 @@ const json& OurCommands() {
     DfbenchRunner dfb("compare-run-commands-" + std::to_string(getpid()));
     auto r = dfb.Run({"setup", "--id", "rc", "--engines", "redis"});
     EXPECT_EQ(r.code, 0) << r.err;
-    r = dfb.Run({"run-commands",
-                 "--id",
-                 "rc",
-                 "--engines",
-                 "redis",
-                 "--command",
-                 "SET",
-                 "--key-maximum",
-                 "1000",
-                 "--test-time",
-                 "1",
-                 "--warmup-time",
-                 "0",
-                 "--trials",
-                 "2",
-                 "--cooldown",
-                 "0",
-                 "--memtier-threads",
-                 "1",
-                 "--memtier-clients",
-                 "2",
-                 "--memtier-pipeline",
-                 "2",
-                 "--output",
-                 "json"});
+    r =
+        dfb.Run(SplitArgs("run-commands --id rc --engines redis --command SET --key-maximum 1000 "
+                          "--test-time 1 --warmup-time 0 --trials 2 --cooldown 0 --memtier-threads "
+                          "1 --memtier-clients 2 --memtier-pipeline 2 --output json"));
     EXPECT_EQ(r.code, 0) << r.err;
     dfb.Run({"destroy", "--id", "rc"});
     return r.code == 0 ? json::parse(r.out) : json();

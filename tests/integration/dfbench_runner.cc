@@ -46,26 +46,4 @@ int CountLines(const std::string& text) {
   return n;
 }
 
-std::vector<int> ProcessesMatching(const std::string& needle) {
-  std::vector<int> pids;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
-    std::ifstream status(entry.path() / "status");
-    std::string line;
-    bool zombie = false;
-    while (std::getline(status, line)) {
-      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
-    }
-    if (zombie) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : cmdline) {
-      if (c == '\0') c = ' ';
-    }
-    if (cmdline.find(needle) != std::string::npos) pids.push_back(std::stoi(name));
-  }
-  return pids;
-}
-
 }  // namespace dfbench::testing

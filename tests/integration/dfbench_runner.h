@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/subprocess.h"
+#include "support/processes.h"
 #include "support/scoped_temp_dir.h"
 
 namespace dfbench::testing {
@@ -39,8 +40,5 @@ class DfbenchRunner {
 
 // Number of stderr lines that are not empty.
 int CountLines(const std::string& text);
-
-// PIDs of live processes whose command line contains `needle`.
-std::vector<int> ProcessesMatching(const std::string& needle);
 
 }  // namespace dfbench::testing

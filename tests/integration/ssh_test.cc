@@ -108,28 +108,10 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   // A custom command full of shell syntax reaches the remote load generator verbatim.
   const std::string hostile = "SET __key__ a;b$(touch${IFS}/tmp/dfbench-canary)`id`'q'\"dq\"";
   fs::remove("/tmp/dfbench-canary");
-  r = dfb.Run({"run-commands",
-               "--id",
-               id,
-               "--engines",
-               "redis",
-               "--command-template",
-               hostile,
-               "--command-mutates",
-               "--key-maximum",
-               "1000",
-               "--test-time",
-               "1",
-               "--warmup-time",
-               "0",
-               "--trials",
-               "1",
-               "--memtier-threads",
-               "1",
-               "--memtier-clients",
-               "2",
-               "--output",
-               "json"});
+  r = dfb.Run(Concat({"run-commands", "--id", id, "--engines", "redis", "--command-template",
+                      hostile, "--command-mutates"},
+                     SplitArgs("--key-maximum 1000 --test-time 1 --warmup-time 0 --trials 1 "
+                               "--memtier-threads 1 --memtier-clients 2 --output json")));
   if (r.code == 2 && Contains(r.err, "unknown command 'run-commands'")) {
     GTEST_LOG_(INFO) << "run-commands is not built; skipped its part";
   } else {

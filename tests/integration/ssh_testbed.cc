@@ -98,28 +98,4 @@ std::string OnHost(const std::string& address, const std::string& command) {
   return r ? r->out : "";
 }
 
-std::vector<std::string> LiveProcesses(const std::string& needle) {
-  std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
-    std::ifstream status(entry.path() / "status");
-    std::string line;
-    bool zombie = false;
-    while (std::getline(status, line)) {
-      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
-    }
-    if (zombie) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : cmdline) {
-      if (c == '\0') c = ' ';
-    }
-    if (cmdline.find(needle) != std::string::npos && name != std::to_string(getpid())) {
-      found.push_back(name + " " + cmdline);
-    }
-  }
-  return found;
-}
-
 }  // namespace dfbench::testing

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "support/processes.h"
+
 namespace dfbench::testing {
 
 struct Testbed {
@@ -33,9 +35,5 @@ Testbed& Bed();
 
 // Runs a command on a bed host over a plain ssh connection (not through dfbench), for checks.
 std::string OnHost(const std::string& address, const std::string& command);
-
-// Processes on the whole machine (every bed host included) whose command line contains
-// `needle`, zombies excluded, as "pid cmdline" lines.
-std::vector<std::string> LiveProcesses(const std::string& needle);
 
 }  // namespace dfbench::testing

@@ -1,0 +1,16 @@
+// The processes of this machine, as tests look for what a run left behind.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dfbench::testing {
+
+// Live processes (zombies do not count; this test process neither) whose command line, its
+// arguments joined by spaces, contains `needle`: "<pid> <command line>" each.
+std::vector<std::string> LiveProcesses(const std::string& needle);
+
+// The pids of LiveProcesses(needle).
+std::vector<int> ProcessesMatching(const std::string& needle);
+
+}  // namespace dfbench::testing
