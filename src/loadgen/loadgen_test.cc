@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -68,20 +69,33 @@ uint64_t SeriesCount(const std::vector<SeriesPoint>& series) {
   return n;
 }
 
-TEST(Loadgen, CountsMatchTheServersCommandStats) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.requests = "500";
-  o.ratio = "1:3";
-  o.pipeline = 4;
-  o.key_maximum = 1000;
-  Report r = RunOk(o);
+// Each test starts the server it needs (Start) and runs the generator with options aimed at it.
+class Loadgen : public ::testing::Test {
+ protected:
+  // Keeps `server` and aims `o_` at it: 2 threads x 3 clients, no progress line. A fatal
+  // failure when the server did not start.
+  void Start(core::Result<TestServer> server) {
+    ASSERT_TRUE(server) << server.error().message;
+    server_.emplace(std::move(*server));
+    o_ = BaseOptions(*server_);
+  }
+
+  std::optional<TestServer> server_;
+  Options o_;
+};
+
+TEST_F(Loadgen, CountsMatchTheServersCommandStats) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.requests = "500";
+  o_.ratio = "1:3";
+  o_.pipeline = 4;
+  o_.key_maximum = 1000;
+  Report r = RunOk(o_);
   EXPECT_EQ(r.totals.count, 2u * 3 * 500);
-  EXPECT_EQ(r.totals.count, Calls(*server, "set") + Calls(*server, "get"));
+  EXPECT_EQ(r.totals.count, Calls(*server_, "set") + Calls(*server_, "get"));
   ASSERT_NE(Section(r, "Sets"), nullptr);
-  EXPECT_EQ(Section(r, "Sets")->count, Calls(*server, "set"));
-  EXPECT_EQ(Section(r, "Gets")->count, Calls(*server, "get"));
+  EXPECT_EQ(Section(r, "Sets")->count, Calls(*server_, "set"));
+  EXPECT_EQ(Section(r, "Gets")->count, Calls(*server_, "get"));
   EXPECT_EQ(Section(r, "Gets")->hits + Section(r, "Gets")->misses, Section(r, "Gets")->count);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.unanswered, 0u);
@@ -93,63 +107,57 @@ TEST(Loadgen, CountsMatchTheServersCommandStats) {
   EXPECT_GT(r.totals.bytes_tx, 0u);
   EXPECT_EQ(r.totals.bytes_rx, Section(r, "Sets")->bytes_rx + Section(r, "Gets")->bytes_rx);
   // The server's own hit counter agrees with ours.
-  const std::string stats = Info(*server, "stats");
+  const std::string stats = Info(*server_, "stats");
   EXPECT_EQ(std::to_string(Section(r, "Gets")->hits), protocol::InfoField(stats, "keyspace_hits"));
 }
 
-TEST(Loadgen, RatioIsHonoured) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.requests = "1100";
-  o.ratio = "1:10";
-  Report r = RunOk(o);
-  const double sets = static_cast<double>(Calls(*server, "set"));
-  const double gets = static_cast<double>(Calls(*server, "get"));
+TEST_F(Loadgen, RatioIsHonoured) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.requests = "1100";
+  o_.ratio = "1:10";
+  Report r = RunOk(o_);
+  const double sets = static_cast<double>(Calls(*server_, "set"));
+  const double gets = static_cast<double>(Calls(*server_, "get"));
   EXPECT_NEAR(sets / (sets + gets), 1.0 / 11, 0.01 / 11);
   EXPECT_EQ(r.totals.count, static_cast<uint64_t>(sets + gets));
 }
 
-TEST(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.key_pattern = "P:P";
-  o.ratio = "1:0";
-  o.requests = "allkeys";
-  o.key_minimum = 1;
-  o.key_maximum = 10001;
-  o.pipeline = 8;
-  Report r = RunOk(o);
-  auto client = server->Client();
+TEST_F(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.key_pattern = "P:P";
+  o_.ratio = "1:0";
+  o_.requests = "allkeys";
+  o_.key_minimum = 1;
+  o_.key_maximum = 10001;
+  o_.pipeline = 8;
+  Report r = RunOk(o_);
+  auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 10001);
-  EXPECT_EQ(Calls(*server, "set"), 10001u);
+  EXPECT_EQ(Calls(*server_, "set"), 10001u);
   EXPECT_EQ(r.totals.count, 10001u);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-1"}), 1);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-10001"}), 1);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 0);
 }
 
-TEST(Loadgen, DataSizeAndExpiryAreHonoured) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.ratio = "1:0";
-  o.requests = "50";
-  o.key_pattern = "P:P";
-  o.key_maximum = 299;
-  o.data_size = 100;
-  Report r = RunOk(o);
-  auto client = server->Client();
+TEST_F(Loadgen, DataSizeAndExpiryAreHonoured) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.ratio = "1:0";
+  o_.requests = "50";
+  o_.key_pattern = "P:P";
+  o_.key_maximum = 299;
+  o_.data_size = 100;
+  Report r = RunOk(o_);
+  auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"STRLEN", "memtier-0"}), 100);
   EXPECT_EQ(Integer(client, {"STRLEN", "memtier-299"}), 100);
   EXPECT_EQ(Integer(client, {"TTL", "memtier-0"}), -1);
 
-  o.key_prefix = "ex-";
-  o.data_size_range = "10-20";
-  o.expiry_range = "100-200";
-  r = RunOk(o);
-  EXPECT_EQ(Calls(*server, "setex"), 300u);
+  o_.key_prefix = "ex-";
+  o_.data_size_range = "10-20";
+  o_.expiry_range = "100-200";
+  r = RunOk(o_);
+  EXPECT_EQ(Calls(*server_, "setex"), 300u);
   for (int k : {0, 57, 150, 299}) {
     const std::string key = "ex-" + std::to_string(k);
     const int64_t ttl = Integer(client, {"TTL", key});
@@ -161,128 +169,116 @@ TEST(Loadgen, DataSizeAndExpiryAreHonoured) {
   }
 }
 
-TEST(Loadgen, ClientsShareOneKeySequenceUnlessSeedsAreDistinct) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.threads = 1;
-  o.clients = 2;
-  o.ratio = "1:0";
-  o.requests = "300";
-  o.key_maximum = 1000000000;  // collisions within one sequence are negligible
-  RunOk(o);
-  auto client = server->Client();
+TEST_F(Loadgen, ClientsShareOneKeySequenceUnlessSeedsAreDistinct) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.threads = 1;
+  o_.clients = 2;
+  o_.ratio = "1:0";
+  o_.requests = "300";
+  o_.key_maximum = 1000000000;  // collisions within one sequence are negligible
+  RunOk(o_);
+  auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 300);  // both clients wrote the same keys
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o.distinct_client_seed = true;
-  RunOk(o);
+  o_.distinct_client_seed = true;
+  RunOk(o_);
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 600);
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o.key_pattern = "S:S";
-  o.key_maximum = 99;
-  RunOk(o);
+  o_.key_pattern = "S:S";
+  o_.key_maximum = 99;
+  RunOk(o_);
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 100);  // S: each client walks the whole range
 }
 
-TEST(Loadgen, GaussianAndZipfAreSkewed) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  auto client = server->Client();
-  Options o = BaseOptions(*server);
-  o.ratio = "1:0";
-  o.requests = "1000";  // 6000 SETs over 10000 keys: ~4500 distinct keys if uniform
-  o.key_maximum = 9999;
-  o.distinct_client_seed = true;
-  o.key_pattern = "G:G";
-  o.key_median = 5000;
-  o.key_stddev = 100;
-  RunOk(o);
+TEST_F(Loadgen, GaussianAndZipfAreSkewed) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  auto client = server_->Client();
+  o_.ratio = "1:0";
+  o_.requests = "1000";  // 6000 SETs over 10000 keys: ~4500 distinct keys if uniform
+  o_.key_maximum = 9999;
+  o_.distinct_client_seed = true;
+  o_.key_pattern = "G:G";
+  o_.key_median = 5000;
+  o_.key_stddev = 100;
+  RunOk(o_);
   const int64_t gaussian_keys = Integer(client, {"DBSIZE"});
   EXPECT_LT(gaussian_keys, 700);  // +-3.5 sigma holds nearly everything
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-5000"}), 1);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 0);
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o.key_pattern = "Z:Z";
-  RunOk(o);
+  o_.key_pattern = "Z:Z";
+  RunOk(o_);
   const int64_t zipf_keys = Integer(client, {"DBSIZE"});
   EXPECT_LT(zipf_keys, 3000);  // rank 1 alone takes ~10% of the requests
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 1);  // the hottest key
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o.key_pattern = "R:R";
-  RunOk(o);
+  o_.key_pattern = "R:R";
+  RunOk(o_);
   EXPECT_GT(Integer(client, {"DBSIZE"}), 4000);
 }
 
-TEST(Loadgen, CommandTemplatesRunAsWritten) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.requests = "600";
-  o.key_maximum = 99;
-  o.commands = {{"LPUSH list:__key__ __data__", 2, KeyPattern::kSequential},
-                {"LPOP list:__key__", 1, KeyPattern::kSequential}};
-  Report r = RunOk(o);
-  EXPECT_EQ(Calls(*server, "lpush"), 2400u);
-  EXPECT_EQ(Calls(*server, "lpop"), 1200u);
+TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.requests = "600";
+  o_.key_maximum = 99;
+  o_.commands = {{"LPUSH list:__key__ __data__", 2, KeyPattern::kSequential},
+                 {"LPOP list:__key__", 1, KeyPattern::kSequential}};
+  Report r = RunOk(o_);
+  EXPECT_EQ(Calls(*server_, "lpush"), 2400u);
+  EXPECT_EQ(Calls(*server_, "lpop"), 1200u);
   ASSERT_EQ(r.sections.size(), 2u);
   EXPECT_EQ(r.sections[0].section, "Lpushs");
   EXPECT_EQ(r.sections[0].count, 2400u);
   EXPECT_EQ(r.sections[1].section, "Lpops");
   EXPECT_EQ(r.sections[1].count, 1200u);
-  auto client = server->Client();
+  auto client = server_->Client();
   // Each client pushes every key 4 times and pops it twice (S walks 0..99 per command).
   EXPECT_EQ(Integer(client, {"LLEN", "list:memtier-0"}), 6 * (4 - 2));
 }
 
-TEST(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.requests = "100";
-  o.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
-  o.key_maximum = 0;  // one key: LPUSH on a string fails
-  Report r = RunOk(o);
+TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.requests = "100";
+  o_.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
+  o_.key_maximum = 0;  // one key: LPUSH on a string fails
+  Report r = RunOk(o_);
   EXPECT_EQ(r.errors, 300u);
   EXPECT_EQ(r.totals.count, 300u);
   EXPECT_EQ(r.sections[1].errors, 300u);
   EXPECT_EQ(r.sections[1].count, 0u);
   ASSERT_FALSE(r.error_samples.empty());
   EXPECT_NE(r.error_samples[0].find("WRONGTYPE"), std::string::npos);
-  EXPECT_EQ(r.totals.count + r.errors, Calls(*server, "set") + Calls(*server, "lpush"));
+  EXPECT_EQ(r.totals.count + r.errors, Calls(*server_, "set") + Calls(*server_, "lpush"));
 }
 
-TEST(Loadgen, WarmupIsMeasuredSeparately) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.test_time = "1s";
-  o.warmup_time = "500ms";
-  o.key_maximum = 1000;
-  Report r = RunOk(o);
+TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.test_time = "1s";
+  o_.warmup_time = "500ms";
+  o_.key_maximum = 1000;
+  Report r = RunOk(o_);
   EXPECT_GT(r.warmup_count, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.warmup_duration_ms, 500);
-  EXPECT_EQ(r.totals.count + r.warmup_count, Calls(*server, "set") + Calls(*server, "get"));
+  EXPECT_EQ(r.totals.count + r.warmup_count, Calls(*server_, "set") + Calls(*server_, "get"));
   EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   EXPECT_GE(r.duration_ms, 1000);
 }
 
-TEST(Loadgen, MemcacheTextAgainstMemcached) {
-  auto server = TestServer::StartMemcached();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.protocol = "memcache_text";
-  o.requests = "400";
-  o.ratio = "1:1";
-  o.key_pattern = "S:S";
-  o.key_maximum = 199;
-  o.pipeline = 3;
-  Report r = RunOk(o);
-  auto client = server->Client();
+TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartMemcached()));
+  o_.protocol = "memcache_text";
+  o_.requests = "400";
+  o_.ratio = "1:1";
+  o_.key_pattern = "S:S";
+  o_.key_maximum = 199;
+  o_.pipeline = 3;
+  Report r = RunOk(o_);
+  auto client = server_->Client();
   auto stats = client.MemcacheCommand("stats");
   ASSERT_TRUE(stats);
   auto stat = [&](const std::string& name) -> uint64_t {
@@ -304,25 +300,23 @@ TEST(Loadgen, MemcacheTextAgainstMemcached) {
 
 // The wrk2 rule: latency counts from when a request was due, so a stalled server shows up in
 // the percentiles even though few requests were in flight during the stall.
-TEST(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
-  auto server = TestServer::StartRedis({"--enable-debug-command", "local"});
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.rate = "2000";
-  o.threads = 2;
-  o.clients = 5;
-  o.test_time = "6s";
-  o.key_maximum = 1000;
+TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
+  o_.rate = "2000";
+  o_.threads = 2;
+  o_.clients = 5;
+  o_.test_time = "6s";
+  o_.key_maximum = 1000;
   std::atomic<bool> done{false};
   std::thread staller([&] {
-    auto client = server->Client();
+    auto client = server_->Client();
     client.set_timeout(std::chrono::seconds(5));
     while (!done) {
       std::this_thread::sleep_for(std::chrono::seconds(1));
       if (!done) client.Command({"DEBUG", "SLEEP", "0.2"});
     }
   });
-  Report r = RunOk(o);
+  Report r = RunOk(o_);
   done = true;
   staller.join();
   EXPECT_TRUE(r.open_loop);
@@ -335,39 +329,35 @@ TEST(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
 }
 
-TEST(Loadgen, LostConnectionsAreCountedAndReconnected) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.test_time = "2s";
-  o.key_maximum = 1000;
+TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.test_time = "2s";
+  o_.key_maximum = 1000;
   std::thread killer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
-    auto client = server->Client();
+    auto client = server_->Client();
     client.Command({"CLIENT", "KILL", "TYPE", "normal"});
   });
-  Report r = RunOk(o);
+  Report r = RunOk(o_);
   killer.join();
   EXPECT_GE(r.connection_errors, 6u);
   EXPECT_GE(r.reconnects, 6u);
   EXPECT_TRUE(r.aborted_reason.empty());
   EXPECT_GT(r.totals.count, 0u);
   // Every operation we count, the server executed; lost requests may have run too.
-  EXPECT_LE(r.totals.count, Calls(*server, "set") + Calls(*server, "get"));
-  EXPECT_LE(Calls(*server, "set") + Calls(*server, "get"), r.totals.count + r.unanswered);
+  EXPECT_LE(r.totals.count, Calls(*server_, "set") + Calls(*server_, "get"));
+  EXPECT_LE(Calls(*server_, "set") + Calls(*server_, "get"), r.totals.count + r.unanswered);
 }
 
-TEST(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  Options o = BaseOptions(*server);
-  o.test_time = "30s";
-  o.reconnect = "off";
+TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  o_.test_time = "30s";
+  o_.reconnect = "off";
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    server->Stop();
+    server_->Stop();
   });
-  Report r = RunOk(o);
+  Report r = RunOk(o_);
   stopper.join();
   EXPECT_FALSE(r.aborted_reason.empty());
   EXPECT_EQ(r.connection_errors, 6u);
@@ -375,7 +365,7 @@ TEST(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
   EXPECT_LT(r.duration_ms, 20000);
 }
 
-TEST(Loadgen, EnvironmentFailuresBeforeTheLoad) {
+TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {
   Options o;
   o.port = testing::FreePort();
   o.progress = "never";

@@ -416,6 +416,15 @@ const std::vector<std::string> kLongRun = {
     "--memtier-requests", "4000000", "--memtier-pipeline", "10", "--warmup-requests", "0",
     "--trials",           "3",       "--cooldown",         "0"};
 
+// Starts a long run in the background and waits (up to 10 s) for its remote load generator.
+core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
+  core::Process run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
+  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return run;
+}
+
 TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-faults");
@@ -446,10 +455,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   ExpectNothingRunning(dfb, id);
 
   // The SSH session running it dies (the remote shells go): a lost connection, said so.
-  run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
-  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  run = StartLongRun(dfb, id);
   for (int pid : RemoteLoadgens(id, /*with_session=*/true)) kill(pid, SIGKILL);
   status = run.WaitFor(std::chrono::seconds(120));
   ASSERT_TRUE(status);
@@ -462,10 +468,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   ExpectNothingRunning(dfb, id);
 
   // Ctrl+C mid-trial: results kept as interrupted, status restored, nothing left anywhere.
-  run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
-  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  run = StartLongRun(dfb, id);
   ASSERT_FALSE(RemoteLoadgens(id).empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   run.Signal(SIGINT);
