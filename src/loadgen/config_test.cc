@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace dfbench::loadgen {
 namespace {
 
@@ -80,72 +85,51 @@ TEST(LoadgenConfig, TestTimeBareNumberIsSeconds) {
 }
 
 TEST(LoadgenConfig, RejectsBadInput) {
-  Options o;
-  o.ratio = "1-10";
-  ExpectUsage(o, "--ratio");
-  o = {};
-  o.ratio = "0:0";
-  ExpectUsage(o, "both sides are 0");
-  o = {};
-  o.key_minimum = 10;
-  o.key_maximum = 5;
-  ExpectUsage(o, "--key-minimum (10) is greater than --key-maximum (5)");
-  o = {};
-  o.data_size = 0;
-  ExpectUsage(o, "--data-size must be greater than 0");
-  o = {};
-  o.key_pattern = "P:R";
-  ExpectUsage(o, "P:P");
-  o = {};
-  o.key_pattern = "X:R";
-  ExpectUsage(o, "unknown key pattern letter 'X'");
-  o = {};
-  o.key_pattern = "RR";
-  ExpectUsage(o, "--key-pattern");
-  o = {};
-  o.protocol = "memcache_binary";
-  ExpectUsage(o, "--protocol");
-  o = {};
-  o.test_time = "10s";
-  o.requests = "100";
-  ExpectUsage(o, "mutually exclusive");
-  o = {};
-  o.requests = "lots";
-  ExpectUsage(o, "--requests");
-  o = {};
-  o.expiry_range = "0-10";
-  ExpectUsage(o, "--expiry-range");
-  o = {};
-  o.data_size_range = "20-10";
-  ExpectUsage(o, "--data-size-range");
-  o = {};
-  o.key_zipf_exp = 0;
-  ExpectUsage(o, "--key-zipf-exp");
-  o = {};
-  o.threads = 0;
-  ExpectUsage(o, "--threads");
-  o = {};
-  o.pipeline = 0;
-  ExpectUsage(o, "--pipeline");
-  o = {};
-  o.print_percentiles = "50,abc";
-  ExpectUsage(o, "--print-percentiles");
-  o = {};
-  o.rate = "0";
-  ExpectUsage(o, "--rate");
-  o = {};
-  o.reconnect = "maybe";
-  ExpectUsage(o, "--reconnect");
-  o = {};
-  o.progress = "loud";
-  ExpectUsage(o, "--progress");
-  o = {};
-  o.options_error = "--command-ratio must follow the --command it applies to";
-  ExpectUsage(o, "--command-ratio must follow");
-  o = {};
-  o.password = "x";
-  o.protocol = "memcache_text";
-  ExpectUsage(o, "--authenticate");
+  // Each case: what is set on default options, and a part of the one-line error.
+  const std::vector<std::pair<std::function<void(Options&)>, std::string>> cases = {
+      {[](Options& o) { o.ratio = "1-10"; }, "--ratio"},
+      {[](Options& o) { o.ratio = "0:0"; }, "both sides are 0"},
+      {[](Options& o) {
+         o.key_minimum = 10;
+         o.key_maximum = 5;
+       },
+       "--key-minimum (10) is greater than --key-maximum (5)"},
+      {[](Options& o) { o.data_size = 0; }, "--data-size must be greater than 0"},
+      {[](Options& o) { o.key_pattern = "P:R"; }, "P:P"},
+      {[](Options& o) { o.key_pattern = "X:R"; }, "unknown key pattern letter 'X'"},
+      {[](Options& o) { o.key_pattern = "RR"; }, "--key-pattern"},
+      {[](Options& o) { o.protocol = "memcache_binary"; }, "--protocol"},
+      {[](Options& o) {
+         o.test_time = "10s";
+         o.requests = "100";
+       },
+       "mutually exclusive"},
+      {[](Options& o) { o.requests = "lots"; }, "--requests"},
+      {[](Options& o) { o.expiry_range = "0-10"; }, "--expiry-range"},
+      {[](Options& o) { o.data_size_range = "20-10"; }, "--data-size-range"},
+      {[](Options& o) { o.key_zipf_exp = 0; }, "--key-zipf-exp"},
+      {[](Options& o) { o.threads = 0; }, "--threads"},
+      {[](Options& o) { o.pipeline = 0; }, "--pipeline"},
+      {[](Options& o) { o.print_percentiles = "50,abc"; }, "--print-percentiles"},
+      {[](Options& o) { o.rate = "0"; }, "--rate"},
+      {[](Options& o) { o.reconnect = "maybe"; }, "--reconnect"},
+      {[](Options& o) { o.progress = "loud"; }, "--progress"},
+      {[](Options& o) {
+         o.options_error = "--command-ratio must follow the --command it applies to";
+       },
+       "--command-ratio must follow"},
+      {[](Options& o) {
+         o.password = "x";
+         o.protocol = "memcache_text";
+       },
+       "--authenticate"},
+  };
+  for (const auto& [set, fragment] : cases) {
+    SCOPED_TRACE(fragment);
+    Options o;
+    set(o);
+    ExpectUsage(o, fragment);
+  }
 }
 
 TEST(LoadgenConfig, CommandTemplates) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "loadgen/workload.h"
@@ -13,10 +14,14 @@
 namespace dfbench::loadgen {
 namespace {
 
-Config MakeConfig(uint64_t key_min, uint64_t key_max) {
+// The configuration of keys key_min..key_max; a Gaussian's median and stddev when given.
+Config MakeConfig(uint64_t key_min, uint64_t key_max, std::optional<double> median = std::nullopt,
+                  std::optional<double> stddev = std::nullopt) {
   Options o;
   o.key_minimum = static_cast<int64_t>(key_min);
   o.key_maximum = static_cast<int64_t>(key_max);
+  if (median) o.key_median = *median;
+  if (stddev) o.key_stddev = *stddev;
   auto c = ParseOptions(o);
   EXPECT_TRUE(c) << c.error().message;
   return *c;
@@ -78,11 +83,7 @@ TEST(KeyGenerator, ParallelSlicesCoverTheRangeExactlyOnce) {
 }
 
 TEST(KeyGenerator, GaussianCentresOnTheMedian) {
-  Options o;
-  o.key_maximum = 100000;
-  o.key_median = 30000;
-  o.key_stddev = 1000;
-  Config c = *ParseOptions(o);
+  Config c = MakeConfig(0, 100000, 30000, 1000);
   KeyGenerator g(c, KeyPattern::kGaussian, 0, 1);
   Rng rng(3);
   const int n = 100000;
@@ -117,12 +118,7 @@ TEST(KeyGenerator, GaussianDefaultsAreMidRangeAndSixthOfRange) {
 }
 
 TEST(KeyGenerator, GaussianStaysInRange) {
-  Options o;
-  o.key_minimum = 10;
-  o.key_maximum = 20;
-  o.key_median = 10;
-  o.key_stddev = 50;
-  Config c = *ParseOptions(o);
+  Config c = MakeConfig(10, 20, 10, 50);
   KeyGenerator g(c, KeyPattern::kGaussian, 0, 1);
   Rng rng(5);
   for (uint64_t k : Draw(g, rng, 10000)) {
