@@ -121,53 +121,62 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
   return out;
 }
 
-core::Result<Config> ParseOptions(const Options& o) {
-  if (!o.options_error.empty()) return tl::unexpected(Usage(o.options_error));
-  Config c;
-  c.server = o.server;
-  c.port = o.port;
-  c.password = o.password;
+namespace {
+
+// Where and how to connect: server, protocol, threads, clients, pipeline.
+core::Status ParseConnection(const Options& o, Config* c) {
+  c->server = o.server;
+  c->port = o.port;
+  c->password = o.password;
   if (o.protocol == "redis" || o.protocol == "resp2") {
-    c.protocol = Protocol::kRedis;
+    c->protocol = Protocol::kRedis;
   } else if (o.protocol == "memcache_text") {
-    c.protocol = Protocol::kMemcacheText;
+    c->protocol = Protocol::kMemcacheText;
   } else {
     return tl::unexpected(
         Usage("unknown --protocol '" + o.protocol + "' (use redis or memcache_text)"));
   }
-  c.threads = o.threads;
-  c.clients = o.clients;
-  c.pipeline = o.pipeline;
+  c->threads = o.threads;
+  c->clients = o.clients;
+  c->pipeline = o.pipeline;
+  return core::Ok();
+}
 
+// How long a run lasts: --test-time, or --requests (a count or "allkeys").
+core::Status ParseLength(const Options& o, Config* c) {
   if (!o.test_time.empty()) {
     auto d = core::ParseDuration(o.test_time);
     if (!d) return tl::unexpected(core::WithContext(d.error(), "--test-time"));
     if (d->count() <= 0) return tl::unexpected(Usage("--test-time must be greater than 0"));
-    c.test_time = *d;
-    c.requests = 0;
+    c->test_time = *d;
+    c->requests = 0;
   }
   if (!o.requests.empty()) {
-    if (c.by_time()) {
+    if (c->by_time()) {
       return tl::unexpected(Usage("--requests and --test-time are mutually exclusive"));
     }
     if (o.requests == "allkeys") {
-      c.all_keys = true;
+      c->all_keys = true;
     } else {
       auto n = core::ParseCount(o.requests);
       if (!n) return tl::unexpected(core::WithContext(n.error(), "--requests"));
       if (*n == 0) return tl::unexpected(Usage("--requests must be greater than 0"));
-      c.requests = *n;
+      c->requests = *n;
     }
   }
+  return core::Ok();
+}
 
+// Value sizes and expiry: --data-size, --data-size-range, --expiry-range.
+core::Status ParseValueSizes(const Options& o, Config* c) {
   if (o.data_size <= 0) return tl::unexpected(Usage("--data-size must be greater than 0"));
-  c.data_size = static_cast<uint64_t>(o.data_size);
+  c->data_size = static_cast<uint64_t>(o.data_size);
   if (!o.data_size_range.empty()) {
     auto r = ParseRangeFlag("--data-size-range", o.data_size_range);
     if (!r) return tl::unexpected(r.error());
     if (r->min == 0) return tl::unexpected(Usage("--data-size-range minimum must be at least 1"));
-    c.data_size_min = r->min;
-    c.data_size_max = r->max;
+    c->data_size_min = r->min;
+    c->data_size_max = r->max;
   }
   if (!o.expiry_range.empty()) {
     auto r = ParseRangeFlag("--expiry-range", o.expiry_range);
@@ -175,11 +184,15 @@ core::Result<Config> ParseOptions(const Options& o) {
     if (r->min == 0) {
       return tl::unexpected(Usage("--expiry-range minimum must be at least 1 second"));
     }
-    c.expiry_min_s = r->min;
-    c.expiry_max_s = r->max;
+    c->expiry_min_s = r->min;
+    c->expiry_max_s = r->max;
   }
+  return core::Ok();
+}
 
-  c.key_prefix = o.key_prefix;
+// The key range and its distributions' parameters, prefix and seeds.
+core::Status ParseKeys(const Options& o, Config* c) {
+  c->key_prefix = o.key_prefix;
   if (o.key_minimum < 0 || o.key_maximum < 0) {
     return tl::unexpected(Usage("--key-minimum and --key-maximum must not be negative"));
   }
@@ -188,21 +201,25 @@ core::Result<Config> ParseOptions(const Options& o) {
                                 ") is greater than --key-maximum (" +
                                 std::to_string(o.key_maximum) + ")"));
   }
-  c.key_minimum = static_cast<uint64_t>(o.key_minimum);
-  c.key_maximum = static_cast<uint64_t>(o.key_maximum);
-  const double range = static_cast<double>(c.key_range());
-  c.key_median =
-      o.key_median > 0 ? o.key_median : static_cast<double>(c.key_minimum) + (range - 1) / 2.0;
-  c.key_stddev = o.key_stddev > 0 ? o.key_stddev : std::max(range / 6.0, 1e-9);
+  c->key_minimum = static_cast<uint64_t>(o.key_minimum);
+  c->key_maximum = static_cast<uint64_t>(o.key_maximum);
+  const double range = static_cast<double>(c->key_range());
+  c->key_median =
+      o.key_median > 0 ? o.key_median : static_cast<double>(c->key_minimum) + (range - 1) / 2.0;
+  c->key_stddev = o.key_stddev > 0 ? o.key_stddev : std::max(range / 6.0, 1e-9);
   if (o.key_stddev < 0 || o.key_median < 0) {
     return tl::unexpected(Usage("--key-stddev and --key-median must not be negative"));
   }
-  c.key_zipf_exp = o.key_zipf_exp;
-  c.distinct_client_seed = o.distinct_client_seed;
-  c.randomize = o.randomize;
+  c->key_zipf_exp = o.key_zipf_exp;
+  c->distinct_client_seed = o.distinct_client_seed;
+  c->randomize = o.randomize;
+  return core::Ok();
+}
 
-  c.commands = o.commands;
-  if (!c.commands.empty()) {
+// What is sent: --command templates, or the SET:GET --ratio and --key-pattern.
+core::Status ParseMix(const Options& o, Config* c) {
+  c->commands = o.commands;
+  if (!c->commands.empty()) {
     if (!o.ratio.empty()) {
       return tl::unexpected(
           Usage("--ratio cannot be combined with --command (use --command-ratio)"));
@@ -215,51 +232,70 @@ core::Result<Config> ParseOptions(const Options& o) {
     if (!o.ratio.empty()) {
       auto r = core::ParseRatio(o.ratio);
       if (!r) return tl::unexpected(core::WithContext(r.error(), "--ratio"));
-      c.set_ratio = r->first;
-      c.get_ratio = r->second;
+      c->set_ratio = r->first;
+      c->get_ratio = r->second;
     }
     if (!o.key_pattern.empty()) {
-      auto st = ParseKeyPatternPair(o.key_pattern, &c);
+      auto st = ParseKeyPatternPair(o.key_pattern, c);
       if (!st) return tl::unexpected(st.error());
     }
   }
+  return core::Ok();
+}
 
-  c.json_out_file = o.json_out_file;
+// What the report holds: JSON file, percentiles, histogram.
+core::Status ParseOutput(const Options& o, Config* c) {
+  c->json_out_file = o.json_out_file;
   auto pct = ParsePercentiles(o.print_percentiles);
   if (!pct) return tl::unexpected(pct.error());
-  c.percentiles = *pct;
-  c.hide_histogram = o.hide_histogram;
+  c->percentiles = *pct;
+  c->hide_histogram = o.hide_histogram;
+  return core::Ok();
+}
 
+// Rate, warm-up, reconnects and the progress line.
+core::Status ParsePacing(const Options& o, Config* c) {
   if (!o.rate.empty()) {
     auto r = core::ParseCount(o.rate);
     if (!r) return tl::unexpected(core::WithContext(r.error(), "--rate"));
     if (*r == 0) return tl::unexpected(Usage("--rate must be greater than 0"));
-    c.rate_per_sec = static_cast<double>(*r);
+    c->rate_per_sec = static_cast<double>(*r);
   }
   if (!o.warmup_time.empty()) {
     auto d = core::ParseDuration(o.warmup_time);
     if (!d) return tl::unexpected(core::WithContext(d.error(), "--warmup-time"));
-    c.warmup_time = *d;
+    c->warmup_time = *d;
   }
   if (o.reconnect == "on") {
-    c.reconnect = ReconnectPolicy::kOn;
+    c->reconnect = ReconnectPolicy::kOn;
   } else if (o.reconnect == "off") {
-    c.reconnect = ReconnectPolicy::kOff;
+    c->reconnect = ReconnectPolicy::kOff;
   } else {
     return tl::unexpected(Usage("invalid --reconnect '" + o.reconnect + "' (use on or off)"));
   }
   if (o.progress == "auto") {
-    c.progress = ProgressMode::kAuto;
+    c->progress = ProgressMode::kAuto;
   } else if (o.progress == "always") {
-    c.progress = ProgressMode::kAlways;
+    c->progress = ProgressMode::kAlways;
   } else if (o.progress == "never") {
-    c.progress = ProgressMode::kNever;
+    c->progress = ProgressMode::kNever;
   } else {
     return tl::unexpected(
         Usage("invalid --progress '" + o.progress + "' (use auto, always or never)"));
   }
-  auto st = Validate(c);
-  if (!st) return tl::unexpected(st.error());
+  return core::Ok();
+}
+
+}  // namespace
+
+core::Result<Config> ParseOptions(const Options& o) {
+  if (!o.options_error.empty()) return tl::unexpected(Usage(o.options_error));
+  Config c;
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseKeys, &ParseMix,
+                    &ParseOutput, &ParsePacing}) {
+    if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
+  }
+  if (auto st = Validate(c); !st) return tl::unexpected(st.error());
   return c;
 }
 

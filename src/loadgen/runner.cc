@@ -191,6 +191,215 @@ void RaiseFileLimit() {
   }
 }
 
+// The worker threads: each connects, waits for the go signal, then runs its share of the load.
+// Stays where it is built (its threads refer to it).
+class WorkerPool {
+ public:
+  WorkerPool(const Config& config, const Workload& workload, const Target& target,
+             const RunTimes& times)
+      : connected_(config.threads) {
+    const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
+    for (int i = 0; i < config.threads; ++i) {
+      workers_.push_back(std::make_unique<Worker>(config, workload, target, i, random_base));
+    }
+    for (auto& w : workers_) {
+      threads_.emplace_back([this, &times, w = w.get()] {
+        w->Connect();
+        connected_.count_down();
+        go_.wait();
+        if (!abort_) w->Run(times);
+      });
+    }
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  ~WorkerPool() {
+    if (!released_) Abort();
+    Join();
+  }
+
+  // Waits until every worker tried to connect; the connections that are up.
+  int WaitConnected() {
+    connected_.wait();
+    int up = 0;
+    for (auto& w : workers_) up += w->connected();
+    connect_error_ = FirstError();
+    return up;
+  }
+  // The first error of a worker, in worker order: the one seen while connecting, if any.
+  std::string FirstError() const {
+    if (!connect_error_.empty()) return connect_error_;
+    for (const auto& w : workers_) {
+      if (!w->first_error().empty()) return w->first_error();
+    }
+    return "";
+  }
+  // Releases the workers (the run times must be set by now), or ends them without load.
+  void Go() {
+    released_ = true;
+    go_.count_down();
+  }
+  void Abort() {
+    abort_ = true;
+    Go();
+    Join();
+  }
+  void Join() {
+    for (auto& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+  bool AllFinished() const {
+    for (const auto& w : workers_) {
+      if (!w->finished.load(std::memory_order_acquire)) return false;
+    }
+    return true;
+  }
+  std::vector<std::unique_ptr<Worker>>& workers() { return workers_; }
+
+ private:
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> threads_;
+  std::latch connected_;
+  std::latch go_{1};
+  bool released_ = false;
+  bool abort_ = false;
+  std::string connect_error_;
+};
+
+// Why the load cannot start: interrupted, or no connection at all (kEnvironment).
+core::Status CheckConnections(const Config& config, WorkerPool& pool) {
+  const int up = pool.WaitConnected();
+  const int wanted = config.total_clients();
+  if (up == 0 || core::InterruptRequested()) {
+    pool.Abort();
+    if (core::InterruptRequested()) {
+      return Fail(ErrorKind::kInterrupted, "interrupted before the load started");
+    }
+    return Fail(ErrorKind::kEnvironment,
+                "no connection to " + Where(config) + " could be opened: " + pool.FirstError());
+  }
+  if (up < wanted) {
+    std::fprintf(stderr,
+                 "dfbench: warning: only %d of %d connections opened (%s); the rest "
+                 "keep retrying\n",
+                 up, wanted, pool.FirstError().c_str());
+  }
+  return core::Ok();
+}
+
+// The schedule from now: warm-up, then the measured window (open-ended when by requests).
+RunTimes StartClock(const Config& config) {
+  RunTimes times;
+  times.start_ns = SteadyNs();
+  times.measured_start_ns = times.start_ns + config.warmup_time.count() * 1000;
+  times.end_ns = config.by_time() ? times.measured_start_ns + config.test_time.count() * 1000 : 0;
+  return times;
+}
+
+// Until every worker is done: collects the time series and keeps the progress line current.
+void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
+                SeriesCollector* series) {
+  Progress progress(config.progress);
+  for (size_t i = 0; i < config.percentiles.size(); ++i) {
+    if (config.percentiles[i] == 99) progress.set_p99_index(i);
+  }
+  while (true) {
+    const bool all_finished = pool.AllFinished();
+    uint64_t ops = 0, errors = 0;
+    for (auto& w : pool.workers()) {
+      ops += w->progress_ops.load(std::memory_order_relaxed);
+      errors += w->progress_errors.load(std::memory_order_relaxed);
+    }
+    Collect(pool.workers(), series);
+    if (all_finished) break;
+    const int64_t now = SteadyNs();
+    if (now > times.measured_start_ns) {
+      progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
+                      series->LastFinished());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  pool.Join();
+  Collect(pool.workers(), series);
+  progress.Finish();
+}
+
+// The per-thread counters that are not per slot: warm-up, connections, error samples, and
+// whether every connection was lost. The open-loop uncorrected histograms per slot, merged.
+std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t slots,
+                                                  WorkerPool& pool, Report* report,
+                                                  int64_t* last_reply_ns) {
+  std::vector<LatencyHistogram> uncorrected(config.open_loop() ? slots : 0);
+  bool all_lost = true;
+  for (auto& w : pool.workers()) {
+    ThreadStats& ts = w->stats();
+    for (size_t i = 0; i < uncorrected.size(); ++i) uncorrected[i].Merge(ts.uncorrected[i]);
+    report->warmup_count += ts.warmup_count;
+    report->connection_errors += ts.connection_errors;
+    report->reconnects += ts.reconnects;
+    report->unanswered += ts.unanswered;
+    for (const auto& e : ts.error_samples) {
+      if (report->error_samples.size() < 5 &&
+          std::find(report->error_samples.begin(), report->error_samples.end(), e) ==
+              report->error_samples.end()) {
+        report->error_samples.push_back(e);
+      }
+    }
+    *last_reply_ns = std::max(*last_reply_ns, ts.last_reply_ns);
+    all_lost = all_lost && w->all_connections_lost();
+  }
+  if (all_lost) report->aborted_reason = "all connections lost: " + pool.FirstError();
+  return uncorrected;
+}
+
+// The measured window runs from its start to the last reply (exact, not rounded); its
+// duration in ns.
+int64_t SetWindow(const Config& config, const RunTimes& times,
+                  std::chrono::system_clock::time_point wall_start, int64_t last_reply_ns,
+                  Report* report) {
+  int64_t end_ns = last_reply_ns;
+  if (end_ns <= times.measured_start_ns) end_ns = SteadyNs();
+  const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
+  const int64_t warmup_ns = config.warmup_time.count() * 1000;
+  report->duration_ms = static_cast<double>(duration_ns) / 1e6;
+  const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
+  report->start_epoch_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(measured_wall_start.time_since_epoch())
+          .count();
+  report->finish_epoch_ms =
+      report->start_epoch_ms + static_cast<int64_t>(std::llround(report->duration_ms));
+  report->warmup_duration_ms = static_cast<double>(warmup_ns) / 1e6;
+  return duration_ns;
+}
+
+// One section per slot and the totals, with their time series.
+void FillSections(const Config& config, const Workload& workload, SeriesCollector& series,
+                  const std::vector<LatencyHistogram>& uncorrected, int64_t duration_ns,
+                  Report* report) {
+  const size_t slots = workload.slots.size();
+  const std::vector<SlotStats>& merged = series.SlotTotals();
+  SlotStats total;
+  LatencyHistogram total_uncorrected;
+  for (size_t i = 0; i < slots; ++i) {
+    total.counters.Add(merged[i].counters);
+    total.latency.Merge(merged[i].latency);
+  }
+  for (const auto& h : uncorrected) total_uncorrected.Merge(h);
+  // Seconds 0..n-1 of the window; the last reply falls in second duration / 1 s.
+  const size_t seconds = static_cast<size_t>(duration_ns / kNsPerSec + 1);
+  auto per_slot_series = series.PerSlot(seconds);
+  for (size_t i = 0; i < slots; ++i) {
+    SectionStats s = MakeSection(&workload.slots[i], merged[i],
+                                 uncorrected.empty() ? nullptr : &uncorrected[i], config);
+    s.series = std::move(per_slot_series[i]);
+    report->sections.push_back(std::move(s));
+  }
+  report->totals =
+      MakeSection(nullptr, total, uncorrected.empty() ? nullptr : &total_uncorrected, config);
+  report->totals.series = series.Totals(seconds);
+}
+
 }  // namespace
 
 core::Result<Report> Run(const Config& config) {
@@ -202,143 +411,22 @@ core::Result<Report> Run(const Config& config) {
   if (!target) return tl::unexpected(target.error());
   if (auto st = Preflight(config); !st) return tl::unexpected(st.error());
 
-  const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (int i = 0; i < config.threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(config, *workload, *target, i, random_base));
-  }
-  std::latch connected(config.threads);
-  std::latch go(1);
   RunTimes times;
-  bool abort = false;
-  std::vector<std::thread> threads;
-  for (auto& w : workers) {
-    threads.emplace_back([&, w = w.get()] {
-      w->Connect();
-      connected.count_down();
-      go.wait();
-      if (!abort) w->Run(times);
-    });
-  }
-  connected.wait();
-  int up = 0;
-  const int wanted = config.total_clients();
-  std::string first_error;
-  for (auto& w : workers) {
-    up += w->connected();
-    if (first_error.empty()) first_error = w->first_error();
-  }
-  if (up == 0 || core::InterruptRequested()) {
-    abort = true;
-    go.count_down();
-    for (auto& t : threads) t.join();
-    if (core::InterruptRequested()) {
-      return Fail(ErrorKind::kInterrupted, "interrupted before the load started");
-    }
-    return Fail(ErrorKind::kEnvironment,
-                "no connection to " + Where(config) + " could be opened: " + first_error);
-  }
-
-  if (up < wanted) {
-    std::fprintf(stderr,
-                 "dfbench: warning: only %d of %d connections opened (%s); the rest "
-                 "keep retrying\n",
-                 up, wanted, first_error.c_str());
-  }
+  WorkerPool pool(config, *workload, *target, times);
+  if (auto st = CheckConnections(config, pool); !st) return tl::unexpected(st.error());
   const auto wall_start = std::chrono::system_clock::now();
-  times.start_ns = SteadyNs();
-  const int64_t warmup_ns = config.warmup_time.count() * 1000;
-  times.measured_start_ns = times.start_ns + warmup_ns;
-  times.end_ns = config.by_time() ? times.measured_start_ns + config.test_time.count() * 1000 : 0;
-  go.count_down();
-
+  times = StartClock(config);
+  pool.Go();
   SeriesCollector series(workload->slots.size(), config.percentiles);
-  Progress progress(config.progress);
-  for (size_t i = 0; i < config.percentiles.size(); ++i) {
-    if (config.percentiles[i] == 99) progress.set_p99_index(i);
-  }
-  while (true) {
-    bool all_finished = true;
-    uint64_t ops = 0, errors = 0;
-    for (auto& w : workers) {
-      all_finished = all_finished && w->finished.load(std::memory_order_acquire);
-      ops += w->progress_ops.load(std::memory_order_relaxed);
-      errors += w->progress_errors.load(std::memory_order_relaxed);
-    }
-    Collect(workers, &series);
-    if (all_finished) break;
-    const int64_t now = SteadyNs();
-    if (now > times.measured_start_ns) {
-      progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
-                      series.LastFinished());
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  for (auto& t : threads) t.join();
-  Collect(workers, &series);
-  progress.Finish();
+  Coordinate(config, times, pool, &series);
 
-  // Merge the threads' measurements.
   Report report;
   report.interrupted = core::InterruptRequested();
-  const size_t slots = workload->slots.size();
-  const std::vector<SlotStats>& merged = series.SlotTotals();
-  std::vector<LatencyHistogram> uncorrected(config.open_loop() ? slots : 0);
-  SlotStats total;
-  LatencyHistogram total_uncorrected;
   int64_t last_reply_ns = 0;
-  bool all_lost = true;
-  for (auto& w : workers) {
-    ThreadStats& ts = w->stats();
-    for (size_t i = 0; i < uncorrected.size(); ++i) uncorrected[i].Merge(ts.uncorrected[i]);
-    report.warmup_count += ts.warmup_count;
-    report.connection_errors += ts.connection_errors;
-    report.reconnects += ts.reconnects;
-    report.unanswered += ts.unanswered;
-    for (const auto& e : ts.error_samples) {
-      if (report.error_samples.size() < 5 &&
-          std::find(report.error_samples.begin(), report.error_samples.end(), e) ==
-              report.error_samples.end()) {
-        report.error_samples.push_back(e);
-      }
-    }
-    last_reply_ns = std::max(last_reply_ns, ts.last_reply_ns);
-    all_lost = all_lost && w->all_connections_lost();
-    if (first_error.empty()) first_error = w->first_error();
-  }
-  for (size_t i = 0; i < slots; ++i) {
-    total.counters.Add(merged[i].counters);
-    total.latency.Merge(merged[i].latency);
-  }
-  for (const auto& h : uncorrected) total_uncorrected.Merge(h);
-  if (all_lost) report.aborted_reason = "all connections lost: " + first_error;
-
-  // The measured window runs from its start to the last reply (exact, not rounded).
-  int64_t end_ns = last_reply_ns;
-  if (end_ns <= times.measured_start_ns) end_ns = SteadyNs();
-  const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
-  report.duration_ms = static_cast<double>(duration_ns) / 1e6;
-  const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
-  report.start_epoch_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(measured_wall_start.time_since_epoch())
-          .count();
-  report.finish_epoch_ms =
-      report.start_epoch_ms + static_cast<int64_t>(std::llround(report.duration_ms));
-  report.warmup_duration_ms = static_cast<double>(warmup_ns) / 1e6;
-
-  // Seconds 0..n-1 of the window; the last reply falls in second duration / 1 s.
-  const size_t seconds = static_cast<size_t>(duration_ns / kNsPerSec + 1);
-  auto per_slot_series = series.PerSlot(seconds);
-  for (size_t i = 0; i < slots; ++i) {
-    SectionStats s = MakeSection(&workload->slots[i], merged[i],
-                                 uncorrected.empty() ? nullptr : &uncorrected[i], config);
-    s.series = std::move(per_slot_series[i]);
-    report.sections.push_back(std::move(s));
-  }
-  report.totals =
-      MakeSection(nullptr, total, uncorrected.empty() ? nullptr : &total_uncorrected, config);
-  report.totals.series = series.Totals(seconds);
-
+  const auto uncorrected =
+      MergeThreadCounters(config, workload->slots.size(), pool, &report, &last_reply_ns);
+  const int64_t duration_ns = SetWindow(config, times, wall_start, last_reply_ns, &report);
+  FillSections(config, *workload, series, uncorrected, duration_ns, &report);
   report.open_loop = config.open_loop();
   report.target_rate = config.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();

@@ -36,10 +36,6 @@ nlohmann::json ConfigJson(const results::RunResults& r, const RunOptions& o) {
           {"context", results::ToJson(r.context)}};
 }
 
-std::string Millions(double ops) {
-  return fmt::format("{:.0f}", ops);
-}
-
 // One engine: start, warm up, trials, cross-check, stop. Fills `row`; returns false when the
 // run was interrupted.
 bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir,
@@ -75,9 +71,8 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
     trial->raw_file = "memtier/" + raw;
     row->trials.push_back(*trial);
     row->Aggregate();
-    core::Notef("[{}] trial {}/{}: {} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}",
-                spec.name, t, o.trials, Millions(trial->throughput), trial->p50, trial->p99,
-                trial->p999,
+    core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}",
+                spec.name, t, o.trials, trial->throughput, trial->p50, trial->p99, trial->p999,
                 trial->errors ? fmt::format(", {} errors", trial->errors) : std::string());
     publish();
   }
