@@ -11,44 +11,15 @@
 namespace dfbench::drivers {
 namespace {
 
-// A --json_out_file report as dfly_bench (v1.40+) writes it for --command: "Totals" first, then
-// one section named by the UPPER-CASE first word of the command; latencies in ms; no
-// Hits/Misses, KB/sec, Accumulated Latency or compressed histogram.
-constexpr const char* kDflyCommandReport = R"({
-  "configuration": {"server": "127.0.0.1", "port": 6379, "clients": 5, "threads": 32,
-                    "pipeline": 20, "ratio": "1:10"},
-  "ALL STATS": {
-    "Runtime": {"Total duration": 15013},
-    "Totals": {"Count": 4500000, "Ops/sec": 299740.2, "Average Latency": 0.512,
-               "Min Latency": 0.031, "Max Latency": 9.871,
-               "Percentile Latencies": {"p50.00": 0.455, "p99.00": 1.631, "p99.90": 3.903},
-               "Time-Serie": {"0": {"Count": 300000, "Ops/sec": 300000, "Average Latency": 0.5,
-                                    "Min Latency": 0.04, "Max Latency": 3.1, "p50.00": 0.45,
-                                    "p99.00": 1.6, "p99.90": 3.8}}},
-    "GET": {"Count": 4500000, "Ops/sec": 299740.2, "Average Latency": 0.512,
-            "Min Latency": 0.031, "Max Latency": 9.871,
-            "Percentile Latencies": {"p50.00": 0.455, "p99.00": 1.631, "p99.90": 3.903},
-            "Time-Serie": {}}
-  }
-})";
-
-// The SET:GET form: "Sets" and "Gets" sections after "Totals".
-constexpr const char* kDflyRatioReport = R"({
-  "configuration": {"server": "127.0.0.1", "port": 6379, "clients": 2, "threads": 1,
-                    "pipeline": 5, "ratio": "1:1"},
-  "ALL STATS": {
-    "Runtime": {"Total duration": 2000},
-    "Totals": {"Count": 3000, "Ops/sec": 1500, "Average Latency": 0.0,
-               "Min Latency": 0.1, "Max Latency": 2.0,
-               "Percentile Latencies": {"p50.00": 0.3, "p99.00": 0.9, "p99.90": 1.5}},
-    "Sets": {"Count": 1000, "Ops/sec": 500, "Average Latency": 0.4, "Min Latency": 0.1,
-             "Max Latency": 2.0, "Percentile Latencies": {"p50.00": 0.35, "p99.00": 1.0,
-                                                          "p99.90": 1.5}},
-    "Gets": {"Count": 2000, "Ops/sec": 1000, "Average Latency": 0.25, "Min Latency": 0.1,
-             "Max Latency": 1.0, "Percentile Latencies": {"p50.00": 0.25, "p99.00": 0.8,
-                                                          "p99.90": 0.9}}
-  }
-})";
+// A --json_out_file report as dfly_bench (v1.40+) writes it for --command (command_report.json):
+// "Totals" first, then one section named by the UPPER-CASE first word of the command; latencies
+// in ms; no Hits/Misses, KB/sec, Accumulated Latency or compressed histogram. The SET:GET form
+// (ratio_report.json) has "Sets" and "Gets" sections after "Totals".
+std::string DflyReport(const std::string& name) {
+  auto text = core::ReadFile(testing::FixturePath("dfly_bench/" + name));
+  EXPECT_TRUE(text) << name;
+  return text.value_or("");
+}
 
 using testing::JoinArgs;
 using testing::ScopedTempDir;
@@ -102,7 +73,7 @@ TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
 
 TEST(DflyBenchDriver, ParsesItsCommandReport) {
   Workload w{.length = Workload::Length::kTestTime, .test_time = std::chrono::seconds(15)};
-  auto t = DflyBenchDriver::ParseReport(kDflyCommandReport, w);
+  auto t = DflyBenchDriver::ParseReport(DflyReport("command_report.json"), w);
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 4500000u);
   EXPECT_DOUBLE_EQ(t->throughput, 300000);  // Count over the test time
@@ -114,7 +85,8 @@ TEST(DflyBenchDriver, ParsesItsCommandReport) {
 }
 
 TEST(DflyBenchDriver, ParsesItsSetGetReport) {
-  auto t = DflyBenchDriver::ParseReport(kDflyRatioReport, Workload{.total_requests = 3000});
+  auto t = DflyBenchDriver::ParseReport(DflyReport("ratio_report.json"),
+                                        Workload{.total_requests = 3000});
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 3000u);
   EXPECT_DOUBLE_EQ(t->throughput, 1500);  // by requests: Count over its Total duration
@@ -136,7 +108,7 @@ TEST(DflyBenchDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
 TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
   const ScopedTempDir dir("dfly-fake");
   const auto report = dir / "report.json";
-  ASSERT_TRUE(core::WriteFileAtomic(report, kDflyCommandReport));
+  ASSERT_TRUE(core::WriteFileAtomic(report, DflyReport("command_report.json")));
   testing::WriteExecutable(dir / "dfly_bench",
                            "#!/bin/sh\n"
                            "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
