@@ -20,13 +20,10 @@ TEST(Workload, RequestsAreSplitOverConnectionsRoundingUp) {
 }
 
 TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
-  Workload w{.threads = 2,
-             .clients = 10,
-             .total_requests = 2000,
-             .ratio = "1:4",
-             .data_size = 128,
-             .pipeline = 16,
-             .distinct_client_seed = true};
+  Workload w{.threads = 2, .clients = 10, .total_requests = 2000, .ratio = "1:4"};
+  w.data_size = 128;
+  w.pipeline = 16;
+  w.distinct_client_seed = true;
   auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, w, "/tmp/r");
   EXPECT_EQ(JoinArgs(args),
             "/bin/dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 2 "

@@ -254,14 +254,11 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   auto client = server->Client();
   EXPECT_EQ(client.Command({"DBSIZE"})->integer, 1000);
   EXPECT_EQ(client.Command({"LLEN", "memtier-1000"})->integer, 1);
-  Workload timed{.threads = 1,
-                 .clients = 5,
-                 .pipeline = 10,
-                 .command = "LRANGE __key__ 0 9",
-                 .key_minimum = 1,
-                 .key_maximum = 1000,
-                 .length = Workload::Length::kTestTime,
-                 .test_time = std::chrono::seconds(1)};
+  Workload timed = TimedCommand("LRANGE __key__ 0 9", KeyPattern::kRandom, 1);
+  timed.threads = 1;
+  timed.pipeline = 10;
+  timed.distinct_client_seed = false;
+  timed.key_maximum = 1000;
   auto t = driver.Run(host, target, timed, {}, dir / "t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_GT(t->throughput, 0);
