@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
+#include <optional>
+#include <utility>
 
 #include "core/units.h"
 #include "protocol/resp_encoder.h"
@@ -123,19 +126,29 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
 
 namespace {
 
+// The value a flag's word stands for among `choices`; nullopt for any other word.
+template <typename T>
+std::optional<T> Choose(const std::string& word,
+                        std::initializer_list<std::pair<const char*, T>> choices) {
+  for (const auto& [name, value] : choices) {
+    if (word == name) return value;
+  }
+  return std::nullopt;
+}
+
 // Where and how to connect: server, protocol, threads, clients, pipeline.
 core::Status ParseConnection(const Options& o, Config* c) {
   c->server = o.server;
   c->port = o.port;
   c->password = o.password;
-  if (o.protocol == "redis" || o.protocol == "resp2") {
-    c->protocol = Protocol::kRedis;
-  } else if (o.protocol == "memcache_text") {
-    c->protocol = Protocol::kMemcacheText;
-  } else {
+  const auto protocol = Choose<Protocol>(o.protocol, {{"redis", Protocol::kRedis},
+                                                      {"resp2", Protocol::kRedis},
+                                                      {"memcache_text", Protocol::kMemcacheText}});
+  if (!protocol) {
     return tl::unexpected(
         Usage("unknown --protocol '" + o.protocol + "' (use redis or memcache_text)"));
   }
+  c->protocol = *protocol;
   c->threads = o.threads;
   c->clients = o.clients;
   c->pipeline = o.pipeline;
@@ -266,23 +279,20 @@ core::Status ParsePacing(const Options& o, Config* c) {
     if (!d) return tl::unexpected(core::WithContext(d.error(), "--warmup-time"));
     c->warmup_time = *d;
   }
-  if (o.reconnect == "on") {
-    c->reconnect = ReconnectPolicy::kOn;
-  } else if (o.reconnect == "off") {
-    c->reconnect = ReconnectPolicy::kOff;
-  } else {
+  const auto reconnect = Choose<ReconnectPolicy>(
+      o.reconnect, {{"on", ReconnectPolicy::kOn}, {"off", ReconnectPolicy::kOff}});
+  if (!reconnect) {
     return tl::unexpected(Usage("invalid --reconnect '" + o.reconnect + "' (use on or off)"));
   }
-  if (o.progress == "auto") {
-    c->progress = ProgressMode::kAuto;
-  } else if (o.progress == "always") {
-    c->progress = ProgressMode::kAlways;
-  } else if (o.progress == "never") {
-    c->progress = ProgressMode::kNever;
-  } else {
+  c->reconnect = *reconnect;
+  const auto progress = Choose<ProgressMode>(o.progress, {{"auto", ProgressMode::kAuto},
+                                                          {"always", ProgressMode::kAlways},
+                                                          {"never", ProgressMode::kNever}});
+  if (!progress) {
     return tl::unexpected(
         Usage("invalid --progress '" + o.progress + "' (use auto, always or never)"));
   }
+  c->progress = *progress;
   return core::Ok();
 }
 
