@@ -16,15 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t pos = haystack.find(needle); pos != std::string::npos;
-       pos = haystack.find(needle, pos + needle.size())) {
-    ++n;
-  }
-  return n;
-}
-
 // Runs the quickstart and returns the path of its results.json.
 std::string QuickstartResults(const DfbenchRunner& dfb, const std::string& id) {
   auto r = dfb.Run(Concat(
@@ -117,17 +108,17 @@ TEST(Report, RendersInAHeadlessBrowser) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
 
   // Two run sections, one replication and one per-command section, one run comparison.
-  EXPECT_EQ(Count(html, "<section class=\"file\">"), 4u);
-  EXPECT_EQ(Count(html, "<section class=\"comparison\""), 1u);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 4u);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
   // Per run: throughput and latency charts; per command: the same; the comparison: two.
-  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 2u * 2 + 2 + 2);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 2u * 2 + 2 + 2);
   // Per replication case: rps and p99 over time, each with the sync point marked.
-  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 4u);
-  EXPECT_EQ(Count(html, "class=\"marker-line\""), 4u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 4u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 4u);
   EXPECT_NE(html.find("stable sync after 6.4 s"), std::string::npos);
   // Bars: per run 2 throughput + 6 latency; per command 1 + 3; the comparison 2 × 2 × 2.
-  EXPECT_EQ(Count(html, "<rect class=\"bar\""), 2u * 8 + 4 + 8);
-  EXPECT_GE(Count(html, "class=\"whisker\""), 2u * 8);
+  EXPECT_EQ(CountOccurrences(html, "<rect class=\"bar\""), 2u * 8 + 4 + 8);
+  EXPECT_GE(CountOccurrences(html, "class=\"whisker\""), 2u * 8);
   for (const char* text :
        {"Throughput per engine", "Latency percentiles", "Throughput, baseline vs candidate",
         "qps=100000 · throughput over time", "maxload · p99 latency over time",

@@ -62,6 +62,15 @@ void WriteExecutable(const std::filesystem::path& path, const std::string& text)
   ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
 }
 
+size_t CountOccurrences(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = haystack.find(needle); pos != std::string::npos;
+       pos = haystack.find(needle, pos + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
 const std::vector<std::string> kSmallRun = {
     "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
     "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",

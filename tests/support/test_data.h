@@ -33,6 +33,9 @@ std::vector<std::string> SplitArgs(std::string_view line);
 // program, such as a load generator that fails in one precise way.
 void WriteExecutable(const std::filesystem::path& path, const std::string& text);
 
+// How often `needle` occurs in `haystack`, without overlaps.
+size_t CountOccurrences(const std::string& haystack, const std::string& needle);
+
 // Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
 extern const std::vector<std::string> kSmallRun;
 
