@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "cli/bool_flag.h"
 #include "core/error.h"
 
 namespace dfbench::cli {

@@ -9,7 +9,8 @@ void AddDestroy(CLI::App* sub, Action* action) {
   auto id = std::make_shared<std::string>();
   sub->add_option("--id", *id, "Setup to destroy")->required();
   auto yes = std::make_shared<bool>(false);
-  sub->add_flag("--yes,-y", *yes, "Accepted for compatibility; the local provider never prompts");
+  AddBoolFlag(sub, "--yes,-y", yes.get(),
+              "Accepted for compatibility; the local provider never prompts");
   SetExamples(sub, "  dfbench destroy --id local-dev\n");
   sub->callback([id, yes, action] {
     *action = [id] {

@@ -41,7 +41,7 @@ int RunList(bool all) {
 
 void AddList(CLI::App* sub, Action* action) {
   auto all = std::make_shared<bool>(false);
-  sub->add_flag("--all", *all, "Include destroyed setups");
+  AddBoolFlag(sub, "--all", all.get(), "Include destroyed setups");
   SetExamples(sub, "  dfbench list\n  dfbench list --all\n");
   sub->callback([all, action] { *action = [all] { return RunList(*all); }; });
 }

@@ -79,9 +79,9 @@ void AddQuickstart(CLI::App* sub, Action* action) {
   AddSshFlags(sub, &f->ssh, /*with_version=*/false);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
-  sub->add_flag("--skip-destroy", f->skip_destroy, "Keep the setup after the run");
-  sub->add_flag("--no-pin", f->no_pin,
-                "Local provider: do not split the CPUs between engine and load generator");
+  AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");
+  AddBoolFlag(sub, "--no-pin", &f->no_pin,
+              "Local provider: do not split the CPUs between engine and load generator");
   SetExamples(sub,
               "  dfbench quickstart\n"
               "  dfbench quickstart --engines redis,memcached --trials 5\n"

@@ -48,8 +48,8 @@ void AddSetup(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
-  sub->add_flag("--no-pin", f->no_pin,
-                "Local provider: do not split the CPUs between engine and load generator");
+  AddBoolFlag(sub, "--no-pin", &f->no_pin,
+              "Local provider: do not split the CPUs between engine and load generator");
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"

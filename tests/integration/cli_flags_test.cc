@@ -1,0 +1,143 @@
+// The command line as the reference's users type it: Go-style boolean flags in every subcommand.
+#include <gtest/gtest.h>
+
+#include "dfbench_runner.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A subcommand with every boolean flag it takes, and the arguments that, placed after the
+// boolean, make it stop right after parsing with a known error: reaching that error proves the
+// boolean was parsed and did not take the next argument.
+struct Command {
+  std::vector<std::string> head;
+  std::vector<std::string> booleans;
+  std::vector<std::string> tail;
+  int code;
+  const char* needle;
+};
+
+const std::vector<std::string> kTuning = {"--dragonfly_conn_use_incoming_cpu",
+                                          "--redis_pin_network", "--valkey_pin_network",
+                                          "--pin-network"};
+
+std::vector<Command> Commands() {
+  return {
+      {{"setup"}, {"--no-pin", "--tune-network"}, {"--engines", "foodb"}, 2, "unknown engine"},
+      {{"quickstart"},
+       Concat({"--distinct-client-seed", "--skip-destroy", "--no-pin", "--tune-network"}, kTuning),
+       {"--engines", "foodb"},
+       2,
+       "unknown engine"},
+      {{"run"}, Concat({"--distinct-client-seed"}, kTuning), {"--id", "nope"}, 3, "not found"},
+      {{"run-commands", "--command", "SET", "--engines", "redis"},
+       Concat({"--distinct-client-seed"}, kTuning),
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"run-commands", "--command-template", "SET __key__ __data__", "--engines", "redis"},
+       {"--command-mutates", "--command-drains"},
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"run-commands-dfly", "--command", "SET", "--engines", "redis"},
+       kTuning,
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"destroy"}, {"--yes"}, {"--id", "nope"}, 3, "not found"},
+      {{"info"}, {"--json"}, {"--id", "nope"}, 3, "not found"},
+      {{"ssh"}, {"--print"}, {"--id", "nope"}, 3, "not found"},
+  };
+}
+
+TEST(BooleanFlags, BareFalseAndTrueEachFollowedByAnotherFlag) {
+  DfbenchRunner dfb("booleans");
+  for (const auto& c : Commands()) {
+    for (const auto& flag : c.booleans) {
+      for (const std::string& form :
+           {flag, flag + "=false", flag + "=true", flag + "=0", flag + "=1"}) {
+        auto args = Concat(Concat(c.head, {form}), c.tail);
+        auto r = dfb.Run(args);
+        EXPECT_EQ(r.code, c.code) << c.head[0] << " " << form << ": " << r.err;
+        EXPECT_TRUE(Contains(r.err, c.needle)) << c.head[0] << " " << form << ": " << r.err;
+        EXPECT_EQ(CountLines(r.err), 1) << r.err;
+      }
+    }
+  }
+}
+
+TEST(BooleanFlags, BareBooleanBeforeAValuedFlag) {
+  DfbenchRunner dfb("bare-before-value");
+  // Used to fail with "Could not convert: --dragonfly_conn_use_incoming_cpu = --trials".
+  auto r = dfb.Run({"run", "--id", "nope", "--dragonfly_conn_use_incoming_cpu", "--trials", "1"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  // The flag after the boolean is read as a flag: its own check fires.
+  r = dfb.Run({"run", "--id", "nope", "--redis_pin_network", "--trials", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(Contains(r.err, "--trials")) << r.err;
+}
+
+TEST(BooleanFlags, BadValueIsOneLineNamingTheFlag) {
+  DfbenchRunner dfb("bad-boolean");
+  for (const auto& c : Commands()) {
+    for (const auto& flag : c.booleans) {
+      auto r = dfb.Run(Concat(Concat(c.head, {flag + "=maybe"}), c.tail));
+      EXPECT_EQ(r.code, 2) << flag << ": " << r.err;
+      EXPECT_EQ(CountLines(r.err), 1) << r.err;
+      EXPECT_TRUE(Contains(r.err, "dfbench: " + flag + ": invalid boolean value \"maybe\""))
+          << r.err;
+    }
+  }
+}
+
+TEST(BooleanFlags, ValuesReachTheSetup) {
+  DfbenchRunner dfb("boolean-values");
+  auto r = dfb.Run({"setup", "--id", "pinned", "--no-pin=false", "--engines", "redis"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State("pinned")["settings"]["pin_cpus"], true);
+  r = dfb.Run({"setup", "--id", "unpinned", "--no-pin", "--engines", "redis"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State("unpinned")["settings"]["pin_cpus"], false);
+
+  // A run records what the booleans said.
+  r = dfb.Run({"run",
+               "--id",
+               "unpinned",
+               "--engines",
+               "redis",
+               "--distinct-client-seed",
+               "--redis_pin_network=false",
+               "--memtier-threads",
+               "1",
+               "--memtier-clients",
+               "2",
+               "--memtier-requests",
+               "1000",
+               "--warmup-requests",
+               "0",
+               "--trials",
+               "1",
+               "--cooldown",
+               "0",
+               "--output",
+               "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["distinct_client_seed"], true);
+  EXPECT_FALSE(out["engines"][0]["tuning"].contains("pin_network")) << out["engines"][0]["tuning"];
+}
+
+}  // namespace
+}  // namespace dfbench::testing
