@@ -1,7 +1,10 @@
 // The command line as the reference's users type it: Go-style boolean flags in every subcommand.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "dfbench_runner.h"
+#include "on_terminal.h"
 
 namespace dfbench::testing {
 namespace {
@@ -34,9 +37,15 @@ const std::vector<std::string> kTuning = {"--dragonfly_conn_use_incoming_cpu",
 
 std::vector<Command> Commands() {
   return {
-      {{"setup"}, {"--no-pin", "--tune-network"}, {"--engines", "foodb"}, 2, "unknown engine"},
+      {{"setup"},
+       {"--no-pin", "--tune-network", "--yes", "-y", "--dry-run"},
+       {"--engines", "foodb"},
+       2,
+       "unknown engine"},
       {{"quickstart"},
-       Concat({"--distinct-client-seed", "--skip-destroy", "--no-pin", "--tune-network"}, kTuning),
+       Concat({"--distinct-client-seed", "--skip-destroy", "--no-pin", "--tune-network", "--yes",
+               "-y", "--dry-run"},
+              kTuning),
        {"--engines", "foodb"},
        2,
        "unknown engine"},
@@ -56,7 +65,7 @@ std::vector<Command> Commands() {
        {"--id", "nope"},
        3,
        "not found"},
-      {{"destroy"}, {"--yes"}, {"--id", "nope"}, 3, "not found"},
+      {{"destroy"}, {"--yes", "-y"}, {"--id", "nope"}, 3, "not found"},
       {{"info"}, {"--json"}, {"--id", "nope"}, 3, "not found"},
       {{"ssh"}, {"--print"}, {"--id", "nope"}, 3, "not found"},
   };
@@ -66,8 +75,11 @@ TEST(BooleanFlags, BareFalseAndTrueEachFollowedByAnotherFlag) {
   DfbenchRunner dfb("booleans");
   for (const auto& c : Commands()) {
     for (const auto& flag : c.booleans) {
-      for (const std::string& form :
-           {flag, flag + "=false", flag + "=true", flag + "=0", flag + "=1"}) {
+      std::vector<std::string> forms = {flag};
+      if (flag.rfind("--", 0) == 0) {  // a short flag (-y) has no =value form
+        forms.insert(forms.end(), {flag + "=false", flag + "=true", flag + "=0", flag + "=1"});
+      }
+      for (const auto& form : forms) {
         auto args = Concat(Concat(c.head, {form}), c.tail);
         auto r = dfb.Run(args);
         EXPECT_EQ(r.code, c.code) << c.head[0] << " " << form << ": " << r.err;
@@ -93,6 +105,7 @@ TEST(BooleanFlags, BadValueIsOneLineNamingTheFlag) {
   DfbenchRunner dfb("bad-boolean");
   for (const auto& c : Commands()) {
     for (const auto& flag : c.booleans) {
+      if (flag.rfind("--", 0) != 0) continue;
       auto r = dfb.Run(Concat(Concat(c.head, {flag + "=maybe"}), c.tail));
       EXPECT_EQ(r.code, 2) << flag << ": " << r.err;
       EXPECT_EQ(CountLines(r.err), 1) << r.err;
@@ -137,6 +150,64 @@ TEST(BooleanFlags, ValuesReachTheSetup) {
   json out = json::parse(r.out);
   EXPECT_EQ(out["memtier"]["distinct_client_seed"], true);
   EXPECT_FALSE(out["engines"][0]["tuning"].contains("pin_network")) << out["engines"][0]["tuning"];
+}
+
+// An ssh setup of hosts that do not exist: every test below stops before contacting them.
+std::vector<std::string> SshSetup(const std::string& command, const std::string& id) {
+  return {command,    "--id",      id,         "--provider", "ssh",
+          "--server", "192.0.2.1", "--client", "192.0.2.2",  "--ssh-user",
+          "ubuntu",   "--engines", "redis",    "--ssh-key",  "/dev/null"};
+}
+
+TEST(Confirmation, WithoutATerminalAndWithoutYesStopsAtOnce) {
+  DfbenchRunner dfb("no-terminal");
+  for (const char* command : {"setup", "quickstart"}) {
+    auto r = dfb.Run(SshSetup(command, "lab"), std::chrono::seconds(20));
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_TRUE(Contains(r.err, "pass --yes (or set DFBENCH_NO_CONFIRM=1)")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dfb.SetupDir("lab"))) << command;
+  }
+  // DFBENCH_NO_CONFIRM=0 still asks.
+  auto argv = Concat({"env", "DFBENCH_NO_CONFIRM=0"}, dfb.Argv(SshSetup("setup", "lab")));
+  auto r = core::RunCapture(argv, std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status.code, 2) << r->err;
+  // Local setups change nothing outside DFBENCH_HOME and do not ask.
+  EXPECT_EQ(dfb.Run({"setup", "--id", "here", "--engines", "redis"}).code, 0);
+  EXPECT_EQ(dfb.Run({"destroy", "--id", "here"}).code, 0);
+}
+
+TEST(Confirmation, AnsweringNoOnATerminalChangesNothing) {
+  DfbenchRunner dfb("answer-no");
+  for (const std::string answer : {"n\n", "\n", "maybe\n"}) {
+    auto r = RunOnTerminal(dfb, SshSetup("setup", "lab"), answer);
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_TRUE(Contains(r.out, "setup lab will change these hosts over SSH:")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "server     192.0.2.1")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "log in as ubuntu on port 22")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "server: find redis")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "network tuning: none")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "Proceed? [y/N]")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "dfbench: not confirmed; nothing changed")) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs")) << r.out;
+  }
+}
+
+TEST(Confirmation, DryRunPrintsThePlanAndCreatesNothing) {
+  DfbenchRunner dfb("dry-run");
+  auto r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--dry-run", "--tune-network"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "network tuning: steer the server NIC")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "dry run: nothing was created or changed")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "Proceed?")) << r.err;
+  r = dfb.Run(Concat(SshSetup("quickstart", "qs"), {"--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "then: benchmark, stop everything and remove")) << r.err;
+  r = dfb.Run({"setup", "--id", "here", "--engines", "redis", "--dry-run"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "setup here on this machine (local provider)")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs"));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "on_terminal.h"
 #include "ssh_testbed.h"
 
 namespace dfbench::testing {
@@ -27,13 +28,16 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+// `confirm` answers the question before hosts are changed ("" leaves it to the test).
 std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
-                                   const std::string& key = Bed().key.string()) {
+                                   const std::string& key = Bed().key.string(),
+                                   const std::string& confirm = "--yes") {
   std::vector<std::string> args = {
       "setup",        "--id",           id,         "--provider",     "ssh",
       "--server",     Testbed::kServer, "--client", Testbed::kClient, "--ssh-user",
       Testbed::kUser, "--engines",      engines};
   if (!key.empty()) args.insert(args.end(), {"--ssh-key", key});
+  if (!confirm.empty()) args.push_back(confirm);
   return args;
 }
 
@@ -188,7 +192,7 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   ASSERT_TRUE(shell);
   EXPECT_EQ(shell->out, "dfb-client\n") << shell->err;
 
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State(id)["status"], "destroyed");
   EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / id));
@@ -203,11 +207,17 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
 TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-quickstart");
-  auto args = SetupArgs("qs", "redis,memcached");
+  auto args = SetupArgs("qs", "redis,memcached", Bed().key.string(), /*confirm=*/"");
   args[0] = "quickstart";
-  auto r = dfb.Run(Concat(Concat(args, kSmallRun), {"--output", "json"}));
-  ASSERT_EQ(r.code, 0) << r.err;
-  json out = json::parse(r.out);
+  // DFBENCH_NO_CONFIRM=1 stands for --yes.
+  auto run =
+      core::RunCapture(Concat({"env", "DFBENCH_NO_CONFIRM=1"},
+                              dfb.Argv(Concat(Concat(args, kSmallRun), {"--output", "json"}))),
+                       std::chrono::minutes(5));
+  ASSERT_TRUE(run);
+  ASSERT_EQ(run->status.code, 0) << run->err;
+  EXPECT_TRUE(Contains(run->err, "quickstart qs will change these hosts over SSH:")) << run->err;
+  json out = json::parse(run->out);
   EXPECT_EQ(out["status"], "completed");
   ASSERT_EQ(out["engines"].size(), 2u);
   EXPECT_EQ(out["engines"][1]["engine"], "memcached");
@@ -222,7 +232,7 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-keygen");
   const std::string id = "gen";
-  auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   EXPECT_EQ(r.code, 5) << r.err;
   const fs::path key = dfb.SetupDir(id) / "ssh" / "id_rsa";
   const std::string pub = *core::ReadFile(key.string() + ".pub");
@@ -243,15 +253,46 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
     const fs::path keys = Bed().base / role / "authorized_keys";
     ASSERT_TRUE(core::WriteFileAtomic(keys, *core::ReadFile(keys) + pub, 0600));
   }
-  r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "reusing the SSH key pair")) << r.err;
   EXPECT_EQ(dfb.State(id)["provider_data"]["ssh"]["key_path"], key.string());
   r = dfb.Run({"ssh", "--id", id, "--print"});
   EXPECT_TRUE(Contains(r.out, "ssh -i " + key.string() + " ")) << r.out;
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(key));  // destroy removes the generated pair
+  ExpectNothingRunning(dfb, id);
+}
+
+TEST(SshProvider, AskedOnATerminalBeforeChangingHosts) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-prompt");
+  const std::string id = "ask";
+  auto r = RunOnTerminal(dfb, SetupArgs(id, "redis", Bed().key.string(), /*confirm=*/""), "y\n");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "Proceed? [y/N]")) << r.out;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  const fs::path work = HomeOf("server") / ".dfbench-work" / id;
+  ASSERT_TRUE(fs::exists(work));
+
+  // destroy shows what it removes; "n" keeps everything.
+  r = RunOnTerminal(dfb, {"destroy", "--id", id}, "n\n");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(Contains(r.out, "destroy ask will change these hosts (ssh provider):")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "remove ~/.dfbench-work/ask/")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "not confirmed; nothing changed")) << r.out;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  EXPECT_TRUE(fs::exists(work));
+  // Without a terminal and without --yes: one line, at once.
+  r = dfb.Run({"destroy", "--id", id}, std::chrono::seconds(20));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "pass --yes")) << r.err;
+  EXPECT_TRUE(fs::exists(work));
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(work));
   ExpectNothingRunning(dfb, id);
 }
 
@@ -326,7 +367,7 @@ TEST(SshProvider, EngineThatCannotBeInstalled) {
   EXPECT_FALSE(Contains(r.err, "download")) << r.err;  // no attempt to fetch anything
   EXPECT_EQ(dfb.State("nov")["status"], "failed");
   ExpectNothingRunning(dfb, "nov");
-  r = dfb.Run({"destroy", "--id", "nov"});
+  r = dfb.Run({"destroy", "--id", "nov", "-y"});
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
@@ -404,7 +445,7 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["source"],
             (dfb.home() / "df.tar.gz").string());
   ExpectNothingRunning(dfb, id);
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   EXPECT_EQ(r.code, 0) << r.err;
   ExpectNothingRunning(dfb, id);
 }
@@ -509,7 +550,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   EXPECT_EQ(dfb.State(id)["status"], "ready");
   ExpectNothingRunning(dfb, id);
 
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   EXPECT_EQ(r.code, 0) << r.err;
   ExpectNothingRunning(dfb, id);
 }
