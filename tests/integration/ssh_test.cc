@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <set>
 #include <thread>
 
 #include "core/files.h"
@@ -70,8 +71,25 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-flow");
   const std::string id = "lab";
-  auto r = dfb.Run(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
-  ASSERT_EQ(r.code, 0) << r.err;
+  // Every status the setup passes through, as its state file shows them.
+  core::Process setup = dfb.Start(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
+  std::set<std::string> seen;
+  std::optional<core::ExitStatus> finished;
+  while (!(finished = setup.Poll())) {
+    json polled = dfb.State(id);
+    if (polled.is_object()) seen.insert(polled.value("status", ""));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CliResult r{-1, "", *core::ReadFile(dfb.home() / "bg.stderr")};
+  ASSERT_EQ(finished->code, 0) << r.err;
+  EXPECT_TRUE(seen.count("installing")) << r.err;
+  // The reference's step banners.
+  for (const char* banner : {"\n[1/4] Logging in to the hosts (server, client)...\n",
+                             "\n[2/4] Uploading dfbench to the client...\n",
+                             "\n[3/4] Installing engines on the server (redis)...\n",
+                             "\n[4/4] Tuning the network on the server...\n", "\nDone.\n"}) {
+    EXPECT_TRUE(Contains(r.err, banner)) << banner << r.err;
+  }
   json st = dfb.State(id);
   EXPECT_EQ(st["status"], "ready");
   EXPECT_EQ(st["provider"], "ssh");
@@ -194,6 +212,11 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
 
   r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err,
+                       "[1/2] Stopping what dfbench left running and removing "
+                       "~/.dfbench-work/lab/ on the hosts...\n"))
+      << r.err;
+  EXPECT_TRUE(Contains(r.err, "[2/2] Removing local SSH connection files...\nDone.\n")) << r.err;
   EXPECT_EQ(dfb.State(id)["status"], "destroyed");
   EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / id));
   EXPECT_FALSE(fs::exists(HomeOf("client") / ".dfbench-work" / id));
@@ -234,6 +257,7 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
   const std::string id = "gen";
   auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_TRUE(Contains(r.err, "\n[1/4] Generating SSH key pair...\n")) << r.err;
   const fs::path key = dfb.SetupDir(id) / "ssh" / "id_rsa";
   const std::string pub = *core::ReadFile(key.string() + ".pub");
   EXPECT_TRUE(Contains(r.err, pub.substr(0, pub.size() - 1))) << r.err;  // printed in full
@@ -261,6 +285,7 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
   EXPECT_TRUE(Contains(r.out, "ssh -i " + key.string() + " ")) << r.out;
   r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "[2/2] Removing local SSH key files...")) << r.err;
   EXPECT_FALSE(fs::exists(key));  // destroy removes the generated pair
   ExpectNothingRunning(dfb, id);
 }
