@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "dfbench_runner.h"
 #include "on_terminal.h"
@@ -208,6 +209,29 @@ TEST(Confirmation, DryRunPrintsThePlanAndCreatesNothing) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "setup here on this machine (local provider)")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs"));
+}
+
+TEST(List, ReferenceColumnsNewestFirst) {
+  DfbenchRunner dfb("list");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "older", "--engines", "redis"}).code, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // created_at has seconds
+  ASSERT_EQ(dfb.Run({"setup", "--id", "newer", "--engines", "redis"}).code, 0);
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "older"}).code, 0);
+  const int vcpus = dfb.State("newer")["hosts"][0]["vcpus"];
+  const std::string machine = "local " + std::to_string(vcpus) + " vCPU";
+  auto r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("ID     STATUS  REGION  SERVER", 0), 0u) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  CLIENT ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  AGE\n")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "\nnewer  ready   local   " + machine + "  " + machine + "  "))
+      << r.out;
+  EXPECT_FALSE(Contains(r.out, "older")) << r.out;
+  r = dfb.Run({"list", "--all"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto newer = r.out.find("\nnewer "), older = r.out.find("\nolder  destroyed");
+  ASSERT_NE(older, std::string::npos) << r.out;
+  EXPECT_LT(newer, older) << r.out;  // newest first
 }
 
 }  // namespace

@@ -196,6 +196,14 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_TRUE(Contains(r.out, "client: " + login + Testbed::kClient)) << r.out;
   EXPECT_TRUE(Contains(r.out, "dfbench ssh     --id lab --target server")) << r.out;
 
+  // list names the hosts and their vCPUs, and the provider in the REGION column.
+  r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string vcpus = std::to_string(st["hosts"][0]["vcpus"].get<int>());
+  EXPECT_TRUE(Contains(
+      r.out, "lab  ready   ssh     dfb-server " + vcpus + " vCPU  dfb-client " + vcpus + " vCPU  "))
+      << r.out;
+
   r = dfb.Run({"ssh", "--id", id, "--print"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, login + Testbed::kServer + "\n");
