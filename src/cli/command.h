@@ -42,6 +42,11 @@ inline void OrExit(core::Status s) {
   throw ExitError{core::Error{kind, std::move(message)}};
 }
 
+// The subcommand closest to `word` (a typo), or "" when none is close.
+std::string SuggestCommand(const std::string& word);
+// "unknown command 'runn' (did you mean 'run'?); run 'dfbench --help' for the list"
+std::string UnknownCommandMessage(const std::string& word);
+
 // Adds an "Examples:" block to a subcommand's --help.
 void SetExamples(CLI::App* sub, const std::string& examples);
 

@@ -234,5 +234,89 @@ TEST(List, ReferenceColumnsNewestFirst) {
   EXPECT_LT(newer, older) << r.out;  // newest first
 }
 
+const std::vector<std::string> kSubcommands = {
+    "setup",      "run",     "run-commands", "run-commands-dfly",
+    "quickstart", "loadgen", "compare",      "report",
+    "info",       "list",    "ssh",          "destroy",
+    "version",    "help",    "completion"};
+
+TEST(Help, SameTextAsDashDashHelp) {
+  DfbenchRunner dfb("help");
+  auto top = dfb.Run({"--help"});
+  auto r = dfb.Run({"help"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, top.out);
+  for (const auto& command : kSubcommands) {
+    EXPECT_TRUE(Contains(top.out, command)) << command;
+    auto flag = dfb.Run({command, "--help"});
+    r = dfb.Run({"help", command});
+    EXPECT_EQ(r.code, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.out, flag.out) << command;
+    EXPECT_TRUE(Contains(r.out, "dfbench " + command)) << r.out;
+  }
+  r = dfb.Run({"help", "runn"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "unknown command 'runn' (did you mean 'run'?)")) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// Runs `script` (bash) with the completion script loaded; returns its stdout.
+std::string InBash(const std::string& completion, const std::string& script) {
+  auto r = core::RunCapture({"bash", "-c", completion + "\n" + script});
+  return r ? r->out : r.error().message;
+}
+
+// What bash offers after `line` (words separated by spaces; the last one is being typed).
+std::string Complete(const std::string& completion, const std::string& line) {
+  return InBash(completion, "COMP_WORDS=(" + line +
+                                "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _dfbench; echo "
+                                "\"${COMPREPLY[*]}\"");
+}
+
+TEST(Completion, BashScriptParsesAndCompletesCommandsAndFlags) {
+  DfbenchRunner dfb("completion");
+  auto r = dfb.Run({"completion", "bash"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string bash = r.out;
+  auto check = core::RunCapture({"bash", "-n", "-c", bash});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->status.code, 0) << check->err;
+  for (const auto& command : kSubcommands) {
+    EXPECT_TRUE(Contains(bash, " " + command + ") words=")) << command;
+  }
+  const std::string all = Complete(bash, "dfbench ''");  // nothing typed yet: every command
+  for (const auto& command : kSubcommands) EXPECT_TRUE(Contains(all, command)) << all;
+  EXPECT_EQ(Complete(bash, "dfbench run-c"), "run-commands run-commands-dfly\n");
+  EXPECT_EQ(Complete(bash, "dfbench de"), "destroy\n");
+  EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --id lab --"), "--dry-run")) << bash;
+  EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --ye"), "--yes"));
+  EXPECT_EQ(Complete(bash, "dfbench run --dragonfly_c"), "--dragonfly_conn_use_incoming_cpu\n");
+  EXPECT_EQ(Complete(bash, "dfbench completion f"), "fish\n");
+  EXPECT_EQ(Complete(bash, "dfbench help ver"), "version\n");
+  // Deprecated spellings are not offered.
+  EXPECT_FALSE(Contains(Complete(bash, "dfbench run --pin"), "--pin-network"));
+}
+
+TEST(Completion, ZshAndFishScripts) {
+  DfbenchRunner dfb("completion-shells");
+  for (const char* shell : {"zsh", "fish"}) {
+    auto r = dfb.Run({"completion", shell});
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const auto& command : kSubcommands) {
+      EXPECT_TRUE(Contains(r.out, command)) << shell << " " << command;
+    }
+    // Checked by the shell itself where it is installed.
+    if (core::FindOnPath(shell)) {
+      auto check = core::RunCapture({shell, "-n", "-c", r.out});
+      ASSERT_TRUE(check);
+      EXPECT_EQ(check->status.code, 0) << shell << ": " << check->err;
+    }
+  }
+  auto r = dfb.Run({"completion", "tcsh"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+}
+
 }  // namespace
 }  // namespace dfbench::testing
