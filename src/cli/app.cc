@@ -23,7 +23,9 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string Suggestion(const std::string& word) {
+}  // namespace
+
+std::string SuggestCommand(const std::string& word) {
   std::string best;
   size_t best_d = 3;
   for (const auto& c : Commands()) {
@@ -35,6 +37,15 @@ std::string Suggestion(const std::string& word) {
   }
   return best;
 }
+
+std::string UnknownCommandMessage(const std::string& word) {
+  const std::string hint = SuggestCommand(word);
+  return "unknown command '" + word + "'" +
+         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+         "; run 'dfbench --help' for the list";
+}
+
+namespace {
 
 int PrintError(const std::string& message, int code) {
   std::fprintf(stderr, "dfbench: %s\n", message.c_str());
@@ -64,6 +75,8 @@ const std::vector<CommandSpec>& Commands() {
       {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},
       {"destroy", "Tear a setup down (idempotent)", AddDestroy},
       {"version", "Print the embedded build version", AddVersion},
+      {"help", "Show the help of dfbench or of one command (as --help)", AddHelp},
+      {"completion", "Print a shell completion script: bash, zsh or fish", AddCompletion},
   };
   return commands;
 }
@@ -94,18 +107,12 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
     std::string msg = e.what();
-    if (argc > 1 && app.get_subcommands().empty()) {
-      std::string word = argv[1];
-      std::string hint = Suggestion(word);
-      msg = "unknown command '" + word + "'" +
-            (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-            "; run 'dfbench --help' for the list";
-    }
+    if (argc > 1 && app.get_subcommands().empty()) msg = UnknownCommandMessage(argv[1]);
     return PrintError(msg, static_cast<int>(core::ErrorKind::kUsage));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     if (msg.find("subcommand") != std::string::npos && argc > 1 && argv[1][0] != '-') {
-      std::string hint = Suggestion(argv[1]);
+      std::string hint = SuggestCommand(argv[1]);
       msg = "unknown command '" + std::string(argv[1]) + "'" +
             (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
     }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "cli/bool_flag.h"
 #include "core/error.h"
 
 namespace dfbench::cli {
@@ -40,6 +41,11 @@ inline void OrExit(core::Status s) {
 [[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {
   throw ExitError{core::Error{kind, std::move(message)}};
 }
+
+// The subcommand closest to `word` (a typo), or "" when none is close.
+std::string SuggestCommand(const std::string& word);
+// "unknown command 'runn' (did you mean 'run'?); run 'dfbench --help' for the list"
+std::string UnknownCommandMessage(const std::string& word);
 
 // Adds an "Examples:" block to a subcommand's --help.
 void SetExamples(CLI::App* sub, const std::string& examples);

@@ -18,5 +18,7 @@ void AddList(CLI::App* sub, Action* action);
 void AddSsh(CLI::App* sub, Action* action);
 void AddDestroy(CLI::App* sub, Action* action);
 void AddVersion(CLI::App* sub, Action* action);
+void AddHelp(CLI::App* sub, Action* action);
+void AddCompletion(CLI::App* sub, Action* action);
 
 }  // namespace dfbench::cli

@@ -54,9 +54,9 @@ void AddCompare(CLI::App* sub, Action* action) {
   sub->add_option("--format", f->format, "table or json (a single JSON payload on stdout)")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json"}));
-  sub->add_flag("--require-significance", f->require_significance,
-                "Only count a regression when the two runs' trial spreads (min..max) do not "
-                "overlap");
+  AddBoolFlag(sub, "--require-significance", &f->require_significance,
+              "Only count a regression when the two runs' trial spreads (min..max) do not "
+              "overlap");
   SetExamples(
       sub,
       "  dfbench compare ~/.dfbench/runs/perf/benchmarks/20260408-143217/results.json \\\n"

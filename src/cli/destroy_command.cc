@@ -1,23 +1,40 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/confirm.h"
+#include "cli/plan.h"
 #include "scenarios/lifecycle.h"
 
 namespace dfbench::cli {
+namespace {
+
+int RunDestroy(const std::string& id, bool yes) {
+  // A setup whose hosts are not this machine is shown and confirmed first; an unknown id, a
+  // destroyed or a local setup goes straight on (DestroySetup reports the first two).
+  if (auto s = state::Load(id);
+      s && s->status != state::kStatusDestroyed && ChangesHosts(s->provider)) {
+    OrExit(Confirm(DestroyPlan(*s), yes));
+  }
+  OrExit(scenarios::DestroySetup(id));
+  std::printf("Setup %s destroyed (results kept under its benchmarks/).\n", id.c_str());
+  return 0;
+}
+
+}  // namespace
 
 void AddDestroy(CLI::App* sub, Action* action) {
   auto id = std::make_shared<std::string>();
   sub->add_option("--id", *id, "Setup to destroy")->required();
   auto yes = std::make_shared<bool>(false);
-  sub->add_flag("--yes,-y", *yes, "Accepted for compatibility; the local provider never prompts");
-  SetExamples(sub, "  dfbench destroy --id local-dev\n");
-  sub->callback([id, yes, action] {
-    *action = [id] {
-      OrExit(scenarios::DestroySetup(*id));
-      std::printf("Setup %s destroyed (results kept under its benchmarks/).\n", id->c_str());
-      return 0;
-    };
-  });
+  AddYesFlag(sub, yes.get());
+  SetExamples(
+      sub,
+      "  dfbench destroy --id local-dev\n"
+      "  dfbench destroy --id lab --yes\n"
+      "\nA setup on hosts reached over SSH is shown first and destroy asks before\n"
+      "removing its work directories there; --yes or DFBENCH_NO_CONFIRM=1 skips the\n"
+      "question, which is required without a terminal. Local setups are not asked about.\n");
+  sub->callback([id, yes, action] { *action = [id, yes] { return RunDestroy(*id, *yes); }; });
 }
 
 }  // namespace dfbench::cli

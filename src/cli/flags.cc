@@ -41,21 +41,19 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
   sub->add_option("--dragonfly_num_shards,--num-shards", flags->dragonfly_num_shards,
                   "Dragonfly --num_shards: 0 its default, >0 explicit, -1 derived from the CPUs")
       ->check(CLI::Range(-1, 1 << 16));
-  sub->add_option("--dragonfly_conn_use_incoming_cpu,--conn-use-incoming-cpu",
-                  flags->dragonfly_conn_use_incoming_cpu,
-                  "Run Dragonfly with --conn_use_incoming_cpu")
-      ->capture_default_str();
-  sub->add_option("--redis_pin_network", flags->redis_pin_network,
-                  "Pin Redis onto CPU 0 plus the network-I/O CPUs where the server's NIC queues "
-                  "are known (best effort)")
-      ->capture_default_str();
-  sub->add_option("--valkey_pin_network", flags->valkey_pin_network,
-                  "Pin Valkey onto CPU 0 plus the network-I/O CPUs (best effort)")
-      ->capture_default_str();
-  sub->add_option_function<bool>(
-         "--pin-network",
-         [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
-         "Deprecated: sets --redis_pin_network and --valkey_pin_network")
+  AddBoolFlag(sub, "--dragonfly_conn_use_incoming_cpu,--conn-use-incoming-cpu",
+              &flags->dragonfly_conn_use_incoming_cpu,
+              "Run Dragonfly with --conn_use_incoming_cpu (default true; =false disables)");
+  AddBoolFlag(sub, "--redis_pin_network", &flags->redis_pin_network,
+              "Pin Redis onto CPU 0 plus the network-I/O CPUs where the server's NIC queues "
+              "are known, best effort (default true; =false disables)");
+  AddBoolFlag(sub, "--valkey_pin_network", &flags->valkey_pin_network,
+              "Pin Valkey onto CPU 0 plus the network-I/O CPUs, best effort (default true; "
+              "=false disables)");
+  AddBoolFlag(
+      sub, "--pin-network",
+      [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
+      "Deprecated: sets --redis_pin_network and --valkey_pin_network")
       ->group("");
   sub->add_option("--dragonfly_version,--dfly-version", flags->dragonfly_version,
                   "Install this Dragonfly build first (ssh setups): a release tag (v1.31.0), "
@@ -127,8 +125,8 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
   sub->add_option("--trials", flags->trials, "Measured trials per engine")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  sub->add_flag("--distinct-client-seed{true}", m.distinct_client_seed,
-                "Give each connection its own random seed");
+  AddBoolFlag(sub, "--distinct-client-seed", &m.distinct_client_seed,
+              "Give each connection its own random seed");
   sub->add_option("--cooldown", flags->cooldown, "Pause between engines (e.g. 30s, 500ms)")
       ->capture_default_str();
   sub->add_option("--output", flags->output, "stdout format: table, json or csv")

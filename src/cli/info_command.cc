@@ -113,7 +113,7 @@ void AddInfo(CLI::App* sub, Action* action) {
   auto id = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   sub->add_option("--id", *id, "Setup to describe")->required();
-  sub->add_flag("--json", *json, "Print state.json instead");
+  AddBoolFlag(sub, "--json", json.get(), "Print state.json instead");
   SetExamples(
       sub, "  dfbench info --id local-dev\n  dfbench info --id local-dev --json | jq .engines\n");
   sub->callback([id, json, action] {

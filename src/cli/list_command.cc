@@ -8,24 +8,38 @@
 namespace dfbench::cli {
 namespace {
 
+// A role's machine as the reference lists it: instance type and arch on aws (recorded among
+// the setup flags as <role>_instance / <role>_arch), else host name and vCPUs ("local" for
+// this machine).
+std::string MachineOf(const state::SetupState& s, const std::string& role) {
+  if (s.provider == "aws") {
+    const std::string type = s.settings.value(role + "_instance", std::string());
+    const std::string arch = s.settings.value(role + "_arch", std::string());
+    if (!type.empty()) return arch.empty() ? type : type + " " + arch;
+  }
+  const results::HostFacts* h = s.FindHost(role);
+  if (!h) h = s.FindHost("local");
+  if (!h) return "-";
+  const std::string name = s.provider == "local" ? "local" : h->name;
+  return h->vcpus > 0 ? name + " " + std::to_string(h->vcpus) + " vCPU" : name;
+}
+
+std::string AgeOf(const state::SetupState& s) {
+  auto created = core::ParseIso8601(s.created_at);
+  if (created == core::SystemTime{}) return "?";
+  return core::FormatAge(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - created));
+}
+
 int RunList(bool all) {
+  using Align = core::Table::Align;
   core::Table table(
-      {"ID", "STATUS", "PROVIDER", "ENGINES", "RUNS", "AGE"},
-      {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kLeft,
-       core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight});
-  for (const auto& s : state::ListSetups()) {
+      {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"},
+      {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
+  for (const auto& s : state::ListSetups()) {  // newest first
     if (!all && s.status == state::kStatusDestroyed) continue;
-    std::string engines;
-    for (const auto& e : s.engines) {
-      if (e.status == "installed") engines += (engines.empty() ? "" : ",") + e.name;
-    }
-    auto created = core::ParseIso8601(s.created_at);
-    std::string age = created == core::SystemTime{}
-                          ? "?"
-                          : core::FormatAge(std::chrono::duration_cast<std::chrono::seconds>(
-                                std::chrono::system_clock::now() - created));
-    table.AddRow({s.id, s.status, s.provider, engines.empty() ? "-" : engines,
-                  std::to_string(s.benchmarks.size()), age});
+    table.AddRow({s.id, s.status, s.region.empty() ? s.provider : s.region, MachineOf(s, "server"),
+                  MachineOf(s, "client"), AgeOf(s)});
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no setups%s under %s\n", all ? "" : " (try --all)",
@@ -41,8 +55,12 @@ int RunList(bool all) {
 
 void AddList(CLI::App* sub, Action* action) {
   auto all = std::make_shared<bool>(false);
-  sub->add_flag("--all", *all, "Include destroyed setups");
-  SetExamples(sub, "  dfbench list\n  dfbench list --all\n");
+  AddBoolFlag(sub, "--all", all.get(), "Include destroyed setups");
+  SetExamples(sub,
+              "  dfbench list\n  dfbench list --all\n\n"
+              "Columns: ID, STATUS, REGION (the AWS region, else the provider), SERVER and\n"
+              "CLIENT (instance type and arch on aws, else host name and vCPUs), AGE; newest\n"
+              "first.\n");
   sub->callback([all, action] { *action = [all] { return RunList(*all); }; });
 }
 

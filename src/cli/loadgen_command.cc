@@ -104,16 +104,16 @@ void AddLoadgen(CLI::App* sub, Action* action) {
   sub->add_option("--key-median", o->key_median, "G pattern: median (default mid-range)");
   sub->add_option("--key-zipf-exp", o->key_zipf_exp, "Z pattern: exponent in (0, 5]")
       ->capture_default_str();
-  sub->add_flag("--distinct-client-seed", o->distinct_client_seed,
-                "Give each connection its own random seed (default: all share one)");
-  sub->add_flag("--randomize", o->randomize, "Seed from a random source");
+  AddBoolFlag(sub, "--distinct-client-seed", &o->distinct_client_seed,
+              "Give each connection its own random seed (default: all share one)");
+  AddBoolFlag(sub, "--randomize", &o->randomize, "Seed from a random source");
   AddCommandFlags(sub, o);
   sub->add_option("--expiry-range", o->expiry_range,
                   "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
   sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
   sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
       ->capture_default_str();
-  sub->add_flag("--hide-histogram", o->hide_histogram, "Accepted for compatibility");
+  AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");
   sub->add_option("--rate", o->rate,
                   "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from each "
                   "request's due time");

@@ -114,11 +114,11 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
                   "\"SETEX __key__ 3600 __data__\"");
   sub->add_option("--command-name", f->command_name,
                   "Custom command: its label in results and file names (default: its first word)");
-  sub->add_flag("--command-mutates", f->command_mutates,
-                "Custom command: it changes the keyspace (flush + preload before every trial)");
-  sub->add_flag("--command-drains", f->command_drains,
-                "Custom command: it empties the preloaded keyspace (implies --command-mutates; "
-                "results are marked approximate)");
+  AddBoolFlag(sub, "--command-mutates", &f->command_mutates,
+              "Custom command: it changes the keyspace (flush + preload before every trial)");
+  AddBoolFlag(sub, "--command-drains", &f->command_drains,
+              "Custom command: it empties the preloaded keyspace (implies --command-mutates; "
+              "results are marked approximate)");
   sub->add_option("--preload-template", f->preload_template,
                   "Custom command: the preload request, e.g. \"SET __key__ __data__\"; __item__ "
                   "is replaced by the item number (1..N) of each pass");

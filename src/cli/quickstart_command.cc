@@ -1,7 +1,10 @@
 #include "cli/commands.h"
+#include "cli/confirm.h"
 #include "cli/flags.h"
+#include "cli/plan.h"
 #include "cli/ssh_flags.h"
 #include "core/log.h"
+#include "core/time_format.h"
 #include "scenarios/lifecycle.h"
 #include "state/state.h"
 
@@ -16,6 +19,8 @@ struct QuickstartFlags {
   LoadGeneratorFlags load_generator;
   bool skip_destroy = false;
   bool no_pin = false;
+  bool yes = false;
+  bool dry_run = false;
   SshFlags ssh;
 };
 
@@ -31,6 +36,17 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .pin_cpus = !f.no_pin,
                                         .dragonfly_version = f.run.tuning.dragonfly_version};
   ApplySshFlags(sub, f.ssh, &setup_options);
+  if (setup_options.id.empty()) {
+    setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
+  }
+  OrExit(state::ValidateId(setup_options.id));
+  const std::string plan = SetupPlan(setup_options, /*quickstart=*/true, f.skip_destroy);
+  if (f.dry_run) {
+    std::fputs(plan.c_str(), stderr);
+    core::Note("dry run: nothing was created or changed");
+    return 0;
+  }
+  if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
   // The build is installed by setup; the run must not install it again.
   options.tuning.dragonfly_version.clear();
   auto setup = OrExit(scenarios::CreateSetup(setup_options));
@@ -79,15 +95,21 @@ void AddQuickstart(CLI::App* sub, Action* action) {
   AddSshFlags(sub, &f->ssh, /*with_version=*/false);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
-  sub->add_flag("--skip-destroy", f->skip_destroy, "Keep the setup after the run");
-  sub->add_flag("--no-pin", f->no_pin,
-                "Local provider: do not split the CPUs between engine and load generator");
+  AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");
+  AddBoolFlag(sub, "--no-pin", &f->no_pin,
+              "Local provider: do not split the CPUs between engine and load generator");
+  AddYesFlag(sub, &f->yes);
+  AddBoolFlag(sub, "--dry-run", &f->dry_run,
+              "Print the plan and stop: nothing is created, here or on the hosts");
   SetExamples(sub,
               "  dfbench quickstart\n"
               "  dfbench quickstart --engines redis,memcached --trials 5\n"
               "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n"
               "  dfbench quickstart --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
-              "      --ssh-user ubuntu --engines redis,valkey\n");
+              "      --ssh-user ubuntu --engines redis,valkey --yes\n"
+              "\nOn the ssh provider quickstart prints its plan and asks before changing the\n"
+              "hosts; --yes or DFBENCH_NO_CONFIRM=1 skips the question, which is required\n"
+              "without a terminal.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunQuickstart(*f, sub); }; });
 }
 

@@ -46,8 +46,8 @@ void AddReport(CLI::App* sub, Action* action) {
   sub->add_option("--regression-pct", f->regression_pct,
                   "Threshold of the comparison sections, as for 'dfbench compare'")
       ->capture_default_str();
-  sub->add_flag("--require-significance", f->require_significance,
-                "Comparison sections count only regressions outside the trials' spread");
+  AddBoolFlag(sub, "--require-significance", &f->require_significance,
+              "Comparison sections count only regressions outside the trials' spread");
   SetExamples(
       sub,
       "  dfbench report ~/.dfbench/runs/perf/benchmarks/20260408-143217/results.json\n"

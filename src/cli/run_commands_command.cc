@@ -46,9 +46,9 @@ void AddRunCommands(CLI::App* sub, Action* action) {
   sub->add_option("--memtier-data-size", f->data_size, "Bytes filled into __data__")
       ->capture_default_str()
       ->check(CLI::Range(1, 64 << 20));
-  sub->add_flag("--distinct-client-seed{true}", f->distinct_client_seed,
-                "Each connection gets its own random seed (default on; "
-                "--distinct-client-seed=false: all share one)");
+  AddBoolFlag(sub, "--distinct-client-seed", &f->distinct_client_seed,
+              "Each connection gets its own random seed (default on; "
+              "--distinct-client-seed=false: all share one)");
   sub->add_option("--memtier-command-key-pattern", f->key_pattern,
                   "Key pattern of the measured passes: R random, S sequential, P parallel, "
                   "G gaussian")

@@ -1,9 +1,12 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/confirm.h"
 #include "cli/flags.h"
+#include "cli/plan.h"
 #include "cli/ssh_flags.h"
 #include "core/log.h"
+#include "core/time_format.h"
 #include "scenarios/lifecycle.h"
 
 namespace dfbench::cli {
@@ -14,6 +17,8 @@ struct SetupFlags {
   std::string provider = "local";
   EngineFlags engines;
   bool no_pin = false;
+  bool yes = false;
+  bool dry_run = false;
   SshFlags ssh;
 };
 
@@ -25,6 +30,15 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin};
   ApplySshFlags(sub, f.ssh, &o);
+  if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
+  OrExit(state::ValidateId(o.id));
+  const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
+  if (f.dry_run) {
+    std::fputs(plan.c_str(), stderr);
+    core::Note("dry run: nothing was created or changed");
+    return 0;
+  }
+  if (ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));
   auto s = OrExit(scenarios::CreateSetup(o));
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
@@ -48,15 +62,20 @@ void AddSetup(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
-  sub->add_flag("--no-pin", f->no_pin,
-                "Local provider: do not split the CPUs between engine and load generator");
+  AddBoolFlag(sub, "--no-pin", &f->no_pin,
+              "Local provider: do not split the CPUs between engine and load generator");
+  AddYesFlag(sub, &f->yes);
+  AddBoolFlag(sub, "--dry-run", &f->dry_run,
+              "Print the plan and stop: nothing is created, here or on the hosts");
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"
       "  dfbench setup --id mc --engines redis,memcached\n"
       "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
       "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
-      "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey\n");
+      "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
+      "\nOn the ssh provider setup prints its plan and asks before changing the hosts; --yes\n"
+      "or DFBENCH_NO_CONFIRM=1 skips the question, which is required without a terminal.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }
 

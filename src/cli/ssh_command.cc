@@ -49,7 +49,7 @@ void AddSsh(CLI::App* sub, Action* action) {
   sub->add_option("--id", f->id, "Setup whose host to log in to")->required();
   sub->add_option("--target", f->target, "server, client or replica-N (0-based)")
       ->capture_default_str();
-  sub->add_flag("--print", f->print, "Print the ssh command instead of running it");
+  AddBoolFlag(sub, "--print", &f->print, "Print the ssh command instead of running it");
   SetExamples(sub,
               "  dfbench ssh --id lab\n"
               "  dfbench ssh --id lab --target client\n"

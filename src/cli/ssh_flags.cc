@@ -28,9 +28,9 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
       ->capture_default_str()
       ->check(CLI::Range(1, 65535))
       ->group(group);
-  sub->add_flag("--tune-network", f->tune_network,
-                "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
-                "failure is reported, not fatal)")
+  AddBoolFlag(sub, "--tune-network", &f->tune_network,
+              "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
+              "failure is reported, not fatal)")
       ->group(group);
   if (with_version) {
     sub->add_option("--dragonfly_version,--dfly-version", f->dragonfly_version,

@@ -60,6 +60,9 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
     state->hosts.push_back(std::move(client));
   }
 
+  if (request.on_installing) {
+    if (auto st = request.on_installing(); !st) return st;
+  }
   state->engines.clear();
   std::vector<std::string> unusable;
   for (const engines::EngineSpec* spec : request.engines) {

@@ -3,6 +3,7 @@
 // state back into a Fleet of Hosts.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,6 +54,9 @@ struct SetupRequest {
   // one already on the host, else the latest release).
   std::string dragonfly_version;
   bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
+  // Called by Provision as it starts finding or installing engines, so that the caller records
+  // the "installing" status; an error stops Provision. May be empty.
+  std::function<core::Status()> on_installing;
 };
 
 // What every provider records in SetupState by Provision:

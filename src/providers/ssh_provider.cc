@@ -22,6 +22,25 @@ bool IsReplica(const std::string& role) {
   return role.rfind("replica-", 0) == 0;
 }
 
+// Numbered progress banners on stderr, worded as the reference's: "[2/4] Uploading dfbench...".
+class Steps {
+ public:
+  explicit Steps(int total) : total_(total) {}
+  void Begin(const std::string& what) {
+    std::fprintf(stderr, "[%d/%d] %s...\n", ++done_, total_, what.c_str());
+  }
+
+ private:
+  int done_ = 0;
+  int total_;
+};
+
+std::string Names(const std::vector<const engines::EngineSpec*>& specs) {
+  std::string out;
+  for (const auto* s : specs) out += (out.empty() ? "" : ", ") + s->name;
+  return out;
+}
+
 struct Recorded {
   std::string user;
   int port = 22;
@@ -126,8 +145,12 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
     return core::Fail(core::ErrorKind::kUsage,
                       "the ssh provider needs --server HOST, --client HOST and --ssh-user USER");
   }
+  Steps steps((request.ssh.key_path.empty() ? 1 : 0) + 3 + (request.tune_network ? 1 : 0));
   KeyPair pair;
   if (request.ssh.key_path.empty()) {
+    std::error_code exists_ec;
+    steps.Begin(fs::exists(SshDir(s->id) / "id_rsa", exists_ec) ? "Reusing the SSH key pair"
+                                                                : "Generating SSH key pair");
     auto made = EnsureKeyPair(SshDir(s->id), "dfbench-" + s->id);
     if (!made) return tl::unexpected(made.error());
     pair = *made;
@@ -153,6 +176,9 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   hosts::SshHost* client = nullptr;
   std::vector<hosts::SshHost*> replicas;
   s->hosts.clear();
+  std::string roles;
+  for (const auto& h : rec.hosts) roles += (roles.empty() ? "" : ", ") + h.role;
+  steps.Begin("Logging in to the hosts (" + roles + ")");
   for (const auto& h : rec.hosts) {
     core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, rec.user, h.address);
     auto host = ConnectHost(s->id, rec, h, std::chrono::seconds(10));
@@ -176,7 +202,11 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
     connected.push_back(std::move(*host));
   }
 
+  if (request.on_installing) {
+    if (auto st = request.on_installing(); !st) return st;
+  }
   // The load generator is this very binary: upload it now so that runs start at once.
+  steps.Begin("Uploading dfbench to the client");
   auto dfbench = client->DfbenchBinary();
   if (!dfbench) return tl::unexpected(dfbench.error());
   core::Notef("{}: dfbench ready at {}", client->Name(), *dfbench);
@@ -186,6 +216,9 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   nlohmann::json installs = nlohmann::json::object();
   s->engines.clear();
   std::vector<std::string> skipped;
+  steps.Begin("Installing engines on the server" +
+              std::string(replicas.empty() ? "" : " and replicas") + " (" + Names(request.engines) +
+              ")");
   for (const auto* spec : request.engines) {
     engines::InstallRequest install{.version = *version};
     if (auto it = request.binaries.find(spec->name); it != request.binaries.end()) {
@@ -217,6 +250,7 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
     return core::Fail(core::ErrorKind::kEnvironment, "no engine to benchmark on " + server->Name());
   }
   if (request.tune_network) {
+    steps.Begin("Tuning the network on the server");
     const auto* facts = s->FindHost("server");
     nlohmann::json tuned = TuneNetwork(*server, *facts, server->is_root());
     if (tuned.value("applied", false)) {
@@ -252,6 +286,9 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
 core::Status SshProvider::Destroy(state::SetupState* s) {
   auto rec = ReadRecorded(*s);
   std::string failures;
+  Steps steps(2);
+  steps.Begin("Stopping what dfbench left running and removing ~/.dfbench-work/" + s->id +
+              "/ on the hosts");
   if (rec) {
     for (const auto& h : rec->hosts) {
       auto host = ConnectHost(s->id, *rec, h, std::chrono::seconds(5));
@@ -267,6 +304,8 @@ core::Status SshProvider::Destroy(state::SetupState* s) {
   }
   if (!failures.empty()) return core::Fail(core::ErrorKind::kEnvironment, failures);
   // The key pair (when generated) and the connection sockets go; a key of the user's stays.
+  steps.Begin(rec && rec->key_generated ? "Removing local SSH key files"
+                                        : "Removing local SSH connection files");
   std::error_code ec;
   fs::remove_all(SshDir(s->id), ec);
   if (ec) {

@@ -1,5 +1,7 @@
 #include "scenarios/lifecycle.h"
 
+#include <cstdio>
+
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
@@ -55,6 +57,10 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .ssh = options.ssh,
                                   .dragonfly_version = options.dragonfly_version,
                                   .tune_network = options.tune_network};
+  request.on_installing = [&s] {
+    s.status = state::kStatusInstalling;
+    return state::Save(&s);
+  };
   core::Notef("setup {}: {} engines on the {} provider", s.id,
               options.provider == "local" ? "locating" : "installing", options.provider);
   auto provisioned = (*provider)->Provision(&s, request);
@@ -66,6 +72,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   }
   s.status = state::kStatusReady;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
+  std::fputs("Done.\n", stderr);
   return s;
 }
 
@@ -134,7 +141,9 @@ core::Status DestroySetup(const std::string& id) {
     return st;
   }
   s->status = state::kStatusDestroyed;
-  return state::Save(&*s);
+  if (auto st = state::Save(&*s); !st) return st;
+  std::fputs("Done.\n", stderr);
+  return core::Ok();
 }
 
 }  // namespace dfbench::scenarios

@@ -26,7 +26,8 @@ struct SetupOptions {
   bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
 };
 
-// Creates ~/.dfbench/runs/<id>/, provisions it through the provider and leaves it "ready".
+// Creates ~/.dfbench/runs/<id>/, provisions it through the provider ("provisioning", then
+// "installing" while engines are found or installed) and leaves it "ready" ("Done." on stderr).
 // kUsage when the id is taken by a setup that is neither destroyed nor failed (a failed one is
 // provisioned again, keeping its directory: e.g. the SSH key the hosts were just given); on
 // failure the setup is left "failed" with the reason on stderr.

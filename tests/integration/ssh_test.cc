@@ -4,11 +4,13 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <set>
 #include <thread>
 
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "on_terminal.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
 
@@ -18,13 +20,16 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// `confirm` answers the question before hosts are changed ("" leaves it to the test).
 std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
-                                   const std::string& key = Bed().key.string()) {
+                                   const std::string& key = Bed().key.string(),
+                                   const std::string& confirm = "--yes") {
   std::vector<std::string> args = {
       "setup",        "--id",           id,         "--provider",     "ssh",
       "--server",     Testbed::kServer, "--client", Testbed::kClient, "--ssh-user",
       Testbed::kUser, "--engines",      engines};
   if (!key.empty()) args.insert(args.end(), {"--ssh-key", key});
+  if (!confirm.empty()) args.push_back(confirm);
   return args;
 }
 
@@ -52,8 +57,25 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-flow");
   const std::string id = "lab";
-  auto r = dfb.Run(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
-  ASSERT_EQ(r.code, 0) << r.err;
+  // Every status the setup passes through, as its state file shows them.
+  core::Process setup = dfb.Start(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
+  std::set<std::string> seen;
+  std::optional<core::ExitStatus> finished;
+  while (!(finished = setup.Poll())) {
+    json polled = dfb.State(id);
+    if (polled.is_object()) seen.insert(polled.value("status", ""));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CliResult r{-1, "", *core::ReadFile(dfb.home() / "bg.stderr")};
+  ASSERT_EQ(finished->code, 0) << r.err;
+  EXPECT_TRUE(seen.count("installing")) << r.err;
+  // The reference's step banners.
+  for (const char* banner : {"\n[1/4] Logging in to the hosts (server, client)...\n",
+                             "\n[2/4] Uploading dfbench to the client...\n",
+                             "\n[3/4] Installing engines on the server (redis)...\n",
+                             "\n[4/4] Tuning the network on the server...\n", "\nDone.\n"}) {
+    EXPECT_TRUE(Contains(r.err, banner)) << banner << r.err;
+  }
   json st = dfb.State(id);
   EXPECT_EQ(st["status"], "ready");
   EXPECT_EQ(st["provider"], "ssh");
@@ -142,6 +164,14 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_TRUE(Contains(r.out, "client: " + login + Testbed::kClient)) << r.out;
   EXPECT_TRUE(Contains(r.out, "dfbench ssh     --id lab --target server")) << r.out;
 
+  // list names the hosts and their vCPUs, and the provider in the REGION column.
+  r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string vcpus = std::to_string(st["hosts"][0]["vcpus"].get<int>());
+  EXPECT_TRUE(Contains(
+      r.out, "lab  ready   ssh     dfb-server " + vcpus + " vCPU  dfb-client " + vcpus + " vCPU  "))
+      << r.out;
+
   r = dfb.Run({"ssh", "--id", id, "--print"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, login + Testbed::kServer + "\n");
@@ -156,8 +186,13 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   ASSERT_TRUE(shell);
   EXPECT_EQ(shell->out, "dfb-client\n") << shell->err;
 
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err,
+                       "[1/2] Stopping what dfbench left running and removing "
+                       "~/.dfbench-work/lab/ on the hosts...\n"))
+      << r.err;
+  EXPECT_TRUE(Contains(r.err, "[2/2] Removing local SSH connection files...\nDone.\n")) << r.err;
   EXPECT_EQ(dfb.State(id)["status"], "destroyed");
   EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / id));
   EXPECT_FALSE(fs::exists(HomeOf("client") / ".dfbench-work" / id));
@@ -171,11 +206,17 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
 TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-quickstart");
-  auto args = SetupArgs("qs", "redis,memcached");
+  auto args = SetupArgs("qs", "redis,memcached", Bed().key.string(), /*confirm=*/"");
   args[0] = "quickstart";
-  auto r = dfb.Run(Concat(Concat(args, kSmallRun), {"--output", "json"}));
-  ASSERT_EQ(r.code, 0) << r.err;
-  json out = json::parse(r.out);
+  // DFBENCH_NO_CONFIRM=1 stands for --yes.
+  auto run =
+      core::RunCapture(Concat({"env", "DFBENCH_NO_CONFIRM=1"},
+                              dfb.Argv(Concat(Concat(args, kSmallRun), {"--output", "json"}))),
+                       std::chrono::minutes(5));
+  ASSERT_TRUE(run);
+  ASSERT_EQ(run->status.code, 0) << run->err;
+  EXPECT_TRUE(Contains(run->err, "quickstart qs will change these hosts over SSH:")) << run->err;
+  json out = json::parse(run->out);
   EXPECT_EQ(out["status"], "completed");
   ASSERT_EQ(out["engines"].size(), 2u);
   EXPECT_EQ(out["engines"][1]["engine"], "memcached");
@@ -190,8 +231,9 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-keygen");
   const std::string id = "gen";
-  auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_TRUE(Contains(r.err, "\n[1/4] Generating SSH key pair...\n")) << r.err;
   const fs::path key = dfb.SetupDir(id) / "ssh" / "id_rsa";
   const std::string pub = *core::ReadFile(key.string() + ".pub");
   EXPECT_TRUE(Contains(r.err, pub.substr(0, pub.size() - 1))) << r.err;  // printed in full
@@ -211,15 +253,47 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
     const fs::path keys = Bed().base / role / "authorized_keys";
     ASSERT_TRUE(core::WriteFileAtomic(keys, *core::ReadFile(keys) + pub, 0600));
   }
-  r = dfb.Run(SetupArgs(id, "redis", /*key=*/""));
+  r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "reusing the SSH key pair")) << r.err;
   EXPECT_EQ(dfb.State(id)["provider_data"]["ssh"]["key_path"], key.string());
   r = dfb.Run({"ssh", "--id", id, "--print"});
   EXPECT_TRUE(Contains(r.out, "ssh -i " + key.string() + " ")) << r.out;
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "[2/2] Removing local SSH key files...")) << r.err;
   EXPECT_FALSE(fs::exists(key));  // destroy removes the generated pair
+  ExpectNothingRunning(dfb, id);
+}
+
+TEST(SshProvider, AskedOnATerminalBeforeChangingHosts) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-prompt");
+  const std::string id = "ask";
+  auto r = RunOnTerminal(dfb, SetupArgs(id, "redis", Bed().key.string(), /*confirm=*/""), "y\n");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "Proceed? [y/N]")) << r.out;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  const fs::path work = HomeOf("server") / ".dfbench-work" / id;
+  ASSERT_TRUE(fs::exists(work));
+
+  // destroy shows what it removes; "n" keeps everything.
+  r = RunOnTerminal(dfb, {"destroy", "--id", id}, "n\n");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(Contains(r.out, "destroy ask will change these hosts (ssh provider):")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "remove ~/.dfbench-work/ask/")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "not confirmed; nothing changed")) << r.out;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  EXPECT_TRUE(fs::exists(work));
+  // Without a terminal and without --yes: one line, at once.
+  r = dfb.Run({"destroy", "--id", id}, std::chrono::seconds(20));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "pass --yes")) << r.err;
+  EXPECT_TRUE(fs::exists(work));
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(work));
   ExpectNothingRunning(dfb, id);
 }
 
@@ -294,7 +368,7 @@ TEST(SshProvider, EngineThatCannotBeInstalled) {
   EXPECT_FALSE(Contains(r.err, "download")) << r.err;  // no attempt to fetch anything
   EXPECT_EQ(dfb.State("nov")["status"], "failed");
   ExpectNothingRunning(dfb, "nov");
-  r = dfb.Run({"destroy", "--id", "nov"});
+  r = dfb.Run({"destroy", "--id", "nov", "-y"});
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
@@ -372,7 +446,7 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["source"],
             (dfb.home() / "df.tar.gz").string());
   ExpectNothingRunning(dfb, id);
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   EXPECT_EQ(r.code, 0) << r.err;
   ExpectNothingRunning(dfb, id);
 }
@@ -480,7 +554,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   EXPECT_EQ(dfb.State(id)["status"], "ready");
   ExpectNothingRunning(dfb, id);
 
-  r = dfb.Run({"destroy", "--id", id});
+  r = dfb.Run({"destroy", "--id", id, "--yes"});
   EXPECT_EQ(r.code, 0) << r.err;
   ExpectNothingRunning(dfb, id);
 }

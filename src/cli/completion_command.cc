@@ -1,0 +1,172 @@
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace dfbench::cli {
+namespace {
+
+const std::vector<std::string> kShells = {"bash", "zsh", "fish"};
+
+// What completes after one subcommand: its visible flags, and the words its positional
+// argument takes (help: a command; completion: a shell).
+struct Completions {
+  std::string name;
+  std::string summary;
+  std::vector<std::pair<std::string, std::string>> flags;  // "--long" or "-s", description
+  std::vector<std::string> words;
+};
+
+std::vector<Completions> Collect(const CLI::App* app) {
+  std::vector<Completions> out;
+  for (const auto& spec : Commands()) {
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : app->get_subcommands([](const CLI::App*) { return true; })) {
+      if (s->get_name() == spec.name) sub = s;
+    }
+    if (!sub) continue;
+    Completions c{spec.name, spec.summary, {}, {}};
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (opt->get_group().empty()) continue;  // hidden: deprecated spellings
+      const std::string help = opt->get_description().substr(0, opt->get_description().find('\n'));
+      // The first long name; later ones are deprecated spellings (--num-shards).
+      if (!opt->get_lnames().empty()) c.flags.push_back({"--" + opt->get_lnames()[0], help});
+      for (const auto& s : opt->get_snames()) c.flags.push_back({"-" + s, help});
+    }
+    if (c.name == "help") {
+      for (const auto& other : Commands()) c.words.push_back(other.name);
+    }
+    if (c.name == "completion") c.words = kShells;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Inside '...' for bash and zsh.
+std::string Quoted(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+// Inside '...' for fish, which escapes \ and ' with a backslash.
+std::string FishQuoted(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'' || ch == '\\') out.push_back('\\');
+    out.push_back(ch);
+  }
+  out.push_back('\'');
+  return out;
+}
+
+std::string WordsOf(const Completions& c) {
+  std::string words;
+  for (const auto& [flag, help] : c.flags) words += (words.empty() ? "" : " ") + flag;
+  for (const auto& w : c.words) words += (words.empty() ? "" : " ") + w;
+  return words;
+}
+
+std::string Bash(const std::vector<Completions>& commands) {
+  std::string names;
+  for (const auto& c : commands) names += (names.empty() ? "" : " ") + c.name;
+  std::string s =
+      "# bash completion for dfbench: eval \"$(dfbench completion bash)\"\n"
+      "_dfbench() {\n"
+      "  local cur=${COMP_WORDS[COMP_CWORD]} command= i words\n"
+      "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+      "    case ${COMP_WORDS[i]} in\n"
+      "      -*) ;;\n"
+      "      *) command=${COMP_WORDS[i]}; break ;;\n"
+      "    esac\n"
+      "  done\n"
+      "  case $command in\n"
+      "    '') words=" +
+      Quoted(names + " --help") + " ;;\n";
+  for (const auto& c : commands) s += "    " + c.name + ") words=" + Quoted(WordsOf(c)) + " ;;\n";
+  s += "    *) words= ;;\n"
+       "  esac\n"
+       "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+       "}\n"
+       "complete -o default -F _dfbench dfbench\n";
+  return s;
+}
+
+std::string Zsh(const std::vector<Completions>& commands) {
+  std::string s =
+      "#compdef dfbench\n"
+      "# zsh completion for dfbench: eval \"$(dfbench completion zsh)\", or save it as _dfbench\n"
+      "# in a directory of $fpath\n"
+      "_dfbench() {\n"
+      "  local -a commands\n"
+      "  commands=(\n";
+  for (const auto& c : commands) s += "    " + Quoted(c.name + ":" + c.summary) + "\n";
+  s += "  )\n"
+       "  if (( CURRENT == 2 )); then\n"
+       "    _describe -t commands 'dfbench command' commands\n"
+       "    return\n"
+       "  fi\n"
+       "  case ${words[2]} in\n";
+  for (const auto& c : commands) {
+    s += "    " + c.name + ") compadd -- " + WordsOf(c) + " ;;\n";
+  }
+  s += "  esac\n"
+       "}\n"
+       "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then\n"
+       "  _dfbench \"$@\"\n"
+       "else\n"
+       "  compdef _dfbench dfbench\n"
+       "fi\n";
+  return s;
+}
+
+std::string Fish(const std::vector<Completions>& commands) {
+  std::string s =
+      "# fish completion for dfbench: dfbench completion fish | source\n"
+      "complete -c dfbench -f\n";
+  for (const auto& c : commands) {
+    s += "complete -c dfbench -n __fish_use_subcommand -a " + c.name + " -d " +
+         FishQuoted(c.summary) + "\n";
+  }
+  for (const auto& c : commands) {
+    const std::string when = " -n '__fish_seen_subcommand_from " + c.name + "'";
+    for (const auto& [flag, help] : c.flags) {
+      const bool is_long = flag.rfind("--", 0) == 0;
+      s += "complete -c dfbench" + when +
+           (is_long ? " -l " + flag.substr(2) : " -s " + flag.substr(1)) +
+           (help.empty() ? "" : " -d " + FishQuoted(help)) + "\n";
+    }
+    for (const auto& w : c.words) s += "complete -c dfbench" + when + " -a " + w + "\n";
+  }
+  return s;
+}
+
+int RunCompletion(const CLI::App* sub, const std::string& shell) {
+  const auto commands = Collect(sub->get_parent());
+  const std::string script = shell == "bash"  ? Bash(commands)
+                             : shell == "zsh" ? Zsh(commands)
+                                              : Fish(commands);
+  std::fwrite(script.data(), 1, script.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void AddCompletion(CLI::App* sub, Action* action) {
+  auto shell = std::make_shared<std::string>();
+  sub->add_option("shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember(kShells));
+  SetExamples(sub,
+              "  eval \"$(dfbench completion bash)\"        # in ~/.bashrc\n"
+              "  eval \"$(dfbench completion zsh)\"         # in ~/.zshrc, after compinit\n"
+              "  dfbench completion fish | source         # in ~/.config/fish/config.fish\n");
+  sub->callback(
+      [sub, shell, action] { *action = [sub, shell] { return RunCompletion(sub, *shell); }; });
+}
+
+}  // namespace dfbench::cli

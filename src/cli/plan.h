@@ -1,0 +1,23 @@
+// What setup, quickstart and destroy are about to change, in plain English: shown before the
+// confirmation prompt and by --dry-run.
+#pragma once
+
+#include <string>
+
+#include "scenarios/lifecycle.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+
+// True when the provider changes machines other than this one's ~/.dfbench (every provider
+// but local): those commands ask before going on.
+bool ChangesHosts(const std::string& provider);
+
+// The plan of `setup` (or `quickstart`, which then benchmarks and, unless `keep`, destroys).
+// `options.id` must be set.
+std::string SetupPlan(const scenarios::SetupOptions& options, bool quickstart, bool keep);
+
+// The plan of `destroy` for a recorded setup.
+std::string DestroyPlan(const state::SetupState& setup);
+
+}  // namespace dfbench::cli

@@ -1,0 +1,322 @@
+// The command line as the reference's users type it: Go-style boolean flags in every subcommand.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "dfbench_runner.h"
+#include "on_terminal.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A subcommand with every boolean flag it takes, and the arguments that, placed after the
+// boolean, make it stop right after parsing with a known error: reaching that error proves the
+// boolean was parsed and did not take the next argument.
+struct Command {
+  std::vector<std::string> head;
+  std::vector<std::string> booleans;
+  std::vector<std::string> tail;
+  int code;
+  const char* needle;
+};
+
+const std::vector<std::string> kTuning = {"--dragonfly_conn_use_incoming_cpu",
+                                          "--redis_pin_network", "--valkey_pin_network",
+                                          "--pin-network"};
+
+std::vector<Command> Commands() {
+  return {
+      {{"setup"},
+       {"--no-pin", "--tune-network", "--yes", "-y", "--dry-run"},
+       {"--engines", "foodb"},
+       2,
+       "unknown engine"},
+      {{"quickstart"},
+       Concat({"--distinct-client-seed", "--skip-destroy", "--no-pin", "--tune-network", "--yes",
+               "-y", "--dry-run"},
+              kTuning),
+       {"--engines", "foodb"},
+       2,
+       "unknown engine"},
+      {{"run"}, Concat({"--distinct-client-seed"}, kTuning), {"--id", "nope"}, 3, "not found"},
+      {{"run-commands", "--command", "SET", "--engines", "redis"},
+       Concat({"--distinct-client-seed"}, kTuning),
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"run-commands", "--command-template", "SET __key__ __data__", "--engines", "redis"},
+       {"--command-mutates", "--command-drains"},
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"run-commands-dfly", "--command", "SET", "--engines", "redis"},
+       kTuning,
+       {"--id", "nope"},
+       3,
+       "not found"},
+      {{"destroy"}, {"--yes", "-y"}, {"--id", "nope"}, 3, "not found"},
+      {{"info"}, {"--json"}, {"--id", "nope"}, 3, "not found"},
+      {{"ssh"}, {"--print"}, {"--id", "nope"}, 3, "not found"},
+  };
+}
+
+TEST(BooleanFlags, BareFalseAndTrueEachFollowedByAnotherFlag) {
+  DfbenchRunner dfb("booleans");
+  for (const auto& c : Commands()) {
+    for (const auto& flag : c.booleans) {
+      std::vector<std::string> forms = {flag};
+      if (flag.rfind("--", 0) == 0) {  // a short flag (-y) has no =value form
+        forms.insert(forms.end(), {flag + "=false", flag + "=true", flag + "=0", flag + "=1"});
+      }
+      for (const auto& form : forms) {
+        auto args = Concat(Concat(c.head, {form}), c.tail);
+        auto r = dfb.Run(args);
+        EXPECT_EQ(r.code, c.code) << c.head[0] << " " << form << ": " << r.err;
+        EXPECT_TRUE(Contains(r.err, c.needle)) << c.head[0] << " " << form << ": " << r.err;
+        EXPECT_EQ(CountLines(r.err), 1) << r.err;
+      }
+    }
+  }
+}
+
+TEST(BooleanFlags, BareBooleanBeforeAValuedFlag) {
+  DfbenchRunner dfb("bare-before-value");
+  // Used to fail with "Could not convert: --dragonfly_conn_use_incoming_cpu = --trials".
+  auto r = dfb.Run({"run", "--id", "nope", "--dragonfly_conn_use_incoming_cpu", "--trials", "1"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  // The flag after the boolean is read as a flag: its own check fires.
+  r = dfb.Run({"run", "--id", "nope", "--redis_pin_network", "--trials", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(Contains(r.err, "--trials")) << r.err;
+}
+
+TEST(BooleanFlags, BadValueIsOneLineNamingTheFlag) {
+  DfbenchRunner dfb("bad-boolean");
+  for (const auto& c : Commands()) {
+    for (const auto& flag : c.booleans) {
+      if (flag.rfind("--", 0) != 0) continue;
+      auto r = dfb.Run(Concat(Concat(c.head, {flag + "=maybe"}), c.tail));
+      EXPECT_EQ(r.code, 2) << flag << ": " << r.err;
+      EXPECT_EQ(CountLines(r.err), 1) << r.err;
+      EXPECT_TRUE(Contains(r.err, "dfbench: " + flag + ": invalid boolean value \"maybe\""))
+          << r.err;
+    }
+  }
+}
+
+TEST(BooleanFlags, ValuesReachTheSetup) {
+  DfbenchRunner dfb("boolean-values");
+  auto r = dfb.Run({"setup", "--id", "pinned", "--no-pin=false", "--engines", "redis"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State("pinned")["settings"]["pin_cpus"], true);
+  r = dfb.Run({"setup", "--id", "unpinned", "--no-pin", "--engines", "redis"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(dfb.State("unpinned")["settings"]["pin_cpus"], false);
+
+  // A run records what the booleans said.
+  r = dfb.Run({"run",
+               "--id",
+               "unpinned",
+               "--engines",
+               "redis",
+               "--distinct-client-seed",
+               "--redis_pin_network=false",
+               "--memtier-threads",
+               "1",
+               "--memtier-clients",
+               "2",
+               "--memtier-requests",
+               "1000",
+               "--warmup-requests",
+               "0",
+               "--trials",
+               "1",
+               "--cooldown",
+               "0",
+               "--output",
+               "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["distinct_client_seed"], true);
+  EXPECT_FALSE(out["engines"][0]["tuning"].contains("pin_network")) << out["engines"][0]["tuning"];
+}
+
+// An ssh setup of hosts that do not exist: every test below stops before contacting them.
+std::vector<std::string> SshSetup(const std::string& command, const std::string& id) {
+  return {command,    "--id",      id,         "--provider", "ssh",
+          "--server", "192.0.2.1", "--client", "192.0.2.2",  "--ssh-user",
+          "ubuntu",   "--engines", "redis",    "--ssh-key",  "/dev/null"};
+}
+
+TEST(Confirmation, WithoutATerminalAndWithoutYesStopsAtOnce) {
+  DfbenchRunner dfb("no-terminal");
+  for (const char* command : {"setup", "quickstart"}) {
+    auto r = dfb.Run(SshSetup(command, "lab"), std::chrono::seconds(20));
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_TRUE(Contains(r.err, "pass --yes (or set DFBENCH_NO_CONFIRM=1)")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dfb.SetupDir("lab"))) << command;
+  }
+  // DFBENCH_NO_CONFIRM=0 still asks.
+  auto argv = Concat({"env", "DFBENCH_NO_CONFIRM=0"}, dfb.Argv(SshSetup("setup", "lab")));
+  auto r = core::RunCapture(argv, std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status.code, 2) << r->err;
+  // Local setups change nothing outside DFBENCH_HOME and do not ask.
+  EXPECT_EQ(dfb.Run({"setup", "--id", "here", "--engines", "redis"}).code, 0);
+  EXPECT_EQ(dfb.Run({"destroy", "--id", "here"}).code, 0);
+}
+
+TEST(Confirmation, AnsweringNoOnATerminalChangesNothing) {
+  DfbenchRunner dfb("answer-no");
+  for (const std::string answer : {"n\n", "\n", "maybe\n"}) {
+    auto r = RunOnTerminal(dfb, SshSetup("setup", "lab"), answer);
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_TRUE(Contains(r.out, "setup lab will change these hosts over SSH:")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "server     192.0.2.1")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "log in as ubuntu on port 22")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "server: find redis")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "network tuning: none")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "Proceed? [y/N]")) << r.out;
+    EXPECT_TRUE(Contains(r.out, "dfbench: not confirmed; nothing changed")) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs")) << r.out;
+  }
+}
+
+TEST(Confirmation, DryRunPrintsThePlanAndCreatesNothing) {
+  DfbenchRunner dfb("dry-run");
+  auto r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--dry-run", "--tune-network"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "network tuning: steer the server NIC")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "dry run: nothing was created or changed")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "Proceed?")) << r.err;
+  r = dfb.Run(Concat(SshSetup("quickstart", "qs"), {"--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "then: benchmark, stop everything and remove")) << r.err;
+  r = dfb.Run({"setup", "--id", "here", "--engines", "redis", "--dry-run"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "setup here on this machine (local provider)")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs"));
+}
+
+TEST(List, ReferenceColumnsNewestFirst) {
+  DfbenchRunner dfb("list");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "older", "--engines", "redis"}).code, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // created_at has seconds
+  ASSERT_EQ(dfb.Run({"setup", "--id", "newer", "--engines", "redis"}).code, 0);
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "older"}).code, 0);
+  const int vcpus = dfb.State("newer")["hosts"][0]["vcpus"];
+  const std::string machine = "local " + std::to_string(vcpus) + " vCPU";
+  auto r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("ID     STATUS  REGION  SERVER", 0), 0u) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  CLIENT ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  AGE\n")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "\nnewer  ready   local   " + machine + "  " + machine + "  "))
+      << r.out;
+  EXPECT_FALSE(Contains(r.out, "older")) << r.out;
+  r = dfb.Run({"list", "--all"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto newer = r.out.find("\nnewer "), older = r.out.find("\nolder  destroyed");
+  ASSERT_NE(older, std::string::npos) << r.out;
+  EXPECT_LT(newer, older) << r.out;  // newest first
+}
+
+const std::vector<std::string> kSubcommands = {
+    "setup",      "run",     "run-commands", "run-commands-dfly",
+    "quickstart", "loadgen", "compare",      "report",
+    "info",       "list",    "ssh",          "destroy",
+    "version",    "help",    "completion"};
+
+TEST(Help, SameTextAsDashDashHelp) {
+  DfbenchRunner dfb("help");
+  auto top = dfb.Run({"--help"});
+  auto r = dfb.Run({"help"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, top.out);
+  for (const auto& command : kSubcommands) {
+    EXPECT_TRUE(Contains(top.out, command)) << command;
+    auto flag = dfb.Run({command, "--help"});
+    r = dfb.Run({"help", command});
+    EXPECT_EQ(r.code, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.out, flag.out) << command;
+    EXPECT_TRUE(Contains(r.out, "dfbench " + command)) << r.out;
+  }
+  r = dfb.Run({"help", "runn"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "unknown command 'runn' (did you mean 'run'?)")) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// Runs `script` (bash) with the completion script loaded; returns its stdout.
+std::string InBash(const std::string& completion, const std::string& script) {
+  auto r = core::RunCapture({"bash", "-c", completion + "\n" + script});
+  return r ? r->out : r.error().message;
+}
+
+// What bash offers after `line` (words separated by spaces; the last one is being typed).
+std::string Complete(const std::string& completion, const std::string& line) {
+  return InBash(completion, "COMP_WORDS=(" + line +
+                                "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _dfbench; echo "
+                                "\"${COMPREPLY[*]}\"");
+}
+
+TEST(Completion, BashScriptParsesAndCompletesCommandsAndFlags) {
+  DfbenchRunner dfb("completion");
+  auto r = dfb.Run({"completion", "bash"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string bash = r.out;
+  auto check = core::RunCapture({"bash", "-n", "-c", bash});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->status.code, 0) << check->err;
+  for (const auto& command : kSubcommands) {
+    EXPECT_TRUE(Contains(bash, " " + command + ") words=")) << command;
+  }
+  const std::string all = Complete(bash, "dfbench ''");  // nothing typed yet: every command
+  for (const auto& command : kSubcommands) EXPECT_TRUE(Contains(all, command)) << all;
+  EXPECT_EQ(Complete(bash, "dfbench run-c"), "run-commands run-commands-dfly\n");
+  EXPECT_EQ(Complete(bash, "dfbench de"), "destroy\n");
+  EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --id lab --"), "--dry-run")) << bash;
+  EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --ye"), "--yes"));
+  EXPECT_EQ(Complete(bash, "dfbench run --dragonfly_c"), "--dragonfly_conn_use_incoming_cpu\n");
+  EXPECT_EQ(Complete(bash, "dfbench completion f"), "fish\n");
+  EXPECT_EQ(Complete(bash, "dfbench help ver"), "version\n");
+  // Deprecated spellings are not offered.
+  EXPECT_FALSE(Contains(Complete(bash, "dfbench run --pin"), "--pin-network"));
+}
+
+TEST(Completion, ZshAndFishScripts) {
+  DfbenchRunner dfb("completion-shells");
+  for (const char* shell : {"zsh", "fish"}) {
+    auto r = dfb.Run({"completion", shell});
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const auto& command : kSubcommands) {
+      EXPECT_TRUE(Contains(r.out, command)) << shell << " " << command;
+    }
+    // Checked by the shell itself where it is installed.
+    if (core::FindOnPath(shell)) {
+      auto check = core::RunCapture({shell, "-n", "-c", r.out});
+      ASSERT_TRUE(check);
+      EXPECT_EQ(check->status.code, 0) << shell << ": " << check->err;
+    }
+  }
+  auto r = dfb.Run({"completion", "tcsh"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace dfbench::testing
