@@ -6,16 +6,12 @@
 
 #include "dfbench_runner.h"
 #include "on_terminal.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
-
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
