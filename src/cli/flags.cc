@@ -110,7 +110,8 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   sub->add_option("--memtier-requests", m.requests,
-                  "Requests per trial, per engine (split over all connections)")
+                  "Requests per connection per trial, as memtier's --requests: a trial sends "
+                  "threads x clients x requests in all")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   sub->add_option("--memtier-ratio", flags->ratio, "SET:GET ratio (1:10 means 91% reads)")
@@ -122,7 +123,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   sub->add_option("--warmup-requests", flags->warmup_requests,
-                  "Requests of the discarded warmup pass (0 disables)")
+                  "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
   sub->add_option("--trials", flags->trials, "Measured trials per engine")
       ->capture_default_str()

@@ -5,19 +5,20 @@
 namespace dfbench::drivers {
 namespace {
 
-TEST(Workload, RequestsAreSplitOverConnectionsRoundingUp) {
-  Workload w{.threads = 4, .clients = 50, .total_requests = 1000000};
-  EXPECT_EQ(w.RequestsPerClient(), 5000u);
-  w.total_requests = 1000001;
-  EXPECT_EQ(w.RequestsPerClient(), 5001u);
-  w.total_requests = 1;
-  EXPECT_EQ(w.RequestsPerClient(), 1u);
+// As memtier's --requests: every connection sends the count, so a pass sends
+// threads x clients times it.
+TEST(Workload, RequestsArePerConnection) {
+  Workload w{.threads = 4, .clients = 50, .requests_per_client = 1000000};
+  EXPECT_EQ(w.RequestsPerClient(), 1000000u);
+  EXPECT_EQ(w.TotalRequests(), 200000000u);
+  w.requests_per_client = 1;
+  EXPECT_EQ(w.TotalRequests(), 200u);
 }
 
 TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
   Workload w{.threads = 2,
              .clients = 10,
-             .total_requests = 2000,
+             .requests_per_client = 100,
              .ratio = "1:4",
              .data_size = 128,
              .pipeline = 16,

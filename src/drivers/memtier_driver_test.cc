@@ -57,7 +57,7 @@ TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
 TEST(MemtierDriver, SetGetRunCommandLine) {
   Workload w{.threads = 4,
              .clients = 50,
-             .total_requests = 1000000,
+             .requests_per_client = 5000,
              .ratio = "1:10",
              .data_size = 256,
              .pipeline = 30,
@@ -246,7 +246,7 @@ TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
   ASSERT_TRUE(driver.Prepare(host));
   Workload w{.threads = 1,
              .clients = 5,
-             .total_requests = 10000,
+             .requests_per_client = 2000,
              .command = "LPUSH __key__ __data__",
              .key_minimum = 1,
              .key_maximum = 1000};
@@ -293,7 +293,7 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   chmod(script.c_str(), 0755);
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(script.string());
-  Workload w{.threads = 1, .clients = 1, .total_requests = 10};
+  Workload w{.threads = 1, .clients = 1, .requests_per_client = 10};
   auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);

@@ -50,15 +50,16 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
   const drivers::Target target = turn->target();
   drivers::Workload workload{.threads = o.memtier.threads,
                              .clients = o.memtier.clients,
-                             .total_requests = o.memtier.requests,
+                             .requests_per_client = o.memtier.requests,
                              .ratio = o.memtier.ratio,
                              .data_size = o.memtier.data_size,
                              .pipeline = o.memtier.pipeline,
                              .distinct_client_seed = o.memtier.distinct_client_seed};
   if (o.warmup_requests > 0) {
-    core::Notef("[{}] warmup: {} requests (discarded)", spec.name, o.warmup_requests);
     drivers::Workload warm = workload;
-    warm.total_requests = o.warmup_requests;
+    warm.requests_per_client = o.warmup_requests;
+    core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
+                o.warmup_requests, warm.TotalRequests());
     auto w = o.driver->Run(*fleet.client, target, warm, fleet.client_cpus,
                            dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
@@ -112,8 +113,13 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
       !st) {
     return tl::unexpected(st.error());
   }
-  core::Notef("run {}: {} engine(s), {} trial(s) each, results in {}", r.run_id,
-              options.engines.size(), options.trials, dir.string());
+  const auto& m = options.memtier;
+  core::Notef(
+      "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
+      "= {} requests, results in {}",
+      r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,
+      static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
+      dir.string());
 
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);

@@ -18,8 +18,8 @@ namespace dfbench::scenarios {
 
 struct RunOptions {
   std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
-  results::MemtierConfig memtier;
-  uint64_t warmup_requests = 100000;
+  results::MemtierConfig memtier;     // memtier.requests: per connection, as memtier's --requests
+  uint64_t warmup_requests = 100000;  // per connection too
   int trials = 3;
   engines::Tuning tuning;  // cpus are filled from the fleet
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);

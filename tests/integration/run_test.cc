@@ -15,8 +15,8 @@ namespace {
 using nlohmann::json;
 
 const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--memtier-threads",  "2",  "--memtier-clients", "5",   "--memtier-requests", "2000",
+    "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",
     "--cooldown",         "0"};
 
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -67,7 +67,8 @@ void ExpectRunResultsSchema(const json& r, int trials) {
 }
 
 // Each engine's reported operations equal the server's own count minus the warmup, and the
-// request count asked for (2 threads x 5 clients x 2000 = 20000 per trial).
+// request count asked for (2 threads x 5 clients x 2000 per connection = 20000 per trial,
+// 100 per connection = 1000 for the warmup).
 void ExpectCountsMatchServer(const json& r) {
   for (const json& e : r["engines"]) {
     uint64_t trial_ops = 0;
@@ -116,6 +117,28 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   }
   EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
+}
+
+// --memtier-requests is per connection, as memtier's --requests: 2 threads x 5 clients x 1000
+// requests is 10,000 commands at the server (its INFO commandstats: SET + GET calls).
+TEST(StatefulFlow, RequestsArePerConnection) {
+  DfbenchRunner dfb("per-connection");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "pc", "--engines", "redis"}).code, 0);
+  auto r = dfb.Run({"run", "--id", "pc", "--engines", "redis", "--memtier-threads", "2",
+                    "--memtier-clients", "5", "--memtier-requests", "1000", "--warmup-requests",
+                    "0", "--trials", "1", "--output", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 1000);  // as given, like the reference records it
+  const json& redis = out["engines"][0];
+  EXPECT_EQ(redis["trials"][0]["ops"], 10000);
+  EXPECT_EQ(redis["warmup_ops"], 0);
+  EXPECT_EQ(redis["server_ops"], 10000);  // cmdstat_set + cmdstat_get calls
+  EXPECT_NE(r.err.find("2 threads × 5 clients × 1000 requests = 10000 requests"), std::string::npos)
+      << r.err;
+  json config = json::parse(*core::ReadFile(dfb.SetupDir("pc") / "benchmarks" /
+                                            out["run_id"].get<std::string>() / "config.json"));
+  EXPECT_EQ(config["memtier"]["requests"], 1000);
 }
 
 TEST(StatefulFlow, SetupRunInfoListDestroy) {
@@ -182,7 +205,7 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
   ASSERT_EQ(dfb.Run({"setup", "--id", "i1", "--engines", "redis"}).code, 0);
   auto proc = dfb.Start({"run", "--id", "i1", "--engines", "redis", "--memtier-threads", "1",
                          "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
-                         "30000", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
   // Wait until trial 2 is under way: trial 1's report exists.
   std::filesystem::path t1;
   for (int i = 0; i < 600 && t1.empty(); ++i) {
@@ -253,7 +276,7 @@ TEST(Engines, EngineThatDiesMidRunIsRecordedAndTheRunGoesOn) {
                          "--memtier-pipeline",
                          "1",
                          "--memtier-requests",
-                         "20000",
+                         "5000",
                          "--warmup-requests",
                          "0",
                          "--trials",

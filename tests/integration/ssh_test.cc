@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--memtier-threads",  "2",  "--memtier-clients", "5",   "--memtier-requests", "2000",
+    "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",
     "--cooldown",         "0"};
 
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -444,9 +444,9 @@ json LatestResults(const DfbenchRunner& dfb, const std::string& id) {
 }
 
 const std::vector<std::string> kLongRun = {
-    "--engines",          "redis",   "--memtier-threads",  "2",  "--memtier-clients", "5",
-    "--memtier-requests", "4000000", "--memtier-pipeline", "10", "--warmup-requests", "0",
-    "--trials",           "3",       "--cooldown",         "0"};
+    "--engines",          "redis",  "--memtier-threads",  "2",  "--memtier-clients", "5",
+    "--memtier-requests", "400000", "--memtier-pipeline", "10", "--warmup-requests", "0",
+    "--trials",           "3",      "--cooldown",         "0"};
 
 TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   REQUIRE_TESTBED();
