@@ -104,6 +104,15 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   EXPECT_EQ(out["engines"][0]["engine"], "redis");
   EXPECT_EQ(out["engines"][1]["engine"], "memcached");
   EXPECT_EQ(out["status"], "completed");
+  // memcached's -t is the number of CPUs it was pinned to (the server half of the machine).
+  const json& mc_tuning = out["engines"][1]["tuning"];
+  ASSERT_TRUE(mc_tuning.contains("threads")) << mc_tuning;
+  const json server = dfb.State("qs2")["hosts"][0];
+  if (mc_tuning.contains("cpus")) {
+    EXPECT_EQ(mc_tuning["threads"], mc_tuning["cpus"].size()) << mc_tuning;
+  } else {
+    EXPECT_EQ(mc_tuning["threads"], server["vcpus"]) << mc_tuning;
+  }
   ExpectCountsMatchServer(out);
 
   // results.json on disk equals what was printed; per-trial raw reports are kept.
