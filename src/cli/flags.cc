@@ -138,6 +138,19 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
   AddTuningFlags(sub, &flags->tuning);
 }
 
+void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
+  const bool requests = sub->count("--memtier-requests") == 0;
+  const bool warmup = sub->count("--warmup-requests") == 0;
+  if (!requests && !warmup) return;
+  if (requests) flags->memtier.requests = kLocalProfileRequests;
+  if (warmup) flags->warmup_requests = kLocalProfileWarmupRequests;
+  core::Notef(
+      "local profile: {} threads × {} clients × {} requests per connection, warmup {} per "
+      "connection (pass --memtier-requests / --warmup-requests to change)",
+      flags->memtier.threads, flags->memtier.clients, flags->memtier.requests,
+      flags->warmup_requests);
+}
+
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::RunOptions o;

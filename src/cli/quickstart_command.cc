@@ -21,7 +21,9 @@ struct QuickstartFlags {
 
 int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   const auto requested = ParseEngines(f.engines.engines);
-  scenarios::RunOptions options = ToRunOptions(f.run, requested);
+  RunFlags run = f.run;
+  if (f.provider == "local") ApplyLocalProfile(sub, &run);
+  scenarios::RunOptions options = ToRunOptions(run, requested);
   auto driver = MakeDriver(f.load_generator);
   scenarios::SetupOptions setup_options{.id = f.id,
                                         .provider = f.provider,

@@ -84,6 +84,33 @@ void ExpectCountsMatchServer(const json& r) {
   }
 }
 
+// Without request flags a local quickstart uses the local profile and says so; explicit
+// flags win (the test above gives them and sees no such line).
+TEST(Quickstart, LocalProfileWhenNoRequestsAreGiven) {
+  DfbenchRunner dfb("profile");
+  auto r = dfb.Run({"quickstart", "--id", "lp", "--engines", "redis", "--memtier-threads", "1",
+                    "--memtier-clients", "2", "--trials", "1", "--output", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("local profile: 1 threads × 2 clients × 10000 requests per connection, "
+                       "warmup 1000 per connection"),
+            std::string::npos)
+      << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 10000);
+  EXPECT_EQ(out["warmup_requests"], 1000);
+  EXPECT_EQ(out["engines"][0]["trials"][0]["ops"], 20000);
+  EXPECT_EQ(out["engines"][0]["warmup_ops"], 2000);
+
+  r = dfb.Run({"quickstart", "--id", "lp2", "--engines", "redis", "--memtier-threads", "1",
+               "--memtier-clients", "2", "--memtier-requests", "50", "--trials", "1", "--output",
+               "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 50);  // given
+  EXPECT_EQ(out["warmup_requests"], 1000);    // from the profile
+  EXPECT_NE(r.err.find("local profile"), std::string::npos) << r.err;
+}
+
 TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   DfbenchRunner dfb("quickstart");
   auto r = dfb.Run(Concat({"quickstart", "--id", "qs", "--engines", "redis,memcached,valkey",
@@ -98,6 +125,7 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   ASSERT_EQ(r.code, 0) << r.err;
   // dragonfly is not installed on the test machine: skipped with one line.
   EXPECT_NE(r.err.find("skipping dragonfly"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("local profile"), std::string::npos) << r.err;  // flags were given
   json out = json::parse(r.out);  // stdout is a single JSON payload
   ExpectRunResultsSchema(out, 2);
   ASSERT_EQ(out["engines"].size(), 2u);
