@@ -73,6 +73,13 @@ class Provider {
   virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
   // Releases what Provision acquired. Idempotent.
   virtual core::Status Destroy(state::SetupState* state) = 0;
+  // Stops what a dead dfbench command of this setup left running on its hosts (engines, load
+  // generators). Local children die with dfbench (parent-death signal), so the default does
+  // nothing.
+  virtual core::Status StopLeftovers(const state::SetupState& state) {
+    (void)state;
+    return core::Ok();
+  }
   // Installs `spec` at `version` (as --dragonfly_version) on the fleet's server (and replicas)
   // and records it in `state` (the caller saves). Providers that install nothing: kUsage.
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,

@@ -276,6 +276,24 @@ core::Status SshProvider::Destroy(state::SetupState* s) {
   return core::Ok();
 }
 
+core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
+  auto rec = ReadRecorded(s);
+  if (!rec) return core::Ok();  // never got as far as recording hosts
+  std::string failures;
+  for (const auto& h : rec->hosts) {
+    auto host = ConnectHost(s.id, *rec, h, std::chrono::seconds(5));
+    if (!host) {
+      core::Notef("{} is unreachable; what runs there stays: {}", h.role, host.error().message);
+      continue;
+    }
+    if (auto st = (*host)->StopLeftovers(); !st) {
+      failures += (failures.empty() ? "" : "; ") + st.error().message;
+    }
+  }
+  if (!failures.empty()) return core::Fail(core::ErrorKind::kEnvironment, failures);
+  return core::Ok();
+}
+
 core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
                                         const std::string& version) {

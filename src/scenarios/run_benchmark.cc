@@ -8,6 +8,7 @@
 #include "core/time_format.h"
 #include "results/writers.h"
 #include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -124,6 +125,16 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
+  // Recorded before the first engine starts, so that a killed run leaves a results file and a
+  // history entry for the next command to mark interrupted.
+  publish();
+  if (auto st = RecordRunStart(setup, {.kind = "run",
+                                       .run_id = r.run_id,
+                                       .path = "benchmarks/" + r.run_id + "/results.json",
+                                       .created_at = r.created_at});
+      !st) {
+    return tl::unexpected(st.error());
+  }
   r.engines.reserve(options.engines.size());
   const bool interrupted = TakeTurns(
       options.engines.size(), options.cooldown,
@@ -147,7 +158,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                                 .completed_at = r.completed_at,
                                 .status = r.status};
   for (const auto& e : r.engines) record.engines.push_back(e.engine);
-  setup->benchmarks.push_back(record);
+  RecordRunEnd(setup, record);
   return r;
 }
 

@@ -271,6 +271,82 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
   EXPECT_EQ(dfb.Run(Concat({"run", "--id", "i1", "--engines", "redis"}, kSmallRun)).code, 0);
 }
 
+// A run killed with SIGKILL leaves the status "benchmarking" and no lock: the next command says
+// which command died, marks its run interrupted (keeping its trials) and goes on; nothing the
+// killed run started survives it (local children have a parent-death signal).
+TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
+  DfbenchRunner dfb("killed");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "k1", "--engines", "redis"}).code, 0);
+  auto proc = dfb.Start({"run", "--id", "k1", "--engines", "redis", "--memtier-threads", "1",
+                         "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
+                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+  const int killed_pid = proc.pid();
+  // Wait until trial 1 is in results.json (its raw report is written just before).
+  std::filesystem::path run_dir;
+  for (int i = 0; i < 600 && run_dir.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!std::filesystem::exists(dfb.SetupDir("k1") / "benchmarks")) continue;
+    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("k1") / "benchmarks")) {
+      auto text = core::ReadFile(run.path() / "results.json");
+      if (!text) continue;
+      json partial = json::parse(*text, nullptr, false);
+      if (partial.is_object() && !partial["engines"].empty() &&
+          !partial["engines"][0]["trials"].empty()) {
+        run_dir = run.path();
+      }
+    }
+  }
+  ASSERT_FALSE(run_dir.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  const std::string stderr_before = *core::ReadFile(dfb.home() / "bg.stderr");
+  const auto at = stderr_before.find("ready on 127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << stderr_before;
+  const std::string port = stderr_before.substr(at + 19, stderr_before.find('\n', at) - at - 19);
+  json st = dfb.State("k1");
+  EXPECT_EQ(st["status"], "benchmarking");
+  EXPECT_EQ(st["active"]["command"], "run");
+  EXPECT_EQ(st["active"]["pid"], killed_pid);
+  EXPECT_EQ(st["benchmarks"].back()["status"], "running");
+
+  proc.Signal(SIGKILL);
+  ASSERT_TRUE(proc.WaitFor(std::chrono::seconds(10)));
+  // The engine and the load generator die with it: nothing holds its port or its work dir.
+  const std::string work = (dfb.SetupDir("k1") / "work").string();
+  auto leftovers = [&] {
+    std::vector<int> pids = ProcessesMatching(":" + port);
+    for (int pid : ProcessesMatching("--port " + port)) pids.push_back(pid);
+    for (int pid : ProcessesMatching(work)) pids.push_back(pid);
+    return pids;
+  };
+  for (int i = 0; i < 50 && !leftovers().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(leftovers().empty()) << "a process of the killed run survived it";
+  EXPECT_EQ(dfb.State("k1")["status"], "benchmarking");  // what a killed command leaves
+
+  auto r = dfb.Run(Concat({"run", "--id", "k1", "--engines", "redis"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string line =
+      "the previous command on setup \"k1\" (run, pid " + std::to_string(killed_pid) + ", started ";
+  EXPECT_NE(r.err.find(line), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
+  st = dfb.State("k1");
+  EXPECT_EQ(st["status"], "ready");
+  EXPECT_FALSE(st.contains("active")) << st;
+  ASSERT_EQ(st["benchmarks"].size(), 2u);
+  EXPECT_EQ(st["benchmarks"][0]["status"], "interrupted");
+  EXPECT_EQ(st["benchmarks"][1]["status"], "completed");
+  json killed = json::parse(*core::ReadFile(run_dir / "results.json"));
+  EXPECT_EQ(killed["status"], "interrupted");
+  EXPECT_FALSE(killed["completed_at"].get<std::string>().empty());
+  EXPECT_GE(killed["engines"][0]["trials"].size(), 1u);  // what it measured is kept
+  EXPECT_TRUE(std::filesystem::exists(run_dir / "memtier" / "redis-t1.json"));
+
+  r = dfb.Run({"info", "--id", "k1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
   DfbenchRunner dfb("badengine");
   const auto script = dfb.home() / "fake-redis-server";
