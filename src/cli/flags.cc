@@ -27,6 +27,13 @@ std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv) {
   return OrExit(engines::ParseEngineList(csv));
 }
 
+void AddPortFlag(CLI::App* sub, int* port) {
+  sub->add_option("--port", *port,
+                  "Port the engines listen on, for every run of the setup (default: 6379 on "
+                  "ssh hosts, a free one on this machine)")
+      ->check(CLI::Range(1, 65535));
+}
+
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
   sub->add_option("--redis_io_threads", flags->redis_io_threads,
                   "Redis --io-threads (0: the engine's default)")

@@ -23,6 +23,9 @@ void AddEngineFlags(CLI::App* sub, EngineFlags* flags);
 // The parsed engine list (kUsage for an unknown name).
 std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv);
 
+// --port: where the setup's engines listen (setup, quickstart).
+void AddPortFlag(CLI::App* sub, int* port);
+
 // Engine tuning (run, quickstart), as the reference's --redis_io_threads & co.
 struct TuningFlags {
   int redis_io_threads = 0;

@@ -16,6 +16,7 @@ struct QuickstartFlags {
   LoadGeneratorFlags load_generator;
   bool skip_destroy = false;
   bool no_pin = false;
+  int port = 0;
   SshFlags ssh;
 };
 
@@ -31,7 +32,8 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .binaries = f.engines.binaries,
                                         .skip_missing_engines = true,
                                         .pin_cpus = !f.no_pin,
-                                        .dragonfly_version = f.run.tuning.dragonfly_version};
+                                        .dragonfly_version = f.run.tuning.dragonfly_version,
+                                        .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &setup_options);
   // The build is installed by setup; the run must not install it again.
   options.tuning.dragonfly_version.clear();
@@ -79,6 +81,7 @@ void AddQuickstart(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/false);
+  AddPortFlag(sub, &f->port);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
   sub->add_flag("--skip-destroy", f->skip_destroy, "Keep the setup after the run");

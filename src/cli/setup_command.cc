@@ -14,6 +14,7 @@ struct SetupFlags {
   std::string provider = "local";
   EngineFlags engines;
   bool no_pin = false;
+  int port = 0;
   SshFlags ssh;
 };
 
@@ -23,7 +24,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
-                            .pin_cpus = !f.no_pin};
+                            .pin_cpus = !f.no_pin,
+                            .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &o);
   auto s = OrExit(scenarios::CreateSetup(o));
   std::printf("Setup %s is ready.\n", s.id.c_str());
@@ -48,6 +50,7 @@ void AddSetup(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
+  AddPortFlag(sub, &f->port);
   sub->add_flag("--no-pin", f->no_pin,
                 "Local provider: do not split the CPUs between engine and load generator");
   SetExamples(

@@ -92,6 +92,7 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
                                        const EngineSpec& spec);
 
 struct StartOptions {
+  int port = 0;  // 0: a free port of the host
   std::chrono::milliseconds ready_timeout = std::chrono::seconds(20);
   std::chrono::milliseconds stop_grace = std::chrono::seconds(5);
 };
@@ -151,9 +152,9 @@ class RunningEngine {
   bool stopped_ = false;
 };
 
-// Starts `binary` on a free port of host.EngineAddress() with persistence off and the tuning
-// applied (resolved with the host's vCPUs and NIC receive queues, pinned to tuning.cpus or to
-// NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
+// Starts `binary` on options.port (else a free port) of host.EngineAddress() with persistence off
+// and the tuning applied (resolved with the host's vCPUs and NIC receive queues, pinned to
+// tuning.cpus or to NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
 // waits until it answers PING (bounded by ready_timeout), reads its version and flushes it.
 // kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>" when it exits or
 // never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.

@@ -104,7 +104,7 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   };
   auto work_dir = host.WorkDir();
   if (!work_dir) return fail(work_dir.error());
-  auto port = host.FreePort();
+  auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
   if (!port) return fail(port.error());
   const bool derive_shards = tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0;
   const bool pin_network = (spec.name == "redis" && tuning.redis_pin_network) ||

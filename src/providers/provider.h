@@ -23,7 +23,12 @@ struct Fleet {
   std::vector<std::shared_ptr<hosts::Host>> replicas;
   std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
+  int engine_port = 0;           // the port engines listen on; 0: a free one at each start
 };
+
+// The port engines listen on when --port is not given: the reference's 6379 on remote hosts
+// (its replication and security rules assume it), a free one on this machine.
+inline constexpr int kRemoteEnginePort = 6379;
 
 // A host reached over SSH: given by the user (ssh provider) or provisioned (aws).
 struct RemoteHostSpec {
@@ -53,9 +58,14 @@ struct SetupRequest {
   // one already on the host, else the latest release).
   std::string dragonfly_version;
   bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
+  int engine_port = 0;        // --port; 0: the provider's default
 };
 
+// The engine port a setup records (provider_data "engine_port"), 0 when none.
+int RecordedEnginePort(const state::SetupState& state);
+
 // What every provider records in SetupState by Provision:
+// - provider_data.engine_port: the port engines listen on (0: a free one at each start).
 // - hosts: facts per role. "server" and "client" (and "replica-N"); their `cpus` are the CPUs
 //   the role is pinned to on its host (empty = all). The local provider records one machine
 //   twice, as "server" and "client" with disjoint `cpus`, when it splits the CPUs; otherwise

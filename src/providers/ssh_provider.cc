@@ -147,6 +147,8 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   }
   // Recorded before logging in, so that destroy knows the key even if setup fails.
   s->provider_data["ssh"] = ToJson(rec);
+  s->provider_data["engine_port"] =
+      request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
 
   std::vector<std::unique_ptr<hosts::SshHost>> connected;
   hosts::SshHost* server = nullptr;
@@ -246,6 +248,8 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + s.id + "\" records no server or no client host");
   }
+  // Setups recorded before the port was: the reference's fixed one.
+  fleet.engine_port = RecordedEnginePort(s) > 0 ? RecordedEnginePort(s) : kRemoteEnginePort;
   return fleet;
 }
 

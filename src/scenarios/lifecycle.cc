@@ -56,7 +56,8 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .pin_cpus = options.pin_cpus,
                                   .ssh = options.ssh,
                                   .dragonfly_version = options.dragonfly_version,
-                                  .tune_network = options.tune_network};
+                                  .tune_network = options.tune_network,
+                                  .engine_port = options.engine_port};
   core::Notef("setup {}: {} engines on the {} provider", s.id,
               options.provider == "local" ? "locating" : "installing", options.provider);
   auto provisioned = (*provider)->Provision(&s, request);

@@ -98,6 +98,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
   const fs::path benchmarks = state::SetupDir(setup->id) / "benchmarks";
   results::RunResults r;
   r.run_id = NewRunId(benchmarks);

@@ -255,6 +255,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   }
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
 
   const CommandProfile& c = options.command;
   const fs::path parent = state::SetupDir(setup->id) / "commands";

@@ -1,7 +1,11 @@
 // `dfbench setup / run / quickstart / info / list / destroy` against real engines.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
@@ -345,6 +349,62 @@ TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
   EXPECT_TRUE(leftovers().empty());
+}
+
+// A socket listening on a port of 127.0.0.1 the kernel picked; closed by the destructor.
+struct Listener {
+  int fd = -1;
+  int port = 0;
+  Listener() {
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 && listen(fd, 4) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port = ntohs(addr.sin_port);
+    }
+  }
+  ~Listener() { close(fd); }
+};
+
+// --port fixes where the setup's engines listen; a port another program holds stops the run
+// before anything starts, in one line, with exit code 5.
+TEST(StatefulFlow, EnginesListenOnTheSetupsPort) {
+  DfbenchRunner dfb("port");
+  int port = 0;
+  {
+    Listener probe;  // a port that is free once the probe closes
+    port = probe.port;
+  }
+  ASSERT_GT(port, 0);
+  ASSERT_EQ(dfb.Run({"setup", "--id", "p1", "--engines", "redis,memcached", "--port",
+                     std::to_string(port)})
+                .code,
+            0);
+  EXPECT_EQ(dfb.State("p1")["provider_data"]["engine_port"], port);
+  auto r = dfb.Run(Concat({"run", "--id", "p1", "--engines", "redis,memcached"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("redis 7"), std::string::npos);
+  EXPECT_NE(r.err.find("ready on 127.0.0.1:" + std::to_string(port) + "\n"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("[memcached] memcached"), std::string::npos);
+
+  Listener busy;
+  ASSERT_GT(busy.port, 0);
+  ASSERT_EQ(
+      dfb.Run({"setup", "--id", "p2", "--engines", "redis", "--port", std::to_string(busy.port)})
+          .code,
+      0);
+  r = dfb.Run(Concat({"run", "--id", "p2", "--engines", "redis"}, kSmallRun));
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("port " + std::to_string(busy.port) + " on local (127.0.0.1) is in use"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(dfb.State("p2")["status"], "ready");
+  EXPECT_EQ(dfb.Run({"setup", "--id", "p3", "--port", "70000"}).code, 2);
 }
 
 TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
