@@ -509,6 +509,28 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   EXPECT_EQ(dfb.State(id)["status"], "ready");
   ExpectNothingRunning(dfb, id);
 
+  // kill -9 of dfbench mid-trial: the next run says which command died, stops what it left on
+  // the hosts (the pid records under the work directory), marks its run interrupted, goes on.
+  run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
+  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(RemoteLoadgens(id).empty());
+  const int killed = run.pid();
+  run.Signal(SIGKILL);
+  ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(dfb.State(id)["status"], "benchmarking");
+  r = dfb.Run(Concat({"run", "--id", id, "--engines", "redis"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "(run, pid " + std::to_string(killed) + ", started ")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "died while benchmarking")) << r.err;
+  json st = dfb.State(id);
+  EXPECT_EQ(st["status"], "ready");
+  ASSERT_GE(st["benchmarks"].size(), 2u);
+  EXPECT_EQ(st["benchmarks"][st["benchmarks"].size() - 2]["status"], "interrupted");
+  EXPECT_EQ(st["benchmarks"].back()["status"], "completed");
+  ExpectNothingRunning(dfb, id);
+
   r = dfb.Run({"destroy", "--id", id});
   EXPECT_EQ(r.code, 0) << r.err;
   ExpectNothingRunning(dfb, id);
