@@ -111,7 +111,10 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   ASSERT_EQ(redis["trials"].size(), 2u);
   for (const json& t : redis["trials"]) EXPECT_EQ(t["ops"], 20000);
   EXPECT_EQ(redis["server_ops"].get<uint64_t>(), 41000u);  // warmup + trials, none lost
-  EXPECT_EQ(redis["tuning"]["pin_network"], true);         // CPU 0 + the I/O CPU
+  // Remote engines listen on the reference's port unless --port says otherwise.
+  EXPECT_EQ(dfb.State(id)["provider_data"]["engine_port"], 6379);
+  EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:6379\n")) << r.err;
+  EXPECT_EQ(redis["tuning"]["pin_network"], true);  // CPU 0 + the I/O CPU
   EXPECT_FALSE(redis["tuning"]["cpus"].empty());
   const fs::path run_dir = dfb.SetupDir(id) / "benchmarks" / out["run_id"].get<std::string>();
   EXPECT_TRUE(fs::exists(run_dir / "memtier" / "redis-t2.json"));  // fetched from the client
