@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "core/interrupt.h"
+#include "state/state.h"
 
 namespace dfbench::cli {
 namespace {
@@ -121,6 +122,8 @@ int Main(int argc, char** argv) {
     return PrintError(e.error.message, static_cast<int>(e.error.kind));
   }
   if (!action) return PrintError("no command given", static_cast<int>(core::ErrorKind::kUsage));
+  // Recorded with a working status, so that a command that dies can be named.
+  for (const auto* sub : app.get_subcommands()) state::SetCommandName(sub->get_name());
   try {
     return action();
   } catch (const ExitError& e) {

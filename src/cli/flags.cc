@@ -27,6 +27,13 @@ std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv) {
   return OrExit(engines::ParseEngineList(csv));
 }
 
+void AddPortFlag(CLI::App* sub, int* port) {
+  sub->add_option("--port", *port,
+                  "Port the engines listen on, for every run of the setup (default: 6379 on "
+                  "ssh hosts, a free one on this machine)")
+      ->check(CLI::Range(1, 65535));
+}
+
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
   sub->add_option("--redis_io_threads", flags->redis_io_threads,
                   "Redis --io-threads (0: the engine's default)")
@@ -108,7 +115,8 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   sub->add_option("--memtier-requests", m.requests,
-                  "Requests per trial, per engine (split over all connections)")
+                  "Requests per connection per trial, as memtier's --requests: a trial sends "
+                  "threads x clients x requests in all")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   sub->add_option("--memtier-ratio", flags->ratio, "SET:GET ratio (1:10 means 91% reads)")
@@ -120,7 +128,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   sub->add_option("--warmup-requests", flags->warmup_requests,
-                  "Requests of the discarded warmup pass (0 disables)")
+                  "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
   sub->add_option("--trials", flags->trials, "Measured trials per engine")
       ->capture_default_str()
@@ -133,6 +141,19 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json", "csv"}));
   AddTuningFlags(sub, &flags->tuning);
+}
+
+void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
+  const bool requests = sub->count("--memtier-requests") == 0;
+  const bool warmup = sub->count("--warmup-requests") == 0;
+  if (!requests && !warmup) return;
+  if (requests) flags->memtier.requests = kLocalProfileRequests;
+  if (warmup) flags->warmup_requests = kLocalProfileWarmupRequests;
+  core::Notef(
+      "local profile: {} threads × {} clients × {} requests per connection, warmup {} per "
+      "connection (pass --memtier-requests / --warmup-requests to change)",
+      flags->memtier.threads, flags->memtier.clients, flags->memtier.requests,
+      flags->warmup_requests);
 }
 
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,

@@ -23,6 +23,9 @@ void AddEngineFlags(CLI::App* sub, EngineFlags* flags);
 // The parsed engine list (kUsage for an unknown name).
 std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv);
 
+// --port: where the setup's engines listen (setup, quickstart).
+void AddPortFlag(CLI::App* sub, int* port);
+
 // Engine tuning (run, quickstart), as the reference's --redis_io_threads & co.
 struct TuningFlags {
   int redis_io_threads = 0;
@@ -58,6 +61,12 @@ struct RunFlags {
 };
 // `with_engines`: quickstart takes --engines from EngineFlags instead.
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines);
+// quickstart on the local provider: the reference's 1,000,000 requests per connection (and
+// 100,000 for the warmup) would keep one machine busy for hours, so requests the user did not
+// give come from a smaller profile, named in one line on stderr. Explicit flags always win.
+inline constexpr uint64_t kLocalProfileRequests = 10000;
+inline constexpr uint64_t kLocalProfileWarmupRequests = 1000;
+void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
 // Validates values CLI11 cannot (ratio, ranges) and builds the scenario options; throws
 // ExitError(kUsage) with one clear line.
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,

@@ -21,12 +21,15 @@ struct QuickstartFlags {
   bool no_pin = false;
   bool yes = false;
   bool dry_run = false;
+  int port = 0;
   SshFlags ssh;
 };
 
 int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   const auto requested = ParseEngines(f.engines.engines);
-  scenarios::RunOptions options = ToRunOptions(f.run, requested);
+  RunFlags run = f.run;
+  if (f.provider == "local") ApplyLocalProfile(sub, &run);
+  scenarios::RunOptions options = ToRunOptions(run, requested);
   auto driver = MakeDriver(f.load_generator);
   scenarios::SetupOptions setup_options{.id = f.id,
                                         .provider = f.provider,
@@ -34,7 +37,8 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .binaries = f.engines.binaries,
                                         .skip_missing_engines = true,
                                         .pin_cpus = !f.no_pin,
-                                        .dragonfly_version = f.run.tuning.dragonfly_version};
+                                        .dragonfly_version = f.run.tuning.dragonfly_version,
+                                        .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &setup_options);
   if (setup_options.id.empty()) {
     setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
@@ -93,6 +97,7 @@ void AddQuickstart(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/false);
+  AddPortFlag(sub, &f->port);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
   AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");

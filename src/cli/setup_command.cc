@@ -19,6 +19,7 @@ struct SetupFlags {
   bool no_pin = false;
   bool yes = false;
   bool dry_run = false;
+  int port = 0;
   SshFlags ssh;
 };
 
@@ -28,7 +29,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
-                            .pin_cpus = !f.no_pin};
+                            .pin_cpus = !f.no_pin,
+                            .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &o);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
@@ -62,6 +64,7 @@ void AddSetup(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"local", "ssh"}));
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
+  AddPortFlag(sub, &f->port);
   AddBoolFlag(sub, "--no-pin", &f->no_pin,
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);

@@ -10,20 +10,24 @@ namespace {
 
 using testing::JoinArgs;
 
-TEST(Workload, RequestsAreSplitOverConnectionsRoundingUp) {
-  Workload w{.threads = 4, .clients = 50, .total_requests = 1000000};
-  EXPECT_EQ(w.RequestsPerClient(), 5000u);
-  w.total_requests = 1000001;
-  EXPECT_EQ(w.RequestsPerClient(), 5001u);
-  w.total_requests = 1;
-  EXPECT_EQ(w.RequestsPerClient(), 1u);
+// As memtier's --requests: every connection sends the count, so a pass sends
+// threads x clients times it.
+TEST(Workload, RequestsArePerConnection) {
+  Workload w{.threads = 4, .clients = 50, .requests_per_client = 1000000};
+  EXPECT_EQ(w.RequestsPerClient(), 1000000u);
+  EXPECT_EQ(w.TotalRequests(), 200000000u);
+  w.requests_per_client = 1;
+  EXPECT_EQ(w.TotalRequests(), 200u);
 }
 
 TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
-  Workload w{.threads = 2, .clients = 10, .total_requests = 2000, .ratio = "1:4"};
-  w.data_size = 128;
-  w.pipeline = 16;
-  w.distinct_client_seed = true;
+  Workload w{.threads = 2,
+             .clients = 10,
+             .requests_per_client = 100,
+             .ratio = "1:4",
+             .data_size = 128,
+             .pipeline = 16,
+             .distinct_client_seed = true};
   auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, w, "/tmp/r");
   EXPECT_EQ(JoinArgs(args),
             "/bin/dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 2 "

@@ -86,7 +86,7 @@ TEST(DflyBenchDriver, ParsesItsCommandReport) {
 
 TEST(DflyBenchDriver, ParsesItsSetGetReport) {
   auto t = DflyBenchDriver::ParseReport(DflyReport("ratio_report.json"),
-                                        Workload{.total_requests = 3000});
+                                        Workload{.requests_per_client = 3000});
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 3000u);
   EXPECT_DOUBLE_EQ(t->throughput, 1500);  // by requests: Count over its Total duration

@@ -4,10 +4,9 @@
 
 namespace dfbench::drivers {
 
-uint64_t Workload::RequestsPerClient() const {
-  const uint64_t connections = static_cast<uint64_t>(threads) * static_cast<uint64_t>(clients);
-  if (connections == 0) return 0;
-  return (total_requests + connections - 1) / connections;
+uint64_t Workload::TotalRequests() const {
+  return static_cast<uint64_t>(std::max(threads, 0)) * static_cast<uint64_t>(std::max(clients, 0)) *
+         requests_per_client;
 }
 
 Layout ExactFillLayout(uint64_t keys, int threads, int clients) {

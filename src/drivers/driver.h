@@ -35,9 +35,11 @@ enum class KeyPattern : char {
 // `dfbench run-commands` (time-boxed passes and key-range fills).
 struct Workload {
   int threads = 4;
-  int clients = 50;             // per thread
-  uint64_t total_requests = 0;  // kRequests: per pass, split evenly over all connections
-  std::string ratio = "1:10";   // SET:GET; unused when `command` is set
+  int clients = 50;  // per thread
+  // kRequests: what each connection sends per pass, as memtier's --requests (a pass sends
+  // threads x clients x requests_per_client in all).
+  uint64_t requests_per_client = 0;
+  std::string ratio = "1:10";  // SET:GET; unused when `command` is set
   int data_size = 256;
   int pipeline = 30;
   bool distinct_client_seed = false;
@@ -51,7 +53,7 @@ struct Workload {
 
   // How long a pass lasts.
   enum class Length {
-    kRequests,  // total_requests
+    kRequests,  // requests_per_client on every connection
     kTestTime,  // test_time
     kFill,      // every key of [key_minimum, key_maximum] gets exactly one `command` (preload)
   };
@@ -62,8 +64,9 @@ struct Workload {
   // loop. The other drivers refuse a non-zero value.
   int64_t rate_per_connection = 0;
 
-  // Requests each connection sends so that all of them together send at least total_requests.
-  uint64_t RequestsPerClient() const;
+  uint64_t RequestsPerClient() const { return requests_per_client; }
+  // Requests of one kRequests pass over all connections.
+  uint64_t TotalRequests() const;
   uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
 };
 

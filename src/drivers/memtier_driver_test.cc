@@ -45,7 +45,7 @@ TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
 
 TEST(MemtierDriver, SetGetRunCommandLine) {
   // The defaults are the reference's: 4 threads x 50 clients, 1:10, 256 bytes, pipeline 30.
-  const Workload w{.total_requests = 1000000, .distinct_client_seed = true};
+  const Workload w{.requests_per_client = 5000, .distinct_client_seed = true};
   auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, w,
                                        "/work/r.json");
   ASSERT_TRUE(args);
@@ -187,7 +187,7 @@ TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
   ASSERT_TRUE(driver.Prepare(host));
   Workload w{.threads = 1,
              .clients = 5,
-             .total_requests = 10000,
+             .requests_per_client = 2000,
              .command = "LPUSH __key__ __data__",
              .key_minimum = 1,
              .key_maximum = 1000};
@@ -228,7 +228,7 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   testing::WriteExecutable(script, "#!/bin/sh\nexit 0\n");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(script.string());
-  Workload w{.threads = 1, .clients = 1, .total_requests = 10};
+  Workload w{.threads = 1, .clients = 1, .requests_per_client = 10};
   auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);

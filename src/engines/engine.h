@@ -36,6 +36,9 @@ struct Tuning {
   std::optional<int> dragonfly_num_shards;  // 0 default, >0 explicit, -1 derived on the host
   bool dragonfly_conn_use_incoming_cpu = false;
   int dragonfly_proactor_threads = 0;  // 0: engine default (all CPUs it may use)
+  // memcached -t: 0 resolves to the CPUs it may use (its pinned list, else the host's vCPUs), as
+  // every other engine gets a thread per CPU it is given.
+  int memcached_threads = 0;
   // Redis / Valkey: pin onto CPU 0 plus the network-I/O CPUs (NetworkPinCpus) where the host
   // knows its NIC queues and the role is not pinned already; best effort, recorded as
   // "pin_network" only when applied.
@@ -49,13 +52,14 @@ struct Tuning {
 };
 
 // The flags a tuning adds for one engine, as recorded in results.json ("io_threads",
-// "num_shards", "conn_use_incoming_cpu", "cpus").
+// "num_shards", "conn_use_incoming_cpu", "threads" (memcached), "cpus").
 nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
 
 // Values derived on the host, made explicit: dragonfly_num_shards -1 becomes
 // (CPUs the engine may use) - 2 * rx_queues, at least 1, where the CPUs are the pinned list or
 // else `host_vcpus`, capped by dragonfly_proactor_threads when set; and a pinned dragonfly gets
-// proactor_threads = the pinned count. `rx_queues` is 0 where the NIC queues are unknown.
+// proactor_threads = the pinned count; memcached_threads 0 becomes the pinned count or else
+// `host_vcpus`. `rx_queues` is 0 where the NIC queues are unknown.
 Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus,
                      int rx_queues = 0);
 
@@ -88,6 +92,7 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
                                        const EngineSpec& spec);
 
 struct StartOptions {
+  int port = 0;  // 0: a free port of the host
   std::chrono::milliseconds ready_timeout = std::chrono::seconds(20);
   std::chrono::milliseconds stop_grace = std::chrono::seconds(5);
 };
@@ -147,9 +152,9 @@ class RunningEngine {
   bool stopped_ = false;
 };
 
-// Starts `binary` on a free port of host.EngineAddress() with persistence off and the tuning
-// applied (resolved with the host's vCPUs and NIC receive queues, pinned to tuning.cpus or to
-// NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
+// Starts `binary` on options.port (else a free port) of host.EngineAddress() with persistence off
+// and the tuning applied (resolved with the host's vCPUs and NIC receive queues, pinned to
+// tuning.cpus or to NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
 // waits until it answers PING (bounded by ready_timeout), reads its version and flushes it.
 // kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>" when it exits or
 // never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.

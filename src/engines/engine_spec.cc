@@ -86,6 +86,9 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
       j["proactor_threads"] = tuning.dragonfly_proactor_threads;
     }
   }
+  if (spec.name == "memcached" && tuning.memcached_threads > 0) {
+    j["threads"] = tuning.memcached_threads;
+  }
   if ((spec.name == "redis" && tuning.redis_pin_network) ||
       (spec.name == "valkey" && tuning.valkey_pin_network)) {
     j["pin_network"] = true;
@@ -111,8 +114,11 @@ std::vector<int> NetworkPinCpus(int vcpus, int rx_queues) {
 
 Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus, int rx_queues) {
   Tuning resolved = tuning;
-  if (spec.name != "dragonfly") return resolved;
   const int pinned = static_cast<int>(tuning.cpus.size());
+  if (spec.name == "memcached" && resolved.memcached_threads <= 0) {
+    resolved.memcached_threads = pinned > 0 ? pinned : std::max(host_vcpus, 1);
+  }
+  if (spec.name != "dragonfly") return resolved;
   // Unpinned, Dragonfly sizes itself to every CPU; pinned, that would oversubscribe the few it
   // has and multiply its maxmemory floor (256 MiB per proactor thread), so size it to the pin.
   if (resolved.dragonfly_proactor_threads <= 0 && pinned > 0) {
@@ -151,7 +157,9 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
     if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
   } else {  // memcached
     Append(argv, {"-l", params.address, "-p", port, "-U", "0", "-m", "1024"});
-    if (!tuning.cpus.empty()) Append(argv, {"-t", std::to_string(tuning.cpus.size())});
+    int threads = tuning.memcached_threads;
+    if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
+    if (threads > 0) Append(argv, {"-t", std::to_string(threads)});
     if (!params.run_as_user.empty()) Append(argv, {"-u", params.run_as_user});
   }
   argv.insert(argv.end(), tuning.extra_args.begin(), tuning.extra_args.end());

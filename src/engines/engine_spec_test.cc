@@ -149,6 +149,26 @@ TEST(BuildArgv, Memcached) {
   EXPECT_EQ(ValueOf(argv, "-u"), "root");
 }
 
+// memcached gets a worker thread per CPU it is given, as every engine does: its pinned CPUs,
+// else every vCPU of the host.
+TEST(ResolveTuning, MemcachedThreadsFollowItsCpus) {
+  const EngineSpec& mc = *FindEngine("memcached");
+  Tuning unpinned = ResolveTuning(mc, {}, 8);
+  EXPECT_EQ(unpinned.memcached_threads, 8);
+  auto argv = BuildArgv(mc, unpinned, Params());
+  EXPECT_EQ(ValueOf(argv, "-t"), "8");
+  EXPECT_EQ(TuningJson(mc, unpinned), nlohmann::json({{"threads", 8}}));
+
+  Tuning pinned = ResolveTuning(mc, Tuning{.cpus = {2, 3, 4}}, 8);
+  EXPECT_EQ(pinned.memcached_threads, 3);
+  EXPECT_EQ(ValueOf(BuildArgv(mc, pinned, Params()), "-t"), "3");
+  EXPECT_EQ(TuningJson(mc, pinned), nlohmann::json({{"threads", 3}, {"cpus", {2, 3, 4}}}));
+
+  Tuning given = ResolveTuning(mc, Tuning{.memcached_threads = 2, .cpus = {0, 1, 2, 3}}, 8);
+  EXPECT_EQ(ValueOf(BuildArgv(mc, given, Params()), "-t"), "2");
+  EXPECT_EQ(ResolveTuning(*FindEngine("redis"), {}, 8).memcached_threads, 0);
+}
+
 TEST(TuningJson, PerEngine) {
   Tuning t{.redis_io_threads = 4,
            .valkey_io_threads = 8,

@@ -104,13 +104,16 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   };
   auto work_dir = host.WorkDir();
   if (!work_dir) return fail(work_dir.error());
-  auto port = host.FreePort();
+  auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
   if (!port) return fail(port.error());
   const bool derive_shards = tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0;
   const bool pin_network = (spec.name == "redis" && tuning.redis_pin_network) ||
                            (spec.name == "valkey" && tuning.valkey_pin_network);
   int vcpus = 0, rx_queues = 0;
-  if (derive_shards || (pin_network && tuning.cpus.empty())) {
+  // memcached gets a worker thread per CPU; unpinned, that is the host's vCPUs.
+  const bool count_cpus = spec.protocol == Protocol::kMemcacheText &&
+                          tuning.memcached_threads <= 0 && tuning.cpus.empty();
+  if (derive_shards || (pin_network && tuning.cpus.empty()) || count_cpus) {
     auto facts = host.Facts("server");
     if (!facts) return fail(facts.error());
     vcpus = facts->vcpus;

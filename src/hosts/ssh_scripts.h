@@ -90,24 +90,33 @@ case $1 in
 esac
 )sh";
 
+// stop_leftovers DIR: stops what dfbench processes left running in work directory DIR: the
+// daemons of its registry (checked by start time) and the process groups of its commands.
+inline constexpr const char* kStopLeftoversFunction = R"sh(stop_leftovers() {
+  for f in "$1"/daemons/*; do
+    [ -f "$f" ] || continue
+    read pid start <"$f" || continue
+    if [ "$(start_of "$pid")" = "$start" ]; then
+      kill -TERM -$pid 2>/dev/null || kill -TERM $pid 2>/dev/null
+      i=0; while [ "$(start_of "$pid")" = "$start" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
+      kill -KILL -$pid 2>/dev/null || kill -KILL $pid 2>/dev/null
+    fi
+    rm -f "$f"
+  done
+  for f in "$1"/run/*.pid; do
+    [ -f "$f" ] || continue
+    read pid <"$f" || continue
+    case $pid in ''|*[!0-9]*) continue ;; esac
+    kill -KILL -$pid 2>/dev/null
+    rm -f "$f"
+  done
+}
+)sh";
+
 // $1 work directory: stops what dfbench processes left running there, then removes it.
 inline constexpr const char* kRemoveWorkDirScript = R"sh(w=$1
 case $w in */.dfbench-work/*) ;; *) echo "refusing to remove $w" >&2; exit 2 ;; esac
-for f in "$w"/daemons/*; do
-  [ -f "$f" ] || continue
-  read pid start <"$f" || continue
-  if [ "$(start_of "$pid")" = "$start" ]; then
-    kill -TERM -$pid 2>/dev/null || kill -TERM $pid 2>/dev/null
-    i=0; while [ "$(start_of "$pid")" = "$start" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
-    kill -KILL -$pid 2>/dev/null || kill -KILL $pid 2>/dev/null
-  fi
-done
-for f in "$w"/run/*.pid; do
-  [ -f "$f" ] || continue
-  read pid <"$f" || continue
-  case $pid in ''|*[!0-9]*) continue ;; esac
-  kill -KILL -$pid 2>/dev/null
-done
+stop_leftovers "$w"
 rm -rf -- "$w" && { rmdir -- "${w%/*}" 2>/dev/null; true; }
 )sh";
 

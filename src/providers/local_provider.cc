@@ -46,6 +46,7 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   auto facts = host.Facts("local");
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Name();
+  state->provider_data["engine_port"] = request.engine_port;
   state->hosts.clear();
   const CpuSplit split = request.pin_cpus ? SplitCpus(hosts::AllowedCpus()) : CpuSplit{};
   if (split.server.empty()) {
@@ -100,7 +101,7 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
                                                    state.provider + " provider, not local");
   }
   auto host = std::make_shared<hosts::LocalHost>(WorkDirOf(state.id));
-  Fleet fleet{.server = host, .client = host};
+  Fleet fleet{.server = host, .client = host, .engine_port = RecordedEnginePort(state)};
   if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
   if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
   return fleet;

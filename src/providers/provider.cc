@@ -5,6 +5,12 @@
 
 namespace dfbench::providers {
 
+int RecordedEnginePort(const state::SetupState& state) {
+  const auto it = state.provider_data.find("engine_port");
+  if (it == state.provider_data.end() || !it->is_number_integer()) return 0;
+  return it->get<int>();
+}
+
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
   if (name == "local") return std::make_unique<LocalProvider>();
   if (name == "ssh") return std::make_unique<SshProvider>();

@@ -24,7 +24,12 @@ struct Fleet {
   std::vector<std::shared_ptr<hosts::Host>> replicas;
   std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
+  int engine_port = 0;           // the port engines listen on; 0: a free one at each start
 };
+
+// The port engines listen on when --port is not given: the reference's 6379 on remote hosts
+// (its replication and security rules assume it), a free one on this machine.
+inline constexpr int kRemoteEnginePort = 6379;
 
 // A host reached over SSH: given by the user (ssh provider) or provisioned (aws).
 struct RemoteHostSpec {
@@ -57,9 +62,14 @@ struct SetupRequest {
   // Called by Provision as it starts finding or installing engines, so that the caller records
   // the "installing" status; an error stops Provision. May be empty.
   std::function<core::Status()> on_installing;
+  int engine_port = 0;  // --port; 0: the provider's default
 };
 
+// The engine port a setup records (provider_data "engine_port"), 0 when none.
+int RecordedEnginePort(const state::SetupState& state);
+
 // What every provider records in SetupState by Provision:
+// - provider_data.engine_port: the port engines listen on (0: a free one at each start).
 // - hosts: facts per role. "server" and "client" (and "replica-N"); their `cpus` are the CPUs
 //   the role is pinned to on its host (empty = all). The local provider records one machine
 //   twice, as "server" and "client" with disjoint `cpus`, when it splits the CPUs; otherwise
@@ -77,6 +87,13 @@ class Provider {
   virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
   // Releases what Provision acquired. Idempotent.
   virtual core::Status Destroy(state::SetupState* state) = 0;
+  // Stops what a dead dfbench command of this setup left running on its hosts (engines, load
+  // generators). Local children die with dfbench (parent-death signal), so the default does
+  // nothing.
+  virtual core::Status StopLeftovers(const state::SetupState& state) {
+    (void)state;
+    return core::Ok();
+  }
   // Installs `spec` at `version` (as --dragonfly_version) on the fleet's server (and replicas)
   // and records it in `state` (the caller saves). Providers that install nothing: kUsage.
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,

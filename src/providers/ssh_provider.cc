@@ -170,6 +170,8 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   }
   // Recorded before logging in, so that destroy knows the key even if setup fails.
   s->provider_data["ssh"] = ToJson(rec);
+  s->provider_data["engine_port"] =
+      request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
 
   std::vector<std::unique_ptr<hosts::SshHost>> connected;
   hosts::SshHost* server = nullptr;
@@ -280,6 +282,8 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + s.id + "\" records no server or no client host");
   }
+  // Setups recorded before the port was: the reference's fixed one.
+  fleet.engine_port = RecordedEnginePort(s) > 0 ? RecordedEnginePort(s) : kRemoteEnginePort;
   return fleet;
 }
 
@@ -312,6 +316,24 @@ core::Status SshProvider::Destroy(state::SetupState* s) {
     return core::Fail(core::ErrorKind::kEnvironment,
                       "cannot remove " + SshDir(s->id).string() + ": " + ec.message());
   }
+  return core::Ok();
+}
+
+core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
+  auto rec = ReadRecorded(s);
+  if (!rec) return core::Ok();  // never got as far as recording hosts
+  std::string failures;
+  for (const auto& h : rec->hosts) {
+    auto host = ConnectHost(s.id, *rec, h, std::chrono::seconds(5));
+    if (!host) {
+      core::Notef("{} is unreachable; what runs there stays: {}", h.role, host.error().message);
+      continue;
+    }
+    if (auto st = (*host)->StopLeftovers(); !st) {
+      failures += (failures.empty() ? "" : "; ") + st.error().message;
+    }
+  }
+  if (!failures.empty()) return core::Fail(core::ErrorKind::kEnvironment, failures);
   return core::Ok();
 }
 

@@ -29,6 +29,9 @@ class SshProvider : public Provider {
   // Hosts that cannot be reached are reported and left as they are; the generated key pair is
   // removed. kEnvironment when a reachable host could not be cleaned.
   core::Status Destroy(state::SetupState* state) override;
+  // Stops the daemons and commands recorded under each reachable host's work directory (an
+  // unreachable host is a line on stderr).
+  core::Status StopLeftovers(const state::SetupState& state) override;
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec, const std::string& version) override;
 };

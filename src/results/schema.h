@@ -59,7 +59,7 @@ struct EngineResult {
 struct MemtierConfig {
   int threads = 4;
   int clients = 50;
-  uint64_t requests = 1000000;
+  uint64_t requests = 1000000;  // per connection, as memtier's --requests
   std::string ratio = "1:10";
   int data_size = 256;
   int pipeline = 30;

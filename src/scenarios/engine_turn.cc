@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "core/version.h"
+#include "protocol/blocking_client.h"
 #include "scenarios/server_counters.h"
 
 namespace dfbench::scenarios {
@@ -24,6 +25,19 @@ core::Status CheckInstalled(const state::SetupState& setup,
     return core::Fail(core::ErrorKind::kUsage,
                       "engine " + spec->name + " is not installed in setup \"" + setup.id +
                           "\" (installed: " + (have.empty() ? "none" : have) + ")");
+  }
+  return core::Ok();
+}
+
+core::Status CheckEnginePort(providers::Fleet& fleet) {
+  if (fleet.engine_port <= 0) return core::Ok();
+  const std::string address = fleet.server->EngineAddress();
+  // Whatever accepts a connection there would take the engine's place (or make it fail).
+  if (protocol::BlockingClient::Connect(address, fleet.engine_port, std::chrono::seconds(2))) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
+                                  "create the setup with another --port",
+                                  fleet.engine_port, fleet.server->Name(), address));
   }
   return core::Ok();
 }
@@ -54,7 +68,8 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   pinned.cpus = fleet.server_cpus;
   row->tuning = engines::TuningJson(spec, pinned);
   core::Notef("[{}] starting {}", spec.name, install.binary);
-  auto engine = engines::Start(*fleet.server, spec, install.binary, pinned);
+  auto engine =
+      engines::Start(*fleet.server, spec, install.binary, pinned, {.port = fleet.engine_port});
   if (!engine) {
     row->error = engine.error().message;
     core::Notef("[{}] {}", spec.name, row->error);

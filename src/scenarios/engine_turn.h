@@ -23,6 +23,10 @@ namespace dfbench::scenarios {
 core::Status CheckInstalled(const state::SetupState& setup,
                             const std::vector<const engines::EngineSpec*>& engines);
 
+// When the setup fixes the engines' port: kEnvironment, in one line, when something already
+// listens there on the server, so a run stops before anything starts.
+core::Status CheckEnginePort(providers::Fleet& fleet);
+
 // A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
 std::string NewRunId(const std::filesystem::path& parent);
 

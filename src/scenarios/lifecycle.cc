@@ -5,6 +5,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
+#include "scenarios/recovery.h"
 
 namespace dfbench::scenarios {
 
@@ -19,6 +20,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
   if (auto existing = state::Load(s.id); existing) {
+    if (auto st = RecoverAbandoned(&*existing); !st) return tl::unexpected(st.error());
     if (existing->status != state::kStatusDestroyed && existing->status != state::kStatusFailed) {
       return core::Fail(core::ErrorKind::kUsage,
                         "setup \"" + s.id + "\" already exists (status " + existing->status +
@@ -56,7 +58,8 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .pin_cpus = options.pin_cpus,
                                   .ssh = options.ssh,
                                   .dragonfly_version = options.dragonfly_version,
-                                  .tune_network = options.tune_network};
+                                  .tune_network = options.tune_network,
+                                  .engine_port = options.engine_port};
   request.on_installing = [&s] {
     s.status = state::kStatusInstalling;
     return state::Save(&s);
@@ -87,6 +90,7 @@ core::Result<std::unique_ptr<WorkSession>> WorkSession::Open(const std::string& 
   auto loaded = state::Load(id);
   if (!loaded) return tl::unexpected(loaded.error());
   session->setup_ = std::move(*loaded);
+  if (auto st = RecoverAbandoned(&session->setup_); !st) return tl::unexpected(st.error());
   if (session->setup_.status != state::kStatusReady) {
     return core::Fail(core::ErrorKind::kNotFound, "setup \"" + id + "\" is not ready (status=\"" +
                                                       session->setup_.status + "\")");
@@ -126,6 +130,7 @@ core::Status DestroySetup(const std::string& id) {
   if (!lock) return tl::unexpected(lock.error());
   auto s = state::Load(id);
   if (!s) return tl::unexpected(s.error());
+  if (auto st = RecoverAbandoned(&*s); !st) return st;
   if (s->status == state::kStatusDestroyed) {
     core::Notef("setup \"{}\" is already destroyed; nothing to do", id);
     return core::Ok();

@@ -24,6 +24,7 @@ struct SetupOptions {
   providers::SshRequest ssh;      // ssh provider: hosts, user, key, port
   std::string dragonfly_version;  // ssh: the Dragonfly build to install ("" = present or latest)
   bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
+  int engine_port = 0;            // --port: engines listen here; 0: the provider's default
 };
 
 // Creates ~/.dfbench/runs/<id>/, provisions it through the provider ("provisioning", then

@@ -8,6 +8,7 @@
 #include "core/time_format.h"
 #include "results/writers.h"
 #include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -46,15 +47,16 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
   const drivers::Target target = turn->target();
   drivers::Workload workload{.threads = o.memtier.threads,
                              .clients = o.memtier.clients,
-                             .total_requests = o.memtier.requests,
+                             .requests_per_client = o.memtier.requests,
                              .ratio = o.memtier.ratio,
                              .data_size = o.memtier.data_size,
                              .pipeline = o.memtier.pipeline,
                              .distinct_client_seed = o.memtier.distinct_client_seed};
   if (o.warmup_requests > 0) {
-    core::Notef("[{}] warmup: {} requests (discarded)", spec.name, o.warmup_requests);
     drivers::Workload warm = workload;
-    warm.total_requests = o.warmup_requests;
+    warm.requests_per_client = o.warmup_requests;
+    core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
+                o.warmup_requests, warm.TotalRequests());
     auto w = o.driver->Run(*fleet.client, target, warm, fleet.client_cpus,
                            dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
@@ -91,6 +93,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
   const fs::path benchmarks = state::SetupDir(setup->id) / "benchmarks";
   results::RunResults r;
   r.run_id = NewRunId(benchmarks);
@@ -107,12 +110,27 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
       !st) {
     return tl::unexpected(st.error());
   }
-  core::Notef("run {}: {} engine(s), {} trial(s) each, results in {}", r.run_id,
-              options.engines.size(), options.trials, dir.string());
+  const auto& m = options.memtier;
+  core::Notef(
+      "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
+      "= {} requests, results in {}",
+      r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,
+      static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
+      dir.string());
 
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
+  // Recorded before the first engine starts, so that a killed run leaves a results file and a
+  // history entry for the next command to mark interrupted.
+  publish();
+  if (auto st = RecordRunStart(setup, {.kind = "run",
+                                       .run_id = r.run_id,
+                                       .path = "benchmarks/" + r.run_id + "/results.json",
+                                       .created_at = r.created_at});
+      !st) {
+    return tl::unexpected(st.error());
+  }
   r.engines.reserve(options.engines.size());
   const bool interrupted = TakeTurns(
       options.engines.size(), options.cooldown,
@@ -136,7 +154,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                                 .completed_at = r.completed_at,
                                 .status = r.status};
   for (const auto& e : r.engines) record.engines.push_back(e.engine);
-  setup->benchmarks.push_back(record);
+  RecordRunEnd(setup, record);
   return r;
 }
 

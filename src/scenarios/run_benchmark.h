@@ -18,8 +18,8 @@ namespace dfbench::scenarios {
 
 struct RunOptions {
   std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
-  results::MemtierConfig memtier;
-  uint64_t warmup_requests = 100000;
+  results::MemtierConfig memtier;     // memtier.requests: per connection, as memtier's --requests
+  uint64_t warmup_requests = 100000;  // per connection too
   int trials = 3;
   engines::Tuning tuning;  // cpus are filled from the fleet
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
@@ -29,7 +29,8 @@ struct RunOptions {
 // Runs the benchmark on a setup held by the caller. Writes, under
 // <setup>/benchmarks/<run_id>/: config.json first, each trial's raw report as soon as the
 // trial ends (memtier/<engine>-t<N>.json), and results.json + results.csv after every trial.
-// Appends the run to setup->benchmarks (the caller saves the state).
+// Records the run in setup->benchmarks as "running" (saved at once, so a killed run can be
+// recovered) and sets its final status at the end (the caller saves the state).
 //
 // An engine that fails to start or dies gets its error in its row and the run goes on with
 // the next engine; the returned status is then "failed". SIGINT/SIGTERM stops the run with

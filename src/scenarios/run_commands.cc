@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
 #include "scenarios/server_counters.h"
 
 namespace dfbench::scenarios {
@@ -254,6 +255,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   }
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
 
   const CommandProfile& c = options.command;
   const fs::path parent = state::SetupDir(setup->id) / "commands";
@@ -292,6 +294,16 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
+  // Recorded before the first engine starts, so that a killed run leaves a results file and a
+  // history entry for the next command to mark interrupted.
+  publish();
+  if (auto st = RecordRunStart(setup, {.kind = "commands",
+                                       .run_id = r.run_id,
+                                       .path = "commands/" + r.run_id + "/results.json",
+                                       .created_at = r.created_at});
+      !st) {
+    return tl::unexpected(st.error());
+  }
   auto& rows = r.commands.front().engines;
   const bool interrupted = TakeTurns(
       options.engines.size(), options.cooldown,
@@ -315,7 +327,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                 .completed_at = r.completed_at,
                                 .status = r.status};
   for (const auto& row : rows) record.engines.push_back(row.result.engine);
-  setup->benchmarks.push_back(record);
+  RecordRunEnd(setup, record);
   return r;
 }
 

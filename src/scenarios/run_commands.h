@@ -37,8 +37,9 @@ struct CommandRunOptions {
 // Runs the command on a setup held by the caller. Writes, under <setup>/commands/<run_id>/:
 // config.json first; raw reports as they come (memtier/<engine>-<COMMAND>-t<N>.json, the warmup's
 // memtier/<engine>-<COMMAND>-warmup.json, preload passes under memtier/preload/), each with the
-// tool's stdout beside it (.txt); results.json + results.csv after every trial. Appends the run
-// to setup->benchmarks (kind "commands"; the caller saves the state).
+// tool's stdout beside it (.txt); results.json + results.csv after every trial. Records the run
+// in setup->benchmarks (kind "commands") as "running" at once, saved, and sets its final status
+// at the end (the caller saves the state).
 //
 // Failures of one engine are recorded in its row and the run goes on ("failed"); SIGINT/SIGTERM
 // stops it ("interrupted"), keeping what was measured. Errors are returned only for what

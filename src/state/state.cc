@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "core/check.h"
 #include "core/files.h"
@@ -46,6 +47,21 @@ bool ReadBenchmark(const nlohmann::json& j, const std::string& path, BenchmarkRe
   return r.ok();
 }
 
+bool ReadActive(const nlohmann::json& j, const std::string& path, ActiveCommand* out,
+                std::string* error) {
+  JsonReader r(j, path, error);
+  r.Field("command", &out->command);
+  r.Field("pid", &out->pid);
+  r.Field("started_at", &out->started_at);
+  r.Field("previous_status", &out->previous_status);
+  return r.ok();
+}
+
+std::string& CommandNameStorage() {
+  static std::string name = "dfbench";
+  return name;
+}
+
 bool ReadHost(const nlohmann::json& j, const std::string& path, results::HostFacts* out,
               std::string* error) {
   return results::FromJson(j, path, out, error);
@@ -56,8 +72,9 @@ bool ReadHost(const nlohmann::json& j, const std::string& path, results::HostFac
 const results::KeyOrder& StateKeyOrder() {
   static const results::KeyOrder order = {
       {"",
-       {"id", "status", "provider", "created_at", "updated_at", "region", "hosts", "engines",
-        "benchmarks", "provider_data", "settings"}},
+       {"id", "status", "active", "provider", "created_at", "updated_at", "region", "hosts",
+        "engines", "benchmarks", "provider_data", "settings"}},
+      {"active", {"command", "pid", "started_at", "previous_status"}},
       {"hosts",
        {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
         "kernel", "os", "arch", "cpus"}},
@@ -68,6 +85,20 @@ const results::KeyOrder& StateKeyOrder() {
 }
 
 }  // namespace
+
+bool IsWorkingStatus(const std::string& status) {
+  static const std::set<std::string, std::less<>> kWorking = {
+      kStatusProvisioning, kStatusInstalling, kStatusBenchmarking, kStatusDestroying};
+  return kWorking.count(status) > 0;
+}
+
+void SetCommandName(std::string name) {
+  CommandNameStorage() = std::move(name);
+}
+
+const std::string& CommandName() {
+  return CommandNameStorage();
+}
 
 std::filesystem::path HomeDir() {
   if (const char* home = std::getenv("DFBENCH_HOME"); home != nullptr && *home != '\0') {
@@ -104,6 +135,13 @@ const EngineInstall* SetupState::FindEngine(const std::string& name) const {
   return nullptr;
 }
 
+BenchmarkRecord* SetupState::FindBenchmark(const std::string& run_id) {
+  for (auto& b : benchmarks) {
+    if (b.run_id == run_id) return &b;
+  }
+  return nullptr;
+}
+
 nlohmann::json ToJson(const SetupState& s) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const auto& h : s.hosts) hosts.push_back(results::ToJson(h));
@@ -122,17 +160,24 @@ nlohmann::json ToJson(const SetupState& s) {
                           {"status", b.status},
                           {"engines", b.engines}});
   }
-  return {{"id", s.id},
-          {"status", s.status},
-          {"provider", s.provider},
-          {"created_at", s.created_at},
-          {"updated_at", s.updated_at},
-          {"region", s.region},
-          {"hosts", std::move(hosts)},
-          {"engines", std::move(engines)},
-          {"benchmarks", std::move(benchmarks)},
-          {"provider_data", s.provider_data},
-          {"settings", s.settings}};
+  nlohmann::json j = {{"id", s.id},
+                      {"status", s.status},
+                      {"provider", s.provider},
+                      {"created_at", s.created_at},
+                      {"updated_at", s.updated_at},
+                      {"region", s.region},
+                      {"hosts", std::move(hosts)},
+                      {"engines", std::move(engines)},
+                      {"benchmarks", std::move(benchmarks)},
+                      {"provider_data", s.provider_data},
+                      {"settings", s.settings}};
+  if (s.active) {
+    j["active"] = {{"command", s.active->command},
+                   {"pid", s.active->pid},
+                   {"started_at", s.active->started_at},
+                   {"previous_status", s.active->previous_status}};
+  }
+  return j;
 }
 
 core::Result<SetupState> FromJson(const nlohmann::json& j) {
@@ -154,6 +199,12 @@ core::Result<SetupState> FromJson(const nlohmann::json& j) {
   r.Array("benchmarks", &s.benchmarks, ReadBenchmark);
   r.Field("provider_data", &s.provider_data);
   r.Field("settings", &s.settings);
+  if (j.contains("active") && !j["active"].is_null()) {
+    s.active.emplace();
+    if (!ReadActive(j["active"], "active", &*s.active, &error)) {
+      return core::Fail(core::ErrorKind::kUsage, error);
+    }
+  }
   if (!r.ok()) return core::Fail(core::ErrorKind::kUsage, error);
   return s;
 }
@@ -184,6 +235,15 @@ core::Status Save(SetupState* s) {
   if (auto valid = ValidateId(s->id); !valid) return valid;
   s->updated_at = core::NowIso8601();
   if (s->created_at.empty()) s->created_at = s->updated_at;
+  if (!IsWorkingStatus(s->status)) {
+    s->active.reset();
+  } else if (!s->active || s->active->pid == 0) {
+    ActiveCommand a = s->active.value_or(ActiveCommand{});
+    a.command = CommandName();
+    a.pid = static_cast<int>(getpid());
+    a.started_at = s->updated_at;
+    s->active = a;
+  }
   return core::WriteFileAtomic(StatePath(s->id),
                                results::DumpPretty(results::Ordered(ToJson(*s), StateKeyOrder())));
 }

@@ -22,6 +22,15 @@ inline constexpr const char* kStatusDestroying = "destroying";
 inline constexpr const char* kStatusDestroyed = "destroyed";
 inline constexpr const char* kStatusFailed = "failed";
 
+// True for the statuses a command holds only while it works (provisioning, installing,
+// benchmarking, destroying): found with the lock free, they mean that command died.
+bool IsWorkingStatus(const std::string& status);
+
+// The name of the command this process runs ("run", "destroy", ...), recorded with a working
+// status. Set once by the CLI; "dfbench" until then.
+void SetCommandName(std::string name);
+const std::string& CommandName();
+
 // $DFBENCH_HOME, or ~/.dfbench.
 std::filesystem::path HomeDir();
 // HomeDir()/runs
@@ -48,6 +57,15 @@ struct BenchmarkRecord {
   std::vector<std::string> engines;
 };
 
+// Who holds a working status: saved with it, dropped with it, so that the next command can say
+// which one died and where to go back to.
+struct ActiveCommand {
+  std::string command;  // "run", "setup", "destroy", ...
+  int pid = 0;
+  std::string started_at;       // when it entered the working status
+  std::string previous_status;  // the stable status it came from ("" when unknown)
+};
+
 struct SetupState {
   std::string id;
   std::string status;
@@ -60,9 +78,13 @@ struct SetupState {
   std::vector<BenchmarkRecord> benchmarks;
   nlohmann::json provider_data = nlohmann::json::object();  // provider-specific details
   nlohmann::json settings = nlohmann::json::object();       // setup flags as given
+  // Set while the status is a working one (Save stamps this process when unset, and drops it
+  // once the status is stable again).
+  std::optional<ActiveCommand> active;
 
   const results::HostFacts* FindHost(const std::string& role) const;
   const EngineInstall* FindEngine(const std::string& name) const;
+  BenchmarkRecord* FindBenchmark(const std::string& run_id);
 };
 
 nlohmann::json ToJson(const SetupState& s);
@@ -71,7 +93,7 @@ core::Result<SetupState> FromJson(const nlohmann::json& j);
 // Loads RunsDir()/<id>/state.json. kNotFound when absent (message names `dfbench list`),
 // kUsage when malformed.
 core::Result<SetupState> Load(const std::string& id);
-// Writes state.json atomically, stamping updated_at.
+// Writes state.json atomically, stamping updated_at (and `active`, see above).
 core::Status Save(SetupState* s);
 // Every setup under RunsDir(), newest first. Unreadable ones are skipped.
 std::vector<SetupState> ListSetups();

@@ -1,6 +1,7 @@
 #include "state/state.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -242,6 +243,29 @@ TEST_F(StatusGuardTest, EnterFailureLeavesStatusUnchanged) {
   auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
   ASSERT_FALSE(guard);
   EXPECT_EQ(s.status, kStatusReady);
+}
+
+TEST_F(StateTest, WorkingStatusRecordsWhoHoldsItUntilStable) {
+  SetCommandName("run");
+  SetupState s{.id = "w1", .status = kStatusReady};
+  ASSERT_TRUE(Save(&s));
+  {
+    auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+    ASSERT_TRUE(guard);
+    auto loaded = Load("w1");
+    ASSERT_TRUE(loaded);
+    ASSERT_TRUE(loaded->active.has_value());
+    EXPECT_EQ(loaded->active->command, "run");
+    EXPECT_EQ(loaded->active->pid, static_cast<int>(getpid()));
+    EXPECT_FALSE(loaded->active->started_at.empty());
+    EXPECT_EQ(loaded->active->previous_status, kStatusReady);
+  }
+  auto after = Load("w1");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, kStatusReady);
+  EXPECT_FALSE(after->active.has_value());
+  EXPECT_TRUE(IsWorkingStatus(kStatusInstalling));
+  EXPECT_FALSE(IsWorkingStatus(kStatusFailed));
 }
 
 }  // namespace

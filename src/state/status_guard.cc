@@ -9,6 +9,10 @@ core::Result<StatusGuard> StatusGuard::Enter(SetupState* state, std::string work
   DFB_CHECK(state != nullptr);
   std::string previous = state->status;
   state->status = std::move(working_status);
+  state->active.reset();  // stamped afresh for this process by Save
+  if (IsWorkingStatus(state->status)) {
+    state->active = ActiveCommand{.previous_status = IsWorkingStatus(previous) ? "" : previous};
+  }
   if (auto saved = Save(state); !saved) {
     state->status = std::move(previous);
     return tl::unexpected(saved.error());

@@ -361,7 +361,7 @@ TEST_F(CommandsTest, ExternalGeneratorsAreDrivenAndTheirReportsKept) {
 
   // `run` takes the same --load-generator.
   r = dfb_->Run({"run", "--id", "c1", "--engines", "redis", "--load-generator", "memtier",
-                 "--memtier-binary", memtier.string(), "--memtier-requests", "10000",
+                 "--memtier-binary", memtier.string(), "--memtier-requests", "50",
                  "--warmup-requests", "0", "--trials", "1", "--cooldown", "0", "--output", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   json run = json::parse(r.out);

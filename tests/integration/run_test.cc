@@ -1,7 +1,11 @@
 // `dfbench setup / run / quickstart / info / list / destroy` against real engines.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
@@ -58,7 +62,8 @@ void ExpectRunResultsSchema(const json& r, int trials) {
 }
 
 // Each engine's reported operations equal the server's own count minus the warmup, and the
-// request count asked for (2 threads x 5 clients x 2000 = 20000 per trial).
+// request count asked for (2 threads x 5 clients x 2000 per connection = 20000 per trial,
+// 100 per connection = 1000 for the warmup).
 void ExpectCountsMatchServer(const json& r) {
   for (const json& e : r["engines"]) {
     uint64_t trial_ops = 0;
@@ -72,6 +77,33 @@ void ExpectCountsMatchServer(const json& r) {
         << e["engine"];
     EXPECT_EQ(e["warmup_ops"].get<uint64_t>(), 1000u) << e["engine"];
   }
+}
+
+// Without request flags a local quickstart uses the local profile and says so; explicit
+// flags win (the test above gives them and sees no such line).
+TEST(Quickstart, LocalProfileWhenNoRequestsAreGiven) {
+  DfbenchRunner dfb("profile");
+  auto r = dfb.Run({"quickstart", "--id", "lp", "--engines", "redis", "--memtier-threads", "1",
+                    "--memtier-clients", "2", "--trials", "1", "--output", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("local profile: 1 threads × 2 clients × 10000 requests per connection, "
+                       "warmup 1000 per connection"),
+            std::string::npos)
+      << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 10000);
+  EXPECT_EQ(out["warmup_requests"], 1000);
+  EXPECT_EQ(out["engines"][0]["trials"][0]["ops"], 20000);
+  EXPECT_EQ(out["engines"][0]["warmup_ops"], 2000);
+
+  r = dfb.Run({"quickstart", "--id", "lp2", "--engines", "redis", "--memtier-threads", "1",
+               "--memtier-clients", "2", "--memtier-requests", "50", "--trials", "1", "--output",
+               "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 50);  // given
+  EXPECT_EQ(out["warmup_requests"], 1000);    // from the profile
+  EXPECT_NE(r.err.find("local profile"), std::string::npos) << r.err;
 }
 
 TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
@@ -88,12 +120,22 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   ASSERT_EQ(r.code, 0) << r.err;
   // dragonfly is not installed on the test machine: skipped with one line.
   EXPECT_NE(r.err.find("skipping dragonfly"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("local profile"), std::string::npos) << r.err;  // flags were given
   json out = json::parse(r.out);  // stdout is a single JSON payload
   ExpectRunResultsSchema(out, 2);
   ASSERT_EQ(out["engines"].size(), 2u);
   EXPECT_EQ(out["engines"][0]["engine"], "redis");
   EXPECT_EQ(out["engines"][1]["engine"], "memcached");
   EXPECT_EQ(out["status"], "completed");
+  // memcached's -t is the number of CPUs it was pinned to (the server half of the machine).
+  const json& mc_tuning = out["engines"][1]["tuning"];
+  ASSERT_TRUE(mc_tuning.contains("threads")) << mc_tuning;
+  const json server = dfb.State("qs2")["hosts"][0];
+  if (mc_tuning.contains("cpus")) {
+    EXPECT_EQ(mc_tuning["threads"], mc_tuning["cpus"].size()) << mc_tuning;
+  } else {
+    EXPECT_EQ(mc_tuning["threads"], server["vcpus"]) << mc_tuning;
+  }
   ExpectCountsMatchServer(out);
 
   // results.json on disk equals what was printed; per-trial raw reports are kept.
@@ -107,6 +149,28 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   }
   EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
+}
+
+// --memtier-requests is per connection, as memtier's --requests: 2 threads x 5 clients x 1000
+// requests is 10,000 commands at the server (its INFO commandstats: SET + GET calls).
+TEST(StatefulFlow, RequestsArePerConnection) {
+  DfbenchRunner dfb("per-connection");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "pc", "--engines", "redis"}).code, 0);
+  auto r = dfb.Run({"run", "--id", "pc", "--engines", "redis", "--memtier-threads", "2",
+                    "--memtier-clients", "5", "--memtier-requests", "1000", "--warmup-requests",
+                    "0", "--trials", "1", "--output", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  EXPECT_EQ(out["memtier"]["requests"], 1000);  // as given, like the reference records it
+  const json& redis = out["engines"][0];
+  EXPECT_EQ(redis["trials"][0]["ops"], 10000);
+  EXPECT_EQ(redis["warmup_ops"], 0);
+  EXPECT_EQ(redis["server_ops"], 10000);  // cmdstat_set + cmdstat_get calls
+  EXPECT_NE(r.err.find("2 threads × 5 clients × 1000 requests = 10000 requests"), std::string::npos)
+      << r.err;
+  json config = json::parse(*core::ReadFile(dfb.SetupDir("pc") / "benchmarks" /
+                                            out["run_id"].get<std::string>() / "config.json"));
+  EXPECT_EQ(config["memtier"]["requests"], 1000);
 }
 
 TEST(StatefulFlow, SetupRunInfoListDestroy) {
@@ -173,7 +237,7 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
   ASSERT_EQ(dfb.Run({"setup", "--id", "i1", "--engines", "redis"}).code, 0);
   auto proc = dfb.Start({"run", "--id", "i1", "--engines", "redis", "--memtier-threads", "1",
                          "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
-                         "30000", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
   // Wait until trial 2 is under way: trial 1's report exists.
   std::filesystem::path t1;
   for (int i = 0; i < 600 && t1.empty(); ++i) {
@@ -200,6 +264,138 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
       << "an engine or load generator was left running";
   // The setup is usable again.
   EXPECT_EQ(dfb.Run(Concat({"run", "--id", "i1", "--engines", "redis"}, kSmallRun)).code, 0);
+}
+
+// A run killed with SIGKILL leaves the status "benchmarking" and no lock: the next command says
+// which command died, marks its run interrupted (keeping its trials) and goes on; nothing the
+// killed run started survives it (local children have a parent-death signal).
+TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
+  DfbenchRunner dfb("killed");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "k1", "--engines", "redis"}).code, 0);
+  auto proc = dfb.Start({"run", "--id", "k1", "--engines", "redis", "--memtier-threads", "1",
+                         "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
+                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+  const int killed_pid = proc.pid();
+  // Wait until trial 1 is in results.json (its raw report is written just before).
+  std::filesystem::path run_dir;
+  for (int i = 0; i < 600 && run_dir.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!std::filesystem::exists(dfb.SetupDir("k1") / "benchmarks")) continue;
+    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("k1") / "benchmarks")) {
+      auto text = core::ReadFile(run.path() / "results.json");
+      if (!text) continue;
+      json partial = json::parse(*text, nullptr, false);
+      if (partial.is_object() && !partial["engines"].empty() &&
+          !partial["engines"][0]["trials"].empty()) {
+        run_dir = run.path();
+      }
+    }
+  }
+  ASSERT_FALSE(run_dir.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  const std::string stderr_before = *core::ReadFile(dfb.home() / "bg.stderr");
+  const auto at = stderr_before.find("ready on 127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << stderr_before;
+  const std::string port = stderr_before.substr(at + 19, stderr_before.find('\n', at) - at - 19);
+  json st = dfb.State("k1");
+  EXPECT_EQ(st["status"], "benchmarking");
+  EXPECT_EQ(st["active"]["command"], "run");
+  EXPECT_EQ(st["active"]["pid"], killed_pid);
+  EXPECT_EQ(st["benchmarks"].back()["status"], "running");
+
+  proc.Signal(SIGKILL);
+  ASSERT_TRUE(proc.WaitFor(std::chrono::seconds(10)));
+  // The engine and the load generator die with it: nothing holds its port or its work dir.
+  const std::string work = (dfb.SetupDir("k1") / "work").string();
+  auto leftovers = [&] {
+    std::vector<int> pids = ProcessesMatching(":" + port);
+    for (int pid : ProcessesMatching("--port " + port)) pids.push_back(pid);
+    for (int pid : ProcessesMatching(work)) pids.push_back(pid);
+    return pids;
+  };
+  for (int i = 0; i < 50 && !leftovers().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(leftovers().empty()) << "a process of the killed run survived it";
+  EXPECT_EQ(dfb.State("k1")["status"], "benchmarking");  // what a killed command leaves
+
+  auto r = dfb.Run(Concat({"run", "--id", "k1", "--engines", "redis"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string line =
+      "the previous command on setup \"k1\" (run, pid " + std::to_string(killed_pid) + ", started ";
+  EXPECT_NE(r.err.find(line), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
+  st = dfb.State("k1");
+  EXPECT_EQ(st["status"], "ready");
+  EXPECT_FALSE(st.contains("active")) << st;
+  ASSERT_EQ(st["benchmarks"].size(), 2u);
+  EXPECT_EQ(st["benchmarks"][0]["status"], "interrupted");
+  EXPECT_EQ(st["benchmarks"][1]["status"], "completed");
+  json killed = json::parse(*core::ReadFile(run_dir / "results.json"));
+  EXPECT_EQ(killed["status"], "interrupted");
+  EXPECT_FALSE(killed["completed_at"].get<std::string>().empty());
+  EXPECT_GE(killed["engines"][0]["trials"].size(), 1u);  // what it measured is kept
+  EXPECT_TRUE(std::filesystem::exists(run_dir / "memtier" / "redis-t1.json"));
+
+  r = dfb.Run({"info", "--id", "k1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
+  EXPECT_TRUE(leftovers().empty());
+}
+
+// A socket listening on a port of 127.0.0.1 the kernel picked; closed by the destructor.
+struct Listener {
+  int fd = -1;
+  int port = 0;
+  Listener() {
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 && listen(fd, 4) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port = ntohs(addr.sin_port);
+    }
+  }
+  ~Listener() { close(fd); }
+};
+
+// --port fixes where the setup's engines listen; a port another program holds stops the run
+// before anything starts, in one line, with exit code 5.
+TEST(StatefulFlow, EnginesListenOnTheSetupsPort) {
+  DfbenchRunner dfb("port");
+  int port = 0;
+  {
+    Listener probe;  // a port that is free once the probe closes
+    port = probe.port;
+  }
+  ASSERT_GT(port, 0);
+  ASSERT_EQ(dfb.Run({"setup", "--id", "p1", "--engines", "redis,memcached", "--port",
+                     std::to_string(port)})
+                .code,
+            0);
+  EXPECT_EQ(dfb.State("p1")["provider_data"]["engine_port"], port);
+  auto r = dfb.Run(Concat({"run", "--id", "p1", "--engines", "redis,memcached"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("redis 7"), std::string::npos);
+  EXPECT_NE(r.err.find("ready on 127.0.0.1:" + std::to_string(port) + "\n"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("[memcached] memcached"), std::string::npos);
+
+  Listener busy;
+  ASSERT_GT(busy.port, 0);
+  ASSERT_EQ(
+      dfb.Run({"setup", "--id", "p2", "--engines", "redis", "--port", std::to_string(busy.port)})
+          .code,
+      0);
+  r = dfb.Run(Concat({"run", "--id", "p2", "--engines", "redis"}, kSmallRun));
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("port " + std::to_string(busy.port) + " on local (127.0.0.1) is in use"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(dfb.State("p2")["status"], "ready");
+  EXPECT_EQ(dfb.Run({"setup", "--id", "p3", "--port", "70000"}).code, 2);
 }
 
 TEST(Engines, BinaryThatExitsAtStartGivesItsLogTail) {
@@ -244,7 +440,7 @@ TEST(Engines, EngineThatDiesMidRunIsRecordedAndTheRunGoesOn) {
                          "--memtier-pipeline",
                          "1",
                          "--memtier-requests",
-                         "20000",
+                         "5000",
                          "--warmup-requests",
                          "0",
                          "--trials",

@@ -119,7 +119,10 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   ASSERT_EQ(redis["trials"].size(), 2u);
   for (const json& t : redis["trials"]) EXPECT_EQ(t["ops"], 20000);
   EXPECT_EQ(redis["server_ops"].get<uint64_t>(), 41000u);  // warmup + trials, none lost
-  EXPECT_EQ(redis["tuning"]["pin_network"], true);         // CPU 0 + the I/O CPU
+  // Remote engines listen on the reference's port unless --port says otherwise.
+  EXPECT_EQ(dfb.State(id)["provider_data"]["engine_port"], 6379);
+  EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:6379\n")) << r.err;
+  EXPECT_EQ(redis["tuning"]["pin_network"], true);  // CPU 0 + the I/O CPU
   EXPECT_FALSE(redis["tuning"]["cpus"].empty());
   const fs::path run_dir = dfb.SetupDir(id) / "benchmarks" / out["run_id"].get<std::string>();
   EXPECT_TRUE(fs::exists(run_dir / "memtier" / "redis-t2.json"));  // fetched from the client
@@ -486,9 +489,9 @@ json LatestResults(const DfbenchRunner& dfb, const std::string& id) {
 }
 
 const std::vector<std::string> kLongRun = {
-    "--engines",          "redis",   "--memtier-threads",  "2",  "--memtier-clients", "5",
-    "--memtier-requests", "4000000", "--memtier-pipeline", "10", "--warmup-requests", "0",
-    "--trials",           "3",       "--cooldown",         "0"};
+    "--engines",          "redis",  "--memtier-threads",  "2",  "--memtier-clients", "5",
+    "--memtier-requests", "400000", "--memtier-pipeline", "10", "--warmup-requests", "0",
+    "--trials",           "3",      "--cooldown",         "0"};
 
 // Starts a long run in the background and waits (up to 10 s) for its remote load generator.
 core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
@@ -552,6 +555,25 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   results = LatestResults(dfb, id);
   EXPECT_EQ(results["status"], "interrupted");
   EXPECT_EQ(dfb.State(id)["status"], "ready");
+  ExpectNothingRunning(dfb, id);
+
+  // kill -9 of dfbench mid-trial: the next run says which command died, stops what it left on
+  // the hosts (the pid records under the work directory), marks its run interrupted, goes on.
+  run = StartLongRun(dfb, id);
+  ASSERT_FALSE(RemoteLoadgens(id).empty());
+  const int killed = run.pid();
+  run.Signal(SIGKILL);
+  ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(dfb.State(id)["status"], "benchmarking");
+  r = dfb.Run(Concat({"run", "--id", id, "--engines", "redis"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "(run, pid " + std::to_string(killed) + ", started ")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "died while benchmarking")) << r.err;
+  json st = dfb.State(id);
+  EXPECT_EQ(st["status"], "ready");
+  ASSERT_GE(st["benchmarks"].size(), 2u);
+  EXPECT_EQ(st["benchmarks"][st["benchmarks"].size() - 2]["status"], "interrupted");
+  EXPECT_EQ(st["benchmarks"].back()["status"], "completed");
   ExpectNothingRunning(dfb, id);
 
   r = dfb.Run({"destroy", "--id", id, "--yes"});

@@ -72,8 +72,8 @@ size_t CountOccurrences(const std::string& haystack, const std::string& needle) 
 }
 
 const std::vector<std::string> kSmallRun = {
-    "--memtier-threads",  "2",  "--memtier-clients", "5",    "--memtier-requests", "20000",
-    "--memtier-pipeline", "10", "--warmup-requests", "1000", "--trials",           "2",
+    "--memtier-threads",  "2",  "--memtier-clients", "5",   "--memtier-requests", "2000",
+    "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",
     "--cooldown",         "0"};
 
 }  // namespace dfbench::testing

@@ -1,0 +1,73 @@
+#include "scenarios/history.h"
+
+#include "core/files.h"
+#include "core/log.h"
+#include "core/time_format.h"
+#include "results/command_schema.h"
+#include "results/json_util.h"
+#include "results/writers.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+constexpr const char* kRunning = "running";
+
+// Rewrites a results.json of `kind` with status "interrupted", through its own schema so the
+// file keeps the layout every writer gives it.
+core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std::string& kind,
+                                    const std::string& completed_at) {
+  auto text = core::ReadFile(path);
+  if (!text) return tl::unexpected(text.error());
+  auto j = results::ParseJson(*text);
+  if (!j) return tl::unexpected(core::WithContext(j.error(), path.string()));
+  std::string error, rendered;
+  if (kind == "commands") {
+    results::CommandRunResults r;
+    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
+    r.status = "interrupted";
+    if (r.completed_at.empty()) r.completed_at = completed_at;
+    rendered = results::RenderCommandRunJson(r);
+  } else {
+    results::RunResults r;
+    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
+    r.status = "interrupted";
+    if (r.completed_at.empty()) r.completed_at = completed_at;
+    rendered = results::RenderRunJson(r);
+  }
+  return core::WriteFileAtomic(path, rendered);
+}
+
+}  // namespace
+
+core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord record) {
+  record.status = kRunning;
+  setup->benchmarks.push_back(std::move(record));
+  return state::Save(setup);
+}
+
+void RecordRunEnd(state::SetupState* setup, const state::BenchmarkRecord& finished) {
+  if (auto* b = setup->FindBenchmark(finished.run_id)) {
+    *b = finished;
+  } else {
+    setup->benchmarks.push_back(finished);
+  }
+}
+
+std::vector<std::string> InterruptRunningRecords(state::SetupState* setup) {
+  std::vector<std::string> marked;
+  const std::string now = core::NowIso8601();
+  for (auto& b : setup->benchmarks) {
+    if (b.status != kRunning) continue;
+    b.status = "interrupted";
+    // The results file says when it last wrote; the record falls back to now.
+    if (b.completed_at.empty()) b.completed_at = now;
+    marked.push_back(b.run_id);
+    const auto path = state::SetupDir(setup->id) / b.path;
+    if (auto st = MarkResultsInterrupted(path, b.kind, b.completed_at); !st) {
+      core::Notef("cannot mark {} interrupted: {}", path.string(), st.error().message);
+    }
+  }
+  return marked;
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,25 @@
+// A setup's benchmark history (state.json "benchmarks"): a run is recorded when it starts, so
+// that a command killed mid-run leaves a record the next command can mark interrupted.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "core/error.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+// Appends `record` with status "running" and saves the state (the caller holds the lock).
+core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord record);
+
+// Sets the final status, end time and engines of the run recorded by RecordRunStart (the
+// caller saves the state).
+void RecordRunEnd(state::SetupState* setup, const state::BenchmarkRecord& finished);
+
+// Marks every record still "running" as "interrupted", and its results.json too (status and
+// completed_at; every trial it holds is kept). Returns the run ids it marked. A results.json
+// that cannot be rewritten is a line on stderr, not an error.
+std::vector<std::string> InterruptRunningRecords(state::SetupState* setup);
+
+}  // namespace dfbench::scenarios
