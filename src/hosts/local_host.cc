@@ -193,8 +193,8 @@ core::Result<std::string> LocalHost::WorkDir() {
   return work_dir_.string();
 }
 
-core::Result<results::HostFacts> LocalHost::Facts(const std::string& role) {
-  results::HostFacts facts;
+core::Result<core::HostFacts> LocalHost::Facts(const std::string& role) {
+  core::HostFacts facts;
   facts.role = role;
   struct utsname u;
   if (uname(&u) == 0) {
