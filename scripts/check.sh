@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The checks CI runs besides the tests: formatting, the tests under ASan+UBSan, and a short
-# fuzzing run of the protocol parsers.
+# The checks CI runs besides the tests: formatting, the layering of includes, the tests under
+# ASan+UBSan, and a short fuzzing run of the protocol parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== clang-format"
 files=$(git ls-files '*.cc' '*.h')
 clang-format --dry-run --Werror $files
+
+echo "== layering (an include may point only to a layer the CMake files link)"
+python3 scripts/check-layers.py
 
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFBENCH_WERROR=ON \
