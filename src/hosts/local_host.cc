@@ -17,7 +17,7 @@
 namespace dfbench::hosts {
 namespace {
 
-std::string Trim(std::string s) {
+std::string Trim(const std::string& s) {
   const char* ws = " \t\r\n";
   size_t b = s.find_first_not_of(ws);
   if (b == std::string::npos) return "";

@@ -131,6 +131,7 @@ std::string Joined(const std::vector<std::string>& items) {
 template <class T, class KeyFn>
 std::string Keys(const std::vector<T>& items, KeyFn key) {
   std::vector<std::string> keys;
+  keys.reserve(items.size());
   for (const auto& i : items) keys.push_back(key(i));
   return Joined(keys);
 }

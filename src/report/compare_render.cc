@@ -176,7 +176,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   }
   const size_t keys = header.size();
   for (const char* h : {"METRIC", "BASELINE", "SPREAD", "CANDIDATE", "SPREAD", "DELTA", "VERDICT"})
-    header.push_back(h);
+    header.emplace_back(h);
   std::vector<core::Table::Align> align(keys + 1, core::Table::Align::kLeft);
   for (auto a : {core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kRight,
                  core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft})
