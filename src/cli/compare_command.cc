@@ -3,7 +3,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
-#include "results/compare.h"
+#include "report/compare.h"
 
 namespace dfbench::cli {
 namespace {
@@ -20,15 +20,15 @@ int RunCompare(const CompareFlags& f) {
   if (!std::isfinite(f.regression_pct) || f.regression_pct < 0) {
     ExitWith(core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
   }
-  const auto baseline = OrExit(results::LoadResultDocument(f.baseline));
-  const auto candidate = OrExit(results::LoadResultDocument(f.candidate));
-  const results::CompareOptions options{
-      .regression_pct = f.regression_pct,
-      .significance = f.require_significance ? results::Significance::kOutsideNoise
-                                             : results::Significance::kThresholdOnly};
-  const auto comparison = OrExit(results::Compare(baseline, candidate, options));
-  const std::string out = f.format == "json" ? results::RenderComparisonJson(comparison)
-                                             : results::RenderComparisonTable(comparison);
+  const auto baseline = OrExit(report::LoadResultDocument(f.baseline));
+  const auto candidate = OrExit(report::LoadResultDocument(f.candidate));
+  const report::CompareOptions options{.regression_pct = f.regression_pct,
+                                       .significance = f.require_significance
+                                                           ? report::Significance::kOutsideNoise
+                                                           : report::Significance::kThresholdOnly};
+  const auto comparison = OrExit(report::Compare(baseline, candidate, options));
+  const std::string out = f.format == "json" ? report::RenderComparisonJson(comparison)
+                                             : report::RenderComparisonTable(comparison);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!comparison.Regressed()) return 0;
   if (f.format == "json") {

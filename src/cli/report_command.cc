@@ -6,7 +6,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "core/version.h"
-#include "results/report_html.h"
+#include "report/report_html.h"
 
 namespace dfbench::cli {
 namespace {
@@ -22,15 +22,15 @@ int RunReport(const ReportFlags& f) {
   if (!std::isfinite(f.regression_pct) || f.regression_pct < 0) {
     ExitWith(core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
   }
-  std::vector<results::ResultDocument> docs;
-  for (const auto& file : f.files) docs.push_back(OrExit(results::LoadResultDocument(file)));
-  const results::ReportOptions options{
+  std::vector<report::ResultDocument> docs;
+  for (const auto& file : f.files) docs.push_back(OrExit(report::LoadResultDocument(file)));
+  const report::ReportOptions options{
       .compare = {.regression_pct = f.regression_pct,
-                  .significance = f.require_significance ? results::Significance::kOutsideNoise
-                                                         : results::Significance::kThresholdOnly},
+                  .significance = f.require_significance ? report::Significance::kOutsideNoise
+                                                         : report::Significance::kThresholdOnly},
       .generated_at = core::NowIso8601(),
       .tool_version = core::VersionLine()};
-  OrExit(core::WriteFileAtomic(f.output, results::RenderHtmlReport(docs, options)));
+  OrExit(core::WriteFileAtomic(f.output, report::RenderHtmlReport(docs, options)));
   std::error_code ec;
   const auto shown = std::filesystem::absolute(f.output, ec);
   core::Note("report: " + (ec ? f.output : shown.string()));

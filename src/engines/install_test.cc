@@ -254,8 +254,8 @@ class FakeHost : public hosts::Host {
     return core::Ok();
   }
   core::Result<std::string> WorkDir() override { return std::string("/home/u/.dfbench-work/s"); }
-  core::Result<results::HostFacts> Facts(const std::string&) override {
-    return results::HostFacts{};
+  core::Result<core::HostFacts> Facts(const std::string&) override {
+    return core::HostFacts{};
   }
   core::Result<int> FreePort() override { return 20000; }
   std::optional<std::string> Which(const std::string& program) override {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/host_facts.h"
 #include "core/subprocess.h"
-#include "results/schema.h"
 
 namespace dfbench::hosts {
 
@@ -81,7 +81,7 @@ class Host {
   virtual core::Result<std::string> WorkDir() = 0;
 
   // CPU, memory, kernel, OS facts. `role` is copied into the result.
-  virtual core::Result<results::HostFacts> Facts(const std::string& role) = 0;
+  virtual core::Result<core::HostFacts> Facts(const std::string& role) = 0;
   // A TCP port that is free on EngineAddress() right now.
   virtual core::Result<int> FreePort() = 0;
   // Absolute path of a program on the host's PATH (sbin included), or nullopt.

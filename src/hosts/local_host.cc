@@ -17,7 +17,7 @@
 namespace dfbench::hosts {
 namespace {
 
-std::string Trim(std::string s) {
+std::string Trim(const std::string& s) {
   const char* ws = " \t\r\n";
   size_t b = s.find_first_not_of(ws);
   if (b == std::string::npos) return "";
@@ -193,8 +193,8 @@ core::Result<std::string> LocalHost::WorkDir() {
   return work_dir_.string();
 }
 
-core::Result<results::HostFacts> LocalHost::Facts(const std::string& role) {
-  results::HostFacts facts;
+core::Result<core::HostFacts> LocalHost::Facts(const std::string& role) {
+  core::HostFacts facts;
   facts.role = role;
   struct utsname u;
   if (uname(&u) == 0) {

@@ -31,7 +31,7 @@ class LocalHost : public Host {
   core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
                       unsigned mode) override;
   core::Result<std::string> WorkDir() override;
-  core::Result<results::HostFacts> Facts(const std::string& role) override;
+  core::Result<core::HostFacts> Facts(const std::string& role) override;
   core::Result<int> FreePort() override;
   std::optional<std::string> Which(const std::string& program) override;
   core::Result<std::string> DfbenchBinary() override;

@@ -134,8 +134,8 @@ std::string DefaultRouteInterface(const std::string& ip_route_output) {
   return "";
 }
 
-results::HostFacts ParseFacts(const std::string& script_output, const std::string& engine_address) {
-  results::HostFacts f;
+core::HostFacts ParseFacts(const std::string& script_output, const std::string& engine_address) {
+  core::HostFacts f;
   auto s = SplitSections(script_output);
   auto uname = Lines(s["uname"]);
   if (uname.size() >= 3) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/schema.h"
+#include "core/host_facts.h"
 
 namespace dfbench::hosts {
 
@@ -20,7 +20,7 @@ const char* FactsScript();
 // Everything FactsScript printed. address/private_address/role are left for the caller;
 // nic/rx_queues name the interface holding `engine_address` (else the default route's, else
 // the first one with receive queues), 0/"" when unknown.
-results::HostFacts ParseFacts(const std::string& script_output, const std::string& engine_address);
+core::HostFacts ParseFacts(const std::string& script_output, const std::string& engine_address);
 
 // "@@name" sections of a text, without their marker lines.
 std::map<std::string, std::string> SplitSections(const std::string& text);

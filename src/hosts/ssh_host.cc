@@ -411,18 +411,18 @@ core::Status SshHost::Upload(const std::filesystem::path& local_path,
   return core::Ok();
 }
 
-core::Result<results::HostFacts> SshHost::Facts(const std::string& role) {
+core::Result<core::HostFacts> SshHost::Facts(const std::string& role) {
   {
     std::lock_guard lock(mu_);
     if (facts_) {
-      results::HostFacts f = *facts_;
+      core::HostFacts f = *facts_;
       f.role = role;
       return f;
     }
   }
   auto r = RunScript(FactsScript(), {}, kControlTimeout);
   if (!r) return tl::unexpected(r.error());
-  results::HostFacts f = ParseFacts(r->out, engine_address_);
+  core::HostFacts f = ParseFacts(r->out, engine_address_);
   f.address = options_.endpoint.host;
   f.private_address = engine_address_;
   std::lock_guard lock(mu_);

@@ -53,7 +53,7 @@ class SshHost : public Host {
   core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
                       unsigned mode) override;
   core::Result<std::string> WorkDir() override { return work_dir_; }
-  core::Result<results::HostFacts> Facts(const std::string& role) override;
+  core::Result<core::HostFacts> Facts(const std::string& role) override;
   core::Result<int> FreePort() override;
   std::optional<std::string> Which(const std::string& program) override;
   // Uploads this dfbench executable once (cached on the host by content hash) after checking
@@ -107,7 +107,7 @@ class SshHost : public Host {
   std::atomic<uint64_t> sequence_{0};
   std::mutex mu_;                        // guards the members below
   std::map<int, DaemonHandle> daemons_;  // running daemons by pid
-  std::optional<results::HostFacts> facts_;
+  std::optional<core::HostFacts> facts_;
   std::optional<std::string> dfbench_binary_;
   bool master_open_ = false;
 };

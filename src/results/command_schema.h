@@ -44,6 +44,7 @@ struct TrialKeyspace {
 };
 
 // One engine's row: the shared aggregate plus what shaped its keyspace.
+// NOLINTNEXTLINE(bugprone-exception-escape): EngineResult's nlohmann::json member, as there.
 struct CommandEngineResult {
   EngineResult result;  // engine, version, trials, Stats, approximate, error, tuning ...
   std::vector<PreloadRecord> preloads;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/host_facts.h"
+
 namespace dfbench::results {
 
 // Median-centred summary of one metric over the trials.
@@ -37,6 +39,9 @@ struct TrialResult {
 };
 
 // One engine's row: its trials and their summaries.
+// clang-tidy sees a throw inside nlohmann::json's special members (`tuning`), which
+// EngineResult's implicit ones call; there is none in our code.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct EngineResult {
   std::string engine;
   std::string version;
@@ -66,24 +71,9 @@ struct MemtierConfig {
   bool distinct_client_seed = false;
 };
 
-// Host facts recorded with every result file and in state.json.
-struct HostFacts {
-  std::string role;             // "server", "client", "replica-0", or "local" for both
-  std::string name;             // host name
-  std::string address;          // how dfbench reaches it (public)
-  std::string private_address;  // how engines and load generators reach each other
-  std::string cpu_model;
-  int vcpus = 0;
-  uint64_t memory_bytes = 0;
-  std::string kernel;
-  std::string os;
-  std::string arch;
-  std::vector<int> cpus;  // CPUs the role is pinned to on this host; empty = all
-  // The network interface engine traffic uses and its receive queues; written only when known
-  // (remote hosts), so files without them read and write back unchanged.
-  std::string nic;
-  int rx_queues = 0;
-};
+// Host facts recorded with every result file and in state.json (the struct lives in core so
+// that hosts, which produce it, need not include the result schemas).
+using HostFacts = core::HostFacts;
 
 // Who produced a file, on what: the context block every result file carries.
 struct Context {

@@ -139,7 +139,7 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
   std::vector<Align> align = {Align::kLeft,  Align::kLeft,  Align::kRight, Align::kRight,
                               Align::kRight, Align::kRight, Align::kRight, Align::kRight};
   if (notes) {
-    header.push_back("NOTE");
+    header.emplace_back("NOTE");
     align.push_back(Align::kLeft);
   }
   core::Table table(header, align);

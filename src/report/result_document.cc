@@ -1,11 +1,11 @@
-#include "results/result_document.h"
+#include "report/result_document.h"
 
 #include <system_error>
 
 #include "core/files.h"
 #include "results/json_util.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 core::Error UsageError(std::string message) {
@@ -15,7 +15,7 @@ core::Error UsageError(std::string message) {
 // Reads with one of schema.h's path-less readers and puts `path` in front of its error.
 template <class T>
 bool ReadWithPath(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
-  if (FromJson(j, out, error)) return true;
+  if (results::FromJson(j, out, error)) return true;
   const bool at_root = error->rfind("expected", 0) == 0;
   *error = path + (at_root ? ": " : ".") + *error;
   return false;
@@ -23,16 +23,16 @@ bool ReadWithPath(const nlohmann::json& j, const std::string& path, T* out, std:
 
 bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry* out,
                  std::string* error) {
-  JsonReader r(j, path, error);
+  results::JsonReader r(j, path, error);
   r.Field("command", &out->command);
   r.Field("template", &out->template_text);
   r.Field("approximate", &out->approximate);
-  r.Array("engines", &out->engines, ReadWithPath<EngineResult>);
+  r.Array("engines", &out->engines, ReadWithPath<results::EngineResult>);
   return r.ok();
 }
 
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
-  JsonReader r(j, "", error);
+  results::JsonReader r(j, "", error);
   r.Field("run_id", &out->run_id);
   r.Field("setup_id", &out->setup_id);
   r.Field("created_at", &out->created_at);
@@ -45,7 +45,7 @@ bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* er
   r.Field("memtier", &out->memtier);
   r.Field("trials", &out->trials);
   r.Array("commands", &out->commands, ReadCommand);
-  r.Object("context", &out->context, ReadWithPath<Context>);
+  r.Object("context", &out->context, ReadWithPath<results::Context>);
   return r.ok();
 }
 
@@ -108,13 +108,13 @@ core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std:
   bool ok = false;
   switch (*shape) {
     case Shape::kRun:
-      ok = FromJson(doc, &out.run, &error);
+      ok = results::FromJson(doc, &out.run, &error);
       break;
     case Shape::kCommands:
       ok = ReadCommands(doc, &out.commands, &error);
       break;
     case Shape::kReplication:
-      ok = FromJson(doc, &out.replication, &error);
+      ok = results::FromJson(doc, &out.replication, &error);
       break;
   }
   if (!ok) return tl::unexpected(UsageError(error));
@@ -129,11 +129,11 @@ core::Result<ResultDocument> LoadResultDocument(const std::filesystem::path& pat
   // ReadFile's messages already name the file; a missing file is bad input here, not exit 3.
   if (!text) return tl::unexpected(UsageError(text.error().message));
   if (text->empty()) return tl::unexpected(UsageError(file.string() + ": empty file"));
-  auto json = ParseJson(*text);
+  auto json = results::ParseJson(*text);
   if (!json) return tl::unexpected(UsageError(file.string() + ": " + json.error().message));
   auto doc = ParseResultDocument(*json, file.string());
   if (!doc) return tl::unexpected(UsageError(file.string() + ": " + doc.error().message));
   return doc;
 }
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

@@ -11,7 +11,7 @@
 #include "results/replication_schema.h"
 #include "results/schema.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 
 enum class Shape { kRun, kCommands, kReplication };
 
@@ -23,7 +23,7 @@ struct CommandEntry {
   std::string command;        // "SET"; may be empty for a custom template
   std::string template_text;  // memtier arbitrary-command form, "SET __key__ __data__"
   bool approximate = false;   // draining command: its keyspace can empty mid-trial
-  std::vector<EngineResult> engines;
+  std::vector<results::EngineResult> engines;
 
   // `command`, or the template when the command has no name.
   const std::string& Name() const { return command.empty() ? template_text : command; }
@@ -43,15 +43,15 @@ struct CommandsResults {
   nlohmann::json memtier = nullptr;  // load settings, as written
   int trials = 0;
   std::vector<CommandEntry> commands;
-  Context context;
+  results::Context context;
 };
 
 struct ResultDocument {
   std::string source;  // where it came from (a path), for messages
   Shape shape = Shape::kRun;
-  RunResults run;                     // kRun
-  CommandsResults commands;           // kCommands
-  ReplicationRunResults replication;  // kReplication
+  results::RunResults run;                     // kRun
+  CommandsResults commands;                    // kCommands
+  results::ReplicationRunResults replication;  // kReplication
 
   // The run id of whichever shape it is.
   const std::string& RunId() const;
@@ -70,4 +70,4 @@ core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std:
 // unreadable, malformed or truncated JSON, wrong types) is kUsage, with the path in the message.
 core::Result<ResultDocument> LoadResultDocument(const std::filesystem::path& path);
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

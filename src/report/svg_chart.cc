@@ -1,13 +1,13 @@
-#include "results/svg_chart.h"
+#include "report/svg_chart.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "results/number_format.h"
+#include "report/number_format.h"
 
-namespace dfbench::results::svg {
+namespace dfbench::report::svg {
 namespace {
 
 constexpr double kLeft = 64;
@@ -338,4 +338,4 @@ std::string RenderLineChart(const LineChart& chart) {
   return out + "</svg>\n";
 }
 
-}  // namespace dfbench::results::svg
+}  // namespace dfbench::report::svg

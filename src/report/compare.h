@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/error.h"
-#include "results/result_document.h"
+#include "report/result_document.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 
 enum class Direction { kHigherIsBetter, kLowerIsBetter };
 
@@ -23,7 +23,7 @@ struct Measurement {
 };
 
 // From a Stats: absent when all of it is zero (no trials, or the reference's empty "{}").
-Measurement FromStats(const Stats& s);
+Measurement FromStats(const results::Stats& s);
 // A single value without spread; absent when zero.
 Measurement FromValue(double v);
 
@@ -118,4 +118,4 @@ std::string RenderComparisonTable(const Comparison& c);
 // its own regressions[]), regressions[], only_in_baseline[], only_in_candidate[], notes[].
 std::string RenderComparisonJson(const Comparison& c);
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

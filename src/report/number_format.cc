@@ -1,11 +1,11 @@
-#include "results/number_format.h"
+#include "report/number_format.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iterator>
 
-namespace dfbench::results {
+namespace dfbench::report {
 
 std::string WithSeparators(double v) {
   const auto n = static_cast<long long>(std::llround(v));
@@ -42,4 +42,4 @@ std::string SignedPercent(double pct) {
   return s;
 }
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include "results/compare.h"
-#include "results/result_document.h"
-#include "results/svg_chart.h"
+#include "report/compare.h"
+#include "report/result_document.h"
+#include "report/svg_chart.h"
 
-namespace dfbench::results::report {
+namespace dfbench::report::html {
 
 // HTML-escaped text.
 inline std::string H(std::string_view text) {
@@ -35,4 +35,4 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
                                     const CompareOptions& options,
                                     const std::vector<std::string>& engines);
 
-}  // namespace dfbench::results::report
+}  // namespace dfbench::report::html

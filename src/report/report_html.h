@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "results/compare.h"
-#include "results/result_document.h"
+#include "report/compare.h"
+#include "report/result_document.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 
 struct ReportOptions {
   CompareOptions compare;    // threshold and significance of the comparison sections
@@ -26,4 +26,4 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs, const Repo
 // names get one of a fixed palette by their position in `known` (first use order).
 std::string EngineColor(const std::string& engine, const std::vector<std::string>& known = {});
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

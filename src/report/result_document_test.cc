@@ -1,4 +1,4 @@
-#include "results/result_document.h"
+#include "report/result_document.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/files.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 using nlohmann::json;
@@ -118,4 +118,4 @@ TEST(LoadResultDocument, ADirectoryMeansItsResultsJson) {
 }
 
 }  // namespace
-}  // namespace dfbench::results
+}  // namespace dfbench::report

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 
-#include "results/number_format.h"
-#include "results/report_html.h"
-#include "results/report_html_parts.h"
+#include "report/number_format.h"
+#include "report/report_html.h"
+#include "report/report_html_parts.h"
 
-namespace dfbench::results::report {
+namespace dfbench::report::html {
 namespace {
 
 constexpr const char* kLegendColor = "#6b7280";
@@ -56,7 +56,8 @@ std::string SideBySide(const Comparison& c, const std::string& metric, const std
   return "<div class=\"card\">" + svg::RenderBarChart(chart) + "</div>\n";
 }
 
-const ReplicationCase* FindCase(const ReplicationRunResults& r, const std::string& name) {
+const results::ReplicationCase* FindCase(const results::ReplicationRunResults& r,
+                                         const std::string& name) {
   for (const auto& c : r.cases) {
     if (c.run_name == name) return &c;
   }
@@ -66,10 +67,10 @@ const ReplicationCase* FindCase(const ReplicationRunResults& r, const std::strin
 enum class SeriesField { kRps, kP99 };
 
 // rps or p99 over time of one case, baseline and candidate overlaid, with both sync points.
-std::string Overlay(const ReplicationCase& b, const ReplicationCase& c, const Comparison& cmp,
-                    SeriesField field, const std::string& color) {
+std::string Overlay(const results::ReplicationCase& b, const results::ReplicationCase& c,
+                    const Comparison& cmp, SeriesField field, const std::string& color) {
   const bool rps = field == SeriesField::kRps;
-  auto series = [rps](const ReplicationCase& rc, std::string name, std::string col) {
+  auto series = [rps](const results::ReplicationCase& rc, std::string name, std::string col) {
     svg::LineSeries s{.name = std::move(name), .color = std::move(col)};
     for (const auto& p : rc.series) s.points.push_back({p.t_sec, rps ? p.rps : p.p99_us});
     return s;
@@ -165,8 +166,8 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
     out += SideBySide(c, "median_rps", "Median rps per case", "rps", colors);
     out += SideBySide(c, "median_p99_us", "Median p99 per case", "µs", colors);
     for (size_t i = 0; i < c.groups.size(); ++i) {
-      const ReplicationCase* b = FindCase(baseline.replication, c.groups[i].run_name);
-      const ReplicationCase* k = FindCase(candidate.replication, c.groups[i].run_name);
+      const results::ReplicationCase* b = FindCase(baseline.replication, c.groups[i].run_name);
+      const results::ReplicationCase* k = FindCase(candidate.replication, c.groups[i].run_name);
       if (b == nullptr || k == nullptr) continue;
       out += Overlay(*b, *k, c, SeriesField::kRps, colors[i]);
       out += Overlay(*b, *k, c, SeriesField::kP99, colors[i]);
@@ -183,4 +184,4 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
   return out;
 }
 
-}  // namespace dfbench::results::report
+}  // namespace dfbench::report::html

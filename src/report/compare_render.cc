@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "core/table.h"
-#include "results/compare.h"
+#include "report/compare.h"
+#include "report/number_format.h"
 #include "results/json_util.h"
-#include "results/number_format.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 enum class Kind { kCount, kMillis, kWhole };
@@ -48,11 +48,12 @@ const char* DirectionName(Direction d) {
 nlohmann::ordered_json RoundedPct(const std::optional<double>& pct) {
   if (!pct) return nullptr;
   const double r = std::round(*pct * 1000) / 1000;
-  return JsonNumber(r == 0 ? 0 : r);
+  return results::JsonNumber(r == 0 ? 0 : r);
 }
 
 nlohmann::ordered_json NumberOrNull(const Measurement& m, double v) {
-  return m.present ? nlohmann::ordered_json(JsonNumber(v)) : nlohmann::ordered_json(nullptr);
+  return m.present ? nlohmann::ordered_json(results::JsonNumber(v))
+                   : nlohmann::ordered_json(nullptr);
 }
 
 // The group's identifying keys: {"engine"}, {"command", "engine"} or {"run_name"}.
@@ -175,7 +176,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   }
   const size_t keys = header.size();
   for (const char* h : {"METRIC", "BASELINE", "SPREAD", "CANDIDATE", "SPREAD", "DELTA", "VERDICT"})
-    header.push_back(h);
+    header.emplace_back(h);
   std::vector<core::Table::Align> align(keys + 1, core::Table::Align::kLeft);
   for (auto a : {core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kRight,
                  core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft})
@@ -238,7 +239,7 @@ std::string RenderComparisonJson(const Comparison& c) {
   j["candidate"] = c.candidate_source;
   j["baseline_run_id"] = c.baseline_run_id;
   j["candidate_run_id"] = c.candidate_run_id;
-  j["regression_pct"] = JsonNumber(c.options.regression_pct);
+  j["regression_pct"] = results::JsonNumber(c.options.regression_pct);
   j["require_significance"] = c.options.significance == Significance::kOutsideNoise;
   j["regressed"] = c.Regressed();
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -278,7 +279,7 @@ std::string RenderComparisonJson(const Comparison& c) {
   j["only_in_baseline"] = c.only_in_baseline;
   j["only_in_candidate"] = c.only_in_candidate;
   j["notes"] = c.notes;
-  return DumpPretty(j);
+  return results::DumpPretty(j);
 }
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

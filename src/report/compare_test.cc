@@ -1,10 +1,10 @@
-#include "results/compare.h"
+#include "report/compare.h"
 
 #include <gtest/gtest.h>
 
 #include "results/json_util.h"
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 using nlohmann::json;
@@ -142,8 +142,8 @@ TEST(CompareMetric, SummaryWithoutSpreadSpreadsOverItsValue) {
 }
 
 TEST(Measurement, FromStatsAndValue) {
-  EXPECT_FALSE(FromStats(Stats{}).present);
-  Measurement m = FromStats(Stats{.median = 3, .min = 2, .max = 4, .stddev = 1});
+  EXPECT_FALSE(FromStats(results::Stats{}).present);
+  Measurement m = FromStats(results::Stats{.median = 3, .min = 2, .max = 4, .stddev = 1});
   EXPECT_TRUE(m.present);
   EXPECT_EQ(m.value, 3);
   EXPECT_EQ(m.min, 2);
@@ -155,9 +155,9 @@ TEST(Measurement, FromStatsAndValue) {
 
 // ---- Whole documents ----
 
-EngineResult Engine(const std::string& name, double tput, double tput_min, double tput_max,
-                    double p99) {
-  EngineResult e;
+results::EngineResult Engine(const std::string& name, double tput, double tput_min, double tput_max,
+                             double p99) {
+  results::EngineResult e;
   e.engine = name;
   e.version = name + " 7.0.15";
   e.throughput = {.median = tput, .min = tput_min, .max = tput_max, .stddev = 1};
@@ -168,7 +168,7 @@ EngineResult Engine(const std::string& name, double tput, double tput_min, doubl
   return e;
 }
 
-ResultDocument RunDoc(std::string source, std::vector<EngineResult> engines) {
+ResultDocument RunDoc(std::string source, std::vector<results::EngineResult> engines) {
   ResultDocument d;
   d.source = std::move(source);
   d.shape = Shape::kRun;
@@ -279,9 +279,9 @@ TEST(Compare, PerCommandFilesCompareEachCommandAndEngine) {
   EXPECT_EQ(c->notes, std::vector<std::string>{"tool: memtier -> dfly_bench"});
 }
 
-ReplicationCase Case(const std::string& name, std::vector<double> rps, std::vector<double> p99,
-                     double sync_ms) {
-  ReplicationCase c;
+results::ReplicationCase Case(const std::string& name, std::vector<double> rps,
+                              std::vector<double> p99, double sync_ms) {
+  results::ReplicationCase c;
   c.run_name = name;
   for (size_t i = 0; i < rps.size(); ++i) {
     c.series.push_back({.t_sec = static_cast<double>(i + 1), .rps = rps[i], .p99_us = p99[i]});
@@ -291,7 +291,7 @@ ReplicationCase Case(const std::string& name, std::vector<double> rps, std::vect
   return c;
 }
 
-ResultDocument ReplicationDoc(std::vector<ReplicationCase> cases) {
+ResultDocument ReplicationDoc(std::vector<results::ReplicationCase> cases) {
   ResultDocument d;
   d.source = "rep.json";
   d.shape = Shape::kReplication;
@@ -392,4 +392,4 @@ TEST(RenderComparisonJson, RunShapeHasEnginesArray) {
 }
 
 }  // namespace
-}  // namespace dfbench::results
+}  // namespace dfbench::report

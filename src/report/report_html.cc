@@ -1,15 +1,15 @@
-#include "results/report_html.h"
+#include "report/report_html.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 
-#include "results/number_format.h"
-#include "results/report_html_parts.h"
+#include "report/number_format.h"
+#include "report/report_html_parts.h"
 
-namespace dfbench::results {
-namespace report {
+namespace dfbench::report {
+namespace html {
 namespace {
 
 // Small, readable, printable; everything inline so the page needs no network.
@@ -112,7 +112,7 @@ std::string CpuList(const std::vector<int>& cpus) {
   return out;
 }
 
-std::string ContextFacts(const Context& c) {
+std::string ContextFacts(const results::Context& c) {
   std::string out;
   if (c.build_type == "Debug") {
     out += "<p class=\"warn\">Built as Debug: numbers are not representative.</p>\n";
@@ -134,7 +134,7 @@ std::string ContextFacts(const Context& c) {
   return out + "</tbody></table>\n";
 }
 
-std::string StatsCell(const Stats& s, bool count) {
+std::string StatsCell(const results::Stats& s, bool count) {
   if (s.median == 0 && s.min == 0 && s.max == 0) return "<td class=\"num\">-</td>";
   auto f = [count](double v) { return count ? WithSeparators(v) : Fixed(v, 3); };
   auto sf = [count](double v) { return count ? ShortCount(v) : Fixed(v, 3); };
@@ -143,7 +143,7 @@ std::string StatsCell(const Stats& s, bool count) {
 }
 
 // Engines' table: one row per engine, median with [min..max] below.
-std::string EngineTable(const std::vector<EngineResult>& engines,
+std::string EngineTable(const std::vector<results::EngineResult>& engines,
                         const std::vector<std::string>& known) {
   std::string out =
       "<table class=\"results\"><thead><tr><th>engine</th><th>version</th><th "
@@ -163,7 +163,7 @@ std::string EngineTable(const std::vector<EngineResult>& engines,
   return out + "</tbody></table>\n";
 }
 
-svg::Bar BarOf(const Stats& s, bool count) {
+svg::Bar BarOf(const results::Stats& s, bool count) {
   svg::Bar b;
   b.value = s.median;
   b.present = s.median != 0 || s.max != 0;
@@ -180,7 +180,7 @@ std::string Card(const std::string& inner) {
 }
 
 // Throughput per engine (whiskers), and the latency percentiles grouped per engine.
-std::string EngineCharts(const std::vector<EngineResult>& engines,
+std::string EngineCharts(const std::vector<results::EngineResult>& engines,
                          const std::vector<std::string>& known, const std::string& what) {
   svg::BarChart tput{.title = "Throughput per engine" + what, .unit = "ops/s"};
   svg::BarSeries median{.name = "median ops/s (whiskers: min..max over trials)",
@@ -213,7 +213,7 @@ std::string Heading(const ResultDocument& d, const std::string& anchor, const st
 
 std::string RunSection(const ResultDocument& d, const std::string& anchor,
                        const std::vector<std::string>& known) {
-  const RunResults& r = d.run;
+  const results::RunResults& r = d.run;
   std::string out = Heading(d, anchor, r.status, "run");
   std::string engines;
   for (const auto& e : r.engines) {
@@ -231,7 +231,7 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
                                               {"tool", r.context.tool_version},
                                               {"provider", r.context.provider},
                                               {"load generator", r.context.load_generator}});
-  const MemtierConfig& m = r.memtier;
+  const results::MemtierConfig& m = r.memtier;
   config += "<div class=\"label\">load settings (memtier)</div>" +
             Chips({{"threads", std::to_string(m.threads)},
                    {"clients", std::to_string(m.clients)},
@@ -293,7 +293,7 @@ std::string FlagsText(const std::vector<std::string>& flags) {
 }
 
 std::string ReplicationSection(const ResultDocument& d, const std::string& anchor) {
-  const ReplicationRunResults& r = d.replication;
+  const results::ReplicationRunResults& r = d.replication;
   std::string out = Heading(d, anchor, r.status, "replication");
   std::string config =
       "<h3>Configuration</h3>\n" + FactsList({{"setup", r.setup_id},
@@ -313,9 +313,9 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
       "rps</th><th class=\"num\">median p99 µs</th><th class=\"num\">sync ms</th><th "
       "class=\"num\">samples</th><th>ended by</th><th>flags</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < r.cases.size(); ++i) {
-    const ReplicationCase& c = r.cases[i];
-    const Stats rps = RpsStats(c);
-    const Stats p99 = P99UsStats(c);
+    const results::ReplicationCase& c = r.cases[i];
+    const results::Stats rps = results::RpsStats(c);
+    const results::Stats p99 = P99UsStats(c);
     table += "<tr><td class=\"name\">" + Dot(CaseColor(i)) + H(c.run_name) + "</td>" +
              StatsCell(rps, true) + "<td class=\"num\">" +
              (c.series.empty() ? "-" : WithSeparators(p99.median)) + "<span class=\"spread\">" +
@@ -333,7 +333,7 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
 
   out += "<div class=\"charts\">";
   for (size_t i = 0; i < r.cases.size(); ++i) {
-    const ReplicationCase& c = r.cases[i];
+    const results::ReplicationCase& c = r.cases[i];
     svg::LineSeries rps{.name = c.run_name + " rps", .color = CaseColor(i)};
     svg::LineSeries p99{.name = c.run_name + " p99", .color = CaseColor(i)};
     for (const auto& s : c.series) {
@@ -390,7 +390,7 @@ std::string VerdictBadge(const MetricDelta& d) {
          H(VerdictLabel(d)) + "</span>";
 }
 
-}  // namespace report
+}  // namespace html
 
 std::string EngineColor(const std::string& engine, const std::vector<std::string>& known) {
   static const std::map<std::string, std::string> kFixed = {{"dragonfly", "#7c3aed"},
@@ -409,8 +409,8 @@ std::string EngineColor(const std::string& engine, const std::vector<std::string
 
 std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
                              const ReportOptions& options) {
-  using report::H;
-  const std::vector<std::string> known = report::EngineNames(docs);
+  using html::H;
+  const std::vector<std::string> known = html::EngineNames(docs);
   // Comparisons come first: with two files, they are what the reader came for. Each later file
   // of a shape is compared with the first file of that shape.
   std::string comparisons, comparisons_toc;
@@ -423,7 +423,7 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
                        " → " + H(docs[i].RunId()) + "</a>";
     comparisons +=
         "<section class=\"comparison\" id=\"" + anchor + "\">\n" +
-        report::RenderComparisonSection(docs[it->second], docs[i], options.compare, known) +
+        html::RenderComparisonSection(docs[it->second], docs[i], options.compare, known) +
         "</section>\n";
   }
   std::string files, files_toc;
@@ -434,13 +434,13 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
     files += "<section class=\"file\">\n";
     switch (d.shape) {
       case Shape::kRun:
-        files += report::RunSection(d, anchor, known);
+        files += html::RunSection(d, anchor, known);
         break;
       case Shape::kCommands:
-        files += report::CommandsSection(d, anchor, known);
+        files += html::CommandsSection(d, anchor, known);
         break;
       case Shape::kReplication:
-        files += report::ReplicationSection(d, anchor);
+        files += html::ReplicationSection(d, anchor);
         break;
     }
     files += "</section>\n";
@@ -454,11 +454,11 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
          "style-src 'unsafe-inline'; img-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>dfbench report</title>\n<style>" +
-         std::string(report::kStyle) + "</style>\n</head>\n<body>\n<header class=\"page\">\n" +
+         std::string(html::kStyle) + "</style>\n</head>\n<body>\n<header class=\"page\">\n" +
          "<h1>dfbench report</h1>\n<p>" + H(subtitle) + "</p>\n</header>\n<main>\n" +
          "<nav class=\"toc\">" + toc + "</nav>\n" + body + "</main>\n<footer>" +
          H(options.tool_version.empty() ? "dfbench" : options.tool_version) +
          "</footer>\n</body>\n</html>\n";
 }
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

@@ -1,4 +1,4 @@
-#include "results/compare.h"
+#include "report/compare.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 // Floating-point slack so that a change of exactly the threshold stays within it.
@@ -22,15 +22,15 @@ Measurement Normalized(Measurement m) {
 struct MetricSpec {
   const char* name;
   Direction direction;
-  Stats EngineResult::*stats;
+  results::Stats results::EngineResult::*stats;
 };
 
 constexpr MetricSpec kEngineMetrics[] = {
-    {"throughput", Direction::kHigherIsBetter, &EngineResult::throughput},
-    {"p50", Direction::kLowerIsBetter, &EngineResult::p50},
-    {"p99", Direction::kLowerIsBetter, &EngineResult::p99},
-    {"p999", Direction::kLowerIsBetter, &EngineResult::p999},
-    {"avg_latency", Direction::kLowerIsBetter, &EngineResult::avg_latency},
+    {"throughput", Direction::kHigherIsBetter, &results::EngineResult::throughput},
+    {"p50", Direction::kLowerIsBetter, &results::EngineResult::p50},
+    {"p99", Direction::kLowerIsBetter, &results::EngineResult::p99},
+    {"p999", Direction::kLowerIsBetter, &results::EngineResult::p999},
+    {"avg_latency", Direction::kLowerIsBetter, &results::EngineResult::avg_latency},
 };
 
 void Finish(GroupComparison* g) {
@@ -39,7 +39,7 @@ void Finish(GroupComparison* g) {
   }
 }
 
-GroupComparison CompareEngines(const EngineResult& b, const EngineResult& c,
+GroupComparison CompareEngines(const results::EngineResult& b, const results::EngineResult& c,
                                const CompareOptions& options) {
   GroupComparison g;
   g.engine = b.engine;
@@ -53,12 +53,13 @@ GroupComparison CompareEngines(const EngineResult& b, const EngineResult& c,
   return g;
 }
 
-GroupComparison CompareCases(const ReplicationCase& b, const ReplicationCase& c,
+GroupComparison CompareCases(const results::ReplicationCase& b, const results::ReplicationCase& c,
                              const CompareOptions& options) {
   GroupComparison g;
   g.run_name = b.run_name;
   g.metrics.push_back(CompareMetric("median_rps", Direction::kHigherIsBetter,
-                                    FromStats(RpsStats(b)), FromStats(RpsStats(c)), options));
+                                    FromStats(results::RpsStats(b)),
+                                    FromStats(results::RpsStats(c)), options));
   g.metrics.push_back(CompareMetric("median_p99_us", Direction::kLowerIsBetter,
                                     FromStats(P99UsStats(b)), FromStats(P99UsStats(c)), options));
   g.metrics.push_back(CompareMetric("sync_duration_ms", Direction::kLowerIsBetter,
@@ -130,20 +131,21 @@ std::string Joined(const std::vector<std::string>& items) {
 template <class T, class KeyFn>
 std::string Keys(const std::vector<T>& items, KeyFn key) {
   std::vector<std::string> keys;
+  keys.reserve(items.size());
   for (const auto& i : items) keys.push_back(key(i));
   return Joined(keys);
 }
 
-void CompareRuns(const RunResults& b, const RunResults& c, Comparison* out) {
-  auto key = [](const EngineResult& e) { return e.engine; };
+void CompareRuns(const results::RunResults& b, const results::RunResults& c, Comparison* out) {
+  auto key = [](const results::EngineResult& e) { return e.engine; };
   Match(
       b.engines, c.engines, key,
-      [&](const EngineResult& be, const EngineResult& ce) {
+      [&](const results::EngineResult& be, const results::EngineResult& ce) {
         out->groups.push_back(CompareEngines(be, ce, out->options));
         NoteVersion(out->groups.back(), &out->notes);
       },
       "", &out->only_in_baseline, &out->only_in_candidate);
-  NoteDifferences("memtier", ToJson(b.memtier), ToJson(c.memtier), &out->notes);
+  NoteDifferences("memtier", results::ToJson(b.memtier), results::ToJson(c.memtier), &out->notes);
   if (b.warmup_requests != c.warmup_requests) {
     out->notes.push_back(
         fmt::format("warmup_requests: {} -> {}", b.warmup_requests, c.warmup_requests));
@@ -152,13 +154,13 @@ void CompareRuns(const RunResults& b, const RunResults& c, Comparison* out) {
 
 void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comparison* out) {
   auto command_key = [](const CommandEntry& e) { return e.Name(); };
-  auto engine_key = [](const EngineResult& e) { return e.engine; };
+  auto engine_key = [](const results::EngineResult& e) { return e.engine; };
   Match(
       b.commands, c.commands, command_key,
       [&](const CommandEntry& bc, const CommandEntry& cc) {
         Match(
             bc.engines, cc.engines, engine_key,
-            [&](const EngineResult& be, const EngineResult& ce) {
+            [&](const results::EngineResult& be, const results::EngineResult& ce) {
               GroupComparison g = CompareEngines(be, ce, out->options);
               g.command = bc.Name();
               out->groups.push_back(std::move(g));
@@ -173,12 +175,12 @@ void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comp
   if (bt != ct) out->notes.push_back(fmt::format("tool: {} -> {}", bt, ct));
 }
 
-void CompareReplications(const ReplicationRunResults& b, const ReplicationRunResults& c,
-                         Comparison* out) {
-  auto key = [](const ReplicationCase& rc) { return rc.run_name; };
+void CompareReplications(const results::ReplicationRunResults& b,
+                         const results::ReplicationRunResults& c, Comparison* out) {
+  auto key = [](const results::ReplicationCase& rc) { return rc.run_name; };
   Match(
       b.cases, c.cases, key,
-      [&](const ReplicationCase& bc, const ReplicationCase& cc) {
+      [&](const results::ReplicationCase& bc, const results::ReplicationCase& cc) {
         out->groups.push_back(CompareCases(bc, cc, out->options));
         NoteDifferences(
             bc.run_name, {{"master_flags", bc.master_flags}, {"replica_flags", bc.replica_flags}},
@@ -207,7 +209,7 @@ const char* GroupNoun(Shape s) {
 std::string Contents(const ResultDocument& d) {
   switch (d.shape) {
     case Shape::kRun:
-      return Keys(d.run.engines, [](const EngineResult& e) { return e.engine; });
+      return Keys(d.run.engines, [](const results::EngineResult& e) { return e.engine; });
     case Shape::kCommands: {
       std::vector<std::string> keys;
       for (const auto& cmd : d.commands.commands) {
@@ -216,7 +218,8 @@ std::string Contents(const ResultDocument& d) {
       return Joined(keys);
     }
     case Shape::kReplication:
-      return Keys(d.replication.cases, [](const ReplicationCase& rc) { return rc.run_name; });
+      return Keys(d.replication.cases,
+                  [](const results::ReplicationCase& rc) { return rc.run_name; });
   }
   return "";
 }
@@ -235,7 +238,7 @@ std::string Describe(const ResultDocument& d) {
 
 }  // namespace
 
-Measurement FromStats(const Stats& s) {
+Measurement FromStats(const results::Stats& s) {
   const bool present = s.median != 0 || s.min != 0 || s.max != 0;
   return Measurement{.value = s.median, .min = s.min, .max = s.max, .present = present};
 }
@@ -345,4 +348,4 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
   return out;
 }
 
-}  // namespace dfbench::results
+}  // namespace dfbench::report

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dfbench::results::svg {
+namespace dfbench::report::svg {
 
 // Text escaped for HTML and SVG, in elements and in quoted attributes: & < > " '.
 std::string Escape(std::string_view text);
@@ -79,4 +79,4 @@ struct LineChart {
 // its label), x and y axes with ticks, legend.
 std::string RenderLineChart(const LineChart& chart);
 
-}  // namespace dfbench::results::svg
+}  // namespace dfbench::report::svg

@@ -1,8 +1,8 @@
-#include "results/svg_chart.h"
+#include "report/svg_chart.h"
 
 #include <gtest/gtest.h>
 
-namespace dfbench::results::svg {
+namespace dfbench::report::svg {
 namespace {
 
 size_t Count(const std::string& haystack, const std::string& needle) {
@@ -92,4 +92,4 @@ TEST(RenderLineChart, PathsAndMarkers) {
 }
 
 }  // namespace
-}  // namespace dfbench::results::svg
+}  // namespace dfbench::report::svg

@@ -1,8 +1,8 @@
-#include "results/report_html.h"
+#include "report/report_html.h"
 
 #include <gtest/gtest.h>
 
-namespace dfbench::results {
+namespace dfbench::report {
 namespace {
 
 size_t Count(const std::string& haystack, const std::string& needle) {
@@ -14,8 +14,8 @@ size_t Count(const std::string& haystack, const std::string& needle) {
   return n;
 }
 
-EngineResult Engine(const std::string& name, double tput) {
-  EngineResult e;
+results::EngineResult Engine(const std::string& name, double tput) {
+  results::EngineResult e;
   e.engine = name;
   e.version = name + " 7.0.15";
   for (int t = 1; t <= 3; ++t) {
@@ -56,7 +56,7 @@ ResultDocument Replication(const std::string& id, const std::string& case_name) 
   d.shape = Shape::kReplication;
   d.replication.run_id = id;
   d.replication.master_instance = "c7g.4xlarge";
-  ReplicationCase c;
+  results::ReplicationCase c;
   c.run_name = case_name;
   for (int t = 1; t <= 10; ++t) {
     c.series.push_back(
@@ -159,4 +159,4 @@ TEST(EngineColor, FixedForKnownEnginesAndStableForOthers) {
 }
 
 }  // namespace
-}  // namespace dfbench::results
+}  // namespace dfbench::report

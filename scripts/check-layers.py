@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Fails when a file in src/<layer>/ includes a header of a layer it does not link.
+
+src/ is one include path for every layer, so the compiler accepts an include that points up a
+layer. The allowed arrows come from their single home, the target_link_libraries lines of
+src/*/CMakeLists.txt (and the .cmake files beside them): a layer may include its own headers and
+those of every layer it links, directly or through another layer's PUBLIC links.
+
+Prints one line per violation (file:line, the include, the layers) and exits 1; exits 0 when
+every include points down.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+
+TARGET = re.compile(r"add_(library|executable)\(\s*([\w-]+)([^)]*)\)", re.S)
+LINK = re.compile(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)", re.S)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
+KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE"}
+# Libraries outside src/ that test executables link; they pass their PUBLIC links on.
+OTHER_BUILD_FILES = [ROOT / "tests" / "support" / "CMakeLists.txt"]
+
+
+class Build:
+    """What the CMake files say: each target's layer, its sources and its links."""
+
+    def __init__(self):
+        self.layer_of = {}  # library target -> layer (None for libraries outside src/)
+        self.libraries_of = {}  # layer -> its library targets
+        self.target_of_source = {}  # src/<layer>/<file>.cc -> the targets compiling it
+        self.links = {}  # target -> (public, private) linked targets
+        for layer_dir in sorted(p for p in SRC.iterdir() if p.is_dir()):
+            files = sorted(layer_dir.glob("CMakeLists.txt")) + sorted(layer_dir.glob("*.cmake"))
+            for build_file in files:
+                self.read(build_file, layer_dir)
+        for build_file in OTHER_BUILD_FILES:
+            if build_file.exists():
+                self.read(build_file, None)
+
+    def read(self, build_file, layer_dir):
+        text = re.sub(r"#[^\n]*", "", build_file.read_text())
+        for kind, target, args in TARGET.findall(text):
+            if kind == "library":
+                self.layer_of[target] = layer_dir.name if layer_dir else None
+                if layer_dir:
+                    self.libraries_of.setdefault(layer_dir.name, []).append(target)
+            for word in args.split():
+                if layer_dir and word.endswith(".cc"):
+                    name = word.split("/")[-1]
+                    self.target_of_source.setdefault(layer_dir / name, []).append(target)
+        for target, args in LINK.findall(text):
+            public, private = self.links.setdefault(target, (set(), set()))
+            scope = public  # CMake's default (no keyword) propagates like PUBLIC
+            for word in args.split():
+                if word in KEYWORDS:
+                    scope = private if word == "PRIVATE" else public
+                else:
+                    scope.add(word)
+
+    def reach(self, target):
+        """The layers a target may include: its own links, then their PUBLIC links onward."""
+        public, private = self.links.get(target, (set(), set()))
+        todo, seen, layers = list(public | private), set(), set()
+        while todo:
+            dep = todo.pop()
+            if dep in seen or dep not in self.layer_of:
+                continue  # third-party targets (fmt, OpenSSL ...) are not layers
+            seen.add(dep)
+            if self.layer_of[dep]:
+                layers.add(self.layer_of[dep])
+            todo.extend(self.links.get(dep, (set(), set()))[0])
+        return layers
+
+    def allowed(self, path, layer):
+        """A source file may use what its targets link; a header, what its layer's libraries do."""
+        targets = self.target_of_source.get(path) or self.libraries_of.get(layer, [])
+        layers = {layer}
+        for target in targets:
+            layers |= self.reach(target)
+        return layers
+
+
+def main():
+    build = Build()
+    violations = 0
+    for layer in sorted(build.libraries_of):
+        for path in sorted((SRC / layer).rglob("*")):
+            if path.suffix not in (".h", ".cc"):
+                continue
+            allowed = build.allowed(path, layer)
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m or m.group(1) not in build.libraries_of or m.group(1) in allowed:
+                    continue  # not a layer's header (tests' "support/"), or an allowed one
+                include = line.split('"')[1]
+                linked = ", ".join(sorted(allowed - {layer})) or "nothing"
+                print(f'{path.relative_to(ROOT)}:{number}: includes "{include}": layer {layer} '
+                      f"does not link layer {m.group(1)} (it links: {linked})")
+                violations += 1
+    if violations:
+        print(f"check-layers: {violations} include(s) point to a layer not linked "
+              "(the arrows are the target_link_libraries lines of src/*/CMakeLists.txt)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
