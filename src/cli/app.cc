@@ -63,6 +63,8 @@ const std::vector<CommandSpec>& Commands() {
       {"list", "List known setups with status and age", AddList},
       {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},
       {"destroy", "Tear a setup down (idempotent)", AddDestroy},
+      {"template", "Render the AWS CloudFormation YAML of a fleet, without calling AWS",
+       AddTemplate},
       {"version", "Print the embedded build version", AddVersion},
   };
   return commands;
