@@ -13,6 +13,7 @@
 #include <set>
 
 #include "aws/cloudformation.h"
+#include "aws/ec2.h"
 #include "aws/sts.h"
 #include "aws/template.h"
 #include "core/files.h"
@@ -110,6 +111,15 @@ TEST_F(AwsEmulatorTest, FleetStackLifecycle) {
     EXPECT_EQ(stack->outputs[keys.private_ip].rfind("10.0.1.", 0), 0u) << role;
   }
 
+  // EC2's live view agrees with the Outputs.
+  auto instances = DescribeInstances(*client_, {stack->outputs["ServerInstanceId"]});
+  ASSERT_TRUE(instances) << instances.error().message;
+  ASSERT_EQ(instances->size(), 1u);
+  EXPECT_EQ((*instances)[0].type, "c7g.4xlarge");
+  EXPECT_EQ((*instances)[0].state, "running");
+  EXPECT_EQ((*instances)[0].private_ip, stack->outputs["ServerPrivateIp"]);
+  EXPECT_EQ((*instances)[0].public_ip, stack->outputs["ServerPublicIp"]);
+
   auto events = DescribeStackEvents(*client_, name);
   ASSERT_TRUE(events) << events.error().message;
   std::set<std::string> completed;
@@ -130,6 +140,9 @@ TEST_F(AwsEmulatorTest, FleetStackLifecycle) {
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().kind, core::ErrorKind::kNotFound) << gone.error().message;
   EXPECT_NE(gone.error().message.find("does not exist"), std::string::npos);
+  auto unknown = DescribeInstances(*client_, {"i-0123456789abcdef0"});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, core::ErrorKind::kNotFound) << unknown.error().message;
   // Deleting again is not an error: destroy stays idempotent.
   EXPECT_TRUE(DeleteStack(*client_, name));
 }
