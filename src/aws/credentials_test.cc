@@ -190,7 +190,13 @@ TEST_F(CredentialsTest, SsoProfileUsesTheAwsCli) {
         "[sso-session corp]\nsso_start_url = https://example.awsapps.com/start\n");
   vars_["AWS_PROFILE"] = "sso";
   vars_["PATH"] = (home_ / "bin").string() + ":/usr/bin:/bin";
-  ::setenv("PATH", vars_["PATH"].c_str(), 1);  // FindOnPath reads the process's PATH
+  // FindOnPath reads the process's PATH; restored when the test ends.
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  struct RestorePath {
+    std::string value;
+    ~RestorePath() { ::setenv("PATH", value.c_str(), 1); }
+  } restore{saved_path};
+  ::setenv("PATH", vars_["PATH"].c_str(), 1);
   auto c = LoadCredentials(Env());
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->access_key_id, "AKSSO");
