@@ -1,6 +1,7 @@
 #include "providers/ssh_provider.h"
 
 #include <cstdio>
+#include <thread>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -22,15 +23,7 @@ bool IsReplica(const std::string& role) {
   return role.rfind("replica-", 0) == 0;
 }
 
-struct Recorded {
-  std::string user;
-  int port = 22;
-  std::string key_path;
-  bool key_generated = false;
-  std::vector<RemoteHostSpec> hosts;
-};
-
-nlohmann::json ToJson(const Recorded& r) {
+nlohmann::json ToJson(const SshLogin& r) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const auto& h : r.hosts) {
     hosts.push_back(
@@ -43,13 +36,13 @@ nlohmann::json ToJson(const Recorded& r) {
           {"hosts", hosts}};
 }
 
-core::Result<Recorded> ReadRecorded(const state::SetupState& s) {
+core::Result<SshLogin> ReadSshLogin(const state::SetupState& s) {
   const auto it = s.provider_data.find("ssh");
   if (it == s.provider_data.end() || !it->is_object()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + s.id + "\" (" + s.provider + " provider) has no SSH hosts");
   }
-  Recorded r;
+  SshLogin r;
   try {
     r.user = it->value("user", "");
     r.port = it->value("port", 22);
@@ -66,12 +59,12 @@ core::Result<Recorded> ReadRecorded(const state::SetupState& s) {
   return r;
 }
 
-hosts::SshEndpoint EndpointOf(const Recorded& r, const RemoteHostSpec& h) {
+hosts::SshEndpoint EndpointOf(const SshLogin& r, const RemoteHostSpec& h) {
   return {.user = r.user, .host = h.address, .port = r.port, .key_path = r.key_path};
 }
 
 core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& setup_id,
-                                                          const Recorded& r,
+                                                          const SshLogin& r,
                                                           const RemoteHostSpec& h,
                                                           std::chrono::seconds timeout) {
   hosts::SshEndpoint e = EndpointOf(r, h);
@@ -83,7 +76,24 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& set
                                   .local_dir = SshDir(setup_id)});
 }
 
-void PrintKeyInstructions(const KeyPair& pair, const Recorded& r) {
+// Logs in to `h`, trying again for up to `wait` (sshd or the key still coming up on a new
+// machine); one attempt when `wait` is zero.
+core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& setup_id,
+                                                            const SshLogin& login,
+                                                            const RemoteHostSpec& h,
+                                                            std::chrono::seconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    auto host = ConnectHost(setup_id, login, h, std::chrono::seconds(10));
+    if (host || std::chrono::steady_clock::now() >= deadline || core::InterruptRequested()) {
+      return host;
+    }
+    core::Notef("{} is not reachable yet, trying again: {}", h.role, host.error().message);
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+  }
+}
+
+void PrintKeyInstructions(const KeyPair& pair, const SshLogin& r) {
   std::string where;
   for (const auto& h : r.hosts) where += (where.empty() ? "" : ", ") + h.address;
   core::Notef("add this public key to ~/.ssh/authorized_keys of {} on each host ({}):", r.user,
@@ -116,13 +126,13 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
 
 core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   s->provider = Name();
-  Recorded rec{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
+  SshLogin login{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
   bool has_server = false, has_client = false;
-  for (const auto& h : rec.hosts) {
+  for (const auto& h : login.hosts) {
     has_server |= h.role == "server";
     has_client |= h.role == "client";
   }
-  if (!has_server || !has_client || rec.user.empty()) {
+  if (!has_server || !has_client || login.user.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "the ssh provider needs --server HOST, --client HOST and --ssh-user USER");
   }
@@ -131,39 +141,48 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
     auto made = EnsureKeyPair(SshDir(s->id), "dfbench-" + s->id);
     if (!made) return tl::unexpected(made.error());
     pair = *made;
-    rec.key_path = pair.private_key.string();
-    rec.key_generated = true;
+    login.key_path = pair.private_key.string();
+    login.key_generated = true;
     core::Notef("setup {}: {} the SSH key pair {}", s->id, pair.generated ? "generated" : "reusing",
-                rec.key_path);
-    if (pair.generated) PrintKeyInstructions(pair, rec);
+                login.key_path);
+    if (pair.generated) PrintKeyInstructions(pair, login);
   } else {
     std::error_code ec;
     auto absolute = fs::absolute(request.ssh.key_path, ec);
-    rec.key_path = ec ? request.ssh.key_path : absolute.lexically_normal().string();
-    if (!fs::is_regular_file(rec.key_path, ec)) {
+    login.key_path = ec ? request.ssh.key_path : absolute.lexically_normal().string();
+    if (!fs::is_regular_file(login.key_path, ec)) {
       return core::Fail(core::ErrorKind::kUsage,
                         "--ssh-key " + request.ssh.key_path + ": no such file");
     }
   }
+  auto explain = [&](core::Error* e) {
+    if (login.key_generated && e->message.find("Permission denied") != std::string::npos) {
+      if (!pair.generated) PrintKeyInstructions(pair, login);
+      e->message += "\nthe hosts do not accept the key " + login.key_path + " yet: add " +
+                    login.key_path + ".pub to ~/.ssh/authorized_keys of " + login.user +
+                    " on each host, then run the same setup command again (the key is kept)";
+    }
+  };
+  return ProvisionSshHosts(s, request, login, std::chrono::seconds(0), explain);
+}
+
+core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request,
+                               const SshLogin& login, std::chrono::seconds login_wait,
+                               const std::function<void(core::Error*)>& explain_login_failure) {
   // Recorded before logging in, so that destroy knows the key even if setup fails.
-  s->provider_data["ssh"] = ToJson(rec);
+  s->provider_data["ssh"] = ToJson(login);
 
   std::vector<std::unique_ptr<hosts::SshHost>> connected;
   hosts::SshHost* server = nullptr;
   hosts::SshHost* client = nullptr;
   std::vector<hosts::SshHost*> replicas;
   s->hosts.clear();
-  for (const auto& h : rec.hosts) {
-    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, rec.user, h.address);
-    auto host = ConnectHost(s->id, rec, h, std::chrono::seconds(10));
+  for (const auto& h : login.hosts) {
+    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, login.user, h.address);
+    auto host = ConnectWhenUp(s->id, login, h, login_wait);
     if (!host) {
       core::Error e = host.error();
-      if (rec.key_generated && e.message.find("Permission denied") != std::string::npos) {
-        if (!pair.generated) PrintKeyInstructions(pair, rec);
-        e.message += "\nthe hosts do not accept the key " + rec.key_path + " yet: add " +
-                     rec.key_path + ".pub to ~/.ssh/authorized_keys of " + rec.user +
-                     " on each host, then run the same setup command again (the key is kept)";
-      }
+      if (explain_login_failure) explain_login_failure(&e);
       return tl::unexpected(e);
     }
     auto facts = (*host)->Facts(h.role);
@@ -231,7 +250,7 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
 }
 
 core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) return tl::unexpected(rec.error());
   Fleet fleet;
   for (const auto& h : rec->hosts) {
@@ -250,7 +269,7 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
 }
 
 core::Status SshProvider::Destroy(state::SetupState* s) {
-  auto rec = ReadRecorded(*s);
+  auto rec = ReadSshLogin(*s);
   std::string failures;
   if (rec) {
     for (const auto& h : rec->hosts) {
@@ -306,7 +325,7 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
 
 std::vector<std::string> SshRoles(const state::SetupState& s) {
   std::vector<std::string> roles;
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) return roles;
   for (const auto& h : rec->hosts) roles.push_back(h.role);
   return roles;
@@ -314,7 +333,7 @@ std::vector<std::string> SshRoles(const state::SetupState& s) {
 
 core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
                                                const std::string& role) {
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " + s.provider +
                                                    " provider: there is no host to log in to");
