@@ -2,61 +2,27 @@
 // patches a one-stack fleet needs): caller identity, and a rendered fleet stack created,
 // described, explained by its events and deleted. Skipped, saying why, without python3's moto.
 // The instances' public IPs are invented internet addresses: never connect to them.
-#include <arpa/inet.h>
-#include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "aws_emulator.h"
 
-#include <filesystem>
+#include <gtest/gtest.h>
+
 #include <map>
+#include <optional>
 #include <set>
 
 #include "aws/cloudformation.h"
 #include "aws/ec2.h"
 #include "aws/sts.h"
 #include "aws/template.h"
-#include "core/files.h"
-#include "core/subprocess.h"
-#include "support/test_server.h"
 
 namespace dfbench::aws {
 namespace {
 
-bool Accepts(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  ::close(fd);
-  return ok;
-}
-
 class AwsEmulatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string script = std::string(DFBENCH_TESTBEDS_DIR) + "/moto_bench_server.py";
-    if (!std::filesystem::exists(script)) GTEST_SKIP() << "no AWS emulator at " << script;
-    auto moto = core::RunCapture({"python3", "-c", "import moto"});
-    if (!moto || !moto->status.ok()) {
-      GTEST_SKIP() << "python3 cannot import moto (pip install 'moto[server]' to run this test)";
-    }
-    port_ = testing::FreePort();
-    log_ = std::filesystem::path(::testing::TempDir()) / "dfbench-moto.log";
-    auto p =
-        core::Spawn({.argv = {"python3", script, "-H", "127.0.0.1", "-p", std::to_string(port_)},
-                     .stdout_path = log_.string(),
-                     .stderr_path = log_.string()});
-    ASSERT_TRUE(p) << p.error().message;
-    server_ = std::move(*p);
-    for (int i = 0; i < 300 && !Accepts(port_); ++i) {
-      ASSERT_FALSE(server_.Poll()) << "the emulator exited: " << core::ReadTail(log_);
-      ::usleep(100 * 1000);
-    }
-    ASSERT_TRUE(Accepts(port_)) << "the emulator did not listen: " << core::ReadTail(log_);
-    const std::string url = "http://127.0.0.1:" + std::to_string(port_);
+    if (const std::string why = emulator_.Start(); !why.empty()) GTEST_SKIP() << why;
+    const std::string url = emulator_.url();
     client_.emplace(Credentials{"testing", "testing", "", "test"}, "us-east-1",
                     [url](const std::string& name) -> std::optional<std::string> {
                       if (name == "AWS_ENDPOINT_URL") return url;
@@ -77,9 +43,7 @@ class AwsEmulatorTest : public ::testing::Test {
                 "AAAAAAAA emu"};
   }
 
-  int port_ = 0;
-  std::filesystem::path log_;
-  core::Process server_;  // killed and reaped when the test ends
+  testing::AwsEmulator emulator_;  // killed and reaped when the test ends
   std::optional<Client> client_;
 };
 
