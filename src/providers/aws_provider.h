@@ -8,6 +8,8 @@
 // deleted by CloudFormation: the error names the failing resource and AWS's reason, and the same
 // setup can be run again (the key is kept). Destroy deletes the stack and waits for it to go;
 // a stack already gone is a note; the local key is removed only once the stack is gone.
+// Unlike other providers, Provision saves the state once the stack exists (its id recorded), so
+// that a setup killed while waiting for the stack can still be destroyed.
 //
 // What it records besides provider_data.ssh (the ssh provider's shape, so `dfbench ssh` and
 // `info` work): state.region, and
