@@ -9,6 +9,8 @@ packages=(
   # libraries
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libssl-dev
   libbenchmark-dev
+  # AWS: HTTPS with SigV4 signing (libcurl) and the Query API's XML replies (pugixml)
+  libcurl4-openssl-dev libpugixml-dev
   # engines and tools used by the quickstart and the tests
   redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
   # the HTML report's browser test (headless)

@@ -75,6 +75,8 @@ const std::vector<CommandSpec>& Commands() {
       {"list", "List known setups with status and age", AddList},
       {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},
       {"destroy", "Tear a setup down (idempotent)", AddDestroy},
+      {"template", "Render the AWS CloudFormation YAML of a fleet, without calling AWS",
+       AddTemplate},
       {"version", "Print the embedded build version", AddVersion},
       {"help", "Show the help of dfbench or of one command (as --help)", AddHelp},
       {"completion", "Print a shell completion script: bash, zsh or fish", AddCompletion},

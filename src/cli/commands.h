@@ -17,6 +17,7 @@ void AddInfo(CLI::App* sub, Action* action);
 void AddList(CLI::App* sub, Action* action);
 void AddSsh(CLI::App* sub, Action* action);
 void AddDestroy(CLI::App* sub, Action* action);
+void AddTemplate(CLI::App* sub, Action* action);
 void AddVersion(CLI::App* sub, Action* action);
 void AddHelp(CLI::App* sub, Action* action);
 void AddCompletion(CLI::App* sub, Action* action);

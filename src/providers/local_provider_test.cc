@@ -50,7 +50,7 @@ TEST(MakeProvider, LocalAndUnknown) {
   auto unknown = MakeProvider("x");
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, core::ErrorKind::kUsage);
-  EXPECT_EQ(unknown.error().message, "unknown provider \"x\" (available: local, ssh)");
+  EXPECT_EQ(unknown.error().message, "unknown provider \"x\" (available: local, ssh, aws)");
 }
 
 TEST(SplitCpus, HalvesTheAllowedCpus) {

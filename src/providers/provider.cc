@@ -1,5 +1,6 @@
 #include "providers/provider.h"
 
+#include "providers/aws_provider.h"
 #include "providers/local_provider.h"
 #include "providers/ssh_provider.h"
 
@@ -14,8 +15,9 @@ int RecordedEnginePort(const state::SetupState& state) {
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
   if (name == "local") return std::make_unique<LocalProvider>();
   if (name == "ssh") return std::make_unique<SshProvider>();
+  if (name == "aws") return std::make_unique<AwsProvider>();
   return core::Fail(core::ErrorKind::kUsage,
-                    "unknown provider \"" + name + "\" (available: local, ssh)");
+                    "unknown provider \"" + name + "\" (available: local, ssh, aws)");
 }
 
 }  // namespace dfbench::providers

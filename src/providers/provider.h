@@ -3,12 +3,14 @@
 // state back into a Fleet of Hosts.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "aws/template.h"
 #include "core/error.h"
 #include "engines/engine.h"
 #include "hosts/host.h"
@@ -46,6 +48,18 @@ struct SshRequest {
   int port = 22;
 };
 
+// The fleet to provision in AWS: one CloudFormation stack (aws/template.h).
+struct AwsRequest {
+  std::string region = "us-east-1";
+  aws::InstanceSpec server{"c6i.2xlarge", aws::Arch::kX86_64};
+  aws::InstanceSpec client{"c5.2xlarge", aws::Arch::kX86_64};
+  aws::InstanceSpec replica{"c6i.2xlarge", aws::Arch::kX86_64};
+  int replicas = 0;
+  std::string ubuntu_version = "22.04";
+  std::chrono::seconds stack_timeout{1800};  // CreateStack until CREATE_COMPLETE
+  std::chrono::seconds ssh_wait{600};        // new instances until sshd takes the key
+};
+
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, std::string> binaries;  // engine name -> explicit binary path
@@ -54,7 +68,8 @@ struct SetupRequest {
   // setup: it is an error.
   bool skip_missing_engines = false;
   bool pin_cpus = true;  // local: split the CPUs between server and client
-  SshRequest ssh;        // ssh provider
+  SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
+  AwsRequest aws;        // aws provider
   // Where engines are installed (ssh): the Dragonfly build, as --dragonfly_version ("" keeps
   // one already on the host, else the latest release).
   std::string dragonfly_version;
@@ -107,7 +122,7 @@ class Provider {
   }
 };
 
-// "local" or "ssh". kUsage for an unknown name.
+// "local", "ssh" or "aws". kUsage for an unknown name.
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name);
 
 }  // namespace dfbench::providers

@@ -1,6 +1,7 @@
 #include "providers/ssh_provider.h"
 
 #include <cstdio>
+#include <thread>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -25,15 +26,21 @@ bool IsReplica(const std::string& role) {
 // Numbered progress banners on stderr, worded as the reference's: "[2/4] Uploading dfbench...".
 class Steps {
  public:
-  explicit Steps(int total) : total_(total) {}
+  Steps(int total, int done = 0) : done_(done), total_(total) {}
   void Begin(const std::string& what) {
     std::fprintf(stderr, "[%d/%d] %s...\n", ++done_, total_, what.c_str());
   }
+  int done() const { return done_; }
 
  private:
   int done_ = 0;
   int total_;
 };
+
+// The banners ProvisionSshHosts prints: log in, upload dfbench, install, and tune when asked.
+int HostSteps(const SetupRequest& request) {
+  return 3 + (request.tune_network ? 1 : 0);
+}
 
 std::string Names(const std::vector<const engines::EngineSpec*>& specs) {
   std::string out;
@@ -41,15 +48,7 @@ std::string Names(const std::vector<const engines::EngineSpec*>& specs) {
   return out;
 }
 
-struct Recorded {
-  std::string user;
-  int port = 22;
-  std::string key_path;
-  bool key_generated = false;
-  std::vector<RemoteHostSpec> hosts;
-};
-
-nlohmann::json ToJson(const Recorded& r) {
+nlohmann::json ToJson(const SshLogin& r) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const auto& h : r.hosts) {
     hosts.push_back(
@@ -62,13 +61,13 @@ nlohmann::json ToJson(const Recorded& r) {
           {"hosts", hosts}};
 }
 
-core::Result<Recorded> ReadRecorded(const state::SetupState& s) {
+core::Result<SshLogin> ReadSshLogin(const state::SetupState& s) {
   const auto it = s.provider_data.find("ssh");
   if (it == s.provider_data.end() || !it->is_object()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + s.id + "\" (" + s.provider + " provider) has no SSH hosts");
   }
-  Recorded r;
+  SshLogin r;
   try {
     r.user = it->value("user", "");
     r.port = it->value("port", 22);
@@ -85,12 +84,12 @@ core::Result<Recorded> ReadRecorded(const state::SetupState& s) {
   return r;
 }
 
-hosts::SshEndpoint EndpointOf(const Recorded& r, const RemoteHostSpec& h) {
+hosts::SshEndpoint EndpointOf(const SshLogin& r, const RemoteHostSpec& h) {
   return {.user = r.user, .host = h.address, .port = r.port, .key_path = r.key_path};
 }
 
 core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& setup_id,
-                                                          const Recorded& r,
+                                                          const SshLogin& r,
                                                           const RemoteHostSpec& h,
                                                           std::chrono::seconds timeout) {
   hosts::SshEndpoint e = EndpointOf(r, h);
@@ -102,7 +101,24 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& set
                                   .local_dir = SshDir(setup_id)});
 }
 
-void PrintKeyInstructions(const KeyPair& pair, const Recorded& r) {
+// Logs in to `h`, trying again for up to `wait` (sshd or the key still coming up on a new
+// machine); one attempt when `wait` is zero.
+core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& setup_id,
+                                                            const SshLogin& login,
+                                                            const RemoteHostSpec& h,
+                                                            std::chrono::seconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    auto host = ConnectHost(setup_id, login, h, std::chrono::seconds(10));
+    if (host || std::chrono::steady_clock::now() >= deadline || core::InterruptRequested()) {
+      return host;
+    }
+    core::Notef("{} is not reachable yet, trying again: {}", h.role, host.error().message);
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+  }
+}
+
+void PrintKeyInstructions(const KeyPair& pair, const SshLogin& r) {
   std::string where;
   for (const auto& h : r.hosts) where += (where.empty() ? "" : ", ") + h.address;
   core::Notef("add this public key to ~/.ssh/authorized_keys of {} on each host ({}):", r.user,
@@ -135,17 +151,17 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
 
 core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   s->provider = Name();
-  Recorded rec{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
+  SshLogin login{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
   bool has_server = false, has_client = false;
-  for (const auto& h : rec.hosts) {
+  for (const auto& h : login.hosts) {
     has_server |= h.role == "server";
     has_client |= h.role == "client";
   }
-  if (!has_server || !has_client || rec.user.empty()) {
+  if (!has_server || !has_client || login.user.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "the ssh provider needs --server HOST, --client HOST and --ssh-user USER");
   }
-  Steps steps((request.ssh.key_path.empty() ? 1 : 0) + 3 + (request.tune_network ? 1 : 0));
+  Steps steps((request.ssh.key_path.empty() ? 1 : 0) + HostSteps(request));
   KeyPair pair;
   if (request.ssh.key_path.empty()) {
     std::error_code exists_ec;
@@ -154,24 +170,40 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
     auto made = EnsureKeyPair(SshDir(s->id), "dfbench-" + s->id);
     if (!made) return tl::unexpected(made.error());
     pair = *made;
-    rec.key_path = pair.private_key.string();
-    rec.key_generated = true;
+    login.key_path = pair.private_key.string();
+    login.key_generated = true;
     core::Notef("setup {}: {} the SSH key pair {}", s->id, pair.generated ? "generated" : "reusing",
-                rec.key_path);
-    if (pair.generated) PrintKeyInstructions(pair, rec);
+                login.key_path);
+    if (pair.generated) PrintKeyInstructions(pair, login);
   } else {
     std::error_code ec;
     auto absolute = fs::absolute(request.ssh.key_path, ec);
-    rec.key_path = ec ? request.ssh.key_path : absolute.lexically_normal().string();
-    if (!fs::is_regular_file(rec.key_path, ec)) {
+    login.key_path = ec ? request.ssh.key_path : absolute.lexically_normal().string();
+    if (!fs::is_regular_file(login.key_path, ec)) {
       return core::Fail(core::ErrorKind::kUsage,
                         "--ssh-key " + request.ssh.key_path + ": no such file");
     }
   }
+  auto explain = [&](core::Error* e) {
+    if (login.key_generated && e->message.find("Permission denied") != std::string::npos) {
+      if (!pair.generated) PrintKeyInstructions(pair, login);
+      e->message += "\nthe hosts do not accept the key " + login.key_path + " yet: add " +
+                    login.key_path + ".pub to ~/.ssh/authorized_keys of " + login.user +
+                    " on each host, then run the same setup command again (the key is kept)";
+    }
+  };
+  return ProvisionSshHosts(s, request, login, std::chrono::seconds(0), explain, steps.done());
+}
+
+core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request,
+                               const SshLogin& login, std::chrono::seconds login_wait,
+                               const std::function<void(core::Error*)>& explain_login_failure,
+                               int steps_done) {
   // Recorded before logging in, so that destroy knows the key even if setup fails.
-  s->provider_data["ssh"] = ToJson(rec);
+  s->provider_data["ssh"] = ToJson(login);
   s->provider_data["engine_port"] =
       request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
+  Steps steps(steps_done + HostSteps(request), steps_done);
 
   std::vector<std::unique_ptr<hosts::SshHost>> connected;
   hosts::SshHost* server = nullptr;
@@ -179,19 +211,14 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   std::vector<hosts::SshHost*> replicas;
   s->hosts.clear();
   std::string roles;
-  for (const auto& h : rec.hosts) roles += (roles.empty() ? "" : ", ") + h.role;
+  for (const auto& h : login.hosts) roles += (roles.empty() ? "" : ", ") + h.role;
   steps.Begin("Logging in to the hosts (" + roles + ")");
-  for (const auto& h : rec.hosts) {
-    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, rec.user, h.address);
-    auto host = ConnectHost(s->id, rec, h, std::chrono::seconds(10));
+  for (const auto& h : login.hosts) {
+    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, login.user, h.address);
+    auto host = ConnectWhenUp(s->id, login, h, login_wait);
     if (!host) {
       core::Error e = host.error();
-      if (rec.key_generated && e.message.find("Permission denied") != std::string::npos) {
-        if (!pair.generated) PrintKeyInstructions(pair, rec);
-        e.message += "\nthe hosts do not accept the key " + rec.key_path + " yet: add " +
-                     rec.key_path + ".pub to ~/.ssh/authorized_keys of " + rec.user +
-                     " on each host, then run the same setup command again (the key is kept)";
-      }
+      if (explain_login_failure) explain_login_failure(&e);
       return tl::unexpected(e);
     }
     auto facts = (*host)->Facts(h.role);
@@ -267,7 +294,7 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
 }
 
 core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) return tl::unexpected(rec.error());
   Fleet fleet;
   for (const auto& h : rec->hosts) {
@@ -288,7 +315,7 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
 }
 
 core::Status SshProvider::Destroy(state::SetupState* s) {
-  auto rec = ReadRecorded(*s);
+  auto rec = ReadSshLogin(*s);
   std::string failures;
   Steps steps(2);
   steps.Begin("Stopping what dfbench left running and removing ~/.dfbench-work/" + s->id +
@@ -320,7 +347,7 @@ core::Status SshProvider::Destroy(state::SetupState* s) {
 }
 
 core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) return core::Ok();  // never got as far as recording hosts
   std::string failures;
   for (const auto& h : rec->hosts) {
@@ -367,7 +394,7 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
 
 std::vector<std::string> SshRoles(const state::SetupState& s) {
   std::vector<std::string> roles;
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) return roles;
   for (const auto& h : rec->hosts) roles.push_back(h.role);
   return roles;
@@ -375,7 +402,7 @@ std::vector<std::string> SshRoles(const state::SetupState& s) {
 
 core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
                                                const std::string& role) {
-  auto rec = ReadRecorded(s);
+  auto rec = ReadSshLogin(s);
   if (!rec) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " + s.provider +
                                                    " provider: there is no host to log in to");

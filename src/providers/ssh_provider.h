@@ -12,6 +12,8 @@
 //                    "error"}                        when --tune-network was given
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,26 @@ class SshProvider : public Provider {
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec, const std::string& version) override;
 };
+
+// How the hosts of a setup are logged in to: what provider_data.ssh records.
+struct SshLogin {
+  std::string user;
+  int port = 22;
+  std::string key_path;
+  bool key_generated = false;  // the pair under <setup>/ssh/, removed by destroy
+  std::vector<RemoteHostSpec> hosts;
+};
+
+// The part of a setup every provider of SSH hosts shares, once the hosts exist and the key is
+// known: records `login` as provider_data.ssh, logs in to each host (trying again for up to
+// `login_wait` while a new machine's sshd comes up), records their facts, uploads dfbench to
+// the client, installs the engines on the server (Dragonfly also on replicas) and tunes the
+// server's NIC when asked. `explain_login_failure` may add advice to a login error. Its
+// numbered banners continue after `steps_done` banners the caller printed.
+core::Status ProvisionSshHosts(state::SetupState* state, const SetupRequest& request,
+                               const SshLogin& login, std::chrono::seconds login_wait,
+                               const std::function<void(core::Error*)>& explain_login_failure,
+                               int steps_done = 0);
 
 // The roles of a setup reachable over SSH, in order (server, client, replica-0, ...); empty
 // when the setup records no "ssh" object.

@@ -49,6 +49,20 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
     s.settings["dragonfly_version"] = options.dragonfly_version;
   }
+  if (options.provider == "aws") {
+    const auto& a = options.aws;
+    s.settings["region"] = a.region;
+    s.settings["server_instance"] = a.server.type;
+    s.settings["server_arch"] = aws::ArchName(a.server.arch);
+    s.settings["client_instance"] = a.client.type;
+    s.settings["client_arch"] = aws::ArchName(a.client.arch);
+    s.settings["replica_instance"] = a.replica.type;
+    s.settings["replica_arch"] = aws::ArchName(a.replica.arch);
+    s.settings["replicas"] = a.replicas;
+    s.settings["ubuntu_version"] = a.ubuntu_version;
+    if (!options.ssh.user.empty()) s.settings["ssh_user"] = options.ssh.user;
+    s.settings["dragonfly_version"] = options.dragonfly_version;
+  }
   s.settings["tune_network"] = options.tune_network;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
@@ -57,6 +71,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .skip_missing_engines = options.skip_missing_engines,
                                   .pin_cpus = options.pin_cpus,
                                   .ssh = options.ssh,
+                                  .aws = options.aws,
                                   .dragonfly_version = options.dragonfly_version,
                                   .tune_network = options.tune_network,
                                   .engine_port = options.engine_port};

@@ -21,7 +21,8 @@ struct SetupOptions {
   std::map<std::string, std::string> binaries;  // engine name -> --<engine>_binary
   bool skip_missing_engines = false;            // quickstart
   bool pin_cpus = true;
-  providers::SshRequest ssh;      // ssh provider: hosts, user, key, port
+  providers::SshRequest ssh;      // ssh provider: hosts, user, key, port (aws: the user)
+  providers::AwsRequest aws;      // aws provider: region, instances, replicas, Ubuntu release
   std::string dragonfly_version;  // ssh: the Dragonfly build to install ("" = present or latest)
   bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
   int engine_port = 0;            // --port: engines listen here; 0: the provider's default

@@ -16,8 +16,13 @@ namespace fs = std::filesystem;
 // would never see end-of-file.
 bool RunBedScript(const std::string& script, std::string* log) {
   const fs::path out = Bed().base.string() + "-" + script + ".log";
-  auto proc = core::Spawn({.argv = {"env", "BASE=" + Bed().base.string(), "ISOLATE=1", "bash",
-                                    (Bed().scripts / script).string()},
+  std::vector<std::string> argv = {"env", "BASE=" + Bed().base.string(), "ISOLATE=1"};
+#ifdef DFBENCH_TESTBED_HOSTS
+  // A binary that needs more hosts than server and client names them all.
+  argv.push_back("HOSTS=" DFBENCH_TESTBED_HOSTS);
+#endif
+  argv.insert(argv.end(), {"bash", (Bed().scripts / script).string()});
+  auto proc = core::Spawn({.argv = argv,
                            .stdout_path = out.string(),
                            .stderr_path = out.string(),
                            // The hosts' sshd must outlive this test binary's threads.

@@ -1,5 +1,7 @@
 // The multi-host test bed: two SSH "hosts" (network namespaces with their own sshd, PID
-// namespace and /root) brought up once per test binary by shared/testbeds/netns-up.sh.
+// namespace and /root) brought up once per test binary by shared/testbeds/netns-up.sh; a binary
+// compiled with DFBENCH_TESTBED_HOSTS="server client replica0" gets those hosts instead
+// (10.200.0.2, .3, .4, ...).
 #pragma once
 
 #include <gtest/gtest.h>

@@ -1,0 +1,72 @@
+// A client of AWS Query APIs (STS, CloudFormation, EC2): form-encoded POSTs of
+// Action=...&Version=... to the service endpoint, signed by libcurl (CURLOPT_AWS_SIGV4), XML
+// answers. Throttling and 5xx answers are retried with bounded exponential backoff and jitter.
+//
+//   aws::Client client(*creds, "us-east-1");
+//   auto body = client.Call("sts", "GetCallerIdentity", "2011-06-15", {});
+//
+// Typed calls on top of it live in aws/sts.h, aws/cloudformation.h and aws/ec2.h. A Client is
+// immutable after construction; calls from several threads are safe (one curl handle per call).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "aws/api_error.h"
+#include "aws/credentials.h"
+#include "aws/environment.h"
+
+namespace dfbench::aws {
+
+// Query parameters besides Action and Version, in order ("Parameters.member.1.ParameterKey").
+using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+struct RetryPolicy {
+  int max_attempts = 6;                              // the first try included
+  std::chrono::milliseconds base_delay{250};         // before the 2nd attempt (then doubling)
+  std::chrono::milliseconds max_delay{8000};         // upper bound of one wait
+  std::chrono::milliseconds request_timeout{30000};  // one HTTP exchange
+};
+
+// The service's endpoint: AWS_ENDPOINT_URL_<SERVICE> (e.g. AWS_ENDPOINT_URL_CLOUDFORMATION),
+// else AWS_ENDPOINT_URL, else https://<service>.<region>.amazonaws.com. No trailing slash.
+std::string ServiceEndpoint(std::string_view service, const std::string& region,
+                            const EnvLookup& env);
+
+// application/x-www-form-urlencoded body (RFC 3986 unreserved characters kept as is).
+std::string FormEncode(const QueryParams& params);
+
+// The wait before attempt `attempt` (2, 3, ...): a random point in the upper half of
+// min(max_delay, base_delay * 2^(attempt-2)); `unit_random` in [0, 1) picks the point.
+std::chrono::milliseconds BackoffDelay(const RetryPolicy& policy, int attempt, double unit_random);
+
+class Client {
+ public:
+  // `env` supplies the endpoint overrides (AWS_ENDPOINT_URL*).
+  Client(Credentials credentials, std::string region, EnvLookup env = ProcessEnv(),
+         RetryPolicy retry = {});
+
+  // POSTs Action, Version and `params` to `service` ("sts", "cloudformation", "ec2"); the
+  // response body of an HTTP 2xx answer, else the parsed error (after the retries).
+  tl::expected<std::string, ApiError> Call(std::string_view service, std::string_view action,
+                                           std::string_view version,
+                                           const QueryParams& params) const;
+
+  const std::string& region() const { return region_; }
+  const Credentials& credentials() const { return credentials_; }
+
+ private:
+  // One HTTP exchange, no retry.
+  tl::expected<std::string, ApiError> Post(std::string_view service, const std::string& url,
+                                           const std::string& body) const;
+
+  Credentials credentials_;
+  std::string region_;
+  EnvLookup env_;
+  RetryPolicy retry_;
+};
+
+}  // namespace dfbench::aws

@@ -1,0 +1,189 @@
+#include "aws/client.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "aws/api_error.h"
+#include "aws/scripted_http_server_test.h"
+#include "aws/sts.h"
+
+namespace dfbench::aws {
+namespace {
+
+using testing::ScriptedHttpServer;
+using testing::ScriptedReply;
+
+EnvLookup Vars(std::map<std::string, std::string> vars) {
+  return [vars](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+constexpr char kIdentity[] =
+    R"(<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <GetCallerIdentityResult>
+    <Arn>arn:aws:iam::123456789012:user/ops</Arn>
+    <UserId>AIDAEXAMPLE</UserId>
+    <Account>123456789012</Account>
+  </GetCallerIdentityResult>
+  <ResponseMetadata><RequestId>01234567-89ab</RequestId></ResponseMetadata>
+</GetCallerIdentityResponse>)";
+
+std::string ErrorDoc(const std::string& code, const std::string& message) {
+  return "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error>"
+         "<Type>Sender</Type><Code>" +
+         code + "</Code><Message>" + message +
+         "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>";
+}
+
+// Fast retries: the tests check the behaviour, never the timing.
+RetryPolicy Quick() {
+  return {.max_attempts = 4,
+          .base_delay = std::chrono::milliseconds(5),
+          .max_delay = std::chrono::milliseconds(20)};
+}
+
+TEST(ApiErrorTest, ParsesQueryAndEc2ErrorDocuments) {
+  ApiError e = ParseApiError(400, ErrorDoc("ValidationError", "Stack with id x does not exist"));
+  EXPECT_EQ(e.code, "ValidationError");
+  EXPECT_EQ(e.message, "Stack with id x does not exist");
+  EXPECT_EQ(e.category, ErrorCategory::kNotFound);
+
+  e = ParseApiError(400,
+                    "<Response><Errors><Error><Code>InvalidInstanceID.NotFound</Code><Message>The "
+                    "instance ID 'i-1' does not exist</Message></Error></Errors>"
+                    "<RequestID>r</RequestID></Response>");
+  EXPECT_EQ(e.code, "InvalidInstanceID.NotFound");
+  EXPECT_EQ(e.category, ErrorCategory::kNotFound);
+
+  e = ParseApiError(503, "<html>\n<body>Service Unavailable</body></html>");
+  EXPECT_EQ(e.code, "");
+  EXPECT_EQ(e.message, "HTTP 503: <html>");
+  EXPECT_EQ(e.category, ErrorCategory::kServer);
+  EXPECT_TRUE(IsRetryable(e));
+}
+
+TEST(ApiErrorTest, ClassifiesAuthThrottlingAndOthers) {
+  for (const char* code : {"ExpiredToken", "ExpiredTokenException"}) {
+    EXPECT_EQ(Classify(400, code, ""), ErrorCategory::kExpired) << code;
+  }
+  for (const char* code : {"InvalidClientTokenId", "UnrecognizedClientException",
+                           "SignatureDoesNotMatch", "AccessDenied"}) {
+    EXPECT_EQ(Classify(403, code, ""), ErrorCategory::kAuth) << code;
+  }
+  for (const char* code : {"Throttling", "ThrottlingException", "RequestLimitExceeded"}) {
+    EXPECT_EQ(Classify(400, code, ""), ErrorCategory::kThrottling) << code;
+  }
+  EXPECT_EQ(Classify(500, "InternalFailure", ""), ErrorCategory::kServer);
+  EXPECT_EQ(Classify(400, "AlreadyExistsException", "Stack [x] already exists"),
+            ErrorCategory::kService);
+  EXPECT_EQ(Classify(400, "ValidationError", "Template format error"), ErrorCategory::kService);
+}
+
+TEST(ApiErrorTest, MapsOntoCoreErrorKinds) {
+  core::Error e = ToCoreError(ParseApiError(400, ErrorDoc("ExpiredToken", "expired")), "sts:X");
+  EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+  EXPECT_EQ(e.message,
+            "AWS credentials expired (SSO session or token): run 'aws sso login' (or refresh "
+            "your credentials) and retry");
+  e = ToCoreError(ParseApiError(403, ErrorDoc("InvalidClientTokenId", "bad key")), "sts:X");
+  EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(e.message.find("sts:X: InvalidClientTokenId: bad key"), std::string::npos);
+  e = ToCoreError(ParseApiError(400, ErrorDoc("ValidationError", "Stack x does not exist")), "c");
+  EXPECT_EQ(e.kind, core::ErrorKind::kNotFound);
+  e = ToCoreError(ParseApiError(400, ErrorDoc("ValidationError", "bad template")), "c");
+  EXPECT_EQ(e.kind, core::ErrorKind::kFailure);
+  EXPECT_EQ(e.message, "c: ValidationError: bad template");
+}
+
+TEST(ClientTest, EndpointsFromTheEnvironment) {
+  EXPECT_EQ(ServiceEndpoint("cloudformation", "eu-west-1", Vars({})),
+            "https://cloudformation.eu-west-1.amazonaws.com");
+  EXPECT_EQ(ServiceEndpoint("sts", "us-east-1", Vars({{"AWS_ENDPOINT_URL", "http://h:1/"}})),
+            "http://h:1");
+  auto env = Vars({{"AWS_ENDPOINT_URL", "http://all:1"}, {"AWS_ENDPOINT_URL_EC2", "http://ec2:2"}});
+  EXPECT_EQ(ServiceEndpoint("ec2", "us-east-1", env), "http://ec2:2");
+  EXPECT_EQ(ServiceEndpoint("ssm", "us-east-1", env), "http://all:1");
+}
+
+TEST(ClientTest, FormEncodingEscapesReservedCharacters) {
+  EXPECT_EQ(FormEncode({{"Action", "CreateStack"}, {"TemplateBody", "a: b\n- c&d=e/~_."}}),
+            "Action=CreateStack&TemplateBody=a%3A%20b%0A-%20c%26d%3De%2F~_.");
+}
+
+TEST(ClientTest, BackoffGrowsAndIsBounded) {
+  RetryPolicy p{.base_delay = std::chrono::milliseconds(100),
+                .max_delay = std::chrono::milliseconds(1000)};
+  EXPECT_EQ(BackoffDelay(p, 2, 0.0).count(), 50);
+  EXPECT_EQ(BackoffDelay(p, 2, 1.0).count(), 100);
+  EXPECT_EQ(BackoffDelay(p, 3, 0.0).count(), 100);
+  EXPECT_EQ(BackoffDelay(p, 4, 1.0).count(), 400);
+  EXPECT_EQ(BackoffDelay(p, 30, 1.0).count(), 1000);
+  EXPECT_EQ(BackoffDelay(p, 30, 0.0).count(), 500);
+}
+
+TEST(ClientTest, ThrottlingIsRetriedUntilSuccess) {
+  ScriptedHttpServer server({{400, ErrorDoc("Throttling", "Rate exceeded")},
+                             {400, ErrorDoc("Throttling", "Rate exceeded")},
+                             {200, kIdentity}});
+  Client client({"AKTEST", "secret", "session-token", "test"}, "us-east-1",
+                Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
+  auto id = GetCallerIdentity(client);
+  ASSERT_TRUE(id) << id.error().message;
+  EXPECT_EQ(id->account, "123456789012");
+  EXPECT_EQ(id->arn, "arn:aws:iam::123456789012:user/ops");
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  // Signed by curl for the region and service, with the session token sent along.
+  EXPECT_NE(requests[0].find("Authorization: AWS4-HMAC-SHA256 Credential=AKTEST/"),
+            std::string::npos)
+      << requests[0];
+  EXPECT_NE(requests[0].find("/us-east-1/sts/aws4_request"), std::string::npos);
+  EXPECT_NE(requests[0].find("X-Amz-Security-Token: session-token"), std::string::npos);
+  EXPECT_NE(requests[0].find("Action=GetCallerIdentity&Version=2011-06-15"), std::string::npos);
+}
+
+TEST(ClientTest, RetriesAreBounded) {
+  ScriptedHttpServer server({{400, ErrorDoc("RequestLimitExceeded", "slow down")}});
+  Client client({"AK", "S", "", "test"}, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}),
+                Quick());
+  auto id = GetCallerIdentity(client);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(id.error().message.find("RequestLimitExceeded: slow down"), std::string::npos);
+  EXPECT_EQ(server.requests().size(), 4u);
+  EXPECT_EQ(server.requests()[0].find("X-Amz-Security-Token"), std::string::npos);
+}
+
+TEST(ClientTest, ExpiredTokenGivesTheAdviceWithoutRetrying) {
+  ScriptedHttpServer server(
+      {{403, ErrorDoc("ExpiredToken", "The security token included in the request is expired")}});
+  Client client({"AK", "S", "T", "test"}, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}),
+                Quick());
+  auto id = GetCallerIdentity(client);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_EQ(id.error().message, kExpiredCredentialsAdvice);
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+TEST(ClientTest, UnreachableEndpointIsAnEnvironmentError) {
+  int port;
+  {
+    ScriptedHttpServer closed({{200, ""}});
+    port = closed.port();
+  }  // closed: nothing listens on the port any more
+  Client client({"AK", "S", "", "test"}, "us-east-1",
+                Vars({{"AWS_ENDPOINT_URL", "http://127.0.0.1:" + std::to_string(port)}}), Quick());
+  auto id = GetCallerIdentity(client);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(id.error().message.find("sts:GetCallerIdentity: cannot reach"), std::string::npos)
+      << id.error().message;
+}
+
+}  // namespace
+}  // namespace dfbench::aws

@@ -1,0 +1,24 @@
+// On-demand Linux prices ($/hr) of the instance families benchmarks use, in one table: for the
+// plan's cost line, never for billing. Prices are us-east-1's (checked against AWS's public
+// price list); a few other regions scale them by a measured factor; anything else is unknown.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dfbench::aws {
+
+// $/hr of one instance, or nullopt ("price unknown") for a type or region not in the table.
+std::optional<double> HourlyPrice(const std::string& instance_type, const std::string& region);
+
+struct FleetCost {
+  double known_per_hour = 0;         // sum over the instances with a known price
+  std::vector<std::string> unknown;  // instance types without one (each listed once)
+};
+
+// The cost of running these instances (one entry per instance) in `region`.
+FleetCost EstimateFleetCost(const std::vector<std::string>& instance_types,
+                            const std::string& region);
+
+}  // namespace dfbench::aws

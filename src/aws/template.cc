@@ -1,0 +1,238 @@
+#include "aws/template.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <set>
+
+namespace dfbench::aws {
+namespace {
+
+// A YAML double-quoted scalar: safe for any text (ids, key comments, descriptions).
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// "replica-1" → "Replica1": the role's part of logical ids and output keys.
+std::string RolePrefix(const std::string& role) {
+  std::string out;
+  bool upper = true;
+  for (char c : role) {
+    if (c == '-') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
+std::string AmiParameterName(Arch arch) {
+  return arch == Arch::kArm64 ? "UbuntuAmiArm64" : "UbuntuAmiAmd64";
+}
+
+const InstanceSpec& SpecOf(const FleetPlan& plan, const std::string& role) {
+  if (role == "server") return plan.server;
+  if (role == "client") return plan.client;
+  return plan.replica;
+}
+
+// The Tags block of a resource, indented for a resource's Properties.
+std::string Tags(const FleetPlan& plan, const std::string& name, const std::string& role = "") {
+  std::string out = "      Tags:\n";
+  out += "        - Key: Name\n          Value: " + Quote(name) + "\n";
+  out += "        - Key: \"dfbench:setup\"\n          Value: " + Quote(plan.setup_id) + "\n";
+  if (!role.empty())
+    out += "        - Key: \"dfbench:role\"\n          Value: " + Quote(role) + "\n";
+  return out;
+}
+
+std::string Network(const FleetPlan& plan, const std::string& base) {
+  std::string y;
+  y += "  Vpc:\n    Type: AWS::EC2::VPC\n    Properties:\n";
+  y += "      CidrBlock: 10.0.0.0/16\n      EnableDnsSupport: true\n      EnableDnsHostnames: "
+       "true\n";
+  y += Tags(plan, base);
+  y += "  Subnet:\n    Type: AWS::EC2::Subnet\n    Properties:\n";
+  y += "      VpcId: !Ref Vpc\n      CidrBlock: 10.0.1.0/24\n";
+  y += "      AvailabilityZone: !Select [0, !GetAZs \"\"]\n";
+  y += "      MapPublicIpOnLaunch: true\n";
+  y += Tags(plan, base);
+  y += "  InternetGateway:\n    Type: AWS::EC2::InternetGateway\n    Properties:\n";
+  y += Tags(plan, base);
+  y += "  GatewayAttachment:\n    Type: AWS::EC2::VPCGatewayAttachment\n    Properties:\n";
+  y += "      VpcId: !Ref Vpc\n      InternetGatewayId: !Ref InternetGateway\n";
+  y += "  RouteTable:\n    Type: AWS::EC2::RouteTable\n    Properties:\n      VpcId: !Ref Vpc\n";
+  y += Tags(plan, base);
+  y += "  DefaultRoute:\n    Type: AWS::EC2::Route\n    DependsOn: GatewayAttachment\n";
+  y += "    Properties:\n      RouteTableId: !Ref RouteTable\n";
+  y += "      DestinationCidrBlock: 0.0.0.0/0\n      GatewayId: !Ref InternetGateway\n";
+  y += "  SubnetRouteTableAssociation:\n    Type: AWS::EC2::SubnetRouteTableAssociation\n";
+  y += "    Properties:\n      SubnetId: !Ref Subnet\n      RouteTableId: !Ref RouteTable\n";
+  return y;
+}
+
+std::string Access(const FleetPlan& plan, const std::string& base) {
+  std::string y;
+  y += "  SecurityGroup:\n    Type: AWS::EC2::SecurityGroup\n    Properties:\n";
+  y += "      GroupDescription: " +
+       Quote(base + ": SSH from anywhere, all traffic only between fleet instances") + "\n";
+  y += "      VpcId: !Ref Vpc\n      SecurityGroupIngress:\n";
+  y += "        - IpProtocol: tcp\n          FromPort: 22\n          ToPort: 22\n";
+  y += "          CidrIp: 0.0.0.0/0\n          Description: SSH\n";
+  y += Tags(plan, base);
+  // Engine ports are reachable only from instances in this group, never from the internet.
+  y += "  SecurityGroupSelfIngress:\n    Type: AWS::EC2::SecurityGroupIngress\n    Properties:\n";
+  y += "      GroupId: !GetAtt SecurityGroup.GroupId\n      IpProtocol: \"-1\"\n";
+  y += "      SourceSecurityGroupId: !GetAtt SecurityGroup.GroupId\n";
+  y += "      Description: All traffic between fleet instances\n";
+  y += "  KeyPair:\n    Type: AWS::EC2::KeyPair\n    Properties:\n";
+  y += "      KeyName: " + Quote(base) + "\n";
+  y += "      PublicKeyMaterial: " + Quote(plan.public_key) + "\n";
+  y += Tags(plan, base);
+  // Same rack for every instance: sub-millisecond RTT keeps engine results comparable.
+  y += "  PlacementGroup:\n    Type: AWS::EC2::PlacementGroup\n    Properties:\n";
+  y += "      Strategy: cluster\n";
+  return y;
+}
+
+std::string InstanceResource(const FleetPlan& plan, const std::string& base,
+                             const std::string& role) {
+  const InstanceSpec& spec = SpecOf(plan, role);
+  std::string y = "  " + RolePrefix(role) + "Instance:\n    Type: AWS::EC2::Instance\n";
+  // Instances install packages at boot: their route to the internet must exist first.
+  y += "    DependsOn:\n      - DefaultRoute\n      - SubnetRouteTableAssociation\n";
+  y += "    Properties:\n";
+  y += "      ImageId: !Ref " + AmiParameterName(spec.arch) + "\n";
+  y += "      InstanceType: " + Quote(spec.type) + "\n";
+  y += "      KeyName: !Ref KeyPair\n      SubnetId: !Ref Subnet\n";
+  y += "      SecurityGroupIds:\n        - !GetAtt SecurityGroup.GroupId\n";
+  y += "      PlacementGroupName: !Ref PlacementGroup\n";
+  // Engines, memtier and dfly_bench builds do not fit the image's 8 GiB root volume.
+  y += "      BlockDeviceMappings:\n        - DeviceName: /dev/sda1\n          Ebs:\n";
+  y += "            VolumeSize: 40\n            VolumeType: gp3\n";
+  y += "            DeleteOnTermination: true\n";
+  y += Tags(plan, base + "-" + role, role);
+  return y;
+}
+
+std::string Outputs(const FleetPlan& plan) {
+  std::string y = "Outputs:\n";
+  for (const auto& role : FleetRoles(plan)) {
+    const RoleOutputs keys = OutputKeys(role);
+    const std::string resource = RolePrefix(role) + "Instance";
+    y += "  " + keys.instance_id + ":\n    Description: " + Quote("Instance id of the " + role) +
+         "\n    Value: !Ref " + resource + "\n";
+    y += "  " + keys.public_ip + ":\n    Description: " + Quote("Public IP of the " + role) +
+         "\n    Value: !GetAtt " + resource + ".PublicIp\n";
+    y += "  " + keys.private_ip + ":\n    Description: " + Quote("Private IP of the " + role) +
+         "\n    Value: !GetAtt " + resource + ".PrivateIp\n";
+  }
+  return y;
+}
+
+}  // namespace
+
+core::Result<std::string> StackName(const std::string& setup_id) {
+  std::string name = "dfbench-" + setup_id;
+  bool ok = !setup_id.empty() && name.size() <= 128;
+  for (char c : setup_id) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-');
+  if (!ok) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "id '" + setup_id +
+                          "' cannot name a CloudFormation stack: use letters, digits and '-' "
+                          "(at most 120)");
+  }
+  return name;
+}
+
+std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch) {
+  const char* volume = ubuntu_version >= "24.04" ? "ebs-gp3" : "ebs-gp2";
+  return fmt::format("/aws/service/canonical/ubuntu/server/{}/stable/current/{}/hvm/{}/ami-id",
+                     ubuntu_version, UbuntuArchName(arch), volume);
+}
+
+std::vector<std::string> FleetRoles(const FleetPlan& plan) {
+  std::vector<std::string> roles = {"server", "client"};
+  for (int i = 0; i < plan.replicas; ++i) roles.push_back("replica-" + std::to_string(i));
+  return roles;
+}
+
+RoleOutputs OutputKeys(const std::string& role) {
+  const std::string p = RolePrefix(role);
+  return {p + "InstanceId", p + "PublicIp", p + "PrivateIp"};
+}
+
+core::Status ValidatePlan(const FleetPlan& plan, std::vector<std::string>* warnings) {
+  if (auto name = StackName(plan.setup_id); !name) return tl::unexpected(name.error());
+  if (auto s = ValidateUbuntuVersion(plan.ubuntu_version); !s) return s;
+  if (plan.replicas < 0 || plan.replicas > 16) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "--replicas " + std::to_string(plan.replicas) + ": use 0 to 16");
+  }
+  if (plan.public_key.empty() || plan.public_key.find('\n') != std::string::npos) {
+    return core::Fail(core::ErrorKind::kUsage, "the public key must be one OpenSSH key line");
+  }
+  struct Checked {
+    const InstanceSpec* spec;
+    const char* type_flag;
+    const char* arch_flag;
+  };
+  std::vector<Checked> checks = {{&plan.server, "--server-instance", "--server-arch"},
+                                 {&plan.client, "--client-instance", "--client-arch"}};
+  if (plan.replicas > 0) checks.push_back({&plan.replica, "--replica-instance", "--replica-arch"});
+  for (const auto& c : checks) {
+    if (auto s = ValidateClusterPlacement(c.spec->type, c.type_flag); !s) return s;
+  }
+  for (const auto& c : checks) {
+    std::string w = ArchMismatchWarning(c.spec->type, c.spec->arch, c.type_flag);
+    if (!w.empty() && warnings != nullptr) warnings->push_back(std::move(w));
+  }
+  return core::Ok();
+}
+
+std::string RenderTemplate(const FleetPlan& plan) {
+  const std::string base = "dfbench-" + plan.setup_id;
+  const std::vector<std::string> roles = FleetRoles(plan);
+  std::string y = "AWSTemplateFormatVersion: \"2010-09-09\"\n";
+  y += "Description: " +
+       Quote(fmt::format("dfbench fleet {} ({}): server {} {}, client {} {}, {} replica(s), "
+                         "Ubuntu {}",
+                         plan.setup_id, plan.region, plan.server.type, ArchName(plan.server.arch),
+                         plan.client.type, ArchName(plan.client.arch), plan.replicas,
+                         plan.ubuntu_version)) +
+       "\n";
+  // One AMI parameter per architecture in use (an unused parameter is a lint warning).
+  std::set<Arch> arches;
+  for (const auto& role : roles) arches.insert(SpecOf(plan, role).arch);
+  y += "Parameters:\n";
+  for (Arch arch : arches) {
+    y += "  " + AmiParameterName(arch) + ":\n";
+    y += "    Type: AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>\n";
+    y += "    Default: " + UbuntuAmiParameter(plan.ubuntu_version, arch) + "\n";
+    y += "    Description: " +
+         Quote("Canonical's Ubuntu " + plan.ubuntu_version + " image for " + ArchName(arch) +
+               " instances") +
+         "\n";
+  }
+  y += "Resources:\n";
+  y += Network(plan, base);
+  y += Access(plan, base);
+  for (const auto& role : roles) y += InstanceResource(plan, base, role);
+  y += Outputs(plan);
+  return y;
+}
+
+}  // namespace dfbench::aws

@@ -1,0 +1,96 @@
+#include "cli/aws_flags.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "aws/prices.h"
+#include "core/log.h"
+
+namespace dfbench::cli {
+namespace {
+
+aws::Arch ArchOrExit(const std::string& value, const char* flag) {
+  auto arch = aws::ParseArch(value);
+  if (!arch)
+    ExitWith(core::ErrorKind::kUsage, std::string(flag) + " " + value + ": use x86_64 or arm64");
+  return *arch;
+}
+
+}  // namespace
+
+void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
+  const char* group = "AWS fleet";
+  sub->add_option("--server-instance", f->server_instance,
+                  "EC2 type of the engine host (no t2/t3/t3a/t4g/a1/mac*: cluster placement)")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--client-instance", f->client_instance, "EC2 type of the load generator host")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--server-arch", f->server_arch, "x86_64 or arm64 (Graviton: c7g, m7g, ...)")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--client-arch", f->client_arch, "x86_64 or arm64")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--replicas", f->replicas, "Replica hosts to provision (0-16)")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--replica-instance", f->replica_instance,
+                  "EC2 type of each replica (default: --server-instance)")
+      ->group(group);
+  sub->add_option("--replica-arch", f->replica_arch,
+                  "Architecture of each replica (default: --server-arch)")
+      ->group(group);
+  sub->add_option("--ubuntu-version", f->ubuntu_version,
+                  "Ubuntu release of every host: 20.04, 22.04 or 24.04 (Canonical's AMIs)")
+      ->capture_default_str()
+      ->group(group);
+  sub->add_option("--region", f->region, "AWS region")->capture_default_str()->group(group);
+}
+
+aws::FleetPlan ToFleetPlan(const AwsFleetFlags& f, const std::string& setup_id,
+                           const std::string& public_key) {
+  static const std::regex kRegion("[a-z]{2}(-[a-z]+)+-[0-9]+");
+  if (!std::regex_match(f.region, kRegion)) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--region " + f.region + ": not an AWS region name (e.g. us-east-1)");
+  }
+  aws::FleetPlan plan;
+  plan.setup_id = setup_id;
+  plan.region = f.region;
+  plan.server = {f.server_instance, ArchOrExit(f.server_arch, "--server-arch")};
+  plan.client = {f.client_instance, ArchOrExit(f.client_arch, "--client-arch")};
+  plan.replica = {
+      f.replica_instance.empty() ? f.server_instance : f.replica_instance,
+      f.replica_arch.empty() ? plan.server.arch : ArchOrExit(f.replica_arch, "--replica-arch")};
+  plan.replicas = f.replicas;
+  plan.ubuntu_version = f.ubuntu_version;
+  plan.public_key = public_key;
+  std::vector<std::string> warnings;
+  OrExit(aws::ValidatePlan(plan, &warnings));
+  for (const auto& w : warnings) core::Note(w);
+  return plan;
+}
+
+std::string CostLine(const aws::FleetPlan& plan) {
+  std::vector<std::string> types;
+  for (const auto& role : aws::FleetRoles(plan)) {
+    types.push_back(role == "server"   ? plan.server.type
+                    : role == "client" ? plan.client.type
+                                       : plan.replica.type);
+  }
+  const aws::FleetCost cost = aws::EstimateFleetCost(types, plan.region);
+  std::string unknown;
+  for (const auto& t : cost.unknown) unknown += (unknown.empty() ? "" : ", ") + t;
+  if (cost.unknown.size() == types.size() ||
+      (cost.unknown.size() > 0 && cost.known_per_hour == 0)) {
+    return "price unknown for " + unknown + " in " + plan.region;
+  }
+  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, plan.region);
+  if (!unknown.empty()) line += " plus price unknown for " + unknown;
+  return line;
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,37 @@
+// The fleet flags of AWS setups (template now; setup and quickstart with --provider aws):
+// instance types and architectures, replicas, Ubuntu release, region, with the reference's
+// defaults. One group, so every command that takes them shows and checks them alike.
+#pragma once
+
+#include <string>
+
+#include "aws/template.h"
+#include "cli/command.h"
+
+namespace dfbench::cli {
+
+struct AwsFleetFlags {
+  std::string region = "us-east-1";
+  std::string server_instance = "c6i.2xlarge";
+  std::string client_instance = "c5.2xlarge";
+  std::string server_arch = "x86_64";
+  std::string client_arch = "x86_64";
+  int replicas = 0;
+  std::string replica_instance;  // "" = the server's
+  std::string replica_arch;      // "" = the server's
+  std::string ubuntu_version = "22.04";
+};
+
+void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* flags);
+
+// The plan these flags describe for `setup_id`, checked as aws::ValidatePlan checks it (plus
+// architecture and region names); throws ExitError(kUsage) with one line. Architecture
+// mismatches are printed as warnings on stderr.
+aws::FleetPlan ToFleetPlan(const AwsFleetFlags& flags, const std::string& setup_id,
+                           const std::string& public_key);
+
+// "~$0.680/hr on demand in us-east-1" for the plan's instances, naming the types without a
+// known price ("price unknown for x2idn.large").
+std::string CostLine(const aws::FleetPlan& plan);
+
+}  // namespace dfbench::cli

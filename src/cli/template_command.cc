@@ -1,0 +1,76 @@
+// `dfbench template`: the CloudFormation YAML a setup with these flags would apply, rendered
+// without calling AWS and without any state, for review or `aws cloudformation
+// validate-template`.
+#include <cstdio>
+#include <memory>
+
+#include "aws/template.h"
+#include "cli/aws_flags.h"
+#include "cli/commands.h"
+#include "core/files.h"
+#include "core/log.h"
+
+namespace dfbench::cli {
+namespace {
+
+// An all-zero Ed25519 public key: well-formed, and no private key can ever match it.
+constexpr char kPlaceholderKey[] =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "
+    "dfbench-placeholder-key";
+
+std::string ReadPublicKey(const std::string& path) {
+  auto text = core::ReadFile(path);
+  if (!text) ExitWith(core::ErrorKind::kUsage, "--public-key " + path + ": cannot read it");
+  std::string line = text->substr(0, text->find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  if (line.rfind("ssh-", 0) != 0 && line.rfind("ecdsa-", 0) != 0) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--public-key " + path + ": not an OpenSSH public key (expected ssh-rsa AAAA...)");
+  }
+  return line;
+}
+
+}  // namespace
+
+void AddTemplate(CLI::App* sub, Action* action) {
+  struct Options {
+    std::string run_id;
+    std::string out;
+    std::string public_key;
+    AwsFleetFlags fleet;
+  };
+  auto o = std::make_shared<Options>();
+  sub->add_option("--run-id", o->run_id, "Names the stack's resources (dfbench-<id>); no state")
+      ->required();
+  sub->add_option("--out", o->out, "Write the YAML to this file (default: stdout)");
+  sub->add_option("--public-key", o->public_key,
+                  "OpenSSH public key to embed (default: a harmless placeholder)");
+  AddAwsFleetFlags(sub, &o->fleet);
+  SetExamples(sub,
+              "  dfbench template --run-id preview > stack.yaml\n"
+              "  dfbench template --run-id preview \\\n"
+              "    --server-instance c7g.4xlarge --server-arch arm64 \\\n"
+              "    --client-instance c7g.4xlarge --client-arch arm64 \\\n"
+              "    --replicas 1 --out /tmp/dfbench-preview.yaml\n"
+              "  aws cloudformation validate-template \\\n"
+              "    --template-body file:///tmp/dfbench-preview.yaml\n"
+              "\nNo AWS call is made and nothing is written under ~/.dfbench.\n");
+  sub->callback([o, action] {
+    *action = [o] {
+      const std::string key =
+          o->public_key.empty() ? kPlaceholderKey : ReadPublicKey(o->public_key);
+      const aws::FleetPlan plan = ToFleetPlan(o->fleet, o->run_id, key);
+      const std::string yaml = aws::RenderTemplate(plan);
+      if (o->out.empty()) {
+        std::fwrite(yaml.data(), 1, yaml.size(), stdout);
+      } else {
+        OrExit(core::WriteFileAtomic(o->out, yaml));
+        core::Note("wrote " + o->out);
+      }
+      core::Note("estimated cost: " + CostLine(plan));
+      return 0;
+    };
+  });
+}
+
+}  // namespace dfbench::cli

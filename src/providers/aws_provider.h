@@ -1,0 +1,39 @@
+// The aws provider: a fleet of EC2 instances in one CloudFormation stack ("dfbench-<id>",
+// aws/template.h), then set up like ssh hosts (ssh_provider.h: facts, dfbench on the client,
+// engines on the server and replicas) at their public IPs, engine traffic on private IPs.
+//
+// Setup generates the setup's RSA-4096 key pair, saves the rendered template as
+// <setup>/stack.yaml before any AWS call, checks the credentials (sts:GetCallerIdentity), creates
+// the stack with OnFailure=DELETE and follows its events on stderr. A stack that fails is
+// deleted by CloudFormation: the error names the failing resource and AWS's reason, and the same
+// setup can be run again (the key is kept). Destroy deletes the stack and waits for it to go;
+// a stack already gone is a note; the local key is removed only once the stack is gone.
+// Unlike other providers, Provision saves the state once the stack exists (its id recorded), so
+// that a setup killed while waiting for the stack can still be destroyed.
+//
+// What it records besides provider_data.ssh (the ssh provider's shape, so `dfbench ssh` and
+// `info` work): state.region, and
+//   "aws": {"stack_name", "stack_id", "account", "ubuntu_version",
+//           "instances": [{"role", "id", "type", "arch", "public_ip", "private_ip"}]}
+#pragma once
+
+#include <string>
+
+#include "providers/provider.h"
+
+namespace dfbench::providers {
+
+class AwsProvider : public Provider {
+ public:
+  std::string Name() const override { return "aws"; }
+  // Credentials and endpoints as the AWS CLI finds them (aws/credentials.h, aws/client.h).
+  core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  core::Result<Fleet> Connect(const state::SetupState& state) override;
+  // kEnvironment (auth, quota, throttling after retries, a stack that will not delete): the
+  // stack and the key stay, so destroy can be run again.
+  core::Status Destroy(state::SetupState* state) override;
+  core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
+                             const engines::EngineSpec& spec, const std::string& version) override;
+};
+
+}  // namespace dfbench::providers

@@ -1,0 +1,57 @@
+#include "aws_emulator.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/files.h"
+#include "support/test_server.h"
+
+namespace dfbench::testing {
+namespace {
+
+bool Accepts(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  ::close(fd);
+  return ok;
+}
+
+// An emulator that is there but does not come up is a failure, not a reason to skip.
+std::string Broken(const std::string& why) {
+  ADD_FAILURE() << why;
+  return why;
+}
+
+}  // namespace
+
+std::string AwsEmulator::Start(const std::vector<std::pair<std::string, std::string>>& extra_env) {
+  const std::string script = std::string(DFBENCH_TESTBEDS_DIR) + "/moto_bench_server.py";
+  if (!std::filesystem::exists(script)) return "no AWS emulator at " + script;
+  auto moto = core::RunCapture({"python3", "-c", "import moto"});
+  if (!moto || !moto->status.ok()) {
+    return "python3 cannot import moto (pip install 'moto[server]' to run this test)";
+  }
+  port_ = FreePort();
+  log_ = std::filesystem::path(::testing::TempDir()) / "dfbench-moto.log";
+  auto p = core::Spawn({.argv = {"python3", script, "-H", "127.0.0.1", "-p", std::to_string(port_)},
+                        .stdout_path = log_.string(),
+                        .stderr_path = log_.string(),
+                        .extra_env = extra_env});
+  if (!p) return Broken("cannot start the AWS emulator: " + p.error().message);
+  server_ = std::move(*p);
+  for (int i = 0; i < 300 && !Accepts(port_); ++i) {
+    if (server_.Poll()) return Broken("the AWS emulator exited: " + core::ReadTail(log_));
+    ::usleep(100 * 1000);
+  }
+  if (!Accepts(port_)) return Broken("the AWS emulator did not listen: " + core::ReadTail(log_));
+  return "";
+}
+
+}  // namespace dfbench::testing
