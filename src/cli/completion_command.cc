@@ -29,11 +29,11 @@ std::vector<Completions> Collect(const CLI::App* app) {
       if (opt->get_group().empty()) continue;  // hidden: deprecated spellings
       const std::string help = opt->get_description().substr(0, opt->get_description().find('\n'));
       // The first long name; later ones are deprecated spellings (--num-shards).
-      if (!opt->get_lnames().empty()) c.flags.push_back({"--" + opt->get_lnames()[0], help});
-      for (const auto& s : opt->get_snames()) c.flags.push_back({"-" + s, help});
+      if (!opt->get_lnames().empty()) c.flags.emplace_back("--" + opt->get_lnames()[0], help);
+      for (const auto& s : opt->get_snames()) c.flags.emplace_back("-" + s, help);
     }
     if (c.name == "help") {
-      for (const auto& other : Commands()) c.words.push_back(other.name);
+      for (const auto& other : Commands()) c.words.emplace_back(other.name);
     }
     if (c.name == "completion") c.words = kShells;
     out.push_back(std::move(c));

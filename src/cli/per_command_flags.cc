@@ -159,7 +159,7 @@ void RecordGiven(const CLI::App* sub, PerCommandFlags* f) {
   for (const char* flag : {"--command", "--command-template", "--command-name", "--command-mutates",
                            "--command-drains", "--preload-template", "--preload-items",
                            "--command-key-maximum", "--dragonfly_num_shards"}) {
-    if (sub->count(flag) > 0) f->given.push_back(flag);
+    if (sub->count(flag) > 0) f->given.emplace_back(flag);
   }
 }
 

@@ -36,6 +36,7 @@ int RunSsh(const SshCommandFlags& f) {
     ExitWith(core::ErrorKind::kEnvironment, "ssh not found on PATH (install openssh-client)");
   std::fflush(nullptr);
   std::vector<char*> cargv;
+  cargv.reserve(argv.size());
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   execv(ssh->c_str(), cargv.data());

@@ -23,7 +23,7 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
   AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()) + "s", "allkeys");
   AppendRequestArgs(args, workload);
-  args.push_back("--json-out-file");
+  args.emplace_back("--json-out-file");
   args.push_back(report_path);
   return args;
 }

@@ -145,7 +145,7 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
     if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
       argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
     }
-    if (tuning.dragonfly_conn_use_incoming_cpu) argv.push_back("--conn_use_incoming_cpu");
+    if (tuning.dragonfly_conn_use_incoming_cpu) argv.emplace_back("--conn_use_incoming_cpu");
     int threads = tuning.dragonfly_proactor_threads;
     if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
     if (threads > 0) argv.push_back("--proactor_threads=" + std::to_string(threads));

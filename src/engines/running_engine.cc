@@ -34,7 +34,8 @@ std::string LastLines(std::string text) {
   return first == std::string::npos ? "" : text.substr(first);
 }
 
-std::string WithTail(std::string message, const std::string& tail, const std::string& log_path) {
+std::string WithTail(const std::string& message, const std::string& tail,
+                     const std::string& log_path) {
   if (tail.empty()) return message + " (log " + log_path + " is empty)";
   return message + "; last log lines:\n" + tail;
 }

@@ -117,9 +117,9 @@ void ClientWorkload::EncodeRedis(const Slot& slot, std::string* out, std::string
     const uint64_t ttl = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
     char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), ttl).ptr;
     args_.clear();
-    args_.push_back("SETEX");
+    args_.emplace_back("SETEX");
     args_.push_back(key);
-    args_.push_back(std::string_view(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf)));
+    args_.emplace_back(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf));
     args_.push_back(data);
     protocol::AppendCommand(out, args_);
     return;

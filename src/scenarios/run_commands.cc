@@ -315,6 +315,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
       },
       publish);
   std::vector<const results::EngineResult*> results_rows;
+  results_rows.reserve(rows.size());
   for (const auto& row : rows) results_rows.push_back(&row.result);
   r.status = FinalStatus(interrupted, results_rows);
   r.completed_at = core::NowIso8601();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -130,7 +131,8 @@ class StatusGuard {
   core::Status Finish(const std::string& final_status);
 
  private:
-  StatusGuard(SetupState* state, std::string previous) : state_(state), previous_(previous) {}
+  StatusGuard(SetupState* state, std::string previous)
+      : state_(state), previous_(std::move(previous)) {}
   SetupState* state_ = nullptr;
   std::string previous_;
   bool done_ = false;
