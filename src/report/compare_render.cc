@@ -5,10 +5,15 @@
 
 #include "core/table.h"
 #include "report/compare.h"
-#include "report/number_format.h"
 #include "results/json_util.h"
+#include "results/number_format.h"
 
 namespace dfbench::report {
+
+using results::Fixed;
+using results::ShortCount;
+using results::SignedPercent;
+using results::WithSeparators;
 namespace {
 
 enum class Kind { kCount, kMillis, kWhole };

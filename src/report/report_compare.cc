@@ -3,11 +3,14 @@
 
 #include <algorithm>
 
-#include "report/number_format.h"
 #include "report/report_html.h"
 #include "report/report_html_parts.h"
+#include "results/number_format.h"
 
 namespace dfbench::report::html {
+
+using results::Fixed;
+using results::ShortCount;
 namespace {
 
 constexpr const char* kLegendColor = "#6b7280";

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <map>
 
-#include "report/number_format.h"
 #include "report/report_html_parts.h"
+#include "results/number_format.h"
 
 namespace dfbench::report {
+
+using results::Fixed;
+using results::ShortCount;
+using results::WithSeparators;
 namespace html {
 namespace {
 

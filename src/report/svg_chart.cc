@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/number_format.h"
+#include "results/number_format.h"
 
 namespace dfbench::report::svg {
+
+using results::Fixed;
+using results::ShortCount;
 namespace {
 
 constexpr double kLeft = 64;

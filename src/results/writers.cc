@@ -6,39 +6,12 @@
 
 #include "core/table.h"
 #include "results/json_util.h"
+#include "results/number_format.h"
 
 namespace dfbench::results {
 namespace {
 
 constexpr size_t kMaxNoteChars = 80;
-
-// 2646502.4 -> "2,646,502"
-std::string WithSeparators(double v) {
-  const auto n = static_cast<long long>(std::llround(v));
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
-// Three significant digits with a k/M/G/T suffix: 1210000 -> "1.21M", 85200 -> "85.2k".
-std::string ShortCount(double v) {
-  if (std::fabs(v) < 999.5) return fmt::format("{:.0f}", v);
-  static constexpr const char* kSuffix[] = {"k", "M", "G", "T"};
-  double x = v;
-  size_t unit = 0;
-  x /= 1000;
-  while (std::fabs(x) >= 999.5 && unit + 1 < std::size(kSuffix)) {
-    x /= 1000;
-    ++unit;
-  }
-  const double ax = std::fabs(x);
-  const int decimals = ax < 9.995 ? 2 : ax < 99.95 ? 1 : 0;
-  return fmt::format("{:.{}f}{}", x, decimals, kSuffix[unit]);
-}
 
 std::string Millis(double ms) {
   return fmt::format("{:.3f}", ms);

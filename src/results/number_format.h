@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace dfbench::report {
+namespace dfbench::results {
 
 // Rounded to an integer with thousands separators: 2646502.4 -> "2,646,502".
 std::string WithSeparators(double v);
@@ -18,4 +18,4 @@ std::string Fixed(double v, int decimals);
 // A signed percentage with one decimal: "+2.3%", "-10.0%", "0.0%".
 std::string SignedPercent(double pct);
 
-}  // namespace dfbench::report
+}  // namespace dfbench::results

@@ -1,11 +1,11 @@
-#include "report/number_format.h"
+#include "results/number_format.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iterator>
 
-namespace dfbench::report {
+namespace dfbench::results {
 
 std::string WithSeparators(double v) {
   const auto n = static_cast<long long>(std::llround(v));
@@ -42,4 +42,4 @@ std::string SignedPercent(double pct) {
   return s;
 }
 
-}  // namespace dfbench::report
+}  // namespace dfbench::results
