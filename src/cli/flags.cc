@@ -1,12 +1,9 @@
 #include "cli/flags.h"
 
-#include <cstdio>
-
 #include "core/log.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/memtier_driver.h"
-#include "results/writers.h"
 
 namespace dfbench::cli {
 
@@ -137,9 +134,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
               "Give each connection its own random seed");
   sub->add_option("--cooldown", flags->cooldown, "Pause between engines (e.g. 30s, 500ms)")
       ->capture_default_str();
-  sub->add_option("--output", flags->output, "stdout format: table, json or csv")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  AddOutputFlag(sub, &flags->output);
   AddTuningFlags(sub, &flags->tuning);
 }
 
@@ -170,25 +165,14 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   return o;
 }
 
-int ReportRun(const results::RunResults& r, const std::string& output,
-              const std::string& results_path) {
-  std::string payload;
-  if (output == "json") {
-    payload = results::RenderRunJson(r);
-  } else if (output == "csv") {
-    payload = results::RenderRunCsv(r);
-  } else {
-    payload = results::RenderRunTable(r);
-  }
-  std::fwrite(payload.data(), 1, payload.size(), stdout);
-  std::fflush(stdout);
-  core::Notef("results: {}", results_path);
-  if (r.status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
-  if (r.status != "completed") {
-    core::Note("one or more engines failed; see the error column");
-    return static_cast<int>(core::ErrorKind::kFailure);
-  }
-  return 0;
+void AddOutputFlag(CLI::App* sub, std::string* output) {
+  sub->add_option("--output", *output, "stdout format: table, json or csv")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+}
+
+scenarios::OutputFormat ToOutputFormat(const std::string& output) {
+  return OrExit(scenarios::ParseOutputFormat(output));
 }
 
 }  // namespace dfbench::cli

@@ -11,6 +11,7 @@
 #include "engines/engine.h"
 #include "results/schema.h"
 #include "scenarios/run_benchmark.h"
+#include "scenarios/run_output.h"
 
 namespace dfbench::cli {
 
@@ -72,9 +73,8 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines);
 
-// Prints a finished run in the chosen --output form on stdout and its location on stderr;
-// returns the exit code for its status.
-int ReportRun(const results::RunResults& r, const std::string& output,
-              const std::string& results_path);
+// --output: the stdout form of a run's results (run, quickstart, run-commands).
+void AddOutputFlag(CLI::App* sub, std::string* output);
+scenarios::OutputFormat ToOutputFormat(const std::string& output);
 
 }  // namespace dfbench::cli

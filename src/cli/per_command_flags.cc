@@ -2,14 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 
 #include "core/log.h"
 #include "core/units.h"
 #include "protocol/resp_encoder.h"
-#include "results/writers.h"
-#include "scenarios/lifecycle.h"
-#include "state/state.h"
 
 namespace dfbench::cli {
 namespace {
@@ -76,27 +72,6 @@ scenarios::CommandProfile CustomProfile(const PerCommandFlags& f) {
   return c;
 }
 
-int Report(const results::CommandRunResults& r, const std::string& output,
-           const std::string& results_path) {
-  std::string payload;
-  if (output == "json") {
-    payload = results::RenderCommandRunJson(r);
-  } else if (output == "csv") {
-    payload = results::RenderCommandRunCsv(r);
-  } else {
-    payload = results::RenderCommandRunTable(r);
-  }
-  std::fwrite(payload.data(), 1, payload.size(), stdout);
-  std::fflush(stdout);
-  core::Notef("results: {}", results_path);
-  if (r.status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
-  if (r.status != "completed") {
-    core::Note("one or more engines failed; see the error column");
-    return static_cast<int>(core::ErrorKind::kFailure);
-  }
-  return 0;
-}
-
 }  // namespace
 
 bool PerCommandFlags::Given(const std::string& flag) const {
@@ -148,9 +123,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
       ->check(CLI::Range(1, 1000));
   sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
       ->capture_default_str();
-  sub->add_option("--output", f->output, "stdout format: table, json or csv")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  AddOutputFlag(sub, &f->output);
   AddTuningFlags(sub, &f->tuning);
 }
 
@@ -220,21 +193,6 @@ void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
     Usage("key pattern P needs at least one key per connection (" + std::to_string(keys) +
           " keys, " + std::to_string(connections) + " connections)");
   }
-}
-
-int RunAndReport(const std::string& id, scenarios::CommandRunOptions options,
-                 drivers::Driver* driver, const std::string& output) {
-  auto session = OrExit(scenarios::WorkSession::Open(id, state::kStatusBenchmarking));
-  auto provider = OrExit(providers::MakeProvider(session->setup().provider));
-  auto fleet = OrExit(provider->Connect(session->setup()));
-  OrExit(driver->Prepare(*fleet.client));  // a missing load generator stops us before anything
-  OrExit(scenarios::InstallRequestedBuild(*session, *provider, fleet, options.engines,
-                                          options.tuning.dragonfly_version));
-  options.driver = driver;
-  auto r = OrExit(scenarios::RunCommands(&session->setup(), fleet, options));
-  OrExit(session->Save());
-  return Report(r, output,
-                (state::SetupDir(id) / session->setup().benchmarks.back().path).string());
 }
 
 }  // namespace dfbench::cli

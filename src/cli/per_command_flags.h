@@ -49,9 +49,4 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags, i
 // kUsage when the key pattern is P and the key range has fewer keys than connections.
 void CheckParallelPattern(const scenarios::CommandRunOptions& options);
 
-// Opens the setup, runs the scenario and prints the results in `output` form on stdout (their
-// location on stderr); returns the exit code for the run's status.
-int RunAndReport(const std::string& id, scenarios::CommandRunOptions options,
-                 drivers::Driver* driver, const std::string& output);
-
 }  // namespace dfbench::cli

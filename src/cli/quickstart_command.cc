@@ -5,7 +5,7 @@
 #include "cli/ssh_flags.h"
 #include "core/log.h"
 #include "core/time_format.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/quickstart.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -51,40 +51,9 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
     return 0;
   }
   if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
-  // The build is installed by setup; the run must not install it again.
-  options.tuning.dragonfly_version.clear();
-  auto setup = OrExit(scenarios::CreateSetup(setup_options));
-  // Run what the setup found; the missing ones were reported while locating them.
-  options.engines.clear();
-  for (const auto* spec : requested) {
-    const auto* install = setup.FindEngine(spec->name);
-    if (install && install->status == "installed") options.engines.push_back(spec);
-  }
-  int code = 0;
-  {
-    auto session = OrExit(scenarios::WorkSession::Open(setup.id, state::kStatusBenchmarking));
-    auto provider = OrExit(providers::MakeProvider(session->setup().provider));
-    auto fleet = OrExit(provider->Connect(session->setup()));
-    options.driver = driver.get();
-    auto r = scenarios::RunBenchmark(&session->setup(), fleet, options);
-    if (r) {
-      OrExit(session->Save());
-      code =
-          ReportRun(*r, f.run.output,
-                    (state::SetupDir(setup.id) / session->setup().benchmarks.back().path).string());
-    } else {
-      core::Note(r.error().message);
-      code = static_cast<int>(r.error().kind);
-    }
-  }
-  if (f.skip_destroy) {
-    core::Notef("kept setup {} (--skip-destroy); remove it with 'dfbench destroy --id {}'",
-                setup.id, setup.id);
-  } else if (auto st = scenarios::DestroySetup(setup.id); !st) {
-    core::Note("destroy: " + st.error().message);
-    if (code == 0) code = static_cast<int>(st.error().kind);
-  }
-  return code;
+  options.driver = driver.get();
+  return OrExit(
+      scenarios::Quickstart(setup_options, options, ToOutputFormat(f.run.output), f.skip_destroy));
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "scenarios/lifecycle.h"
-#include "state/state.h"
 
 namespace dfbench::cli {
 namespace {
@@ -13,19 +11,10 @@ struct RunCommandFlags {
 };
 
 int RunRun(const RunCommandFlags& f) {
-  auto engines = ParseEngines(f.run.engines);
-  scenarios::RunOptions options = ToRunOptions(f.run, engines);
+  scenarios::RunOptions options = ToRunOptions(f.run, ParseEngines(f.run.engines));
   auto driver = MakeDriver(f.load_generator);
-  auto session = OrExit(scenarios::WorkSession::Open(f.id, state::kStatusBenchmarking));
-  auto provider = OrExit(providers::MakeProvider(session->setup().provider));
-  auto fleet = OrExit(provider->Connect(session->setup()));
-  OrExit(scenarios::InstallRequestedBuild(*session, *provider, fleet, options.engines,
-                                          options.tuning.dragonfly_version));
   options.driver = driver.get();
-  auto r = OrExit(scenarios::RunBenchmark(&session->setup(), fleet, options));
-  OrExit(session->Save());
-  return ReportRun(r, f.run.output,
-                   (state::SetupDir(f.id) / session->setup().benchmarks.back().path).string());
+  return OrExit(scenarios::RunOnSetup(f.id, options, ToOutputFormat(f.run.output)));
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ int RunRunCommands(const RunCommandsFlags& f) {
   options.key_pattern = static_cast<drivers::KeyPattern>(f.key_pattern.at(0));
   CheckParallelPattern(options);
   auto driver = MakeDriver(f.load_generator);
-  return RunAndReport(f.id, std::move(options), driver.get(), f.common.output);
+  options.driver = driver.get();
+  return OrExit(scenarios::RunCommandsOnSetup(f.id, options, ToOutputFormat(f.common.output)));
 }
 
 }  // namespace

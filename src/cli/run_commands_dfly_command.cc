@@ -38,7 +38,8 @@ int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
   options.rate_per_connection = f.qps;
   options.dfly_bench_ref = f.ref;
   drivers::DflyBenchDriver driver(f.binary);
-  return RunAndReport(f.id, std::move(options), &driver, f.common.output);
+  options.driver = &driver;
+  return OrExit(scenarios::RunCommandsOnSetup(f.id, options, ToOutputFormat(f.common.output)));
 }
 
 // A hidden, deprecated spelling of an int flag: it sets the same value and leaves a notice.

@@ -94,49 +94,6 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   return s;
 }
 
-core::Result<std::unique_ptr<WorkSession>> WorkSession::Open(const std::string& id,
-                                                             const std::string& working_status) {
-  if (auto st = state::ValidateId(id); !st) return tl::unexpected(st.error());
-  // Look before locking so an unknown id does not leave an empty directory behind.
-  if (auto probe = state::Load(id); !probe) return tl::unexpected(probe.error());
-  auto lock = state::SetupLock::Acquire(id);
-  if (!lock) return tl::unexpected(lock.error());
-  std::unique_ptr<WorkSession> session(new WorkSession(std::move(*lock)));
-  auto loaded = state::Load(id);
-  if (!loaded) return tl::unexpected(loaded.error());
-  session->setup_ = std::move(*loaded);
-  if (auto st = RecoverAbandoned(&session->setup_); !st) return tl::unexpected(st.error());
-  if (session->setup_.status != state::kStatusReady) {
-    return core::Fail(core::ErrorKind::kNotFound, "setup \"" + id + "\" is not ready (status=\"" +
-                                                      session->setup_.status + "\")");
-  }
-  auto guard = state::StatusGuard::Enter(&session->setup_, working_status);
-  if (!guard) return tl::unexpected(guard.error());
-  session->guard_.emplace(std::move(*guard));
-  return session;
-}
-
-core::Status InstallRequestedBuild(WorkSession& session, providers::Provider& provider,
-                                   providers::Fleet& fleet,
-                                   const std::vector<const engines::EngineSpec*>& engines,
-                                   const std::string& dragonfly_version) {
-  if (dragonfly_version.empty()) return core::Ok();
-  const engines::EngineSpec* dragonfly = nullptr;
-  for (const auto* e : engines) {
-    if (e->name == "dragonfly") dragonfly = e;
-  }
-  if (!dragonfly) {
-    core::Note("--dragonfly_version ignored: dragonfly is not among the engines of this run");
-    return core::Ok();
-  }
-  core::Notef("installing dragonfly {} on {}", dragonfly_version, fleet.server->Name());
-  if (auto st = provider.InstallEngine(&session.setup(), fleet, *dragonfly, dragonfly_version);
-      !st) {
-    return st;
-  }
-  return session.Save();
-}
-
 core::Status DestroySetup(const std::string& id) {
   if (auto st = state::ValidateId(id); !st) return st;
   auto probe = state::Load(id);

@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "results/writers.h"
+#include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 
@@ -156,6 +157,18 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   for (const auto& e : r.engines) record.engines.push_back(e.engine);
   RecordRunEnd(setup, record);
   return r;
+}
+
+core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options,
+                             OutputFormat format) {
+  const ScenarioRequest request{.setup_id = id,
+                                .driver = options.driver,
+                                .engines = options.engines,
+                                .dragonfly_version = options.tuning.dragonfly_version,
+                                .format = format};
+  return RunScenario(request, [&](BenchSession& session) {
+    return RunBenchmark(&session.setup(), session.fleet(), options);
+  });
 }
 
 }  // namespace dfbench::scenarios

@@ -12,6 +12,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/schema.h"
+#include "scenarios/run_output.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -38,5 +39,10 @@ struct RunOptions {
 // prevents the run from starting (unknown engine, unwritable directory).
 core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
                                                const RunOptions& options);
+
+// `dfbench run` on setup `id`: opens a BenchSession, installs a requested Dragonfly build,
+// runs the benchmark, finishes the run and publishes it in `format`. Returns the exit code of
+// the run's status; an error for what stopped it before it ran.
+core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options, OutputFormat format);
 
 }  // namespace dfbench::scenarios

@@ -6,6 +6,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
+#include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 #include "scenarios/server_counters.h"
@@ -330,6 +331,18 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   for (const auto& row : rows) record.engines.push_back(row.result.engine);
   RecordRunEnd(setup, record);
   return r;
+}
+
+core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
+                                     OutputFormat format) {
+  const ScenarioRequest request{.setup_id = id,
+                                .driver = options.driver,
+                                .engines = options.engines,
+                                .dragonfly_version = options.tuning.dragonfly_version,
+                                .format = format};
+  return RunScenario(request, [&](BenchSession& session) {
+    return RunCommands(&session.setup(), session.fleet(), options);
+  });
 }
 
 }  // namespace dfbench::scenarios

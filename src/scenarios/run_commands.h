@@ -15,6 +15,7 @@
 #include "providers/provider.h"
 #include "results/command_schema.h"
 #include "scenarios/command_registry.h"
+#include "scenarios/run_output.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -48,6 +49,13 @@ struct CommandRunOptions {
 core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                                      providers::Fleet& fleet,
                                                      const CommandRunOptions& options);
+
+// `dfbench run-commands` (and -dfly) on setup `id`: opens a BenchSession, checks the load
+// generator before anything else, installs a requested Dragonfly build, runs the command,
+// finishes the run and publishes it in `format`. Returns the exit code of the run's status; an
+// error for what stopped it before it ran.
+core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
+                                     OutputFormat format);
 
 // Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
 // one fill pass per PreloadSpec::PassTemplates() entry, with shape's threads, clients, pipeline

@@ -1,0 +1,63 @@
+#include "scenarios/bench_session.h"
+
+#include "core/log.h"
+#include "scenarios/recovery.h"
+
+namespace dfbench::scenarios {
+
+core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string& id) {
+  if (auto st = state::ValidateId(id); !st) return tl::unexpected(st.error());
+  // Look before locking so an unknown id does not leave an empty directory behind.
+  if (auto probe = state::Load(id); !probe) return tl::unexpected(probe.error());
+  auto lock = state::SetupLock::Acquire(id);
+  if (!lock) return tl::unexpected(lock.error());
+  std::unique_ptr<BenchSession> session(new BenchSession(std::move(*lock)));
+  auto loaded = state::Load(id);
+  if (!loaded) return tl::unexpected(loaded.error());
+  session->setup_ = std::move(*loaded);
+  if (auto st = RecoverAbandoned(&session->setup_); !st) return tl::unexpected(st.error());
+  if (session->setup_.status != state::kStatusReady) {
+    return core::Fail(core::ErrorKind::kNotFound, "setup \"" + id + "\" is not ready (status=\"" +
+                                                      session->setup_.status + "\")");
+  }
+  auto guard = state::StatusGuard::Enter(&session->setup_, state::kStatusBenchmarking);
+  if (!guard) return tl::unexpected(guard.error());
+  session->guard_.emplace(std::move(*guard));
+  auto provider = providers::MakeProvider(session->setup_.provider);
+  if (!provider) return tl::unexpected(provider.error());
+  session->provider_ = std::move(*provider);
+  auto fleet = session->provider_->Connect(session->setup_);
+  if (!fleet) return tl::unexpected(fleet.error());
+  session->fleet_ = std::move(*fleet);
+  return session;
+}
+
+core::Status BenchSession::PrepareRun(drivers::Driver& driver,
+                                      const std::vector<const engines::EngineSpec*>& engines,
+                                      const std::string& dragonfly_version) {
+  if (auto st = driver.Prepare(*fleet_.client); !st) return st;
+  if (dragonfly_version.empty()) return core::Ok();
+  const engines::EngineSpec* dragonfly = nullptr;
+  for (const auto* e : engines) {
+    if (e->name == "dragonfly") dragonfly = e;
+  }
+  if (!dragonfly) {
+    core::Note("--dragonfly_version ignored: dragonfly is not among the engines of this run");
+    return core::Ok();
+  }
+  core::Notef("installing dragonfly {} on {}", dragonfly_version, fleet_.server->Name());
+  if (auto st = provider_->InstallEngine(&setup_, fleet_, *dragonfly, dragonfly_version); !st) {
+    return st;
+  }
+  return state::Save(&setup_);
+}
+
+core::Result<std::filesystem::path> BenchSession::FinishRun() {
+  if (auto st = state::Save(&setup_); !st) return tl::unexpected(st.error());
+  if (setup_.benchmarks.empty()) {
+    return core::Fail(core::ErrorKind::kFailure, "no run was recorded in setup " + setup_.id);
+  }
+  return state::SetupDir(setup_.id) / setup_.benchmarks.back().path;
+}
+
+}  // namespace dfbench::scenarios

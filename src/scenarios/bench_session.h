@@ -1,0 +1,81 @@
+// The session every benchmark scenario drives: the setup held under its lock in a working
+// status, its provider and the connected fleet, and the "finish run" step that saves the run.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "providers/provider.h"
+#include "scenarios/run_output.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+class BenchSession {
+ public:
+  // Locks the setup (kLocked at once when held), loads it, checks it is "ready" (kNotFound
+  // otherwise, naming the status), moves it to "benchmarking" and connects to its hosts
+  // through its provider. The previous status comes back when the session goes away.
+  static core::Result<std::unique_ptr<BenchSession>> Open(const std::string& id);
+
+  state::SetupState& setup() { return setup_; }
+  providers::Provider& provider() { return *provider_; }
+  providers::Fleet& fleet() { return fleet_; }
+
+  // Before a run: checks that `driver` can run on the client host (so a missing load
+  // generator stops us before anything changes), then installs `dragonfly_version` when it is
+  // given and dragonfly is among `engines` (the setup's engine binary and version are saved;
+  // a note says the flag was ignored when dragonfly is not run).
+  core::Status PrepareRun(drivers::Driver& driver,
+                          const std::vector<const engines::EngineSpec*>& engines,
+                          const std::string& dragonfly_version);
+
+  // The last step of every scenario: saves the state (the run's entry in the history) and
+  // returns the path of the run's results.json.
+  core::Result<std::filesystem::path> FinishRun();
+
+ private:
+  explicit BenchSession(state::SetupLock lock) : lock_(std::move(lock)) {}
+  state::SetupLock lock_;
+  state::SetupState setup_;
+  std::optional<state::StatusGuard> guard_;
+  std::unique_ptr<providers::Provider> provider_;
+  providers::Fleet fleet_;
+};
+
+// What a benchmark scenario needs before its own steps.
+struct ScenarioRequest {
+  std::string setup_id;
+  drivers::Driver* driver = nullptr;
+  std::vector<const engines::EngineSpec*> engines;
+  std::string dragonfly_version;  // installed first when not empty
+  OutputFormat format = OutputFormat::kTable;
+};
+
+// The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
+// `steps(session)`, the scenario's own steps returning its results (any kind with a Render
+// overload), finish the run and publish it. Returns the exit code of the run's status; an
+// error for what stopped the run before it had results.
+template <class Steps>
+core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
+  if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  auto session = BenchSession::Open(request.setup_id);
+  if (!session) return tl::unexpected(session.error());
+  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.dragonfly_version);
+      !st) {
+    return tl::unexpected(st.error());
+  }
+  auto results = steps(**session);
+  if (!results) return tl::unexpected(results.error());
+  auto path = (*session)->FinishRun();
+  if (!path) return tl::unexpected(path.error());
+  return Publish(*results, request.format, *path);
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,39 @@
+// How a finished run reaches the user: its results on stdout in the chosen form, their
+// location on stderr, and the exit code its status stands for. One place for every scenario;
+// a new result kind adds only its Render overload.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+#include "results/command_schema.h"
+#include "results/schema.h"
+
+namespace dfbench::scenarios {
+
+enum class OutputFormat { kTable, kJson, kCsv };
+
+// "table", "json" or "csv"; kUsage for anything else.
+core::Result<OutputFormat> ParseOutputFormat(std::string_view name);
+
+// The results in `format`: the comparison table, results.json's text or results.csv's.
+std::string Render(const results::RunResults& r, OutputFormat format);
+std::string Render(const results::CommandRunResults& r, OutputFormat format);
+
+// The exit-status rule of every run: 0 when it completed, 130 when it was interrupted, 1 when
+// an engine failed (saying so on stderr).
+int ExitCode(const std::string& run_status);
+
+// Writes `rendered` to stdout and "results: <path>" to stderr; returns ExitCode(run_status).
+int Publish(const std::string& rendered, const std::filesystem::path& results_path,
+            const std::string& run_status);
+
+// Publishes any result kind that has a Render overload.
+template <class Results>
+int Publish(const Results& r, OutputFormat format, const std::filesystem::path& results_path) {
+  return Publish(Render(r, format), results_path, r.status);
+}
+
+}  // namespace dfbench::scenarios
