@@ -1,0 +1,178 @@
+// The benchmark scenarios end to end on a local setup: a real redis-server found on PATH, the
+// built-in load generator (this binary, see tests/support/main_as_dfbench.cc), results files,
+// the setup's history and the exit codes, with small runs.
+#include <gtest/gtest.h>
+
+#include "core/log.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/bench_session.h"
+#include "scenarios/lifecycle.h"
+#include "scenarios/quickstart.h"
+#include "scenarios/run_benchmark.h"
+#include "scenarios/run_commands.h"
+#include "state/state.h"
+#include "support/dfbench_home.h"
+#include "support/test_data.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+using dfbench::testing::ReadJson;
+
+class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
+ protected:
+  void SetUp() override {
+    DfbenchHomeTest::SetUp();
+    core::SetQuiet(true);
+  }
+  void TearDown() override {
+    core::SetQuiet(false);
+    DfbenchHomeTest::TearDown();
+  }
+
+  SetupOptions LocalRedis(const std::string& id) {
+    return {.id = id, .engines = {engines::FindEngine("redis")}, .pin_cpus = false};
+  }
+
+  void CreateLocalRedis(const std::string& id) {
+    auto setup = CreateSetup(LocalRedis(id));
+    ASSERT_TRUE(setup) << setup.error().message;
+  }
+
+  // 1 thread x 2 clients x 300 requests, two trials, no warmup, no cooldown.
+  RunOptions SmallRun() {
+    RunOptions o;
+    o.engines = {engines::FindEngine("redis")};
+    o.memtier = {.threads = 1, .clients = 2, .requests = 300, .pipeline = 4};
+    o.warmup_requests = 0;
+    o.trials = 2;
+    o.cooldown = std::chrono::milliseconds(0);
+    o.driver = &driver_;
+    return o;
+  }
+
+  // GET over 100 keys for one second, one trial.
+  CommandRunOptions SmallGet() {
+    CommandRunOptions o;
+    o.engines = {engines::FindEngine("redis")};
+    o.command = *FindBuiltinCommand("GET");
+    o.load = {.threads = 1,
+              .clients = 2,
+              .pipeline = 4,
+              .data_size = 32,
+              .key_maximum = 100,
+              .test_time_sec = 1,
+              .warmup_time_sec = 0};
+    o.trials = 1;
+    o.cooldown = std::chrono::milliseconds(0);
+    o.driver = &driver_;
+    return o;
+  }
+
+  static state::SetupState Load(const std::string& id) {
+    auto s = state::Load(id);
+    EXPECT_TRUE(s) << s.error().message;
+    return s.value_or(state::SetupState{});
+  }
+
+  drivers::BuiltinDriver driver_;
+};
+
+TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
+  CreateLocalRedis("flow-run");
+  auto code = RunOnSetup("flow-run", SmallRun(), OutputFormat::kJson);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0);
+
+  const auto s = Load("flow-run");
+  EXPECT_EQ(s.status, state::kStatusReady);
+  ASSERT_EQ(s.benchmarks.size(), 1u);
+  const auto& record = s.benchmarks[0];
+  EXPECT_EQ(record.kind, "run");
+  EXPECT_EQ(record.status, "completed");
+  EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
+
+  const fs::path dir = state::SetupDir("flow-run") / "benchmarks" / record.run_id;
+  EXPECT_TRUE(fs::exists(dir / "config.json"));
+  EXPECT_TRUE(fs::exists(dir / "results.csv"));
+  EXPECT_TRUE(fs::exists(dir / "memtier" / "redis-t2.json"));
+  const auto results = ReadJson(state::SetupDir("flow-run") / record.path);
+  EXPECT_EQ(results["status"], "completed");
+  ASSERT_EQ(results["engines"].size(), 1u);
+  EXPECT_EQ(results["engines"][0]["engine"], "redis");
+  EXPECT_EQ(results["engines"][0]["trials"].size(), 2u);
+  // 1 x 2 x 300 requests per trial, each answered.
+  EXPECT_EQ(results["engines"][0]["trials"][0]["ops"], 600);
+}
+
+TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
+  CreateLocalRedis("flow-commands");
+  auto code = RunCommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0);
+
+  const auto s = Load("flow-commands");
+  EXPECT_EQ(s.status, state::kStatusReady);
+  ASSERT_EQ(s.benchmarks.size(), 1u);
+  const auto& record = s.benchmarks[0];
+  EXPECT_EQ(record.kind, "commands");
+  EXPECT_EQ(record.status, "completed");
+  const auto results = ReadJson(state::SetupDir("flow-commands") / record.path);
+  EXPECT_EQ(results["status"], "completed");
+  ASSERT_EQ(results["commands"].size(), 1u);
+  EXPECT_EQ(results["commands"][0]["command"], "GET");
+  const auto& engines = results["commands"][0]["engines"];
+  ASSERT_EQ(engines.size(), 1u);
+  EXPECT_EQ(engines[0]["engine"], "redis");
+  EXPECT_GT(engines[0]["trials"][0]["ops"].get<uint64_t>(), 0u);
+}
+
+TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
+  CreateLocalRedis("flow-failed");
+  // A binary that exits at once: the run goes on to its end and says which engine failed.
+  auto s = Load("flow-failed");
+  const fs::path broken = home_ / "broken-redis";
+  dfbench::testing::WriteExecutable(broken, "#!/bin/sh\nexit 3\n");
+  s.engines.at(0).binary = broken.string();
+  ASSERT_TRUE(state::Save(&s));
+
+  auto code = RunOnSetup("flow-failed", SmallRun(), OutputFormat::kTable);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, static_cast<int>(core::ErrorKind::kFailure));
+  s = Load("flow-failed");
+  EXPECT_EQ(s.status, state::kStatusReady);
+  ASSERT_EQ(s.benchmarks.size(), 1u);
+  EXPECT_EQ(s.benchmarks[0].status, "failed");
+  const auto results = ReadJson(state::SetupDir("flow-failed") / s.benchmarks[0].path);
+  EXPECT_EQ(results["status"], "failed");
+  EXPECT_FALSE(results["engines"][0]["error"].get<std::string>().empty());
+}
+
+TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
+  auto unknown = RunOnSetup("flow-none", SmallRun(), OutputFormat::kTable);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, core::ErrorKind::kNotFound);
+
+  CreateLocalRedis("flow-destroyed");
+  ASSERT_TRUE(DestroySetup("flow-destroyed"));
+  auto destroyed = RunCommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
+  ASSERT_FALSE(destroyed);
+  EXPECT_EQ(destroyed.error().kind, core::ErrorKind::kNotFound);
+  EXPECT_EQ(Load("flow-destroyed").status, state::kStatusDestroyed);
+}
+
+TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
+  auto code = Quickstart(LocalRedis("flow-quick"), SmallRun(), OutputFormat::kTable,
+                         /*keep_setup=*/false);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0);
+  const auto s = Load("flow-quick");
+  EXPECT_EQ(s.status, state::kStatusDestroyed);
+  ASSERT_EQ(s.benchmarks.size(), 1u);
+  EXPECT_EQ(s.benchmarks[0].status, "completed");
+  EXPECT_TRUE(fs::exists(state::SetupDir("flow-quick") / s.benchmarks[0].path));
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios
