@@ -41,8 +41,8 @@ std::string Indent(const std::string& text) {
 }
 
 void PrintInfo(const state::SetupState& s) {
-  std::string out =
-      fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id, s.status, s.provider);
+  std::string out = fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
+                                state::ToString(s.status), s.provider);
   out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
                      state::SetupDir(s.id).string());
   out += "\nHosts:\n";
@@ -72,7 +72,7 @@ void PrintInfo(const state::SetupState& s) {
     }
   }
   const auto roles = providers::SshRoles(s);
-  if (!roles.empty() && s.status != state::kStatusDestroyed) {
+  if (!roles.empty() && s.status != state::SetupStatus::kDestroyed) {
     out += "\nSSH:\n";
     for (const auto& role : roles) {
       auto endpoint = providers::LoginEndpoint(s, role);
@@ -84,7 +84,8 @@ void PrintInfo(const state::SetupState& s) {
   }
   out += "\nEngines:\n";
   core::Table engines({"NAME", "VERSION", "STATUS", "BINARY"});
-  for (const auto& e : s.engines) engines.AddRow({e.name, e.version, e.status, e.binary});
+  for (const auto& e : s.engines)
+    engines.AddRow({e.name, e.version, state::ToString(e.status), e.binary});
   out += Indent(engines.Render());
   out += "\nBenchmarks:\n";
   if (s.benchmarks.empty()) {
@@ -94,12 +95,12 @@ void PrintInfo(const state::SetupState& s) {
     for (const auto& b : s.benchmarks) {
       std::string engines_csv;
       for (const auto& e : b.engines) engines_csv += (engines_csv.empty() ? "" : ",") + e;
-      runs.AddRow(
-          {b.run_id, b.kind, b.status, engines_csv, (state::SetupDir(s.id) / b.path).string()});
+      runs.AddRow({b.run_id, b.kind, results::ToString(b.status), engines_csv,
+                   (state::SetupDir(s.id) / b.path).string()});
     }
     out += Indent(runs.Render());
   }
-  if (s.status != state::kStatusDestroyed) {
+  if (s.status != state::SetupStatus::kDestroyed) {
     out += fmt::format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
                        s.id, s.id);
     if (!roles.empty()) out += fmt::format("  dfbench ssh     --id {} --target server\n", s.id);

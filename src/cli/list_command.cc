@@ -37,9 +37,9 @@ int RunList(bool all) {
       {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"},
       {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
   for (const auto& s : state::ListSetups()) {  // newest first
-    if (!all && s.status == state::kStatusDestroyed) continue;
-    table.AddRow({s.id, s.status, s.region.empty() ? s.provider : s.region, MachineOf(s, "server"),
-                  MachineOf(s, "client"), AgeOf(s)});
+    if (!all && s.status == state::SetupStatus::kDestroyed) continue;
+    table.AddRow({s.id, state::ToString(s.status), s.region.empty() ? s.provider : s.region,
+                  MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s)});
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no setups%s under %s\n", all ? "" : " (try --all)",

@@ -23,7 +23,7 @@ struct SshCommandFlags {
 int RunSsh(const SshCommandFlags& f) {
   // Read-only: no lock, so it works while a benchmark runs.
   auto s = OrExit(state::Load(f.id));
-  if (s.status == state::kStatusDestroyed) {
+  if (s.status == state::SetupStatus::kDestroyed) {
     ExitWith(core::ErrorKind::kNotFound, "setup \"" + f.id + "\" is destroyed");
   }
   const auto argv = hosts::SshLoginArgv(OrExit(providers::LoginEndpoint(s, f.target)));

@@ -83,8 +83,10 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
       unusable.push_back(spec->name + " (" + version.error().message + ")");
       continue;
     }
-    state->engines.push_back(
-        {.name = spec->name, .binary = *binary, .version = *version, .status = "installed"});
+    state->engines.push_back({.name = spec->name,
+                              .binary = *binary,
+                              .version = *version,
+                              .status = state::InstallStatus::kInstalled});
   }
   if (state->engines.empty()) {
     std::string why;

@@ -74,7 +74,7 @@ TEST_F(LocalProviderTest, ProvisionsInstalledEngines) {
   ASSERT_NE(redis, nullptr);
   EXPECT_EQ(redis->binary, *core::FindOnPath("redis-server"));
   EXPECT_EQ(redis->version.rfind("Redis server v=", 0), 0u) << redis->version;
-  EXPECT_EQ(redis->status, "installed");
+  EXPECT_EQ(redis->status, state::InstallStatus::kInstalled);
   const auto* mc = state_.FindEngine("memcached");
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->version.rfind("memcached ", 0), 0u) << mc->version;

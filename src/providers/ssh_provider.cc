@@ -143,8 +143,10 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
   core::Notef("[{}] {} on {} ({}: {})", spec.name, done->version, host.Name(), done->method,
               done->source);
   (*installs)[spec.name] = {{"method", done->method}, {"source", done->source}};
-  return state::EngineInstall{
-      .name = spec.name, .binary = done->binary, .version = done->version, .status = "installed"};
+  return state::EngineInstall{.name = spec.name,
+                              .binary = done->binary,
+                              .version = done->version,
+                              .status = state::InstallStatus::kInstalled};
 }
 
 }  // namespace

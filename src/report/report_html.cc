@@ -96,7 +96,9 @@ std::string Chips(const std::vector<std::pair<std::string, std::string>>& items)
 
 std::string StatusBadge(const std::string& status) {
   if (status.empty()) return "";
-  const bool known = status == "completed" || status == "failed" || status == "interrupted";
+  // A finished run's status has its colour; any other word (e.g. a run still going) a neutral one.
+  const auto parsed = results::kRunStatusNames.Parse(status);
+  const bool known = parsed && *parsed != results::RunStatus::kRunning;
   return "<span class=\"badge status-" + std::string(known ? status : "other") + "\">" + H(status) +
          "</span>";
 }
@@ -218,7 +220,7 @@ std::string Heading(const ResultDocument& d, const std::string& anchor, const st
 std::string RunSection(const ResultDocument& d, const std::string& anchor,
                        const std::vector<std::string>& known) {
   const results::RunResults& r = d.run;
-  std::string out = Heading(d, anchor, r.status, "run");
+  std::string out = Heading(d, anchor, results::ToString(r.status), "run");
   std::string engines;
   for (const auto& e : r.engines) {
     engines += (engines.empty() ? "" : ", ") + e.engine +
@@ -298,7 +300,7 @@ std::string FlagsText(const std::vector<std::string>& flags) {
 
 std::string ReplicationSection(const ResultDocument& d, const std::string& anchor) {
   const results::ReplicationRunResults& r = d.replication;
-  std::string out = Heading(d, anchor, r.status, "replication");
+  std::string out = Heading(d, anchor, results::ToString(r.status), "replication");
   std::string config =
       "<h3>Configuration</h3>\n" + FactsList({{"setup", r.setup_id},
                                               {"started", r.created_at},

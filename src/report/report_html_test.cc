@@ -35,7 +35,7 @@ ResultDocument RunDoc(const std::string& id, double redis_tput) {
   d.source = "/runs/" + id + "/results.json";
   d.shape = Shape::kRun;
   d.run.run_id = id;
-  d.run.status = "completed";
+  d.run.status = results::RunStatus::kCompleted;
   d.run.engines = {Engine("redis", redis_tput), Engine("memcached", 600000)};
   d.run.context.tool_version = "dfbench v0.1.0";
   d.run.context.hosts.push_back({.role = "local",

@@ -133,7 +133,7 @@ std::string Header(const CommandRunResults& r) {
     line += fmt::format(" · {} keys", r.commands.front().key_maximum);
   }
   if (!r.tool.empty()) line += " · " + r.tool;
-  if (!r.status.empty() && r.status != "completed") line += " · " + r.status;
+  if (r.status && *r.status != RunStatus::kCompleted) line += " · " + ToString(r.status);
   return line + "\n";
 }
 
@@ -194,7 +194,7 @@ nlohmann::json ToJson(const CommandRunResults& r) {
                       {"setup_id", r.setup_id},
                       {"created_at", r.created_at},
                       {"completed_at", r.completed_at},
-                      {"status", r.status},
+                      {"status", ToString(r.status)},
                       {"region", r.region},
                       {"server_instance", r.server_instance},
                       {"client_instance", r.client_instance},
@@ -223,7 +223,7 @@ bool FromJson(const nlohmann::json& j, CommandRunResults* out, std::string* erro
   r.Field("setup_id", &value.setup_id);
   r.Field("created_at", &value.created_at);
   r.Field("completed_at", &value.completed_at);
-  r.Field("status", &value.status);
+  r.Enum("status", &value.status, kRunStatusNames);
   r.Field("region", &value.region);
   r.Field("server_instance", &value.server_instance);
   r.Field("client_instance", &value.client_instance);

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "results/run_status.h"
 #include "results/schema.h"
 
 namespace dfbench::results {
@@ -70,7 +72,7 @@ struct CommandRunResults {
   std::string setup_id;
   std::string created_at;
   std::string completed_at;
-  std::string status;  // running | completed | failed | interrupted
+  std::optional<RunStatus> status;  // absent in some reference files
   std::string region;
   std::string server_instance;
   std::string client_instance;

@@ -11,7 +11,7 @@ CommandRunResults Sample() {
   r.setup_id = "percmd";
   r.created_at = "2026-07-06T12:00:00Z";
   r.completed_at = "2026-07-06T12:50:00Z";
-  r.status = "completed";
+  r.status = RunStatus::kCompleted;
   r.tool = "memtier";
   r.trials = 2;
   CommandResult c{.command = "LPOP", .tmpl = "LPOP __key__", .approximate = true};

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 
 namespace dfbench::results {
@@ -30,6 +31,23 @@ class JsonReader {
   template <class T>
   void Field(const char* key, T* out) {
     if (const nlohmann::json* v = Find(key)) Track(Value(*v, ChildPath(key), out, error_));
+  }
+
+  // An enum spelled as one of the words of `names` (into an E or a std::optional<E>); any other
+  // word is an error naming them, and "" reads as absent.
+  template <class Out, class E, size_t N>
+  void Enum(const char* key, Out* out, const core::EnumNames<E, N>& names) {
+    const nlohmann::json* v = Find(key);
+    if (!v) return;
+    const std::string path = ChildPath(key);
+    std::string word;
+    if (!Value(*v, path, &word, error_)) return Track(false);
+    if (word.empty()) return;
+    if (auto value = names.Parse(word)) {
+      *out = *value;
+    } else {
+      Track(Mismatch(path, ("one of " + names.List()).c_str(), error_));
+    }
   }
 
   // An object read by `read(const json&, const std::string& path, T*, std::string* error)`.

@@ -66,7 +66,7 @@ bool Read(const nlohmann::json& j, const std::string& path, ReplicationRunResult
   r.Field("client_instance", &out->client_instance);
   r.Field("dfly_bench_ref", &out->dfly_bench_ref);
   r.Array("cases", &out->cases, replication_case);
-  r.Field("status", &out->status);
+  r.Enum("status", &out->status, kRunStatusNames);
   r.Object("context", &out->context, ReadContext);
   return r.ok();
 }
@@ -134,7 +134,7 @@ nlohmann::json ToJson(const ReplicationRunResults& r) {
           {"setup_id", r.setup_id},
           {"created_at", r.created_at},
           {"completed_at", r.completed_at},
-          {"status", r.status},
+          {"status", ToString(r.status)},
           {"region", r.region},
           {"master_instance", r.master_instance},
           {"replica_instance", r.replica_instance},

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "results/run_status.h"
 #include "results/schema.h"
 
 namespace dfbench::results {
@@ -49,7 +51,7 @@ struct ReplicationRunResults {
   std::string dfly_bench_ref;
   std::vector<ReplicationCase> cases;
   // Beyond the reference schema:
-  std::string status;  // completed | failed | interrupted; empty in reference files
+  std::optional<RunStatus> status;  // absent in some reference files
   Context context;
 };
 

@@ -16,7 +16,7 @@ ReplicationRunResults Sample() {
   r.setup_id = "rep-demo";
   r.created_at = "2026-04-08T14:32:17Z";
   r.completed_at = "2026-04-08T14:36:02Z";
-  r.status = "completed";
+  r.status = RunStatus::kCompleted;
   r.region = "us-east-1";
   r.master_instance = "c7g.4xlarge";
   r.replica_instance = "c7g.4xlarge";
@@ -67,7 +67,7 @@ TEST(ReplicationSchema, ReadsTheReferenceExample) {
   ASSERT_TRUE(FromJson(json::parse(*text), &r, &error)) << error;
   EXPECT_EQ(r.setup_id, "rep-demo");
   EXPECT_EQ(r.dfly_bench_ref, "main");
-  EXPECT_EQ(r.status, "");
+  EXPECT_FALSE(r.status);
   ASSERT_EQ(r.cases.size(), 1u);
   const ReplicationCase& c = r.cases[0];
   EXPECT_EQ(c.run_name, "qps=100000");

@@ -120,7 +120,7 @@ nlohmann::json ToJson(const RunResults& r) {
           {"setup_id", r.setup_id},
           {"created_at", r.created_at},
           {"completed_at", r.completed_at},
-          {"status", r.status},
+          {"status", ToString(r.status)},
           {"region", r.region},
           {"aws_account", r.aws_account},
           {"server_instance", r.server_instance},
@@ -244,7 +244,7 @@ bool Read(const nlohmann::json& j, const std::string& path, RunResults* out, std
   r.Field("setup_id", &out->setup_id);
   r.Field("created_at", &out->created_at);
   r.Field("completed_at", &out->completed_at);
-  r.Field("status", &out->status);
+  r.Enum("status", &out->status, kRunStatusNames);
   r.Field("region", &out->region);
   r.Field("aws_account", &out->aws_account);
   r.Field("server_instance", &out->server_instance);

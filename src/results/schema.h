@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/host_facts.h"
+#include "results/run_status.h"
 
 namespace dfbench::results {
 
@@ -91,7 +92,7 @@ struct RunResults {
   std::string setup_id;
   std::string created_at;
   std::string completed_at;
-  std::string status;  // completed | failed | interrupted
+  std::optional<RunStatus> status;  // absent in some reference files
   std::string region;
   std::string aws_account;
   std::string server_instance;

@@ -52,7 +52,7 @@ RunResults FullRun() {
   r.setup_id = "perf-may";
   r.created_at = "2026-04-08T14:32:17Z";
   r.completed_at = "2026-04-08T14:41:05Z";
-  r.status = "completed";
+  r.status = RunStatus::kCompleted;
   r.region = "us-east-1";
   r.aws_account = "123456789012";
   r.server_instance = "c7g.4xlarge";

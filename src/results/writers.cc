@@ -31,7 +31,7 @@ std::string HeaderLine(const RunResults& r) {
   line +=
       fmt::format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B", r.trials,
                   r.trials == 1 ? "" : "s", m.threads, m.clients, m.pipeline, m.ratio, m.data_size);
-  if (!r.status.empty() && r.status != "completed") line += " · " + r.status;
+  if (r.status && *r.status != RunStatus::kCompleted) line += " · " + ToString(r.status);
   return line + "\n";
 }
 

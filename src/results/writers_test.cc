@@ -17,7 +17,7 @@ TrialResult Trial(int n, double throughput, double p50, double p99, double p999,
 RunResults ThreeEngines() {
   RunResults r;
   r.run_id = "20260408-143217";
-  r.status = "completed";
+  r.status = RunStatus::kCompleted;
   r.trials = 3;
   r.memtier = {.threads = 4, .clients = 50, .ratio = "1:10", .data_size = 256, .pipeline = 30};
   EngineResult dragonfly{.engine = "dragonfly", .version = "dragonfly v1.27.0"};
@@ -47,7 +47,7 @@ TEST(RenderRunTable, ColumnsLineUp) {
 
 TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
   RunResults r = ThreeEngines();
-  r.status = "failed";
+  r.status = RunStatus::kFailed;
   r.engines[1].approximate = true;
   EngineResult valkey{.engine = "valkey", .version = "Valkey server v=7.2"};
   valkey.error = "valkey-server exited: exit code 1\nlog tail follows";

@@ -16,11 +16,12 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
   if (!loaded) return tl::unexpected(loaded.error());
   session->setup_ = std::move(*loaded);
   if (auto st = RecoverAbandoned(&session->setup_); !st) return tl::unexpected(st.error());
-  if (session->setup_.status != state::kStatusReady) {
+  if (session->setup_.status != state::SetupStatus::kReady) {
     return core::Fail(core::ErrorKind::kNotFound, "setup \"" + id + "\" is not ready (status=\"" +
-                                                      session->setup_.status + "\")");
+                                                      state::ToString(session->setup_.status) +
+                                                      "\")");
   }
-  auto guard = state::StatusGuard::Enter(&session->setup_, state::kStatusBenchmarking);
+  auto guard = state::StatusGuard::Enter(&session->setup_, state::SetupStatus::kBenchmarking);
   if (!guard) return tl::unexpected(guard.error());
   session->guard_.emplace(std::move(*guard));
   auto provider = providers::MakeProvider(session->setup_.provider);

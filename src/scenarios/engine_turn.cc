@@ -17,10 +17,10 @@ core::Status CheckInstalled(const state::SetupState& setup,
                             const std::vector<const engines::EngineSpec*>& engines) {
   for (const auto* spec : engines) {
     const auto* install = setup.FindEngine(spec->name);
-    if (install && install->status == "installed") continue;
+    if (install && install->status == state::InstallStatus::kInstalled) continue;
     std::string have;
     for (const auto& e : setup.engines) {
-      if (e.status == "installed") have += (have.empty() ? "" : ", ") + e.name;
+      if (e.status == state::InstallStatus::kInstalled) have += (have.empty() ? "" : ", ") + e.name;
     }
     return core::Fail(core::ErrorKind::kUsage,
                       "engine " + spec->name + " is not installed in setup \"" + setup.id +
@@ -145,12 +145,13 @@ bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
   return interrupted;
 }
 
-std::string FinalStatus(bool interrupted, const std::vector<const results::EngineResult*>& rows) {
-  if (interrupted) return "interrupted";
+results::RunStatus FinalStatus(bool interrupted,
+                               const std::vector<const results::EngineResult*>& rows) {
+  if (interrupted) return results::RunStatus::kInterrupted;
   for (const auto* row : rows) {
-    if (!row->error.empty()) return "failed";
+    if (!row->error.empty()) return results::RunStatus::kFailed;
   }
-  return "completed";
+  return results::RunStatus::kCompleted;
 }
 
 }  // namespace dfbench::scenarios

@@ -75,7 +75,8 @@ class EngineTurn {
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
                const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
 
-// "interrupted", "failed" (an engine row has an error) or "completed".
-std::string FinalStatus(bool interrupted, const std::vector<const results::EngineResult*>& rows);
+// kInterrupted, kFailed (an engine row has an error) or kCompleted.
+results::RunStatus FinalStatus(bool interrupted,
+                               const std::vector<const results::EngineResult*>& rows);
 
 }  // namespace dfbench::scenarios

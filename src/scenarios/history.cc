@@ -10,8 +10,6 @@
 namespace dfbench::scenarios {
 namespace {
 
-constexpr const char* kRunning = "running";
-
 // Rewrites a results.json of `kind` with status "interrupted", through its own schema so the
 // file keeps the layout every writer gives it.
 core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std::string& kind,
@@ -24,13 +22,13 @@ core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std
   if (kind == "commands") {
     results::CommandRunResults r;
     if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = "interrupted";
+    r.status = results::RunStatus::kInterrupted;
     if (r.completed_at.empty()) r.completed_at = completed_at;
     rendered = results::RenderCommandRunJson(r);
   } else {
     results::RunResults r;
     if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = "interrupted";
+    r.status = results::RunStatus::kInterrupted;
     if (r.completed_at.empty()) r.completed_at = completed_at;
     rendered = results::RenderRunJson(r);
   }
@@ -40,7 +38,7 @@ core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std
 }  // namespace
 
 core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord record) {
-  record.status = kRunning;
+  record.status = results::RunStatus::kRunning;
   setup->benchmarks.push_back(std::move(record));
   return state::Save(setup);
 }
@@ -57,8 +55,8 @@ std::vector<std::string> InterruptRunningRecords(state::SetupState* setup) {
   std::vector<std::string> marked;
   const std::string now = core::NowIso8601();
   for (auto& b : setup->benchmarks) {
-    if (b.status != kRunning) continue;
-    b.status = "interrupted";
+    if (b.status != results::RunStatus::kRunning) continue;
+    b.status = results::RunStatus::kInterrupted;
     // The results file says when it last wrote; the record falls back to now.
     if (b.completed_at.empty()) b.completed_at = now;
     marked.push_back(b.run_id);

@@ -21,15 +21,17 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   if (!lock) return tl::unexpected(lock.error());
   if (auto existing = state::Load(s.id); existing) {
     if (auto st = RecoverAbandoned(&*existing); !st) return tl::unexpected(st.error());
-    if (existing->status != state::kStatusDestroyed && existing->status != state::kStatusFailed) {
+    if (existing->status != state::SetupStatus::kDestroyed &&
+        existing->status != state::SetupStatus::kFailed) {
       return core::Fail(core::ErrorKind::kUsage,
-                        "setup \"" + s.id + "\" already exists (status " + existing->status +
+                        "setup \"" + s.id + "\" already exists (status " +
+                            state::ToString(existing->status) +
                             "); pick another --id or run 'dfbench destroy --id " + s.id + "'");
     }
   }
   s.provider = options.provider;
   s.created_at = core::NowIso8601();
-  s.status = state::kStatusProvisioning;
+  s.status = state::SetupStatus::kProvisioning;
   s.settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
   for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
   for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
@@ -76,19 +78,19 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .tune_network = options.tune_network,
                                   .engine_port = options.engine_port};
   request.on_installing = [&s] {
-    s.status = state::kStatusInstalling;
+    s.status = state::SetupStatus::kInstalling;
     return state::Save(&s);
   };
   core::Notef("setup {}: {} engines on the {} provider", s.id,
               options.provider == "local" ? "locating" : "installing", options.provider);
   auto provisioned = (*provider)->Provision(&s, request);
   if (!provisioned || core::InterruptRequested()) {
-    s.status = state::kStatusFailed;
+    s.status = state::SetupStatus::kFailed;
     (void)state::Save(&s);
     if (!provisioned) return tl::unexpected(provisioned.error());
     return core::Fail(core::ErrorKind::kInterrupted, "interrupted during setup");
   }
-  s.status = state::kStatusReady;
+  s.status = state::SetupStatus::kReady;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
   std::fputs("Done.\n", stderr);
   return s;
@@ -103,21 +105,21 @@ core::Status DestroySetup(const std::string& id) {
   auto s = state::Load(id);
   if (!s) return tl::unexpected(s.error());
   if (auto st = RecoverAbandoned(&*s); !st) return st;
-  if (s->status == state::kStatusDestroyed) {
+  if (s->status == state::SetupStatus::kDestroyed) {
     core::Notef("setup \"{}\" is already destroyed; nothing to do", id);
     return core::Ok();
   }
   auto provider = providers::MakeProvider(s->provider);
   if (!provider) return tl::unexpected(provider.error());
-  const std::string previous = s->status;
-  s->status = state::kStatusDestroying;
+  const state::SetupStatus previous = s->status;
+  s->status = state::SetupStatus::kDestroying;
   if (auto st = state::Save(&*s); !st) return st;
   if (auto st = (*provider)->Destroy(&*s); !st) {
     s->status = previous;
     (void)state::Save(&*s);
     return st;
   }
-  s->status = state::kStatusDestroyed;
+  s->status = state::SetupStatus::kDestroyed;
   if (auto st = state::Save(&*s); !st) return st;
   std::fputs("Done.\n", stderr);
   return core::Ok();

@@ -14,7 +14,8 @@ core::Result<int> Quickstart(const SetupOptions& setup_options, RunOptions run_o
   run_options.engines.clear();
   for (const auto* spec : setup_options.engines) {
     const auto* install = setup->FindEngine(spec->name);
-    if (install && install->status == "installed") run_options.engines.push_back(spec);
+    if (install && install->status == state::InstallStatus::kInstalled)
+      run_options.engines.push_back(spec);
   }
   const ScenarioRequest request{
       .setup_id = setup->id, .driver = run_options.driver, .engines = {}, .format = format};

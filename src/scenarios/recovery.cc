@@ -10,28 +10,29 @@ namespace dfbench::scenarios {
 namespace {
 
 // Where a setup goes back to when the command holding `working` died without saying.
-std::string StableStatusAfter(const state::SetupState& s) {
-  if (s.active && !s.active->previous_status.empty() &&
-      !state::IsWorkingStatus(s.active->previous_status)) {
-    return s.active->previous_status;
+state::SetupStatus StableStatusAfter(const state::SetupState& s) {
+  if (s.active && s.active->previous_status &&
+      !state::IsWorkingStatus(*s.active->previous_status)) {
+    return *s.active->previous_status;
   }
   // A benchmark only starts from a ready setup; anything else may be half done.
-  if (s.status == state::kStatusBenchmarking) return state::kStatusReady;
-  return state::kStatusFailed;
+  if (s.status == state::SetupStatus::kBenchmarking) return state::SetupStatus::kReady;
+  return state::SetupStatus::kFailed;
 }
 
 }  // namespace
 
 core::Status RecoverAbandoned(state::SetupState* setup) {
   if (!state::IsWorkingStatus(setup->status)) return core::Ok();
-  const std::string stable = StableStatusAfter(*setup);
+  const state::SetupStatus stable = StableStatusAfter(*setup);
   const state::ActiveCommand who = setup->active.value_or(state::ActiveCommand{});
   core::Note(fmt::format(
       "the previous command on setup \"{}\" ({}, pid {}, started {}) died while {}; its runs are "
       "marked interrupted and the setup is {} again",
       setup->id, who.command.empty() ? "unknown" : who.command,
       who.pid > 0 ? std::to_string(who.pid) : "unknown",
-      who.started_at.empty() ? "at an unknown time" : who.started_at, setup->status, stable));
+      who.started_at.empty() ? "at an unknown time" : who.started_at,
+      state::ToString(setup->status), state::ToString(stable)));
   if (auto provider = providers::MakeProvider(setup->provider)) {
     if (auto st = (*provider)->StopLeftovers(*setup); !st) {
       core::Note("could not stop what it left running: " + st.error().message);

@@ -102,7 +102,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
   r.setup_id = setup->id;
   r.created_at = core::NowIso8601();
-  r.status = "running";
+  r.status = results::RunStatus::kRunning;
   r.memtier = options.memtier;
   r.warmup_requests = options.warmup_requests;
   r.trials = options.trials;
@@ -153,7 +153,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                                 .path = "benchmarks/" + r.run_id + "/results.json",
                                 .created_at = r.created_at,
                                 .completed_at = r.completed_at,
-                                .status = r.status};
+                                .status = *r.status};
   for (const auto& e : r.engines) record.engines.push_back(e.engine);
   RecordRunEnd(setup, record);
   return r;

@@ -53,7 +53,7 @@ nlohmann::json ConfigJson(const results::CommandRunResults& r, const CommandRunO
 
 // "trial 2" -> "t2", "warmup" -> "warmup": file-name form of a phase.
 std::string Slug(const std::string& before) {
-  if (before.rfind("trial ", 0) == 0) return "t" + before.substr(6);
+  if (before.rfind("trial ", 0) == 0) return std::string("t").append(before, 6);
   return before;
 }
 
@@ -266,7 +266,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
   r.setup_id = setup->id;
   r.created_at = core::NowIso8601();
-  r.status = "running";
+  r.status = results::RunStatus::kRunning;
   r.memtier = options.load;
   r.memtier.key_pattern = std::string(1, static_cast<char>(options.key_pattern));
   r.memtier.qps = static_cast<int>(options.rate_per_connection);
@@ -327,7 +327,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                 .path = "commands/" + r.run_id + "/results.json",
                                 .created_at = r.created_at,
                                 .completed_at = r.completed_at,
-                                .status = r.status};
+                                .status = *r.status};
   for (const auto& row : rows) record.engines.push_back(row.result.engine);
   RecordRunEnd(setup, record);
   return r;

@@ -39,9 +39,11 @@ std::string Render(const results::CommandRunResults& r, OutputFormat format) {
   return results::RenderCommandRunTable(r);
 }
 
-int ExitCode(const std::string& run_status) {
-  if (run_status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
-  if (run_status != "completed") {
+int ExitCode(std::optional<results::RunStatus> run_status) {
+  if (run_status == results::RunStatus::kInterrupted) {
+    return static_cast<int>(core::ErrorKind::kInterrupted);
+  }
+  if (run_status != results::RunStatus::kCompleted) {
     core::Note("one or more engines failed; see the error column");
     return static_cast<int>(core::ErrorKind::kFailure);
   }
@@ -49,7 +51,7 @@ int ExitCode(const std::string& run_status) {
 }
 
 int Publish(const std::string& rendered, const std::filesystem::path& results_path,
-            const std::string& run_status) {
+            std::optional<results::RunStatus> run_status) {
   std::fwrite(rendered.data(), 1, rendered.size(), stdout);
   std::fflush(stdout);
   core::Notef("results: {}", results_path.string());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,11 +25,11 @@ std::string Render(const results::CommandRunResults& r, OutputFormat format);
 
 // The exit-status rule of every run: 0 when it completed, 130 when it was interrupted, 1 when
 // an engine failed (saying so on stderr).
-int ExitCode(const std::string& run_status);
+int ExitCode(std::optional<results::RunStatus> run_status);
 
 // Writes `rendered` to stdout and "results: <path>" to stderr; returns ExitCode(run_status).
 int Publish(const std::string& rendered, const std::filesystem::path& results_path,
-            const std::string& run_status);
+            std::optional<results::RunStatus> run_status);
 
 // Publishes any result kind that has a Render overload.
 template <class Results>

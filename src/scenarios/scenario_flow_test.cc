@@ -86,11 +86,11 @@ TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   EXPECT_EQ(*code, 0);
 
   const auto s = Load("flow-run");
-  EXPECT_EQ(s.status, state::kStatusReady);
+  EXPECT_EQ(s.status, state::SetupStatus::kReady);
   ASSERT_EQ(s.benchmarks.size(), 1u);
   const auto& record = s.benchmarks[0];
   EXPECT_EQ(record.kind, "run");
-  EXPECT_EQ(record.status, "completed");
+  EXPECT_EQ(record.status, results::RunStatus::kCompleted);
   EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
 
   const fs::path dir = state::SetupDir("flow-run") / "benchmarks" / record.run_id;
@@ -113,11 +113,11 @@ TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   EXPECT_EQ(*code, 0);
 
   const auto s = Load("flow-commands");
-  EXPECT_EQ(s.status, state::kStatusReady);
+  EXPECT_EQ(s.status, state::SetupStatus::kReady);
   ASSERT_EQ(s.benchmarks.size(), 1u);
   const auto& record = s.benchmarks[0];
   EXPECT_EQ(record.kind, "commands");
-  EXPECT_EQ(record.status, "completed");
+  EXPECT_EQ(record.status, results::RunStatus::kCompleted);
   const auto results = ReadJson(state::SetupDir("flow-commands") / record.path);
   EXPECT_EQ(results["status"], "completed");
   ASSERT_EQ(results["commands"].size(), 1u);
@@ -141,9 +141,9 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
   ASSERT_TRUE(code) << code.error().message;
   EXPECT_EQ(*code, static_cast<int>(core::ErrorKind::kFailure));
   s = Load("flow-failed");
-  EXPECT_EQ(s.status, state::kStatusReady);
+  EXPECT_EQ(s.status, state::SetupStatus::kReady);
   ASSERT_EQ(s.benchmarks.size(), 1u);
-  EXPECT_EQ(s.benchmarks[0].status, "failed");
+  EXPECT_EQ(s.benchmarks[0].status, results::RunStatus::kFailed);
   const auto results = ReadJson(state::SetupDir("flow-failed") / s.benchmarks[0].path);
   EXPECT_EQ(results["status"], "failed");
   EXPECT_FALSE(results["engines"][0]["error"].get<std::string>().empty());
@@ -159,7 +159,7 @@ TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
   auto destroyed = RunCommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
   ASSERT_FALSE(destroyed);
   EXPECT_EQ(destroyed.error().kind, core::ErrorKind::kNotFound);
-  EXPECT_EQ(Load("flow-destroyed").status, state::kStatusDestroyed);
+  EXPECT_EQ(Load("flow-destroyed").status, state::SetupStatus::kDestroyed);
 }
 
 TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
@@ -168,9 +168,9 @@ TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
   ASSERT_TRUE(code) << code.error().message;
   EXPECT_EQ(*code, 0);
   const auto s = Load("flow-quick");
-  EXPECT_EQ(s.status, state::kStatusDestroyed);
+  EXPECT_EQ(s.status, state::SetupStatus::kDestroyed);
   ASSERT_EQ(s.benchmarks.size(), 1u);
-  EXPECT_EQ(s.benchmarks[0].status, "completed");
+  EXPECT_EQ(s.benchmarks[0].status, results::RunStatus::kCompleted);
   EXPECT_TRUE(fs::exists(state::SetupDir("flow-quick") / s.benchmarks[0].path));
 }
 

@@ -30,7 +30,7 @@ bool ReadEngine(const nlohmann::json& j, const std::string& path, EngineInstall*
   r.Field("name", &out->name);
   r.Field("binary", &out->binary);
   r.Field("version", &out->version);
-  r.Field("status", &out->status);
+  r.Enum("status", &out->status, kInstallStatusNames);
   return r.ok();
 }
 
@@ -42,7 +42,7 @@ bool ReadBenchmark(const nlohmann::json& j, const std::string& path, BenchmarkRe
   r.Field("path", &out->path);
   r.Field("created_at", &out->created_at);
   r.Field("completed_at", &out->completed_at);
-  r.Field("status", &out->status);
+  r.Enum("status", &out->status, results::kRunStatusNames);
   r.Field("engines", &out->engines);
   return r.ok();
 }
@@ -53,7 +53,7 @@ bool ReadActive(const nlohmann::json& j, const std::string& path, ActiveCommand*
   r.Field("command", &out->command);
   r.Field("pid", &out->pid);
   r.Field("started_at", &out->started_at);
-  r.Field("previous_status", &out->previous_status);
+  r.Enum("previous_status", &out->previous_status, kSetupStatusNames);
   return r.ok();
 }
 
@@ -86,10 +86,9 @@ const results::KeyOrder& StateKeyOrder() {
 
 }  // namespace
 
-bool IsWorkingStatus(const std::string& status) {
-  static const std::set<std::string, std::less<>> kWorking = {
-      kStatusProvisioning, kStatusInstalling, kStatusBenchmarking, kStatusDestroying};
-  return kWorking.count(status) > 0;
+bool IsWorkingStatus(SetupStatus status) {
+  return status == SetupStatus::kProvisioning || status == SetupStatus::kInstalling ||
+         status == SetupStatus::kBenchmarking || status == SetupStatus::kDestroying;
 }
 
 void SetCommandName(std::string name) {
@@ -147,8 +146,10 @@ nlohmann::json ToJson(const SetupState& s) {
   for (const auto& h : s.hosts) hosts.push_back(results::ToJson(h));
   nlohmann::json engines = nlohmann::json::array();
   for (const auto& e : s.engines) {
-    engines.push_back(
-        {{"name", e.name}, {"binary", e.binary}, {"version", e.version}, {"status", e.status}});
+    engines.push_back({{"name", e.name},
+                       {"binary", e.binary},
+                       {"version", e.version},
+                       {"status", ToString(e.status)}});
   }
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const auto& b : s.benchmarks) {
@@ -157,11 +158,11 @@ nlohmann::json ToJson(const SetupState& s) {
                           {"path", b.path},
                           {"created_at", b.created_at},
                           {"completed_at", b.completed_at},
-                          {"status", b.status},
+                          {"status", results::ToString(b.status)},
                           {"engines", b.engines}});
   }
   nlohmann::json j = {{"id", s.id},
-                      {"status", s.status},
+                      {"status", ToString(s.status)},
                       {"provider", s.provider},
                       {"created_at", s.created_at},
                       {"updated_at", s.updated_at},
@@ -172,10 +173,11 @@ nlohmann::json ToJson(const SetupState& s) {
                       {"provider_data", s.provider_data},
                       {"settings", s.settings}};
   if (s.active) {
-    j["active"] = {{"command", s.active->command},
-                   {"pid", s.active->pid},
-                   {"started_at", s.active->started_at},
-                   {"previous_status", s.active->previous_status}};
+    j["active"] = {
+        {"command", s.active->command},
+        {"pid", s.active->pid},
+        {"started_at", s.active->started_at},
+        {"previous_status", s.active->previous_status ? ToString(*s.active->previous_status) : ""}};
   }
   return j;
 }
@@ -189,7 +191,7 @@ core::Result<SetupState> FromJson(const nlohmann::json& j) {
   SetupState s;
   JsonReader r(j, "", &error);
   r.Field("id", &s.id);
-  r.Field("status", &s.status);
+  r.Enum("status", &s.status, kSetupStatusNames);
   r.Field("provider", &s.provider);
   r.Field("created_at", &s.created_at);
   r.Field("updated_at", &s.updated_at);

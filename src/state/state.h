@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "results/schema.h"
 
@@ -15,17 +16,40 @@ namespace dfbench::state {
 
 // Lifecycle of a setup. Mutating commands move between these and restore the previous one
 // on every exit path (see StatusGuard).
-inline constexpr const char* kStatusProvisioning = "provisioning";
-inline constexpr const char* kStatusInstalling = "installing";
-inline constexpr const char* kStatusReady = "ready";
-inline constexpr const char* kStatusBenchmarking = "benchmarking";
-inline constexpr const char* kStatusDestroying = "destroying";
-inline constexpr const char* kStatusDestroyed = "destroyed";
-inline constexpr const char* kStatusFailed = "failed";
+enum class SetupStatus {
+  kProvisioning,
+  kInstalling,
+  kReady,
+  kBenchmarking,
+  kDestroying,
+  kDestroyed,
+  kFailed
+};
+inline constexpr core::EnumNames<SetupStatus, 7> kSetupStatusNames{
+    {{{SetupStatus::kProvisioning, "provisioning"},
+      {SetupStatus::kInstalling, "installing"},
+      {SetupStatus::kReady, "ready"},
+      {SetupStatus::kBenchmarking, "benchmarking"},
+      {SetupStatus::kDestroying, "destroying"},
+      {SetupStatus::kDestroyed, "destroyed"},
+      {SetupStatus::kFailed, "failed"}}}};
+inline std::string ToString(SetupStatus s) {
+  return std::string(kSetupStatusNames.Name(s));
+}
 
 // True for the statuses a command holds only while it works (provisioning, installing,
 // benchmarking, destroying): found with the lock free, they mean that command died.
-bool IsWorkingStatus(const std::string& status);
+bool IsWorkingStatus(SetupStatus status);
+
+// Whether an engine can run on the setup's server host.
+enum class InstallStatus { kInstalled, kMissing, kFailed };
+inline constexpr core::EnumNames<InstallStatus, 3> kInstallStatusNames{
+    {{{InstallStatus::kInstalled, "installed"},
+      {InstallStatus::kMissing, "missing"},
+      {InstallStatus::kFailed, "failed"}}}};
+inline std::string ToString(InstallStatus s) {
+  return std::string(kInstallStatusNames.Name(s));
+}
 
 // The name of the command this process runs ("run", "destroy", ...), recorded with a working
 // status. Set once by the CLI; "dfbench" until then.
@@ -44,7 +68,7 @@ struct EngineInstall {
   std::string name;     // dragonfly | redis | valkey | memcached
   std::string binary;   // absolute path on the server host
   std::string version;  // e.g. "Redis server v=7.0.15"
-  std::string status;   // installed | missing | failed
+  InstallStatus status = InstallStatus::kInstalled;
 };
 
 // One entry of the setup's benchmark history.
@@ -54,7 +78,7 @@ struct BenchmarkRecord {
   std::string path;    // results.json, relative to the setup directory
   std::string created_at;
   std::string completed_at;
-  std::string status;  // completed | failed | interrupted
+  results::RunStatus status = results::RunStatus::kRunning;
   std::vector<std::string> engines;
 };
 
@@ -63,13 +87,13 @@ struct BenchmarkRecord {
 struct ActiveCommand {
   std::string command;  // "run", "setup", "destroy", ...
   int pid = 0;
-  std::string started_at;       // when it entered the working status
-  std::string previous_status;  // the stable status it came from ("" when unknown)
+  std::string started_at;                      // when it entered the working status
+  std::optional<SetupStatus> previous_status;  // the stable status it came from
 };
 
 struct SetupState {
   std::string id;
-  std::string status;
+  SetupStatus status = SetupStatus::kProvisioning;
   std::string provider = "local";
   std::string created_at;
   std::string updated_at;
@@ -123,18 +147,17 @@ class SetupLock {
 class StatusGuard {
  public:
   // Saves `working_status` now. The caller keeps `state` alive for the guard's lifetime.
-  static core::Result<StatusGuard> Enter(SetupState* state, std::string working_status);
+  static core::Result<StatusGuard> Enter(SetupState* state, SetupStatus working_status);
   StatusGuard(StatusGuard&&) noexcept;
   StatusGuard& operator=(StatusGuard&&) = delete;
   ~StatusGuard();
   // Sets and saves the final status; the destructor then leaves it alone.
-  core::Status Finish(const std::string& final_status);
+  core::Status Finish(SetupStatus final_status);
 
  private:
-  StatusGuard(SetupState* state, std::string previous)
-      : state_(state), previous_(std::move(previous)) {}
+  StatusGuard(SetupState* state, SetupStatus previous) : state_(state), previous_(previous) {}
   SetupState* state_ = nullptr;
-  std::string previous_;
+  SetupStatus previous_ = SetupStatus::kReady;
   bool done_ = false;
 };
 

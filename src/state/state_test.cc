@@ -18,7 +18,7 @@ class StateTest : public testing::DfbenchHomeTest {};
 SetupState FullState(const std::string& id) {
   SetupState s;
   s.id = id;
-  s.status = kStatusReady;
+  s.status = SetupStatus::kReady;
   s.provider = "ssh";
   s.created_at = "2026-04-08T14:30:11Z";
   s.region = "us-east-1";
@@ -37,14 +37,14 @@ SetupState FullState(const std::string& id) {
   s.engines = {{.name = "redis",
                 .binary = "/usr/bin/redis-server",
                 .version = "Redis server v=7.0.15",
-                .status = "installed"},
-               {.name = "valkey", .status = "missing"}};
+                .status = InstallStatus::kInstalled},
+               {.name = "valkey", .status = InstallStatus::kMissing}};
   s.benchmarks = {{.kind = "run",
                    .run_id = "20260408-143217",
                    .path = "benchmarks/20260408-143217/results.json",
                    .created_at = "2026-04-08T14:32:17Z",
                    .completed_at = "2026-04-08T14:41:05Z",
-                   .status = "completed",
+                   .status = results::RunStatus::kCompleted,
                    .engines = {"redis", "dragonfly"}}};
   s.provider_data = {{"stack_name", "dfbench-perf-may"}, {"key_path", "ssh/id_rsa"}};
   s.settings = {{"server_instance", "c7g.4xlarge"}, {"replicas", 0}};
@@ -206,51 +206,51 @@ class StatusGuardTest : public testing::DfbenchHomeTest {};
 
 std::string StatusOnDisk(const std::string& id) {
   auto s = Load(id);
-  return s ? s->status : "<" + s.error().message + ">";
+  return s ? ToString(s->status) : "<" + s.error().message + ">";
 }
 
 TEST_F(StatusGuardTest, RestoresPreviousStatusOnScopeExit) {
   SetupState s = FullState("g");
   ASSERT_TRUE(Save(&s));
   {
-    auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+    auto guard = StatusGuard::Enter(&s, SetupStatus::kBenchmarking);
     ASSERT_TRUE(guard);
-    EXPECT_EQ(s.status, kStatusBenchmarking);
-    EXPECT_EQ(StatusOnDisk("g"), kStatusBenchmarking);
+    EXPECT_EQ(s.status, SetupStatus::kBenchmarking);
+    EXPECT_EQ(StatusOnDisk("g"), ToString(SetupStatus::kBenchmarking));
     // A moved guard restores once, from its new home.
     StatusGuard moved = std::move(*guard);
   }
-  EXPECT_EQ(s.status, kStatusReady);
-  EXPECT_EQ(StatusOnDisk("g"), kStatusReady);
+  EXPECT_EQ(s.status, SetupStatus::kReady);
+  EXPECT_EQ(StatusOnDisk("g"), ToString(SetupStatus::kReady));
 }
 
 TEST_F(StatusGuardTest, FinishKeepsTheFinalStatus) {
   SetupState s = FullState("g");
   ASSERT_TRUE(Save(&s));
   {
-    auto guard = StatusGuard::Enter(&s, kStatusDestroying);
+    auto guard = StatusGuard::Enter(&s, SetupStatus::kDestroying);
     ASSERT_TRUE(guard);
-    ASSERT_TRUE(guard->Finish(kStatusDestroyed));
+    ASSERT_TRUE(guard->Finish(SetupStatus::kDestroyed));
   }
-  EXPECT_EQ(s.status, kStatusDestroyed);
-  EXPECT_EQ(StatusOnDisk("g"), kStatusDestroyed);
+  EXPECT_EQ(s.status, SetupStatus::kDestroyed);
+  EXPECT_EQ(StatusOnDisk("g"), ToString(SetupStatus::kDestroyed));
 }
 
 TEST_F(StatusGuardTest, EnterFailureLeavesStatusUnchanged) {
   SetupState s;
   s.id = "bad/id";
-  s.status = kStatusReady;
-  auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+  s.status = SetupStatus::kReady;
+  auto guard = StatusGuard::Enter(&s, SetupStatus::kBenchmarking);
   ASSERT_FALSE(guard);
-  EXPECT_EQ(s.status, kStatusReady);
+  EXPECT_EQ(s.status, SetupStatus::kReady);
 }
 
 TEST_F(StateTest, WorkingStatusRecordsWhoHoldsItUntilStable) {
   SetCommandName("run");
-  SetupState s{.id = "w1", .status = kStatusReady};
+  SetupState s{.id = "w1", .status = SetupStatus::kReady};
   ASSERT_TRUE(Save(&s));
   {
-    auto guard = StatusGuard::Enter(&s, kStatusBenchmarking);
+    auto guard = StatusGuard::Enter(&s, SetupStatus::kBenchmarking);
     ASSERT_TRUE(guard);
     auto loaded = Load("w1");
     ASSERT_TRUE(loaded);
@@ -258,14 +258,14 @@ TEST_F(StateTest, WorkingStatusRecordsWhoHoldsItUntilStable) {
     EXPECT_EQ(loaded->active->command, "run");
     EXPECT_EQ(loaded->active->pid, static_cast<int>(getpid()));
     EXPECT_FALSE(loaded->active->started_at.empty());
-    EXPECT_EQ(loaded->active->previous_status, kStatusReady);
+    EXPECT_EQ(loaded->active->previous_status, SetupStatus::kReady);
   }
   auto after = Load("w1");
   ASSERT_TRUE(after);
-  EXPECT_EQ(after->status, kStatusReady);
+  EXPECT_EQ(after->status, SetupStatus::kReady);
   EXPECT_FALSE(after->active.has_value());
-  EXPECT_TRUE(IsWorkingStatus(kStatusInstalling));
-  EXPECT_FALSE(IsWorkingStatus(kStatusFailed));
+  EXPECT_TRUE(IsWorkingStatus(SetupStatus::kInstalling));
+  EXPECT_FALSE(IsWorkingStatus(SetupStatus::kFailed));
 }
 
 }  // namespace

@@ -5,24 +5,25 @@
 
 namespace dfbench::state {
 
-core::Result<StatusGuard> StatusGuard::Enter(SetupState* state, std::string working_status) {
+core::Result<StatusGuard> StatusGuard::Enter(SetupState* state, SetupStatus working_status) {
   DFB_CHECK(state != nullptr);
-  std::string previous = state->status;
-  state->status = std::move(working_status);
+  const SetupStatus previous = state->status;
+  state->status = working_status;
   state->active.reset();  // stamped afresh for this process by Save
   if (IsWorkingStatus(state->status)) {
-    state->active = ActiveCommand{.previous_status = IsWorkingStatus(previous) ? "" : previous};
+    state->active = ActiveCommand{};
+    if (!IsWorkingStatus(previous)) state->active->previous_status = previous;
   }
   if (auto saved = Save(state); !saved) {
-    state->status = std::move(previous);
+    state->status = previous;
     return tl::unexpected(saved.error());
   }
-  return StatusGuard(state, std::move(previous));
+  return StatusGuard(state, previous);
 }
 
 StatusGuard::StatusGuard(StatusGuard&& other) noexcept
     : state_(std::exchange(other.state_, nullptr)),
-      previous_(std::move(other.previous_)),
+      previous_(other.previous_),
       done_(other.done_) {}
 
 StatusGuard::~StatusGuard() {
@@ -35,7 +36,7 @@ StatusGuard::~StatusGuard() {
   }
 }
 
-core::Status StatusGuard::Finish(const std::string& final_status) {
+core::Status StatusGuard::Finish(SetupStatus final_status) {
   DFB_CHECK(state_ != nullptr);
   done_ = true;
   state_->status = final_status;

@@ -76,7 +76,7 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
 
   auto st = state::Load("fleet");
   ASSERT_TRUE(st) << st.error().message;
-  EXPECT_EQ(st->status, state::kStatusReady);
+  EXPECT_EQ(st->status, state::SetupStatus::kReady);
   const nlohmann::json& a = st->provider_data["aws"];
   EXPECT_EQ(a["stack_name"], "dfbench-fleet");
   EXPECT_EQ(a["account"].get<std::string>().size(), 12u) << a;
@@ -150,7 +150,7 @@ TEST_F(AwsProviderTest, AFailingStackIsDeletedAndTheSetupCanBeRunAgain) {
   EXPECT_EQ(gone.error().kind, core::ErrorKind::kNotFound) << gone.error().message;
   auto st = state::Load("retry");
   ASSERT_TRUE(st);
-  EXPECT_EQ(st->status, state::kStatusFailed);
+  EXPECT_EQ(st->status, state::SetupStatus::kFailed);
   const fs::path key = state::SetupDir("retry") / "ssh" / "id_rsa";
   EXPECT_TRUE(fs::exists(key));
   EXPECT_TRUE(fs::exists(state::SetupDir("retry") / "stack.yaml"));
