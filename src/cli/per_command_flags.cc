@@ -165,7 +165,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int t
             " does not speak the Redis protocol; per-command runs need dragonfly, "
             "redis or valkey");
     }
-    if (e->name == "dragonfly" && !f.Given("--dragonfly_num_shards")) {
+    if (e->sharded && !f.Given("--dragonfly_num_shards")) {
       Usage(
           "--dragonfly_num_shards is required when dragonfly is among the engines (-1: derived "
           "from the CPUs, 0: Dragonfly's default, >0: explicit)");

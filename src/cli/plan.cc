@@ -42,7 +42,7 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
        "release under " +
        work + "engines/)\n";
   bool dragonfly = false;
-  for (const auto* e : o.engines) dragonfly |= e->name == "dragonfly";
+  for (const auto* e : o.engines) dragonfly |= e->versioned_builds;
   if (dragonfly) {
     p += "  dragonfly build: " +
          (o.dragonfly_version.empty() ? std::string("the one on the host, else latest")

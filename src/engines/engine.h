@@ -16,10 +16,18 @@ namespace dfbench::engines {
 
 enum class Protocol { kRedis, kMemcacheText };
 
+// One engine and the facts that set it apart; code asks these, never the engine's name.
 struct EngineSpec {
   std::string name;     // dragonfly | redis | valkey | memcached
   std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
   Protocol protocol;
+  // Its build is chosen by version (--dragonfly_version: a release tag, a URL, a local build)
+  // from its own releases; the others are the host's package or PATH binary.
+  bool versioned_builds = false;
+  // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
+  bool sharded = false;
+  // Installed on the replica hosts too (the engine of the replication scenario).
+  bool on_replicas = false;
 };
 
 // The engines dfbench knows, in the order of --engines' default plus memcached.

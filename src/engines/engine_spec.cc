@@ -31,7 +31,12 @@ void Append(std::vector<std::string>& argv, std::initializer_list<std::string> a
 
 const std::vector<EngineSpec>& KnownEngines() {
   static const std::vector<EngineSpec> engines = {
-      {"dragonfly", "dragonfly", Protocol::kRedis},
+      {.name = "dragonfly",
+       .program = "dragonfly",
+       .protocol = Protocol::kRedis,
+       .versioned_builds = true,
+       .sharded = true,
+       .on_replicas = true},
       {"redis", "redis-server", Protocol::kRedis},
       {"valkey", "valkey-server", Protocol::kRedis},
       {"memcached", "memcached", Protocol::kMemcacheText},

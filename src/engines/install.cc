@@ -257,7 +257,7 @@ core::Result<InstalledEngine> EnsureInstalled(hosts::Host& host, const EngineSpe
   InstallPlan plan = PlanInstall(spec, request.version, probe->offer);
   // Fresh cloud images ship without package lists: fetch them once before deciding.
   if (plan.method != InstallMethod::kPresent && plan.method != InstallMethod::kUpload &&
-      IsDebianLike(probe->offer.os) && !probe->offer.package_lists && spec.name != "dragonfly") {
+      IsDebianLike(probe->offer.os) && !probe->offer.package_lists && !spec.versioned_builds) {
     core::Notef("{}: apt-get update", host.Name());
     if (auto st = Step(host, "apt-get update", AptArgv(host, probe->root, {"update", "-q"}),
                        minutes(10), probe->root);

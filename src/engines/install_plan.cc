@@ -183,7 +183,7 @@ core::Status CheckElfArch(const std::filesystem::path& file, const std::string& 
 InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
                         const HostOffer& offer) {
   InstallPlan plan;
-  const bool dragonfly = spec.name == "dragonfly";
+  const bool dragonfly = spec.versioned_builds;
   const bool specific = dragonfly && version.kind != VersionSpec::Kind::kAny;
   if (offer.on_path && !specific) {
     plan.method = InstallMethod::kPresent;

@@ -268,7 +268,7 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
       continue;
     }
     s->engines.push_back(*done);
-    if (spec->name == "dragonfly") {
+    if (spec->on_replicas) {
       for (auto* replica : replicas) {
         nlohmann::json replica_installs = nlohmann::json::object();
         auto on_replica = Install(*replica, *spec, install, &replica_installs);
@@ -375,7 +375,7 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
   nlohmann::json installs = s->provider_data.value("installs", nlohmann::json::object());
   auto done = Install(*fleet.server, spec, request, &installs);
   if (!done) return tl::unexpected(done.error());
-  if (spec.name == "dragonfly") {
+  if (spec.on_replicas) {
     for (auto& replica : fleet.replicas) {
       nlohmann::json ignored = nlohmann::json::object();
       auto on_replica = Install(*replica, spec, request, &ignored);

@@ -40,7 +40,7 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
   if (dragonfly_version.empty()) return core::Ok();
   const engines::EngineSpec* dragonfly = nullptr;
   for (const auto* e : engines) {
-    if (e->name == "dragonfly") dragonfly = e;
+    if (e->versioned_builds) dragonfly = e;
   }
   if (!dragonfly) {
     core::Note("--dragonfly_version ignored: dragonfly is not among the engines of this run");

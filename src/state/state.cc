@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 
 #include "core/check.h"
 #include "core/files.h"
