@@ -58,6 +58,18 @@ struct ScenarioRequest {
   OutputFormat format = OutputFormat::kTable;
 };
 
+// The request of a scenario whose options name the driver, the engines and the tuning (with its
+// dragonfly_version), as RunOptions and CommandRunOptions do.
+template <class Options>
+ScenarioRequest RequestFor(const std::string& setup_id, const Options& options,
+                           OutputFormat format) {
+  return {.setup_id = setup_id,
+          .driver = options.driver,
+          .engines = options.engines,
+          .dragonfly_version = options.tuning.dragonfly_version,
+          .format = format};
+}
+
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
 // `steps(session)`, the scenario's own steps returning its results (any kind with a Render
 // overload), finish the run and publish it. Returns the exit code of the run's status; an

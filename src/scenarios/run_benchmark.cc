@@ -161,12 +161,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
 
 core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options,
                              OutputFormat format) {
-  const ScenarioRequest request{.setup_id = id,
-                                .driver = options.driver,
-                                .engines = options.engines,
-                                .dragonfly_version = options.tuning.dragonfly_version,
-                                .format = format};
-  return RunScenario(request, [&](BenchSession& session) {
+  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
     return RunBenchmark(&session.setup(), session.fleet(), options);
   });
 }

@@ -335,12 +335,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
 
 core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
                                      OutputFormat format) {
-  const ScenarioRequest request{.setup_id = id,
-                                .driver = options.driver,
-                                .engines = options.engines,
-                                .dragonfly_version = options.tuning.dragonfly_version,
-                                .format = format};
-  return RunScenario(request, [&](BenchSession& session) {
+  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
     return RunCommands(&session.setup(), session.fleet(), options);
   });
 }

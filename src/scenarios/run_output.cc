@@ -15,28 +15,42 @@ core::Result<OutputFormat> ParseOutputFormat(std::string_view name) {
                     "--output \"" + std::string(name) + "\": use table, json or csv");
 }
 
-std::string Render(const results::RunResults& r, OutputFormat format) {
+namespace {
+
+// The writers of one result kind, one per format.
+template <class Results>
+struct Writers {
+  std::string (*table)(const Results&);
+  std::string (*json)(const Results&);
+  std::string (*csv)(const Results&);
+};
+
+template <class Results>
+std::string Write(const Results& r, OutputFormat format, const Writers<Results>& writers) {
   switch (format) {
     case OutputFormat::kJson:
-      return results::RenderRunJson(r);
+      return writers.json(r);
     case OutputFormat::kCsv:
-      return results::RenderRunCsv(r);
+      return writers.csv(r);
     case OutputFormat::kTable:
       break;
   }
-  return results::RenderRunTable(r);
+  return writers.table(r);
+}
+
+}  // namespace
+
+std::string Render(const results::RunResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::RunResults>{results::RenderRunTable, results::RenderRunJson,
+                                            results::RenderRunCsv});
 }
 
 std::string Render(const results::CommandRunResults& r, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      return results::RenderCommandRunJson(r);
-    case OutputFormat::kCsv:
-      return results::RenderCommandRunCsv(r);
-    case OutputFormat::kTable:
-      break;
-  }
-  return results::RenderCommandRunTable(r);
+  return Write(r, format,
+               Writers<results::CommandRunResults>{results::RenderCommandRunTable,
+                                                   results::RenderCommandRunJson,
+                                                   results::RenderCommandRunCsv});
 }
 
 int ExitCode(std::optional<results::RunStatus> run_status) {

@@ -76,28 +76,44 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
     return s.value_or(state::SetupState{});
   }
 
+  // `code` is Ok and `want`.
+  static void ExpectExit(const core::Result<int>& code, int want) {
+    ASSERT_TRUE(code) << code.error().message;
+    EXPECT_EQ(*code, want);
+  }
+
+  // The results.json of `record` in setup `id`.
+  static nlohmann::json ResultsOf(const std::string& id, const state::BenchmarkRecord& record) {
+    return ReadJson(state::SetupDir(id) / record.path);
+  }
+
+  // The one run recorded in setup `id`, which is ready again; it must be of `kind` and have
+  // ended as `status`.
+  static state::BenchmarkRecord OnlyRun(const std::string& id, const std::string& kind,
+                                        results::RunStatus status) {
+    const auto s = Load(id);
+    EXPECT_EQ(s.status, state::SetupStatus::kReady);
+    EXPECT_EQ(s.benchmarks.size(), 1u);
+    if (s.benchmarks.empty()) return {};
+    EXPECT_EQ(s.benchmarks[0].kind, kind);
+    EXPECT_EQ(s.benchmarks[0].status, status);
+    return s.benchmarks[0];
+  }
+
   drivers::BuiltinDriver driver_;
 };
 
 TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-run");
-  auto code = RunOnSetup("flow-run", SmallRun(), OutputFormat::kJson);
-  ASSERT_TRUE(code) << code.error().message;
-  EXPECT_EQ(*code, 0);
-
-  const auto s = Load("flow-run");
-  EXPECT_EQ(s.status, state::SetupStatus::kReady);
-  ASSERT_EQ(s.benchmarks.size(), 1u);
-  const auto& record = s.benchmarks[0];
-  EXPECT_EQ(record.kind, "run");
-  EXPECT_EQ(record.status, results::RunStatus::kCompleted);
+  ExpectExit(RunOnSetup("flow-run", SmallRun(), OutputFormat::kJson), 0);
+  const auto record = OnlyRun("flow-run", "run", results::RunStatus::kCompleted);
   EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
 
   const fs::path dir = state::SetupDir("flow-run") / "benchmarks" / record.run_id;
   EXPECT_TRUE(fs::exists(dir / "config.json"));
   EXPECT_TRUE(fs::exists(dir / "results.csv"));
   EXPECT_TRUE(fs::exists(dir / "memtier" / "redis-t2.json"));
-  const auto results = ReadJson(state::SetupDir("flow-run") / record.path);
+  const auto results = ResultsOf("flow-run", record);
   EXPECT_EQ(results["status"], "completed");
   ASSERT_EQ(results["engines"].size(), 1u);
   EXPECT_EQ(results["engines"][0]["engine"], "redis");
@@ -108,17 +124,9 @@ TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
 
 TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-commands");
-  auto code = RunCommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv);
-  ASSERT_TRUE(code) << code.error().message;
-  EXPECT_EQ(*code, 0);
-
-  const auto s = Load("flow-commands");
-  EXPECT_EQ(s.status, state::SetupStatus::kReady);
-  ASSERT_EQ(s.benchmarks.size(), 1u);
-  const auto& record = s.benchmarks[0];
-  EXPECT_EQ(record.kind, "commands");
-  EXPECT_EQ(record.status, results::RunStatus::kCompleted);
-  const auto results = ReadJson(state::SetupDir("flow-commands") / record.path);
+  ExpectExit(RunCommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);
+  const auto record = OnlyRun("flow-commands", "commands", results::RunStatus::kCompleted);
+  const auto results = ResultsOf("flow-commands", record);
   EXPECT_EQ(results["status"], "completed");
   ASSERT_EQ(results["commands"].size(), 1u);
   EXPECT_EQ(results["commands"][0]["command"], "GET");
@@ -137,14 +145,10 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
   s.engines.at(0).binary = broken.string();
   ASSERT_TRUE(state::Save(&s));
 
-  auto code = RunOnSetup("flow-failed", SmallRun(), OutputFormat::kTable);
-  ASSERT_TRUE(code) << code.error().message;
-  EXPECT_EQ(*code, static_cast<int>(core::ErrorKind::kFailure));
-  s = Load("flow-failed");
-  EXPECT_EQ(s.status, state::SetupStatus::kReady);
-  ASSERT_EQ(s.benchmarks.size(), 1u);
-  EXPECT_EQ(s.benchmarks[0].status, results::RunStatus::kFailed);
-  const auto results = ReadJson(state::SetupDir("flow-failed") / s.benchmarks[0].path);
+  ExpectExit(RunOnSetup("flow-failed", SmallRun(), OutputFormat::kTable),
+             static_cast<int>(core::ErrorKind::kFailure));
+  const auto record = OnlyRun("flow-failed", "run", results::RunStatus::kFailed);
+  const auto results = ResultsOf("flow-failed", record);
   EXPECT_EQ(results["status"], "failed");
   EXPECT_FALSE(results["engines"][0]["error"].get<std::string>().empty());
 }
@@ -163,10 +167,9 @@ TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
 }
 
 TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
-  auto code = Quickstart(LocalRedis("flow-quick"), SmallRun(), OutputFormat::kTable,
-                         /*keep_setup=*/false);
-  ASSERT_TRUE(code) << code.error().message;
-  EXPECT_EQ(*code, 0);
+  ExpectExit(Quickstart(LocalRedis("flow-quick"), SmallRun(), OutputFormat::kTable,
+                        /*keep_setup=*/false),
+             0);
   const auto s = Load("flow-quick");
   EXPECT_EQ(s.status, state::SetupStatus::kDestroyed);
   ASSERT_EQ(s.benchmarks.size(), 1u);
