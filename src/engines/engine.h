@@ -55,7 +55,7 @@ struct Tuning {
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
   // Not a flag of the engine: the Dragonfly build to (re)install before the run, as
-  // --dragonfly_version ("" keeps the installed one). See scenarios::InstallRequestedBuild.
+  // --dragonfly_version ("" keeps the installed one). See scenarios::BenchSession::PrepareRun.
   std::string dragonfly_version;
 };
 
