@@ -165,6 +165,10 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   return o;
 }
 
+void AddBenchSetupIdFlag(CLI::App* sub, std::string* id) {
+  sub->add_option("--id", *id, "Setup created by 'dfbench setup'")->required();
+}
+
 void AddOutputFlag(CLI::App* sub, std::string* output) {
   sub->add_option("--output", *output, "stdout format: table, json or csv")
       ->capture_default_str()

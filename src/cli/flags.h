@@ -73,6 +73,9 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines);
 
+// --id of the setup a benchmark runs on (required).
+void AddBenchSetupIdFlag(CLI::App* sub, std::string* id);
+
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);
 scenarios::OutputFormat ToOutputFormat(const std::string& output);

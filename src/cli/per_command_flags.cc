@@ -127,6 +127,8 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
   AddTuningFlags(sub, &f->tuning);
 }
 
+namespace {
+
 void RecordGiven(const CLI::App* sub, PerCommandFlags* f) {
   f->given.clear();
   for (const char* flag : {"--command", "--command-template", "--command-name", "--command-mutates",
@@ -134,6 +136,16 @@ void RecordGiven(const CLI::App* sub, PerCommandFlags* f) {
                            "--command-key-maximum", "--dragonfly_num_shards"}) {
     if (sub->count(flag) > 0) f->given.emplace_back(flag);
   }
+}
+
+}  // namespace
+
+void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
+                         std::function<int()> run) {
+  sub->callback([sub, action, flags, run = std::move(run)] {
+    RecordGiven(sub, flags);
+    *action = run;
+  });
 }
 
 scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int threads, int clients,

@@ -2,6 +2,7 @@
 // the key range, the time-boxed trial structure, engine tuning and the output form.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,9 @@ struct PerCommandFlags {
 
 // Adds the flags; `default_engines` differs between the two commands.
 void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, const std::string& default_engines);
-// Records which flags were given; call from the subcommand's parse callback.
-void RecordGiven(const CLI::App* sub, PerCommandFlags* flags);
+// Once parsing succeeded: records which of `flags` were given, then sets `run` as the action.
+void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
+                         std::function<int()> run);
 
 // Checks every rule (one --command or --command-template, custom-only flags, templates,
 // --preload-items / --command-key-maximum, Redis-protocol engines, --dragonfly_num_shards when

@@ -21,7 +21,7 @@ int RunRun(const RunCommandFlags& f) {
 
 void AddRun(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandFlags>();
-  sub->add_option("--id", f->id, "Setup created by 'dfbench setup'")->required();
+  AddBenchSetupIdFlag(sub, &f->id);
   AddRunFlags(sub, &f->run, /*with_engines=*/true);
   AddLoadGeneratorFlags(sub, &f->load_generator);
   SetExamples(sub,

@@ -33,7 +33,7 @@ int RunRunCommands(const RunCommandsFlags& f) {
 
 void AddRunCommands(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandsFlags>();
-  sub->add_option("--id", f->id, "Setup created by 'dfbench setup'")->required();
+  AddBenchSetupIdFlag(sub, &f->id);
   AddPerCommandFlags(sub, &f->common, "dragonfly,redis,valkey");
   sub->add_option("--memtier-threads", f->threads, "Load generator threads")
       ->capture_default_str()
@@ -68,10 +68,7 @@ void AddRunCommands(CLI::App* sub, Action* action) {
               "\"SET __key__ __data__\"\n"
               "  dfbench run-commands --id local-dev --engines redis --command SET "
               "--load-generator memtier\n");
-  sub->callback([f, action, sub] {
-    RecordGiven(sub, &f->common);
-    *action = [f] { return RunRunCommands(*f); };
-  });
+  SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommands(*f); });
 }
 
 }  // namespace dfbench::cli

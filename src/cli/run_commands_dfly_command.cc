@@ -60,7 +60,7 @@ void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlag
 
 void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandsDflyFlags>();
-  sub->add_option("--id", f->id, "Setup created by 'dfbench setup'")->required();
+  AddBenchSetupIdFlag(sub, &f->id);
   AddPerCommandFlags(sub, &f->common, "dragonfly");
   sub->add_option("--dfly-bench-threads", f->threads,
                   "dfly_bench --proactor_threads; connections = threads x conns")
@@ -101,10 +101,7 @@ void AddRunCommandsDfly(CLI::App* sub, Action* action) {
               "  dfbench run-commands-dfly --id local-dev --engines redis --command LRANGE \\\n"
               "      --key-maximum 100000 --test-time 15 --trials 1 --dfly-bench-binary "
               "./dfly_bench\n");
-  sub->callback([f, action, sub] {
-    RecordGiven(sub, &f->common);
-    *action = [f] { return RunRunCommandsDfly(*f); };
-  });
+  SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommandsDfly(*f); });
 }
 
 }  // namespace dfbench::cli
