@@ -4,44 +4,17 @@
 
 #include <random>
 
+#include "support/chunked_scan.h"
+
 namespace dfbench::protocol {
 namespace {
 
-struct Scanned {
-  ReplyKind kind;
-  std::string error_text;
-  bool operator==(const Scanned&) const = default;
-};
+using Scanned = testing::ScannedReply;
+using ScanOutcome = testing::ChunkedScan;
 
-struct ScanOutcome {
-  std::vector<Scanned> replies;
-  bool failed = false;
-  std::string error;
-  size_t max_pending = 0;
-};
-
-// Feeds `data` in chunks of the given sizes (the last chunk takes the rest).
 ScanOutcome ScanChunks(std::string_view data, const std::vector<size_t>& sizes) {
   MemcacheScanner scanner;
-  ScanOutcome outcome;
-  std::string pending;
-  size_t pos = 0;
-  for (size_t i = 0; pos < data.size() || i == 0; ++i) {
-    const size_t n = i < sizes.size() ? std::min(sizes[i], data.size() - pos) : data.size() - pos;
-    pending.append(data.substr(pos, n));
-    pos += n;
-    const ScanResult r = scanner.Scan(pending, [&](ReplyKind kind, std::string_view text) {
-      outcome.replies.push_back({kind, std::string(text)});
-    });
-    if (r.status == ParseStatus::kProtocolError) {
-      outcome.failed = true;
-      outcome.error = scanner.error();
-      return outcome;
-    }
-    pending.erase(0, r.consumed);
-    outcome.max_pending = std::max(outcome.max_pending, pending.size());
-  }
-  return outcome;
+  return testing::ScanInChunks(scanner, data, sizes);
 }
 
 ScanOutcome ScanWhole(std::string_view data) {
