@@ -12,22 +12,13 @@ core::Error UsageError(std::string message) {
   return core::Error{core::ErrorKind::kUsage, std::move(message)};
 }
 
-// Reads with one of schema.h's path-less readers and puts `path` in front of its error.
-template <class T>
-bool ReadWithPath(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
-  if (results::FromJson(j, out, error)) return true;
-  const bool at_root = error->rfind("expected", 0) == 0;
-  *error = path + (at_root ? ": " : ".") + *error;
-  return false;
-}
-
 bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry* out,
                  std::string* error) {
   results::JsonReader r(j, path, error);
   r.Field("command", &out->command);
   r.Field("template", &out->template_text);
   r.Field("approximate", &out->approximate);
-  r.Array("engines", &out->engines, ReadWithPath<results::EngineResult>);
+  r.Array("engines", &out->engines, results::FromJsonAt<results::EngineResult>);
   return r.ok();
 }
 
@@ -45,7 +36,7 @@ bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* er
   r.Field("memtier", &out->memtier);
   r.Field("trials", &out->trials);
   r.Array("commands", &out->commands, ReadCommand);
-  r.Object("context", &out->context, ReadWithPath<results::Context>);
+  r.Object("context", &out->context, results::FromJsonAt<results::Context>);
   return r.ok();
 }
 

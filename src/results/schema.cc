@@ -132,6 +132,24 @@ nlohmann::json ToJson(const RunResults& r) {
           {"context", ToJson(r.context)}};
 }
 
+KeyOrder SharedKeyOrder() {
+  const std::vector<std::string> stats = {"median", "min", "max", "stddev"};
+  return {
+      {"trials",
+       {"trial", "throughput", "p50", "p99", "p999", "avg_latency", "ops", "errors", "duration_sec",
+        "raw_file"}},
+      {"throughput", stats},
+      {"p50", stats},
+      {"p99", stats},
+      {"p999", stats},
+      {"avg_latency", stats},
+      {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
+      {"hosts",
+       {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
+        "kernel", "os", "arch", "cpus"}},
+  };
+}
+
 // ---- Reading ----
 // Each reader takes the path of its object so errors name the full field path.
 
@@ -162,21 +180,15 @@ bool Read(const nlohmann::json& j, const std::string& path, TrialResult* out, st
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, EngineResult* out, std::string* error) {
-  auto stats = [](const nlohmann::json& v, const std::string& p, Stats* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
-  auto trial = [](const nlohmann::json& v, const std::string& p, TrialResult* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("engine", &out->engine);
   r.Field("version", &out->version);
-  r.Array("trials", &out->trials, trial);
-  r.Object("throughput", &out->throughput, stats);
-  r.Object("p50", &out->p50, stats);
-  r.Object("p99", &out->p99, stats);
-  r.Object("p999", &out->p999, stats);
-  r.Object("avg_latency", &out->avg_latency, stats);
+  r.Array("trials", &out->trials, Read);
+  r.Object("throughput", &out->throughput, Read);
+  r.Object("p50", &out->p50, Read);
+  r.Object("p99", &out->p99, Read);
+  r.Object("p999", &out->p999, Read);
+  r.Object("avg_latency", &out->avg_latency, Read);
   r.Field("error", &out->error);
   r.Field("tuning", &out->tuning);
   r.Field("approximate", &out->approximate);
@@ -217,28 +229,17 @@ bool Read(const nlohmann::json& j, const std::string& path, HostFacts* out, std:
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, Context* out, std::string* error) {
-  auto host = [](const nlohmann::json& v, const std::string& p, HostFacts* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("tool", &out->tool);
   r.Field("tool_version", &out->tool_version);
   r.Field("build_type", &out->build_type);
   r.Field("provider", &out->provider);
   r.Field("load_generator", &out->load_generator);
-  r.Array("hosts", &out->hosts, host);
+  r.Array("hosts", &out->hosts, Read);
   return r.ok();
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, RunResults* out, std::string* error) {
-  auto memtier = [](const nlohmann::json& v, const std::string& p, MemtierConfig* o,
-                    std::string* e) { return Read(v, p, o, e); };
-  auto engine = [](const nlohmann::json& v, const std::string& p, EngineResult* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
-  auto context = [](const nlohmann::json& v, const std::string& p, Context* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("run_id", &out->run_id);
   r.Field("setup_id", &out->setup_id);
@@ -249,11 +250,11 @@ bool Read(const nlohmann::json& j, const std::string& path, RunResults* out, std
   r.Field("aws_account", &out->aws_account);
   r.Field("server_instance", &out->server_instance);
   r.Field("client_instance", &out->client_instance);
-  r.Object("memtier", &out->memtier, memtier);
+  r.Object("memtier", &out->memtier, Read);
   r.Field("warmup_requests", &out->warmup_requests);
   r.Field("trials", &out->trials);
-  r.Array("engines", &out->engines, engine);
-  r.Object("context", &out->context, context);
+  r.Array("engines", &out->engines, Read);
+  r.Object("context", &out->context, Read);
   return r.ok();
 }
 
