@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::report {
 namespace {
@@ -24,12 +25,7 @@ bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry*
 
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
   results::JsonReader r(j, "", error);
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Field("status", &out->status);
-  r.Field("region", &out->region);
+  results::ReadRunFields(r, out);
   r.Field("server_instance", &out->server_instance);
   r.Field("client_instance", &out->client_instance);
   r.Field("tool", &out->tool);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
@@ -162,20 +163,15 @@ nlohmann::json ToJson(const CommandResult& c) {
 nlohmann::json ToJson(const CommandRunResults& r) {
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : r.commands) commands.push_back(ToJson(c));
-  nlohmann::json j = {{"scenario", r.scenario},
-                      {"run_id", r.run_id},
-                      {"setup_id", r.setup_id},
-                      {"created_at", r.created_at},
-                      {"completed_at", r.completed_at},
-                      {"status", r.status},
-                      {"region", r.region},
-                      {"server_instance", r.server_instance},
-                      {"client_instance", r.client_instance},
-                      {"tool", r.tool},
-                      {"memtier", ToJson(r.memtier)},
-                      {"trials", r.trials},
-                      {"commands", std::move(commands)},
-                      {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"scenario", r.scenario},
+            {"server_instance", r.server_instance},
+            {"client_instance", r.client_instance},
+            {"tool", r.tool},
+            {"memtier", ToJson(r.memtier)},
+            {"trials", r.trials},
+            {"commands", std::move(commands)},
+            {"context", ToJson(r.context)}});
   if (!r.dfly_bench_ref.empty()) j["dfly_bench_ref"] = r.dfly_bench_ref;
   return j;
 }
@@ -185,12 +181,7 @@ bool FromJson(const nlohmann::json& j, CommandRunResults* out, std::string* erro
   CommandRunResults value;
   JsonReader r(j, "", error);
   r.Field("scenario", &value.scenario);
-  r.Field("run_id", &value.run_id);
-  r.Field("setup_id", &value.setup_id);
-  r.Field("created_at", &value.created_at);
-  r.Field("completed_at", &value.completed_at);
-  r.Field("status", &value.status);
-  r.Field("region", &value.region);
+  ReadRunFields(r, &value);
   r.Field("server_instance", &value.server_instance);
   r.Field("client_instance", &value.client_instance);
   r.Field("tool", &value.tool);

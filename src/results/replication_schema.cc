@@ -1,6 +1,7 @@
 #include "results/replication_schema.h"
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -42,17 +43,12 @@ bool Read(const nlohmann::json& j, const std::string& path, ReplicationRunResult
     *error = "scenario: expected \"replication\", got \"" + out->scenario + "\"";
     return false;
   }
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Field("region", &out->region);
+  ReadRunFields(r, out);
   r.Field("master_instance", &out->master_instance);
   r.Field("replica_instance", &out->replica_instance);
   r.Field("client_instance", &out->client_instance);
   r.Field("dfly_bench_ref", &out->dfly_bench_ref);
   r.Array("cases", &out->cases, Read);
-  r.Field("status", &out->status);
   r.Object("context", &out->context, FromJsonAt<Context>);
   return r.ok();
 }
@@ -115,19 +111,15 @@ nlohmann::json ToJson(const ReplicationCase& c) {
 nlohmann::json ToJson(const ReplicationRunResults& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(ToJson(c));
-  return {{"scenario", "replication"},
-          {"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"completed_at", r.completed_at},
-          {"status", r.status},
-          {"region", r.region},
-          {"master_instance", r.master_instance},
-          {"replica_instance", r.replica_instance},
-          {"client_instance", r.client_instance},
-          {"dfly_bench_ref", r.dfly_bench_ref},
-          {"cases", std::move(cases)},
-          {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"scenario", "replication"},
+            {"master_instance", r.master_instance},
+            {"replica_instance", r.replica_instance},
+            {"client_instance", r.client_instance},
+            {"dfly_bench_ref", r.dfly_bench_ref},
+            {"cases", std::move(cases)},
+            {"context", ToJson(r.context)}});
+  return j;
 }
 
 bool FromJson(const nlohmann::json& j, RepSample* out, std::string* error) {

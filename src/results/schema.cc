@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::results {
 
@@ -116,20 +117,16 @@ nlohmann::json ToJson(const Context& c) {
 nlohmann::json ToJson(const RunResults& r) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto& e : r.engines) engines.push_back(ToJson(e));
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"completed_at", r.completed_at},
-          {"status", r.status},
-          {"region", r.region},
-          {"aws_account", r.aws_account},
-          {"server_instance", r.server_instance},
-          {"client_instance", r.client_instance},
-          {"memtier", ToJson(r.memtier)},
-          {"warmup_requests", r.warmup_requests},
-          {"trials", r.trials},
-          {"engines", std::move(engines)},
-          {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"aws_account", r.aws_account},
+            {"server_instance", r.server_instance},
+            {"client_instance", r.client_instance},
+            {"memtier", ToJson(r.memtier)},
+            {"warmup_requests", r.warmup_requests},
+            {"trials", r.trials},
+            {"engines", std::move(engines)},
+            {"context", ToJson(r.context)}});
+  return j;
 }
 
 KeyOrder SharedKeyOrder() {
@@ -241,12 +238,7 @@ bool Read(const nlohmann::json& j, const std::string& path, Context* out, std::s
 
 bool Read(const nlohmann::json& j, const std::string& path, RunResults* out, std::string* error) {
   JsonReader r(j, path, error);
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Field("status", &out->status);
-  r.Field("region", &out->region);
+  ReadRunFields(r, out);
   r.Field("aws_account", &out->aws_account);
   r.Field("server_instance", &out->server_instance);
   r.Field("client_instance", &out->client_instance);
