@@ -222,19 +222,27 @@ TEST(RespScannerTest, PipelineOfReplies) {
   }
 }
 
-TEST(RespScannerTest, IncompleteHeaderIsLeftUnconsumed) {
+// One scanner fed call by call, counting the replies it reports.
+class RespScannerCallsTest : public ::testing::Test {
+ protected:
+  ScanResult Scan(std::string_view data) {
+    return scanner.Scan(data, [this](ReplyKind, std::string_view) { ++replies; });
+  }
+
   RespScanner scanner;
   int replies = 0;
-  auto count = [&](ReplyKind, std::string_view) { ++replies; };
-  ScanResult r = scanner.Scan("+OK\r\n$1", count);
+};
+
+TEST_F(RespScannerCallsTest, IncompleteHeaderIsLeftUnconsumed) {
+  ScanResult r = Scan("+OK\r\n$1");
   EXPECT_EQ(r.status, ParseStatus::kOk);
   EXPECT_EQ(r.consumed, 5u);
   EXPECT_EQ(replies, 1);
   EXPECT_TRUE(scanner.idle());
-  r = scanner.Scan("$10\r\nabc", count);
+  r = Scan("$10\r\nabc");
   EXPECT_EQ(r.consumed, 8u);
   EXPECT_FALSE(scanner.idle());
-  r = scanner.Scan("defghij\r\n", count);
+  r = Scan("defghij\r\n");
   EXPECT_EQ(r.consumed, 9u);
   EXPECT_EQ(replies, 2);
   EXPECT_TRUE(scanner.idle());
@@ -309,18 +317,15 @@ TEST(RespScannerTest, MalformedInputIsAProtocolError) {
   EXPECT_EQ(ParseStatusOf(":-9223372036854775808\r\n"), ParseStatus::kOk);
 }
 
-TEST(RespScannerTest, FailureIsStickyUntilReset) {
-  RespScanner scanner;
-  int replies = 0;
-  auto count = [&](ReplyKind, std::string_view) { ++replies; };
-  ScanResult r = scanner.Scan("+OK\r\n?bad\r\n+OK\r\n", count);
+TEST_F(RespScannerCallsTest, FailureIsStickyUntilReset) {
+  ScanResult r = Scan("+OK\r\n?bad\r\n+OK\r\n");
   EXPECT_EQ(r.status, ParseStatus::kProtocolError);
   EXPECT_EQ(r.consumed, 5u);
   EXPECT_EQ(replies, 1);
   EXPECT_NE(scanner.error().find("'?bad'"), std::string::npos) << scanner.error();
-  EXPECT_EQ(scanner.Scan("+OK\r\n", count).status, ParseStatus::kProtocolError);
+  EXPECT_EQ(Scan("+OK\r\n").status, ParseStatus::kProtocolError);
   scanner.Reset();
-  EXPECT_EQ(scanner.Scan("+OK\r\n", count).status, ParseStatus::kOk);
+  EXPECT_EQ(Scan("+OK\r\n").status, ParseStatus::kOk);
   EXPECT_EQ(replies, 2);
 }
 
