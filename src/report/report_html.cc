@@ -222,13 +222,13 @@ std::string Heading(const ResultDocument& d, const std::string& anchor, const st
 // then `rest`.
 template <class Results>
 Facts ServerClientRunFacts(const Results& r, Facts::value_type first, const Facts& rest) {
-  Facts facts = {std::move(first),
-                 {"setup", r.setup_id},
+  Facts facts = {{"setup", r.setup_id},
                  {"started", r.created_at},
                  {"completed", r.completed_at},
                  {"region", r.region},
                  {"server instance", r.server_instance},
                  {"client instance", r.client_instance}};
+  facts.insert(facts.begin(), std::move(first));
   facts.insert(facts.end(), rest.begin(), rest.end());
   return facts;
 }
