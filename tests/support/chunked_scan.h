@@ -57,4 +57,11 @@ ChunkedScan ScanInChunks(Scanner& scanner, std::string_view data,
   return out;
 }
 
+// The same with a fresh `Scanner`, by default on the whole of `data` at once.
+template <class Scanner>
+ChunkedScan ScanInChunks(std::string_view data, const std::vector<size_t>& sizes = {}) {
+  Scanner scanner;
+  return ScanInChunks(scanner, data, sizes);
+}
+
 }  // namespace dfbench::testing
