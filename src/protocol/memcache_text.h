@@ -41,9 +41,8 @@ class MemcacheScanner {
  private:
   template <class Protocol, class OnReply>
   friend ScanResult detail::ScanReplies(Protocol&, std::string_view, OnReply&);
-  static constexpr const char* kBlobTrailerError = "VALUE data block not followed by CRLF";
-  static constexpr const char* kLineTooLongError = "reply line too long";
-  static constexpr const char* kMalformedLineError = "line without CR";
+  static constexpr detail::StreamFaultMessages kFaults = {"VALUE data block not followed by CRLF",
+                                                          "reply line too long", "line without CR"};
   static bool WellFormed(const char* line, const char* lf) { return lf != line && lf[-1] == '\r'; }
   bool OnLine(const char* line, const char* lf, const char* /*end*/, bool* done) {
     return OnLine(std::string_view(line, static_cast<size_t>(lf - 1 - line)), done);

@@ -40,6 +40,12 @@ inline constexpr size_t kMaxLineBytes = 64 * 1024;
 inline constexpr int kMaxDepth = 64;
 
 namespace detail {
+// What a reply scanner says about the stream faults its shared loop detects.
+struct StreamFaultMessages {
+  const char* blob_trailer;    // a payload not followed by CRLF
+  const char* line_too_long;   // no line end within kMaxLineBytes
+  const char* malformed_line;  // a line its protocol cannot parse at all
+};
 // The scanning loop RespScanner and MemcacheScanner share (resp_parser_inl.h).
 template <class Protocol, class OnReply>
 ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_reply);
@@ -70,9 +76,9 @@ class RespScanner {
  private:
   template <class Protocol, class OnReply>
   friend ScanResult detail::ScanReplies(Protocol&, std::string_view, OnReply&);
-  static constexpr const char* kBlobTrailerError = "bulk payload not followed by CRLF";
-  static constexpr const char* kLineTooLongError = "header line too long";
-  static constexpr const char* kMalformedLineError = "header line without type byte or CR";
+  static constexpr detail::StreamFaultMessages kFaults = {"bulk payload not followed by CRLF",
+                                                          "header line too long",
+                                                          "header line without type byte or CR"};
   // A header line is a type byte, its text, then CRLF.
   static bool WellFormed(const char* line, const char* lf) {
     return lf - line >= 2 && lf[-1] == '\r';

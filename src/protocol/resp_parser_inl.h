@@ -71,7 +71,7 @@ inline const char* FindLineEnd(const char* p, const char* end, bool* too_long) {
 
 // Skips the payload bytes the protocol announced (checking their CRLF), cuts the rest into
 // lines, hands each to the protocol and reports each reply it completes. `Protocol` provides
-// its messages for the three stream faults, WellFormed(line, lf) (may the line be parsed at
+// kFaults (its messages for the stream faults), WellFormed(line, lf) (may the line be parsed at
 // all), OnLine(line, lf, end, &done) (false on a protocol error) and BlobDone() (whether the
 // payload that just ended completed a reply), and keeps blob_remaining_, kind_, error_text_.
 template <class Protocol, class OnReply>
@@ -83,7 +83,7 @@ ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_rep
   while (p < end) {
     if (scanner.blob_remaining_ > 0) {
       if (!SkipBlob(&p, end, &scanner.blob_remaining_)) {
-        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kBlobTrailerError);
+        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.blob_trailer);
       }
       if (scanner.blob_remaining_ > 0) break;  // the payload goes on in the next chunk
       if (scanner.BlobDone()) on_reply(scanner.kind_, scanner.error_text_);
@@ -93,11 +93,11 @@ ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_rep
     const char* lf = FindLineEnd(p, end, &too_long);
     if (lf == nullptr) {
       if (too_long)
-        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kLineTooLongError);
+        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.line_too_long);
       break;  // the caller keeps the partial line
     }
     if (!Protocol::WellFormed(p, lf)) {
-      return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kMalformedLineError);
+      return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.malformed_line);
     }
     bool done = false;
     if (!scanner.OnLine(p, lf, end, &done)) {
