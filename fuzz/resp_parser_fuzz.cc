@@ -11,6 +11,7 @@
 
 #include "protocol/memcache_text.h"
 #include "protocol/resp_parser.h"
+#include "support/chunked_scan.h"
 
 namespace dfbench::protocol {
 namespace {
@@ -30,38 +31,28 @@ struct Outcome {
   std::string tail;  // bytes left unconsumed at the end (when not failed)
 };
 
-// Feeds `data` to a fresh scanner in chunks of `sizes` (then the rest), keeping unconsumed
-// bytes at the front of the buffer as a connection does.
+// Feeds `data` to a fresh scanner in chunks of `sizes` (then the rest).
 template <class Scanner>
 Outcome Scan(std::string_view data, const std::vector<size_t>& sizes) {
   Scanner scanner;
+  const testing::ChunkedScan scan = testing::ScanInChunks(scanner, data, sizes);
+  FUZZ_CHECK(!scan.overconsumed);
+  // Only a partial line is ever kept back.
+  FUZZ_CHECK(scan.max_pending < kMaxLineBytes);
+  FUZZ_CHECK(!scan.kept_line_end);
   Outcome out;
-  std::string pending;
-  size_t pos = 0;
-  for (size_t i = 0; pos < data.size() || i == 0; ++i) {
-    const size_t n = i < sizes.size() ? std::min(sizes[i], data.size() - pos) : data.size() - pos;
-    pending.append(data.substr(pos, n));
-    pos += n;
-    const ScanResult r = scanner.Scan(pending, [&](ReplyKind kind, std::string_view text) {
-      out.kinds.push_back(kind);
-      out.error_texts.emplace_back(text);
-    });
-    FUZZ_CHECK(r.consumed <= pending.size());
-    if (r.status == ParseStatus::kProtocolError) {
-      FUZZ_CHECK(!scanner.error().empty());
-      // A failed scanner stays failed.
-      FUZZ_CHECK(scanner.Scan("+OK\r\n", [](ReplyKind, std::string_view) {}).status ==
-                 ParseStatus::kProtocolError);
-      out.failed = true;
-      return out;
-    }
-    FUZZ_CHECK(r.status == ParseStatus::kOk);
-    pending.erase(0, r.consumed);
-    // Only a partial line is ever kept back.
-    FUZZ_CHECK(pending.size() < kMaxLineBytes);
-    FUZZ_CHECK(pending.find('\n') == std::string::npos);
+  for (const auto& reply : scan.replies) {
+    out.kinds.push_back(reply.kind);
+    out.error_texts.push_back(reply.error_text);
   }
-  out.tail = pending;
+  out.failed = scan.failed;
+  out.tail = scan.tail;
+  if (scan.failed) {
+    FUZZ_CHECK(!scan.error.empty());
+    // A failed scanner stays failed.
+    FUZZ_CHECK(scanner.Scan("+OK\r\n", [](ReplyKind, std::string_view) {}).status ==
+               ParseStatus::kProtocolError);
+  }
   return out;
 }
 

@@ -4,18 +4,12 @@
 #include <set>
 
 #include "core/check.h"
+#include "core/text.h"
 #include "engines/engine.h"
 #include "protocol/blocking_client.h"
 
 namespace dfbench::engines {
 namespace {
-
-std::string Trim(const std::string& s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
 
 std::string KnownNames() {
   std::string names;
@@ -57,7 +51,8 @@ core::Result<std::vector<const EngineSpec*>> ParseEngineList(const std::string& 
   size_t start = 0;
   while (true) {
     size_t comma = csv.find(',', start);
-    std::string name = Trim(csv.substr(start, comma == std::string::npos ? comma : comma - start));
+    std::string name =
+        core::Trim(csv.substr(start, comma == std::string::npos ? comma : comma - start));
     if (name.empty()) {
       return core::Fail(core::ErrorKind::kUsage,
                         "empty engine name in \"" + csv + "\" (known: " + KnownNames() + ")");
@@ -195,9 +190,9 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
                       binary + " " + flag + " failed: " + out.error().message);
   }
   std::string text = out->out.empty() ? out->err : out->out;
-  std::string first = Trim(text.substr(0, text.find('\n')));
+  std::string first = core::Trim(text.substr(0, text.find('\n')));
   if (!out->status.ok() || first.empty()) {
-    std::string detail = Trim(out->err.empty() ? out->out : out->err);
+    std::string detail = core::Trim(out->err.empty() ? out->out : out->err);
     return core::Fail(core::ErrorKind::kEnvironment,
                       binary + " " + flag + " failed (" + out->status.Describe() + ")" +
                           (detail.empty() ? "" : ": " + detail.substr(0, detail.find('\n'))));

@@ -10,47 +10,17 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 
 #include "core/files.h"
+#include "hosts/remote_facts.h"
 
 namespace dfbench::hosts {
 namespace {
 
-std::string Trim(const std::string& s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
-}
-
-// Value of the first "key<sep>value" line whose key (trimmed) equals `key`.
-std::string FieldOf(const std::string& text, const std::string& key, char sep) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t pos = line.find(sep);
-    if (pos == std::string::npos) continue;
-    if (Trim(line.substr(0, pos)) == key) return Trim(line.substr(pos + 1));
-  }
-  return "";
-}
-
-std::string Unquote(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
-    return s.substr(1, s.size() - 2);
-  }
-  return s;
-}
-
 std::string CpuModel() {
   if (auto cpuinfo = core::ReadFile("/proc/cpuinfo")) {
-    // x86 names the model; ARM kernels often only name the board or nothing at all.
-    for (const char* key : {"model name", "Hardware", "cpu model", "Processor"}) {
-      std::string v = FieldOf(*cpuinfo, key, ':');
-      if (!v.empty()) return v;
-    }
+    std::string v = CpuModelOf(*cpuinfo);
+    if (!v.empty()) return v;
   }
   if (auto lscpu = core::RunCapture({"lscpu"}, std::chrono::seconds(5));
       lscpu && lscpu->status.ok()) {
@@ -62,19 +32,12 @@ std::string CpuModel() {
 
 uint64_t MemoryBytes() {
   auto meminfo = core::ReadFile("/proc/meminfo");
-  if (!meminfo) return 0;
-  std::string v = FieldOf(*meminfo, "MemTotal", ':');  // "16318412 kB"
-  try {
-    return static_cast<uint64_t>(std::stoull(v)) * 1024;
-  } catch (...) {
-    return 0;
-  }
+  return meminfo ? MemTotalBytes(*meminfo) : 0;
 }
 
 std::string OsName() {
   auto release = core::ReadFile("/etc/os-release");
-  if (!release) return "";
-  return Unquote(FieldOf(*release, "PRETTY_NAME", '='));
+  return release ? OsPrettyName(*release) : "";
 }
 
 }  // namespace

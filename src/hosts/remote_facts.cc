@@ -2,15 +2,10 @@
 
 #include <sstream>
 
+#include "core/text.h"
+
 namespace dfbench::hosts {
 namespace {
-
-std::string Trim(const std::string& s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -70,7 +65,7 @@ std::map<std::string, std::string> SplitSections(const std::string& text) {
   std::string* current = nullptr;
   for (const auto& line : Lines(text)) {
     if (line.rfind("@@", 0) == 0) {
-      current = &sections[Trim(line.substr(2))];
+      current = &sections[core::Trim(line.substr(2))];
       continue;
     }
     if (current) *current += line + "\n";
@@ -82,7 +77,16 @@ std::string FieldOf(const std::string& text, const std::string& key, char sep) {
   for (const auto& line : Lines(text)) {
     size_t pos = line.find(sep);
     if (pos == std::string::npos) continue;
-    if (Trim(line.substr(0, pos)) == key) return Trim(line.substr(pos + 1));
+    if (core::Trim(line.substr(0, pos)) == key) return core::Trim(line.substr(pos + 1));
+  }
+  return "";
+}
+
+std::string CpuModelOf(const std::string& cpuinfo) {
+  // x86 names the model; ARM kernels often only name the board or nothing at all.
+  for (const char* key : {"model name", "Hardware", "cpu model", "Processor"}) {
+    std::string v = FieldOf(cpuinfo, key, ':');
+    if (!v.empty()) return v;
   }
   return "";
 }
@@ -139,18 +143,12 @@ core::HostFacts ParseFacts(const std::string& script_output, const std::string& 
   auto s = SplitSections(script_output);
   auto uname = Lines(s["uname"]);
   if (uname.size() >= 3) {
-    f.name = Trim(uname[0]);
-    f.kernel = Trim(uname[1]);
-    f.arch = Trim(uname[2]);
+    f.name = core::Trim(uname[0]);
+    f.kernel = core::Trim(uname[1]);
+    f.arch = core::Trim(uname[2]);
   }
-  f.vcpus = ToInt(Trim(s["nproc"]));
-  for (const char* key : {"model name", "Hardware", "cpu model", "Processor"}) {
-    std::string v = FieldOf(s["cpuinfo"], key, ':');
-    if (!v.empty()) {
-      f.cpu_model = v;
-      break;
-    }
-  }
+  f.vcpus = ToInt(core::Trim(s["nproc"]));
+  f.cpu_model = CpuModelOf(s["cpuinfo"]);
   if (f.cpu_model.empty()) f.cpu_model = FieldOf(s["lscpu"], "Model name", ':');
   if (f.cpu_model.empty()) f.cpu_model = "unknown";
   f.memory_bytes = MemTotalBytes(s["meminfo"]);

@@ -26,6 +26,8 @@ core::HostFacts ParseFacts(const std::string& script_output, const std::string& 
 std::map<std::string, std::string> SplitSections(const std::string& text);
 // Value of the first "key<sep>value" line whose trimmed key equals `key` ("" if none).
 std::string FieldOf(const std::string& text, const std::string& key, char sep);
+// The CPU model a /proc/cpuinfo text names ("" if none).
+std::string CpuModelOf(const std::string& cpuinfo);
 // PRETTY_NAME of an os-release text, unquoted.
 std::string OsPrettyName(const std::string& os_release);
 // MemTotal of a meminfo text, in bytes (0 if absent).

@@ -39,6 +39,15 @@ class MemcacheScanner {
   void Reset() { *this = MemcacheScanner(); }
 
  private:
+  template <class Protocol, class OnReply>
+  friend ScanResult detail::ScanReplies(Protocol&, std::string_view, OnReply&);
+  static constexpr detail::StreamFaultMessages kFaults = {"VALUE data block not followed by CRLF",
+                                                          "reply line too long", "line without CR"};
+  static bool WellFormed(const char* line, const char* lf) { return lf != line && lf[-1] == '\r'; }
+  bool OnLine(const char* line, const char* lf, const char* /*end*/, bool* done) {
+    return OnLine(std::string_view(line, static_cast<size_t>(lf - 1 - line)), done);
+  }
+  bool BlobDone() { return false; }  // a VALUE list goes on until END
   // Classifies one line (without CRLF); false on a protocol error; *done when a reply ended.
   bool OnLine(std::string_view line, bool* done);
   ScanResult Fail(size_t consumed, std::string message);
@@ -52,32 +61,7 @@ class MemcacheScanner {
 
 template <class OnReply>
 ScanResult MemcacheScanner::Scan(std::string_view data, OnReply&& on_reply) {
-  if (!error_.empty()) return {0, ParseStatus::kProtocolError};
-  const char* const begin = data.data();
-  const char* const end = begin + data.size();
-  const char* p = begin;
-  while (p < end) {
-    if (blob_remaining_ > 0) {
-      if (!detail::SkipBlob(&p, end, &blob_remaining_)) {
-        return Fail(static_cast<size_t>(p - begin), "VALUE data block not followed by CRLF");
-      }
-      continue;  // the list goes on until END
-    }
-    bool too_long = false;
-    const char* lf = detail::FindLineEnd(p, end, &too_long);
-    if (lf == nullptr) {
-      if (too_long) return Fail(static_cast<size_t>(p - begin), "reply line too long");
-      break;
-    }
-    if (lf == p || lf[-1] != '\r') return Fail(static_cast<size_t>(p - begin), "line without CR");
-    bool done = false;
-    if (!OnLine(std::string_view(p, static_cast<size_t>(lf - 1 - p)), &done)) {
-      return {static_cast<size_t>(p - begin), ParseStatus::kProtocolError};
-    }
-    p = lf + 1;
-    if (done) on_reply(kind_, error_text_);
-  }
-  return {static_cast<size_t>(p - begin), ParseStatus::kOk};
+  return detail::ScanReplies(*this, data, on_reply);
 }
 
 }  // namespace dfbench::protocol

@@ -4,48 +4,17 @@
 
 #include <random>
 
+#include "support/chunked_scan.h"
+
 namespace dfbench::protocol {
 namespace {
 
-struct Scanned {
-  ReplyKind kind;
-  std::string error_text;
-  bool operator==(const Scanned&) const = default;
-};
+using Scanned = testing::ScannedReply;
+using ScanOutcome = testing::ChunkedScan;
 
-struct ScanOutcome {
-  std::vector<Scanned> replies;
-  bool failed = false;
-  std::string error;
-  size_t max_pending = 0;
-};
-
-// Feeds `data` in chunks of the given sizes (the last chunk takes the rest).
-ScanOutcome ScanChunks(std::string_view data, const std::vector<size_t>& sizes) {
-  MemcacheScanner scanner;
-  ScanOutcome outcome;
-  std::string pending;
-  size_t pos = 0;
-  for (size_t i = 0; pos < data.size() || i == 0; ++i) {
-    const size_t n = i < sizes.size() ? std::min(sizes[i], data.size() - pos) : data.size() - pos;
-    pending.append(data.substr(pos, n));
-    pos += n;
-    const ScanResult r = scanner.Scan(pending, [&](ReplyKind kind, std::string_view text) {
-      outcome.replies.push_back({kind, std::string(text)});
-    });
-    if (r.status == ParseStatus::kProtocolError) {
-      outcome.failed = true;
-      outcome.error = scanner.error();
-      return outcome;
-    }
-    pending.erase(0, r.consumed);
-    outcome.max_pending = std::max(outcome.max_pending, pending.size());
-  }
-  return outcome;
-}
-
-ScanOutcome ScanWhole(std::string_view data) {
-  return ScanChunks(data, {});
+// The whole stream at once, or in chunks of the given sizes.
+ScanOutcome Scan(std::string_view data, const std::vector<size_t>& sizes = {}) {
+  return testing::ScanInChunks<MemcacheScanner>(data, sizes);
 }
 
 TEST(MemcacheEncodeTest, ByteExact) {
@@ -101,14 +70,14 @@ TEST(MemcacheScannerTest, ReplyKinds) {
   std::vector<Scanned> expected;
   for (const auto& [bytes, scanned] : cases) {
     SCOPED_TRACE(bytes);
-    const ScanOutcome outcome = ScanWhole(bytes);
+    const ScanOutcome outcome = Scan(bytes);
     EXPECT_FALSE(outcome.failed) << outcome.error;
     ASSERT_EQ(outcome.replies.size(), 1u);
     EXPECT_EQ(outcome.replies[0], scanned);
     stream += bytes;
     expected.push_back(scanned);
   }
-  EXPECT_EQ(ScanWhole(stream).replies, expected);
+  EXPECT_EQ(Scan(stream).replies, expected);
 }
 
 TEST(MemcacheScannerTest, EverySplitPointAndRandomChunks) {
@@ -129,21 +98,21 @@ TEST(MemcacheScannerTest, EverySplitPointAndRandomChunks) {
     for (const auto& r : o.replies) k.push_back(r.kind);
     return k;
   };
-  ASSERT_EQ(kinds_of(ScanWhole(stream)), kinds);
+  ASSERT_EQ(kinds_of(Scan(stream)), kinds);
   for (size_t split = 0; split <= stream.size(); ++split) {
-    const ScanOutcome two = ScanChunks(stream, {split});
+    const ScanOutcome two = Scan(stream, {split});
     ASSERT_FALSE(two.failed) << "split at " << split << ": " << two.error;
     EXPECT_EQ(kinds_of(two), kinds) << "split at " << split;
     // Error lines are whole when reported.
     EXPECT_EQ(two.replies.at(5).error_text, "CLIENT_ERROR bad");
   }
-  EXPECT_EQ(kinds_of(ScanChunks(stream, std::vector<size_t>(stream.size(), 1))), kinds);
+  EXPECT_EQ(kinds_of(Scan(stream, std::vector<size_t>(stream.size(), 1))), kinds);
   std::mt19937 rng(7);
   std::uniform_int_distribution<size_t> size(0, 20);
   for (int round = 0; round < 300; ++round) {
     std::vector<size_t> sizes;
     for (size_t total = 0; total < stream.size(); total += sizes.back()) sizes.push_back(size(rng));
-    EXPECT_EQ(kinds_of(ScanChunks(stream, sizes)), kinds);
+    EXPECT_EQ(kinds_of(Scan(stream, sizes)), kinds);
   }
 }
 
@@ -151,7 +120,7 @@ TEST(MemcacheScannerTest, BigValueAcrossChunksIsSkippedNotBuffered) {
   const std::string payload(1 << 20, 'v');
   const std::string stream = std::string("VALUE big 0 ") + std::to_string(payload.size()) + "\r\n" +
                              payload + "\r\nEND\r\nEND\r\n";
-  const ScanOutcome outcome = ScanChunks(stream, std::vector<size_t>(1100, 1000));
+  const ScanOutcome outcome = Scan(stream, std::vector<size_t>(1100, 1000));
   ASSERT_FALSE(outcome.failed) << outcome.error;
   ASSERT_EQ(outcome.replies.size(), 2u);
   EXPECT_EQ(outcome.replies[0].kind, ReplyKind::kOk);
@@ -194,11 +163,11 @@ TEST(MemcacheScannerTest, MalformedInputIsAProtocolError) {
   };
   for (const std::string& input : bad) {
     SCOPED_TRACE(input.substr(0, 40));
-    const ScanOutcome whole = ScanWhole(input);
+    const ScanOutcome whole = Scan(input);
     EXPECT_TRUE(whole.failed);
     EXPECT_TRUE(whole.error.starts_with("protocol error: ")) << whole.error;
     const size_t chunk = input.size() < 100 ? 1 : 1000;
-    EXPECT_TRUE(ScanChunks(input, std::vector<size_t>(input.size(), chunk)).failed);
+    EXPECT_TRUE(Scan(input, std::vector<size_t>(input.size(), chunk)).failed);
   }
 }
 

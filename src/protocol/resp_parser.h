@@ -39,6 +39,18 @@ inline constexpr size_t kMaxLineBytes = 64 * 1024;
 // Aggregates (arrays, maps, sets, pushes, attributes) nest at most this deep.
 inline constexpr int kMaxDepth = 64;
 
+namespace detail {
+// What a reply scanner says about the stream faults its shared loop detects.
+struct StreamFaultMessages {
+  const char* blob_trailer;    // a payload not followed by CRLF
+  const char* line_too_long;   // no line end within kMaxLineBytes
+  const char* malformed_line;  // a line its protocol cannot parse at all
+};
+// The scanning loop RespScanner and MemcacheScanner share (resp_parser_inl.h).
+template <class Protocol, class OnReply>
+ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_reply);
+}  // namespace detail
+
 // Scans the reply stream of one connection. Feed it successive chunks with Scan(); it reports
 // each complete top-level reply through the callback. State (the rest of a bulk payload, the
 // element counts of open aggregates) persists between calls, so a reply may be split anywhere.
@@ -62,6 +74,20 @@ class RespScanner {
   void Reset() { *this = RespScanner(); }
 
  private:
+  template <class Protocol, class OnReply>
+  friend ScanResult detail::ScanReplies(Protocol&, std::string_view, OnReply&);
+  static constexpr detail::StreamFaultMessages kFaults = {"bulk payload not followed by CRLF",
+                                                          "header line too long",
+                                                          "header line without type byte or CR"};
+  // A header line is a type byte, its text, then CRLF.
+  static bool WellFormed(const char* line, const char* lf) {
+    return lf - line >= 2 && lf[-1] == '\r';
+  }
+  bool OnLine(const char* line, const char* lf, const char* end, bool* done) {
+    return OnHeader(*line, std::string_view(line + 1, static_cast<size_t>(lf - 2 - line)), lf + 1,
+                    end, done);
+  }
+  bool BlobDone() { return ValueDone(); }
   // Handles one header line; false on a protocol error. Sets *done when a top-level reply
   // ended with this line.
   bool OnHeader(char type, std::string_view line, const char* payload, const char* end, bool* done);

@@ -69,42 +69,51 @@ inline const char* FindLineEnd(const char* p, const char* end, bool* too_long) {
   return lf;
 }
 
-}  // namespace detail
-
-template <class OnReply>
-ScanResult RespScanner::Scan(std::string_view data, OnReply&& on_reply) {
-  if (!error_.empty()) return {0, ParseStatus::kProtocolError};
+// Skips the payload bytes the protocol announced (checking their CRLF), cuts the rest into
+// lines, hands each to the protocol and reports each reply it completes. `Protocol` provides
+// kFaults (its messages for the stream faults), WellFormed(line, lf) (may the line be parsed at
+// all), OnLine(line, lf, end, &done) (false on a protocol error) and BlobDone() (whether the
+// payload that just ended completed a reply), and keeps blob_remaining_, kind_, error_text_.
+template <class Protocol, class OnReply>
+ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_reply) {
+  if (!scanner.error_.empty()) return {0, ParseStatus::kProtocolError};
   const char* const begin = data.data();
   const char* const end = begin + data.size();
   const char* p = begin;
   while (p < end) {
-    if (blob_remaining_ > 0) {
-      if (!detail::SkipBlob(&p, end, &blob_remaining_)) {
-        return Fail(static_cast<size_t>(p - begin), "bulk payload not followed by CRLF");
+    if (scanner.blob_remaining_ > 0) {
+      if (!SkipBlob(&p, end, &scanner.blob_remaining_)) {
+        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.blob_trailer);
       }
-      if (blob_remaining_ > 0) break;  // the payload goes on in the next chunk
-      if (ValueDone()) on_reply(kind_, error_text_);
+      if (scanner.blob_remaining_ > 0) break;  // the payload goes on in the next chunk
+      if (scanner.BlobDone()) on_reply(scanner.kind_, scanner.error_text_);
       continue;
     }
     bool too_long = false;
-    const char* lf = detail::FindLineEnd(p, end, &too_long);
+    const char* lf = FindLineEnd(p, end, &too_long);
     if (lf == nullptr) {
-      if (too_long) return Fail(static_cast<size_t>(p - begin), "header line too long");
+      if (too_long)
+        return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.line_too_long);
       break;  // the caller keeps the partial line
     }
-    // A line is a type byte, its text, then CRLF.
-    if (lf - p < 2 || lf[-1] != '\r') {
-      return Fail(static_cast<size_t>(p - begin), "header line without type byte or CR");
+    if (!Protocol::WellFormed(p, lf)) {
+      return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.malformed_line);
     }
     bool done = false;
-    const std::string_view line(p + 1, static_cast<size_t>(lf - 2 - p));
-    if (!OnHeader(*p, line, lf + 1, end, &done)) {
+    if (!scanner.OnLine(p, lf, end, &done)) {
       return {static_cast<size_t>(p - begin), ParseStatus::kProtocolError};
     }
     p = lf + 1;
-    if (done) on_reply(kind_, error_text_);
+    if (done) on_reply(scanner.kind_, scanner.error_text_);
   }
   return {static_cast<size_t>(p - begin), ParseStatus::kOk};
+}
+
+}  // namespace detail
+
+template <class OnReply>
+ScanResult RespScanner::Scan(std::string_view data, OnReply&& on_reply) {
+  return detail::ScanReplies(*this, data, on_reply);
 }
 
 inline bool RespScanner::ValueDone() {

@@ -6,45 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "support/chunked_scan.h"
+
 namespace dfbench::protocol {
 namespace {
 
-struct Scanned {
-  ReplyKind kind;
-  std::string error_text;
-  bool operator==(const Scanned&) const = default;
-};
+using Scanned = testing::ScannedReply;
+using ScanOutcome = testing::ChunkedScan;
 
-struct ScanOutcome {
-  std::vector<Scanned> replies;
-  bool failed = false;
-  size_t max_pending = 0;  // the most bytes the caller had to keep between chunks
-};
-
-// Feeds `data` in chunks of the given sizes (the last chunk takes the rest), keeping the
-// unconsumed bytes at the front of the buffer as a connection would.
-ScanOutcome ScanChunks(std::string_view data, const std::vector<size_t>& sizes,
-                       bool keep_error_text = true) {
+ScanOutcome ScanChunks(std::string_view data, const std::vector<size_t>& sizes) {
   RespScanner scanner;
-  ScanOutcome outcome;
-  std::string pending;
-  size_t pos = 0;
-  for (size_t i = 0; pos < data.size() || i == 0; ++i) {
-    const size_t n = i < sizes.size() ? std::min(sizes[i], data.size() - pos) : data.size() - pos;
-    pending.append(data.substr(pos, n));
-    pos += n;
-    const ScanResult r = scanner.Scan(pending, [&](ReplyKind kind, std::string_view text) {
-      outcome.replies.push_back({kind, keep_error_text ? std::string(text) : ""});
-    });
-    if (r.status == ParseStatus::kProtocolError) {
-      EXPECT_FALSE(scanner.error().empty());
-      outcome.failed = true;
-      return outcome;
-    }
-    EXPECT_LE(r.consumed, pending.size());
-    pending.erase(0, r.consumed);
-    outcome.max_pending = std::max(outcome.max_pending, pending.size());
-  }
+  ScanOutcome outcome = testing::ScanInChunks(scanner, data, sizes);
+  EXPECT_FALSE(outcome.overconsumed);
+  EXPECT_TRUE(!outcome.failed || !outcome.error.empty());
   return outcome;
 }
 
@@ -181,7 +155,7 @@ TEST(RespScannerTest, EverySplitPointMatchesWholeBuffer) {
   ASSERT_EQ(whole.replies.size(), AllReplies().size());
   for (size_t split = 0; split <= stream.size(); ++split) {
     // A blob error's text is only reported when it lies in one chunk, so compare kinds here.
-    const ScanOutcome two = ScanChunks(stream, {split}, /*keep_error_text=*/false);
+    const ScanOutcome two = ScanChunks(stream, {split});
     ASSERT_FALSE(two.failed) << "split at " << split;
     ASSERT_EQ(two.replies.size(), whole.replies.size()) << "split at " << split;
     for (size_t i = 0; i < two.replies.size(); ++i) {
@@ -193,7 +167,7 @@ TEST(RespScannerTest, EverySplitPointMatchesWholeBuffer) {
 TEST(RespScannerTest, ByteByByteAndRandomChunks) {
   const std::string stream = AllRepliesStream();
   const ScanOutcome whole = ScanWhole(stream);
-  const ScanOutcome bytes = ScanChunks(stream, std::vector<size_t>(stream.size(), 1), false);
+  const ScanOutcome bytes = ScanChunks(stream, std::vector<size_t>(stream.size(), 1));
   ASSERT_EQ(bytes.replies.size(), whole.replies.size());
   for (size_t i = 0; i < whole.replies.size(); ++i) {
     EXPECT_EQ(bytes.replies[i].kind, whole.replies[i].kind);
@@ -203,7 +177,7 @@ TEST(RespScannerTest, ByteByByteAndRandomChunks) {
     std::vector<size_t> sizes;
     std::uniform_int_distribution<size_t> size(0, 40);
     for (size_t total = 0; total < stream.size(); total += sizes.back()) sizes.push_back(size(rng));
-    const ScanOutcome chunked = ScanChunks(stream, sizes, false);
+    const ScanOutcome chunked = ScanChunks(stream, sizes);
     ASSERT_FALSE(chunked.failed);
     ASSERT_EQ(chunked.replies.size(), whole.replies.size());
     for (size_t i = 0; i < whole.replies.size(); ++i) {
@@ -248,19 +222,27 @@ TEST(RespScannerTest, PipelineOfReplies) {
   }
 }
 
-TEST(RespScannerTest, IncompleteHeaderIsLeftUnconsumed) {
+// One scanner fed call by call, counting the replies it reports.
+class RespScannerCallsTest : public ::testing::Test {
+ protected:
+  ScanResult Scan(std::string_view data) {
+    return scanner.Scan(data, [this](ReplyKind, std::string_view) { ++replies; });
+  }
+
   RespScanner scanner;
   int replies = 0;
-  auto count = [&](ReplyKind, std::string_view) { ++replies; };
-  ScanResult r = scanner.Scan("+OK\r\n$1", count);
+};
+
+TEST_F(RespScannerCallsTest, IncompleteHeaderIsLeftUnconsumed) {
+  ScanResult r = Scan("+OK\r\n$1");
   EXPECT_EQ(r.status, ParseStatus::kOk);
   EXPECT_EQ(r.consumed, 5u);
   EXPECT_EQ(replies, 1);
   EXPECT_TRUE(scanner.idle());
-  r = scanner.Scan("$10\r\nabc", count);
+  r = Scan("$10\r\nabc");
   EXPECT_EQ(r.consumed, 8u);
   EXPECT_FALSE(scanner.idle());
-  r = scanner.Scan("defghij\r\n", count);
+  r = Scan("defghij\r\n");
   EXPECT_EQ(r.consumed, 9u);
   EXPECT_EQ(replies, 2);
   EXPECT_TRUE(scanner.idle());
@@ -335,18 +317,15 @@ TEST(RespScannerTest, MalformedInputIsAProtocolError) {
   EXPECT_EQ(ParseStatusOf(":-9223372036854775808\r\n"), ParseStatus::kOk);
 }
 
-TEST(RespScannerTest, FailureIsStickyUntilReset) {
-  RespScanner scanner;
-  int replies = 0;
-  auto count = [&](ReplyKind, std::string_view) { ++replies; };
-  ScanResult r = scanner.Scan("+OK\r\n?bad\r\n+OK\r\n", count);
+TEST_F(RespScannerCallsTest, FailureIsStickyUntilReset) {
+  ScanResult r = Scan("+OK\r\n?bad\r\n+OK\r\n");
   EXPECT_EQ(r.status, ParseStatus::kProtocolError);
   EXPECT_EQ(r.consumed, 5u);
   EXPECT_EQ(replies, 1);
   EXPECT_NE(scanner.error().find("'?bad'"), std::string::npos) << scanner.error();
-  EXPECT_EQ(scanner.Scan("+OK\r\n", count).status, ParseStatus::kProtocolError);
+  EXPECT_EQ(Scan("+OK\r\n").status, ParseStatus::kProtocolError);
   scanner.Reset();
-  EXPECT_EQ(scanner.Scan("+OK\r\n", count).status, ParseStatus::kOk);
+  EXPECT_EQ(Scan("+OK\r\n").status, ParseStatus::kOk);
   EXPECT_EQ(replies, 2);
 }
 

@@ -169,9 +169,7 @@ results::EngineResult Engine(const std::string& name, double tput, double tput_m
 }
 
 ResultDocument RunDoc(std::string source, std::vector<results::EngineResult> engines) {
-  ResultDocument d;
-  d.source = std::move(source);
-  d.shape = Shape::kRun;
+  ResultDocument d{.source = std::move(source), .shape = Shape::kRun};
   d.run.run_id = "20260408-143217";
   d.run.engines = std::move(engines);
   return d;
@@ -252,9 +250,7 @@ TEST(Compare, ShapesMustMatchAndShareSomething) {
 }
 
 ResultDocument CommandsDoc(std::vector<CommandEntry> commands) {
-  ResultDocument d;
-  d.source = "cmd.json";
-  d.shape = Shape::kCommands;
+  ResultDocument d{.source = "cmd.json", .shape = Shape::kCommands};
   d.commands.commands = std::move(commands);
   return d;
 }
@@ -292,9 +288,7 @@ results::ReplicationCase Case(const std::string& name, std::vector<double> rps,
 }
 
 ResultDocument ReplicationDoc(std::vector<results::ReplicationCase> cases) {
-  ResultDocument d;
-  d.source = "rep.json";
-  d.shape = Shape::kReplication;
+  ResultDocument d{.source = "rep.json", .shape = Shape::kReplication};
   d.replication.cases = std::move(cases);
   return d;
 }

@@ -78,7 +78,10 @@ ul.notes { margin: 6px 0; padding-left: 20px; color: #374151; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 16px; }
 )css";
 
-std::string FactsList(const std::vector<std::pair<std::string, std::string>>& facts) {
+// Named values in display order; an empty value is left out.
+using Facts = std::vector<std::pair<std::string, std::string>>;
+
+std::string FactsList(const Facts& facts) {
   std::string out = "<dl class=\"facts\">\n";
   for (const auto& [k, v] : facts) {
     if (v.empty()) continue;
@@ -87,7 +90,7 @@ std::string FactsList(const std::vector<std::pair<std::string, std::string>>& fa
   return out + "</dl>\n";
 }
 
-std::string Chips(const std::vector<std::pair<std::string, std::string>>& items) {
+std::string Chips(const Facts& items) {
   if (items.empty()) return "";
   std::string out = "<ul class=\"chips\">";
   for (const auto& [k, v] : items) out += "<li><b>" + H(k) + "</b> " + H(v) + "</li>";
@@ -217,6 +220,21 @@ std::string Heading(const ResultDocument& d, const std::string& anchor, const st
   return out + "<p class=\"source\">" + H(d.source) + "</p>\n";
 }
 
+// The facts of a run on one server and one client host: `first`, then when and where it ran,
+// then `rest`.
+template <class Results>
+Facts ServerClientRunFacts(const Results& r, Facts::value_type first, const Facts& rest) {
+  Facts facts = {{"setup", r.setup_id},
+                 {"started", r.created_at},
+                 {"completed", r.completed_at},
+                 {"region", r.region},
+                 {"server instance", r.server_instance},
+                 {"client instance", r.client_instance}};
+  facts.insert(facts.begin(), std::move(first));
+  facts.insert(facts.end(), rest.begin(), rest.end());
+  return facts;
+}
+
 std::string RunSection(const ResultDocument& d, const std::string& anchor,
                        const std::vector<std::string>& known) {
   const results::RunResults& r = d.run;
@@ -227,16 +245,11 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
                (e.version.empty() ? "" : " (" + e.version + ")");
   }
   std::string config =
-      "<h3>Configuration</h3>\n" + FactsList({{"engines", engines},
-                                              {"setup", r.setup_id},
-                                              {"started", r.created_at},
-                                              {"completed", r.completed_at},
-                                              {"region", r.region},
-                                              {"server instance", r.server_instance},
-                                              {"client instance", r.client_instance},
-                                              {"tool", r.context.tool_version},
-                                              {"provider", r.context.provider},
-                                              {"load generator", r.context.load_generator}});
+      "<h3>Configuration</h3>\n" +
+      FactsList(ServerClientRunFacts(r, {"engines", engines},
+                                     {{"tool", r.context.tool_version},
+                                      {"provider", r.context.provider},
+                                      {"load generator", r.context.load_generator}}));
   const results::MemtierConfig& m = r.memtier;
   config += "<div class=\"label\">load settings (memtier)</div>" +
             Chips({{"threads", std::to_string(m.threads)},
@@ -261,19 +274,14 @@ std::string CommandsSection(const ResultDocument& d, const std::string& anchor,
   std::string out = Heading(d, anchor, r.status, "commands");
   std::string commands;
   for (const auto& c : r.commands) commands += (commands.empty() ? "" : ", ") + c.Name();
-  std::string config = "<h3>Configuration</h3>\n" +
-                       FactsList({{"commands", commands},
-                                  {"setup", r.setup_id},
-                                  {"started", r.created_at},
-                                  {"completed", r.completed_at},
-                                  {"region", r.region},
-                                  {"server instance", r.server_instance},
-                                  {"client instance", r.client_instance},
-                                  {"load generator", r.tool.empty() ? "memtier" : r.tool},
-                                  {"tool", r.context.tool_version},
-                                  {"trials", r.trials ? std::to_string(r.trials) : ""}});
+  std::string config =
+      "<h3>Configuration</h3>\n" +
+      FactsList(ServerClientRunFacts(r, {"commands", commands},
+                                     {{"load generator", r.tool.empty() ? "memtier" : r.tool},
+                                      {"tool", r.context.tool_version},
+                                      {"trials", r.trials ? std::to_string(r.trials) : ""}}));
   if (r.memtier.is_object()) {
-    std::vector<std::pair<std::string, std::string>> chips;
+    Facts chips;
     for (auto it = r.memtier.begin(); it != r.memtier.end(); ++it) {
       chips.emplace_back(it.key(), it->is_string() ? it->get<std::string>() : it->dump());
     }

@@ -2,17 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_data.h"
+
 namespace dfbench::report {
 namespace {
 
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t pos = haystack.find(needle); pos != std::string::npos;
-       pos = haystack.find(needle, pos + needle.size())) {
-    ++n;
-  }
-  return n;
-}
+using testing::CountOccurrences;
 
 results::EngineResult Engine(const std::string& name, double tput) {
   results::EngineResult e;
@@ -78,10 +73,10 @@ TEST(RenderHtmlReport, SelfContainedPageWithChartsPerFile) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 2u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 2u);
   // Throughput: one bar per engine; latency: three percentiles per engine.
-  EXPECT_EQ(Count(html, "class=\"bar\""), 2u + 6u);
-  EXPECT_EQ(Count(html, "class=\"whisker\""), 2u + 6u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"bar\""), 2u + 6u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"whisker\""), 2u + 6u);
   EXPECT_NE(html.find("AMD EPYC 7B13"), std::string::npos);
   EXPECT_NE(html.find("<td>0-3</td>"), std::string::npos);
   EXPECT_NE(html.find("32.0 GiB"), std::string::npos);
@@ -112,8 +107,8 @@ TEST(RenderHtmlReport, EscapesEverythingTakenFromFiles) {
 
 TEST(RenderHtmlReport, ReplicationCasesGetLineChartsWithTheSyncPoint) {
   const std::string html = RenderHtmlReport({Replication("rep-1", "qps=100000")}, kOptions);
-  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 2u);
-  EXPECT_EQ(Count(html, "class=\"marker-line\""), 2u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 2u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 2u);
   EXPECT_NE(html.find("stable sync after 3.4 s"), std::string::npos);
   EXPECT_NE(html.find("--replication_stream_compression=zstd"), std::string::npos);
   EXPECT_NE(html.find("c7g.4xlarge"), std::string::npos);
@@ -122,13 +117,13 @@ TEST(RenderHtmlReport, ReplicationCasesGetLineChartsWithTheSyncPoint) {
 TEST(RenderHtmlReport, TwoFilesOfAShapeAreComparedWithVerdicts) {
   const std::string html = RenderHtmlReport(
       {RunDoc("20260408-143217", 500000), RunDoc("20260409-091802", 400000)}, kOptions);
-  EXPECT_EQ(Count(html, "<section class=\"comparison\""), 1u);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
   EXPECT_NE(html.find("Regression: redis throughput -19.9%"), std::string::npos);
   EXPECT_NE(html.find("badge verdict-regression"), std::string::npos);
   EXPECT_NE(html.find("badge verdict-ok"), std::string::npos);
   EXPECT_NE(html.find("Throughput, baseline vs candidate"), std::string::npos);
   // Two per-file sections of two charts, plus two side-by-side charts.
-  EXPECT_EQ(Count(html, "<svg class=\"chart bar-chart\""), 6u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 6u);
 }
 
 TEST(RenderHtmlReport, FilesWithNothingInCommonSayWhy) {
@@ -144,8 +139,8 @@ TEST(RenderHtmlReport, ReplicationComparisonOverlaysBothSeries) {
   const std::string html = RenderHtmlReport({a, b}, kOptions);
   EXPECT_NE(html.find("No metric regressed beyond 5%"), std::string::npos);
   // Per file: rps and p99 charts; comparison: rps and p99 overlays with two lines each.
-  EXPECT_EQ(Count(html, "<svg class=\"chart line-chart\""), 6u);
-  EXPECT_EQ(Count(html, "class=\"series-line\""), 8u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 6u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"series-line\""), 8u);
   EXPECT_NE(html.find("candidate sync 3.4 s"), std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::report {
 namespace {
@@ -12,40 +13,26 @@ core::Error UsageError(std::string message) {
   return core::Error{core::ErrorKind::kUsage, std::move(message)};
 }
 
-// Reads with one of schema.h's path-less readers and puts `path` in front of its error.
-template <class T>
-bool ReadWithPath(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
-  if (results::FromJson(j, out, error)) return true;
-  const bool at_root = error->rfind("expected", 0) == 0;
-  *error = path + (at_root ? ": " : ".") + *error;
-  return false;
-}
-
 bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry* out,
                  std::string* error) {
   results::JsonReader r(j, path, error);
   r.Field("command", &out->command);
   r.Field("template", &out->template_text);
   r.Field("approximate", &out->approximate);
-  r.Array("engines", &out->engines, ReadWithPath<results::EngineResult>);
+  r.Array("engines", &out->engines, results::FromJsonAt<results::EngineResult>);
   return r.ok();
 }
 
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
   results::JsonReader r(j, "", error);
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Field("status", &out->status);
-  r.Field("region", &out->region);
+  results::ReadRunFields(r, out);
   r.Field("server_instance", &out->server_instance);
   r.Field("client_instance", &out->client_instance);
   r.Field("tool", &out->tool);
   r.Field("memtier", &out->memtier);
   r.Field("trials", &out->trials);
   r.Array("commands", &out->commands, ReadCommand);
-  r.Object("context", &out->context, ReadWithPath<results::Context>);
+  r.Object("context", &out->context, results::FromJsonAt<results::Context>);
   return r.ok();
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/files.h"
+#include "support/test_data.h"
 
 namespace dfbench::report {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 std::filesystem::path Fixture(const std::string& name) {
-  return std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" / name;
+  return testing::FixturePath("results/" + name);
 }
 
 std::filesystem::path TempFile(const std::string& name, const std::string& content) {

@@ -2,17 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_data.h"
+
 namespace dfbench::report::svg {
 namespace {
 
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t pos = haystack.find(needle); pos != std::string::npos;
-       pos = haystack.find(needle, pos + needle.size())) {
-    ++n;
-  }
-  return n;
-}
+using testing::CountOccurrences;
 
 TEST(Escape, EscapesMarkupAndQuotes) {
   EXPECT_EQ(Escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
@@ -54,9 +49,9 @@ TEST(RenderBarChart, OneBarPerValueWithWhiskersAndEscapedLabels) {
                 {.value = 600000, .label = "600k"}}});
   const std::string svg = RenderBarChart(chart);
   EXPECT_EQ(svg.rfind("<svg class=\"chart bar-chart\"", 0), 0u);
-  EXPECT_EQ(Count(svg, "class=\"bar\""), 2u);
-  EXPECT_EQ(Count(svg, "class=\"whisker\""), 1u);
-  EXPECT_EQ(Count(svg, "class=\"value-label\""), 2u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"bar\""), 2u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"whisker\""), 1u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"value-label\""), 2u);
   EXPECT_NE(svg.find("Throughput &lt;per&gt; engine"), std::string::npos);
   EXPECT_NE(svg.find("&lt;img src=x&gt;"), std::string::npos);
   EXPECT_EQ(svg.find("<img"), std::string::npos);
@@ -69,7 +64,7 @@ TEST(RenderBarChart, AbsentBarsLeaveGapsAndEmptyChartsSayNoData) {
   BarChart chart{.title = "t", .categories = {"a", "b"}};
   chart.series.push_back(
       {.name = "s", .color = "#000", .bars = {{.value = 1}, {.present = false}}});
-  EXPECT_EQ(Count(RenderBarChart(chart), "class=\"bar\""), 1u);
+  EXPECT_EQ(CountOccurrences(RenderBarChart(chart), "class=\"bar\""), 1u);
   EXPECT_NE(RenderBarChart(BarChart{.title = "empty"}).find("no data"), std::string::npos);
 }
 
@@ -80,14 +75,14 @@ TEST(RenderLineChart, PathsAndMarkers) {
   chart.markers.push_back({.x = 1.5, .label = "stable sync after 1.5 s"});
   const std::string svg = RenderLineChart(chart);
   EXPECT_EQ(svg.rfind("<svg class=\"chart line-chart\"", 0), 0u);
-  EXPECT_EQ(Count(svg, "class=\"series-line\""), 1u);
-  EXPECT_EQ(Count(svg, "class=\"marker-line\""), 1u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"series-line\""), 1u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"marker-line\""), 1u);
   EXPECT_NE(svg.find(">stable sync after 1.5 s<"), std::string::npos);
   // Three points: a move and two lines.
   const size_t d = svg.find(" d=\"M");
   ASSERT_NE(d, std::string::npos);
   const std::string path = svg.substr(d, svg.find('"', d + 4) - d);
-  EXPECT_EQ(Count(path, " L"), 2u) << path;
+  EXPECT_EQ(CountOccurrences(path, " L"), 2u) << path;
   EXPECT_NE(RenderLineChart(LineChart{.title = "none"}).find("no data"), std::string::npos);
 }
 

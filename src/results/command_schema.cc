@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
@@ -11,8 +12,8 @@ namespace {
 // The reference's order for the fields it has; ours follow their neighbours.
 const KeyOrder& CommandRunKeyOrder() {
   static const KeyOrder order = [] {
-    const std::vector<std::string> stats = {"median", "min", "max", "stddev"};
-    return KeyOrder{
+    KeyOrder order = SharedKeyOrder();
+    order.insert({
         {"",
          {"scenario", "run_id", "setup_id", "created_at", "completed_at", "status", "region",
           "server_instance", "client_instance", "tool", "dfly_bench_ref", "memtier", "trials",
@@ -26,34 +27,12 @@ const KeyOrder& CommandRunKeyOrder() {
         {"engines",
          {"engine", "version", "trials", "throughput", "p50", "p99", "p999", "avg_latency",
           "approximate", "error", "tuning", "preloads", "keyspace"}},
-        {"trials",
-         {"trial", "throughput", "p50", "p99", "p999", "avg_latency", "ops", "errors",
-          "duration_sec", "raw_file"}},
         {"preloads", {"before", "passes", "ops", "keys", "duration_sec"}},
         {"keyspace", {"trial", "keys_before", "keys_after"}},
-        {"throughput", stats},
-        {"p50", stats},
-        {"p99", stats},
-        {"p999", stats},
-        {"avg_latency", stats},
-        {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
-        {"hosts",
-         {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
-          "kernel", "os", "arch", "cpus"}},
-    };
+    });
+    return order;
   }();
   return order;
-}
-
-// Runs a schema.h reader on an element and puts `path` in front of its error.
-template <class T>
-bool ReadNested(const nlohmann::json& v, const std::string& path, T* out, std::string* error) {
-  if (v.is_null()) return true;
-  if (!v.is_object()) return JsonReader::Mismatch(path, "an object", error);
-  std::string inner;
-  if (FromJson(v, out, &inner)) return true;
-  *error = inner.rfind("expected", 0) == 0 ? path + ": " + inner : path + "." + inner;
-  return false;
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, CommandLoadConfig* out,
@@ -94,21 +73,16 @@ bool Read(const nlohmann::json& j, const std::string& path, TrialKeyspace* out,
 
 bool Read(const nlohmann::json& j, const std::string& path, CommandEngineResult* out,
           std::string* error) {
-  if (!ReadNested(j, path, &out->result, error)) return false;
-  auto preload = [](const nlohmann::json& v, const std::string& p, PreloadRecord* o,
-                    std::string* e) { return Read(v, p, o, e); };
-  auto keyspace = [](const nlohmann::json& v, const std::string& p, TrialKeyspace* o,
-                     std::string* e) { return Read(v, p, o, e); };
+  // A null engine reads as defaults, as every element inside a document does.
+  if (!j.is_null() && !FromJsonAt(j, path, &out->result, error)) return false;
   JsonReader r(j, path, error);
-  r.Array("preloads", &out->preloads, preload);
-  r.Array("keyspace", &out->keyspace, keyspace);
+  r.Array("preloads", &out->preloads, Read);
+  r.Array("keyspace", &out->keyspace, Read);
   return r.ok();
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, CommandResult* out,
           std::string* error) {
-  auto engine = [](const nlohmann::json& v, const std::string& p, CommandEngineResult* o,
-                   std::string* e) { return Read(v, p, o, e); };
   JsonReader r(j, path, error);
   r.Field("command", &out->command);
   r.Field("template", &out->tmpl);
@@ -117,7 +91,7 @@ bool Read(const nlohmann::json& j, const std::string& path, CommandResult* out,
   r.Field("preload_items", &out->preload_items);
   r.Field("key_maximum", &out->key_maximum);
   r.Field("mutates", &out->mutates);
-  r.Array("engines", &out->engines, engine);
+  r.Array("engines", &out->engines, Read);
   return r.ok();
 }
 
@@ -189,50 +163,33 @@ nlohmann::json ToJson(const CommandResult& c) {
 nlohmann::json ToJson(const CommandRunResults& r) {
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : r.commands) commands.push_back(ToJson(c));
-  nlohmann::json j = {{"scenario", r.scenario},
-                      {"run_id", r.run_id},
-                      {"setup_id", r.setup_id},
-                      {"created_at", r.created_at},
-                      {"completed_at", r.completed_at},
-                      {"status", ToString(r.status)},
-                      {"region", r.region},
-                      {"server_instance", r.server_instance},
-                      {"client_instance", r.client_instance},
-                      {"tool", r.tool},
-                      {"memtier", ToJson(r.memtier)},
-                      {"trials", r.trials},
-                      {"commands", std::move(commands)},
-                      {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"scenario", r.scenario},
+            {"server_instance", r.server_instance},
+            {"client_instance", r.client_instance},
+            {"tool", r.tool},
+            {"memtier", ToJson(r.memtier)},
+            {"trials", r.trials},
+            {"commands", std::move(commands)},
+            {"context", ToJson(r.context)}});
   if (!r.dfly_bench_ref.empty()) j["dfly_bench_ref"] = r.dfly_bench_ref;
   return j;
 }
 
 bool FromJson(const nlohmann::json& j, CommandRunResults* out, std::string* error) {
   if (!j.is_object()) return JsonReader::Mismatch("", "an object", error);
-  auto memtier = [](const nlohmann::json& v, const std::string& p, CommandLoadConfig* o,
-                    std::string* e) { return Read(v, p, o, e); };
-  auto command = [](const nlohmann::json& v, const std::string& p, CommandResult* o,
-                    std::string* e) { return Read(v, p, o, e); };
-  auto context = [](const nlohmann::json& v, const std::string& p, Context* o, std::string* e) {
-    return ReadNested(v, p, o, e);
-  };
   CommandRunResults value;
   JsonReader r(j, "", error);
   r.Field("scenario", &value.scenario);
-  r.Field("run_id", &value.run_id);
-  r.Field("setup_id", &value.setup_id);
-  r.Field("created_at", &value.created_at);
-  r.Field("completed_at", &value.completed_at);
-  r.Enum("status", &value.status, kRunStatusNames);
-  r.Field("region", &value.region);
+  ReadRunFields(r, &value);
   r.Field("server_instance", &value.server_instance);
   r.Field("client_instance", &value.client_instance);
   r.Field("tool", &value.tool);
   r.Field("dfly_bench_ref", &value.dfly_bench_ref);
-  r.Object("memtier", &value.memtier, memtier);
+  r.Object("memtier", &value.memtier, Read);
   r.Field("trials", &value.trials);
-  r.Array("commands", &value.commands, command);
-  r.Object("context", &value.context, context);
+  r.Array("commands", &value.commands, Read);
+  r.Object("context", &value.context, FromJsonAt<Context>);
   if (!r.ok()) return false;
   if (value.scenario != "commands") {
     *error = "scenario: expected \"commands\", got \"" + value.scenario + "\"";

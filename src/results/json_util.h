@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/enum_names.h"
@@ -50,15 +51,21 @@ class JsonReader {
     }
   }
 
-  // An object read by `read(const json&, const std::string& path, T*, std::string* error)`.
-  template <class T, class ReadFn>
-  void Object(const char* key, T* out, ReadFn read) {
+  // Reads the value found at `path` into `*out`; false with `*error` set when it does not fit.
+  // The overload set of a file's `Read` functions converts to it, so callers name it as is.
+  template <class T>
+  using ReadFn = bool (*)(const nlohmann::json& v, const std::string& path, T* out,
+                          std::string* error);
+
+  // An object read by `read`. (`out` alone decides T: `read` may be an overloaded name.)
+  template <class T>
+  void Object(const char* key, T* out, std::type_identity_t<ReadFn<T>> read) {
     if (const nlohmann::json* v = Find(key)) Track(read(*v, ChildPath(key), out, error_));
   }
 
-  // An array whose elements are read by `read` (same signature as for Object).
-  template <class T, class ReadFn>
-  void Array(const char* key, std::vector<T>* out, ReadFn read) {
+  // An array whose elements are read by `read`.
+  template <class T>
+  void Array(const char* key, std::vector<T>* out, std::type_identity_t<ReadFn<T>> read) {
     if (const nlohmann::json* v = Find(key))
       Track(ReadArray(*v, ChildPath(key), out, read, error_));
   }
@@ -79,17 +86,12 @@ class JsonReader {
   template <class T>
   static bool Value(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
                     std::string* error) {
-    return ReadArray(
-        v, path, out,
-        [](const nlohmann::json& e, const std::string& p, T* o, std::string* err) {
-          return Value(e, p, o, err);
-        },
-        error);
+    return ReadArray<T>(v, path, out, Value, error);
   }
 
-  template <class T, class ReadFn>
+  template <class T>
   static bool ReadArray(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
-                        ReadFn read, std::string* error) {
+                        std::type_identity_t<ReadFn<T>> read, std::string* error) {
     if (v.is_null()) return true;
     if (!v.is_array()) return Mismatch(path, "an array", error);
     std::vector<T> items(v.size());

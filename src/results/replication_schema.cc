@@ -1,6 +1,7 @@
 #include "results/replication_schema.h"
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -22,52 +23,33 @@ bool Read(const nlohmann::json& j, const std::string& path, RepSample* out, std:
 
 bool Read(const nlohmann::json& j, const std::string& path, ReplicationCase* out,
           std::string* error) {
-  auto sample = [](const nlohmann::json& v, const std::string& p, RepSample* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("run_name", &out->run_name);
   r.Field("preload_args", &out->preload_args);
   r.Field("load_args", &out->load_args);
   r.Field("master_flags", &out->master_flags);
   r.Field("replica_flags", &out->replica_flags);
-  r.Array("series", &out->series, sample);
+  r.Array("series", &out->series, Read);
   r.Field("sync_duration_ms", &out->sync_duration_ms);
   r.Field("termination_reason", &out->termination_reason);
   return r.ok();
 }
 
-// schema.h reads a Context without a path; put ours in front of its error.
-bool ReadContext(const nlohmann::json& j, const std::string& path, Context* out,
-                 std::string* error) {
-  if (FromJson(j, out, error)) return true;
-  const bool at_root = error->rfind("expected", 0) == 0;
-  *error = path + (at_root ? ": " : ".") + *error;
-  return false;
-}
-
 bool Read(const nlohmann::json& j, const std::string& path, ReplicationRunResults* out,
           std::string* error) {
-  auto replication_case = [](const nlohmann::json& v, const std::string& p, ReplicationCase* o,
-                             std::string* e) { return Read(v, p, o, e); };
   JsonReader r(j, path, error);
   r.Field("scenario", &out->scenario);
   if (r.ok() && out->scenario != "replication") {
     *error = "scenario: expected \"replication\", got \"" + out->scenario + "\"";
     return false;
   }
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Field("region", &out->region);
+  ReadRunFields(r, out);
   r.Field("master_instance", &out->master_instance);
   r.Field("replica_instance", &out->replica_instance);
   r.Field("client_instance", &out->client_instance);
   r.Field("dfly_bench_ref", &out->dfly_bench_ref);
-  r.Array("cases", &out->cases, replication_case);
-  r.Enum("status", &out->status, kRunStatusNames);
-  r.Object("context", &out->context, ReadContext);
+  r.Array("cases", &out->cases, Read);
+  r.Object("context", &out->context, FromJsonAt<Context>);
   return r.ok();
 }
 
@@ -81,20 +63,20 @@ bool ReadInto(const nlohmann::json& j, T* out, std::string* error) {
 }
 
 const KeyOrder& ReplicationKeyOrder() {
-  static const KeyOrder order = {
-      {"",
-       {"scenario", "run_id", "setup_id", "created_at", "completed_at", "status", "region",
-        "master_instance", "replica_instance", "client_instance", "dfly_bench_ref", "cases",
-        "context"}},
-      {"cases",
-       {"run_name", "preload_args", "load_args", "master_flags", "replica_flags", "series",
-        "sync_duration_ms", "termination_reason"}},
-      {"series", {"t_sec", "rps", "p99_us"}},
-      {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
-      {"hosts",
-       {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
-        "kernel", "os", "arch", "cpus"}},
-  };
+  static const KeyOrder order = [] {
+    KeyOrder order = SharedKeyOrder();
+    order.insert({
+        {"",
+         {"scenario", "run_id", "setup_id", "created_at", "completed_at", "status", "region",
+          "master_instance", "replica_instance", "client_instance", "dfly_bench_ref", "cases",
+          "context"}},
+        {"cases",
+         {"run_name", "preload_args", "load_args", "master_flags", "replica_flags", "series",
+          "sync_duration_ms", "termination_reason"}},
+        {"series", {"t_sec", "rps", "p99_us"}},
+    });
+    return order;
+  }();
   return order;
 }
 
@@ -129,19 +111,15 @@ nlohmann::json ToJson(const ReplicationCase& c) {
 nlohmann::json ToJson(const ReplicationRunResults& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(ToJson(c));
-  return {{"scenario", "replication"},
-          {"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"completed_at", r.completed_at},
-          {"status", ToString(r.status)},
-          {"region", r.region},
-          {"master_instance", r.master_instance},
-          {"replica_instance", r.replica_instance},
-          {"client_instance", r.client_instance},
-          {"dfly_bench_ref", r.dfly_bench_ref},
-          {"cases", std::move(cases)},
-          {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"scenario", "replication"},
+            {"master_instance", r.master_instance},
+            {"replica_instance", r.replica_instance},
+            {"client_instance", r.client_instance},
+            {"dfly_bench_ref", r.dfly_bench_ref},
+            {"cases", std::move(cases)},
+            {"context", ToJson(r.context)}});
+  return j;
 }
 
 bool FromJson(const nlohmann::json& j, RepSample* out, std::string* error) {

@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "results/json_util.h"
+#include "support/test_data.h"
 
 namespace dfbench::results {
 namespace {
@@ -59,8 +60,7 @@ TEST(ReplicationSchema, RoundTripsThroughJson) {
 }
 
 TEST(ReplicationSchema, ReadsTheReferenceExample) {
-  auto text = core::ReadFile(std::filesystem::path(DFBENCH_FIXTURES_DIR) / "results" /
-                             "reference_replication.json");
+  auto text = core::ReadFile(testing::FixturePath("results/reference_replication.json"));
   ASSERT_TRUE(text);
   ReplicationRunResults r;
   std::string error;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "results/json_util.h"
+#include "results/run_fields.h"
 
 namespace dfbench::results {
 
@@ -116,20 +117,34 @@ nlohmann::json ToJson(const Context& c) {
 nlohmann::json ToJson(const RunResults& r) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto& e : r.engines) engines.push_back(ToJson(e));
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"completed_at", r.completed_at},
-          {"status", ToString(r.status)},
-          {"region", r.region},
-          {"aws_account", r.aws_account},
-          {"server_instance", r.server_instance},
-          {"client_instance", r.client_instance},
-          {"memtier", ToJson(r.memtier)},
-          {"warmup_requests", r.warmup_requests},
-          {"trials", r.trials},
-          {"engines", std::move(engines)},
-          {"context", ToJson(r.context)}};
+  nlohmann::json j = RunFieldsToJson(r);
+  j.update({{"aws_account", r.aws_account},
+            {"server_instance", r.server_instance},
+            {"client_instance", r.client_instance},
+            {"memtier", ToJson(r.memtier)},
+            {"warmup_requests", r.warmup_requests},
+            {"trials", r.trials},
+            {"engines", std::move(engines)},
+            {"context", ToJson(r.context)}});
+  return j;
+}
+
+KeyOrder SharedKeyOrder() {
+  const std::vector<std::string> stats = {"median", "min", "max", "stddev"};
+  return {
+      {"trials",
+       {"trial", "throughput", "p50", "p99", "p999", "avg_latency", "ops", "errors", "duration_sec",
+        "raw_file"}},
+      {"throughput", stats},
+      {"p50", stats},
+      {"p99", stats},
+      {"p999", stats},
+      {"avg_latency", stats},
+      {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
+      {"hosts",
+       {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
+        "kernel", "os", "arch", "cpus"}},
+  };
 }
 
 // ---- Reading ----
@@ -162,21 +177,15 @@ bool Read(const nlohmann::json& j, const std::string& path, TrialResult* out, st
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, EngineResult* out, std::string* error) {
-  auto stats = [](const nlohmann::json& v, const std::string& p, Stats* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
-  auto trial = [](const nlohmann::json& v, const std::string& p, TrialResult* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("engine", &out->engine);
   r.Field("version", &out->version);
-  r.Array("trials", &out->trials, trial);
-  r.Object("throughput", &out->throughput, stats);
-  r.Object("p50", &out->p50, stats);
-  r.Object("p99", &out->p99, stats);
-  r.Object("p999", &out->p999, stats);
-  r.Object("avg_latency", &out->avg_latency, stats);
+  r.Array("trials", &out->trials, Read);
+  r.Object("throughput", &out->throughput, Read);
+  r.Object("p50", &out->p50, Read);
+  r.Object("p99", &out->p99, Read);
+  r.Object("p999", &out->p999, Read);
+  r.Object("avg_latency", &out->avg_latency, Read);
   r.Field("error", &out->error);
   r.Field("tuning", &out->tuning);
   r.Field("approximate", &out->approximate);
@@ -217,43 +226,27 @@ bool Read(const nlohmann::json& j, const std::string& path, HostFacts* out, std:
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, Context* out, std::string* error) {
-  auto host = [](const nlohmann::json& v, const std::string& p, HostFacts* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
   r.Field("tool", &out->tool);
   r.Field("tool_version", &out->tool_version);
   r.Field("build_type", &out->build_type);
   r.Field("provider", &out->provider);
   r.Field("load_generator", &out->load_generator);
-  r.Array("hosts", &out->hosts, host);
+  r.Array("hosts", &out->hosts, Read);
   return r.ok();
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, RunResults* out, std::string* error) {
-  auto memtier = [](const nlohmann::json& v, const std::string& p, MemtierConfig* o,
-                    std::string* e) { return Read(v, p, o, e); };
-  auto engine = [](const nlohmann::json& v, const std::string& p, EngineResult* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
-  auto context = [](const nlohmann::json& v, const std::string& p, Context* o, std::string* e) {
-    return Read(v, p, o, e);
-  };
   JsonReader r(j, path, error);
-  r.Field("run_id", &out->run_id);
-  r.Field("setup_id", &out->setup_id);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Enum("status", &out->status, kRunStatusNames);
-  r.Field("region", &out->region);
+  ReadRunFields(r, out);
   r.Field("aws_account", &out->aws_account);
   r.Field("server_instance", &out->server_instance);
   r.Field("client_instance", &out->client_instance);
-  r.Object("memtier", &out->memtier, memtier);
+  r.Object("memtier", &out->memtier, Read);
   r.Field("warmup_requests", &out->warmup_requests);
   r.Field("trials", &out->trials);
-  r.Array("engines", &out->engines, engine);
-  r.Object("context", &out->context, context);
+  r.Array("engines", &out->engines, Read);
+  r.Object("context", &out->context, Read);
   return r.ok();
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/host_facts.h"
 #include "results/run_status.h"
+#include "results/json_util.h"
 
 namespace dfbench::results {
 
@@ -112,6 +113,10 @@ nlohmann::json ToJson(const HostFacts& h);
 nlohmann::json ToJson(const Context& c);
 nlohmann::json ToJson(const RunResults& r);
 
+// The key order of the objects every result file shares, whatever its scenario: an engine's
+// trials and summaries, the context and its hosts. Each file adds its own objects' orders.
+KeyOrder SharedKeyOrder();
+
 // Lenient readers: missing optional fields take defaults; wrong types fail.
 // Throw nothing: a malformed document yields an error string.
 bool FromJson(const nlohmann::json& j, Stats* out, std::string* error);
@@ -121,6 +126,16 @@ bool FromJson(const nlohmann::json& j, MemtierConfig* out, std::string* error);
 bool FromJson(const nlohmann::json& j, HostFacts* out, std::string* error);
 bool FromJson(const nlohmann::json& j, Context* out, std::string* error);
 bool FromJson(const nlohmann::json& j, RunResults* out, std::string* error);
+
+// A reader above for a struct embedded at `path` of a larger document: its error names the
+// whole path ("engines[1].p50: expected an object"). Unlike inside the readers, a null here is
+// not an object.
+template <class T>
+bool FromJsonAt(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
+  if (FromJson(j, out, error)) return true;
+  *error = path + (error->rfind("expected", 0) == 0 ? ": " : ".") + *error;
+  return false;
+}
 
 // For documents that embed HostFacts (state.json): errors name `path` ("hosts[0].vcpus: ...").
 bool FromJson(const nlohmann::json& j, const std::string& path, HostFacts* out, std::string* error);

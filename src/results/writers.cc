@@ -53,8 +53,8 @@ std::string Num(double v) {
 // The order the reference writes RunResults in; our additions follow their neighbours.
 const KeyOrder& RunResultsKeyOrder() {
   static const KeyOrder order = [] {
-    const std::vector<std::string> stats = {"median", "min", "max", "stddev"};
-    return KeyOrder{
+    KeyOrder order = SharedKeyOrder();
+    order.insert({
         {"",
          {"run_id", "setup_id", "created_at", "completed_at", "status", "region", "aws_account",
           "server_instance", "client_instance", "memtier", "warmup_requests", "trials", "engines",
@@ -65,19 +65,8 @@ const KeyOrder& RunResultsKeyOrder() {
         {"engines",
          {"engine", "version", "trials", "throughput", "p50", "p99", "p999", "avg_latency", "error",
           "tuning", "approximate"}},
-        {"trials",
-         {"trial", "throughput", "p50", "p99", "p999", "avg_latency", "ops", "errors",
-          "duration_sec", "raw_file"}},
-        {"throughput", stats},
-        {"p50", stats},
-        {"p99", stats},
-        {"p999", stats},
-        {"avg_latency", stats},
-        {"context", {"tool", "tool_version", "build_type", "provider", "load_generator", "hosts"}},
-        {"hosts",
-         {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
-          "kernel", "os", "arch", "cpus"}},
-    };
+    });
+    return order;
   }();
   return order;
 }

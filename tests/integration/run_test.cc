@@ -81,6 +81,13 @@ void ExpectCountsMatchServer(const json& r) {
 
 // Without request flags a local quickstart uses the local profile and says so; explicit
 // flags win (the test above gives them and sees no such line).
+// Starts a run of setup `id` with 50 short trials in the background, to be interrupted.
+core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
+  return dfb.Start({"run", "--id", id, "--engines", "redis", "--memtier-threads", "1",
+                    "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
+                    "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+}
+
 TEST(Quickstart, LocalProfileWhenNoRequestsAreGiven) {
   DfbenchRunner dfb("profile");
   auto r = dfb.Run({"quickstart", "--id", "lp", "--engines", "redis", "--memtier-threads", "1",
@@ -235,9 +242,7 @@ TEST(StatefulFlow, LockContentionFailsFastWithItsOwnExitCode) {
 TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
   DfbenchRunner dfb("sigint");
   ASSERT_EQ(dfb.Run({"setup", "--id", "i1", "--engines", "redis"}).code, 0);
-  auto proc = dfb.Start({"run", "--id", "i1", "--engines", "redis", "--memtier-threads", "1",
-                         "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
-                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+  auto proc = StartLongRun(dfb, "i1");
   // Wait until trial 2 is under way: trial 1's report exists.
   std::filesystem::path t1;
   for (int i = 0; i < 600 && t1.empty(); ++i) {
@@ -272,9 +277,7 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
 TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
   DfbenchRunner dfb("killed");
   ASSERT_EQ(dfb.Run({"setup", "--id", "k1", "--engines", "redis"}).code, 0);
-  auto proc = dfb.Start({"run", "--id", "k1", "--engines", "redis", "--memtier-threads", "1",
-                         "--memtier-clients", "4", "--memtier-pipeline", "1", "--memtier-requests",
-                         "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
+  auto proc = StartLongRun(dfb, "k1");
   const int killed_pid = proc.pid();
   // Wait until trial 1 is in results.json (its raw report is written just before).
   std::filesystem::path run_dir;

@@ -1,0 +1,12 @@
+// Small text helpers shared by the parsers of command output and of flag values.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dfbench::core {
+
+// `s` without leading and trailing spaces, tabs, carriage returns and line feeds.
+std::string Trim(std::string_view s);
+
+}  // namespace dfbench::core
