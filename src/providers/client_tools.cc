@@ -9,14 +9,11 @@
 namespace dfbench::providers {
 namespace {
 
-using std::chrono::minutes;
-using std::chrono::seconds;
-
 // $1: the build dependencies, space-separated. What the host offers for a build.
-constexpr const char* kProbeScript = R"sh(echo @@os; cat /etc/os-release 2>/dev/null
-echo @@arch; uname -m
-echo @@home; printf '%s\n' "$HOME"
+constexpr const char* kProbeScript = R"sh(echo @@home; printf '%s\n' "$HOME"
 echo @@uid; id -u
+echo @@arch; uname -m
+echo @@os; cat /etc/os-release 2>/dev/null
 echo @@sudo; sudo -n true >/dev/null 2>&1 && echo yes
 echo @@dpkg; command -v dpkg-query >/dev/null 2>&1 && echo yes
 echo @@installed
@@ -164,7 +161,7 @@ void PlanDflyBench(const ToolHostOffer& offer, const std::string& dir, ToolBuild
 
 core::Result<ToolHostOffer> ProbeToolHost(hosts::Host& host, ClientTool tool) {
   auto r = host.Run({.argv = {"sh", "-c", kProbeScript, "sh", Join(BuildPackages(tool), " ")},
-                     .timeout = seconds(60)});
+                     .timeout = std::chrono::seconds(60)});
   if (!r) return tl::unexpected(r.error());
   auto s = hosts::SplitSections(r->out);
   auto first = [](const std::string& text) { return text.substr(0, text.find('\n')); };
@@ -211,7 +208,7 @@ core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
   core::Notef("{}: building {} {} from {} (log: {})", host.Name(), info.program, version,
               plan.source, log);
   auto r = host.Run({.argv = {"sh", "-c", kBuildWrapper, log, BuildScript(plan)},
-                     .timeout = tool == ClientTool::kMemtier ? minutes(30) : minutes(120)});
+                     .timeout = std::chrono::minutes(tool == ClientTool::kMemtier ? 30 : 120)});
   if (!r) return tl::unexpected(core::WithContext(r.error(), "building " + info.program));
   if (!r->status.ok()) {
     return core::Fail(core::ErrorKind::kEnvironment,

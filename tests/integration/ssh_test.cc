@@ -250,21 +250,22 @@ TEST(SshProvider, MemtierIsBuiltOnTheClientOrFoundThere) {
   // Missing on the client: setup builds release 2.3.0 there from its source tarball. Without a
   // way to the internet the download fails, and setup says so in one line with what to do.
   auto r = dfb.Run(args);
+  auto said = [&r](const std::string& part) { return Contains(r.err, part); };
   const fs::path log = HomeOf("client") / ".dfbench-work" / id / "build" / "memtier_benchmark.log";
-  EXPECT_TRUE(Contains(r.err,
-                       "[3/4] Installing load generators on the client (memtier_benchmark "
-                       "2.3.0)...\n"))
+  EXPECT_TRUE(
+      said("[3/4] Installing load generators on the client (memtier_benchmark "
+           "2.3.0)...\n"))
       << r.err;
   EXPECT_TRUE(Contains(*core::ReadFile(log), "memtier_benchmark/archive/refs/tags/2.3.0.tar.gz"));
   if (r.code == 0) {  // this machine reaches GitHub: the build itself ran
     EXPECT_EQ(dfb.State(id)["provider_data"]["load_generators"]["memtier"]["method"], "source");
   } else {
     EXPECT_EQ(r.code, 5) << r.err;
-    EXPECT_TRUE(Contains(r.err,
-                         "building memtier_benchmark 2.3.0 on client (root@10.200.0.3) "
-                         "failed"))
+    EXPECT_TRUE(
+        said("building memtier_benchmark 2.3.0 on client (root@10.200.0.3) "
+             "failed"))
         << r.err;
-    EXPECT_TRUE(Contains(r.err, "pass --memtier-binary PATH")) << r.err;
+    EXPECT_TRUE(said("pass --memtier-binary PATH")) << r.err;
     EXPECT_EQ(dfb.State(id)["status"], "failed");
 
     // Present in ~/.local/bin (where a build lands): found, nothing is built, and runs use it.
