@@ -212,10 +212,8 @@ TEST(Confirmation, LoadGeneratorBuildsArePlannedOnRemoteClientsOnly) {
   auto r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--load-generator", "memtier",
                                                      "--dfly-bench-ref", "v1.31.0", "--dry-run"}));
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(Contains(r.err,
-                       "client: find memtier_benchmark on the PATH or in ~/.local/bin, or "
-                       "build memtier_benchmark 2.3.0 from source"))
-      << r.err;
+  EXPECT_TRUE(Contains(r.err, "client: find memtier_benchmark on the PATH or in ~/.local/bin"));
+  EXPECT_TRUE(Contains(r.err, "or build memtier_benchmark 2.3.0 from source")) << r.err;
   EXPECT_TRUE(Contains(r.err, "or build dfly_bench at Dragonfly ref v1.31.0 from source")) << r.err;
   r = dfb.Run(Concat(SshSetup("quickstart", "qs"), {"--load-generator", "memtier", "--dry-run"}));
   EXPECT_EQ(r.code, 0) << r.err;
