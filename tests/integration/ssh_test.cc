@@ -276,6 +276,9 @@ TEST(SshProvider, MemtierIsBuiltOnTheClientOrFoundThere) {
     const json record = dfb.State(id)["provider_data"]["load_generators"]["memtier"];
     EXPECT_EQ(record["method"], "present");
     EXPECT_EQ(record["binary"], "/root/.local/bin/memtier_benchmark");
+    r = dfb.Run({"info", "--id", id});
+    const std::string line = "  Load generator: memtier at /root/.local/bin/memtier_benchmark";
+    EXPECT_NE(r.out.find(line + " (found on the client)\n"), std::string::npos) << r.out;
   }
   r = dfb.Run(Concat(
       {"run", "--id", id, "--engines", "redis", "--load-generator", "memtier", "--output", "json"},
