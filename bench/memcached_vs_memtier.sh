@@ -12,6 +12,10 @@
 # measured duration), the server's bytes read per request, its CPU time per request (user + sys
 # from /proc) and the client's CPU seconds. Equal bytes and equal server CPU per request mean the
 # server got the same work; a gap in ops/s is then the client's or the clock's.
+# With perf (and its tracepoints readable), counts that do not depend on how busy the machine is
+# follow: the server's system calls per request, requests per read that returned data, and the
+# times per 1000 requests it woke a sleeping thread (on one machine, waking the client's threads
+# is paid by the server's CPU).
 #
 # Usage: bench/memcached_vs_memtier.sh   (env: DFBENCH, MEMTIER, MEMCACHED, DURATION, REPEAT,
 #                                          SERVER_CPU, CLIENT_CPU)
@@ -32,6 +36,10 @@ die() { echo "memcached_vs_memtier: $*" >&2; exit 1; }
   die "memtier_benchmark not found (put it on PATH or set MEMTIER=/path)"
 command -v "$MEMCACHED" >/dev/null || die "memcached not found"
 command -v /usr/bin/time >/dev/null || die "/usr/bin/time not found (apt-get install time)"
+use_perf=
+if command -v perf >/dev/null && perf stat -e raw_syscalls:sys_enter -- true >/dev/null 2>&1; then
+  use_perf=1
+fi
 
 work=$(mktemp -d /tmp/dfbench-bench-XXXXXX)
 server_pid=
@@ -76,11 +84,21 @@ measure() {
     python3 -c "import socket; socket.create_connection(('127.0.0.1', $port))" 2>/dev/null && break
     sleep 0.1
   done
-  local before after
+  local before after perf_pid=
+  : >"$work/perf"
+  if [ -n "$use_perf" ]; then
+    perf stat -x, -o "$work/perf" -e raw_syscalls:sys_enter -e sched:sched_waking \
+      -e syscalls:sys_exit_read --filter 'ret > 0' -p "$server_pid" 2>/dev/null &
+    perf_pid=$!
+  fi
   before=$(server_counters "$port")
   /usr/bin/time -f "%U %S" -o "$work/time" taskset -c "$CLIENT_CPU" "$@" -p "$port" \
     >"$work/out" 2>"$work/err" || die "$tool failed: $(tail -3 "$work/err")"
   after=$(server_counters "$port")
+  if [ -n "$perf_pid" ]; then
+    kill -INT "$perf_pid"
+    wait "$perf_pid" || true
+  fi
   stop_server
   python3 - "$tool" "$work" "$before" "$after" <<'EOF'
 import json, sys
@@ -94,12 +112,26 @@ secs = stats["Runtime"]["Total duration"] / 1000.0
 requests = (a[0] - b[0]) + (a[1] - b[1])
 user, sys_ = (float(x) for x in open(f"{work}/time").read().split())
 ticks = a[3] - b[3]
+# perf counted from before the first to after the last request (connections and stats included).
+counts = {}
+for line in open(f"{work}/perf"):
+    fields = line.strip().split(",")
+    if len(fields) > 2 and fields[0].isdigit():
+        counts[fields[2]] = int(fields[0])
+def per(name, scale=1.0, fmt="{:>9.3f}"):
+    if name not in counts or not counts[name]:
+        return f"{'-':>9}"
+    return fmt.format(counts[name] * scale / requests)
+reads = counts.get("syscalls:sys_exit_read", 0)
 print(f"{tool:<8} {ops_s:>12,.0f} {requests / secs:>12,.0f} {(a[2] - b[2]) / requests:>9.1f} "
-      f"{ticks * 10000.0 / requests:>10.2f} {user + sys_:>9.2f}")
+      f"{ticks * 10000.0 / requests:>10.2f} {user + sys_:>9.2f} {per('raw_syscalls:sys_enter')} "
+      f"{(f'{requests / reads:>9.1f}' if reads else f'{chr(45):>9}')} "
+      f"{per('sched:sched_waking', 1000.0, '{:>9.1f}')}")
 EOF
 }
 
-printf '%-8s %12s %12s %9s %10s %9s\n' TOOL "OPS/S" "SERVER OPS/S" "B/REQ" "SRV us/REQ" "CLIENT s"
+printf '%-8s %12s %12s %9s %10s %9s %9s %9s %9s\n' TOOL "OPS/S" "SERVER OPS/S" "B/REQ" \
+  "SRV us/REQ" "CLIENT s" "SYSC/REQ" "REQ/READ" "WAKE/kREQ"
 common=(-t 4 -c 50 --pipeline 30 --ratio 1:10 -d 256 --test-time "$DURATION")
 for _ in $(seq "$REPEAT"); do
   measure memtier "$MEMTIER" -s 127.0.0.1 -P memcache_text "${common[@]}" --hide-histogram \

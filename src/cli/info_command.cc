@@ -71,6 +71,13 @@ void PrintInfo(const state::SetupState& s) {
                          tuned->value("error", "unknown reason"));
     }
   }
+  if (auto tools = s.provider_data.find("load_generators"); tools != s.provider_data.end()) {
+    for (const auto& [name, t] : tools->items()) {
+      const bool built = t.value("method", "") == "source";
+      out += fmt::format("  Load generator: {} at {} ({})\n", name, t.value("binary", ""),
+                         built ? "built from " + t.value("source", "") : "found on the client");
+    }
+  }
   const auto roles = providers::SshRoles(s);
   if (!roles.empty() && s.status != state::SetupStatus::kDestroyed) {
     out += "\nSSH:\n";

@@ -22,6 +22,14 @@ std::string EngineList(const scenarios::SetupOptions& o) {
   return Join(names);
 }
 
+// What setup does about one external load generator on the client.
+std::string ClientToolLine(const std::string& program, const std::string& version,
+                           const std::string& work) {
+  return "  client: find " + program + " on the PATH or in ~/.local/bin, or build " + program +
+         " " + version + " from source under " + work + "build/ into ~/.local (its build " +
+         "dependencies through apt-get as root or sudo -n)\n";
+}
+
 std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   const std::string work = "~/.dfbench-work/" + o.id + "/";
   std::string p = fmt::format("dfbench: {} {} will change these hosts over SSH:\n",
@@ -37,6 +45,11 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
                                                 " (its public key must be added on each host)"
                                           : "the key " + o.ssh.key_path);
   p += "  client: upload this dfbench binary to " + work + "bin/\n";
+  if (o.client_tools.memtier)
+    p += ClientToolLine("memtier_benchmark", providers::kMemtierRelease, work);
+  if (!o.client_tools.dfly_bench_ref.empty()) {
+    p += ClientToolLine("dfly_bench", "at Dragonfly ref " + o.client_tools.dfly_bench_ref, work);
+  }
   p += "  server: find " + EngineList(o) +
        " on the PATH, or install what is missing (apt-get as root or through sudo -n, or a "
        "release under " +

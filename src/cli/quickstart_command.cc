@@ -40,6 +40,10 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .dragonfly_version = f.run.tuning.dragonfly_version,
                                         .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &setup_options);
+  // A remote client without memtier_benchmark gets it built there by setup.
+  setup_options.client_tools.memtier = f.provider != "local" &&
+                                       f.load_generator.name == "memtier" &&
+                                       f.load_generator.memtier_binary.empty();
   if (setup_options.id.empty()) {
     setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
   }

@@ -87,8 +87,9 @@ void AddRunCommandsDfly(CLI::App* sub, Action* action) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 30));
   sub->add_option("--dfly-bench-ref", f->ref,
-                  "Dragonfly git ref dfly_bench is built from, recorded in results.json (dfbench "
-                  "does not build it on this provider: see --dfly-bench-binary)")
+                  "Dragonfly git ref dfly_bench is built from, recorded in results.json (the "
+                  "build is setup's: dfbench setup --dfly-bench-ref on an ssh client; or see "
+                  "--dfly-bench-binary)")
       ->capture_default_str();
   sub->add_option("--dfly-bench-binary", f->binary,
                   "dfly_bench on the client host (default: found on its PATH)");

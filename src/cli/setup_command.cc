@@ -21,7 +21,23 @@ struct SetupFlags {
   bool dry_run = false;
   int port = 0;
   SshFlags ssh;
+  std::string load_generator = "builtin";
+  std::string dfly_bench_ref;
 };
+
+// External load generators setup finds or builds on a remote client.
+providers::ClientTools ToClientTools(const SetupFlags& f) {
+  providers::ClientTools tools{.memtier = f.load_generator == "memtier",
+                               .dfly_bench_ref = f.dfly_bench_ref};
+  if (tools.any() && f.provider == "local") {
+    ExitWith(core::ErrorKind::kUsage,
+             std::string(tools.memtier ? "--load-generator memtier" : "--dfly-bench-ref") +
+                 " needs a remote client (--provider ssh); on this machine install the tool "
+                 "yourself and pass its path to run");
+  }
+  if (!tools.dfly_bench_ref.empty()) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
+  return tools;
+}
 
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o{.id = f.id,
@@ -32,6 +48,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &o);
+  o.client_tools = ToClientTools(f);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
   const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
@@ -65,6 +82,15 @@ void AddSetup(CLI::App* sub, Action* action) {
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
   AddPortFlag(sub, &f->port);
+  sub->add_option("--load-generator", f->load_generator,
+                  "memtier: find memtier_benchmark on the client, or build release " +
+                      std::string(providers::kMemtierRelease) +
+                      " there from source (ssh); builtin needs nothing but dfbench")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"builtin", "memtier"}));
+  sub->add_option("--dfly-bench-ref", f->dfly_bench_ref,
+                  "Find dfly_bench on the client, or build it there at this Dragonfly git ref "
+                  "(ssh; for run-commands-dfly)");
   AddBoolFlag(sub, "--no-pin", &f->no_pin,
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
@@ -77,6 +103,8 @@ void AddSetup(CLI::App* sub, Action* action) {
       "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
       "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
       "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
+      "  dfbench setup --id lab2 --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
+      "      --ssh-user ubuntu --load-generator memtier --dfly-bench-ref v1.31.0\n"
       "\nOn the ssh provider setup prints its plan and asks before changing the hosts; --yes\n"
       "or DFBENCH_NO_CONFIRM=1 skips the question, which is required without a terminal.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });

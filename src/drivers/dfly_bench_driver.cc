@@ -78,7 +78,9 @@ const ToolSpec& DflyBenchSpec() {
   static const ToolSpec spec{
       .name = "dfly_bench",
       .program = "dfly_bench",
-      .how_to_provide = "build it from the Dragonfly sources or pass --dfly-bench-binary PATH",
+      .how_to_provide =
+          "build it from the Dragonfly sources, pass --dfly-bench-binary PATH, or on "
+          "an ssh client let setup build it: dfbench setup --dfly-bench-ref REF",
       .build_args = &BuildArgs};
   return spec;
 }

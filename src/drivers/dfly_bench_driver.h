@@ -8,8 +8,8 @@
 // R->U, S->S, G->N, Z->Z; a fill walks the range with --key_dist=S over one connection per
 // thread, the thread count dividing the range (ExactFillLayout). kUsage for what dfly_bench
 // cannot express (the P pattern outside a fill, a fill without a command). Not found:
-// "dfly_bench not found on the client host (build it from the Dragonfly sources or pass
-// --dfly-bench-binary PATH)".
+// "dfly_bench not found on the client host (build it from the Dragonfly sources, pass
+// --dfly-bench-binary PATH, or on an ssh client let setup build it: ...)".
 #pragma once
 
 #include "drivers/external_tool_driver.h"

@@ -37,7 +37,9 @@ core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, cons
 const ToolSpec& MemtierSpec() {
   static const ToolSpec spec{.name = "memtier",
                              .program = "memtier_benchmark",
-                             .how_to_provide = "install it or pass --memtier-binary PATH",
+                             .how_to_provide =
+                                 "install it, pass --memtier-binary PATH, or on an ssh client "
+                                 "let setup build it: dfbench setup --load-generator memtier",
                              .build_args = &BuildArgs};
   return spec;
 }

@@ -80,8 +80,10 @@ rm -f "$reg/$pid"
 ! alive
 )sh";
 
-// $1 program name or path: prints its absolute path (sbin directories included).
-inline constexpr const char* kWhichScript = R"sh(PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
+// $1 program name or path: prints its absolute path (sbin directories and ~/.local/bin, where
+// setup builds load generators, included).
+inline constexpr const char* kWhichScript =
+    R"sh(PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin:$HOME/.local/bin"
 case $1 in
   /*) [ -f "$1" ] && [ -x "$1" ] && printf '%s\n' "$1" ;;
   */*) [ -f "$1" ] && [ -x "$1" ] && printf '%s\n' "$PWD/$1" ;;

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "engines/engine.h"
 #include "hosts/host.h"
+#include "providers/client_tools.h"
 #include "state/state.h"
 
 namespace dfbench::providers {
@@ -74,6 +75,7 @@ struct SetupRequest {
   // one already on the host, else the latest release).
   std::string dragonfly_version;
   bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
+  ClientTools client_tools;   // ssh, aws: external load generators found or built on the client
   // Called by Provision as it starts finding or installing engines, so that the caller records
   // the "installing" status; an error stops Provision. May be empty.
   std::function<core::Status()> on_installing;

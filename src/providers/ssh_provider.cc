@@ -37,9 +37,19 @@ class Steps {
   int total_;
 };
 
-// The banners ProvisionSshHosts prints: log in, upload dfbench, install, and tune when asked.
+// The banners ProvisionSshHosts prints: log in, upload dfbench, load generators when asked,
+// install, and tune when asked.
 int HostSteps(const SetupRequest& request) {
-  return 3 + (request.tune_network ? 1 : 0);
+  return 3 + (request.client_tools.any() ? 1 : 0) + (request.tune_network ? 1 : 0);
+}
+
+std::string Describe(const ClientTools& tools) {
+  std::string out;
+  if (tools.memtier) out = std::string("memtier_benchmark ") + kMemtierRelease;
+  if (!tools.dfly_bench_ref.empty()) {
+    out += (out.empty() ? "" : ", ") + std::string("dfly_bench at ") + tools.dfly_bench_ref;
+  }
+  return out;
 }
 
 std::string Names(const std::vector<const engines::EngineSpec*>& specs) {
@@ -241,6 +251,13 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
   auto dfbench = client->DfbenchBinary();
   if (!dfbench) return tl::unexpected(dfbench.error());
   core::Notef("{}: dfbench ready at {}", client->Name(), *dfbench);
+  if (request.client_tools.any()) {
+    steps.Begin("Installing load generators on the client (" + Describe(request.client_tools) +
+                ")");
+    auto tools = EnsureClientTools(*client, request.client_tools);
+    if (!tools) return tl::unexpected(tools.error());
+    s->provider_data["load_generators"] = *tools;
+  }
 
   auto version = engines::ParseVersionSpec(request.dragonfly_version);
   if (!version) return tl::unexpected(version.error());

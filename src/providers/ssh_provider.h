@@ -1,6 +1,7 @@
 // The ssh provider: hosts the user owns, reached over SSH. Setup logs in to each one (with the
 // user's key or a generated pair), records their facts, uploads dfbench to the client, finds or
-// installs the engines on the server (Dragonfly also on replicas) and optionally tunes the
+// builds memtier_benchmark / dfly_bench there when asked (client_tools.h), finds or installs
+// the engines on the server (Dragonfly also on replicas) and optionally tunes the
 // server's NIC. Destroy stops what dfbench left running there and removes its work directories.
 //
 // What it records in state.provider_data (any provider that hands over hosts reachable by SSH
@@ -8,6 +9,8 @@
 //   "ssh": {"user", "port", "key_path", "key_generated",
 //           "hosts": [{"role", "address", "private_address"}]}
 //   "installs": {"<engine>": {"method", "source"}}   how each engine got onto the server
+//   "load_generators": {"memtier" | "dfly_bench": {"method", "binary", "version", "source"}}
+//                                                    when setup was asked for them
 //   "tune_network": {"applied", "interface", "io_cpus", "irqs", "rps_queues", "xps_queues",
 //                    "error"}                        when --tune-network was given
 #pragma once

@@ -76,6 +76,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .aws = options.aws,
                                   .dragonfly_version = options.dragonfly_version,
                                   .tune_network = options.tune_network,
+                                  .client_tools = options.client_tools,
                                   .engine_port = options.engine_port};
   request.on_installing = [&s] {
     s.status = state::SetupStatus::kInstalling;

@@ -23,7 +23,8 @@ struct SetupOptions {
   providers::AwsRequest aws;      // aws provider: region, instances, replicas, Ubuntu release
   std::string dragonfly_version;  // ssh: the Dragonfly build to install ("" = present or latest)
   bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
-  int engine_port = 0;            // --port: engines listen here; 0: the provider's default
+  providers::ClientTools client_tools;  // ssh, aws: load generators found or built on the client
+  int engine_port = 0;                  // --port: engines listen here; 0: the provider's default
 };
 
 // Creates ~/.dfbench/runs/<id>/, provisions it through the provider ("provisioning", then

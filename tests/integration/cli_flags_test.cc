@@ -207,6 +207,28 @@ TEST(Confirmation, DryRunPrintsThePlanAndCreatesNothing) {
   EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs"));
 }
 
+TEST(Confirmation, LoadGeneratorBuildsArePlannedOnRemoteClientsOnly) {
+  DfbenchRunner dfb("client-tools");
+  auto r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--load-generator", "memtier",
+                                                     "--dfly-bench-ref", "v1.31.0", "--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "client: find memtier_benchmark on the PATH or in ~/.local/bin"));
+  EXPECT_TRUE(Contains(r.err, "or build memtier_benchmark 2.3.0 from source")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "or build dfly_bench at Dragonfly ref v1.31.0 from source")) << r.err;
+  r = dfb.Run(Concat(SshSetup("quickstart", "qs"), {"--load-generator", "memtier", "--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "build memtier_benchmark 2.3.0")) << r.err;
+  // This machine: nothing is built here; a ref that is not one stops before anything.
+  r = dfb.Run({"setup", "--id", "here", "--engines", "redis", "--load-generator", "memtier"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--load-generator memtier needs a remote client")) << r.err;
+  r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--dfly-bench-ref", "main;reboot", "--yes"}));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--dfly-bench-ref \"main;reboot\": not a git branch")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dfb.home() / "runs"));
+}
+
 TEST(List, ReferenceColumnsNewestFirst) {
   DfbenchRunner dfb("list");
   ASSERT_EQ(dfb.Run({"setup", "--id", "older", "--engines", "redis"}).code, 0);

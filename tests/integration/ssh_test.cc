@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <set>
 #include <thread>
@@ -228,6 +229,70 @@ TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {
   EXPECT_FALSE(fs::exists(HomeOf("server") / ".dfbench-work" / "qs"));
   EXPECT_FALSE(fs::exists(HomeOf("client") / ".dfbench-work" / "qs"));
   ExpectNothingRunning(dfb, "qs");
+}
+
+// The real memtier_benchmark, when this machine has one (on PATH or where it is built here).
+std::string RealMemtier() {
+  if (auto found = core::FindOnPath("memtier_benchmark")) return *found;
+  const char* built = "/tmp/memtier-src/memtier_benchmark";
+  return access(built, X_OK) == 0 ? built : "";
+}
+
+TEST(SshProvider, MemtierIsBuiltOnTheClientOrFoundThere) {
+  REQUIRE_TESTBED();
+  const std::string memtier = RealMemtier();
+  if (memtier.empty()) GTEST_SKIP() << "memtier_benchmark is not on this machine";
+  DfbenchRunner dfb("ssh-memtier");
+  const std::string id = "lg";
+  const fs::path installed = HomeOf("client") / ".local" / "bin" / "memtier_benchmark";
+  ASSERT_FALSE(fs::exists(installed));
+  const auto args = Concat(SetupArgs(id, "redis"), {"--load-generator", "memtier"});
+  // Missing on the client: setup builds release 2.3.0 there from its source tarball. Without a
+  // way to the internet the download fails, and setup says so in one line with what to do.
+  auto r = dfb.Run(args);
+  auto said = [&r](const std::string& part) { return Contains(r.err, part); };
+  const fs::path log = HomeOf("client") / ".dfbench-work" / id / "build" / "memtier_benchmark.log";
+  EXPECT_TRUE(
+      said("[3/4] Installing load generators on the client (memtier_benchmark "
+           "2.3.0)...\n"))
+      << r.err;
+  EXPECT_TRUE(Contains(*core::ReadFile(log), "memtier_benchmark/archive/refs/tags/2.3.0.tar.gz"));
+  if (r.code == 0) {  // this machine reaches GitHub: the build itself ran
+    EXPECT_EQ(dfb.State(id)["provider_data"]["load_generators"]["memtier"]["method"], "source");
+  } else {
+    EXPECT_EQ(r.code, 5) << r.err;
+    EXPECT_TRUE(
+        said("building memtier_benchmark 2.3.0 on client (root@10.200.0.3) "
+             "failed"))
+        << r.err;
+    EXPECT_TRUE(said("pass --memtier-binary PATH")) << r.err;
+    EXPECT_EQ(dfb.State(id)["status"], "failed");
+
+    // Present in ~/.local/bin (where a build lands): found, nothing is built, and runs use it.
+    fs::create_directories(installed.parent_path());
+    fs::copy_file(memtier, installed);
+    r = dfb.Run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json record = dfb.State(id)["provider_data"]["load_generators"]["memtier"];
+    EXPECT_EQ(record["method"], "present");
+    EXPECT_EQ(record["binary"], "/root/.local/bin/memtier_benchmark");
+    r = dfb.Run({"info", "--id", id});
+    const std::string line = "  Load generator: memtier at /root/.local/bin/memtier_benchmark";
+    EXPECT_NE(r.out.find(line + " (found on the client)\n"), std::string::npos) << r.out;
+  }
+  r = dfb.Run(Concat(
+      {"run", "--id", id, "--engines", "redis", "--load-generator", "memtier", "--output", "json"},
+      kSmallRun));
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code == 0) {
+    const json out = json::parse(r.out);
+    EXPECT_EQ(out["context"]["load_generator"], "memtier");
+    for (const json& t : out["engines"][0]["trials"]) EXPECT_EQ(t["ops"], 20000);
+  }
+  EXPECT_EQ(dfb.Run({"destroy", "--id", id, "-y"}).code, 0);
+  std::error_code ec;
+  fs::remove(installed, ec);
+  ExpectNothingRunning(dfb, id);
 }
 
 TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {

@@ -1,0 +1,81 @@
+// External load generators on a remote client host: memtier_benchmark and dfly_bench are used
+// where they already are (on PATH or in ~/.local/bin), or built there from source as the
+// reference builds them: memtier_benchmark from its release tarball (autoreconf, configure,
+// make), dfly_bench from a git ref of Dragonfly (helio's blaze.sh, then ninja). Build
+// dependencies come from the OS packages (Debian and Ubuntu); the binary is installed under the
+// SSH user's ~/.local, the sources are built in the setup's work directory.
+//
+// Planning is pure (PlanToolBuild: what the host offers in, the exact shell steps out), so the
+// command lines are tested without a network; EnsureClientTools probes the host once per tool
+// and runs a plan only when the tool is missing.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/install.h"
+#include "hosts/host.h"
+
+namespace dfbench::providers {
+
+// The memtier_benchmark release setup builds (the newest tag of RedisLabs/memtier_benchmark).
+inline constexpr const char* kMemtierRelease = "2.3.0";
+
+// The load generators setup provides on the client, beside dfbench itself.
+struct ClientTools {
+  bool memtier = false;        // --load-generator memtier: memtier_benchmark kMemtierRelease
+  std::string dfly_bench_ref;  // --dfly-bench-ref: dfly_bench built at this Dragonfly git ref
+  bool any() const { return memtier || !dfly_bench_ref.empty(); }
+};
+
+enum class ClientTool { kMemtier, kDflyBench };
+
+// What the client host offers for building one tool, learned in one round trip.
+struct ToolHostOffer {
+  engines::OsRelease os;
+  std::string arch;                           // uname -m
+  std::string home;                           // the SSH user's $HOME
+  bool root = false;                          // uid 0
+  bool sudo = false;                          // passwordless sudo works
+  std::vector<std::string> missing_packages;  // build dependencies not installed (dpkg)
+};
+
+// What `host` offers for building `tool` (one round trip). kEnvironment when it reports no
+// home directory.
+core::Result<ToolHostOffer> ProbeToolHost(hosts::Host& host, ClientTool tool);
+
+// One build, step by step: each step is one shell command line, run in order, stopping at the
+// first that fails.
+struct ToolBuildPlan {
+  std::string program;  // memtier_benchmark, dfly_bench
+  std::string version;  // release (memtier) or git ref (dfly_bench)
+  std::string source;   // tarball URL or git repository
+  std::string binary;   // where the tool lands: <home>/.local/bin/<program>
+  std::vector<std::string> steps;
+  std::string reason;  // not empty: it cannot be built on this host (why, and what to do)
+};
+
+// The OS packages a build of `tool` needs (Debian/Ubuntu names).
+std::vector<std::string> BuildPackages(ClientTool tool);
+
+// kUsage unless `ref` is a plain git ref (letters, digits, . _ - /, not starting with - or .).
+core::Status ValidateGitRef(const std::string& ref);
+
+// Pure: the steps that build `tool` at `version` (a memtier release, a Dragonfly git ref) on a
+// host offering `offer`, in `build_dir` (a directory of the setup's work directory).
+ToolBuildPlan PlanToolBuild(ClientTool tool, const std::string& version, const ToolHostOffer& offer,
+                            const std::string& build_dir);
+
+// The plan's steps as one POSIX sh script (stops at the first failing step).
+std::string BuildScript(const ToolBuildPlan& plan);
+
+// Finds or builds the requested tools on `client`, returning what to record in
+// provider_data.load_generators: {"memtier": {"method": "present" | "source", "binary",
+// "version" (the release, or dfly_bench's git ref), "source"}, "dfly_bench": {...}}; a tool
+// found on the host records only method and binary. kEnvironment naming the host, the tool and what
+// to do when one is missing and cannot be built there.
+core::Result<nlohmann::json> EnsureClientTools(hosts::Host& client, const ClientTools& tools);
+
+}  // namespace dfbench::providers
