@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/aws_flags.h"
 #include "cli/commands.h"
 #include "cli/confirm.h"
 #include "cli/flags.h"
@@ -14,18 +15,19 @@ namespace {
 
 struct SetupFlags {
   std::string id;
-  std::string provider = "local";
+  std::string provider;  // "": ResolveProvider decides
   EngineFlags engines;
   bool no_pin = false;
   bool yes = false;
   bool dry_run = false;
   int port = 0;
   SshFlags ssh;
+  AwsFleetFlags fleet;
 };
 
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o{.id = f.id,
-                            .provider = f.provider,
+                            .provider = ResolveProvider(sub, f.provider),
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
@@ -34,6 +36,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   ApplySshFlags(sub, f.ssh, &o);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
+  ApplyAwsFleetFlags(f.fleet, &o);
   const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
   if (f.dry_run) {
     std::fputs(plan.c_str(), stderr);
@@ -50,7 +53,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
-  if (s.provider == "ssh") std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
+  if (s.provider != "local")
+    std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
 
@@ -59,11 +63,10 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
-  sub->add_option("--provider", f->provider, "Where the hosts come from")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"local", "ssh"}));
+  AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
+  AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
   AddBoolFlag(sub, "--no-pin", &f->no_pin,
               "Local provider: do not split the CPUs between engine and load generator");
@@ -77,8 +80,11 @@ void AddSetup(CLI::App* sub, Action* action) {
       "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
       "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
       "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
-      "\nOn the ssh provider setup prints its plan and asks before changing the hosts; --yes\n"
-      "or DFBENCH_NO_CONFIRM=1 skips the question, which is required without a terminal.\n");
+      "  dfbench setup --id aws1 --server-instance c7g.4xlarge --server-arch arm64 \\\n"
+      "      --client-instance c7g.4xlarge --client-arch arm64 --region eu-west-1 --dry-run\n"
+      "\nOn the ssh and aws providers setup prints its plan (on aws with the $/hr estimate)\n"
+      "and asks before changing anything; --yes or DFBENCH_NO_CONFIRM=1 skips the question,\n"
+      "which is required without a terminal. Any AWS fleet flag implies --provider aws.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }
 

@@ -213,6 +213,30 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
 
 }  // namespace
 
+aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
+                           const std::string& public_key) {
+  return {.setup_id = setup_id,
+          .region = r.region,
+          .server = r.server,
+          .client = r.client,
+          .replica = r.replica,
+          .replicas = r.replicas,
+          .ubuntu_version = r.ubuntu_version,
+          .public_key = public_key};
+}
+
+FleetLabels RecordedFleetLabels(const state::SetupState& s) {
+  if (s.provider != "aws") return {};
+  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
+  FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
+  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
+    const std::string role = i.value("role", "");
+    if (role == "server") labels.server_instance = i.value("type", "");
+    if (role == "client") labels.client_instance = i.value("type", "");
+  }
+  return labels;
+}
+
 core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   const AwsRequest& fleet = request.aws;
   s->provider = Name();
@@ -226,14 +250,7 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   core::Notef("setup {}: {} the SSH key pair {}", s->id, pair->generated ? "generated" : "reusing",
               pair->private_key.string());
 
-  const aws::FleetPlan plan{.setup_id = s->id,
-                            .region = fleet.region,
-                            .server = fleet.server,
-                            .client = fleet.client,
-                            .replica = fleet.replica,
-                            .replicas = fleet.replicas,
-                            .ubuntu_version = fleet.ubuntu_version,
-                            .public_key = pair->public_line};
+  const aws::FleetPlan plan = FleetPlanOf(fleet, s->id, pair->public_line);
   std::vector<std::string> warnings;
   if (auto st = aws::ValidatePlan(plan, &warnings); !st) return st;
   for (const auto& w : warnings) core::Note("warning: " + w);

@@ -23,6 +23,20 @@
 
 namespace dfbench::providers {
 
+// The stack's plan for a request (what aws::RenderTemplate renders).
+aws::FleetPlan FleetPlanOf(const AwsRequest& request, const std::string& setup_id,
+                           const std::string& public_key);
+
+// What results record of the machines of a setup: the region, account and instance types of an
+// aws setup; empty strings for the other providers.
+struct FleetLabels {
+  std::string region;
+  std::string aws_account;
+  std::string server_instance;
+  std::string client_instance;
+};
+FleetLabels RecordedFleetLabels(const state::SetupState& state);
+
 class AwsProvider : public Provider {
  public:
   std::string Name() const override { return "aws"; }
