@@ -294,6 +294,10 @@ core::Result<Fleet> AwsProvider::Connect(const state::SetupState& s) {
   return SshProvider().Connect(s);
 }
 
+core::Status AwsProvider::StopLeftovers(const state::SetupState& s) {
+  return SshProvider().StopLeftovers(s);
+}
+
 core::Status AwsProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
                                         const std::string& version) {

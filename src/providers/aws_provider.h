@@ -46,6 +46,8 @@ class AwsProvider : public Provider {
   // kEnvironment (auth, quota, throttling after retries, a stack that will not delete): the
   // stack and the key stay, so destroy can be run again.
   core::Status Destroy(state::SetupState* state) override;
+  // As on ssh setups: the instances are SSH hosts.
+  core::Status StopLeftovers(const state::SetupState& state) override;
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec, const std::string& version) override;
 };
