@@ -118,8 +118,9 @@ void PrintInfo(const state::SetupState& s) {
                          hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
     }
     if (auto server = providers::LoginEndpoint(s, "server"); server) {
-      out += fmt::format("  copy:   {}\n", hosts::ShellJoinForDisplay(
-                                               hosts::ScpUploadArgv(*server, "FILE", "/tmp/FILE")));
+      out += fmt::format("  copy:   scp {}-P {} FILE {}@{}:\n",
+                         server->key_path.empty() ? "" : "-i " + server->key_path + " ",
+                         server->port, server->user, server->host);
     }
   }
   out += "\nEngines:\n";
