@@ -4,6 +4,7 @@
 
 #include "aws/template.h"
 #include "cli/aws_flags.h"
+#include "core/log.h"
 #include "providers/aws_provider.h"
 #include "providers/ssh_provider.h"
 
@@ -118,6 +119,23 @@ std::string SetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool ke
   if (o.provider == "ssh") return SshSetupPlan(o, quickstart, keep);
   if (o.provider == "aws") return AwsSetupPlan(o, quickstart, keep);
   return LocalSetupPlan(o, quickstart, keep);
+}
+
+void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
+  std::fputs(plan.c_str(), stderr);
+  if (o.provider == "aws") {
+    // A live setup's stack.yaml is what its stack was made from: it stays as it is.
+    if (auto s = state::Load(o.id);
+        s && s->status != state::kStatusDestroyed && s->status != state::kStatusFailed) {
+      ExitWith(core::ErrorKind::kUsage, "setup \"" + o.id + "\" already exists (status " +
+                                            s->status + "); pick another --id");
+    }
+    const auto saved = OrExit(providers::SaveFleetTemplate(o.id, o.aws));
+    core::Note("dry run: the template is saved as " + saved.string() +
+               "; no AWS call was made, nothing was created");
+    return;
+  }
+  core::Note("dry run: nothing was created or changed");
 }
 
 std::string DestroyPlan(const state::SetupState& s) {

@@ -50,8 +50,7 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   ApplyAwsFleetFlags(f.fleet, &setup_options);
   const std::string plan = SetupPlan(setup_options, /*quickstart=*/true, f.skip_destroy);
   if (f.dry_run) {
-    std::fputs(plan.c_str(), stderr);
-    core::Note("dry run: nothing was created or changed");
+    DryRun(setup_options, plan);
     return 0;
   }
   if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));

@@ -39,8 +39,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   ApplyAwsFleetFlags(f.fleet, &o);
   const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
   if (f.dry_run) {
-    std::fputs(plan.c_str(), stderr);
-    core::Note("dry run: nothing was created or changed");
+    DryRun(o, plan);
     return 0;
   }
   if (ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));

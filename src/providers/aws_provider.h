@@ -17,6 +17,7 @@
 //           "instances": [{"role", "id", "type", "arch", "public_ip", "private_ip"}]}
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "providers/provider.h"
@@ -26,6 +27,12 @@ namespace dfbench::providers {
 // The stack's plan for a request (what aws::RenderTemplate renders).
 aws::FleetPlan FleetPlanOf(const AwsRequest& request, const std::string& setup_id,
                            const std::string& public_key);
+
+// What setup does before its first AWS call, alone (--dry-run): generates the setup's key pair
+// (or reuses it) and saves the template setup would apply as <setup>/stack.yaml; its path.
+// kUsage for a plan AWS would refuse.
+core::Result<std::filesystem::path> SaveFleetTemplate(const std::string& setup_id,
+                                                      const AwsRequest& request);
 
 // What results record of the machines of a setup: the region, account and instance types of an
 // aws setup; empty strings for the other providers.

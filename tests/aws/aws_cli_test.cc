@@ -9,6 +9,7 @@
 
 #include "aws/cloudformation.h"
 #include "aws_emulator.h"
+#include "core/files.h"
 #include "dfbench_runner.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
@@ -72,9 +73,15 @@ void ExpectFleetLabels(const json& results) {
 TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
   DfbenchRunner dfb("aws-flow");
   const std::string id = "fleet";
-  // --replicas implies --provider aws.
-  CliResult r = dfb.Run(SetupArgs("setup", id, 1, "redis,memcached"), std::chrono::minutes(10));
+  // --replicas implies --provider aws. A dry run first: setup then applies the template it saved.
+  CliResult r = dfb.Run(Concat(SetupArgs("setup", id, 1, "redis,memcached"), {"--dry-run"}));
   ASSERT_EQ(r.code, 0) << r.err;
+  const auto previewed = core::ReadFile(dfb.SetupDir(id) / "stack.yaml");
+  ASSERT_TRUE(previewed);
+  r = dfb.Run(SetupArgs("setup", id, 1, "redis,memcached"), std::chrono::minutes(10));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "setup fleet: reusing the SSH key pair")) << r.err;
+  EXPECT_EQ(core::ReadFile(dfb.SetupDir(id) / "stack.yaml").value_or(""), *previewed);
   EXPECT_TRUE(Contains(r.err,
                        "setup fleet will create the CloudFormation stack dfbench-fleet in "
                        "us-east-1 (AWS):\n"))

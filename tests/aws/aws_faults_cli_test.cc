@@ -140,27 +140,50 @@ TEST(AwsFaultsCli, ExpiredTokenGivesTheAdviceLine) {
   EXPECT_TRUE(fs::exists(runner.SetupDir("x") / "stack.yaml"));
 }
 
-TEST(AwsFaultsCli, DryRunMakesNoAwsCall) {
+// --dry-run prints the plan and saves the template setup would apply (with the key pair it
+// embeds, which setup then reuses), and makes no AWS call: nothing listens at the endpoint.
+TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   DfbenchRunner runner("aws-dry-run");
   const std::string dead = DeadEndpoint();
   CliResult r = RunAgainst(runner, dead,
                            {"setup", "--id", "plan", "--replicas", "1", "--engines",
                             "redis,memcached", "--region", "eu-west-1", "--dry-run"});
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* line :
-       {"dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
-        "(AWS):\n",
-        "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
-        "  client     c5.2xlarge x86_64, Ubuntu 22.04\n",
-        "  replica-0  c6i.2xlarge x86_64, Ubuntu 22.04\n", "/hr on demand in eu-west-1",
-        "install redis, memcached\n", "dfbench: dry run: nothing was created or changed\n"}) {
+  const fs::path dir = runner.SetupDir("plan");
+  for (const std::string& line : std::vector<std::string>{
+           "dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
+           "(AWS):\n",
+           "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
+           "  client     c5.2xlarge x86_64, Ubuntu 22.04\n",
+           "  replica-0  c6i.2xlarge x86_64, Ubuntu 22.04\n", "/hr on demand in eu-west-1",
+           "install redis, memcached\n",
+           "dfbench: dry run: the template is saved as " + (dir / "stack.yaml").string() +
+               "; no AWS call was made, nothing was created\n"}) {
     EXPECT_TRUE(Contains(r.err, line)) << line << r.err;
   }
-  r = RunAgainst(runner, dead, {"quickstart", "--provider", "aws", "--dry-run"});
+  EXPECT_FALSE(fs::exists(dir / "state.json"));  // no setup: the id stays free
+  auto yaml = core::ReadFile(dir / "stack.yaml");
+  ASSERT_TRUE(yaml) << yaml.error().message;
+  EXPECT_TRUE(Contains(*yaml, "Replica0Instance:"));
+  auto pub = core::ReadFile(dir / "ssh" / "id_rsa.pub");
+  ASSERT_TRUE(pub);
+  EXPECT_TRUE(Contains(*yaml, pub->substr(0, pub->find(' ', 8))));
+  EXPECT_EQ(fs::status(dir / "ssh" / "id_rsa").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  if (auto lint = core::FindOnPath("cfn-lint")) {
+    auto linted = core::RunCapture({*lint, (dir / "stack.yaml").string()}, std::chrono::minutes(2));
+    ASSERT_TRUE(linted);
+    EXPECT_EQ(linted->status.code, 0) << linted->out << linted->err;
+  } else {
+    GTEST_LOG_(INFO) << "cfn-lint is not on PATH: the saved template was not linted";
+  }
+
+  r = RunAgainst(runner, dead, {"quickstart", "--id", "qs", "--provider", "aws", "--dry-run"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "~$0.680/hr on demand in us-east-1")) << r.err;
   EXPECT_TRUE(Contains(r.err, "then: benchmark and delete the stack")) << r.err;
-  EXPECT_TRUE(fs::is_empty(runner.home()));
+  EXPECT_TRUE(fs::exists(runner.SetupDir("qs") / "stack.yaml"));
+  EXPECT_FALSE(fs::exists(runner.SetupDir("qs") / "state.json"));
 }
 
 TEST(AwsFaultsCli, ProviderFromFlagsAndEnvironment) {
@@ -184,7 +207,7 @@ TEST(AwsFaultsCli, ProviderFromFlagsAndEnvironment) {
   r = RunAgainst(runner, dead, {"setup", "--id", "d", "--provider", "aws"});
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(Contains(r.err, "pass --yes")) << r.err;
-  EXPECT_TRUE(fs::is_empty(runner.home()));
+  EXPECT_FALSE(fs::exists(runner.SetupDir("d")));
 }
 
 TEST(AwsFaultsCli, BadFleetFlagsAreOneLineAndExitTwo) {
