@@ -248,14 +248,9 @@ core::Result<fs::path> SaveFleetTemplate(const std::string& setup_id, const AwsR
 
 aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
                            const std::string& public_key) {
-  return {.setup_id = setup_id,
-          .region = r.region,
-          .server = r.server,
-          .client = r.client,
-          .replica = r.replica,
-          .replicas = r.replicas,
-          .ubuntu_version = r.ubuntu_version,
-          .public_key = public_key};
+  // In FleetPlan's field order.
+  return {setup_id,  r.region,   r.server,         r.client,
+          r.replica, r.replicas, r.ubuntu_version, public_key};
 }
 
 FleetLabels RecordedFleetLabels(const state::SetupState& s) {

@@ -8,10 +8,9 @@
 #include <filesystem>
 
 #include "aws/cloudformation.h"
-#include "aws_emulator.h"
 #include "core/files.h"
 #include "dfbench_runner.h"
-#include "ssh_testbed.h"
+#include "emulated_fleet_test.h"
 #include "support/test_data.h"
 
 namespace dfbench::testing {
@@ -24,28 +23,18 @@ bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-class AwsCliTest : public ::testing::Test {
+class AwsCliTest : public EmulatedFleetTest {
  protected:
   void SetUp() override {
-    REQUIRE_TESTBED();
-    if (const std::string why = emulator_.Start({{"MOTO_BENCH_TESTBED", Bed().base.string()}});
-        !why.empty()) {
-      GTEST_SKIP() << why;
-    }
-    // dfbench finds credentials and endpoints as the AWS CLI does: from the environment.
-    ::setenv("AWS_ENDPOINT_URL", emulator_.url().c_str(), 1);
-    ::setenv("AWS_ACCESS_KEY_ID", "testing", 1);
-    ::setenv("AWS_SECRET_ACCESS_KEY", "testing", 1);
-    ::unsetenv("AWS_SESSION_TOKEN");
-    ::unsetenv("AWS_PROFILE");
+    EmulatedFleetTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     ::unsetenv("DFBENCH_PROVIDER");
     ::unsetenv("DFBENCH_NO_CONFIRM");
   }
 
   // The stack of setup `id` as AWS (the emulator) knows it; kNotFound once deleted.
   core::Result<aws::Stack> StackOf(const std::string& id) const {
-    aws::Client client(aws::Credentials{"testing", "testing", "", "test"}, "us-east-1");
-    return aws::DescribeStack(client, "dfbench-" + id);
+    return aws::DescribeStack(AwsEmulator::Client(), "dfbench-" + id);
   }
 
   void ExpectStackGone(const std::string& id) const {
@@ -53,8 +42,6 @@ class AwsCliTest : public ::testing::Test {
     ASSERT_FALSE(stack) << stack->status;
     EXPECT_EQ(stack.error().kind, core::ErrorKind::kNotFound) << stack.error().message;
   }
-
-  AwsEmulator emulator_;
 };
 
 // Setup flags on the bed: its hosts log in as root (EC2's Ubuntu would be "ubuntu").
@@ -216,12 +203,11 @@ TEST_F(AwsCliTest, RollbackRetryAndAStackDeletedBehindOurBack) {
   DfbenchRunner dfb("aws-rollback");
   CliResult r = dfb.Run(SetupArgs("setup", "retry", 2, "redis"), std::chrono::minutes(10));
   EXPECT_EQ(r.code, 5) << r.err;
-  EXPECT_TRUE(Contains(r.err,
-                       "dfbench: the stack dfbench-retry failed: Replica1Instance "
-                       "(AWS::EC2::Instance): "))
-      << r.err;
-  EXPECT_TRUE(Contains(r.err, "InsufficientInstanceCapacity")) << r.err;
-  EXPECT_TRUE(Contains(r.err, "run the same setup again")) << r.err;
+  for (const char* part :
+       {"dfbench: the stack dfbench-retry failed: Replica1Instance (AWS::EC2::Instance): ",
+        "InsufficientInstanceCapacity", "run the same setup again"}) {
+    EXPECT_TRUE(Contains(r.err, part)) << part << "\n" << r.err;
+  }
   ExpectStackGone("retry");
   EXPECT_EQ(dfb.State("retry")["status"], "failed");
 
@@ -230,8 +216,7 @@ TEST_F(AwsCliTest, RollbackRetryAndAStackDeletedBehindOurBack) {
   auto stack = StackOf("retry");
   ASSERT_TRUE(stack) << stack.error().message;
 
-  aws::Client client(aws::Credentials{"testing", "testing", "", "test"}, "us-east-1");
-  ASSERT_TRUE(aws::DeleteStack(client, stack->id));
+  ASSERT_TRUE(aws::DeleteStack(AwsEmulator::Client(), stack->id));
   ExpectStackGone("retry");
   r = dfb.Run({"destroy", "--id", "retry", "--yes"});
   EXPECT_EQ(r.code, 0) << r.err;
