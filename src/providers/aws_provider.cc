@@ -230,9 +230,9 @@ core::Result<PreparedFleet> PrepareFleet(const std::string& setup_id, const AwsR
   PreparedFleet out{.key = *pair,
                     .plan = FleetPlanOf(fleet, setup_id, pair->public_line),
                     .path = dir / "stack.yaml"};
+  // Architecture warnings were shown with the plan, before the user said yes.
   std::vector<std::string> warnings;
   if (auto st = aws::ValidatePlan(out.plan, &warnings); !st) return tl::unexpected(st.error());
-  for (const auto& w : warnings) core::Note("warning: " + w);
   out.body = aws::RenderTemplate(out.plan);
   if (auto st = core::WriteFileAtomic(out.path, out.body); !st) return tl::unexpected(st.error());
   return out;
