@@ -141,9 +141,14 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
 std::string DestroyPlan(const state::SetupState& s) {
   if (s.provider == "aws") {
     const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
-    std::string p = fmt::format(
-        "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account {}):\n",
-        s.id, aws.value("stack_name", "dfbench-" + s.id), s.region, aws.value("account", "?"));
+    std::string p =
+        aws.contains("stack_id")
+            ? fmt::format(
+                  "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account "
+                  "{}):\n",
+                  s.id, aws.value("stack_name", "dfbench-" + s.id), s.region,
+                  aws.value("account", "?"))
+            : fmt::format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
     for (const auto& i : aws.value("instances", nlohmann::json::array())) {
       p += fmt::format("  {:<10} {} {} at {}\n", i.value("role", ""), i.value("id", ""),
                        i.value("type", ""), i.value("public_ip", ""));

@@ -71,7 +71,8 @@ void AddSetup(CLI::App* sub, Action* action) {
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
   AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts");
+              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
+              "template is saved as stack.yaml, no AWS call)");
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"

@@ -5,7 +5,8 @@
 namespace dfbench::cli {
 
 void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
-  const char* group = "Hosts over SSH (--provider ssh)";
+  const char* group =
+      "Hosts over SSH (--provider ssh; aws takes --ssh-user, --tune-network, --dragonfly_version)";
   sub->add_option("--server", f->server, "The engine host: a name or an address")->group(group);
   sub->add_option("--client", f->client, "The load generator host")->group(group);
   sub->add_option("--replica", f->replicas, "A replica host (repeat for several)")->group(group);
@@ -19,7 +20,8 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
   sub->add_option("--replica-private-ip", f->replica_private_ips,
                   "Private address of each --replica, in order")
       ->group(group);
-  sub->add_option("--ssh-user", f->user, "User on every host (root, or one with passwordless sudo)")
+  sub->add_option("--ssh-user", f->user,
+                  "User on every host (root, or one with passwordless sudo; aws: default ubuntu)")
       ->group(group);
   sub->add_option("--ssh-key", f->key,
                   "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)")
