@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <regex>
 
 #include "aws/prices.h"
@@ -9,6 +10,13 @@
 
 namespace dfbench::cli {
 namespace {
+
+constexpr const char* kFleetFlags[] = {
+    "--server-instance",  "--client-instance", "--server-arch",    "--client-arch", "--replicas",
+    "--replica-instance", "--replica-arch",    "--ubuntu-version", "--region"};
+
+// A public key only for checking a plan: a setup generates its own pair.
+constexpr char kPlanCheckKey[] = "ssh-rsa AAAA dfbench-plan-check";
 
 aws::Arch ArchOrExit(const std::string& value, const char* flag) {
   auto arch = aws::ParseArch(value);
@@ -50,6 +58,50 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
   sub->add_option("--region", f->region, "AWS region")->capture_default_str()->group(group);
 }
 
+void AddProviderFlag(CLI::App* sub, std::string* provider) {
+  sub->add_option("--provider", *provider,
+                  "Where the hosts come from: local, ssh or aws (default: aws when an AWS fleet "
+                  "flag is given, else $DFBENCH_PROVIDER, else local)")
+      ->check(CLI::IsMember({"local", "ssh", "aws"}));
+}
+
+std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag) {
+  std::string fleet_flag;
+  for (const char* flag : kFleetFlags) {
+    if (fleet_flag.empty() && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
+      fleet_flag = flag;
+    }
+  }
+  if (!provider_flag.empty()) {
+    if (!fleet_flag.empty() && provider_flag != "aws") {
+      ExitWith(core::ErrorKind::kUsage, fleet_flag +
+                                            " is an AWS fleet flag: it needs --provider "
+                                            "aws, not --provider " +
+                                            provider_flag);
+    }
+    return provider_flag;
+  }
+  if (!fleet_flag.empty()) return "aws";
+  const char* env = std::getenv("DFBENCH_PROVIDER");
+  if (env == nullptr || *env == '\0') return "local";
+  const std::string from_env = env;
+  if (from_env != "local" && from_env != "ssh" && from_env != "aws") {
+    ExitWith(core::ErrorKind::kUsage, "DFBENCH_PROVIDER=" + from_env + ": use local, ssh or aws");
+  }
+  return from_env;
+}
+
+void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) {
+  if (o->provider != "aws") return;
+  const aws::FleetPlan plan = ToFleetPlan(flags, o->id, kPlanCheckKey);
+  o->aws.region = plan.region;
+  o->aws.server = plan.server;
+  o->aws.client = plan.client;
+  o->aws.replica = plan.replica;
+  o->aws.replicas = plan.replicas;
+  o->aws.ubuntu_version = plan.ubuntu_version;
+}
+
 aws::FleetPlan ToFleetPlan(const AwsFleetFlags& f, const std::string& setup_id,
                            const std::string& public_key) {
   static const std::regex kRegion("[a-z]{2}(-[a-z]+)+-[0-9]+");
@@ -81,14 +133,18 @@ std::string CostLine(const aws::FleetPlan& plan) {
                     : role == "client" ? plan.client.type
                                        : plan.replica.type);
   }
-  const aws::FleetCost cost = aws::EstimateFleetCost(types, plan.region);
+  return CostLine(types, plan.region);
+}
+
+std::string CostLine(const std::vector<std::string>& types, const std::string& region) {
+  const aws::FleetCost cost = aws::EstimateFleetCost(types, region);
   std::string unknown;
   for (const auto& t : cost.unknown) unknown += (unknown.empty() ? "" : ", ") + t;
   if (cost.unknown.size() == types.size() ||
       (cost.unknown.size() > 0 && cost.known_per_hour == 0)) {
-    return "price unknown for " + unknown + " in " + plan.region;
+    return "price unknown for " + unknown + " in " + region;
   }
-  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, plan.region);
+  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, region);
   if (!unknown.empty()) line += " plus price unknown for " + unknown;
   return line;
 }

@@ -1,12 +1,15 @@
-// The fleet flags of AWS setups (template now; setup and quickstart with --provider aws):
-// instance types and architectures, replicas, Ubuntu release, region, with the reference's
-// defaults. One group, so every command that takes them shows and checks them alike.
+// The fleet flags of AWS setups (template; setup and quickstart on the aws provider): instance
+// types and architectures, replicas, Ubuntu release, region, with the reference's defaults. One
+// group, so every command that takes them shows and checks them alike. Also --provider, which
+// any of these flags implies.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "aws/template.h"
 #include "cli/command.h"
+#include "scenarios/lifecycle.h"
 
 namespace dfbench::cli {
 
@@ -24,6 +27,18 @@ struct AwsFleetFlags {
 
 void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* flags);
 
+// --provider of setup and quickstart (local, ssh or aws).
+void AddProviderFlag(CLI::App* sub, std::string* provider);
+
+// The provider a command works with: --provider when given; else aws when an AWS fleet flag is
+// given; else DFBENCH_PROVIDER (for users who only use AWS); else local. kUsage, one line, for
+// an AWS fleet flag with another --provider or an unknown DFBENCH_PROVIDER.
+std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag);
+
+// On the aws provider: checks the fleet flags for `options->id` (as ToFleetPlan) and fills
+// options->aws. Nothing on the others (ResolveProvider refused fleet flags there).
+void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* options);
+
 // The plan these flags describe for `setup_id`, checked as aws::ValidatePlan checks it (plus
 // architecture and region names); throws ExitError(kUsage) with one line. Architecture
 // mismatches are printed as warnings on stderr.
@@ -33,5 +48,7 @@ aws::FleetPlan ToFleetPlan(const AwsFleetFlags& flags, const std::string& setup_
 // "~$0.680/hr on demand in us-east-1" for the plan's instances, naming the types without a
 // known price ("price unknown for x2idn.large").
 std::string CostLine(const aws::FleetPlan& plan);
+// The same for these instances (one entry per instance) in `region`.
+std::string CostLine(const std::vector<std::string>& instance_types, const std::string& region);
 
 }  // namespace dfbench::cli

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "aws/prices.h"
+#include "cli/aws_flags.h"
 #include "cli/commands.h"
 #include "core/files.h"
 #include "core/table.h"
@@ -40,11 +42,45 @@ std::string Indent(const std::string& text) {
   return out;
 }
 
+// The stack, account and instances of an aws setup, and what it has cost so far (rate × age).
+std::string AwsSection(const state::SetupState& s) {
+  const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
+  std::string out = fmt::format(
+      "\nAWS:\n  Region:    {}\n  Account:   {}\n  Stack:     {}{}\n", s.region,
+      aws.value("account", "?"), aws.value("stack_name", "dfbench-" + s.id),
+      aws.contains("stack_id") ? " (" + aws.value("stack_id", "") + ")" : " (not created)");
+  out += fmt::format("  Ubuntu:    {}\n", aws.value("ubuntu_version", "?"));
+  const nlohmann::json instances = aws.value("instances", nlohmann::json::array());
+  std::vector<std::string> types;
+  core::Table table({"ROLE", "INSTANCE", "TYPE", "ARCH", "PUBLIC IP", "PRIVATE IP"});
+  for (const auto& i : instances) {
+    types.push_back(i.value("type", ""));
+    table.AddRow({i.value("role", ""), i.value("id", ""), i.value("type", ""), i.value("arch", ""),
+                  i.value("public_ip", ""), i.value("private_ip", "")});
+  }
+  if (types.empty()) return out + "  Instances: none launched\n";
+  if (s.status != state::kStatusDestroyed) {
+    const aws::FleetCost cost = aws::EstimateFleetCost(types, s.region);
+    const auto age = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now() - core::ParseIso8601(s.created_at));
+    out += "  Cost:      " + CostLine(types, s.region);
+    if (cost.known_per_hour > 0) {
+      out += fmt::format("; ~${:.2f} so far ({} up)",
+                         cost.known_per_hour * static_cast<double>(age.count()) / 3600.0,
+                         core::FormatAge(age));
+    }
+    out += "\n";
+  }
+  out += "  Instances:\n" + Indent(Indent(table.Render()));
+  return out;
+}
+
 void PrintInfo(const state::SetupState& s) {
   std::string out = fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
                                 state::ToString(s.status), s.provider);
   out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
                      state::SetupDir(s.id).string());
+  if (s.provider == "aws") out += AwsSection(s);
   out += "\nHosts:\n";
   for (const auto& h : s.hosts) {
     out += fmt::format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
@@ -87,6 +123,11 @@ void PrintInfo(const state::SetupState& s) {
       if (role == roles.front()) out += fmt::format("  Key:    {}\n", endpoint->key_path);
       out += fmt::format("  {:<7} {}\n", role + ":",
                          hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
+    }
+    if (auto server = providers::LoginEndpoint(s, "server"); server) {
+      out += fmt::format("  copy:   scp {}-P {} FILE {}@{}:\n",
+                         server->key_path.empty() ? "" : "-i " + server->key_path + " ",
+                         server->port, server->user, server->host);
     }
   }
   out += "\nEngines:\n";

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "aws/template.h"
+#include "cli/aws_flags.h"
+#include "core/log.h"
+#include "providers/aws_provider.h"
 #include "providers/ssh_provider.h"
 
 namespace dfbench::cli {
@@ -73,6 +77,37 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   return p;
 }
 
+std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
+  const aws::FleetPlan fleet = providers::FleetPlanOf(o.aws, o.id, "");
+  const std::string dir = state::SetupDir(o.id).string();
+  std::string p =
+      fmt::format("dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS):\n",
+                  quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region);
+  for (const auto& role : aws::FleetRoles(fleet)) {
+    const aws::InstanceSpec& spec = role == "server"   ? fleet.server
+                                    : role == "client" ? fleet.client
+                                                       : fleet.replica;
+    p += fmt::format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
+                     o.aws.ubuntu_version);
+  }
+  p += "  cost: " + CostLine(fleet) + ", billed until 'dfbench destroy --id " + o.id + "'\n";
+  p += "  network: a VPC with one public subnet, SSH (22) open to the world, engine ports only "
+       "between these instances, one cluster placement group\n";
+  p += "  SSH key: a new 4096-bit RSA pair under " + dir + "/ssh (its public half becomes the " +
+       "stack's key pair); log in as " + (o.ssh.user.empty() ? "ubuntu" : o.ssh.user) + "\n";
+  p += "  template: saved as " + dir + "/stack.yaml before any AWS call\n";
+  p += "  client: upload this dfbench binary; server" +
+       std::string(o.aws.replicas > 0 ? " and replicas" : "") + ": install " + EngineList(o) + "\n";
+  p += o.tune_network
+           ? "  network tuning: steer the server NIC's IRQs and RPS/XPS onto its top CPUs\n"
+           : "  network tuning: none\n";
+  if (quickstart) {
+    p += keep ? "  then: benchmark; the stack is kept and billed (--skip-destroy)\n"
+              : "  then: benchmark and delete the stack (results are kept)\n";
+  }
+  return p;
+}
+
 std::string LocalSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   std::string p = fmt::format("dfbench: {} {} on this machine (local provider):\n",
                               quickstart ? "quickstart" : "setup", o.id);
@@ -95,10 +130,47 @@ bool ChangesHosts(const std::string& provider) {
 
 std::string SetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   if (o.provider == "ssh") return SshSetupPlan(o, quickstart, keep);
+  if (o.provider == "aws") return AwsSetupPlan(o, quickstart, keep);
   return LocalSetupPlan(o, quickstart, keep);
 }
 
+void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
+  std::fputs(plan.c_str(), stderr);
+  if (o.provider == "aws") {
+    // A live setup's stack.yaml is what its stack was made from: it stays as it is.
+    if (auto s = state::Load(o.id);
+        s && s->status != state::kStatusDestroyed && s->status != state::kStatusFailed) {
+      ExitWith(core::ErrorKind::kUsage, "setup \"" + o.id + "\" already exists (status " +
+                                            s->status + "); pick another --id");
+    }
+    const auto saved = OrExit(providers::SaveFleetTemplate(o.id, o.aws));
+    core::Note("dry run: the template is saved as " + saved.string() +
+               "; no AWS call was made, nothing was created");
+    return;
+  }
+  core::Note("dry run: nothing was created or changed");
+}
+
 std::string DestroyPlan(const state::SetupState& s) {
+  if (s.provider == "aws") {
+    const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
+    std::string p =
+        aws.contains("stack_id")
+            ? fmt::format(
+                  "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account "
+                  "{}):\n",
+                  s.id, aws.value("stack_name", "dfbench-" + s.id), s.region,
+                  aws.value("account", "?"))
+            : fmt::format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
+    for (const auto& i : aws.value("instances", nlohmann::json::array())) {
+      p += fmt::format("  {:<10} {} {} at {}\n", i.value("role", ""), i.value("id", ""),
+                       i.value("type", ""), i.value("public_ip", ""));
+    }
+    p += "  then delete the SSH key pair under " + (state::SetupDir(s.id) / "ssh").string() +
+         " (kept if the stack does not delete)\n";
+    p += "  results under " + state::SetupDir(s.id).string() + " stay\n";
+    return p;
+  }
   const std::string work = "~/.dfbench-work/" + s.id + "/";
   std::string p =
       fmt::format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id, s.provider);

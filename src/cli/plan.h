@@ -17,6 +17,11 @@ bool ChangesHosts(const std::string& provider);
 // `options.id` must be set.
 std::string SetupPlan(const scenarios::SetupOptions& options, bool quickstart, bool keep);
 
+// --dry-run of setup and quickstart: prints `plan` and stops. On aws it also saves the template
+// setup would apply as <setup>/stack.yaml (with the setup's key pair, which setup then reuses),
+// without any AWS call; elsewhere nothing is written. Exits on error.
+void DryRun(const scenarios::SetupOptions& options, const std::string& plan);
+
 // The plan of `destroy` for a recorded setup.
 std::string DestroyPlan(const state::SetupState& setup);
 

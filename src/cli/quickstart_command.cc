@@ -1,3 +1,4 @@
+#include "cli/aws_flags.h"
 #include "cli/commands.h"
 #include "cli/confirm.h"
 #include "cli/flags.h"
@@ -13,7 +14,7 @@ namespace {
 
 struct QuickstartFlags {
   std::string id;
-  std::string provider = "local";
+  std::string provider;  // "": ResolveProvider decides
   EngineFlags engines;
   RunFlags run;
   LoadGeneratorFlags load_generator;
@@ -23,16 +24,18 @@ struct QuickstartFlags {
   bool dry_run = false;
   int port = 0;
   SshFlags ssh;
+  AwsFleetFlags fleet;
 };
 
 int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   const auto requested = ParseEngines(f.engines.engines);
+  const std::string provider = ResolveProvider(sub, f.provider);
   RunFlags run = f.run;
-  if (f.provider == "local") ApplyLocalProfile(sub, &run);
+  if (provider == "local") ApplyLocalProfile(sub, &run);
   scenarios::RunOptions options = ToRunOptions(run, requested);
   auto driver = MakeDriver(f.load_generator);
   scenarios::SetupOptions setup_options{.id = f.id,
-                                        .provider = f.provider,
+                                        .provider = provider,
                                         .engines = requested,
                                         .binaries = f.engines.binaries,
                                         .skip_missing_engines = true,
@@ -48,10 +51,10 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
     setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
   }
   OrExit(state::ValidateId(setup_options.id));
+  ApplyAwsFleetFlags(f.fleet, &setup_options);
   const std::string plan = SetupPlan(setup_options, /*quickstart=*/true, f.skip_destroy);
   if (f.dry_run) {
-    std::fputs(plan.c_str(), stderr);
-    core::Note("dry run: nothing was created or changed");
+    DryRun(setup_options, plan);
     return 0;
   }
   if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
@@ -65,11 +68,10 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
 void AddQuickstart(CLI::App* sub, Action* action) {
   auto f = std::make_shared<QuickstartFlags>();
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
-  sub->add_option("--provider", f->provider, "Where the hosts come from")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"local", "ssh"}));
+  AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/false);
+  AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
@@ -78,16 +80,19 @@ void AddQuickstart(CLI::App* sub, Action* action) {
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
   AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts");
+              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
+              "template is saved as stack.yaml, no AWS call)");
   SetExamples(sub,
               "  dfbench quickstart\n"
               "  dfbench quickstart --engines redis,memcached --trials 5\n"
               "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n"
               "  dfbench quickstart --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
               "      --ssh-user ubuntu --engines redis,valkey --yes\n"
-              "\nOn the ssh provider quickstart prints its plan and asks before changing the\n"
-              "hosts; --yes or DFBENCH_NO_CONFIRM=1 skips the question, which is required\n"
-              "without a terminal.\n");
+              "  dfbench quickstart --provider aws --server-instance c6i.2xlarge --yes\n"
+              "\nOn the ssh and aws providers quickstart prints its plan (on aws with the $/hr\n"
+              "estimate) and asks before changing anything; --yes or DFBENCH_NO_CONFIRM=1 skips\n"
+              "the question, which is required without a terminal. Any AWS fleet flag implies\n"
+              "--provider aws.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunQuickstart(*f, sub); }; });
 }
 

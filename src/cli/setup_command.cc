@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/aws_flags.h"
 #include "cli/commands.h"
 #include "cli/confirm.h"
 #include "cli/flags.h"
@@ -14,7 +15,7 @@ namespace {
 
 struct SetupFlags {
   std::string id;
-  std::string provider = "local";
+  std::string provider;  // "": ResolveProvider decides
   EngineFlags engines;
   bool no_pin = false;
   bool yes = false;
@@ -23,13 +24,14 @@ struct SetupFlags {
   SshFlags ssh;
   std::string load_generator = "builtin";
   std::string dfly_bench_ref;
+  AwsFleetFlags fleet;
 };
 
 // External load generators setup finds or builds on a remote client.
-providers::ClientTools ToClientTools(const SetupFlags& f) {
+providers::ClientTools ToClientTools(const SetupFlags& f, const std::string& provider) {
   providers::ClientTools tools{.memtier = f.load_generator == "memtier",
                                .dfly_bench_ref = f.dfly_bench_ref};
-  if (tools.any() && f.provider == "local") {
+  if (tools.any() && provider == "local") {
     ExitWith(core::ErrorKind::kUsage,
              std::string(tools.memtier ? "--load-generator memtier" : "--dfly-bench-ref") +
                  " needs a remote client (--provider ssh); on this machine install the tool "
@@ -41,20 +43,20 @@ providers::ClientTools ToClientTools(const SetupFlags& f) {
 
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o{.id = f.id,
-                            .provider = f.provider,
+                            .provider = ResolveProvider(sub, f.provider),
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &o);
-  o.client_tools = ToClientTools(f);
+  o.client_tools = ToClientTools(f, o.provider);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
+  ApplyAwsFleetFlags(f.fleet, &o);
   const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
   if (f.dry_run) {
-    std::fputs(plan.c_str(), stderr);
-    core::Note("dry run: nothing was created or changed");
+    DryRun(o, plan);
     return 0;
   }
   if (ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));
@@ -67,7 +69,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
-  if (s.provider == "ssh") std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
+  if (s.provider != "local")
+    std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
 
@@ -76,11 +79,10 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
-  sub->add_option("--provider", f->provider, "Where the hosts come from")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"local", "ssh"}));
+  AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
+  AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
   sub->add_option("--load-generator", f->load_generator,
                   "memtier: find memtier_benchmark on the client, or build release " +
@@ -95,7 +97,8 @@ void AddSetup(CLI::App* sub, Action* action) {
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
   AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts");
+              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
+              "template is saved as stack.yaml, no AWS call)");
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"
@@ -105,8 +108,11 @@ void AddSetup(CLI::App* sub, Action* action) {
       "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
       "  dfbench setup --id lab2 --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
       "      --ssh-user ubuntu --load-generator memtier --dfly-bench-ref v1.31.0\n"
-      "\nOn the ssh provider setup prints its plan and asks before changing the hosts; --yes\n"
-      "or DFBENCH_NO_CONFIRM=1 skips the question, which is required without a terminal.\n");
+      "  dfbench setup --id aws1 --server-instance c7g.4xlarge --server-arch arm64 \\\n"
+      "      --client-instance c7g.4xlarge --client-arch arm64 --region eu-west-1 --dry-run\n"
+      "\nOn the ssh and aws providers setup prints its plan (on aws with the $/hr estimate)\n"
+      "and asks before changing anything; --yes or DFBENCH_NO_CONFIRM=1 skips the question,\n"
+      "which is required without a terminal. Any AWS fleet flag implies --provider aws.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }
 

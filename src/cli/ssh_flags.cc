@@ -5,7 +5,8 @@
 namespace dfbench::cli {
 
 void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
-  const char* group = "Hosts over SSH (--provider ssh)";
+  const char* group =
+      "Hosts over SSH (--provider ssh; aws takes --ssh-user, --tune-network, --dragonfly_version)";
   sub->add_option("--server", f->server, "The engine host: a name or an address")->group(group);
   sub->add_option("--client", f->client, "The load generator host")->group(group);
   sub->add_option("--replica", f->replicas, "A replica host (repeat for several)")->group(group);
@@ -19,7 +20,8 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
   sub->add_option("--replica-private-ip", f->replica_private_ips,
                   "Private address of each --replica, in order")
       ->group(group);
-  sub->add_option("--ssh-user", f->user, "User on every host (root, or one with passwordless sudo)")
+  sub->add_option("--ssh-user", f->user,
+                  "User on every host (root, or one with passwordless sudo; aws: default ubuntu)")
       ->group(group);
   sub->add_option("--ssh-key", f->key,
                   "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)")
@@ -43,17 +45,31 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
 
 void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptions* o) {
   const bool ssh = o->provider == "ssh";
-  for (const char* flag : {"--server", "--client", "--replica", "--server-private-ip",
-                           "--client-private-ip", "--replica-private-ip", "--ssh-user", "--ssh-key",
-                           "--ssh-port", "--tune-network", "--dragonfly_version"}) {
-    if (!ssh && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
-      ExitWith(
-          core::ErrorKind::kUsage,
-          std::string(flag) + " needs --provider ssh (the local provider uses this machine" +
-              (std::string(flag) == "--dragonfly_version" ? "; use --dragonfly_binary)" : ")"));
+  const bool aws = o->provider == "aws";
+  for (const std::string flag :
+       {"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
+        "--replica-private-ip", "--ssh-user", "--ssh-key", "--ssh-port", "--tune-network",
+        "--dragonfly_version"}) {
+    if (ssh || !sub->get_option_no_throw(flag) || sub->count(flag) == 0) continue;
+    // AWS instances are SSH hosts too, at addresses and with a key the stack gives.
+    if (aws &&
+        (flag == "--ssh-user" || flag == "--tune-network" || flag == "--dragonfly_version")) {
+      continue;
     }
+    ExitWith(core::ErrorKind::kUsage,
+             flag + " needs --provider ssh (" +
+                 (aws ? "the aws provider launches its hosts and makes their key"
+                  : flag == "--dragonfly_version"
+                      ? "the local provider uses this machine; use --dragonfly_binary"
+                      : "the local provider uses this machine") +
+                 ")");
   }
   o->tune_network = f.tune_network;
+  if (aws) {
+    o->ssh.user = f.user;  // empty: the provider's (Ubuntu AMIs log in as ubuntu)
+    if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
+    return;
+  }
   if (!ssh) return;
   if (f.server.empty() || f.client.empty() || f.user.empty()) {
     ExitWith(core::ErrorKind::kUsage,

@@ -211,7 +211,59 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
                         ", the SSH key is kept: run the same setup again");
 }
 
+struct PreparedFleet {
+  KeyPair key;
+  aws::FleetPlan plan;
+  std::string body;  // the template
+  fs::path path;     // where it is saved
+};
+
+// The setup's key pair (generated, or the one a previous attempt made) and the template of its
+// fleet, saved as <setup>/stack.yaml: all before any AWS call, so that what is applied stays on
+// disk whatever happens next.
+core::Result<PreparedFleet> PrepareFleet(const std::string& setup_id, const AwsRequest& fleet) {
+  const fs::path dir = state::SetupDir(setup_id);
+  auto pair = EnsureKeyPair(dir / "ssh", "dfbench-" + setup_id);
+  if (!pair) return tl::unexpected(pair.error());
+  core::Notef("setup {}: {} the SSH key pair {}", setup_id,
+              pair->generated ? "generated" : "reusing", pair->private_key.string());
+  PreparedFleet out{.key = *pair,
+                    .plan = FleetPlanOf(fleet, setup_id, pair->public_line),
+                    .path = dir / "stack.yaml"};
+  // Architecture warnings were shown with the plan, before the user said yes.
+  std::vector<std::string> warnings;
+  if (auto st = aws::ValidatePlan(out.plan, &warnings); !st) return tl::unexpected(st.error());
+  out.body = aws::RenderTemplate(out.plan);
+  if (auto st = core::WriteFileAtomic(out.path, out.body); !st) return tl::unexpected(st.error());
+  return out;
+}
+
 }  // namespace
+
+core::Result<fs::path> SaveFleetTemplate(const std::string& setup_id, const AwsRequest& fleet) {
+  auto prepared = PrepareFleet(setup_id, fleet);
+  if (!prepared) return tl::unexpected(prepared.error());
+  return prepared->path;
+}
+
+aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
+                           const std::string& public_key) {
+  // In FleetPlan's field order.
+  return {setup_id,  r.region,   r.server,         r.client,
+          r.replica, r.replicas, r.ubuntu_version, public_key};
+}
+
+FleetLabels RecordedFleetLabels(const state::SetupState& s) {
+  if (s.provider != "aws") return {};
+  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
+  FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
+  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
+    const std::string role = i.value("role", "");
+    if (role == "server") labels.server_instance = i.value("type", "");
+    if (role == "client") labels.client_instance = i.value("type", "");
+  }
+  return labels;
+}
 
 core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   const AwsRequest& fleet = request.aws;
@@ -220,27 +272,10 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   auto stack_name = aws::StackName(s->id);
   if (!stack_name) return tl::unexpected(stack_name.error());
 
-  const fs::path ssh_dir = state::SetupDir(s->id) / "ssh";
-  auto pair = EnsureKeyPair(ssh_dir, "dfbench-" + s->id);
-  if (!pair) return tl::unexpected(pair.error());
-  core::Notef("setup {}: {} the SSH key pair {}", s->id, pair->generated ? "generated" : "reusing",
-              pair->private_key.string());
-
-  const aws::FleetPlan plan{.setup_id = s->id,
-                            .region = fleet.region,
-                            .server = fleet.server,
-                            .client = fleet.client,
-                            .replica = fleet.replica,
-                            .replicas = fleet.replicas,
-                            .ubuntu_version = fleet.ubuntu_version,
-                            .public_key = pair->public_line};
-  std::vector<std::string> warnings;
-  if (auto st = aws::ValidatePlan(plan, &warnings); !st) return st;
-  for (const auto& w : warnings) core::Note("warning: " + w);
-  // Saved before any AWS call: what was applied stays on disk whatever happens next.
-  const fs::path template_path = state::SetupDir(s->id) / "stack.yaml";
-  const std::string body = aws::RenderTemplate(plan);
-  if (auto st = core::WriteFileAtomic(template_path, body); !st) return st;
+  auto prepared = PrepareFleet(s->id, fleet);
+  if (!prepared) return tl::unexpected(prepared.error());
+  const aws::FleetPlan& plan = prepared->plan;
+  const std::string& body = prepared->body;
 
   s->provider_data["aws"] = {{"stack_name", *stack_name},
                              {"ubuntu_version", fleet.ubuntu_version},
@@ -260,7 +295,7 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
 
   SshLogin login{.user = request.ssh.user.empty() ? "ubuntu" : request.ssh.user,
                  .port = 22,
-                 .key_path = pair->private_key.string(),
+                 .key_path = prepared->key.private_key.string(),
                  .key_generated = true};
   for (const auto& i : *instances) {
     s->provider_data["aws"]["instances"].push_back(ToJson(i));
@@ -275,6 +310,10 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
 
 core::Result<Fleet> AwsProvider::Connect(const state::SetupState& s) {
   return SshProvider().Connect(s);
+}
+
+core::Status AwsProvider::StopLeftovers(const state::SetupState& s) {
+  return SshProvider().StopLeftovers(s);
 }
 
 core::Status AwsProvider::InstallEngine(state::SetupState* s, Fleet& fleet,

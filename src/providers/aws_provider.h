@@ -17,11 +17,32 @@
 //           "instances": [{"role", "id", "type", "arch", "public_ip", "private_ip"}]}
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "providers/provider.h"
 
 namespace dfbench::providers {
+
+// The stack's plan for a request (what aws::RenderTemplate renders).
+aws::FleetPlan FleetPlanOf(const AwsRequest& request, const std::string& setup_id,
+                           const std::string& public_key);
+
+// What setup does before its first AWS call, alone (--dry-run): generates the setup's key pair
+// (or reuses it) and saves the template setup would apply as <setup>/stack.yaml; its path.
+// kUsage for a plan AWS would refuse.
+core::Result<std::filesystem::path> SaveFleetTemplate(const std::string& setup_id,
+                                                      const AwsRequest& request);
+
+// What results record of the machines of a setup: the region, account and instance types of an
+// aws setup; empty strings for the other providers.
+struct FleetLabels {
+  std::string region;
+  std::string aws_account;
+  std::string server_instance;
+  std::string client_instance;
+};
+FleetLabels RecordedFleetLabels(const state::SetupState& state);
 
 class AwsProvider : public Provider {
  public:
@@ -32,6 +53,8 @@ class AwsProvider : public Provider {
   // kEnvironment (auth, quota, throttling after retries, a stack that will not delete): the
   // stack and the key stay, so destroy can be run again.
   core::Status Destroy(state::SetupState* state) override;
+  // As on ssh setups: the instances are SSH hosts.
+  core::Status StopLeftovers(const state::SetupState& state) override;
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec, const std::string& version) override;
 };

@@ -6,6 +6,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
+#include "providers/aws_provider.h"
 #include "results/writers.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
@@ -101,6 +102,11 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   const fs::path dir = benchmarks / r.run_id;
   if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
   r.setup_id = setup->id;
+  const providers::FleetLabels labels = providers::RecordedFleetLabels(*setup);
+  r.region = labels.region;
+  r.aws_account = labels.aws_account;
+  r.server_instance = labels.server_instance;
+  r.client_instance = labels.client_instance;
   r.created_at = core::NowIso8601();
   r.status = results::RunStatus::kRunning;
   r.memtier = options.memtier;

@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "scenarios/bench_session.h"
+#include "providers/aws_provider.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 #include "scenarios/server_counters.h"
@@ -265,6 +266,10 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   const fs::path dir = parent / r.run_id;
   if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
   r.setup_id = setup->id;
+  const providers::FleetLabels labels = providers::RecordedFleetLabels(*setup);
+  r.region = labels.region;
+  r.server_instance = labels.server_instance;
+  r.client_instance = labels.client_instance;
   r.created_at = core::NowIso8601();
   r.status = results::RunStatus::kRunning;
   r.memtier = options.load;

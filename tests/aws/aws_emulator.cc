@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -52,6 +53,18 @@ std::string AwsEmulator::Start(const std::vector<std::pair<std::string, std::str
   }
   if (!Accepts(port_)) return Broken("the AWS emulator did not listen: " + core::ReadTail(log_));
   return "";
+}
+
+void AwsEmulator::ExportToEnvironment() const {
+  ::setenv("AWS_ENDPOINT_URL", url().c_str(), 1);
+  ::setenv("AWS_ACCESS_KEY_ID", "testing", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "testing", 1);
+  ::unsetenv("AWS_SESSION_TOKEN");
+  ::unsetenv("AWS_PROFILE");
+}
+
+aws::Client AwsEmulator::Client() {
+  return aws::Client(aws::Credentials{"testing", "testing", "", "test"}, "us-east-1");
 }
 
 }  // namespace dfbench::testing

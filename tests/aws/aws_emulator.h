@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "aws/client.h"
 #include "core/subprocess.h"
 
 namespace dfbench::testing {
@@ -19,6 +20,11 @@ class AwsEmulator {
   std::string Start(const std::vector<std::pair<std::string, std::string>>& extra_env = {});
   // "http://127.0.0.1:PORT", for AWS_ENDPOINT_URL.
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Points this process, and the dfbench commands it starts, at the emulator with dummy
+  // credentials, where the AWS CLI would find them (the environment; no profile).
+  void ExportToEnvironment() const;
+  // A client of the emulator in us-east-1 (reads AWS_ENDPOINT_URL), for checks beside dfbench.
+  static aws::Client Client();
 
  private:
   int port_ = 0;

@@ -9,8 +9,8 @@
 
 #include "aws/cloudformation.h"
 #include "aws/credentials.h"
-#include "aws_emulator.h"
 #include "core/log.h"
+#include "emulated_fleet_test.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "scenarios/lifecycle.h"
@@ -21,26 +21,16 @@ namespace dfbench {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::Bed;
 
 bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-class AwsProviderTest : public ::testing::Test {
+class AwsProviderTest : public testing::EmulatedFleetTest {
  protected:
   void SetUp() override {
-    REQUIRE_TESTBED();
-    if (const std::string why = emulator_.Start({{"MOTO_BENCH_TESTBED", Bed().base.string()}});
-        !why.empty()) {
-      GTEST_SKIP() << why;
-    }
-    // The provider finds credentials and endpoints as the AWS CLI does: from the environment.
-    ::setenv("AWS_ENDPOINT_URL", emulator_.url().c_str(), 1);
-    ::setenv("AWS_ACCESS_KEY_ID", "testing", 1);
-    ::setenv("AWS_SECRET_ACCESS_KEY", "testing", 1);
-    ::unsetenv("AWS_SESSION_TOKEN");
-    ::unsetenv("AWS_PROFILE");
+    EmulatedFleetTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     home_ = fs::path(::testing::TempDir()) / ("dfbench-aws-provider-" + std::to_string(getpid()));
     fs::remove_all(home_);
     ::setenv("DFBENCH_HOME", home_.c_str(), 1);
@@ -59,11 +49,6 @@ class AwsProviderTest : public ::testing::Test {
     return o;
   }
 
-  aws::Client Client() const {
-    return aws::Client(aws::Credentials{"testing", "testing", "", "test"}, "us-east-1");
-  }
-
-  testing::AwsEmulator emulator_;
   fs::path home_;
 };
 
@@ -118,7 +103,7 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   }
 
   ASSERT_TRUE(scenarios::DestroySetup("fleet"));
-  auto gone = aws::DescribeStack(Client(), "dfbench-fleet");
+  auto gone = aws::DescribeStack(testing::AwsEmulator::Client(), "dfbench-fleet");
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().kind, core::ErrorKind::kNotFound) << gone.error().message;
   EXPECT_FALSE(fs::exists(key));
@@ -145,7 +130,7 @@ TEST_F(AwsProviderTest, AFailingStackIsDeletedAndTheSetupCanBeRunAgain) {
   EXPECT_TRUE(Contains(why, "Instance (AWS::EC2::Instance)")) << why;
   EXPECT_TRUE(Contains(why, "InsufficientInstanceCapacity")) << why;
   EXPECT_TRUE(Contains(why, "it was deleted")) << why;
-  auto gone = aws::DescribeStack(Client(), "dfbench-retry");
+  auto gone = aws::DescribeStack(testing::AwsEmulator::Client(), "dfbench-retry");
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().kind, core::ErrorKind::kNotFound) << gone.error().message;
   auto st = state::Load("retry");
