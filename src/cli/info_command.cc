@@ -59,7 +59,7 @@ std::string AwsSection(const state::SetupState& s) {
                   i.value("public_ip", ""), i.value("private_ip", "")});
   }
   if (types.empty()) return out + "  Instances: none launched\n";
-  if (s.status != state::kStatusDestroyed) {
+  if (s.status != state::SetupStatus::kDestroyed) {
     const aws::FleetCost cost = aws::EstimateFleetCost(types, s.region);
     const auto age = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::system_clock::now() - core::ParseIso8601(s.created_at));

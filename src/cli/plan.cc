@@ -138,10 +138,10 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
   std::fputs(plan.c_str(), stderr);
   if (o.provider == "aws") {
     // A live setup's stack.yaml is what its stack was made from: it stays as it is.
-    if (auto s = state::Load(o.id);
-        s && s->status != state::kStatusDestroyed && s->status != state::kStatusFailed) {
+    if (auto s = state::Load(o.id); s && s->status != state::SetupStatus::kDestroyed &&
+                                    s->status != state::SetupStatus::kFailed) {
       ExitWith(core::ErrorKind::kUsage, "setup \"" + o.id + "\" already exists (status " +
-                                            s->status + "); pick another --id");
+                                            state::ToString(s->status) + "); pick another --id");
     }
     const auto saved = OrExit(providers::SaveFleetTemplate(o.id, o.aws));
     core::Note("dry run: the template is saved as " + saved.string() +

@@ -271,7 +271,7 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
 std::string CommandsSection(const ResultDocument& d, const std::string& anchor,
                             const std::vector<std::string>& known) {
   const CommandsResults& r = d.commands;
-  std::string out = Heading(d, anchor, r.status, "commands");
+  std::string out = Heading(d, anchor, results::ToString(r.status), "commands");
   std::string commands;
   for (const auto& c : r.commands) commands += (commands.empty() ? "" : ", ") + c.Name();
   std::string config =

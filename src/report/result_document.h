@@ -35,7 +35,7 @@ struct CommandsResults {
   std::string setup_id;
   std::string created_at;
   std::string completed_at;
-  std::string status;
+  std::optional<results::RunStatus> status;
   std::string region;
   std::string server_instance;
   std::string client_instance;
