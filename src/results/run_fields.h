@@ -12,9 +12,9 @@ namespace dfbench::results {
 // run_id, setup_id, created_at, completed_at, status and region of `doc`, as JSON fields.
 template <class Document>
 nlohmann::json RunFieldsToJson(const Document& doc) {
-  return {{"run_id", doc.run_id},         {"setup_id", doc.setup_id},
-          {"created_at", doc.created_at}, {"completed_at", doc.completed_at},
-          {"status", ToString(doc.status)},         {"region", doc.region}};
+  return {{"run_id", doc.run_id},           {"setup_id", doc.setup_id},
+          {"created_at", doc.created_at},   {"completed_at", doc.completed_at},
+          {"status", ToString(doc.status)}, {"region", doc.region}};
 }
 
 // Reads the same fields into `*doc`.

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/host_facts.h"
-#include "results/run_status.h"
 #include "results/json_util.h"
+#include "results/run_status.h"
 
 namespace dfbench::results {
 
