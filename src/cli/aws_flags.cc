@@ -84,7 +84,7 @@ std::string ResolveProvider(const CLI::App* sub, const std::string& provider_fla
   if (!fleet_flag.empty()) return "aws";
   const char* env = std::getenv("DFBENCH_PROVIDER");
   if (env == nullptr || *env == '\0') return "local";
-  const std::string from_env = env;
+  std::string from_env = env;
   if (from_env != "local" && from_env != "ssh" && from_env != "aws") {
     ExitWith(core::ErrorKind::kUsage, "DFBENCH_PROVIDER=" + from_env + ": use local, ssh or aws");
   }
