@@ -64,7 +64,16 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
                                                 : core::ErrorKind::kFailure;
     return core::Fail(kind, "load generator failed (" + out->status.Describe() + ")");
   }
-  if (auto st = client.Fetch(*remote_report, raw_report); !st) return tl::unexpected(st.error());
+  // Fetched beside it, then renamed: a reader never sees half a report.
+  std::filesystem::path partial = raw_report;
+  partial += ".part";
+  if (auto st = client.Fetch(*remote_report, partial); !st) return tl::unexpected(st.error());
+  std::error_code ec;
+  std::filesystem::rename(partial, raw_report, ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot rename " + partial.string() + ": " + ec.message());
+  }
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());
   auto trial = ParseLoadReport(*text);

@@ -145,13 +145,4 @@ bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
   return interrupted;
 }
 
-results::RunStatus FinalStatus(bool interrupted,
-                               const std::vector<const results::EngineResult*>& rows) {
-  if (interrupted) return results::RunStatus::kInterrupted;
-  for (const auto* row : rows) {
-    if (!row->error.empty()) return results::RunStatus::kFailed;
-  }
-  return results::RunStatus::kCompleted;
-}
-
 }  // namespace dfbench::scenarios

@@ -75,8 +75,15 @@ class EngineTurn {
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
                const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
 
-// kInterrupted, kFailed (an engine row has an error) or kCompleted.
-results::RunStatus FinalStatus(bool interrupted,
-                               const std::vector<const results::EngineResult*>& rows);
+// kInterrupted, kFailed (an engine row has an error) or kCompleted; a row is any result kind
+// with an `error` string.
+template <class Row>
+results::RunStatus FinalStatus(bool interrupted, const std::vector<const Row*>& rows) {
+  if (interrupted) return results::RunStatus::kInterrupted;
+  for (const auto* row : rows) {
+    if (!row->error.empty()) return results::RunStatus::kFailed;
+  }
+  return results::RunStatus::kCompleted;
+}
 
 }  // namespace dfbench::scenarios
