@@ -200,7 +200,8 @@ results::SweepSettings SettingsOf(const SweepOptions& o) {
 }  // namespace
 
 std::chrono::milliseconds StepWarmup(std::chrono::seconds step_time) {
-  return std::min<std::chrono::milliseconds>(step_time / 5, std::chrono::seconds(1));
+  return std::min<std::chrono::milliseconds>(std::chrono::milliseconds(step_time) / 5,
+                                             std::chrono::seconds(1));
 }
 
 core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers::Fleet& fleet,

@@ -47,6 +47,13 @@ class SweepFlowTest : public dfbench::testing::DfbenchHomeTest {
   drivers::BuiltinDriver driver_;
 };
 
+TEST(StepWarmup, AFifthOfTheStepAtMostASecond) {
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(1)), std::chrono::milliseconds(200));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(2)), std::chrono::milliseconds(400));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(10)), std::chrono::seconds(1));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(60)), std::chrono::seconds(1));
+}
+
 TEST_F(SweepFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
   ASSERT_TRUE(
       CreateSetup({.id = "sw", .engines = {engines::FindEngine("redis")}, .pin_cpus = false}));
@@ -73,6 +80,7 @@ TEST_F(SweepFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
   ASSERT_EQ(r.objectives.size(), 1u);
   EXPECT_EQ(r.objectives[0].text, "p99<=10s");
   EXPECT_EQ(r.settings.step_time_sec, 1);
+  EXPECT_EQ(r.settings.warmup_sec, 0.2);  // a fifth of the step
   ASSERT_EQ(r.engines.size(), 1u);
   const auto& e = r.engines[0];
   EXPECT_EQ(e.error, "");
