@@ -105,6 +105,8 @@ TEST(SweepSchema, TableAndCsvShowEveryStep) {
   EXPECT_NE(table.find("50,000"), std::string::npos);
   EXPECT_NE(table.find("closed loop"), std::string::npos);
   EXPECT_NE(table.find("fail: 2 error(s)"), std::string::npos) << table;
+  // The confirmation round that sustained no rate is said.
+  EXPECT_NE(table.find("1 of 2 rounds sustained no rate"), std::string::npos) << table;
   const std::string csv = RenderSweepCsv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "engine,version,step,phase,target_rate,achieved_rate,p50,p90,p99,p999,max,errors,"

@@ -1,6 +1,8 @@
 // The table and CSV renderings of a sweep (its JSON is in sweep_schema.cc).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/table.h"
 #include "results/number_format.h"
 #include "results/sweep_schema.h"
@@ -44,6 +46,11 @@ std::string SummaryTable(const SweepResults& r) {
     const Confirmation& c = e.confirmation;
     std::string note = e.error;
     if (note.empty() && !e.found_rate && !e.steps.empty()) note = "no rate kept the objectives";
+    const auto unsustained =
+        std::count(c.round_rates.begin(), c.round_rates.end(), std::optional<double>());
+    if (note.empty() && unsustained > 0) {
+      note = fmt::format("{} of {} rounds sustained no rate", unsustained, c.round_rates.size());
+    }
     table.AddRow({e.engine, e.version.empty() ? "-" : e.version,
                   e.capacity > 0 ? WithSeparators(e.capacity) : "-",
                   e.found_rate ? WithSeparators(*e.found_rate) : "-",

@@ -27,6 +27,12 @@ core::Status CheckInstalled(const state::SetupState& setup,
 // listens there on the server, so a run stops before anything starts.
 core::Status CheckEnginePort(providers::Fleet& fleet);
 
+// Before a run: the engines are installed in the setup, the driver can run on the client host
+// (Driver::Prepare) and nothing else listens on the engines' port; the first failure.
+core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
+                           drivers::Driver& driver,
+                           const std::vector<const engines::EngineSpec*>& engines);
+
 // A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
 std::string NewRunId(const std::filesystem::path& parent);
 

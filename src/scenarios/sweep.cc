@@ -14,6 +14,7 @@
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
+#include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -211,24 +212,16 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   if (options.objectives.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a sweep needs at least one --slo");
   }
-  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
-  if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
-  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
-  const fs::path sweeps = state::SetupDir(setup->id) / "sweeps";
+  if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
+    return tl::unexpected(st.error());
+  }
   results::SweepResults r;
-  r.run_id = NewRunId(sweeps);
-  const fs::path dir = sweeps / r.run_id;
-  if (auto st = core::MakeDirs(dir / "loadgen"); !st) return tl::unexpected(st.error());
-  r.setup_id = setup->id;
-  const providers::FleetLabels labels = providers::RecordedFleetLabels(*setup);
-  r.region = labels.region;
-  r.server_instance = labels.server_instance;
-  r.client_instance = labels.client_instance;
-  r.created_at = core::NowIso8601();
-  r.status = results::RunStatus::kRunning;
+  auto opened =
+      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "sweeps", "loadgen", &r);
+  if (!opened) return tl::unexpected(opened.error());
+  const fs::path& dir = *opened;
   r.settings = SettingsOf(options);
   r.objectives = options.objectives;
-  r.context = MakeContext(*setup, *options.driver);
   if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
       !st) {
     return tl::unexpected(st.error());
@@ -263,17 +256,8 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
       publish);
   std::vector<const results::SweepEngine*> rows;
   for (const auto& e : r.engines) rows.push_back(&e);
-  r.status = FinalStatus(interrupted, rows);
-  r.completed_at = core::NowIso8601();
+  const state::BenchmarkRecord record = CloseResults(interrupted, rows, "sweep", path, &r);
   publish();
-
-  state::BenchmarkRecord record{.kind = "sweep",
-                                .run_id = r.run_id,
-                                .path = path,
-                                .created_at = r.created_at,
-                                .completed_at = r.completed_at,
-                                .status = *r.status};
-  for (const auto& e : r.engines) record.engines.push_back(e.engine);
   RecordRunEnd(setup, record);
   return r;
 }
