@@ -99,6 +99,7 @@ std::vector<YTick> LinearTicks(const std::vector<double>& ticks, double top, dou
   const double max = ticks.back();
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
   std::vector<YTick> out;
+  out.reserve(ticks.size());
   for (double t : ticks) out.push_back({bottom - (bottom - top) * (t / max), TickLabel(t, step)});
   return out;
 }

@@ -93,7 +93,7 @@ class EngineSweep {
     Record(results::SweepStep{.phase = results::StepPhase::kCapacity, .measured = *capacity});
     row_->capacity = capacity->achieved_rate;
     if (row_->capacity <= 0) {
-      row_->error = "the closed-loop capacity step answered no operation";
+      turn_row_->error = "the closed-loop capacity step answered no operation";
       return true;
     }
     const auto found = SearchMaxRate(

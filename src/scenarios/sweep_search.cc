@@ -141,7 +141,7 @@ SearchResult SearchMaxRate(double capacity, const std::vector<results::Objective
   out.first_failing_rate = fail;
 
   results::Confirmation& c = out.confirmation;
-  c.round_rates.push_back(*pass);
+  c.round_rates.emplace_back(*pass);
   for (int round = 0; round < settings.confirm && !out.stopped; ++round) {
     std::optional<double> sustained;
     double target = *pass;
