@@ -34,25 +34,23 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
       ->group(group);
   if (with_version) {
     sub->add_option("--dragonfly_version,--dfly-version", f->dragonfly_version,
-                    "Dragonfly build to install: a release tag (v1.31.0), latest, an https:// "
-                    "URL of a tarball, or a local raw binary or .tar.gz (default: the one on the "
-                    "host, else latest)")
-        ->group(group);
+                    "Dragonfly build to install into the engine cache: a release tag (v1.31.0), "
+                    "latest, an https:// URL of a tarball, a local raw binary or .tar.gz, or "
+                    "system (default: the one on the host, else latest on ssh hosts)");
   }
 }
 
 void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptions* o) {
   const bool ssh = o->provider == "ssh";
-  for (const char* flag : {"--server", "--client", "--replica", "--server-private-ip",
-                           "--client-private-ip", "--replica-private-ip", "--ssh-user", "--ssh-key",
-                           "--ssh-port", "--tune-network", "--dragonfly_version"}) {
+  for (const char* flag :
+       {"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
+        "--replica-private-ip", "--ssh-user", "--ssh-key", "--ssh-port", "--tune-network"}) {
     if (!ssh && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
-      ExitWith(
-          core::ErrorKind::kUsage,
-          std::string(flag) + " needs --provider ssh (the local provider uses this machine" +
-              (std::string(flag) == "--dragonfly_version" ? "; use --dragonfly_binary)" : ")"));
+      ExitWith(core::ErrorKind::kUsage,
+               std::string(flag) + " needs --provider ssh (the local provider uses this machine)");
     }
   }
+  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
   o->tune_network = f.tune_network;
   if (!ssh) return;
   if (f.server.empty() || f.client.empty() || f.user.empty()) {
@@ -79,7 +77,6 @@ void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptio
       OrExit(hosts::ValidateEndpoint(e));
     }
   }
-  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
 }
 
 }  // namespace dfbench::cli

@@ -13,6 +13,7 @@
 #include "aws/template.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/install.h"
 #include "hosts/host.h"
 #include "state/state.h"
 
@@ -70,9 +71,9 @@ struct SetupRequest {
   bool pin_cpus = true;  // local: split the CPUs between server and client
   SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
   AwsRequest aws;        // aws provider
-  // Where engines are installed (ssh): the Dragonfly build, as --dragonfly_version ("" keeps
-  // one already on the host, else the latest release).
-  std::string dragonfly_version;
+  // engine name -> --<engine>_version: the version to install into the host's engine cache (an
+  // engine without one: the one on the host, else what the provider installs by default).
+  std::map<std::string, engines::VersionSpec> versions;
   bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
   // Called by Provision as it starts finding or installing engines, so that the caller records
   // the "installing" status; an error stops Provision. May be empty.
