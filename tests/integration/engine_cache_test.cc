@@ -151,6 +151,22 @@ TEST_F(EngineCache, ValkeyFromAUrlIsInstalledOnceAndRuns) {
   r = dfb.Run({"info", "--id", "v2"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("release"), std::string::npos) << r.out;
+
+  // cache list shows it in use; prune keeps it while a setup runs it and takes the leftover
+  // of an install that never finished.
+  fs::create_directories(dfb.home() / "cache" / "engines" / "valkey" / ".stage-x-x86_64.abc");
+  r = dfb.Run({"cache", "list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(".stage-x-x86_64.abc"), std::string::npos) << r.out;
+  ASSERT_EQ(dfb.Run({"cache", "prune"}).code, 0);
+  EXPECT_EQ(CacheEntries(dfb, "valkey").size(), 1u);
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "v1", "--yes"}).code, 0);
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "v2", "--yes"}).code, 0);
+  r = dfb.Run({"cache", "prune"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(CacheEntries(dfb, "valkey").empty()) << r.out;
+  EXPECT_EQ(dfb.Run({"cache"}).code, 2);
 }
 
 TEST_F(EngineCache, TagsResolveAgainstTheMirror) {
