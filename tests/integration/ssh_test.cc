@@ -396,15 +396,17 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   ASSERT_EQ(st["engines"].size(), 2u);
   const json& df = st["engines"][1];
   EXPECT_EQ(df["name"], "dragonfly");
-  EXPECT_TRUE(Contains(df["binary"], "/.dfbench-work/up/engines/dragonfly/file-")) << df;
+  // Installed into the engine cache in the SSH user's home.
+  EXPECT_TRUE(Contains(df["binary"], "/.dfbench/cache/engines/dragonfly/file-")) << df;
   EXPECT_TRUE(Contains(df["version"], "Redis server v=")) << df;
   EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["method"], "upload");
   EXPECT_EQ(st["hosts"].size(), 3u);  // server, client, replica-0
-  // Uploaded to the server and to the replica.
+  // Uploaded to the server and to the replica, into their caches.
   for (const char* role : {"server", "client"}) {
     bool found = false;
-    for (const auto& e :
-         fs::recursive_directory_iterator(HomeOf(role) / ".dfbench-work" / id / "engines")) {
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(
+             HomeOf(role) / ".dfbench" / "cache" / "engines" / "dragonfly", ec)) {
       found |= e.path().filename() == "dragonfly";
     }
     EXPECT_TRUE(found) << role;
