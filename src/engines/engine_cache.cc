@@ -28,7 +28,7 @@ fi
 mkdir -p "$root/$engine" || { echo "@@error cannot create $root/$engine"; exit 1; }
 stage=$(mktemp -d "$root/$engine/.stage-$name.XXXXXX") || { echo "@@error cannot stage under $root/$engine"; exit 1; }
 trap 'rm -rf "$stage"; exit 130' INT TERM HUP
-fail() { cd /; rm -rf "$stage"; echo "@@error $*"; exit 2; }
+fail() { cd /; rm -rf "$stage"; rmdir "$root/$engine" 2>/dev/null; echo "@@error $*"; exit 2; }
 say() { echo "$*" >&2; }
 cd "$stage" || fail "cannot enter $stage"
 fetch() {
@@ -42,11 +42,13 @@ watch() {
   "$@" & pid=$!
   while kill -0 $pid 2>/dev/null; do
     sleep 1; n=$((n + 1))
-    [ $((n % 3)) -eq 0 ] && kill -0 $pid 2>/dev/null && say "  $($report)"
+    [ $((n % 3)) -eq 0 ] && kill -0 $pid 2>/dev/null && line=$($report) && [ -n "$line" ] &&
+      say "  $line"
   done
   wait $pid
 }
-bytes() { if [ -f pkg ]; then echo "$(wc -c <pkg) bytes"; else echo "0 bytes"; fi; }
+# Nothing until the first bytes arrive: a download that cannot start says so once, at its end.
+bytes() { [ -s pkg ] && echo "$(wc -c <pkg) bytes"; }
 say "downloading $url"
 watch bytes fetch "$url" pkg || {
   if grep -q 404 pkg.err 2>/dev/null; then fail "no such release: $url (HTTP 404)"; fi

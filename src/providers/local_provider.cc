@@ -54,6 +54,19 @@ core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engine
                                 .sha256 = done->sha256};
   }
   auto binary = LocateBinary(host, spec, request);
+  // quickstart: an engine missing here is fetched (its latest release, into the cache) where
+  // there is network; without, the line that skips it says both why.
+  if (!binary && request.skip_missing_engines && v == request.versions.end() &&
+      !request.binaries.count(spec.name)) {
+    SetupRequest latest = request;
+    latest.versions[spec.name] = {engines::VersionSpec::Kind::kLatest, "latest"};
+    auto fetched = FindOrInstall(host, spec, latest);
+    if (fetched) return fetched;
+    return core::Fail(fetched.error().kind == core::ErrorKind::kInterrupted
+                          ? core::ErrorKind::kInterrupted
+                          : core::ErrorKind::kEnvironment,
+                      binary.error().message + "; fetching it failed: " + fetched.error().message);
+  }
   if (!binary) return tl::unexpected(binary.error());
   auto version = engines::ProbeVersion(host, *binary, spec);
   if (!version) return tl::unexpected(version.error());

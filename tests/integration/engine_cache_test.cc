@@ -185,6 +185,31 @@ TEST_F(EngineCache, TagsResolveAgainstTheMirror) {
   EXPECT_EQ(CacheEntries(dfb, "valkey"), std::vector<std::string>{"8.1.0-x86_64"});
 }
 
+// quickstart fetches an engine that is not installed (its latest release) where the mirror has
+// it, and skips it with one line saying why where it has not.
+TEST_F(EngineCache, QuickstartFetchesMissingEnginesOrSaysWhyNot) {
+  if (core::FindOnPath("valkey-server")) GTEST_SKIP() << "valkey-server is installed here";
+  ReleaseServer server;
+  ::setenv("DFBENCH_VALKEY_RELEASES", server.Url().c_str(), 1);
+  DfbenchRunner dfb("cache-quickstart");
+  auto r = dfb.Run(Concat(
+      {"quickstart", "--id", "q1", "--engines", "redis,valkey", "--output", "json"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("skipping valkey: \"valkey-server\" not found on PATH"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("(HTTP 404)"), std::string::npos) << r.err;
+
+  MakeRelease(server, std::string("valkey-8.0.2-jammy-x86_64.tar.gz"), "valkey-8.0.2-jammy-x86_64",
+              "valkey-server");
+  r = dfb.Run(Concat({"quickstart", "--id", "q2", "--engines", "redis,valkey", "--output", "json"},
+                     kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json out = json::parse(r.out);
+  ASSERT_EQ(out["engines"].size(), 2u) << r.err;
+  EXPECT_EQ(out["engines"][1]["engine"], "valkey");
+  EXPECT_EQ(CacheEntries(dfb, "valkey"), std::vector<std::string>{"8.0.2-x86_64"});
+}
+
 // Redis' source release built on this machine. The source tree is the test's own: its Makefile
 // copies the machine's real redis-server into src/, so the "build" is quick and what it makes
 // really serves the run.
