@@ -46,12 +46,7 @@ core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engine
                                           .cache_root = state::EngineCacheDir().string(),
                                           .install_build_tools = false});
     if (!done) return tl::unexpected(done.error());
-    return state::EngineInstall{.name = spec.name,
-                                .binary = done->binary,
-                                .version = done->version,
-                                .status = "installed",
-                                .origin = done->origin,
-                                .sha256 = done->sha256};
+    return InstalledRecord(spec, *done);
   }
   auto binary = LocateBinary(host, spec, request);
   // quickstart: an engine missing here is fetched (its latest release, into the cache) where

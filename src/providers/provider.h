@@ -81,6 +81,10 @@ struct SetupRequest {
   int engine_port = 0;  // --port; 0: the provider's default
 };
 
+// The state.json record of an engine found or installed on the server.
+state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
+                                     const engines::InstalledEngine& installed);
+
 // The engine port a setup records (provider_data "engine_port"), 0 when none.
 int RecordedEnginePort(const state::SetupState& state);
 

@@ -143,12 +143,7 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
   core::Notef("[{}] {} on {} ({}: {})", spec.name, done->version, host.Name(), done->method,
               done->source);
   (*installs)[spec.name] = {{"method", done->method}, {"source", done->source}};
-  return state::EngineInstall{.name = spec.name,
-                              .binary = done->binary,
-                              .version = done->version,
-                              .status = "installed",
-                              .origin = done->origin,
-                              .sha256 = done->sha256};
+  return InstalledRecord(spec, *done);
 }
 
 }  // namespace

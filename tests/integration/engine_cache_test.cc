@@ -244,20 +244,11 @@ TEST_F(EngineCache, FailuresSayWhyAndLeaveTheCacheClean) {
   // An archive without the engine's binary.
   fs::create_directories(server.dir() / "empty");
   Shell(server.dir(), "echo hi > empty/README && tar czf empty.tar.gz empty");
-  // A binary for another architecture: only its ELF header matters (this machine has no
-  // aarch64 build to serve), so the file is the header alone.
-  {
-    std::string header(64, '\0');
-    header.replace(0, 4,
-                   "\x7f"
-                   "ELF");
-    header[4] = 2;
-    header[5] = 1;
-    header[18] = static_cast<char>(183);  // EM_AARCH64
-    fs::create_directories(server.dir() / "arm" / "bin");
-    ASSERT_TRUE(core::WriteFileAtomic(server.dir() / "arm" / "bin" / "valkey-server", header));
-    Shell(server.dir(), "tar czf arm.tar.gz arm");
-  }
+  // A binary for another architecture: only its ELF header matters, so the file is the header.
+  fs::create_directories(server.dir() / "arm" / "bin");
+  ASSERT_TRUE(
+      core::WriteFileAtomic(server.dir() / "arm" / "bin" / "valkey-server", Aarch64ElfHeader()));
+  Shell(server.dir(), "tar czf arm.tar.gz arm");
   // A source tree whose build fails.
   fs::create_directories(server.dir() / "broken");
   Shell(

@@ -415,14 +415,8 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   EXPECT_TRUE(Contains(r.out, "root@" + std::string(Testbed::kClient))) << r.out;
 
   // A build for another architecture is refused before anything is uploaded.
-  std::string arm(64, '\0');
-  arm.replace(0, 4,
-              "\x7f"
-              "ELF");
-  arm[4] = 2;
-  arm[5] = 1;
-  arm[18] = static_cast<char>(183);
-  ASSERT_TRUE(core::WriteFileAtomic(dfb.home() / "build" / "dragonfly-arm", arm, 0755));
+  ASSERT_TRUE(
+      core::WriteFileAtomic(dfb.home() / "build" / "dragonfly-arm", Aarch64ElfHeader(), 0755));
   r = dfb.Run(Concat({"run", "--id", id, "--engines", "dragonfly", "--dragonfly_num_shards", "0",
                       "--dragonfly_version", (dfb.home() / "build" / "dragonfly-arm").string()},
                      kSmallRun));
