@@ -15,6 +15,7 @@ void AddCompare(CLI::App* sub, Action* action);
 void AddReport(CLI::App* sub, Action* action);
 void AddInfo(CLI::App* sub, Action* action);
 void AddList(CLI::App* sub, Action* action);
+void AddCache(CLI::App* sub, Action* action);
 void AddSsh(CLI::App* sub, Action* action);
 void AddDestroy(CLI::App* sub, Action* action);
 void AddTemplate(CLI::App* sub, Action* action);

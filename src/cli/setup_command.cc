@@ -46,6 +46,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .provider = ResolveProvider(sub, f.provider),
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
+                            .versions = ParseVersions(f.engines),
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};

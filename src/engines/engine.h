@@ -21,8 +21,8 @@ struct EngineSpec {
   std::string name;     // dragonfly | redis | valkey | memcached
   std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
   Protocol protocol;
-  // Its build is chosen by version (--dragonfly_version: a release tag, a URL, a local build)
-  // from its own releases; the others are the host's package or PATH binary.
+  // Its builds come from its own release archives only (no OS package to fall back on), so a
+  // host without one gets the latest release.
   bool versioned_builds = false;
   // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
   bool sharded = false;

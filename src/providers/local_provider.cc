@@ -32,6 +32,46 @@ core::Result<std::string> LocateBinary(hosts::Host& host, const engines::EngineS
       "\"" + spec.program + "\" not found on PATH (install it or pass " + flag + " PATH)");
 }
 
+// A pinned version (--<engine>_version: a tag, latest, a URL or a file) from the engine cache
+// under ~/.dfbench, installed there without root when missing; otherwise the binary as found.
+core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engines::EngineSpec& spec,
+                                                 const SetupRequest& request) {
+  using Kind = engines::VersionSpec::Kind;
+  auto v = request.versions.find(spec.name);
+  const bool pinned = v != request.versions.end() && v->second.kind != Kind::kAny &&
+                      v->second.kind != Kind::kSystem && !request.binaries.count(spec.name);
+  if (pinned) {
+    auto done = engines::EnsureInstalled(host, spec,
+                                         {.version = v->second,
+                                          .cache_root = state::EngineCacheDir().string(),
+                                          .install_build_tools = false});
+    if (!done) return tl::unexpected(done.error());
+    return InstalledRecord(spec, *done);
+  }
+  auto binary = LocateBinary(host, spec, request);
+  // quickstart: an engine missing here is fetched (its latest release, into the cache) where
+  // there is network; without, the line that skips it says both why.
+  if (!binary && request.skip_missing_engines && v == request.versions.end() &&
+      !request.binaries.count(spec.name)) {
+    SetupRequest latest = request;
+    latest.versions[spec.name] = {engines::VersionSpec::Kind::kLatest, "latest"};
+    auto fetched = FindOrInstall(host, spec, latest);
+    if (fetched) return fetched;
+    return core::Fail(fetched.error().kind == core::ErrorKind::kInterrupted
+                          ? core::ErrorKind::kInterrupted
+                          : core::ErrorKind::kEnvironment,
+                      binary.error().message + "; fetching it failed: " + fetched.error().message);
+  }
+  if (!binary) return tl::unexpected(binary.error());
+  auto version = engines::ProbeVersion(host, *binary, spec);
+  if (!version) return tl::unexpected(version.error());
+  return state::EngineInstall{.name = spec.name,
+                              .binary = *binary,
+                              .version = *version,
+                              .status = state::InstallStatus::kInstalled,
+                              .origin = "system"};
+}
+
 }  // namespace
 
 CpuSplit SplitCpus(const std::vector<int>& allowed) {
@@ -67,26 +107,21 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   state->engines.clear();
   std::vector<std::string> unusable;
   for (const engines::EngineSpec* spec : request.engines) {
-    auto binary = LocateBinary(host, *spec, request);
-    core::Result<std::string> version =
-        binary ? engines::ProbeVersion(host, *binary, *spec) : tl::unexpected(binary.error());
-    if (!version) {
-      if (version.error().kind == core::ErrorKind::kInterrupted) {
-        return tl::unexpected(version.error());
+    auto installed = FindOrInstall(host, *spec, request);
+    if (!installed) {
+      const core::Error& error = installed.error();
+      if (error.kind == core::ErrorKind::kInterrupted) return tl::unexpected(error);
+      // Only engines left to PATH are optional: an explicit binary or version that does not
+      // work is a mistake to report, not an engine to skip.
+      if (!request.skip_missing_engines || request.binaries.count(spec->name) ||
+          request.versions.count(spec->name)) {
+        return core::Fail(core::ErrorKind::kEnvironment, error.message);
       }
-      // Only engines left to PATH are optional: an explicit binary that does not work is a
-      // mistake to report, not an engine to skip.
-      if (!request.skip_missing_engines || request.binaries.count(spec->name)) {
-        return core::Fail(core::ErrorKind::kEnvironment, version.error().message);
-      }
-      core::Note("skipping " + spec->name + ": " + version.error().message);
-      unusable.push_back(spec->name + " (" + version.error().message + ")");
+      core::Note("skipping " + spec->name + ": " + error.message);
+      unusable.push_back(spec->name + " (" + error.message + ")");
       continue;
     }
-    state->engines.push_back({.name = spec->name,
-                              .binary = *binary,
-                              .version = *version,
-                              .status = state::InstallStatus::kInstalled});
+    state->engines.push_back(*installed);
   }
   if (state->engines.empty()) {
     std::string why;
