@@ -20,6 +20,7 @@ struct SetupFlags {
   bool yes = false;
   bool dry_run = false;
   int port = 0;
+  int replicas = 0;
   SshFlags ssh;
 };
 
@@ -30,7 +31,13 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .binaries = f.engines.binaries,
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
+                            .local_replicas = f.replicas,
                             .engine_port = f.port};
+  if (f.replicas > 0 && f.provider != "local") {
+    ExitWith(core::ErrorKind::kUsage,
+             "--replicas is for the local provider; name each replica "
+             "host with --replica HOST");
+  }
   ApplySshFlags(sub, f.ssh, &o);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
@@ -50,6 +57,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
+  if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
   if (s.provider == "ssh") std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
@@ -65,6 +73,10 @@ void AddSetup(CLI::App* sub, Action* action) {
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh, /*with_version=*/true);
   AddPortFlag(sub, &f->port);
+  sub->add_option("--replicas", f->replicas,
+                  "Local provider: replica engines on this machine, for run-replication")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 16));
   AddBoolFlag(sub, "--no-pin", &f->no_pin,
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
@@ -74,6 +86,7 @@ void AddSetup(CLI::App* sub, Action* action) {
       sub,
       "  dfbench setup --id local-dev\n"
       "  dfbench setup --id mc --engines redis,memcached\n"
+      "  dfbench setup --id rep --engines redis --replicas 1\n"
       "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
       "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
       "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
