@@ -1,0 +1,87 @@
+#include "scenarios/replication.h"
+
+#include <gtest/gtest.h>
+
+#include "scenarios/background_load.h"
+#include "scenarios/replication_signals.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+TEST(ParseReplicationCases, ReferenceDefaultsAndSuffixes) {
+  auto cases = ParseReplicationCases("qps=100000,qps=80k,maxload");
+  ASSERT_TRUE(cases) << cases.error().message;
+  ASSERT_EQ(cases->size(), 3u);
+  EXPECT_EQ((*cases)[0].name, "qps=100000");
+  EXPECT_EQ((*cases)[0].TotalRate(), 200000);  // per connection, two connections
+  EXPECT_EQ((*cases)[1].name, "qps=80000");
+  EXPECT_EQ((*cases)[2].name, "maxload");
+  EXPECT_EQ((*cases)[2].TotalRate(), 0);
+  for (const char* bad : {"", "qps=", "qps=0", "qps=x", "load", "qps=10,,maxload"}) {
+    auto r = ParseReplicationCases(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::kUsage);
+  }
+}
+
+TEST(ParseKeyRange, UnderscoresAndSuffixes) {
+  EXPECT_EQ(*ParseKeyRange("1_000_000"), 1000000u);
+  EXPECT_EQ(*ParseKeyRange("500000"), 500000u);
+  EXPECT_EQ(*ParseKeyRange("2M"), 2000000u);
+  EXPECT_FALSE(ParseKeyRange("0"));
+  EXPECT_FALSE(ParseKeyRange("many"));
+}
+
+TEST(SplitFlags, KeepsEachWordVerbatim) {
+  EXPECT_EQ(
+      SplitFlags("  --maxmemory=25gb   --replication_stream_compression=zstd "),
+      (std::vector<std::string>{"--maxmemory=25gb", "--replication_stream_compression=zstd"}));
+  EXPECT_TRUE(SplitFlags("").empty());
+}
+
+TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
+  const std::string redis_done =
+      "# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\nmaster_link_status:up\r\n"
+      "master_sync_in_progress:0\r\nslave_repl_offset:14\r\n";
+  EXPECT_TRUE(FullSyncDone(redis_done));
+  // Redis while transferring: link down, sync in progress.
+  EXPECT_FALSE(
+      FullSyncDone("role:slave\r\nmaster_link_status:down\r\n"
+                   "master_sync_in_progress:1\r\nslave_repl_offset:1\r\n"));
+  // Dragonfly before its first full sync ended: link up, no sync in progress, no offset yet.
+  EXPECT_FALSE(
+      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
+                   "master_sync_in_progress:0\r\n"));
+  EXPECT_TRUE(
+      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
+                   "master_sync_in_progress:0\r\nslave_repl_offset:0\r\n"));
+  EXPECT_FALSE(FullSyncDone("role:master\r\nconnected_slaves:0\r\n"));
+  EXPECT_FALSE(FullSyncDone(""));
+}
+
+TEST(ConnectedReplicas, ReadsTheMastersCount) {
+  EXPECT_EQ(ConnectedReplicas("role:master\r\nconnected_slaves:1\r\n"), 1);
+  EXPECT_EQ(ConnectedReplicas("role:master\r\nconnected_slaves:0\r\n"), 0);
+  EXPECT_EQ(ConnectedReplicas(""), std::nullopt);
+  EXPECT_EQ(ConnectedReplicas("connected_slaves:x\r\n"), std::nullopt);
+}
+
+TEST(SeriesFromReport, OneSamplePerSecondInMicroseconds) {
+  const std::string report = R"({"ALL STATS": {"Totals": {"Time-Serie": {
+      "0": {"Count": 2000, "p50.00": 0.1, "p99.00": 6.99187},
+      "1": {"Count": 0},
+      "2": {"Count": 1999, "p99.00": 0.5}}}}})";
+  auto series = SeriesFromReport(report);
+  ASSERT_TRUE(series) << series.error().message;
+  ASSERT_EQ(series->size(), 3u);
+  EXPECT_EQ((*series)[0].t_sec, 1);
+  EXPECT_EQ((*series)[0].rps, 2000);
+  EXPECT_DOUBLE_EQ((*series)[0].p99_us, 6991.87);
+  EXPECT_EQ((*series)[1].p99_us, 0);  // a second without replies has no latency
+  EXPECT_EQ((*series)[2].t_sec, 3);
+  EXPECT_FALSE(SeriesFromReport("{}"));
+  EXPECT_FALSE(SeriesFromReport("not json"));
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios
