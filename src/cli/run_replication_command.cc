@@ -23,6 +23,8 @@ struct RunReplicationFlags {
   std::string replica_flags;
   std::string dfly_ref = "main";
   std::string output_dir;
+  std::string load_generator = "builtin";
+  std::string dfly_bench_binary;
 };
 
 int RunRunReplication(const RunReplicationFlags& f) {
@@ -35,7 +37,9 @@ int RunRunReplication(const RunReplicationFlags& f) {
                                   .master_flags = scenarios::SplitFlags(f.master_flags),
                                   .replica_flags = scenarios::SplitFlags(f.replica_flags),
                                   .dfly_ref = f.dfly_ref,
-                                  .output_dir = f.output_dir};
+                                  .output_dir = f.output_dir,
+                                  .load_generator = f.load_generator,
+                                  .dfly_bench_binary = f.dfly_bench_binary};
   (void)OrExit(core::ParseRatio(f.ratio));
   auto session = OrExit(scenarios::WorkSession::Open(f.id, state::kStatusBenchmarking));
   auto provider = OrExit(providers::MakeProvider(session->setup().provider));
@@ -85,6 +89,13 @@ void AddRunReplication(CLI::App* sub, Action* action) {
   sub->add_option("--output-dir", f->output_dir,
                   "Where results.json and benchmark_results.csv go (default: "
                   "<setup>/replications/<timestamp>/)");
+  sub->add_option("--load-generator", f->load_generator,
+                  "builtin, or dfly_bench with the reference's command lines (its load starts "
+                  "after the sync)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"builtin", "dfly_bench"}));
+  sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
+                  "dfly_bench on the client host (default: found on its PATH)");
   SetExamples(sub,
               "  dfbench setup --id rep --engines redis --replicas 1\n"
               "  dfbench run-replication --id rep --engines redis --cases qps=5000,maxload \\\n"

@@ -36,10 +36,18 @@ core::Result<BackgroundLoad> BackgroundLoad::Start(hosts::Host& client,
   }
   argv.emplace_back("--progress");
   argv.emplace_back("never");
+  return StartProgram(client, argv, *report, cpus);
+}
+
+core::Result<BackgroundLoad> BackgroundLoad::StartProgram(hosts::Host& client,
+                                                          const std::vector<std::string>& argv,
+                                                          std::string report,
+                                                          const std::vector<int>& cpus) {
   auto daemon = client.StartDaemon(
-      {.argv = argv, .log_path = *report + ".log", .cpus = cpus, .working_dir = ""});
+      {.argv = argv, .log_path = report + ".log", .cpus = cpus, .working_dir = ""});
   if (!daemon) return tl::unexpected(daemon.error());
-  return BackgroundLoad(&client, std::move(*daemon), *report, hosts::ShellJoinForDisplay(argv));
+  return BackgroundLoad(&client, std::move(*daemon), std::move(report),
+                        hosts::ShellJoinForDisplay(argv));
 }
 
 BackgroundLoad::BackgroundLoad(BackgroundLoad&& other) noexcept

@@ -22,6 +22,12 @@ class BackgroundLoad {
   static core::Result<BackgroundLoad> Start(hosts::Host& client, const drivers::Target& target,
                                             const drivers::Workload& workload, double rate_per_sec,
                                             const std::vector<int>& cpus);
+  // Starts any generator that writes a memtier-layout JSON report with a "Time-Serie" at
+  // `report` on the client host (dfly_bench's --json_out_file).
+  static core::Result<BackgroundLoad> StartProgram(hosts::Host& client,
+                                                   const std::vector<std::string>& argv,
+                                                   std::string report,
+                                                   const std::vector<int>& cpus);
   BackgroundLoad(BackgroundLoad&& other) noexcept;
   BackgroundLoad& operator=(BackgroundLoad&&) = delete;
   ~BackgroundLoad();
@@ -29,7 +35,8 @@ class BackgroundLoad {
   // The generator's command line, as recorded in results (load_args).
   const std::string& args() const { return args_; }
   bool Alive() { return client_->DaemonAlive(daemon_); }
-  // Stops the generator (SIGTERM: it ends the current second and writes its report), copies
+  // Stops the generator if still running (SIGTERM: the built-in one ends the current second
+  // and writes its report), copies
   // the report to `raw_report` on this machine and returns one sample per finished second
   // (t_sec 1, 2, ...: seconds since the load started).
   core::Result<std::vector<results::RepSample>> Finish(const std::filesystem::path& raw_report);

@@ -12,6 +12,7 @@
 #include "core/time_format.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/dfly_bench_driver.h"
 #include "results/number_format.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
@@ -99,8 +100,21 @@ std::vector<std::string> SplitFlags(const std::string& text) {
 
 core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,
                                                             providers::Fleet& fleet,
-                                                            const ReplicationOptions& options) {
+                                                            ReplicationOptions options) {
   if (auto st = CheckOptions(*setup, fleet, options); !st) return tl::unexpected(st.error());
+  const bool dfly_bench = options.load_generator == "dfly_bench";
+  if (dfly_bench) {
+    const std::string program =
+        options.dfly_bench_binary.empty() ? "dfly_bench" : options.dfly_bench_binary;
+    auto found = fleet.client->Which(program);
+    if (!found) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        program +
+                            " not found on the client host (build it from the Dragonfly "
+                            "sources or pass --dfly-bench-binary PATH)");
+    }
+    options.dfly_bench_binary = *found;
+  }
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
 
   results::ReplicationRunResults r;
@@ -117,7 +131,8 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
   r.replica_instance = SettingText(*setup, "replica_instance");
   r.client_instance = SettingText(*setup, "client_instance");
   r.dfly_bench_ref = options.dfly_ref;
-  r.context = MakeContext(*setup, drivers::BuiltinDriver());
+  r.context = dfly_bench ? MakeContext(*setup, drivers::DflyBenchDriver())
+                         : MakeContext(*setup, drivers::BuiltinDriver());
   core::Notef("replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}",
               r.run_id, options.cases.size(), options.engines.size(), options.test_time.count(),
               dir.string());

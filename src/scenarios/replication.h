@@ -44,9 +44,12 @@ struct ReplicationOptions {
   std::string ratio = "1:1";  // SET:GET of the load (the preload only writes)
   std::vector<std::string> master_flags;
   std::vector<std::string> replica_flags;
-  std::string dfly_ref = "main";           // recorded only
-  std::filesystem::path output_dir;        // empty: <setup>/replications/<run id>
-  drivers::Driver* driver = nullptr;       // the preload's generator
+  std::string dfly_ref = "main";     // recorded only
+  std::filesystem::path output_dir;  // empty: <setup>/replications/<run id>
+  // "builtin", or "dfly_bench" with the reference's command lines (replication_dfly_bench.h):
+  // its load starts once the sync is over, as in the reference, for the test time.
+  std::string load_generator = "builtin";
+  std::string dfly_bench_binary;  // dfly_bench on the client host; resolved by RunReplication
   std::chrono::seconds sync_timeout{600};  // replica start to the end of its full sync
 };
 
@@ -59,7 +62,7 @@ struct ReplicationOptions {
 // Errors are returned only for what prevents the run from starting.
 core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,
                                                             providers::Fleet& fleet,
-                                                            const ReplicationOptions& options);
+                                                            ReplicationOptions options);
 
 // The cases as a table: engine, case, total rate, median rps, median p99 µs, sync ms, end.
 std::string RenderReplicationTable(const results::ReplicationRunResults& r);

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/tool_runner.h"
 #include "hosts/ssh_command.h"
 #include "protocol/blocking_client.h"
 #include "scenarios/background_load.h"
+#include "scenarios/replication_dfly_bench.h"
 #include "scenarios/replication_signals.h"
 
 namespace dfbench::scenarios {
@@ -53,7 +56,12 @@ class CaseRun {
  public:
   CaseRun(const ReplicationCaseSetting& s, const ReplicationCaseSpec& c,
           results::ReplicationCase* out)
-      : s_(s), o_(s.options), c_(c), out_(out), label_(s.spec.name + " " + c.name) {}
+      : s_(s),
+        o_(s.options),
+        c_(c),
+        out_(out),
+        label_(s.spec.name + " " + c.name),
+        dfly_bench_(s.options.load_generator == "dfly_bench") {}
 
   bool Run() {
     out_->run_name = c_.name;
@@ -70,7 +78,34 @@ class CaseRun {
     const drivers::Target target{master->address(), master->port(), "redis"};
     if (!Preload(target)) return Ended(*master, nullptr);
 
-    // The load starts before the replica, so the series shows what clients see during the sync.
+    // The built-in load starts before the replica, so the series shows what clients see during
+    // the sync; dfly_bench's starts after it, as in the reference.
+    std::unique_ptr<BackgroundLoad> load;
+    if (!dfly_bench_) {
+      load = StartLoad(target);
+      if (!load) return Ended(*master, nullptr);
+    }
+    auto replica = StartReplica(*master);
+    if (replica && WaitForSync(*master, *replica, load.get())) {
+      if (dfly_bench_) load = StartLoad(target);
+      if (load) Watch(*master, *replica, *load);
+    }
+    if (load) Collect(*load);
+    if (replica) replica->Stop();
+    return Ended(*master, nullptr);
+  }
+
+ private:
+  core::Result<BackgroundLoad> LaunchLoad(const drivers::Target& target) {
+    if (dfly_bench_) {
+      auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
+      if (!report) return tl::unexpected(report.error());
+      return BackgroundLoad::StartProgram(
+          *s_.fleet.client,
+          DflyBenchLoadArgs(Shape(target, *report), c_.qps_per_connection, o_.ratio, o_.test_time),
+          *report, s_.fleet.client_cpus);
+    }
+    // Bounded should nobody stop it; it is stopped once the case is over.
     drivers::Workload load{.threads = 1,
                            .clients = ReplicationCaseSpec::kConnections,
                            .ratio = o_.ratio,
@@ -80,24 +115,33 @@ class CaseRun {
                            .key_maximum = o_.preload_keys,
                            .length = drivers::Workload::Length::kTestTime,
                            .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1)};
-    auto bg = BackgroundLoad::Start(*s_.fleet.client, target, load,
-                                    static_cast<double>(c_.TotalRate()), s_.fleet.client_cpus);
-    if (!bg) return Failed("load: " + bg.error().message, &*master);
+    return BackgroundLoad::Start(*s_.fleet.client, target, load,
+                                 static_cast<double>(c_.TotalRate()), s_.fleet.client_cpus);
+  }
+
+  std::unique_ptr<BackgroundLoad> StartLoad(const drivers::Target& target) {
+    auto bg = LaunchLoad(target);
+    if (!bg) {
+      Failed("load: " + bg.error().message);
+      return nullptr;
+    }
     out_->load_args = bg->args();
     core::Notef("[{}] load: {}", label_,
                 c_.qps_per_connection > 0
                     ? fmt::format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
                                   c_.qps_per_connection, ReplicationCaseSpec::kConnections)
                     : std::string("closed loop (maxload)"));
-
-    auto replica = StartReplica(*master);
-    if (replica && WaitForSync(*master, *replica, *bg)) Watch(*master, *replica, *bg);
-    Collect(*bg);
-    if (replica) replica->Stop();
-    return Ended(*master, nullptr);
+    return std::make_unique<BackgroundLoad>(std::move(*bg));
   }
 
- private:
+  DflyBenchShape Shape(const drivers::Target& target, const std::string& report) const {
+    return {.binary = o_.dfly_bench_binary,
+            .target = target,
+            .key_maximum = o_.preload_keys,
+            .value_size = o_.value_size,
+            .report_path = report};
+  }
+
   // Records a failure; returns false when it was an interrupt.
   bool Failed(const std::string& why, engines::RunningEngine* master = nullptr) {
     End(core::InterruptRequested() ? results::kTerminationCancelled : results::kTerminationError,
@@ -126,8 +170,35 @@ class CaseRun {
     return !core::InterruptRequested();
   }
 
-  // Writes every key of 1..preload_keys once with the reference's preload shape.
   bool Preload(const drivers::Target& target) {
+    const auto start = Clock::now();
+    if (dfly_bench_ ? !PreloadWithDflyBench(target) : !PreloadWithBuiltin(target)) return false;
+    core::Notef("[{}] preloaded keys 1..{} with {} bytes in {:.1f} s", label_, o_.preload_keys,
+                o_.value_size, std::chrono::duration<double>(Clock::now() - start).count());
+    return true;
+  }
+
+  // The reference's preload: 30 s of dfly_bench writes over the key range.
+  bool PreloadWithDflyBench(const drivers::Target& target) {
+    auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
+    if (!report) return Failed("preload: " + report.error().message), false;
+    const auto argv = DflyBenchPreloadArgs(Shape(target, *report));
+    out_->preload_args = hosts::ShellJoinForDisplay(argv);
+    const auto raw = s_.raw_dir / (stem_ + "-preload.json");
+    auto out = drivers::RunKeepingStdout(*s_.fleet.client, argv, s_.fleet.client_cpus,
+                                         kDflyBenchPreloadTime + std::chrono::minutes(2), raw);
+    if (!out) return Failed("preload: " + out.error().message), false;
+    if (!out->status.ok()) {
+      return Failed("preload: dfly_bench failed (" + out->status.Describe() + ")"), false;
+    }
+    if (auto st = s_.fleet.client->Fetch(*report, raw); !st) {
+      return Failed("preload: " + st.error().message), false;
+    }
+    return true;
+  }
+
+  // Every key of 1..preload_keys written once, with the reference's preload shape.
+  bool PreloadWithBuiltin(const drivers::Target& target) {
     drivers::Workload fill{.threads = kPreloadThreads,
                            .clients = kPreloadClients,
                            .data_size = o_.value_size,
@@ -140,7 +211,6 @@ class CaseRun {
     const auto raw = s_.raw_dir / (stem_ + "-preload.json");
     out_->preload_args = hosts::ShellJoinForDisplay(
         drivers::BuiltinDriver::BuildArgs("dfbench", target, fill, raw.filename().string()));
-    const auto start = Clock::now();
     drivers::BuiltinDriver driver;
     auto pass = driver.Run(*s_.fleet.client, target, fill, s_.fleet.client_cpus, raw);
     if (!pass) {
@@ -151,8 +221,6 @@ class CaseRun {
       Failed(fmt::format("preload: {} error replies (see {})", pass->errors, raw.string()));
       return false;
     }
-    core::Notef("[{}] preloaded {} keys of {} bytes in {:.1f} s", label_, o_.preload_keys,
-                o_.value_size, std::chrono::duration<double>(Clock::now() - start).count());
     return true;
   }
 
@@ -188,7 +256,7 @@ class CaseRun {
 
   // Polls the replica until its full sync is over; records sync_duration_ms.
   bool WaitForSync(engines::RunningEngine& master, engines::RunningEngine& replica,
-                   BackgroundLoad& load) {
+                   BackgroundLoad* load) {
     const auto deadline = sync_start_ + o_.sync_timeout;
     while (!FullSyncDone(InfoReplication(replica))) {
       if (!replica.Alive()) {
@@ -210,12 +278,13 @@ class CaseRun {
     return true;
   }
 
-  bool Healthy(engines::RunningEngine& master, BackgroundLoad& load) {
+  // `load` may be null (none running yet).
+  bool Healthy(engines::RunningEngine& master, BackgroundLoad* load) {
     if (!master.Alive()) {
       Failed("the master exited: " + master.LogTail());
       return false;
     }
-    if (!load.Alive()) {
+    if (load && !load->Alive()) {
       Failed("the load generator ended early");
       return false;
     }
@@ -233,7 +302,9 @@ class CaseRun {
               std::chrono::duration_cast<std::chrono::milliseconds>(step))) {
         return;
       }
-      if (!Healthy(master, load)) return;
+      // dfly_bench stops by itself at the end of its test time, maybe just before we look.
+      const bool last = Clock::now() >= end;
+      if (!Healthy(master, last && dfly_bench_ ? nullptr : &load)) return;
       const auto replicas = ConnectedReplicas(InfoReplication(master));
       if (!replica.Alive() || (replicas && *replicas == 0)) {
         End(results::kTerminationReplicaDisconnect, "the master lost its replica");
@@ -244,12 +315,20 @@ class CaseRun {
   }
 
   void Collect(BackgroundLoad& load) {
+    // dfly_bench writes its report as it exits on its own: give it the time to.
+    for (int i = 0; dfly_bench_ && i < 150 && load.Alive(); ++i) {
+      if (!core::SleepUnlessInterrupted(std::chrono::milliseconds(200))) break;
+    }
     auto series = load.Finish(s_.raw_dir / (stem_ + "-load.json"));
     if (!series) {
       Failed("load: " + series.error().message);
       return;
     }
     out_->series = std::move(*series);
+    // Its series starts after the sync; ours all start with the replica.
+    if (dfly_bench_) {
+      for (auto& sample : out_->series) sample.t_sec += out_->sync_duration_ms / 1000;
+    }
   }
 
   const ReplicationCaseSetting& s_;
@@ -259,6 +338,7 @@ class CaseRun {
   std::string label_;  // "redis qps=1000"
   std::string stem_;   // "redis-qps-1000"
   Clock::time_point sync_start_;
+  const bool dfly_bench_;
 };
 
 }  // namespace
