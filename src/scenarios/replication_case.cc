@@ -303,8 +303,8 @@ class CaseRun {
         return;
       }
       // dfly_bench stops by itself at the end of its test time, maybe just before we look.
-      const bool last = Clock::now() >= end;
-      if (!Healthy(master, last && dfly_bench_ ? nullptr : &load)) return;
+      const bool near_end = Clock::now() + std::chrono::seconds(1) >= end;
+      if (!Healthy(master, near_end && dfly_bench_ ? nullptr : &load)) return;
       const auto replicas = ConnectedReplicas(InfoReplication(master));
       if (!replica.Alive() || (replicas && *replicas == 0)) {
         End(results::kTerminationReplicaDisconnect, "the master lost its replica");
