@@ -107,5 +107,25 @@ TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
   EXPECT_EQ(maxload[6], "--qps=0");
 }
 
+TEST(RenderReplicationTable, TotalsMediansSyncAndHowEachCaseEnded) {
+  results::ReplicationRunResults r;
+  r.cases.push_back({.run_name = "qps=1000",
+                     .series = {{.t_sec = 1, .rps = 1990, .p99_us = 300},
+                                {.t_sec = 2, .rps = 2000, .p99_us = 500},
+                                {.t_sec = 3, .rps = 2010, .p99_us = 400}},
+                     .sync_duration_ms = 1234,
+                     .termination_reason = results::kTerminationTimeout,
+                     .engine = "redis"});
+  r.cases.push_back({.run_name = "maxload",
+                     .termination_reason = results::kTerminationError,
+                     .engine = "redis",
+                     .error = "replica: redis failed to start: bad flag\nlog tail"});
+  EXPECT_EQ(RenderReplicationTable(r),
+            "ENGINE  CASE      TARGET OPS/S  MEDIAN RPS  MEDIAN P99 µs  SYNC ms  SAMPLES  END\n"
+            "redis   qps=1000         2,000       2,000            400    1,234        3  timeout\n"
+            "redis   maxload            max           -              -        -        0  error "
+            "(replica: redis failed to start: bad flag)\n");
+}
+
 }  // namespace
 }  // namespace dfbench::scenarios
