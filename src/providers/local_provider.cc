@@ -81,25 +81,73 @@ CpuSplit SplitCpus(const std::vector<int>& allowed) {
           {allowed.begin() + static_cast<long>(half), allowed.end()}};
 }
 
+std::optional<ReplicaCpuSplit> SplitCpusWithReplicas(const std::vector<int>& allowed,
+                                                     int replicas) {
+  const size_t roles = static_cast<size_t>(replicas) + 2;
+  if (replicas < 0 || allowed.size() < roles) return std::nullopt;
+  const auto share = static_cast<long>(allowed.size() / roles);
+  auto next = allowed.begin();
+  auto take = [&](long n) {
+    std::vector<int> cpus(next, next + n);
+    next += n;
+    return cpus;
+  };
+  ReplicaCpuSplit split;
+  split.server = take(share);
+  for (int i = 0; i < replicas; ++i) split.replicas.push_back(take(share));
+  split.client = take(allowed.end() - next);
+  return split;
+}
+
+namespace {
+
+// The roles of this machine: server and client (split or not), then the replicas.
+std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
+                                           const SetupRequest& request) {
+  auto role = [&facts](std::string name, std::vector<int> cpus) {
+    results::HostFacts h = facts;
+    h.role = std::move(name);
+    h.cpus = std::move(cpus);
+    return h;
+  };
+  const std::vector<int> allowed = hosts::AllowedCpus();
+  std::vector<results::HostFacts> roles;
+  if (request.pin_cpus && request.local_replicas > 0) {
+    if (auto split = SplitCpusWithReplicas(allowed, request.local_replicas)) {
+      roles.push_back(role("server", split->server));
+      roles.push_back(role("client", split->client));
+      for (size_t i = 0; i < split->replicas.size(); ++i) {
+        roles.push_back(role("replica-" + std::to_string(i), split->replicas[i]));
+      }
+      return roles;
+    }
+    core::Notef(
+        "{} CPU(s) are too few to give the master, {} replica(s) and the load generator CPUs of "
+        "their own: the replicas share the master's CPUs",
+        allowed.size(), request.local_replicas);
+  }
+  const CpuSplit split = request.pin_cpus ? SplitCpus(allowed) : CpuSplit{};
+  if (split.server.empty()) {
+    roles.push_back(facts);
+  } else {
+    roles.push_back(role("server", split.server));
+    roles.push_back(role("client", split.client));
+  }
+  for (int i = 0; i < request.local_replicas; ++i) {
+    roles.push_back(role("replica-" + std::to_string(i), split.server));
+  }
+  return roles;
+}
+
+}  // namespace
+
 core::Status LocalProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   hosts::LocalHost host(WorkDirOf(state->id));
   auto facts = host.Facts("local");
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Name();
   state->provider_data["engine_port"] = request.engine_port;
-  state->hosts.clear();
-  const CpuSplit split = request.pin_cpus ? SplitCpus(hosts::AllowedCpus()) : CpuSplit{};
-  if (split.server.empty()) {
-    state->hosts.push_back(*facts);
-  } else {
-    results::HostFacts server = *facts, client = *facts;
-    server.role = "server";
-    server.cpus = split.server;
-    client.role = "client";
-    client.cpus = split.client;
-    state->hosts.push_back(std::move(server));
-    state->hosts.push_back(std::move(client));
-  }
+  state->hosts = LocalRoles(*facts, request);
 
   if (request.on_installing) {
     if (auto st = request.on_installing(); !st) return st;
@@ -141,6 +189,11 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   Fleet fleet{.server = host, .client = host, .engine_port = RecordedEnginePort(state)};
   if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
   if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
+  for (const auto& h : state.hosts) {
+    if (h.role.rfind("replica-", 0) != 0) continue;
+    fleet.replicas.push_back(host);
+    fleet.replica_cpus.push_back(h.cpus);
+  }
   return fleet;
 }
 

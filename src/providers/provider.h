@@ -28,7 +28,8 @@ struct Fleet {
   std::vector<std::shared_ptr<hosts::Host>> replicas;
   std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
-  int engine_port = 0;           // the port engines listen on; 0: a free one at each start
+  std::vector<std::vector<int>> replica_cpus;  // per replica, as server_cpus (may be shorter)
+  int engine_port = 0;  // the port engines listen on; 0: a free one at each start
 };
 
 // The port engines listen on when --port is not given: the reference's 6379 on remote hosts
@@ -69,7 +70,8 @@ struct SetupRequest {
   // binary that does not work is always an error);
   // setup: it is an error.
   bool skip_missing_engines = false;
-  bool pin_cpus = true;  // local: split the CPUs between server and client
+  bool pin_cpus = true;    // local: split the CPUs between server and client
+  int local_replicas = 0;  // local: replica engines on this machine ("replica-N" roles)
   SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
   AwsRequest aws;        // aws provider
   // engine name -> --<engine>_version: the version to install into the host's engine cache (an

@@ -73,12 +73,14 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["dragonfly_version"] = options.dragonfly_version;
   }
   s.settings["tune_network"] = options.tune_network;
+  if (options.provider == "local") s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
   providers::SetupRequest request{.engines = options.engines,
                                   .binaries = options.binaries,
                                   .skip_missing_engines = options.skip_missing_engines,
                                   .pin_cpus = options.pin_cpus,
+                                  .local_replicas = options.local_replicas,
                                   .ssh = options.ssh,
                                   .aws = options.aws,
                                   .tune_network = options.tune_network,
