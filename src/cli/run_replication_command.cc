@@ -1,11 +1,8 @@
-#include <cstdio>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "core/log.h"
 #include "core/units.h"
-#include "scenarios/lifecycle.h"
 #include "scenarios/replication.h"
 
 namespace dfbench::cli {
@@ -25,6 +22,7 @@ struct RunReplicationFlags {
   std::string output_dir;
   std::string load_generator = "builtin";
   std::string dfly_bench_binary;
+  std::string output = "table";
 };
 
 int RunRunReplication(const RunReplicationFlags& f) {
@@ -41,29 +39,16 @@ int RunRunReplication(const RunReplicationFlags& f) {
                                   .load_generator = f.load_generator,
                                   .dfly_bench_binary = f.dfly_bench_binary};
   (void)OrExit(core::ParseRatio(f.ratio));
-  auto session = OrExit(scenarios::WorkSession::Open(f.id, state::kStatusBenchmarking));
-  auto provider = OrExit(providers::MakeProvider(session->setup().provider));
-  auto fleet = OrExit(provider->Connect(session->setup()));
-  auto r = OrExit(scenarios::RunReplication(&session->setup(), fleet, o));
-  OrExit(session->Save());
-  const std::string table = scenarios::RenderReplicationTable(r);
-  std::fwrite(table.data(), 1, table.size(), stdout);
-  std::fflush(stdout);
-  core::Notef("results: {}",
-              (state::SetupDir(f.id) / session->setup().benchmarks.back().path).string());
-  if (r.status == "interrupted") return static_cast<int>(core::ErrorKind::kInterrupted);
-  if (r.status != "completed") {
-    core::Note("one or more cases failed; see the END column");
-    return static_cast<int>(core::ErrorKind::kFailure);
-  }
-  return 0;
+  return OrExit(scenarios::RunReplicationOnSetup(f.id, o, ToOutputFormat(f.output)));
 }
 
 }  // namespace
 
 void AddRunReplication(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunReplicationFlags>();
-  sub->add_option("--id", f->id, "Setup with a replica ('dfbench setup --provider local --replicas 1')")->required();
+  sub->add_option("--id", f->id,
+                  "Setup with a replica ('dfbench setup --provider local --replicas 1')")
+      ->required();
   sub->add_option("--engines", f->engines, "Engines to measure: dragonfly, redis, valkey")
       ->capture_default_str();
   sub->add_option("--cases", f->cases,
@@ -96,6 +81,7 @@ void AddRunReplication(CLI::App* sub, Action* action) {
       ->check(CLI::IsMember({"builtin", "dfly_bench"}));
   sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
                   "dfly_bench on the client host (default: found on its PATH)");
+  AddOutputFlag(sub, &f->output);
   SetExamples(sub,
               "  dfbench setup --id rep --provider local --engines redis --replicas 1\n"
               "  dfbench run-replication --id rep --engines redis --cases qps=5000,maxload \\\n"

@@ -71,7 +71,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
   if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
-  if (s.provider != "local") std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
+  if (s.provider != "local")
+    std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
 

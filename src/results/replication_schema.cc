@@ -2,6 +2,7 @@
 
 #include "results/json_util.h"
 #include "results/run_fields.h"
+#include "results/writers.h"
 
 namespace dfbench::results {
 namespace {

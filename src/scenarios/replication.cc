@@ -14,6 +14,7 @@
 #include "drivers/builtin_driver.h"
 #include "drivers/dfly_bench_driver.h"
 #include "results/number_format.h"
+#include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 #include "scenarios/replication_case.h"
@@ -46,8 +47,8 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
   if (fleet.replicas.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + setup.id +
-                          "\" has no replica: create one with 'dfbench setup --provider local --replicas 1' "
-                          "(local) or --replica HOST (ssh)");
+                          "\" has no replica: create one with 'dfbench setup --provider local "
+                          "--replicas 1' (local), --replica HOST (ssh) or --replicas N (aws)");
   }
   return CheckInstalled(setup, o.engines);
 }
@@ -125,7 +126,7 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
   if (auto st = core::MakeDirs(dir / "raw"); !st) return tl::unexpected(st.error());
   r.setup_id = setup->id;
   r.created_at = core::NowIso8601();
-  r.status = "running";
+  r.status = results::RunStatus::kRunning;
   r.region = setup->region;
   r.master_instance = SettingText(*setup, "server_instance");
   r.replica_instance = SettingText(*setup, "replica_instance");
@@ -166,14 +167,16 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
     }
     record.engines.push_back(spec->name);
   }
-  r.status = interrupted ? "interrupted" : "completed";
+  r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
   for (const auto& c : r.cases) {
-    if (!interrupted && c.termination_reason == results::kTerminationError) r.status = "failed";
+    if (!interrupted && c.termination_reason == results::kTerminationError) {
+      r.status = results::RunStatus::kFailed;
+    }
   }
   r.completed_at = core::NowIso8601();
   publish();
   record.completed_at = r.completed_at;
-  record.status = r.status;
+  record.status = *r.status;
   RecordRunEnd(setup, record);
   return r;
 }
@@ -197,6 +200,31 @@ std::string RenderReplicationTable(const results::ReplicationRunResults& r) {
                       (c.error.empty() ? "" : " (" + c.error.substr(0, c.error.find('\n')) + ")")});
   }
   return table.Render();
+}
+
+std::string Render(const results::ReplicationRunResults& r, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return results::RenderReplicationJson(r);
+    case OutputFormat::kCsv:
+      return results::RenderReplicationCsv(r);
+    case OutputFormat::kTable:
+      break;
+  }
+  return RenderReplicationTable(r);
+}
+
+core::Result<int> RunReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
+                                        OutputFormat format) {
+  drivers::BuiltinDriver builtin;
+  drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
+  drivers::Driver* driver = &builtin;
+  if (options.load_generator == "dfly_bench") driver = &dfly_bench;
+  return RunScenario(
+      {.setup_id = id, .driver = driver, .engines = options.engines, .format = format},
+      [&](BenchSession& session) {
+        return RunReplication(&session.setup(), session.fleet(), options);
+      });
 }
 
 }  // namespace dfbench::scenarios

@@ -15,6 +15,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/replication_schema.h"
+#include "scenarios/run_output.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -66,5 +67,11 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
 
 // The cases as a table: engine, case, total rate, median rps, median p99 µs, sync ms, end.
 std::string RenderReplicationTable(const results::ReplicationRunResults& r);
+
+// RunReplication in the flow every scenario shares (RunScenario: the setup locked and
+// "benchmarking", the run saved in its history, the results published in `format`). Returns
+// the exit code of the run's status.
+core::Result<int> RunReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
+                                        OutputFormat format);
 
 }  // namespace dfbench::scenarios
