@@ -3,10 +3,10 @@
 # server's own counters beside each tool's figure, to tell a client-side difference from a
 # difference in the work the server was given.
 #
-# Workload (as the comparison users run): memcache_text, 4 threads x 50 connections, pipeline 30,
-# SET:GET 1:10, 256-byte values, DURATION seconds. memcached runs with one worker thread (-t 1)
-# pinned to SERVER_CPU, both clients pinned to CLIENT_CPU. Every measurement gets a fresh
-# memcached, so both tools start from an empty cache; REPEAT rounds alternate the tools.
+# Workload (as the comparison users run): memcache_text, THREADS (4) x CLIENTS (50) connections,
+# pipeline 30, SET:GET 1:10, 256-byte values, DURATION seconds. memcached runs with one worker
+# thread (-t 1) pinned to SERVER_CPU, both clients pinned to CLIENT_CPU. Every measurement gets a
+# fresh memcached, so both tools start from an empty cache; REPEAT rounds alternate the tools.
 #
 # Columns, per run (REQ = requests the server counted, cmd_get + cmd_set):
 #   OPS/S       the tool's own figure
@@ -30,7 +30,7 @@
 # At the end, per tool: the median of every column and the spread (min..max) of the main ones.
 #
 # Usage: bench/memcached_vs_memtier.sh   (env: DFBENCH, MEMTIER, MEMCACHED, DURATION, REPEAT,
-#                                          SERVER_CPU, CLIENT_CPU)
+#                                          SERVER_CPU, CLIENT_CPU, THREADS, CLIENTS)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,8 +41,8 @@ DURATION=${DURATION:-10}
 REPEAT=${REPEAT:-3}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
-THREADS=4
-CLIENTS=50
+THREADS=${THREADS:-4}
+CLIENTS=${CLIENTS:-50}
 
 die() { echo "memcached_vs_memtier: $*" >&2; exit 1; }
 [ -x "$DFBENCH" ] || die "no dfbench binary at $DFBENCH (build it, or set DFBENCH=/path)"
