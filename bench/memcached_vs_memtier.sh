@@ -46,8 +46,9 @@ CLIENTS=${CLIENTS:-50}
 
 die() { echo "memcached_vs_memtier: $*" >&2; exit 1; }
 [ -x "$DFBENCH" ] || die "no dfbench binary at $DFBENCH (build it, or set DFBENCH=/path)"
-[ -n "$MEMTIER" ] && [ -x "$MEMTIER" ] ||
+if [ -z "$MEMTIER" ] || [ ! -x "$MEMTIER" ]; then
   die "memtier_benchmark not found (put it on PATH or set MEMTIER=/path)"
+fi
 command -v "$MEMCACHED" >/dev/null || die "memcached not found"
 command -v /usr/bin/time >/dev/null || die "/usr/bin/time not found (apt-get install time)"
 command -v ss >/dev/null || die "ss not found (iproute2)"
@@ -111,7 +112,7 @@ measure() {
     python3 -c "import socket; socket.create_connection(('127.0.0.1', $port))" 2>/dev/null && break
     sleep 0.1
   done
-  local before after win_start win_end perf_pid= retrans_pid= client_pid
+  local before after win_start win_end perf_pid='' retrans_pid='' client_pid
   : >"$work/perf"
   : >"$work/cperf"
   : >"$work/retrans"
@@ -125,7 +126,7 @@ measure() {
     perf stat -x, -o "$work/retrans" -a -e tcp:tcp_retransmit_skb --filter "dport == $port" \
       2>/dev/null &
     retrans_pid=$!
-    client_perf=(perf stat -x, -o "$work/cperf" -e syscalls:sys_enter_sendto
+    client_perf=(perf stat -x "," -o "$work/cperf" -e syscalls:sys_enter_sendto
       -e syscalls:sys_enter_sendmsg -e syscalls:sys_enter_writev
       -e syscalls:sys_enter_write --filter 'fd > 2'
       -e syscalls:sys_exit_read --filter 'ret > 0' -e syscalls:sys_exit_readv --filter 'ret > 0'
