@@ -193,8 +193,10 @@ if len(common) < connections:
     print(f"note: {tool}: {len(common)} connections seen at both ends of the window "
           f"({len(seg_start)} and {len(seg_end)})", file=sys.stderr)
 # Scaled to all connections, in case a snapshot missed some.
-win_segs = sum(int(seg_end[k]) - int(seg_start[k]) for k in common) * connections / max(1, len(common))
-writes = sum(cli.get(f"syscalls:sys_enter_{n}", 0) for n in ("sendto", "sendmsg", "writev", "write"))
+win_segs = (sum(int(seg_end[k]) - int(seg_start[k]) for k in common) * connections /
+            max(1, len(common)))
+writes = sum(cli.get(f"syscalls:sys_enter_{n}", 0)
+             for n in ("sendto", "sendmsg", "writev", "write"))
 creads = sum(cli.get(f"syscalls:sys_exit_{n}", 0) for n in ("read", "readv", "recvfrom"))
 def ratio(num, den):
     return num / den if num and den else None
@@ -220,15 +222,15 @@ row = {
 with open(f"{work}/rows", "a") as f:
     f.write(json.dumps({"tool": tool, **row}) + "\n")
 EOF
-  print_rows "$tool" <(tail -1 "$work/rows")
+  print_rows last "$work/rows"
 }
 
-# Prints the rows of a file of JSON lines (one run each), or with "median" their per-tool median
-# and spread.
+# From a file of JSON lines (one run each): "last" prints the last run, "median" the per-tool
+# medians and spreads.
 print_rows() {
   python3 - "$@" <<'EOF'
 import json, statistics, sys
-label, path = sys.argv[1], sys.argv[2]
+what, path = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(path)]
 formats = {"OPS/S": "{:>10,.0f}", "SRV OPS/S": "{:>10,.0f}", "B/WRITE": "{:>8,.0f}"}
 def cell(name, value):
@@ -236,9 +238,9 @@ def cell(name, value):
     if value is None:
         return f"{'-':>{width}}"
     return formats.get(name, "{:>" + str(width) + ".2f}").format(value)
-if label != "median":
-    for r in rows:
-        print(f"{r['tool']:<8} " + " ".join(cell(k, v) for k, v in r.items() if k != "tool"))
+if what == "last":
+    r = rows[-1]
+    print(f"{r['tool']:<8} " + " ".join(cell(k, v) for k, v in r.items() if k != "tool"))
     sys.exit()
 print("median of", len(rows) // len({r["tool"] for r in rows}), "runs per tool:")
 for tool in dict.fromkeys(r["tool"] for r in rows):
@@ -252,17 +254,20 @@ for tool in dict.fromkeys(r["tool"] for r in rows):
     print(f"{tool:<8} " + " ".join(cell(k, v) for k, v in med.items()))
 for tool in dict.fromkeys(r["tool"] for r in rows):
     mine = [r for r in rows if r["tool"] == tool]
-    spread = ", ".join(
-        f"{k} {min(r[k] for r in mine):,.2f}..{max(r[k] for r in mine):,.2f}"
-        for k in ("OPS/S", "SRV us/REQ", "NOTIFY us", "REST us", "REQ/WRITE") if all(r[k] is not None for r in mine))
+    keys = [k for k in ("OPS/S", "SRV us/REQ", "NOTIFY us", "REST us", "REQ/WRITE")
+            if all(r[k] is not None for r in mine)]
+    spread = ", ".join(f"{k} " + (f"{min(r[k] for r in mine):,.0f}..{max(r[k] for r in mine):,.0f}"
+                                  if k == "OPS/S" else
+                                  f"{min(r[k] for r in mine):.2f}..{max(r[k] for r in mine):.2f}")
+                       for k in keys)
     print(f"{tool:<8} spread: {spread}")
 EOF
 }
 
 : >"$work/rows"
 printf '%-8s %10s %10s %10s %10s %10s %10s %10s %10s %10s %8s %10s %10s %10s %10s %10s\n' TOOL \
-  "OPS/S" "SRV OPS/S" "B/REQ" "SRV us/REQ" "NOTIFY us" "REST us" "CLI us/REQ" "REQ/SEG" "REQ/WRITE" \
-  "B/WRITE" "REQ/CREAD" "SYSC/REQ" "REQ/READ" "WAKE/kREQ" "RETX/kREQ"
+  "OPS/S" "SRV OPS/S" "B/REQ" "SRV us/REQ" "NOTIFY us" "REST us" "CLI us/REQ" "REQ/SEG" \
+  "REQ/WRITE" "B/WRITE" "REQ/CREAD" "SYSC/REQ" "REQ/READ" "WAKE/kREQ" "RETX/kREQ"
 common=(-t "$THREADS" -c "$CLIENTS" --pipeline 30 --ratio 1:10 -d 256 --test-time "$DURATION")
 for _ in $(seq "$REPEAT"); do
   measure memtier "$MEMTIER" -s 127.0.0.1 -P memcache_text "${common[@]}" --hide-histogram \
