@@ -140,12 +140,8 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                          &r.engines.back(), publish);
       },
       publish);
-  std::vector<const results::EngineResult*> rows;
-  for (const auto& e : r.engines) rows.push_back(&e);
-  const state::BenchmarkRecord record =
-      CloseResults(interrupted, rows, "run", "benchmarks/" + r.run_id + "/results.json", &r);
-  publish();
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, RowPointers(r.engines), "run",
+               "benchmarks/" + r.run_id + "/results.json", publish, &r);
   return r;
 }
 

@@ -316,10 +316,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   std::vector<const results::EngineResult*> results_rows;
   results_rows.reserve(rows.size());
   for (const auto& row : rows) results_rows.push_back(&row.result);
-  const state::BenchmarkRecord record = CloseResults(interrupted, results_rows, "commands",
-                                                     "commands/" + r.run_id + "/results.json", &r);
-  publish();
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, results_rows, "commands",
+               "commands/" + r.run_id + "/results.json", publish, &r);
   return r;
 }
 

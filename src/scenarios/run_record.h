@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "drivers/driver.h"
 #include "providers/aws_provider.h"
 #include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -40,14 +42,16 @@ core::Result<std::filesystem::path> OpenResults(const state::SetupState& setup,
   return dir;
 }
 
-// The run's final status from its engine rows (any kind with an `error` and an `engine`) and its
-// end time; returns its history record of `kind` at `path` (relative to the setup), naming the
-// engines, for RecordRunEnd once the results are saved.
+// Closes the run: its final status from its engine rows (any kind with an `error` and an
+// `engine`) and its end time, `save` (the results files), then its history record of `kind` at
+// `path` (relative to the setup), naming the engines (the caller saves the state).
 template <class Results, class Row>
-state::BenchmarkRecord CloseResults(bool interrupted, const std::vector<const Row*>& rows,
-                                    const std::string& kind, const std::string& path, Results* r) {
+void CloseResults(state::SetupState* setup, bool interrupted, const std::vector<const Row*>& rows,
+                  const std::string& kind, const std::string& path,
+                  const std::function<void()>& save, Results* r) {
   r->status = FinalStatus(interrupted, rows);
   r->completed_at = core::NowIso8601();
+  save();
   state::BenchmarkRecord record{.kind = kind,
                                 .run_id = r->run_id,
                                 .path = path,
@@ -55,7 +59,16 @@ state::BenchmarkRecord CloseResults(bool interrupted, const std::vector<const Ro
                                 .completed_at = r->completed_at,
                                 .status = *r->status};
   for (const auto* row : rows) record.engines.push_back(row->engine);
-  return record;
+  RecordRunEnd(setup, record);
+}
+
+// Pointers to each of `rows`, for CloseResults.
+template <class Row>
+std::vector<const Row*> RowPointers(const std::vector<Row>& rows) {
+  std::vector<const Row*> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) out.push_back(&row);
+  return out;
 }
 
 }  // namespace dfbench::scenarios

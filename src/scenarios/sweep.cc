@@ -254,11 +254,7 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
         return sweep.Run(*setup->FindEngine(spec->name), *spec);
       },
       publish);
-  std::vector<const results::SweepEngine*> rows;
-  for (const auto& e : r.engines) rows.push_back(&e);
-  const state::BenchmarkRecord record = CloseResults(interrupted, rows, "sweep", path, &r);
-  publish();
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, RowPointers(r.engines), "sweep", path, publish, &r);
   return r;
 }
 

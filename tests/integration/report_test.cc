@@ -57,6 +57,10 @@ core::Result<core::CapturedOutput> Chromium(const std::string& binary,
   return core::RunCapture(argv, std::chrono::seconds(120));
 }
 
+constexpr const char* kNoChromium =
+    "chromium is not installed (apt-get install chromium): the report was written but not "
+    "checked in a browser";
+
 // Console messages of the page: script errors, and resources the page's policy blocked.
 std::vector<std::string> ConsoleLines(const std::string& err) {
   std::vector<std::string> lines;
@@ -67,6 +71,21 @@ std::vector<std::string> ConsoleLines(const std::string& err) {
       lines.push_back(line);
   }
   return lines;
+}
+
+// The page's DOM as headless Chromium renders it, with a clean exit, no console messages and no
+// script; "" (with the failure recorded) when Chromium could not render it.
+std::string RenderedDom(const std::string& chromium, const std::filesystem::path& profile,
+                        const std::filesystem::path& page) {
+  auto dom = Chromium(chromium, profile, {"--dump-dom"}, page);
+  EXPECT_TRUE(dom) << (dom ? "" : dom.error().message);
+  if (!dom) return "";
+  EXPECT_EQ(dom->status.code, 0) << dom->err;
+  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
+                                              << ::testing::PrintToString(ConsoleLines(dom->err));
+  EXPECT_FALSE(dom->out.empty());
+  EXPECT_EQ(dom->out.find("<script"), std::string::npos);
+  return dom->out;
 }
 
 TEST(Report, RendersInAHeadlessBrowser) {
@@ -94,18 +113,9 @@ TEST(Report, RendersInAHeadlessBrowser) {
       << plain->err;
 
   const auto chromium = FindChromium();
-  if (!chromium) {
-    GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the report was "
-                    "written but not checked in a browser";
-  }
+  if (!chromium) GTEST_SKIP() << kNoChromium;
   const auto profile = dfb.home() / "chromium-profile";
-  auto dom = Chromium(*chromium, profile, {"--dump-dom"}, page);
-  ASSERT_TRUE(dom) << dom.error().message;
-  ASSERT_EQ(dom->status.code, 0) << dom->err;
-  const std::string& html = dom->out;
-  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
-                                              << ::testing::PrintToString(ConsoleLines(dom->err));
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  const std::string html = RenderedDom(*chromium, profile, page);
 
   // Two run sections, one replication and one per-command section, one run comparison.
   EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 4u);
@@ -153,17 +163,9 @@ TEST(Report, SweepChartsInAHeadlessBrowser) {
       {"report", FixturePath("results/sweep.json").string(), second.string(), "-o", page.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto chromium = FindChromium();
-  if (!chromium) {
-    GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the report was "
-                    "written but not checked in a browser";
-  }
+  if (!chromium) GTEST_SKIP() << kNoChromium;
   const auto profile = dfb.home() / "chromium-profile";
-  auto dom = Chromium(*chromium, profile, {"--dump-dom"}, page);
-  ASSERT_TRUE(dom) << dom.error().message;
-  ASSERT_EQ(dom->status.code, 0) << dom->err;
-  const std::string& html = dom->out;
-  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
-                                              << ::testing::PrintToString(ConsoleLines(dom->err));
+  const std::string html = RenderedDom(*chromium, profile, page);
   EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 2u);
   EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
   // Per file a chart per engine; each with both objectives as levels.
