@@ -10,6 +10,7 @@ void AddRun(CLI::App* sub, Action* action);
 void AddRunCommands(CLI::App* sub, Action* action);
 void AddRunCommandsDfly(CLI::App* sub, Action* action);
 void AddRunReplication(CLI::App* sub, Action* action);
+void AddSweep(CLI::App* sub, Action* action);
 void AddQuickstart(CLI::App* sub, Action* action);
 void AddLoadgen(CLI::App* sub, Action* action);
 void AddCompare(CLI::App* sub, Action* action);

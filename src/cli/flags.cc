@@ -115,39 +115,42 @@ std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
   return std::make_unique<drivers::BuiltinDriver>();
 }
 
+void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* m, std::string* ratio) {
+  sub->add_option("--memtier-threads", m->threads, "Load generator threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--memtier-clients", m->clients, "Connections per thread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--memtier-ratio", *ratio, "SET:GET ratio (1:10 means 91% reads)")
+      ->capture_default_str();
+  sub->add_option("--memtier-data-size", m->data_size, "Value size in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64 << 20));
+  sub->add_option("--memtier-pipeline", m->pipeline, "Requests in flight per connection")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  AddBoolFlag(sub, "--distinct-client-seed", &m->distinct_client_seed,
+              "Give each connection its own random seed");
+}
+
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
   if (with_engines) {
     sub->add_option("--engines", flags->engines, "Comma-separated subset of the setup's engines")
         ->capture_default_str();
   }
-  auto& m = flags->memtier;
-  sub->add_option("--memtier-threads", m.threads, "Load generator threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--memtier-clients", m.clients, "Connections per thread")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--memtier-requests", m.requests,
+  AddWorkloadFlags(sub, &flags->memtier, &flags->ratio);
+  sub->add_option("--memtier-requests", flags->memtier.requests,
                   "Requests per connection per trial, as memtier's --requests: a trial sends "
                   "threads x clients x requests in all")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  sub->add_option("--memtier-ratio", flags->ratio, "SET:GET ratio (1:10 means 91% reads)")
-      ->capture_default_str();
-  sub->add_option("--memtier-data-size", m.data_size, "Value size in bytes")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
-  sub->add_option("--memtier-pipeline", m.pipeline, "Requests in flight per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
   sub->add_option("--warmup-requests", flags->warmup_requests,
                   "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
   sub->add_option("--trials", flags->trials, "Measured trials per engine")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  AddBoolFlag(sub, "--distinct-client-seed", &m.distinct_client_seed,
-              "Give each connection its own random seed");
   sub->add_option("--cooldown", flags->cooldown, "Pause between engines (e.g. 30s, 500ms)")
       ->capture_default_str();
   AddOutputFlag(sub, &flags->output);
@@ -167,16 +170,25 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
       flags->warmup_requests);
 }
 
+results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio) {
+  results::MemtierConfig m = memtier;
+  m.ratio = OrExit(core::ParseRatio(ratio)).ToString();
+  return m;
+}
+
+std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+      OrExit(core::ParseDuration(cooldown)));
+}
+
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::RunOptions o;
   o.engines = engines;
-  o.memtier = flags.memtier;
-  o.memtier.ratio = OrExit(core::ParseRatio(flags.ratio)).ToString();
+  o.memtier = ToWorkload(flags.memtier, flags.ratio);
   o.warmup_requests = flags.warmup_requests;
   o.trials = flags.trials;
-  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
-      OrExit(core::ParseDuration(flags.cooldown)));
+  o.cooldown = ToCooldown(flags.cooldown);
   o.tuning = ToTuning(flags.tuning);
   return o;
 }

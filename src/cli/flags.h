@@ -1,6 +1,7 @@
 // Flag groups shared by several subcommands (setup/quickstart, run/quickstart).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,6 +54,13 @@ struct LoadGeneratorFlags {
 };
 void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags);
 std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags);
+
+// The SET:GET workload: --memtier-threads, -clients, -ratio (into `ratio`, checked by
+// ToRunOptions' rule), -data-size, -pipeline and --distinct-client-seed (run, quickstart, sweep).
+void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* memtier, std::string* ratio);
+// `memtier` with the checked ratio; --cooldown as a duration. Throw ExitError(kUsage).
+results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio);
+std::chrono::milliseconds ToCooldown(const std::string& cooldown);
 
 // The SET:GET workload and trial structure (run, quickstart).
 struct RunFlags {

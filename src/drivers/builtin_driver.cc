@@ -1,5 +1,8 @@
 #include "drivers/builtin_driver.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "core/files.h"
@@ -23,6 +26,16 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
   AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()) + "s", "allkeys");
   AppendRequestArgs(args, workload);
+  if (workload.rate_per_sec > 0) {
+    args.insert(args.end(), {"--rate", fmt::format("{}", workload.rate_per_sec)});
+  }
+  if (workload.warmup_time.count() > 0) {
+    args.insert(args.end(), {"--warmup-time", fmt::format("{}ms", workload.warmup_time.count())});
+  }
+  if (!workload.percentiles.empty()) {
+    args.insert(args.end(),
+                {"--print-percentiles", fmt::format("{}", fmt::join(workload.percentiles, ","))});
+  }
   args.emplace_back("--json-out-file");
   args.push_back(report_path);
   return args;
@@ -51,7 +64,16 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
                                                 : core::ErrorKind::kFailure;
     return core::Fail(kind, "load generator failed (" + out->status.Describe() + ")");
   }
-  if (auto st = client.Fetch(*remote_report, raw_report); !st) return tl::unexpected(st.error());
+  // Fetched beside it, then renamed: a reader never sees half a report.
+  std::filesystem::path partial = raw_report;
+  partial += ".part";
+  if (auto st = client.Fetch(*remote_report, partial); !st) return tl::unexpected(st.error());
+  std::error_code ec;
+  std::filesystem::rename(partial, raw_report, ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot rename " + partial.string() + ": " + ec.message());
+  }
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());
   auto trial = ParseLoadReport(*text);

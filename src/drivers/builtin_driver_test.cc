@@ -35,6 +35,23 @@ TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
             "--distinct-client-seed --json-out-file /tmp/r");
 }
 
+TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
+  Workload w{.threads = 1, .clients = 2, .ratio = "1:10", .data_size = 32, .pipeline = 8};
+  w.length = Workload::Length::kTestTime;
+  w.test_time = std::chrono::seconds(2);
+  w.rate_per_sec = 12500;
+  w.warmup_time = std::chrono::milliseconds(400);
+  w.percentiles = {50, 90, 99, 99.9};
+  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w, "r.json");
+  EXPECT_EQ(JoinArgs(args),
+            "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 1 "
+            "--clients 2 --pipeline 8 --test-time 2s --ratio 1:10 --data-size 32 --rate 12500 "
+            "--warmup-time 400ms --print-percentiles 50,90,99,99.9 --json-out-file r.json");
+  // External tools refuse what they would not measure the same way.
+  EXPECT_FALSE(RefuseOpenLoop(w, "memtier_benchmark"));
+  EXPECT_TRUE(RefuseOpenLoop(Workload{}, "memtier_benchmark"));
+}
+
 TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
   const Workload w = TimedCommand("HGET __key__ field:1", KeyPattern::kSequential, 300);
   auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w, "r.json");

@@ -26,6 +26,7 @@ std::string Flag(const std::string& name, const std::string& value) {
 core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, const Target& target,
                                                  const Workload& workload,
                                                  const std::string& report_path) {
+  if (auto st = RefuseOpenLoop(workload, "dfly_bench"); !st) return tl::unexpected(st.error());
   const bool fill = workload.length == Workload::Length::kFill;
   if (fill && workload.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");

@@ -31,4 +31,12 @@ Layout ExactFillLayout(uint64_t keys, int threads, int clients) {
   return best;
 }
 
+core::Status RefuseOpenLoop(const Workload& workload, const std::string& tool) {
+  if (workload.rate_per_sec == 0 && workload.warmup_time.count() == 0) return core::Ok();
+  return core::Fail(core::ErrorKind::kUsage,
+                    tool +
+                        " has no open loop measured from the due time: use the built-in "
+                        "load generator");
+}
+
 }  // namespace dfbench::drivers

@@ -63,6 +63,14 @@ struct Workload {
   // dfly_bench --qps: batches of `pipeline` requests per second per connection; 0 = closed
   // loop. The other drivers refuse a non-zero value.
   int64_t rate_per_connection = 0;
+  // The built-in generator's open loop: total operations per second over all connections,
+  // latency measured from when each request was due; 0 = closed loop. The other drivers refuse
+  // a non-zero value.
+  double rate_per_sec = 0;
+  // A discarded warm-up at the start of a time-boxed pass (built-in generator only).
+  std::chrono::milliseconds warmup_time{0};
+  // Latency percentiles the report holds; empty = the generator's default (50, 99, 99.9).
+  std::vector<double> percentiles;
 
   uint64_t RequestsPerClient() const { return requests_per_client; }
   // Requests of one kRequests pass over all connections.
@@ -78,6 +86,10 @@ struct Layout {
   int clients = 1;
 };
 Layout ExactFillLayout(uint64_t keys, int threads, int clients);
+
+// kUsage naming `tool` when `workload` asks for the built-in generator's open loop (a total rate
+// or a warm-up), which external tools do not measure the same way.
+core::Status RefuseOpenLoop(const Workload& workload, const std::string& tool);
 
 class Driver {
  public:

@@ -108,4 +108,28 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
   return t;
 }
 
+core::Result<results::StepMeasurement> ParseStepMeasurement(
+    const std::string& json_text, const std::vector<double>& percentiles) {
+  auto trial = ParseLoadReport(json_text);
+  if (!trial) return tl::unexpected(trial.error());
+  results::StepMeasurement m{.achieved_rate = trial->throughput, .errors = trial->errors};
+  // ParseLoadReport accepted the document, so it parses and has its Totals.
+  const json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  int runs = 1;
+  const json& totals = FindResultsSection(doc, &runs)->at("Totals");
+  if (auto pl = totals.find("Percentile Latencies"); pl != totals.end() && pl->is_object()) {
+    for (double p : percentiles) {
+      if (auto v = Percentile(*pl, p)) m.latency.push_back({p, *v});
+    }
+  }
+  if (totals.contains("Max Latency"))
+    m.latency.push_back({100, NumberOr(totals, "Max Latency", 0)});
+  if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
+    if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
+      m.client_cpu = NumberOr(*cpu, "utilization", 0);
+    }
+  }
+  return m;
+}
+
 }  // namespace dfbench::drivers

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "results/schema.h"
+#include "results/sweep_schema.h"
 
 namespace dfbench::drivers {
 
@@ -24,5 +25,12 @@ struct ReportOptions {
 // nested "Histogram log format" object is skipped. kUsage for a malformed or empty report.
 core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
                                                    const ReportOptions& options = {});
+
+// A report of the built-in generator as a sweep step: the achieved rate (ParseLoadReport's
+// throughput), errors, the Totals' latency at each of `percentiles` that the report holds plus
+// the maximum (as percentile 100), and the generator's CPU utilization from its "dfbench"
+// block (0 when absent). kUsage as ParseLoadReport.
+core::Result<results::StepMeasurement> ParseStepMeasurement(const std::string& json_text,
+                                                            const std::vector<double>& percentiles);
 
 }  // namespace dfbench::drivers

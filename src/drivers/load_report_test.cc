@@ -86,5 +86,25 @@ TEST(LoadReport, ReadsOurExtensionBlock) {
   EXPECT_EQ(t->errors, 7u);
 }
 
+TEST(LoadReport, StepMeasurementTakesTheAskedPercentilesTheMaximumAndTheClientCpu) {
+  const std::string report = R"({
+    "ALL STATS": {"Runtime": {"Total duration": 2000},
+                  "Totals": {"Count": 1000, "Max Latency": 7.5,
+                             "Percentile Latencies": {"p50.00": 0.4, "p90.00": 0.6,
+                                                      "p99.00": 0.9, "p99.90": 1.5}}},
+    "dfbench": {"errors": 2, "client_cpu": {"utilization": 0.42}}})";
+  auto m = ParseStepMeasurement(report, {50, 90, 99, 99.9, 99.99});
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_DOUBLE_EQ(m->achieved_rate, 500);
+  EXPECT_EQ(m->errors, 2u);
+  EXPECT_DOUBLE_EQ(m->client_cpu, 0.42);
+  ASSERT_EQ(m->latency.size(), 5u);  // 99.99 is not in the report
+  EXPECT_EQ(m->LatencyAt(90), 0.6);
+  EXPECT_EQ(m->LatencyAt(99.9), 1.5);
+  EXPECT_EQ(m->LatencyAt(100), 7.5);
+  EXPECT_FALSE(m->LatencyAt(99.99));
+  EXPECT_FALSE(ParseStepMeasurement("{}", {50}));
+}
+
 }  // namespace
 }  // namespace dfbench::drivers

@@ -11,6 +11,9 @@ core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, cons
   if (workload.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage, "memtier_benchmark takes no dfly_bench-style rate");
   }
+  if (auto st = RefuseOpenLoop(workload, "memtier_benchmark"); !st) {
+    return tl::unexpected(st.error());
+  }
   const bool fill = workload.length == Workload::Length::kFill;
   if (fill && workload.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a memtier_benchmark fill needs a command");

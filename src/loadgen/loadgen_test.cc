@@ -327,6 +327,11 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   EXPECT_NEAR(static_cast<double>(r.totals.count + r.unanswered), 12000, 12000 * 0.03);
   EXPECT_NEAR(static_cast<double>(r.totals.count), 12000, 12000 * 0.05);
   EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
+  // The generator measured its own CPU use, for telling when it was the limit.
+  EXPECT_GT(r.client_cpu.cpu_sec, 0);
+  EXPECT_GE(r.client_cpu.wall_sec, 6);
+  EXPECT_GE(r.client_cpu.usable_cpus, 1);
+  EXPECT_LE(r.client_cpu.usable_cpus, 2);
 }
 
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {

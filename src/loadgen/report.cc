@@ -156,6 +156,11 @@ Json UncorrectedJson(const LatencySummary& l, const std::vector<double>& percent
 
 }  // namespace
 
+double ClientCpu::Utilization() const {
+  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
+  return cpu_sec / (wall_sec * usable_cpus);
+}
+
 std::string PercentileKey(double percentile) {
   char full[32];
   std::snprintf(full, sizeof(full), "p%.3f", percentile);
@@ -226,6 +231,10 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["unanswered"] = r.unanswered;
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
+  d["client_cpu"] = {{"cpu_sec", Round(r.client_cpu.cpu_sec, 3)},
+                     {"wall_sec", Round(r.client_cpu.wall_sec, 3)},
+                     {"usable_cpus", r.client_cpu.usable_cpus},
+                     {"utilization", Round(r.client_cpu.Utilization(), 3)}};
   root["dfbench"] = std::move(d);
   return root.dump(2) + "\n";
 }

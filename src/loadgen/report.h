@@ -48,6 +48,15 @@ struct SectionStats {
   std::vector<SeriesPoint> series;
 };
 
+// The generator's own CPU use over the run (warm-up included), to tell when it was the limit.
+struct ClientCpu {
+  double cpu_sec = 0;  // user + system
+  double wall_sec = 0;
+  int usable_cpus = 1;  // min(threads, CPUs of its affinity)
+  // cpu_sec / (wall_sec × usable_cpus): 1 means every usable CPU was busy.
+  double Utilization() const;
+};
+
 struct Report {
   int64_t start_epoch_ms = 0;
   int64_t finish_epoch_ms = 0;
@@ -69,6 +78,7 @@ struct Report {
   uint64_t unanswered = 0;
   uint64_t warmup_count = 0;
   double warmup_duration_ms = 0;
+  ClientCpu client_cpu;
 
   double seconds() const { return duration_ms / 1000.0; }
 };

@@ -172,6 +172,14 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   }
   EXPECT_TRUE(d["warmup"]["count"].is_number());
   EXPECT_TRUE(d["warmup"]["duration"].is_number());
+  for (const char* key : {"cpu_sec", "wall_sec", "usable_cpus", "utilization"}) {
+    EXPECT_TRUE(d["client_cpu"][key].is_number()) << key;
+  }
+}
+
+TEST(ClientCpu, UtilizationIsPerUsableCpu) {
+  EXPECT_DOUBLE_EQ((ClientCpu{.cpu_sec = 3, .wall_sec = 2, .usable_cpus = 2}.Utilization()), 0.75);
+  EXPECT_DOUBLE_EQ((ClientCpu{.cpu_sec = 1, .wall_sec = 0, .usable_cpus = 2}.Utilization()), 0);
 }
 
 TEST(ReportJson, OpenLoopAndCommands) {

@@ -1,6 +1,7 @@
 // Run(): pre-flight check, worker threads, the coordinator loop (time series, progress line)
 // and the assembly of the report.
 #include <netdb.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -400,6 +401,24 @@ void FillSections(const Config& config, const Workload& workload, SeriesCollecto
   report->totals.series = series.Totals(seconds);
 }
 
+// CPU time (user + system) this process has used so far, in seconds.
+double ProcessCpuSec() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto sec = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
+  return sec(ru.ru_utime) + sec(ru.ru_stime);
+}
+
+// CPUs the workers can run on: one per thread at most, within this process's affinity.
+int UsableCpus(const Config& config) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int allowed = sched_getaffinity(0, sizeof(set), &set) == 0
+                          ? CPU_COUNT(&set)
+                          : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(config.threads, allowed));
+}
+
 }  // namespace
 
 core::Result<Report> Run(const Config& config) {
@@ -416,9 +435,15 @@ core::Result<Report> Run(const Config& config) {
   if (auto st = CheckConnections(config, pool); !st) return tl::unexpected(st.error());
   const auto wall_start = std::chrono::system_clock::now();
   times = StartClock(config);
+  const double cpu_start_sec = ProcessCpuSec();
   pool.Go();
   SeriesCollector series(workload->slots.size(), config.percentiles);
   Coordinate(config, times, pool, &series);
+  // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
+  // is what this tells.
+  const ClientCpu cpu{.cpu_sec = ProcessCpuSec() - cpu_start_sec,
+                      .wall_sec = static_cast<double>(SteadyNs() - times.start_ns) / kNsPerSec,
+                      .usable_cpus = UsableCpus(config)};
 
   Report report;
   report.interrupted = core::InterruptRequested();
@@ -431,6 +456,7 @@ core::Result<Report> Run(const Config& config) {
   report.target_rate = config.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
   report.errors = report.totals.errors;
+  report.client_cpu = cpu;
   return report;
 }
 

@@ -194,6 +194,30 @@ void CompareReplications(const results::ReplicationRunResults& b,
       "", &out->only_in_baseline, &out->only_in_candidate);
 }
 
+void CompareSweeps(const results::SweepResults& b, const results::SweepResults& c,
+                   Comparison* out) {
+  auto key = [](const results::SweepEngine& e) { return e.engine; };
+  Match(
+      b.engines, c.engines, key,
+      [&](const results::SweepEngine& be, const results::SweepEngine& ce) {
+        out->groups.push_back(CompareSweepEngines(be, ce, b.objectives, out->options));
+        NoteVersion(out->groups.back(), &out->notes);
+      },
+      "", &out->only_in_baseline, &out->only_in_candidate);
+  const nlohmann::json bs = results::ToJson(b).at("settings");
+  const nlohmann::json cs = results::ToJson(c).at("settings");
+  NoteDifferences("settings", bs, cs, &out->notes);
+  NoteDifferences("memtier", bs.at("memtier"), cs.at("memtier"), &out->notes);
+  auto texts = [](const results::SweepResults& r) {
+    std::string t;
+    for (const auto& o : r.objectives) t += (t.empty() ? "" : ", ") + o.text;
+    return t;
+  };
+  if (b.objectives != c.objectives) {
+    out->notes.push_back(fmt::format("objectives: {} -> {}", texts(b), texts(c)));
+  }
+}
+
 // What each shape's groups are called in messages.
 const char* GroupNoun(Shape s) {
   switch (s) {
@@ -203,6 +227,8 @@ const char* GroupNoun(Shape s) {
       return "command and engine";
     case Shape::kReplication:
       return "case";
+    case Shape::kSweep:
+      return "engine";
   }
   return "item";
 }
@@ -221,6 +247,8 @@ std::string Contents(const ResultDocument& d) {
     case Shape::kReplication:
       return Keys(d.replication.cases,
                   [](const results::ReplicationCase& rc) { return results::CaseName(rc); });
+    case Shape::kSweep:
+      return Keys(d.sweep.engines, [](const results::SweepEngine& e) { return e.engine; });
   }
   return "";
 }
@@ -233,6 +261,8 @@ std::string Describe(const ResultDocument& d) {
       return "a per-command result (scenario \"commands\")";
     case Shape::kReplication:
       return "a replication result (scenario \"replication\")";
+    case Shape::kSweep:
+      return "a sweep result (scenario \"sweep\")";
   }
   return "";
 }
@@ -337,6 +367,9 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
       break;
     case Shape::kReplication:
       CompareReplications(baseline.replication, candidate.replication, &out);
+      break;
+    case Shape::kSweep:
+      CompareSweeps(baseline.sweep, candidate.sweep, &out);
       break;
   }
   if (out.groups.empty()) {

@@ -101,6 +101,21 @@ struct Comparison {
 core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDocument& candidate,
                                  const CompareOptions& options);
 
+// Sweeps: "max_rate_in_slo" (the found rate, spread over the confirmation rounds; higher is
+// better) and, per objective, "p99@50000": the percentile's latency at a rate where the
+// baseline kept every objective (a passing ladder rung), the candidate's read off its curve
+// (lower is better; absent when the candidate did not run on both sides of that rate).
+inline constexpr const char* kMaxRateInSlo = "max_rate_in_slo";
+GroupComparison CompareSweepEngines(const results::SweepEngine& baseline,
+                                    const results::SweepEngine& candidate,
+                                    const std::vector<results::Objective>& objectives,
+                                    const CompareOptions& options);
+// The latency at `percentile` on an engine's open-loop curve at `rate`: linear between the two
+// steps around it; nullopt outside the rates it ran.
+std::optional<double> LatencyAtRate(const results::SweepEngine& e, double percentile, double rate);
+// "p99@50000", "p99.9@12500".
+std::string LatencyAtRateMetric(double percentile, double rate);
+
 // "ok", "improved", "regression", "within_noise", "missing", "not_comparable".
 const char* VerdictName(Verdict v);
 // For people: "ok", "improved", "REGRESSION", "REGRESSION (within noise)", "within noise", ...

@@ -19,7 +19,9 @@ namespace {
 enum class Kind { kCount, kMillis, kWhole };
 
 Kind KindOf(const std::string& metric) {
-  if (metric == "throughput" || metric == "median_rps") return Kind::kCount;
+  if (metric == "throughput" || metric == "median_rps" || metric == kMaxRateInSlo) {
+    return Kind::kCount;
+  }
   if (metric == "median_p99_us" || metric == "sync_duration_ms") return Kind::kWhole;
   return Kind::kMillis;
 }
@@ -74,6 +76,9 @@ void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json*
     case Shape::kReplication:
       (*j)["run_name"] = g.run_name;
       break;
+    case Shape::kSweep:
+      (*j)["engine"] = g.engine;
+      break;
   }
 }
 
@@ -102,6 +107,8 @@ const char* GroupArrayName(Shape s) {
       return "commands";
     case Shape::kReplication:
       return "cases";
+    case Shape::kSweep:
+      return "engines";
   }
   return "groups";
 }
@@ -154,6 +161,11 @@ std::string MetricLabel(const std::string& metric) {
   if (metric == "p99") return "p99 (ms)";
   if (metric == "p999") return "p99.9 (ms)";
   if (metric == "avg_latency") return "avg latency (ms)";
+  if (metric == kMaxRateInSlo) return "max rate in SLO (ops/s)";
+  if (const auto at = metric.find('@'); at != std::string::npos && metric[0] == 'p') {
+    return fmt::format("{} at {} ops/s (ms)", metric.substr(0, at),
+                       WithSeparators(std::stod(metric.substr(at + 1))));
+  }
   return metric;
 }
 
@@ -170,6 +182,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   std::vector<std::string> header;
   switch (c.shape) {
     case Shape::kRun:
+    case Shape::kSweep:
       header = {"ENGINE"};
       break;
     case Shape::kCommands:
@@ -191,7 +204,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   for (const auto& g : c.groups) {
     for (const auto& m : g.metrics) {
       std::vector<std::string> row;
-      if (c.shape == Shape::kRun) row = {g.engine};
+      if (c.shape == Shape::kRun || c.shape == Shape::kSweep) row = {g.engine};
       if (c.shape == Shape::kCommands) row = {g.command, g.engine};
       if (c.shape == Shape::kReplication) row = {g.run_name};
       row.push_back(MetricLabel(m.metric));

@@ -17,7 +17,7 @@ constexpr const char* kLegendColor = "#6b7280";
 constexpr double kBaselineOpacity = 0.4;
 
 bool IsCount(const std::string& metric) {
-  return metric == "throughput" || metric == "median_rps";
+  return metric == "throughput" || metric == "median_rps" || metric == kMaxRateInSlo;
 }
 
 svg::Bar BarOf(const MetricDelta& d, const Measurement& m) {
@@ -176,6 +176,9 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
       out += Overlay(*b, *k, c, SeriesField::kRps, colors[i]);
       out += Overlay(*b, *k, c, SeriesField::kP99, colors[i]);
     }
+  } else if (c.shape == Shape::kSweep) {
+    out += SideBySide(c, kMaxRateInSlo, "Max rate within the objectives, baseline vs candidate",
+                      "ops/s", colors);
   } else {
     out += SideBySide(c, "throughput", "Throughput, baseline vs candidate", "ops/s", colors);
     out += SideBySide(c, "p99", "p99 latency, baseline vs candidate", "ms", colors);

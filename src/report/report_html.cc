@@ -374,6 +374,123 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
   return out;
 }
 
+// Latency against the offered rate of one engine's open-loop steps (the first step at each
+// rate), on a log axis, with the objectives as levels and the found rate and capacity marked.
+std::string SweepChart(const results::SweepResults& r, const results::SweepEngine& e,
+                       const std::vector<std::string>& known) {
+  static constexpr std::pair<double, const char*> kCurves[] = {
+      {50, "p50"}, {90, "p90"}, {99, "p99"}, {99.9, "p99.9"}, {100, "max"}};
+  static constexpr double kOpacity[] = {0.35, 0.5, 1, 0.7, 0.45};
+  svg::LineChart chart{.title = e.engine + " · latency against offered load",
+                       .x_unit = "target ops/s",
+                       .y_unit = "ms (log)",
+                       .log_y = true};
+  const std::string color = EngineColor(e.engine, known);
+  for (size_t i = 0; i < std::size(kCurves); ++i) {
+    std::map<double, double> curve;
+    for (const auto& st : e.steps) {
+      if (st.phase == results::StepPhase::kCapacity) continue;
+      if (auto ms = st.measured.LatencyAt(kCurves[i].first)) curve.emplace(st.target_rate, *ms);
+    }
+    // The percentiles told apart by shade: darkest p99, what objectives usually name.
+    svg::LineSeries line{.name = kCurves[i].second,
+                         .color = i == 2 ? color : fmt::format("rgba(55,65,81,{})", kOpacity[i]),
+                         .dots = true};
+    for (const auto& [rate, ms] : curve) line.points.push_back({rate, ms});
+    chart.series.push_back(std::move(line));
+  }
+  for (const auto& o : r.objectives) chart.levels.push_back({o.limit_ms, o.text});
+  if (e.found_rate) {
+    chart.markers.push_back({*e.found_rate, "max in SLO " + ShortCount(*e.found_rate) + " ops/s"});
+  }
+  if (e.capacity > 0) {
+    chart.markers.push_back({e.capacity, "closed-loop capacity " + ShortCount(e.capacity)});
+  }
+  return Card(svg::RenderLineChart(chart));
+}
+
+std::string SweepSteps(const results::SweepEngine& e) {
+  std::string out =
+      "<table class=\"steps\"><thead><tr><th class=\"num\">#</th><th>phase</th><th "
+      "class=\"num\">target</th><th class=\"num\">achieved</th><th class=\"num\">p50</th><th "
+      "class=\"num\">p90</th><th class=\"num\">p99</th><th class=\"num\">p99.9</th><th "
+      "class=\"num\">max</th><th class=\"num\">client CPU</th><th>verdict</th></tr></thead>"
+      "<tbody>\n";
+  for (const auto& st : e.steps) {
+    const bool capacity = st.phase == results::StepPhase::kCapacity;
+    out += "<tr><td class=\"num\">" + std::to_string(st.index) + "</td><td>" +
+           H(results::kStepPhaseNames.Name(st.phase)) + "</td><td class=\"num\">" +
+           (capacity ? "closed loop" : WithSeparators(st.target_rate)) + "</td><td class=\"num\">" +
+           WithSeparators(st.measured.achieved_rate) + "</td>";
+    for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+      const auto ms = st.measured.LatencyAt(p);
+      out += "<td class=\"num\">" + (ms ? Fixed(*ms, 3) : std::string("-")) + "</td>";
+    }
+    out += "<td class=\"num\">" +
+           (st.measured.client_cpu > 0 ? Fixed(st.measured.client_cpu * 100, 0) + "%" : "-") +
+           "</td><td>" +
+           (capacity ? ""
+            : st.verdict.passed
+                ? "<span class=\"badge verdict-ok\">pass</span>"
+                : "<span class=\"badge verdict-regression\">fail</span> " + H(st.verdict.reason)) +
+           "</td></tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string SweepSection(const ResultDocument& d, const std::string& anchor,
+                         const std::vector<std::string>& known) {
+  const results::SweepResults& r = d.sweep;
+  std::string out = Heading(d, anchor, results::ToString(r.status), "sweep");
+  std::string objectives;
+  for (const auto& o : r.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
+  std::string config =
+      "<h3>Configuration</h3>\n" +
+      FactsList(ServerClientRunFacts(r, {"objectives", objectives},
+                                     {{"tool", r.context.tool_version},
+                                      {"provider", r.context.provider},
+                                      {"load generator", r.context.load_generator}}));
+  const results::SweepSettings& st = r.settings;
+  const results::MemtierConfig& m = st.memtier;
+  config += "<div class=\"label\">load settings</div>" +
+            Chips({{"threads", std::to_string(m.threads)},
+                   {"clients", std::to_string(m.clients)},
+                   {"ratio", m.ratio},
+                   {"data size", std::to_string(m.data_size) + " B"},
+                   {"pipeline", std::to_string(m.pipeline)},
+                   {"step", fmt::format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
+                   {"bracket", fmt::format("{}%", st.bracket * 100)},
+                   {"confirm", std::to_string(st.confirm)}});
+  config += ContextFacts(r.context);
+  out += Card(config);
+  std::string summary =
+      "<h3>Highest rate within the objectives</h3>\n<table class=\"engines\"><thead><tr><th>engine"
+      "</th><th>version</th><th class=\"num\">closed-loop capacity</th><th class=\"num\">max rate "
+      "in SLO</th><th class=\"num\">rounds</th><th>note</th></tr></thead><tbody>\n";
+  for (const auto& e : r.engines) {
+    const results::Confirmation& c = e.confirmation;
+    summary += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.engine) +
+               "</td><td>" + H(e.version) + "</td><td class=\"num\">" +
+               (e.capacity > 0 ? WithSeparators(e.capacity) : "-") + "</td><td class=\"num\">" +
+               (e.found_rate ? WithSeparators(*e.found_rate) : "-") +
+               (c.round_rates.size() >= 2
+                    ? "<span class=\"spread\">" + WithSeparators(c.min_rate) + ".." +
+                          WithSeparators(c.max_rate) + " (" + Fixed(c.SpreadPct(), 1) + "%)</span>"
+                    : "") +
+               "</td><td class=\"num\">" + std::to_string(c.round_rates.size()) + "</td><td>" +
+               (e.error.empty() ? "" : "<span class=\"error\">" + H(e.error) + "</span>") +
+               "</td></tr>\n";
+  }
+  out += Card(summary + "</tbody></table>\n");
+  out += "<div class=\"charts\">";
+  for (const auto& e : r.engines) out += SweepChart(r, e, known);
+  out += "</div>\n";
+  for (const auto& e : r.engines) {
+    if (!e.steps.empty()) out += Card("<h3>" + H(e.engine) + " steps</h3>\n" + SweepSteps(e));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> EngineNames(const std::vector<ResultDocument>& docs) {
@@ -388,6 +505,8 @@ std::vector<std::string> EngineNames(const std::vector<ResultDocument>& docs) {
       for (const auto& c : d.commands.commands) {
         for (const auto& e : c.engines) add(e.engine);
       }
+    } else if (d.shape == Shape::kSweep) {
+      for (const auto& e : d.sweep.engines) add(e.engine);
     }
   }
   return names;
@@ -455,6 +574,9 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
         break;
       case Shape::kReplication:
         files += html::ReplicationSection(d, anchor);
+        break;
+      case Shape::kSweep:
+        files += html::SweepSection(d, anchor, known);
         break;
     }
     files += "</section>\n";

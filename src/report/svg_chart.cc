@@ -88,18 +88,31 @@ std::string Legend(const std::vector<LegendItem>& items, double width) {
 }
 
 // Horizontal grid lines with labels at the left, and the unit above them.
-std::string YAxis(const std::vector<double>& ticks, double top, double bottom, double right,
-                  const std::string& unit) {
+// A y tick: where it is drawn and what it says.
+struct YTick {
+  double y = 0;
+  std::string label;
+};
+
+// Ticks 0..ticks.back() spread linearly between `bottom` and `top`.
+std::vector<YTick> LinearTicks(const std::vector<double>& ticks, double top, double bottom) {
   const double max = ticks.back();
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+  std::vector<YTick> out;
+  out.reserve(ticks.size());
+  for (double t : ticks) out.push_back({bottom - (bottom - top) * (t / max), TickLabel(t, step)});
+  return out;
+}
+
+std::string YAxis(const std::vector<YTick>& ticks, double top, double right,
+                  const std::string& unit) {
   std::string out = "<g class=\"y-axis\">\n";
-  for (double t : ticks) {
-    const double y = bottom - (bottom - top) * (t / max);
+  for (const auto& t : ticks) {
     out += fmt::format(
         "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" fill=\"{}\">{}</text>\n",
-        N(kLeft), N(y), N(right), N(y), kGridColor, N(kLeft - 6), N(y + 3.5), kMutedColor,
-        Escape(TickLabel(t, step)));
+        N(kLeft), N(t.y), N(right), N(t.y), kGridColor, N(kLeft - 6), N(t.y + 3.5), kMutedColor,
+        Escape(t.label));
   }
   if (!unit.empty()) {
     out += fmt::format(
@@ -108,6 +121,52 @@ std::string YAxis(const std::vector<double>& ticks, double top, double bottom, d
         N(kLeft - 6), N(top - 12), kMutedColor, Escape(unit));
   }
   return out + "</g>\n";
+}
+
+// How a line chart places y values: linear from 0, or by decades.
+struct YScale {
+  bool log = false;
+  double top_value = 1;              // linear: the value at the top
+  double low_exp = 0, high_exp = 1;  // log: decades at the bottom and the top
+  double top = 0, bottom = 0;
+  std::vector<YTick> ticks;
+
+  double Of(double y) const {
+    if (!log) return bottom - (bottom - top) * (std::max(y, 0.0) / top_value);
+    const double e = std::log10(std::max(y, std::pow(10.0, low_exp)));
+    return bottom - (bottom - top) * ((e - low_exp) / (high_exp - low_exp));
+  }
+};
+
+YScale LinearScale(double y_max, double top, double bottom) {
+  const auto ticks = NiceTicks(y_max);
+  return {.top_value = ticks.back(),
+          .top = top,
+          .bottom = bottom,
+          .ticks = LinearTicks(ticks, top, bottom)};
+}
+
+// Decades covering every positive value of the series and the levels; a tick per decade.
+YScale LogScale(const LineChart& chart, double top, double bottom) {
+  double lo = 0, hi = 0;
+  auto take = [&](double y) {
+    if (!(y > 0) || !std::isfinite(y)) return;
+    lo = lo == 0 ? y : std::min(lo, y);
+    hi = std::max(hi, y);
+  };
+  for (const auto& s : chart.series) {
+    for (const auto& p : s.points) take(p.y);
+  }
+  for (const auto& l : chart.levels) take(l.y);
+  YScale scale{.log = true, .top = top, .bottom = bottom};
+  if (hi == 0) lo = hi = 1;
+  scale.low_exp = std::floor(std::log10(lo));
+  scale.high_exp = std::max(std::ceil(std::log10(hi)), scale.low_exp + 1);
+  for (double e = scale.low_exp; e <= scale.high_exp; ++e) {
+    const double v = std::pow(10.0, e);
+    scale.ticks.push_back({scale.Of(v), TickLabel(v, v)});
+  }
+  return scale;
 }
 
 std::string NoData(std::string out, int width, int height) {
@@ -213,7 +272,7 @@ std::string RenderBarChart(const BarChart& chart) {
   const auto ticks = NiceTicks(max);
   const double y_max = ticks.back();
   auto y_of = [&](double v) { return bottom - (bottom - kTop) * (std::max(v, 0.0) / y_max); };
-  out += YAxis(ticks, kTop, bottom, right, chart.unit);
+  out += YAxis(LinearTicks(ticks, kTop, bottom), kTop, right, chart.unit);
 
   const double band = (right - kLeft) / static_cast<double>(chart.categories.size());
   const double group = band * 0.76;
@@ -283,17 +342,17 @@ std::string RenderLineChart(const LineChart& chart) {
   }
   if (!any) return NoData(std::move(out), chart.width, chart.height);
   for (const auto& m : chart.markers) x_max = std::max(x_max, m.x);
+  for (const auto& l : chart.levels) y_max = std::max(y_max, l.y);
   out += Legend(legend, chart.width);
   const double right = chart.width - kRight;
   const double bottom = chart.height - kBottom;
-  const auto y_ticks = NiceTicks(y_max);
   const auto x_ticks = NiceTicks(x_max, 8);
-  const double y_top = y_ticks.back();
   const double x_top = x_ticks.back();
   auto x_of = [&](double x) { return kLeft + (right - kLeft) * (std::max(x, 0.0) / x_top); };
-  auto y_of = [&](double y) { return bottom - (bottom - kTop) * (std::max(y, 0.0) / y_top); };
-  out += YAxis(y_ticks, kTop, bottom, right, chart.y_unit);
-
+  const YScale y_scale =
+      chart.log_y ? LogScale(chart, kTop, bottom) : LinearScale(y_max, kTop, bottom);
+  auto y_of = [&](double y) { return y_scale.Of(y); };
+  out += YAxis(y_scale.ticks, kTop, right, chart.y_unit);
   out += "<g class=\"x-axis\">\n";
   const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;
   for (double t : x_ticks) {
@@ -323,6 +382,15 @@ std::string RenderLineChart(const LineChart& chart) {
         N(kTop + 8 + 12 * static_cast<double>(k)), x > right - 120 ? "end" : "start",
         Escape(m.label));
   }
+  for (const auto& level : chart.levels) {
+    const double y = y_of(level.y);
+    out += fmt::format(
+        "<g class=\"level\"><line class=\"level-line\" x1=\"{}\" y1=\"{}\" x2=\"{}\" "
+        "y2=\"{}\" stroke=\"#dc2626\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>"
+        "<text class=\"level-label\" x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#b91c1c\" "
+        "text-anchor=\"end\">{}</text></g>\n",
+        N(kLeft), N(y), N(right), N(y), N(right - 2), N(y - 3), Escape(level.label));
+  }
   for (const auto& s : chart.series) {
     if (s.points.empty()) continue;
     std::string d;
@@ -333,9 +401,11 @@ std::string RenderLineChart(const LineChart& chart) {
         "<path class=\"series-line\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
         "stroke-linejoin=\"round\"><title>{}</title></path>\n",
         d, Escape(s.color), Escape(s.name));
-    if (s.points.size() == 1) {
-      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>\n",
-                         N(x_of(s.points[0].x)), N(y_of(s.points[0].y)), Escape(s.color));
+    if (s.points.size() == 1 || s.dots) {
+      for (const auto& p : s.points) {
+        out += fmt::format("<circle class=\"point\" cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>\n",
+                           N(x_of(p.x)), N(y_of(p.y)), Escape(s.color));
+      }
     }
   }
   return out + "</svg>\n";

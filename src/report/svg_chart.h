@@ -58,11 +58,18 @@ struct LineSeries {
   std::string name;
   std::string color;
   std::vector<LinePoint> points;  // in x order
+  bool dots = false;              // a circle.point on every point (a lone point always has one)
 };
 
 struct VerticalMarker {
   double x = 0;
   std::string label;  // e.g. "stable sync 3.4 s"
+};
+
+// A horizontal line at a y value, e.g. a latency objective.
+struct HorizontalLevel {
+  double y = 0;
+  std::string label;  // e.g. "p99<=2ms"
 };
 
 struct LineChart {
@@ -71,12 +78,17 @@ struct LineChart {
   std::string y_unit;  // e.g. "rps"
   std::vector<LineSeries> series;
   std::vector<VerticalMarker> markers;
+  std::vector<HorizontalLevel> levels;
+  // Decades on the y axis (a tick per power of ten, values <= 0 drawn at the bottom) instead of
+  // a linear axis from 0.
+  bool log_y = false;
   int width = 620;
   int height = 280;
 };
 
-// <svg class="chart line-chart">: path.series-line per series, line.marker per marker (with
-// its label), x and y axes with ticks, legend.
+// <svg class="chart line-chart">: path.series-line per series (circle.point on its points when
+// asked), line.marker per marker and line.level-line per level (with their labels), x and y
+// axes with ticks, legend.
 std::string RenderLineChart(const LineChart& chart);
 
 }  // namespace dfbench::report::svg

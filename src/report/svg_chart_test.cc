@@ -86,5 +86,33 @@ TEST(RenderLineChart, PathsAndMarkers) {
   EXPECT_NE(RenderLineChart(LineChart{.title = "none"}).find("no data"), std::string::npos);
 }
 
+TEST(RenderLineChart, LogAxisHasADecadePerTickAndLevelsAreDrawn) {
+  LineChart chart{.title = "redis · latency", .x_unit = "ops/s", .y_unit = "ms", .log_y = true};
+  chart.series.push_back({.name = "p99",
+                          .color = "#dc2626",
+                          .points = {{1000, 0.2}, {2000, 0.5}, {3000, 40}},
+                          .dots = true});
+  chart.levels.push_back({.y = 2, .label = "p99<=2ms"});
+  const std::string svg = RenderLineChart(chart);
+  // 0.1 .. 100 ms: four decades, five ticks.
+  for (const char* tick : {">0.1<", ">1<", ">10<", ">100<"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  EXPECT_EQ(CountOccurrences(svg, "class=\"point\""), 3u);
+  EXPECT_EQ(CountOccurrences(svg, "class=\"level-line\""), 1u);
+  EXPECT_NE(svg.find(">p99&lt;=2ms<"), std::string::npos);
+  // Equal steps per decade: 0.2 -> 2 ms is as far as 2 -> 20 ms would be; 2 ms sits one decade
+  // above 0.2 ms, i.e. a quarter of the plot height over four decades.
+  auto y_of_circle = [&](size_t n) {
+    size_t at = 0;
+    for (size_t i = 0; i <= n; ++i) at = svg.find("class=\"point\"", at + 1);
+    const size_t cy = svg.find("cy=\"", at) + 4;
+    return std::stod(svg.substr(cy, svg.find('"', cy) - cy));
+  };
+  const double y02 = y_of_circle(0), y05 = y_of_circle(1), y40 = y_of_circle(2);
+  EXPECT_GT(y02, y05);
+  EXPECT_GT(y05, y40);
+}
+
 }  // namespace
 }  // namespace dfbench::report::svg

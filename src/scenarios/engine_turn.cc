@@ -42,6 +42,14 @@ core::Status CheckEnginePort(providers::Fleet& fleet) {
   return core::Ok();
 }
 
+core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
+                           drivers::Driver& driver,
+                           const std::vector<const engines::EngineSpec*>& engines) {
+  if (auto st = CheckInstalled(setup, engines); !st) return st;
+  if (auto st = driver.Prepare(*fleet.client); !st) return st;
+  return CheckEnginePort(fleet);
+}
+
 std::string NewRunId(const fs::path& parent) {
   const std::string base = core::FormatTimestampId(std::chrono::system_clock::now());
   std::string id = base;
@@ -143,15 +151,6 @@ bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
     }
   }
   return interrupted;
-}
-
-results::RunStatus FinalStatus(bool interrupted,
-                               const std::vector<const results::EngineResult*>& rows) {
-  if (interrupted) return results::RunStatus::kInterrupted;
-  for (const auto* row : rows) {
-    if (!row->error.empty()) return results::RunStatus::kFailed;
-  }
-  return results::RunStatus::kCompleted;
 }
 
 }  // namespace dfbench::scenarios

@@ -27,6 +27,12 @@ core::Status CheckInstalled(const state::SetupState& setup,
 // listens there on the server, so a run stops before anything starts.
 core::Status CheckEnginePort(providers::Fleet& fleet);
 
+// Before a run: the engines are installed in the setup, the driver can run on the client host
+// (Driver::Prepare) and nothing else listens on the engines' port; the first failure.
+core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
+                           drivers::Driver& driver,
+                           const std::vector<const engines::EngineSpec*>& engines);
+
 // A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
 std::string NewRunId(const std::filesystem::path& parent);
 
@@ -75,8 +81,15 @@ class EngineTurn {
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
                const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
 
-// kInterrupted, kFailed (an engine row has an error) or kCompleted.
-results::RunStatus FinalStatus(bool interrupted,
-                               const std::vector<const results::EngineResult*>& rows);
+// kInterrupted, kFailed (an engine row has an error) or kCompleted; a row is any result kind
+// with an `error` string.
+template <class Row>
+results::RunStatus FinalStatus(bool interrupted, const std::vector<const Row*>& rows) {
+  if (interrupted) return results::RunStatus::kInterrupted;
+  for (const auto* row : rows) {
+    if (!row->error.empty()) return results::RunStatus::kFailed;
+  }
+  return results::RunStatus::kCompleted;
+}
 
 }  // namespace dfbench::scenarios

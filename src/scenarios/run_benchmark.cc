@@ -11,6 +11,7 @@
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
+#include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -93,26 +94,17 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                                                const RunOptions& options) {
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
-  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
-  if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
-  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
-  const fs::path benchmarks = state::SetupDir(setup->id) / "benchmarks";
+  if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
+    return tl::unexpected(st.error());
+  }
   results::RunResults r;
-  r.run_id = NewRunId(benchmarks);
-  const fs::path dir = benchmarks / r.run_id;
-  if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
-  r.setup_id = setup->id;
-  const providers::FleetLabels labels = providers::RecordedFleetLabels(*setup);
-  r.region = labels.region;
-  r.aws_account = labels.aws_account;
-  r.server_instance = labels.server_instance;
-  r.client_instance = labels.client_instance;
-  r.created_at = core::NowIso8601();
-  r.status = results::RunStatus::kRunning;
+  auto opened = OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "benchmarks",
+                            "memtier", &r);
+  if (!opened) return tl::unexpected(opened.error());
+  const fs::path& dir = *opened;
   r.memtier = options.memtier;
   r.warmup_requests = options.warmup_requests;
   r.trials = options.trials;
-  r.context = MakeContext(*setup, *options.driver);
   if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
       !st) {
     return tl::unexpected(st.error());
@@ -148,20 +140,8 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
                          &r.engines.back(), publish);
       },
       publish);
-  std::vector<const results::EngineResult*> rows;
-  for (const auto& e : r.engines) rows.push_back(&e);
-  r.status = FinalStatus(interrupted, rows);
-  r.completed_at = core::NowIso8601();
-  publish();
-
-  state::BenchmarkRecord record{.kind = "run",
-                                .run_id = r.run_id,
-                                .path = "benchmarks/" + r.run_id + "/results.json",
-                                .created_at = r.created_at,
-                                .completed_at = r.completed_at,
-                                .status = *r.status};
-  for (const auto& e : r.engines) record.engines.push_back(e.engine);
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, RowPointers(r.engines), "run",
+               "benchmarks/" + r.run_id + "/results.json", publish, &r);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
+#include "scenarios/run_record.h"
 #include "scenarios/server_counters.h"
 
 namespace dfbench::scenarios {
@@ -255,30 +256,22 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                             "dragonfly, redis or valkey");
     }
   }
-  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
-  if (auto st = options.driver->Prepare(*fleet.client); !st) return tl::unexpected(st.error());
-  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
+  if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
+    return tl::unexpected(st.error());
+  }
 
   const CommandProfile& c = options.command;
-  const fs::path parent = state::SetupDir(setup->id) / "commands";
   results::CommandRunResults r;
-  r.run_id = NewRunId(parent);
-  const fs::path dir = parent / r.run_id;
-  if (auto st = core::MakeDirs(dir / "memtier"); !st) return tl::unexpected(st.error());
-  r.setup_id = setup->id;
-  const providers::FleetLabels labels = providers::RecordedFleetLabels(*setup);
-  r.region = labels.region;
-  r.server_instance = labels.server_instance;
-  r.client_instance = labels.client_instance;
-  r.created_at = core::NowIso8601();
-  r.status = results::RunStatus::kRunning;
+  auto opened =
+      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "commands", "memtier", &r);
+  if (!opened) return tl::unexpected(opened.error());
+  const fs::path& dir = *opened;
   r.memtier = options.load;
   r.memtier.key_pattern = std::string(1, static_cast<char>(options.key_pattern));
   r.memtier.qps = static_cast<int>(options.rate_per_connection);
   r.trials = options.trials;
   r.tool = options.driver->Name();
   r.dfly_bench_ref = options.dfly_bench_ref;
-  r.context = MakeContext(*setup, *options.driver);
   results::CommandResult command{.command = c.name, .tmpl = c.tmpl, .approximate = c.drains};
   if (c.reads()) {
     const auto passes = c.preload.PassTemplates();
@@ -323,18 +316,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   std::vector<const results::EngineResult*> results_rows;
   results_rows.reserve(rows.size());
   for (const auto& row : rows) results_rows.push_back(&row.result);
-  r.status = FinalStatus(interrupted, results_rows);
-  r.completed_at = core::NowIso8601();
-  publish();
-
-  state::BenchmarkRecord record{.kind = "commands",
-                                .run_id = r.run_id,
-                                .path = "commands/" + r.run_id + "/results.json",
-                                .created_at = r.created_at,
-                                .completed_at = r.completed_at,
-                                .status = *r.status};
-  for (const auto& row : rows) record.engines.push_back(row.result.engine);
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, results_rows, "commands",
+               "commands/" + r.run_id + "/results.json", publish, &r);
   return r;
 }
 

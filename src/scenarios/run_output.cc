@@ -53,6 +53,12 @@ std::string Render(const results::CommandRunResults& r, OutputFormat format) {
                                                    results::RenderCommandRunCsv});
 }
 
+std::string Render(const results::SweepResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::SweepResults>{results::RenderSweepTable, results::RenderSweepJson,
+                                              results::RenderSweepCsv});
+}
+
 int ExitCode(std::optional<results::RunStatus> run_status) {
   if (run_status == results::RunStatus::kInterrupted) {
     return static_cast<int>(core::ErrorKind::kInterrupted);

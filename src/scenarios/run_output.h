@@ -12,6 +12,7 @@
 #include "results/command_schema.h"
 #include "results/replication_schema.h"
 #include "results/schema.h"
+#include "results/sweep_schema.h"
 
 namespace dfbench::scenarios {
 
@@ -25,6 +26,7 @@ std::string Render(const results::RunResults& r, OutputFormat format);
 std::string Render(const results::CommandRunResults& r, OutputFormat format);
 // Defined with the replication scenario (replication.cc), whose table it is.
 std::string Render(const results::ReplicationRunResults& r, OutputFormat format);
+std::string Render(const results::SweepResults& r, OutputFormat format);
 
 // The exit-status rule of every run: 0 when it completed, 130 when it was interrupted, 1 when
 // an engine failed (saying so on stderr).

@@ -308,6 +308,84 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CompareShape,
                          ::testing::Values(kRunShape, kCommandsShape, kReplicationShape),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// ---- Sweeps: the highest rate within the objectives, and latency at matching rates ----
+
+class CompareSweep : public ::testing::Test {
+ protected:
+  CompareSweep() : dfb_("compare-sweep-" + std::to_string(getpid())) {}
+
+  // The fixture and a candidate changed by `change` (on memcached, the engine that found a
+  // rate), written to files.
+  std::pair<std::string, std::string> Files(const std::function<void(json*)>& change) {
+    json base = ReadJson(FixturePath("results/sweep.json"));
+    json cand = base;
+    change(&cand["engines"][1]);
+    return {Write(dfb_, "base.json", base), Write(dfb_, "cand.json", cand)};
+  }
+
+  CliResult Compare(const std::string& a, const std::string& b,
+                    std::vector<std::string> extra = {}) {
+    return dfb_.Run(Concat({"compare", a, b}, extra));
+  }
+
+  DfbenchRunner dfb_;
+};
+
+void ScaleFoundRate(json* engine, double f) {
+  (*engine)["found_rate"] = (*engine)["found_rate"].get<double>() * f;
+  json& c = (*engine)["confirmation"];
+  for (const char* k : {"min_rate", "max_rate"}) c[k] = c[k].get<double>() * f;
+  for (json& r : c["round_rates"]) r = r.get<double>() * f;
+}
+
+TEST_F(CompareSweep, IdenticalFilesAreWithinTolerance) {
+  auto [base, cand] = Files([](json*) {});
+  auto r = Compare(base, cand);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("compare sweep results"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max rate in SLO (ops/s)"), std::string::npos) << r.out;
+  // memcached kept its objectives at two ladder rungs: p99 and p99.9 compared at each.
+  EXPECT_NE(r.out.find("p99 at 4,148 ops/s (ms)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("p99.9 at 8,296 ops/s (ms)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok: no metric regressed beyond 5%"), std::string::npos) << r.out;
+}
+
+TEST_F(CompareSweep, ALowerFoundRateIsARegressionAndAHigherOneAnImprovement) {
+  auto [base, cand] = Files([](json* e) { ScaleFoundRate(e, 0.9); });
+  auto r = Compare(base, cand);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("REGRESSION: 1 metric beyond 5%: memcached max_rate_in_slo -10.0%"),
+            std::string::npos)
+      << r.out;
+  r = Compare(cand, base);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("improved"), std::string::npos) << r.out;
+  // An engine that found no rate where the baseline did is missing, a regression.
+  auto [base2, none] = Files([](json* e) { (*e)["found_rate"] = nullptr; });
+  r = Compare(base2, none);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("MISSING in candidate"), std::string::npos) << r.out;
+}
+
+TEST_F(CompareSweep, HigherLatencyAtTheSameRatesIsARegression) {
+  auto [base, cand] = Files([](json* e) {
+    for (json& s : (*e)["steps"])
+      s["latency_ms"]["p99"] = s["latency_ms"]["p99"].get<double>() * 1.2;
+  });
+  auto r = Compare(base, cand, {"--format", "json"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["shape"], "sweep");
+  ASSERT_EQ(j["engines"].size(), 2u);
+  EXPECT_EQ(j["engines"][1]["regressions"], json::array({"p99@4148", "p99@8296"}));
+  for (const json& reg : j["regressions"]) EXPECT_EQ(reg["delta_pct"], 20) << reg;
+  // A sweep and a run do not compare.
+  r = Compare(base, FixturePath("results/reference_run.json").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot compare sweep with run"), std::string::npos) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+}
+
 // ---- Ours against the reference's, both ways ----
 
 // `ours` and the same data as the reference writes it compare equal, both ways.

@@ -57,6 +57,10 @@ core::Result<core::CapturedOutput> Chromium(const std::string& binary,
   return core::RunCapture(argv, std::chrono::seconds(120));
 }
 
+constexpr const char* kNoChromium =
+    "chromium is not installed (apt-get install chromium): the report was written but not "
+    "checked in a browser";
+
 // Console messages of the page: script errors, and resources the page's policy blocked.
 std::vector<std::string> ConsoleLines(const std::string& err) {
   std::vector<std::string> lines;
@@ -67,6 +71,21 @@ std::vector<std::string> ConsoleLines(const std::string& err) {
       lines.push_back(line);
   }
   return lines;
+}
+
+// The page's DOM as headless Chromium renders it, with a clean exit, no console messages and no
+// script; "" (with the failure recorded) when Chromium could not render it.
+std::string RenderedDom(const std::string& chromium, const std::filesystem::path& profile,
+                        const std::filesystem::path& page) {
+  auto dom = Chromium(chromium, profile, {"--dump-dom"}, page);
+  EXPECT_TRUE(dom) << (dom ? "" : dom.error().message);
+  if (!dom) return "";
+  EXPECT_EQ(dom->status.code, 0) << dom->err;
+  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
+                                              << ::testing::PrintToString(ConsoleLines(dom->err));
+  EXPECT_FALSE(dom->out.empty());
+  EXPECT_EQ(dom->out.find("<script"), std::string::npos);
+  return dom->out;
 }
 
 TEST(Report, RendersInAHeadlessBrowser) {
@@ -94,18 +113,9 @@ TEST(Report, RendersInAHeadlessBrowser) {
       << plain->err;
 
   const auto chromium = FindChromium();
-  if (!chromium) {
-    GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the report was "
-                    "written but not checked in a browser";
-  }
+  if (!chromium) GTEST_SKIP() << kNoChromium;
   const auto profile = dfb.home() / "chromium-profile";
-  auto dom = Chromium(*chromium, profile, {"--dump-dom"}, page);
-  ASSERT_TRUE(dom) << dom.error().message;
-  ASSERT_EQ(dom->status.code, 0) << dom->err;
-  const std::string& html = dom->out;
-  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
-                                              << ::testing::PrintToString(ConsoleLines(dom->err));
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  const std::string html = RenderedDom(*chromium, profile, page);
 
   // Two run sections, one replication and one per-command section, one run comparison.
   EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 4u);
@@ -136,6 +146,52 @@ TEST(Report, RendersInAHeadlessBrowser) {
   ASSERT_TRUE(bytes) << "no screenshot at " << shot;
   EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_GT(bytes->size(), 20000u);
+  std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
+}
+
+// A sweep file and a copy whose memcached found a lower rate: per engine the latency curve
+// against the offered rate on a log axis, with the objectives and the found rate drawn.
+TEST(Report, SweepChartsInAHeadlessBrowser) {
+  DfbenchRunner dfb("report-sweep-" + std::to_string(getpid()));
+  json lower = ReadJson(FixturePath("results/sweep.json"));
+  lower["run_id"] = "20261201-110000";
+  lower["engines"][1]["found_rate"] = 9000;
+  const auto second = dfb.home() / "lower.json";
+  std::ofstream(second) << lower.dump(2);
+  const auto page = dfb.home() / "sweep.html";
+  auto r = dfb.Run(
+      {"report", FixturePath("results/sweep.json").string(), second.string(), "-o", page.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto chromium = FindChromium();
+  if (!chromium) GTEST_SKIP() << kNoChromium;
+  const auto profile = dfb.home() / "chromium-profile";
+  const std::string html = RenderedDom(*chromium, profile, page);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 2u);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
+  // Per file a chart per engine; each with both objectives as levels.
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 4u);
+  EXPECT_EQ(CountOccurrences(html, "class=\"level-line\""), 8u);
+  // The capacity of each engine, and memcached's found rate, marked on every chart.
+  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 2u * 3);
+  EXPECT_NE(html.find(">max in SLO 10.1k ops/s<"), std::string::npos);
+  EXPECT_NE(html.find(">max in SLO 9.00k ops/s<"), std::string::npos);
+  // Five percentile curves per chart, a point per distinct rate (memcached ran 8, redis 1).
+  EXPECT_EQ(CountOccurrences(html, "class=\"series-line\""), 4u * 5);
+  EXPECT_EQ(CountOccurrences(html, "class=\"point\""), 2u * 5 * (8 + 1));
+  for (const char* text :
+       {"memcached · latency against offered load", "ms (log)", "target ops/s", "p99&lt;=20ms",
+        "p99.9&lt;=50ms", "Highest rate within the objectives", "memcached steps",
+        "Max rate within the objectives, baseline vs candidate", "max rate in SLO (ops/s)",
+        "badge verdict-regression"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+  }
+  const auto shot = dfb.home() / "sweep.png";
+  auto png = Chromium(*chromium, profile,
+                      {"--screenshot=" + shot.string(), "--window-size=1280,2400"}, page);
+  ASSERT_TRUE(png) << png.error().message;
+  auto bytes = core::ReadFile(shot);
+  ASSERT_TRUE(bytes) << "no screenshot at " << shot;
+  EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
 }
 

@@ -1,0 +1,92 @@
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "core/units.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/sweep.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct SweepFlags {
+  std::string id;
+  std::string engines = "dragonfly,redis,valkey";
+  results::MemtierConfig memtier;
+  std::string ratio = "1:10";
+  uint64_t key_maximum = 0;
+  std::vector<std::string> slo;
+  std::string step_time = "10s";
+  int confirm = 2;
+  std::string cooldown = "30s";
+  std::string output = "table";
+  TuningFlags tuning;
+};
+
+std::chrono::seconds ToStepTime(const std::string& text) {
+  const auto us = OrExit(core::ParseDuration(text));
+  if (us.count() < 1'000'000 || us.count() % 1'000'000 != 0) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--step-time \"" + text + "\": use whole seconds, at least 1s (e.g. 10s)");
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(us);
+}
+
+scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
+  scenarios::SweepOptions o;
+  o.engines = ParseEngines(f.engines);
+  o.memtier = ToWorkload(f.memtier, f.ratio);
+  o.key_maximum = f.key_maximum;
+  o.step_time = ToStepTime(f.step_time);
+  for (const auto& text : f.slo) o.objectives.push_back(OrExit(scenarios::ParseObjective(text)));
+  o.search.confirm = f.confirm;
+  o.tuning = ToTuning(f.tuning);
+  o.cooldown = ToCooldown(f.cooldown);
+  return o;
+}
+
+int RunSweepCommand(const SweepFlags& f) {
+  scenarios::SweepOptions options = ToSweepOptions(f);
+  drivers::BuiltinDriver driver;
+  options.driver = &driver;
+  return OrExit(scenarios::SweepOnSetup(f.id, options, ToOutputFormat(f.output)));
+}
+
+}  // namespace
+
+void AddSweep(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<SweepFlags>();
+  AddBenchSetupIdFlag(sub, &f->id);
+  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
+      ->capture_default_str();
+  sub->add_option("--slo", f->slo,
+                  "Latency objective, pPERCENTILE<=LATENCY (p99<=1ms, p99.9<=500us); repeat for "
+                  "several, every one must hold")
+      ->required();
+  AddWorkloadFlags(sub, &f->memtier, &f->ratio);
+  sub->add_option("--key-maximum", f->key_maximum,
+                  "Keys 1..N (default: the load generator's range, 0..10000000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+  sub->add_option("--step-time", f->step_time,
+                  "Measured load per step, whole seconds; each step starts with a discarded "
+                  "warmup of a fifth of it (at most 1s)")
+      ->capture_default_str();
+  sub->add_option("--confirm", f->confirm,
+                  "Rounds that re-run the found rate (stepping down 2% while it fails); the "
+                  "spread of their rates is reported")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 20));
+  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
+      ->capture_default_str();
+  AddOutputFlag(sub, &f->output);
+  AddTuningFlags(sub, &f->tuning);
+  SetExamples(
+      sub,
+      "  dfbench sweep --id local-dev --engines redis --slo 'p99<=1ms'\n"
+      "  dfbench sweep --id local-dev --engines redis,valkey --slo 'p99<=1ms' \\\n"
+      "      --slo 'p99.9<=5ms' --memtier-threads 2 --memtier-clients 25 --step-time 5s\n"
+      "  dfbench sweep --id local-dev --slo 'p99<=2ms' --confirm 3 --output json > sweep.json\n");
+  sub->callback([f, action] { *action = [f] { return RunSweepCommand(*f); }; });
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,134 @@
+// results.json of `dfbench sweep`: per engine, the closed-loop capacity, every open-loop step
+// (target, achieved, latency percentiles, client CPU, verdict), the highest rate found within
+// the latency objectives and how it held up over the confirmation rounds.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/enum_names.h"
+#include "results/run_status.h"
+#include "results/schema.h"
+
+namespace dfbench::results {
+
+// "p99<=1ms": the `percentile` of latency (from the due time) at most `limit_ms`.
+struct Objective {
+  double percentile = 99;
+  double limit_ms = 1;
+  std::string text;  // as written ("p99<=1ms")
+
+  bool operator==(const Objective&) const = default;
+};
+
+// A latency percentile of a step, in milliseconds; percentile 100 is the maximum.
+struct PercentileMs {
+  double percentile = 0;
+  double ms = 0;
+};
+
+// What one load-generator pass measured.
+struct StepMeasurement {
+  double achieved_rate = 0;           // answered operations per second in the measured window
+  std::vector<PercentileMs> latency;  // ascending percentiles; 100 = max
+  uint64_t errors = 0;                // error replies and failed requests
+  // The generator's CPU time over its wall time, per CPU it could use (0..1; 0 = unknown).
+  double client_cpu = 0;
+  std::string raw_file;  // the generator's report, relative to the results directory
+
+  // The latency at `percentile`; nullopt when it was not measured.
+  std::optional<double> LatencyAt(double percentile) const;
+};
+
+enum class StepPhase { kCapacity, kLadder, kBisect, kConfirm };
+inline constexpr core::EnumNames<StepPhase, 4> kStepPhaseNames{
+    {{{StepPhase::kCapacity, "capacity"},
+      {StepPhase::kLadder, "ladder"},
+      {StepPhase::kBisect, "bisect"},
+      {StepPhase::kConfirm, "confirm"}}}};
+
+// Whether a step kept the objectives at its target, and if not, why.
+struct StepVerdict {
+  bool passed = false;
+  bool client_limited = false;  // fell short of its target with the generator's CPUs saturated
+  std::string reason;           // empty when passed
+};
+
+struct SweepStep {
+  int index = 0;  // 1-based order within the engine
+  StepPhase phase = StepPhase::kLadder;
+  double target_rate = 0;  // 0 for the closed-loop capacity step
+  StepMeasurement measured;
+  StepVerdict verdict;
+};
+
+// The found rate over the rounds (the search, then each confirmation): the rate each round
+// sustained, or nullopt when none of its tries passed.
+struct Confirmation {
+  std::vector<std::optional<double>> round_rates;
+  double min_rate = 0;
+  double max_rate = 0;
+  // (max - min) / max × 100; 0 with fewer than two sustained rounds.
+  double SpreadPct() const;
+};
+
+// One engine's sweep.
+// NOLINTNEXTLINE(bugprone-exception-escape): see EngineResult (nlohmann::json member).
+struct SweepEngine {
+  std::string engine;
+  std::string version;
+  nlohmann::json tuning = nullptr;
+  std::string error;                 // non-empty when the engine failed; steps may be partial
+  double capacity = 0;               // closed-loop ops/s
+  std::vector<SweepStep> steps;      // the capacity step first, then the open-loop steps
+  std::optional<double> found_rate;  // highest rate within the objectives (confirmed)
+  std::optional<double> first_failing_rate;
+  Confirmation confirmation;
+};
+
+// How the sweep was run.
+struct SweepSettings {
+  MemtierConfig memtier;     // threads, clients, ratio, data_size, pipeline (requests unused)
+  uint64_t key_maximum = 0;  // 0: the generator's default key range
+  double step_time_sec = 10;
+  double warmup_sec = 1;  // of each step, discarded
+  std::vector<double> fractions;
+  double bracket = 0.02;
+  double rate_tolerance = 0.01;
+  int confirm = 2;
+};
+
+// NOLINTNEXTLINE(bugprone-exception-escape): see SweepEngine.
+struct SweepResults {
+  std::string scenario = "sweep";
+  std::string run_id;
+  std::string setup_id;
+  std::string created_at;
+  std::string completed_at;
+  std::optional<RunStatus> status;
+  std::string region;
+  std::string server_instance;
+  std::string client_instance;
+  SweepSettings settings;
+  std::vector<Objective> objectives;
+  std::vector<SweepEngine> engines;
+  Context context;
+};
+
+nlohmann::json ToJson(const SweepResults& r);
+// Lenient like the other readers; a `scenario` other than "sweep" is an error.
+bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error);
+
+// results.json, two-space indented with a trailing newline.
+std::string RenderSweepJson(const SweepResults& r);
+// results.csv: one row per step. Columns: engine,version,step,phase,target_rate,achieved_rate,
+// p50,p90,p99,p999,max,errors,client_cpu,passed,client_limited,reason,raw_file
+std::string RenderSweepCsv(const SweepResults& r);
+// The table on stdout: per engine its capacity, found rate with the rounds' spread and the
+// step curve.
+std::string RenderSweepTable(const SweepResults& r);
+
+}  // namespace dfbench::results
