@@ -1,0 +1,119 @@
+// The CSV and the table of a memory run (its JSON is in memory_schema.cc).
+#include <fmt/format.h>
+
+#include "core/table.h"
+#include "results/memory_schema.h"
+#include "results/number_format.h"
+#include "results/writers.h"
+
+namespace dfbench::results {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string MiB(double bytes) {
+  return Fixed(bytes / kMiB, 1);
+}
+
+// What the snapshot column says: its duration, or why there is none.
+std::string SnapshotCell(const MemoryEngineResult& e) {
+  if (e.trials.empty()) return "";
+  const MemoryTrial& last = e.trials.back();
+  if (last.snapshot_status == kSnapshotFailed) return "failed";
+  if (last.snapshot_status != kSnapshotOk) return "-";
+  return Fixed(e.snapshot_duration_ms.median / 1000, 2) + " s";
+}
+
+// The row's note: the engine's error, else a failed snapshot's message.
+std::string NoteCell(const MemoryEngineResult& e) {
+  if (!e.error.empty()) return e.error;
+  for (const auto& t : e.trials) {
+    if (!t.snapshot_error.empty()) return "snapshot: " + t.snapshot_error;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string RenderMemoryCsv(const MemoryRunResults& r) {
+  std::string out = CsvRow({"engine",
+                            "version",
+                            "trial",
+                            "keys",
+                            "populate",
+                            "idle_pss_bytes",
+                            "idle_rss_bytes",
+                            "bytes_per_key",
+                            "info_bytes_per_key",
+                            "peak_pss_bytes",
+                            "peak_rss_bytes",
+                            "peak_processes",
+                            "mem_available_drop_bytes",
+                            "snapshot_status",
+                            "snapshot_duration_ms",
+                            "snapshot_info_sec",
+                            "ops_before",
+                            "ops_during",
+                            "ops_after",
+                            "p99_ms_before",
+                            "p99_ms_during",
+                            "p99_ms_after",
+                            "snapshot_error"});
+  for (const auto& e : r.engines) {
+    for (const auto& t : e.trials) {
+      out += CsvRow({e.engine,
+                     e.version,
+                     std::to_string(t.trial),
+                     std::to_string(t.keys),
+                     t.populate,
+                     std::to_string(t.idle_pss_bytes),
+                     std::to_string(t.idle_rss_bytes),
+                     CsvNumber(t.bytes_per_key),
+                     CsvNumber(t.info_bytes_per_key),
+                     std::to_string(t.peak_pss_bytes),
+                     std::to_string(t.peak_rss_bytes),
+                     std::to_string(t.peak_processes),
+                     std::to_string(t.mem_available_drop_bytes),
+                     t.snapshot_status,
+                     CsvNumber(t.snapshot_duration_ms),
+                     CsvNumber(t.snapshot_info_sec),
+                     CsvNumber(t.before.ops_per_sec),
+                     CsvNumber(t.during.ops_per_sec),
+                     CsvNumber(t.after.ops_per_sec),
+                     CsvNumber(t.before.p99_ms),
+                     CsvNumber(t.during.p99_ms),
+                     CsvNumber(t.after.p99_ms),
+                     t.snapshot_error});
+    }
+  }
+  return out;
+}
+
+std::string RenderMemoryTable(const MemoryRunResults& r) {
+  using Align = core::Table::Align;
+  core::Table table(
+      {"engine", "version", "idle MiB", "bytes/key", "INFO bytes/key", "peak MiB", "peak/idle",
+       "snapshot", "ops/s before", "during", "after", "p99 ms during", "note"},
+      {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+       Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+       Align::kLeft});
+  for (const auto& e : r.engines) {
+    if (e.trials.empty()) {
+      table.AddRow({e.engine, e.version, "", "", "", "", "", "", "", "", "", "", NoteCell(e)});
+      continue;
+    }
+    // The phases of the last trial: a trial's load is one timeline, not a statistic.
+    const MemoryTrial& t = e.trials.back();
+    const double idle = e.idle_bytes.median;
+    table.AddRow({e.engine, e.version, MiB(idle), WithSeparators(e.bytes_per_key.median),
+                  WithSeparators(e.info_bytes_per_key.median), MiB(e.peak_bytes.median),
+                  idle > 0 ? Fixed(e.peak_bytes.median / idle, 2) + "x" : "", SnapshotCell(e),
+                  WithSeparators(t.before.ops_per_sec), WithSeparators(t.during.ops_per_sec),
+                  WithSeparators(t.after.ops_per_sec), Fixed(t.during.p99_ms, 3), NoteCell(e)});
+  }
+  return fmt::format("memory run {} ({} keys x {} B, snapshot {}):\n", r.run_id, r.settings.keys,
+                     r.settings.value_size, r.settings.snapshot) +
+         table.Render();
+}
+
+}  // namespace dfbench::results
