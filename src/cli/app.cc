@@ -67,6 +67,8 @@ const std::vector<CommandSpec>& Commands() {
        AddRunCommands},
       {"run-commands-dfly", "Same as run-commands, with dfly_bench driving the load",
        AddRunCommandsDfly},
+      {"run-memory", "Memory per key, and memory and latency while a snapshot runs under updates",
+       AddRunMemory},
       {"quickstart", "One shot: setup + run + destroy", AddQuickstart},
       {"loadgen", "The built-in load generator (memtier_benchmark-compatible flags)", AddLoadgen},
       {"compare", "Diff two result files of the same shape; exit 1 on a regression", AddCompare},

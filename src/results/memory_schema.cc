@@ -292,12 +292,15 @@ void MemoryEngineResult::Aggregate() {
       trials, [](const MemoryTrial& t) { return t.snapshot_duration_ms; }, SnapshotDone));
 }
 
-PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec) {
+PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec,
+                         PhaseSeconds which) {
   PhaseLoad p;
   std::vector<double> p99s;
   double total = 0;
   for (const auto& s : load) {
-    if (s.t_sec - 1 < from_sec || s.t_sec > to_sec) continue;
+    const bool inside = s.t_sec - 1 >= from_sec && s.t_sec <= to_sec;
+    const bool touches = s.t_sec > from_sec && s.t_sec - 1 < to_sec;
+    if (!(which == PhaseSeconds::kInside ? inside : touches)) continue;
     total += s.rps;
     p99s.push_back(s.p99_us / 1000);
   }

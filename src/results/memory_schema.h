@@ -112,8 +112,12 @@ struct MemoryRunResults {
   Context context;
 };
 
-// Whole seconds of `load` (t_sec = the second's end) that lie within [from_sec, to_sec].
-PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec);
+// The seconds of `load` (t_sec = the second's end) that lie wholly within [from_sec, to_sec]
+// (kInside: before and after a snapshot) or touch it (kOverlapping: during one, which may be
+// shorter than a second).
+enum class PhaseSeconds { kInside, kOverlapping };
+PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec,
+                         PhaseSeconds which = PhaseSeconds::kInside);
 
 nlohmann::json ToJson(const MemoryRunResults& r);
 // A `scenario` other than "memory" is an error; otherwise as the other readers.

@@ -71,6 +71,9 @@ TEST(MemorySchema, PhasesTakeTheWholeSecondsInside) {
   EXPECT_EQ(p.ops_per_sec, 25);
   EXPECT_EQ(p.p99_ms, 2.5);
   EXPECT_EQ(SummarizePhase(load, 1.5, 2.5).seconds, 0);
+  const PhaseLoad short_window = SummarizePhase(load, 1.5, 1.8, PhaseSeconds::kOverlapping);
+  EXPECT_EQ(short_window.seconds, 1);  // the second ending at 2
+  EXPECT_EQ(short_window.ops_per_sec, 20);
 }
 
 TEST(MemorySchema, TableAndCsvNameEachEngine) {

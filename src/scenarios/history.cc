@@ -5,6 +5,7 @@
 #include "core/time_format.h"
 #include "results/command_schema.h"
 #include "results/json_util.h"
+#include "results/memory_schema.h"
 #include "results/writers.h"
 
 namespace dfbench::scenarios {
@@ -25,6 +26,12 @@ core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std
     r.status = results::RunStatus::kInterrupted;
     if (r.completed_at.empty()) r.completed_at = completed_at;
     rendered = results::RenderCommandRunJson(r);
+  } else if (kind == "memory") {
+    results::MemoryRunResults r;
+    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
+    r.status = results::RunStatus::kInterrupted;
+    if (r.completed_at.empty()) r.completed_at = completed_at;
+    rendered = results::RenderMemoryJson(r);
   } else {
     results::RunResults r;
     if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "results/command_schema.h"
+#include "results/memory_schema.h"
 #include "results/schema.h"
 
 namespace dfbench::scenarios {
@@ -22,6 +23,7 @@ core::Result<OutputFormat> ParseOutputFormat(std::string_view name);
 // The results in `format`: the comparison table, results.json's text or results.csv's.
 std::string Render(const results::RunResults& r, OutputFormat format);
 std::string Render(const results::CommandRunResults& r, OutputFormat format);
+std::string Render(const results::MemoryRunResults& r, OutputFormat format);
 
 // The exit-status rule of every run: 0 when it completed, 130 when it was interrupted, 1 when
 // an engine failed (saying so on stderr).

@@ -1,0 +1,61 @@
+// Load that runs while the caller does other things (starts a replica, watches it): the
+// built-in generator as a background program on the client host, stopped when the caller is
+// done, its per-second series read from the report it writes on the way out.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "hosts/host.h"
+#include "results/replication_schema.h"
+
+namespace dfbench::scenarios {
+
+class BackgroundLoad {
+ public:
+  // Starts `dfbench loadgen` for `workload` (its test_time bounds the run should nobody stop
+  // it) on `client`, pinned to `cpus`; open loop at `rate_per_sec` in total, closed loop at 0.
+  static core::Result<BackgroundLoad> Start(hosts::Host& client, const drivers::Target& target,
+                                            const drivers::Workload& workload, double rate_per_sec,
+                                            const std::vector<int>& cpus);
+  // Starts any generator that writes a memtier-layout JSON report with a "Time-Serie" at
+  // `report` on the client host (dfly_bench's --json_out_file).
+  static core::Result<BackgroundLoad> StartProgram(hosts::Host& client,
+                                                   const std::vector<std::string>& argv,
+                                                   std::string report,
+                                                   const std::vector<int>& cpus);
+  BackgroundLoad(BackgroundLoad&& other) noexcept;
+  BackgroundLoad& operator=(BackgroundLoad&&) = delete;
+  ~BackgroundLoad();
+
+  // The generator's command line, as recorded in results (load_args).
+  const std::string& args() const { return args_; }
+  bool Alive() { return client_->DaemonAlive(daemon_); }
+  // Stops the generator if still running (SIGTERM: the built-in one ends the current second
+  // and writes its report), copies
+  // the report to `raw_report` on this machine and returns one sample per finished second
+  // (t_sec 1, 2, ...: seconds since the load started).
+  core::Result<std::vector<results::RepSample>> Finish(const std::filesystem::path& raw_report);
+
+ private:
+  BackgroundLoad(hosts::Host* client, hosts::DaemonHandle daemon, std::string report,
+                 std::string args)
+      : client_(client),
+        daemon_(std::move(daemon)),
+        report_(std::move(report)),
+        args_(std::move(args)) {}
+  hosts::Host* client_;
+  hosts::DaemonHandle daemon_;
+  std::string report_;  // on the client host
+  std::string args_;
+};
+
+// The per-second samples of a `dfbench loadgen` / memtier JSON report ("ALL STATS" > "Totals" >
+// "Time-Serie"): rps is the second's count of replies, p99_us its p99 ("p99.00", ms) in µs.
+core::Result<std::vector<results::RepSample>> SeriesFromReport(const std::string& report_json);
+
+}  // namespace dfbench::scenarios
