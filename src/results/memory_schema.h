@@ -49,7 +49,7 @@ struct MemoryTrial {
   uint64_t idle_info_bytes = 0;
   double bytes_per_key = 0;       // (idle - empty PSS) / keys
   double info_bytes_per_key = 0;  // (idle - empty engine figure) / keys
-  uint64_t peak_pss_bytes = 0;    // over the traffic and the snapshot
+  uint64_t peak_pss_bytes = 0;    // over idle, the traffic and the snapshot
   uint64_t peak_rss_bytes = 0;
   int peak_processes = 0;                 // processes in the peak PSS sample (2: the child too)
   uint64_t mem_available_drop_bytes = 0;  // idle MemAvailable minus its lowest value after

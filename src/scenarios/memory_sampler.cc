@@ -22,6 +22,10 @@ core::Result<results::MemorySample> MemorySampler::Tick() {
   if (core::InterruptRequested()) return core::Fail(core::ErrorKind::kInterrupted, "interrupted");
   // A slow read (a busy host, SSH) delays the next tick rather than bunching samples up.
   next_ = std::max(next_ + kInterval, chr::steady_clock::now());
+  return SampleNow();
+}
+
+core::Result<results::MemorySample> MemorySampler::SampleNow() {
   const double t_sec = Now();
   auto m = hosts::ReadProcessTreeMemory(*host_, pid_);
   if (!m) return tl::unexpected(m.error());

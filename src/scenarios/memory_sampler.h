@@ -23,6 +23,8 @@ class MemorySampler {
   // Waits for the next tick (kInterval after the previous one; at once when late) and reads the
   // tree, keeping the sample. kInterrupted on SIGINT/SIGTERM; kFailure when the engine is gone.
   core::Result<results::MemorySample> Tick();
+  // Reads the tree now, off the schedule (the moment a snapshot forks), keeping the sample.
+  core::Result<results::MemorySample> SampleNow();
   // Ticks until the tree's PSS stays within 1% over `window` (at least `window` of samples),
   // or `limit` has passed; returns the last sample.
   core::Result<results::MemorySample> WaitUntilSettled(std::chrono::milliseconds window,

@@ -88,6 +88,8 @@ core::Status Snapshot(EngineTurn& turn, MemorySampler& sampler, results::MemoryT
     return core::Ok();
   }
   t->snapshot_start_sec = sampler.Now();
+  // The engine forked before it answered: catch the child before a short snapshot ends.
+  if (auto s = sampler.SampleNow(); !s) return tl::unexpected(s.error());
   PersistenceState state;
   while (true) {
     if (auto s = sampler.Tick(); !s) return tl::unexpected(s.error());
@@ -113,9 +115,12 @@ core::Status Snapshot(EngineTurn& turn, MemorySampler& sampler, results::MemoryT
   return core::Ok();
 }
 
-// Peak and MemAvailable drop over the traffic; load phases around the snapshot.
-void Summarize(uint64_t idle_available, results::MemoryTrial* t) {
-  uint64_t lowest_available = idle_available;
+// The peak starts at the idle sample: under traffic memory may only shrink (freed pages).
+void Summarize(const results::MemorySample& idle, results::MemoryTrial* t) {
+  t->peak_pss_bytes = idle.pss_bytes;
+  t->peak_rss_bytes = idle.rss_bytes;
+  t->peak_processes = idle.processes;
+  uint64_t lowest_available = idle.mem_available_bytes;
   for (const auto& s : t->memory) {
     if (s.t_sec < t->load_start_sec) continue;
     if (s.pss_bytes > t->peak_pss_bytes) {
@@ -125,7 +130,7 @@ void Summarize(uint64_t idle_available, results::MemoryTrial* t) {
     t->peak_rss_bytes = std::max(t->peak_rss_bytes, s.rss_bytes);
     lowest_available = std::min(lowest_available, s.mem_available_bytes);
   }
-  t->mem_available_drop_bytes = idle_available - lowest_available;
+  t->mem_available_drop_bytes = idle.mem_available_bytes - lowest_available;
   if (t->snapshot_end_sec > 0) {
     t->before = results::SummarizePhase(t->load, t->load_start_sec, t->snapshot_start_sec);
     t->during = results::SummarizePhase(t->load, t->snapshot_start_sec, t->snapshot_end_sec,
@@ -202,7 +207,7 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
     t.load.push_back(s);
   }
   t.memory = sampler.samples();
-  Summarize(idle->mem_available_bytes, &t);
+  Summarize(*idle, &t);
   core::Notef("[{}] peak {} MiB PSS ({} process(es)), snapshot {}{}", spec.name,
               MiB(t.peak_pss_bytes), t.peak_processes, t.snapshot_status,
               t.snapshot_status == results::kSnapshotOk
