@@ -20,7 +20,10 @@ enum class Kind { kCount, kMillis, kWhole };
 
 Kind KindOf(const std::string& metric) {
   if (metric == "throughput" || metric == "median_rps") return Kind::kCount;
-  if (metric == "median_p99_us" || metric == "sync_duration_ms") return Kind::kWhole;
+  if (metric == "median_p99_us" || metric == "sync_duration_ms" || metric == "idle_bytes" ||
+      metric == "peak_bytes" || metric == "snapshot_duration_ms") {
+    return Kind::kWhole;
+  }
   return Kind::kMillis;
 }
 
@@ -65,6 +68,7 @@ nlohmann::ordered_json NumberOrNull(const Measurement& m, double v) {
 void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json* j) {
   switch (shape) {
     case Shape::kRun:
+    case Shape::kMemory:
       (*j)["engine"] = g.engine;
       break;
     case Shape::kCommands:
@@ -102,6 +106,8 @@ const char* GroupArrayName(Shape s) {
       return "commands";
     case Shape::kReplication:
       return "cases";
+    case Shape::kMemory:
+      return "engines";
   }
   return "groups";
 }
@@ -154,6 +160,9 @@ std::string MetricLabel(const std::string& metric) {
   if (metric == "p99") return "p99 (ms)";
   if (metric == "p999") return "p99.9 (ms)";
   if (metric == "avg_latency") return "avg latency (ms)";
+  if (metric == "idle_bytes") return "idle memory (bytes)";
+  if (metric == "peak_bytes") return "peak memory (bytes)";
+  if (metric == "snapshot_duration_ms") return "snapshot (ms)";
   return metric;
 }
 
@@ -170,6 +179,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   std::vector<std::string> header;
   switch (c.shape) {
     case Shape::kRun:
+    case Shape::kMemory:
       header = {"ENGINE"};
       break;
     case Shape::kCommands:
@@ -191,7 +201,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   for (const auto& g : c.groups) {
     for (const auto& m : g.metrics) {
       std::vector<std::string> row;
-      if (c.shape == Shape::kRun) row = {g.engine};
+      if (c.shape == Shape::kRun || c.shape == Shape::kMemory) row = {g.engine};
       if (c.shape == Shape::kCommands) row = {g.command, g.engine};
       if (c.shape == Shape::kReplication) row = {g.run_name};
       row.push_back(MetricLabel(m.metric));

@@ -46,6 +46,8 @@ const char* ShapeName(Shape shape) {
       return "commands";
     case Shape::kReplication:
       return "replication";
+    case Shape::kMemory:
+      return "memory";
   }
   return "?";
 }
@@ -58,6 +60,8 @@ const std::string& ResultDocument::RunId() const {
       return commands.run_id;
     case Shape::kReplication:
       return replication.run_id;
+    case Shape::kMemory:
+      return memory.run_id;
   }
   return run.run_id;
 }
@@ -69,6 +73,7 @@ core::Result<Shape> DetectShape(const nlohmann::json& doc) {
   if (auto it = doc.find("scenario"); it != doc.end() && it->is_string()) {
     if (*it == "replication") return Shape::kReplication;
     if (*it == "commands") return Shape::kCommands;
+    if (*it == "memory") return Shape::kMemory;
   }
   const bool engines = doc.contains("engines");
   const bool cases = doc.contains("cases");
@@ -102,6 +107,9 @@ core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std:
       break;
     case Shape::kReplication:
       ok = results::FromJson(doc, &out.replication, &error);
+      break;
+    case Shape::kMemory:
+      ok = results::FromJson(doc, &out.memory, &error);
       break;
   }
   if (!ok) return tl::unexpected(UsageError(error));

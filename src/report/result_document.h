@@ -1,5 +1,6 @@
 // Any dfbench result file, read whatever its shape: a run (`run`, `quickstart`), a per-command
-// run (`run-commands`) or a replication run (`run-replication`). Used by `compare` and `report`.
+// run (`run-commands`), a replication run (`run-replication`) or a memory run (`run-memory`). Used
+// by `compare` and `report`.
 #pragma once
 
 #include <filesystem>
@@ -8,14 +9,15 @@
 #include <vector>
 
 #include "core/error.h"
+#include "results/memory_schema.h"
 #include "results/replication_schema.h"
 #include "results/schema.h"
 
 namespace dfbench::report {
 
-enum class Shape { kRun, kCommands, kReplication };
+enum class Shape { kRun, kCommands, kReplication, kMemory };
 
-// "run", "commands", "replication".
+// "run", "commands", "replication", "memory".
 const char* ShapeName(Shape shape);
 
 // One command of a per-command file: its engines' aggregates.
@@ -52,13 +54,14 @@ struct ResultDocument {
   results::RunResults run;                     // kRun
   CommandsResults commands;                    // kCommands
   results::ReplicationRunResults replication;  // kReplication
+  results::MemoryRunResults memory;            // kMemory
 
   // The run id of whichever shape it is.
   const std::string& RunId() const;
 };
 
-// The shape of a parsed file, as the reference detects it: `scenario` "replication" or
-// "commands" decides; otherwise a top-level `engines` means a run, `cases` replication,
+// The shape of a parsed file, as the reference detects it: `scenario` "replication",
+// "commands" or "memory" decides; otherwise a top-level `engines` means a run, `cases` replication,
 // `commands` per-command. kUsage when the root is not an object, when none of these is present,
 // or when several are and no `scenario` tells them apart.
 core::Result<Shape> DetectShape(const nlohmann::json& doc);

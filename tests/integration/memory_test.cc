@@ -110,6 +110,26 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("m") / "work" / "snapshots", "").empty());
   EXPECT_EQ(dfb.State("m")["status"], "ready");
 
+  // compare: the file against itself, against a copy whose redis peak grew by half (the
+  // reference's exit 1), against a file of another shape (exit 2).
+  const std::string file = (dir / "results.json").string();
+  r = dfb.Run({"compare", file, file});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("peak memory (bytes)"), std::string::npos) << r.out;
+  json worse = results;
+  worse["engines"][0]["peak_bytes"]["median"] = rt["peak_pss_bytes"].get<double>() * 1.5;
+  const fs::path worse_file = dfb.home() / "worse.json";
+  ASSERT_TRUE(core::WriteFileAtomic(worse_file, worse.dump()));
+  r = dfb.Run({"compare", file, worse_file.string(), "--format", "json"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const json verdict = json::parse(r.out);
+  ASSERT_EQ(verdict["regressions"].size(), 1u) << r.out;
+  EXPECT_EQ(verdict["regressions"][0]["engine"], "redis");
+  EXPECT_EQ(verdict["regressions"][0]["metric"], "peak_bytes");
+  r = dfb.Run({"compare", file, FixturePath("results/reference_run.json").string()});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot compare memory with run"), std::string::npos) << r.err;
+
   r = dfb.Run(Concat({"run-memory", "--id", "m", "--engines", "redis", "--snapshot", "none"},
                      kSmallMemoryRun));
   ASSERT_EQ(r.code, 0) << r.err;
