@@ -412,8 +412,10 @@ std::string MemorySection(const ResultDocument& d, const std::string& anchor,
     if (!e.trials.empty()) {
       const results::MemoryTrial& t = e.trials.back();
       if (note.empty() && !t.snapshot_error.empty()) note = "snapshot: " + t.snapshot_error;
-      phases = WithSeparators(t.before.ops_per_sec) + " · " + WithSeparators(t.during.ops_per_sec) +
-               " · " + WithSeparators(t.after.ops_per_sec);
+      for (const results::PhaseLoad* p : {&t.before, &t.during, &t.after}) {
+        phases += (phases.empty() ? "" : " · ") +
+                  (p->seconds > 0 ? WithSeparators(p->ops_per_sec) : std::string("-"));
+      }
       svg::LineSeries line{.name = e.engine, .color = color};
       for (const auto& m : t.memory) {
         if (m.t_sec < t.load_start_sec) continue;  // the idle settle before, off the shared clock

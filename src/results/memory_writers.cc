@@ -33,6 +33,11 @@ std::string NoteCell(const MemoryEngineResult& e) {
   return "";
 }
 
+// A phase's throughput, "-" when no second of the updates fell in it (no snapshot).
+std::string OpsCell(const PhaseLoad& p) {
+  return p.seconds > 0 ? WithSeparators(p.ops_per_sec) : "-";
+}
+
 }  // namespace
 
 std::string RenderMemoryCsv(const MemoryRunResults& r) {
@@ -108,8 +113,8 @@ std::string RenderMemoryTable(const MemoryRunResults& r) {
     table.AddRow({e.engine, e.version, MiB(idle), WithSeparators(e.bytes_per_key.median),
                   WithSeparators(e.info_bytes_per_key.median), MiB(e.peak_bytes.median),
                   idle > 0 ? Fixed(e.peak_bytes.median / idle, 2) + "x" : "", SnapshotCell(e),
-                  WithSeparators(t.before.ops_per_sec), WithSeparators(t.during.ops_per_sec),
-                  WithSeparators(t.after.ops_per_sec), Fixed(t.during.p99_ms, 3), NoteCell(e)});
+                  OpsCell(t.before), OpsCell(t.during), OpsCell(t.after),
+                  t.during.seconds > 0 ? Fixed(t.during.p99_ms, 3) : "-", NoteCell(e)});
   }
   return fmt::format("memory run {} ({} keys x {} B, snapshot {}):\n", r.run_id, r.settings.keys,
                      r.settings.value_size, r.settings.snapshot) +

@@ -113,8 +113,14 @@ PersistenceState ParsePersistence(const std::string& info) {
   auto field = [&](const char* key) { return protocol::InfoField(info, key); };
   s.in_progress = field("rdb_bgsave_in_progress") == "1" || field("saving") == "1";
   s.last_failed = field("rdb_last_bgsave_status") == "err";
-  s.last_error = field("last_error");
-  if (!s.last_error.empty()) s.last_failed = true;
+  // Dragonfly keeps its last failure beside its last success: the later one is the last save.
+  const std::string failed_at = field("last_failed_save");
+  if (!failed_at.empty()) {
+    const double failed = std::strtod(failed_at.c_str(), nullptr);
+    const double succeeded = std::strtod(field("last_success_save").c_str(), nullptr);
+    s.last_failed = failed > 0 && failed >= succeeded;
+    if (s.last_failed) s.last_error = field("last_error");
+  }
   std::string duration = field("rdb_last_bgsave_time_sec");
   if (duration.empty()) duration = field("last_success_save_duration_sec");
   if (!duration.empty())
