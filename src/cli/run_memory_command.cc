@@ -104,13 +104,7 @@ void AddRunMemory(CLI::App* sub, Action* action) {
   sub->add_option("--memtier-pipeline,--pipeline", f->pipeline, "Requests in flight per connection")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  sub->add_option("--trials", f->trials, "Trials per engine, each on a fresh start")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
-  AddOutputFlag(sub, &f->output);
-  AddTuningFlags(sub, &f->tuning);
+  AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
   SetExamples(sub,
               "  dfbench run-memory --id local-dev --engines redis,memcached --keys 500k\n"
               "  dfbench run-memory --id lab --keys 5M --value-size 1024 --update-rate 20k \\\n"

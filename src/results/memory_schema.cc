@@ -39,7 +39,7 @@ nlohmann::json ToJson(const PhaseLoad& p) {
           {"seconds", p.seconds}};
 }
 
-nlohmann::json ToJson(const MemoryTrial& t) {
+nlohmann::json TrialJson(const MemoryTrial& t) {
   nlohmann::json memory = nlohmann::json::array();
   for (const auto& s : t.memory) memory.push_back(ToJson(s));
   nlohmann::json load = nlohmann::json::array();
@@ -77,7 +77,7 @@ nlohmann::json ToJson(const MemoryTrial& t) {
 
 nlohmann::json ToJson(const MemoryEngineResult& e) {
   nlohmann::json trials = nlohmann::json::array();
-  for (const auto& t : e.trials) trials.push_back(ToJson(t));
+  for (const auto& t : e.trials) trials.push_back(TrialJson(t));
   return {{"engine", e.engine},
           {"version", e.version},
           {"tuning", e.tuning},
@@ -113,14 +113,6 @@ bool Read(const nlohmann::json& j, const std::string& path, MemorySample* out, s
   r.Field("rss_bytes", &out->rss_bytes);
   r.Field("processes", &out->processes);
   r.Field("mem_available_bytes", &out->mem_available_bytes);
-  return r.ok();
-}
-
-bool Read(const nlohmann::json& j, const std::string& path, RepSample* out, std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("t_sec", &out->t_sec);
-  r.Field("rps", &out->rps);
-  r.Field("p99_us", &out->p99_us);
   return r.ok();
 }
 
@@ -162,7 +154,7 @@ bool Read(const nlohmann::json& j, const std::string& path, MemoryTrial* out, st
   r.Object("after", &out->after, Read);
   r.Field("load_args", &out->load_args);
   r.Array("memory", &out->memory, Read);
-  r.Array("load", &out->load, Read);
+  r.Array("load", &out->load, FromJsonAt<RepSample>);
   return r.ok();
 }
 
@@ -208,11 +200,7 @@ bool Read(const nlohmann::json& j, const std::string& path, MemorySettings* out,
 bool Read(const nlohmann::json& j, const std::string& path, MemoryRunResults* out,
           std::string* error) {
   JsonReader r(j, path, error);
-  r.Field("scenario", &out->scenario);
-  if (r.ok() && out->scenario != "memory") {
-    *error = "scenario: expected \"memory\", got \"" + out->scenario + "\"";
-    return false;
-  }
+  if (!ReadScenario(r, "memory", &out->scenario, error)) return false;
   ReadRunFields(r, out);
   r.Object("settings", &out->settings, Read);
   r.Array("engines", &out->engines, Read);
@@ -229,35 +217,10 @@ const KeyOrder& MemoryKeyOrder() {
                         "bytes_per_key", "info_bytes_per_key",
                         "peak_bytes",    "snapshot_duration_ms",
                         "trials"};
-    order["trials"] = {"trial",
-                       "populate",
-                       "keys",
-                       "populate_sec",
-                       "empty_pss_bytes",
-                       "idle_pss_bytes",
-                       "idle_rss_bytes",
-                       "empty_info_bytes",
-                       "idle_info_bytes",
-                       "bytes_per_key",
-                       "info_bytes_per_key",
-                       "peak_pss_bytes",
-                       "peak_rss_bytes",
-                       "peak_processes",
-                       "mem_available_drop_bytes",
-                       "snapshot_status",
-                       "snapshot_error",
-                       "load_start_sec",
-                       "load_end_sec",
-                       "snapshot_start_sec",
-                       "snapshot_end_sec",
-                       "snapshot_duration_ms",
-                       "snapshot_info_sec",
-                       "before",
-                       "during",
-                       "after",
-                       "load_args",
-                       "memory",
-                       "load"};
+    order["trials"] = MemoryTrialScalars();
+    for (const char* key : {"before", "during", "after", "load_args", "memory", "load"}) {
+      order["trials"].emplace_back(key);
+    }
     order[""] = {"scenario", "run_id", "setup_id", "created_at", "completed_at",
                  "status",   "region", "settings", "engines",    "context"};
     order["settings"] = {"keys",          "value_size",         "snapshot", "update_rate",
@@ -278,6 +241,37 @@ const KeyOrder& MemoryKeyOrder() {
 }
 
 }  // namespace
+
+const std::vector<std::string>& MemoryTrialScalars() {
+  static const std::vector<std::string> fields = {"trial",
+                                                  "populate",
+                                                  "keys",
+                                                  "populate_sec",
+                                                  "empty_pss_bytes",
+                                                  "idle_pss_bytes",
+                                                  "idle_rss_bytes",
+                                                  "empty_info_bytes",
+                                                  "idle_info_bytes",
+                                                  "bytes_per_key",
+                                                  "info_bytes_per_key",
+                                                  "peak_pss_bytes",
+                                                  "peak_rss_bytes",
+                                                  "peak_processes",
+                                                  "mem_available_drop_bytes",
+                                                  "snapshot_status",
+                                                  "snapshot_error",
+                                                  "load_start_sec",
+                                                  "load_end_sec",
+                                                  "snapshot_start_sec",
+                                                  "snapshot_end_sec",
+                                                  "snapshot_duration_ms",
+                                                  "snapshot_info_sec"};
+  return fields;
+}
+
+nlohmann::json ToJson(const MemoryTrial& t) {
+  return TrialJson(t);
+}
 
 void MemoryEngineResult::Aggregate() {
   idle_bytes = Summarize(TrialValues(

@@ -119,6 +119,11 @@ enum class PhaseSeconds { kInside, kOverlapping };
 PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec,
                          PhaseSeconds which = PhaseSeconds::kInside);
 
+// The fields of a trial that are one value each, in the order files write them (results.csv's
+// columns after the engine's).
+const std::vector<std::string>& MemoryTrialScalars();
+
+nlohmann::json ToJson(const MemoryTrial& t);
 nlohmann::json ToJson(const MemoryRunResults& r);
 // A `scenario` other than "memory" is an error; otherwise as the other readers.
 bool FromJson(const nlohmann::json& j, MemoryRunResults* out, std::string* error);

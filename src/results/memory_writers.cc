@@ -41,54 +41,27 @@ std::string OpsCell(const PhaseLoad& p) {
 }  // namespace
 
 std::string RenderMemoryCsv(const MemoryRunResults& r) {
-  std::string out = CsvRow({"engine",
-                            "version",
-                            "trial",
-                            "keys",
-                            "populate",
-                            "idle_pss_bytes",
-                            "idle_rss_bytes",
-                            "bytes_per_key",
-                            "info_bytes_per_key",
-                            "peak_pss_bytes",
-                            "peak_rss_bytes",
-                            "peak_processes",
-                            "mem_available_drop_bytes",
-                            "snapshot_status",
-                            "snapshot_duration_ms",
-                            "snapshot_info_sec",
-                            "ops_before",
-                            "ops_during",
-                            "ops_after",
-                            "p99_ms_before",
-                            "p99_ms_during",
-                            "p99_ms_after",
-                            "snapshot_error"});
+  std::vector<std::string> header = {"engine", "version"};
+  const auto& scalars = MemoryTrialScalars();
+  header.insert(header.end(), scalars.begin(), scalars.end());
+  for (const char* phase : {"before", "during", "after"}) {
+    header.push_back(std::string("ops_per_sec_") + phase);
+    header.push_back(std::string("p99_ms_") + phase);
+  }
+  std::string out = CsvRow(header);
   for (const auto& e : r.engines) {
     for (const auto& t : e.trials) {
-      out += CsvRow({e.engine,
-                     e.version,
-                     std::to_string(t.trial),
-                     std::to_string(t.keys),
-                     t.populate,
-                     std::to_string(t.idle_pss_bytes),
-                     std::to_string(t.idle_rss_bytes),
-                     CsvNumber(t.bytes_per_key),
-                     CsvNumber(t.info_bytes_per_key),
-                     std::to_string(t.peak_pss_bytes),
-                     std::to_string(t.peak_rss_bytes),
-                     std::to_string(t.peak_processes),
-                     std::to_string(t.mem_available_drop_bytes),
-                     t.snapshot_status,
-                     CsvNumber(t.snapshot_duration_ms),
-                     CsvNumber(t.snapshot_info_sec),
-                     CsvNumber(t.before.ops_per_sec),
-                     CsvNumber(t.during.ops_per_sec),
-                     CsvNumber(t.after.ops_per_sec),
-                     CsvNumber(t.before.p99_ms),
-                     CsvNumber(t.during.p99_ms),
-                     CsvNumber(t.after.p99_ms),
-                     t.snapshot_error});
+      const nlohmann::json j = ToJson(t);
+      std::vector<std::string> row = {e.engine, e.version};
+      for (const auto& field : scalars) {
+        const nlohmann::json& v = j.at(field);
+        row.push_back(v.is_string() ? v.get<std::string>() : CsvNumber(v.get<double>()));
+      }
+      for (const PhaseLoad* p : {&t.before, &t.during, &t.after}) {
+        row.push_back(CsvNumber(p->ops_per_sec));
+        row.push_back(CsvNumber(p->p99_ms));
+      }
+      out += CsvRow(row);
     }
   }
   return out;

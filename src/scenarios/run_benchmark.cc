@@ -138,14 +138,10 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
       !st) {
     return tl::unexpected(st.error());
   }
-  r.engines.reserve(options.engines.size());
-  const bool interrupted = TakeTurns(
-      options.engines.size(), options.cooldown,
-      [&](size_t i) {
-        const auto* spec = options.engines[i];
-        r.engines.push_back(results::EngineResult{.engine = spec->name});
-        return RunEngine(options, fleet, dir, *setup->FindEngine(spec->name), *spec,
-                         &r.engines.back(), publish);
+  const bool interrupted = TakeEngineTurns(
+      options.engines, options.cooldown, &r.engines,
+      [&](const engines::EngineSpec& spec, results::EngineResult* row) {
+        return RunEngine(options, fleet, dir, *setup->FindEngine(spec.name), spec, row, publish);
       },
       publish);
   std::vector<const results::EngineResult*> rows;
@@ -154,14 +150,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   r.completed_at = core::NowIso8601();
   publish();
 
-  state::BenchmarkRecord record{.kind = "run",
-                                .run_id = r.run_id,
-                                .path = "benchmarks/" + r.run_id + "/results.json",
-                                .created_at = r.created_at,
-                                .completed_at = r.completed_at,
-                                .status = *r.status};
-  for (const auto& e : r.engines) record.engines.push_back(e.engine);
-  RecordRunEnd(setup, record);
+  RecordRunEnd(setup, "run", "benchmarks/" + r.run_id + "/results.json", r);
   return r;
 }
 

@@ -186,14 +186,11 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
       !st) {
     return tl::unexpected(st.error());
   }
-  r.engines.reserve(options.engines.size());
-  const bool interrupted = TakeTurns(
-      options.engines.size(), options.cooldown,
-      [&](size_t i) {
-        const auto* spec = options.engines[i];
-        r.engines.push_back({.engine = spec->name});
-        return RunEngine(fleet, options, r.run_id, dir / "raw", *setup->FindEngine(spec->name),
-                         *spec, &r.engines.back(), publish);
+  const bool interrupted = TakeEngineTurns(
+      options.engines, options.cooldown, &r.engines,
+      [&](const engines::EngineSpec& spec, results::MemoryEngineResult* row) {
+        return RunEngine(fleet, options, r.run_id, dir / "raw", *setup->FindEngine(spec.name), spec,
+                         row, publish);
       },
       publish);
   r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
@@ -205,14 +202,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   }
   r.completed_at = core::NowIso8601();
   publish();
-  state::BenchmarkRecord record{.kind = "memory",
-                                .run_id = r.run_id,
-                                .path = path,
-                                .created_at = r.created_at,
-                                .completed_at = r.completed_at,
-                                .status = *r.status};
-  for (const auto& e : r.engines) record.engines.push_back(e.engine);
-  RecordRunEnd(setup, record);
+  RecordRunEnd(setup, "memory", path, r);
   return r;
 }
 

@@ -103,7 +103,8 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   EXPECT_EQ(mt["snapshot_status"], "skipped");
 
   const fs::path dir = dfb.SetupDir("m") / "memory" / results["run_id"].get<std::string>();
-  EXPECT_EQ(core::ReadFile(dir / "results.csv")->rfind("engine,version,trial,keys", 0), 0u);
+  EXPECT_EQ(core::ReadFile(dir / "results.csv")->rfind("engine,version,trial,populate,keys", 0),
+            0u);
   EXPECT_TRUE(fs::exists(dir / "raw" / "redis-t1-load.json"));
   EXPECT_TRUE(fs::exists(dir / "raw" / "memcached-t1-populate.json"));
   EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("m"), "dfbench-").empty());
