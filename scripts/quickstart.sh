@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and benchmarks the engines installed on this machine
-# (dfbench quickstart). Extra arguments go to quickstart, e.g. --engines redis,memcached.
+# Installs what is missing, builds, and benchmarks the engines of this machine (fetching the
+# missing ones where there is network: dfbench quickstart). Extra arguments go to quickstart,
+# e.g. --engines redis,memcached.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

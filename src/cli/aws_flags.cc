@@ -42,8 +42,11 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
   sub->add_option("--client-arch", f->client_arch, "x86_64 or arm64")
       ->capture_default_str()
       ->group(group);
-  sub->add_option("--replicas", f->replicas, "Replica hosts to provision (0-16)")
+  sub->add_option("--replicas", f->replicas,
+                  "Replica hosts to provision (0-16); with --provider local, replica engines on "
+                  "this machine")
       ->capture_default_str()
+      ->check(CLI::Range(0, 16))
       ->group(group);
   sub->add_option("--replica-instance", f->replica_instance,
                   "EC2 type of each replica (default: --server-instance)")
@@ -67,7 +70,9 @@ void AddProviderFlag(CLI::App* sub, std::string* provider) {
 
 std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag) {
   std::string fleet_flag;
-  for (const char* flag : kFleetFlags) {
+  for (const std::string flag : kFleetFlags) {
+    // On this machine --replicas starts replica engines (for run-replication).
+    if (flag == "--replicas" && provider_flag == "local") continue;
     if (fleet_flag.empty() && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
       fleet_flag = flag;
     }
@@ -92,6 +97,7 @@ std::string ResolveProvider(const CLI::App* sub, const std::string& provider_fla
 }
 
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) {
+  if (o->provider == "local") o->local_replicas = flags.replicas;
   if (o->provider != "aws") return;
   const aws::FleetPlan plan = ToFleetPlan(flags, o->id, kPlanCheckKey);
   o->aws.region = plan.region;

@@ -32,11 +32,13 @@ void AddProviderFlag(CLI::App* sub, std::string* provider);
 
 // The provider a command works with: --provider when given; else aws when an AWS fleet flag is
 // given; else DFBENCH_PROVIDER (for users who only use AWS); else local. kUsage, one line, for
-// an AWS fleet flag with another --provider or an unknown DFBENCH_PROVIDER.
+// an AWS fleet flag with another --provider (but --replicas with local) or an unknown
+// DFBENCH_PROVIDER.
 std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag);
 
 // On the aws provider: checks the fleet flags for `options->id` (as ToFleetPlan) and fills
-// options->aws. Nothing on the others (ResolveProvider refused fleet flags there).
+// options->aws. On the local provider --replicas is the count of replica engines on this
+// machine; ResolveProvider refused the other fleet flags there and every one on ssh.
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* options);
 
 // The plan these flags describe for `setup_id`, checked as aws::ValidatePlan checks it (plus

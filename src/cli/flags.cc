@@ -17,7 +17,23 @@ void AddEngineFlags(CLI::App* sub, EngineFlags* flags) {
         "--" + name + "_binary",
         [flags, name](const std::string& path) { flags->binaries[name] = path; },
         "Path to the " + spec.program + " binary (default: found on PATH)");
+    if (name == "dragonfly") continue;
+    sub->add_option_function<std::string>(
+        "--" + name + "_version",
+        [flags, name](const std::string& v) { flags->versions[name] = v; },
+        "Version of " + name +
+            " to install into the engine cache: a release tag, latest, an https:// URL of a "
+            "release archive, a local binary or archive, or system (default: the one on the "
+            "host)");
   }
+}
+
+std::map<std::string, engines::VersionSpec> ParseVersions(const EngineFlags& flags) {
+  std::map<std::string, engines::VersionSpec> versions;
+  for (const auto& [name, text] : flags.versions) {
+    if (!text.empty()) versions[name] = OrExit(engines::ParseVersionSpec(text, name));
+  }
+  return versions;
 }
 
 std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv) {

@@ -19,8 +19,13 @@ namespace dfbench::cli {
 struct EngineFlags {
   std::string engines = "dragonfly,redis,valkey";
   std::map<std::string, std::string> binaries;  // filled by --<engine>_binary
+  // --redis_version, --valkey_version, --memcached_version (--dragonfly_version is registered
+  // with the SSH flags of setup and the tuning flags of quickstart).
+  std::map<std::string, std::string> versions;
 };
 void AddEngineFlags(CLI::App* sub, EngineFlags* flags);
+// The --<engine>_version flags, parsed (kUsage exit for a bad one).
+std::map<std::string, engines::VersionSpec> ParseVersions(const EngineFlags& flags);
 // The parsed engine list (kUsage for an unknown name).
 std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv);
 

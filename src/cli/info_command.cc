@@ -131,9 +131,12 @@ void PrintInfo(const state::SetupState& s) {
     }
   }
   out += "\nEngines:\n";
-  core::Table engines({"NAME", "VERSION", "STATUS", "BINARY"});
-  for (const auto& e : s.engines)
-    engines.AddRow({e.name, e.version, state::ToString(e.status), e.binary});
+  core::Table engines({"NAME", "VERSION", "STATUS", "SOURCE", "SHA256", "BINARY"});
+  for (const auto& e : s.engines) {
+    // The sha256's first 12 digits tell builds apart; the whole is in --json.
+    engines.AddRow({e.name, e.version, state::ToString(e.status), e.origin.empty() ? "-" : e.origin,
+                    e.sha256.empty() ? "-" : e.sha256.substr(0, 12), e.binary});
+  }
   out += Indent(engines.Render());
   out += "\nBenchmarks:\n";
   if (s.benchmarks.empty()) {

@@ -56,8 +56,7 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   }
   p += "  server: find " + EngineList(o) +
        " on the PATH, or install what is missing (apt-get as root or through sudo -n, or a "
-       "release under " +
-       work + "engines/)\n";
+       "release into ~/.dfbench/cache/engines/)\n";
   bool dragonfly = false;
   for (const auto* e : o.engines) dragonfly |= e->versioned_builds;
   if (dragonfly) {

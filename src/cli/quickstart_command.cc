@@ -38,6 +38,7 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .provider = provider,
                                         .engines = requested,
                                         .binaries = f.engines.binaries,
+                                        .versions = ParseVersions(f.engines),
                                         .skip_missing_engines = true,
                                         .pin_cpus = !f.no_pin,
                                         .dragonfly_version = f.run.tuning.dragonfly_version,

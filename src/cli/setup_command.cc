@@ -46,6 +46,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .provider = ResolveProvider(sub, f.provider),
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
+                            .versions = ParseVersions(f.engines),
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};
@@ -69,6 +70,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
+  if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
   if (s.provider != "local")
     std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
@@ -103,6 +105,7 @@ void AddSetup(CLI::App* sub, Action* action) {
       sub,
       "  dfbench setup --id local-dev\n"
       "  dfbench setup --id mc --engines redis,memcached\n"
+      "  dfbench setup --id rep --provider local --engines redis --replicas 1\n"
       "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
       "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
       "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"

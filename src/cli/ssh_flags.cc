@@ -36,10 +36,9 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
       ->group(group);
   if (with_version) {
     sub->add_option("--dragonfly_version,--dfly-version", f->dragonfly_version,
-                    "Dragonfly build to install: a release tag (v1.31.0), latest, an https:// "
-                    "URL of a tarball, or a local raw binary or .tar.gz (default: the one on the "
-                    "host, else latest)")
-        ->group(group);
+                    "Dragonfly build to install into the engine cache: a release tag (v1.31.0), "
+                    "latest, an https:// URL of a tarball, a local raw binary or .tar.gz, or "
+                    "system (default: the one on the host, else latest on ssh hosts)");
   }
 }
 
@@ -48,26 +47,20 @@ void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptio
   const bool aws = o->provider == "aws";
   for (const std::string flag :
        {"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
-        "--replica-private-ip", "--ssh-user", "--ssh-key", "--ssh-port", "--tune-network",
-        "--dragonfly_version"}) {
+        "--replica-private-ip", "--ssh-user", "--ssh-key", "--ssh-port", "--tune-network"}) {
     if (ssh || !sub->get_option_no_throw(flag) || sub->count(flag) == 0) continue;
     // AWS instances are SSH hosts too, at addresses and with a key the stack gives.
-    if (aws &&
-        (flag == "--ssh-user" || flag == "--tune-network" || flag == "--dragonfly_version")) {
-      continue;
-    }
+    if (aws && (flag == "--ssh-user" || flag == "--tune-network")) continue;
     ExitWith(core::ErrorKind::kUsage,
              flag + " needs --provider ssh (" +
                  (aws ? "the aws provider launches its hosts and makes their key"
-                  : flag == "--dragonfly_version"
-                      ? "the local provider uses this machine; use --dragonfly_binary"
                       : "the local provider uses this machine") +
                  ")");
   }
+  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
   o->tune_network = f.tune_network;
   if (aws) {
     o->ssh.user = f.user;  // empty: the provider's (Ubuntu AMIs log in as ubuntu)
-    if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
     return;
   }
   if (!ssh) return;
@@ -95,7 +88,6 @@ void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptio
       OrExit(hosts::ValidateEndpoint(e));
     }
   }
-  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
 }
 
 }  // namespace dfbench::cli

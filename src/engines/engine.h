@@ -21,8 +21,8 @@ struct EngineSpec {
   std::string name;     // dragonfly | redis | valkey | memcached
   std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
   Protocol protocol;
-  // Its build is chosen by version (--dragonfly_version: a release tag, a URL, a local build)
-  // from its own releases; the others are the host's package or PATH binary.
+  // Its builds come from its own release archives only (no OS package to fall back on), so a
+  // host without one gets the latest release.
   bool versioned_builds = false;
   // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
   bool sharded = false;
@@ -113,6 +113,9 @@ struct StartOptions {
   int port = 0;  // 0: a free port of the host
   std::chrono::milliseconds ready_timeout = std::chrono::seconds(20);
   std::chrono::milliseconds stop_grace = std::chrono::seconds(5);
+  // False for a replica started with its master given: it is read-only and gets its data from
+  // the master.
+  bool flush = true;
 };
 
 // A started engine. Stop() is idempotent; the destructor stops it too, so no engine outlives
@@ -173,9 +176,9 @@ class RunningEngine {
 // Starts `binary` on options.port (else a free port) of host.EngineAddress() with persistence off
 // and the tuning applied (resolved with the host's vCPUs and NIC receive queues, pinned to
 // tuning.cpus or to NetworkPinCpus for *_pin_network), logging to <work dir>/<name>-<port>.log;
-// waits until it answers PING (bounded by ready_timeout), reads its version and flushes it.
-// kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>" when it exits or
-// never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.
+// waits until it answers PING (bounded by ready_timeout), reads its version and flushes it (unless
+// options.flush is false). kEnvironment "<name> failed to start: <reason>; last log lines:\n<tail>"
+// when it exits or never answers (the process is killed); kInterrupted on SIGINT/SIGTERM.
 core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                                   const std::string& binary, const Tuning& tuning,
                                   const StartOptions& options = {});

@@ -1,5 +1,5 @@
-// Carrying out an install plan on a host: one probe round trip, then apt-get, a download, a
-// source build or an upload, and the installed binary's version.
+// Carrying out an install plan on a host: one probe round trip, then apt-get, or a download,
+// source build or upload into the engine cache, and the installed binary's version.
 #include "engines/install.h"
 
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/subprocess.h"
+#include "engines/engine_cache.h"
 #include "hosts/digest.h"
 #include "hosts/remote_facts.h"
 #include "hosts/ssh_command.h"
@@ -30,35 +31,8 @@ fi
 echo @@lists; ls /var/lib/apt/lists/ 2>/dev/null | grep -c '_Packages' || true
 echo @@tools; for t in make cc; do command -v $t >/dev/null 2>&1 && echo $t; done
 echo @@uid; id -u
+echo @@home; printf '%s\n' "$HOME"
 exit 0
-)sh";
-
-// $1 install dir, $2 URL, $3 file name pattern, $4 program: downloads a .tar.gz release and
-// keeps the one file matching the pattern as <dir>/<program>.
-constexpr const char* kDownloadScript = R"sh(dir=$1; url=$2; pattern=$3; program=$4
-tmp="$dir.tmp"
-rm -rf "$tmp" "$dir.new" && mkdir -p "$tmp" || exit 1
-cd "$tmp" || exit 1
-if command -v curl >/dev/null 2>&1; then
-  curl -fsSL --retry 2 --connect-timeout 20 -o pkg.tar.gz "$url" || { echo "download of $url failed" >&2; exit 3; }
-elif command -v wget >/dev/null 2>&1; then
-  wget -q -T 20 -O pkg.tar.gz "$url" || { echo "download of $url failed" >&2; exit 3; }
-else
-  echo "neither curl nor wget is installed" >&2; exit 4
-fi
-if [ -n "$pattern" ]; then
-  tar -xzf pkg.tar.gz || { echo "$url is not a .tar.gz" >&2; exit 5; }
-  f=$(find . -type f -name "$pattern" ! -name pkg.tar.gz | head -n 1)
-  [ -n "$f" ] || { echo "no $pattern in $url" >&2; exit 6; }
-  chmod 755 "$f" && mkdir -p "$dir.new" && mv -f "$f" "$dir.new/$program" || exit 7
-else
-  tar -xzf pkg.tar.gz || { echo "$url is not a .tar.gz" >&2; exit 5; }
-  src=$(find . -maxdepth 1 -type d -name 'redis-*' | head -n 1)
-  [ -n "$src" ] || { echo "no redis source in $url" >&2; exit 6; }
-  (cd "$src" && make -j"$(nproc)" >build.log 2>&1) || { tail -n 20 "$src/build.log" >&2; exit 8; }
-  mkdir -p "$dir.new" && cp "$src/src/redis-server" "$dir.new/$program" || exit 7
-fi
-cd / && rm -rf "$dir" "$tmp" && mv "$dir.new" "$dir"
 )sh";
 
 std::string FirstLines(const std::string& text, int n = 3) {
@@ -78,6 +52,7 @@ struct Probe {
   HostOffer offer;
   bool root = false;
   bool can_build = false;  // make and a C compiler
+  std::string home;        // $HOME of the login user
 };
 
 core::Result<Probe> ProbeHost(hosts::Host& host, const EngineSpec& spec) {
@@ -96,6 +71,7 @@ core::Result<Probe> ProbeHost(hosts::Host& host, const EngineSpec& spec) {
   if (candidate != "(none)") p.offer.package_candidate = candidate;
   p.offer.package_lists = first(s["lists"]) != "0" && !first(s["lists"]).empty();
   p.root = first(s["uid"]) == "0";
+  p.home = first(s["home"]);
   p.can_build =
       s["tools"].find("make") != std::string::npos && s["tools"].find("cc") != std::string::npos;
   return p;
@@ -158,9 +134,10 @@ core::Status AptInstall(hosts::Host& host, bool root, const std::string& package
   return core::Ok();
 }
 
-// A local Dragonfly build (raw binary or .tar.gz) as one checked ELF file on this machine.
+// A local build (raw binary or .tar.gz) as one checked ELF file on this machine.
 core::Result<std::filesystem::path> LocalBinary(const std::filesystem::path& file,
                                                 const std::string& host_arch,
+                                                const EngineSpec& spec,
                                                 std::filesystem::path* scratch) {
   auto head = core::ReadFile(file);
   if (!head) return tl::unexpected(head.error());
@@ -181,83 +158,87 @@ core::Result<std::filesystem::path> LocalBinary(const std::filesystem::path& fil
     binary.clear();
     std::error_code ec;
     for (const auto& e : std::filesystem::recursive_directory_iterator(*scratch, ec)) {
-      if (e.is_regular_file() && e.path().filename().string().rfind("dragonfly", 0) == 0) {
+      if (e.is_regular_file() && e.path().filename().string().rfind(spec.program, 0) == 0) {
         binary = e.path();
         break;
       }
     }
     if (binary.empty()) {
-      return core::Fail(core::ErrorKind::kUsage, file.string() + " holds no dragonfly* file");
+      return core::Fail(core::ErrorKind::kUsage,
+                        file.string() + " holds no " + spec.program + "* file");
     }
   }
   if (auto st = CheckElfArch(binary, host_arch); !st) return tl::unexpected(st.error());
   return binary;
 }
 
-core::Result<std::string> Upload(hosts::Host& host, const std::string& dir_root,
-                                 const std::filesystem::path& file, const std::string& arch,
-                                 const EngineSpec& spec) {
+// A local file (a raw binary or a .tar.gz), checked here and copied to the host's work
+// directory, whence the cache takes it as a file:// URL. Its label names it by content.
+struct Uploaded {
+  std::string url;
+  std::string label;
+};
+core::Result<Uploaded> Upload(hosts::Host& host, const std::filesystem::path& file,
+                              const std::string& arch, const EngineSpec& spec) {
   std::filesystem::path scratch;
-  auto binary = LocalBinary(file, arch, &scratch);
   auto cleanup = [&] {
     std::error_code ec;
     if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
   };
+  auto binary = LocalBinary(file, arch, spec, &scratch);
   if (!binary) {
     cleanup();
     return tl::unexpected(binary.error());
   }
   auto digest = hosts::Sha256File(*binary);
-  if (!digest) {
+  auto work = host.WorkDir();
+  if (!digest || !work) {
     cleanup();
-    return tl::unexpected(digest.error());
+    return tl::unexpected(!digest ? digest.error() : work.error());
   }
-  const std::string remote = dir_root + "/file-" + digest->substr(0, 12) + "/" + spec.program;
-  auto present = host.Run({.argv = {"test", "-x", remote}, .timeout = seconds(30)});
-  if (!present || !present->status.ok()) {
-    core::Notef("{}: uploading {} as {}", host.Name(), file.string(), remote);
-    if (auto st = host.Upload(*binary, remote, 0755); !st) {
-      cleanup();
-      return tl::unexpected(st.error());
-    }
-  }
+  const std::string remote = *work + "/upload-" + digest->substr(0, 12) + "/" + spec.program;
+  core::Notef("{}: uploading {}", host.Name(), file.string());
+  auto st = host.Upload(*binary, remote, 0755);
   cleanup();
-  return remote;
+  if (!st) return tl::unexpected(st.error());
+  return Uploaded{.url = "file://" + remote, .label = "file-" + digest->substr(0, 12)};
 }
 
-}  // namespace
-
-core::Result<InstalledEngine> EnsureInstalled(hosts::Host& host, const EngineSpec& spec,
-                                              const InstallRequest& request) {
-  InstalledEngine installed;
-  auto finish = [&](const std::string& binary) -> core::Result<InstalledEngine> {
-    installed.binary = binary;
-    auto version = ProbeVersion(host, binary, spec);
-    if (!version) {
-      return core::Fail(version.error().kind, spec.name + " on " + host.Name() +
-                                                  " does not run: " + version.error().message);
-    }
-    installed.version = *version;
-    return installed;
-  };
-  if (!request.explicit_binary.empty()) {
-    auto found = host.Which(request.explicit_binary);
-    if (!found) {
-      return core::Fail(core::ErrorKind::kEnvironment,
-                        "--" + spec.name + "_binary " + request.explicit_binary +
-                            ": not an executable file on " + host.Name());
-    }
-    installed.method = "binary";
-    installed.source = request.explicit_binary;
-    return finish(*found);
+// Reads the version of the binary `installed` names; kEnvironment when it does not run.
+core::Result<InstalledEngine> WithVersion(hosts::Host& host, const EngineSpec& spec,
+                                          InstalledEngine installed) {
+  auto version = ProbeVersion(host, installed.binary, spec);
+  if (!version) {
+    return core::Fail(version.error().kind, spec.name + " on " + host.Name() +
+                                                " does not run: " + version.error().message);
   }
+  installed.version = *version;
+  installed.origin = OriginOf(installed.method);
+  return installed;
+}
 
+core::Result<InstalledEngine> UseExplicitBinary(hosts::Host& host, const EngineSpec& spec,
+                                                const std::string& path) {
+  auto found = host.Which(path);
+  if (!found) {
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        "--" + spec.name + "_binary " + path + ": not an executable file on " + host.Name());
+  }
+  return WithVersion(host, spec, {.binary = *found, .method = "binary", .source = path});
+}
+
+// The host's offer and the plan for it. Fresh cloud images ship without package lists: they
+// are fetched once before deciding.
+core::Result<std::pair<Probe, InstallPlan>> ProbeAndPlan(hosts::Host& host, const EngineSpec& spec,
+                                                         const VersionSpec& version) {
   auto probe = ProbeHost(host, spec);
   if (!probe) return tl::unexpected(probe.error());
-  InstallPlan plan = PlanInstall(spec, request.version, probe->offer);
-  // Fresh cloud images ship without package lists: fetch them once before deciding.
-  if (plan.method != InstallMethod::kPresent && plan.method != InstallMethod::kUpload &&
-      IsDebianLike(probe->offer.os) && !probe->offer.package_lists && !spec.versioned_builds) {
+  InstallPlan plan = PlanInstall(spec, version, probe->offer);
+  if (plan.method != InstallMethod::kOsPackage && plan.method != InstallMethod::kImpossible) {
+    return std::pair{*probe, plan};
+  }
+  if (IsDebianLike(probe->offer.os) && !probe->offer.package_lists && !spec.versioned_builds) {
     core::Notef("{}: apt-get update", host.Name());
     if (auto st = Step(host, "apt-get update", AptArgv(host, probe->root, {"update", "-q"}),
                        minutes(10), probe->root);
@@ -266,63 +247,82 @@ core::Result<InstalledEngine> EnsureInstalled(hosts::Host& host, const EngineSpe
     }
     probe = ProbeHost(host, spec);
     if (!probe) return tl::unexpected(probe.error());
-    plan = PlanInstall(spec, request.version, probe->offer);
+    plan = PlanInstall(spec, version, probe->offer);
   }
-  installed.method = MethodName(plan.method);
-  auto work = host.WorkDir();
-  if (!work) return tl::unexpected(work.error());
-  const std::string dir_root = *work + "/engines/" + spec.name;
+  return std::pair{*probe, plan};
+}
 
+core::Result<InstalledEngine> InstallPackage(hosts::Host& host, const EngineSpec& spec,
+                                             const Probe& probe, const std::string& package) {
+  if (auto st = AptInstall(host, probe.root, package); !st) return tl::unexpected(st.error());
+  auto found = host.Which(spec.program);
+  if (!found) {
+    return core::Fail(core::ErrorKind::kEnvironment, "apt-get installed " + package + " on " +
+                                                         host.Name() + " but " + spec.program +
+                                                         " is not on PATH");
+  }
+  return WithVersion(host, spec, {.binary = *found, .method = "apt", .source = package});
+}
+
+// A release archive, a source release or an uploaded file, through the host's engine cache.
+core::Result<InstalledEngine> InstallThroughCache(hosts::Host& host, const EngineSpec& spec,
+                                                  const InstallRequest& request, const Probe& probe,
+                                                  const InstallPlan& plan) {
+  CacheTarget target{.root = request.cache_root.empty() ? probe.home + "/.dfbench/cache/engines"
+                                                        : request.cache_root,
+                     .label = plan.label,
+                     .arch = probe.offer.arch,
+                     .url = plan.url,
+                     .pattern = spec.name == "dragonfly" ? "dragonfly*" : spec.program,
+                     .refresh = plan.label == "latest"};
+  InstalledEngine installed{.method = MethodName(plan.method), .source = plan.url};
+  if (plan.method == InstallMethod::kUpload) {
+    auto uploaded = Upload(host, request.version.value, probe.offer.arch, spec);
+    if (!uploaded) return tl::unexpected(uploaded.error());
+    target.url = uploaded->url;
+    target.label = uploaded->label;
+    installed.source = request.version.value;
+  }
+  if (plan.method == InstallMethod::kSourceBuild && !probe.can_build &&
+      request.install_build_tools && IsDebianLike(probe.offer.os)) {
+    if (auto st = AptInstall(host, probe.root, "build-essential"); !st) {
+      return tl::unexpected(st.error());
+    }
+  }
+  auto cached = InstallIntoCache(host, spec, target);
+  if (!cached) return tl::unexpected(cached.error());
+  installed.binary = cached->binary;
+  installed.sha256 = cached->sha256;
+  installed.checksum_verified = cached->checksum_verified;
+  // The archive decides: a source tree is built whatever the plan expected.
+  if (plan.method != InstallMethod::kUpload) {
+    installed.method = cached->origin == "build" ? "source" : "release";
+  }
+  if (cached->reused) core::Notef("{}: {} from the cache {}", host.Name(), spec.name, cached->dir);
+  return WithVersion(host, spec, installed);
+}
+
+}  // namespace
+
+core::Result<InstalledEngine> EnsureInstalled(hosts::Host& host, const EngineSpec& spec,
+                                              const InstallRequest& request) {
+  if (!request.explicit_binary.empty()) {
+    return UseExplicitBinary(host, spec, request.explicit_binary);
+  }
+  auto planned = ProbeAndPlan(host, spec, request.version);
+  if (!planned) return tl::unexpected(planned.error());
+  const auto& [probe, plan] = *planned;
   switch (plan.method) {
     case InstallMethod::kPresent:
-      installed.source = *probe->offer.on_path;
-      return finish(*probe->offer.on_path);
-    case InstallMethod::kOsPackage: {
-      installed.source = plan.package;
-      if (auto st = AptInstall(host, probe->root, plan.package); !st)
-        return tl::unexpected(st.error());
-      auto found = host.Which(spec.program);
-      if (!found) {
-        return core::Fail(core::ErrorKind::kEnvironment, "apt-get installed " + plan.package +
-                                                             " on " + host.Name() + " but " +
-                                                             spec.program + " is not on PATH");
-      }
-      return finish(*found);
-    }
+      return WithVersion(
+          host, spec,
+          {.binary = *probe.offer.on_path, .method = "present", .source = *probe.offer.on_path});
+    case InstallMethod::kOsPackage:
+      return InstallPackage(host, spec, probe, plan.package);
     case InstallMethod::kSourceBuild:
-    case InstallMethod::kReleaseTarball: {
-      installed.source = plan.url;
-      const std::string dir = dir_root + "/" + plan.label;
-      const std::string binary = dir + "/" + spec.program;
-      // A pinned build already there is reused; "latest" is fetched again.
-      if (plan.label != "latest") {
-        auto present = host.Run({.argv = {"test", "-x", binary}, .timeout = seconds(30)});
-        if (present && present->status.ok()) return finish(binary);
-      }
-      const bool build = plan.method == InstallMethod::kSourceBuild;
-      if (build && !probe->can_build) {
-        if (auto st = AptInstall(host, probe->root, "build-essential"); !st) {
-          return tl::unexpected(st.error());
-        }
-      }
-      core::Notef("{}: {} {}", host.Name(), build ? "building" : "downloading", plan.url);
-      const std::string pattern = build                      ? ""
-                                  : spec.name == "dragonfly" ? "dragonfly*"
-                                                             : spec.program;
-      if (auto st = Step(host, "installing " + spec.name + " from " + plan.url,
-                         {"sh", "-c", kDownloadScript, "sh", dir, plan.url, pattern, spec.program},
-                         minutes(build ? 30 : 10), true);
-          !st) {
-        return tl::unexpected(st.error());
-      }
-      return finish(binary);
-    }
-    case InstallMethod::kUpload: {
-      installed.source = request.version.value;
-      auto remote = Upload(host, dir_root, request.version.value, probe->offer.arch, spec);
-      if (!remote) return tl::unexpected(remote.error());
-      return finish(*remote);
-    }
+    case InstallMethod::kReleaseTarball:
+    case InstallMethod::kUpload:
+      return InstallThroughCache(host, spec, request, probe, plan);
     case InstallMethod::kImpossible:
       break;
   }

@@ -1,7 +1,8 @@
 // Engines on a host: used where they already are, or installed on Debian and Ubuntu hosts from
-// the OS packages (redis-server, valkey-server, memcached), from a release tarball (Dragonfly
-// by tag, `latest` or URL; Valkey's Ubuntu builds), from Redis' source release, or from a local
-// file dfbench uploads (Dragonfly: a raw binary or a .tar.gz).
+// the OS packages (redis-server, valkey-server, memcached); a pinned version (--<engine>_version)
+// comes from a release archive (Dragonfly's builds, Valkey's Ubuntu builds), a source release
+// built on the host (Redis, memcached, Valkey where no build matches), or a local file dfbench
+// uploads, into the host's engine cache (engines/engine_cache.h).
 #pragma once
 
 #include <filesystem>
@@ -19,6 +20,7 @@ namespace dfbench::engines {
 // The releases dfbench installs when the OS has no package.
 inline constexpr const char* kValkeyRelease = "8.0.2";
 inline constexpr const char* kRedisRelease = "7.4.2";
+inline constexpr const char* kMemcachedRelease = "1.6.38";
 
 // The fields of /etc/os-release that choose an install method.
 struct OsRelease {
@@ -34,29 +36,36 @@ bool IsDebianLike(const OsRelease& os);
 // noble; "" when there is none.
 std::string ValkeyBuildFor(const OsRelease& os);
 
-// What --dragonfly_version asks for.
+// What --<engine>_version asks for.
 struct VersionSpec {
   enum class Kind {
     kAny,        // "": whatever the host has, else the latest release
+    kSystem,     // "system": the OS package or the program on PATH, never a download
     kLatest,     // "latest"
-    kTag,        // "v1.31.0" (a bare "1.31.0" gets its "v")
+    kTag,        // "v1.31.0" (Dragonfly: a bare "1.31.0" gets its "v"; others lose it)
     kUrl,        // "https://.../dragonfly-x86_64.tar.gz"
     kLocalFile,  // a path on this machine: a raw binary or a .tar.gz
   };
   Kind kind = Kind::kAny;
   std::string value;
 };
-// kUsage for http:// URLs and for local paths that do not exist.
-core::Result<VersionSpec> ParseVersionSpec(const std::string& text);
+// `text` as given to --<engine>_version. kUsage for http:// URLs (except to this machine's
+// loopback: a local mirror) and for local paths that do not exist.
+core::Result<VersionSpec> ParseVersionSpec(const std::string& text,
+                                           const std::string& engine = "dragonfly");
 
-// https://github.com/dragonflydb/dragonfly/releases/{latest/download,download/<tag>}/
-// dragonfly-<arch>.tar.gz (arch x86_64 or aarch64); a kUrl as given. kUsage for other arches.
+// Where an engine's releases are downloaded from: $DFBENCH_<ENGINE>_RELEASES (a mirror), else
+// https://github.com/dragonflydb/dragonfly/releases, https://download.valkey.io/releases,
+// https://download.redis.io/releases, https://memcached.org/files.
+std::string ReleaseBase(const std::string& engine);
+// <base>/{latest/download,download/<tag>}/dragonfly-<arch>.tar.gz (arch x86_64 or aarch64); a
+// kUrl as given. kUsage for other arches.
 core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const std::string& arch);
-// https://download.valkey.io/releases/valkey-<version>-<build>-<x86_64|arm64>.tar.gz
+// <base>/valkey-<version>-<build>-<x86_64|arm64>.tar.gz
 std::string ValkeyReleaseUrl(const std::string& version, const std::string& build,
                              const std::string& arch);
-// https://download.redis.io/releases/redis-<version>.tar.gz (source)
-std::string RedisSourceUrl(const std::string& version);
+// <base>/<redis|valkey|memcached>-<version>.tar.gz: a source release.
+std::string SourceReleaseUrl(const std::string& engine, const std::string& version);
 
 // The architecture an ELF header is built for ("x86_64", "aarch64", "i386", "arm", "riscv64",
 // "ppc64le", "s390x", "machine-<n>"); "" when `header` is not ELF.
@@ -77,7 +86,7 @@ enum class InstallMethod {
   kPresent,         // already on the host
   kOsPackage,       // apt-get install
   kReleaseTarball,  // a binary release downloaded on the host
-  kSourceBuild,     // Redis' source release, built on the host
+  kSourceBuild,     // a source release, built on the host
   kUpload,          // a local file uploaded by dfbench
   kImpossible,
 };
@@ -86,26 +95,34 @@ struct InstallPlan {
   InstallMethod method = InstallMethod::kImpossible;
   std::string package;  // kOsPackage
   std::string url;      // kReleaseTarball, kSourceBuild
-  std::string label;    // directory under <work>/engines/<name>/ (kReleaseTarball, kSourceBuild)
+  std::string label;    // the version part of its cache directory (kReleaseTarball, kSourceBuild)
   std::string reason;   // kImpossible: why, and what to do instead
 };
 // Pure: the method for `spec` on a host offering `offer`. An engine on the host is used unless
-// a specific Dragonfly build is asked for.
+// a specific version (a tag, latest, a URL or a file) is asked for.
 InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version, const HostOffer& offer);
 // "apt", "release", ... as recorded in state.json.
 std::string MethodName(InstallMethod method);
 
 struct InstallRequest {
-  VersionSpec version;          // Dragonfly only
-  std::string explicit_binary;  // --<engine>_binary: a path on the host, used as is
+  VersionSpec version;              // --<engine>_version
+  std::string explicit_binary;      // --<engine>_binary: a path on the host, used as is
+  std::string cache_root;           // the engine cache; "": ~/.dfbench/cache/engines on the host
+  bool install_build_tools = true;  // apt-get build-essential for a source build when missing
 };
 
 struct InstalledEngine {
-  std::string binary;   // absolute path on the host
-  std::string version;  // first line of `<binary> --version`
-  std::string method;   // present, binary, apt, release, source, upload
-  std::string source;   // package name, URL or local file
+  std::string binary;              // absolute path on the host
+  std::string version;             // first line of `<binary> --version`
+  std::string method;              // present, binary, apt, release, source, upload
+  std::string source;              // package name, URL or local file
+  std::string origin;              // release, build or system (OriginOf(method))
+  std::string sha256;              // of the installed binary (cached installs)
+  bool checksum_verified = false;  // the archive matched its published checksum
 };
+// "release" (a downloaded or uploaded build), "build" (built on the host) or "system" (a
+// package, the PATH or --<engine>_binary).
+std::string OriginOf(const std::string& method);
 
 // Finds or installs `spec` on `host` and reads its version. Privileged steps (apt-get) run as
 // root or through `sudo -n`. kEnvironment naming the host, the engine and what to do when it

@@ -1,6 +1,8 @@
 // The pure half of installing engines: OS detection, version specs, release URLs, ELF
 // architecture checks and the choice of an install method.
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -42,9 +44,48 @@ std::string StableHash(const std::string& text) {
   return hex;
 }
 
+// http:// is refused except to this machine: a mirror or a test server on the loopback.
+bool IsLoopbackUrl(const std::string& url) {
+  for (const char* host : {"http://127.0.0.1", "http://localhost", "http://[::1]"}) {
+    const std::string h = host;
+    if (url.rfind(h, 0) == 0 &&
+        (url.size() == h.size() || url[h.size()] == ':' || url[h.size()] == '/')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string How(const EngineSpec& spec) {
   return "install " + spec.program + " on the host yourself, or pass --" + spec.name +
          "_binary PATH";
+}
+
+// The newest release of `engine` this version of dfbench knows: what `latest` means where the
+// project publishes no "latest" link.
+std::string KnownRelease(const std::string& engine) {
+  if (engine == "valkey") return kValkeyRelease;
+  if (engine == "memcached") return kMemcachedRelease;
+  return kRedisRelease;
+}
+
+// Redis, Valkey or memcached at a tag (or latest): Valkey's build for the host's OS and arch
+// where there is one, else the source release built on the host.
+InstallPlan PlanPinnedRelease(const EngineSpec& spec, const VersionSpec& version,
+                              const HostOffer& offer) {
+  InstallPlan plan;
+  const std::string tag =
+      version.kind == VersionSpec::Kind::kTag ? version.value : KnownRelease(spec.name);
+  plan.label = tag;
+  const std::string build = ValkeyBuildFor(offer.os);
+  if (spec.name == "valkey" && !build.empty() && SupportedReleaseArch(offer.arch)) {
+    plan.method = InstallMethod::kReleaseTarball;
+    plan.url = ValkeyReleaseUrl(tag, build, offer.arch);
+    return plan;
+  }
+  plan.method = InstallMethod::kSourceBuild;
+  plan.url = SourceReleaseUrl(spec.name, tag);
+  return plan;
 }
 
 }  // namespace
@@ -86,29 +127,46 @@ std::string ValkeyBuildFor(const OsRelease& os) {
   return "";
 }
 
-core::Result<VersionSpec> ParseVersionSpec(const std::string& text) {
+core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const std::string& engine) {
+  const std::string flag = "--" + engine + "_version " + text;
   if (text.empty()) return VersionSpec{};
+  if (text == "system") return VersionSpec{VersionSpec::Kind::kSystem, text};
   if (text == "latest") return VersionSpec{VersionSpec::Kind::kLatest, text};
   if (text.rfind("https://", 0) == 0) return VersionSpec{VersionSpec::Kind::kUrl, text};
   if (text.rfind("http://", 0) == 0) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "--dragonfly_version " + text + ": use an https:// URL");
+    if (IsLoopbackUrl(text)) return VersionSpec{VersionSpec::Kind::kUrl, text};
+    return core::Fail(core::ErrorKind::kUsage, flag + ": use an https:// URL");
   }
   const bool tag_like = text.find('/') == std::string::npos &&
                         text.find_first_not_of("v0123456789.-rcRC") == std::string::npos &&
                         text.find_first_of("0123456789") != std::string::npos;
   if (tag_like && !std::filesystem::exists(text)) {
-    return VersionSpec{VersionSpec::Kind::kTag, text.front() == 'v' ? text : "v" + text};
+    std::string bare = text.front() == 'v' ? text.substr(1) : text;
+    return VersionSpec{VersionSpec::Kind::kTag, engine == "dragonfly" ? "v" + bare : bare};
   }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(text, ec)) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "--dragonfly_version " + text +
-                          ": not a release tag (v1.31.0), latest, an https:// URL or a file");
+    return core::Fail(core::ErrorKind::kUsage, flag + ": not a release tag (" +
+                                                   (engine == "dragonfly" ? "v1.31.0" : "8.0.2") +
+                                                   "), latest, system, an https:// URL or a file");
   }
   auto absolute = std::filesystem::absolute(text, ec);
   return VersionSpec{VersionSpec::Kind::kLocalFile,
                      ec ? text : absolute.lexically_normal().string()};
+}
+
+std::string ReleaseBase(const std::string& engine) {
+  std::string upper;
+  for (char c : engine) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (const char* env = std::getenv(("DFBENCH_" + upper + "_RELEASES").c_str()); env && *env) {
+    std::string base = env;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    return base;
+  }
+  if (engine == "dragonfly") return "https://github.com/dragonflydb/dragonfly/releases";
+  if (engine == "valkey") return "https://download.valkey.io/releases";
+  if (engine == "memcached") return "https://memcached.org/files";
+  return "https://download.redis.io/releases";
 }
 
 core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const std::string& arch) {
@@ -118,7 +176,7 @@ core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const 
     return core::Fail(core::ErrorKind::kUsage,
                       "Dragonfly releases exist for x86_64 and aarch64, not " + arch);
   }
-  const std::string base = "https://github.com/dragonflydb/dragonfly/releases/";
+  const std::string base = ReleaseBase("dragonfly") + "/";
   const std::string file = "dragonfly-" + a + ".tar.gz";
   if (version.kind == VersionSpec::Kind::kTag)
     return base + "download/" + version.value + "/" + file;
@@ -128,12 +186,17 @@ core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const 
 std::string ValkeyReleaseUrl(const std::string& version, const std::string& build,
                              const std::string& arch) {
   const std::string a = hosts::CanonicalArch(arch) == "aarch64" ? "arm64" : "x86_64";
-  return "https://download.valkey.io/releases/valkey-" + version + "-" + build + "-" + a +
-         ".tar.gz";
+  return ReleaseBase("valkey") + "/valkey-" + version + "-" + build + "-" + a + ".tar.gz";
 }
 
-std::string RedisSourceUrl(const std::string& version) {
-  return "https://download.redis.io/releases/redis-" + version + ".tar.gz";
+std::string SourceReleaseUrl(const std::string& engine, const std::string& version) {
+  return ReleaseBase(engine) + "/" + engine + "-" + version + ".tar.gz";
+}
+
+std::string OriginOf(const std::string& method) {
+  if (method == "release" || method == "upload") return "release";
+  if (method == "source") return "build";
+  return "system";
 }
 
 std::string ElfArch(std::string_view h) {
@@ -183,18 +246,25 @@ core::Status CheckElfArch(const std::filesystem::path& file, const std::string& 
 InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
                         const HostOffer& offer) {
   InstallPlan plan;
+  using Kind = VersionSpec::Kind;
   const bool dragonfly = spec.versioned_builds;
-  const bool specific = dragonfly && version.kind != VersionSpec::Kind::kAny;
+  const bool specific = version.kind != Kind::kAny && version.kind != Kind::kSystem;
   if (offer.on_path && !specific) {
     plan.method = InstallMethod::kPresent;
     return plan;
   }
   const std::string os = offer.os.pretty.empty() ? "this OS" : offer.os.pretty;
-  if (dragonfly) {
-    if (version.kind == VersionSpec::Kind::kLocalFile) {
-      plan.method = InstallMethod::kUpload;
-      return plan;
-    }
+  if (version.kind == Kind::kLocalFile) {
+    plan.method = InstallMethod::kUpload;
+    return plan;
+  }
+  if (version.kind == Kind::kUrl) {
+    plan.method = InstallMethod::kReleaseTarball;
+    plan.url = version.value;
+    plan.label = "url-" + StableHash(version.value);
+    return plan;
+  }
+  if (dragonfly && version.kind != Kind::kSystem) {
     auto url = DragonflyReleaseUrl(version, offer.arch);
     if (!url) {
       plan.reason = url.error().message + "; pass --dragonfly_version with a local build";
@@ -202,14 +272,17 @@ InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
     }
     plan.method = InstallMethod::kReleaseTarball;
     plan.url = *url;
-    plan.label = version.kind == VersionSpec::Kind::kTag   ? version.value
-                 : version.kind == VersionSpec::Kind::kUrl ? "url-" + StableHash(version.value)
-                                                           : "latest";
+    plan.label = version.kind == Kind::kTag ? version.value : "latest";
     return plan;
   }
+  if (specific) return PlanPinnedRelease(spec, version, offer);
   if (!offer.package_candidate.empty()) {
     plan.method = InstallMethod::kOsPackage;
     plan.package = spec.program == "memcached" ? "memcached" : spec.program;
+    return plan;
+  }
+  if (version.kind == Kind::kSystem) {
+    plan.reason = spec.program + " is neither on PATH nor packaged for " + os + "; " + How(spec);
     return plan;
   }
   if (!IsDebianLike(offer.os)) {
@@ -218,23 +291,14 @@ InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
     return plan;
   }
   if (spec.name == "valkey") {
-    const std::string build = ValkeyBuildFor(offer.os);
-    if (build.empty() || !SupportedReleaseArch(offer.arch)) {
+    if (ValkeyBuildFor(offer.os).empty() || !SupportedReleaseArch(offer.arch)) {
       plan.reason = "no valkey-server package and no Valkey release build for " + os + " (" +
                     offer.arch + "); " + How(spec);
       return plan;
     }
-    plan.method = InstallMethod::kReleaseTarball;
-    plan.url = ValkeyReleaseUrl(kValkeyRelease, build, offer.arch);
-    plan.label = std::string("valkey-") + kValkeyRelease;
-    return plan;
+    return PlanPinnedRelease(spec, {Kind::kTag, kValkeyRelease}, offer);
   }
-  if (spec.name == "redis") {
-    plan.method = InstallMethod::kSourceBuild;
-    plan.url = RedisSourceUrl(kRedisRelease);
-    plan.label = std::string("redis-") + kRedisRelease;
-    return plan;
-  }
+  if (spec.name == "redis") return PlanPinnedRelease(spec, {Kind::kTag, kRedisRelease}, offer);
   plan.reason = "no " + spec.program + " package on " + os + "; " + How(spec);
   return plan;
 }

@@ -1,6 +1,7 @@
 #include "engines/install.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -78,11 +79,31 @@ TEST(VersionSpec, TagsLatestUrlsAndFiles) {
   EXPECT_EQ(ParseVersionSpec("1.31.0")->value, "v1.31.0");
   EXPECT_EQ(ParseVersionSpec("https://example.com/d.tar.gz")->kind, VersionSpec::Kind::kUrl);
   EXPECT_EQ(ParseVersionSpec("http://example.com/d.tar.gz").error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(ParseVersionSpec("http://127.0.0.1:8000/d.tar.gz")->kind, VersionSpec::Kind::kUrl);
+  EXPECT_FALSE(ParseVersionSpec("http://127.0.0.1.example.com/d.tar.gz"));
+  EXPECT_EQ(ParseVersionSpec("system")->kind, VersionSpec::Kind::kSystem);
+  // Only Dragonfly's tags carry a "v".
+  EXPECT_EQ(ParseVersionSpec("v8.0.2", "valkey")->value, "8.0.2");
+  EXPECT_EQ(ParseVersionSpec("7.4.2", "redis")->kind, VersionSpec::Kind::kTag);
+  auto bad = ParseVersionSpec("./no/such/valkey", "valkey");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "--valkey_version ./no/such/valkey: not a release tag (8.0.2), latest, system, an "
+            "https:// URL or a file");
   EXPECT_EQ(ParseVersionSpec("./no/such/dragonfly").error().kind, core::ErrorKind::kUsage);
   auto self = ParseVersionSpec(core::SelfExecutable());
   ASSERT_TRUE(self);
   EXPECT_EQ(self->kind, VersionSpec::Kind::kLocalFile);
   EXPECT_EQ(self->value.front(), '/');
+}
+
+TEST(ReleaseUrls, MirrorFromTheEnvironment) {
+  ::setenv("DFBENCH_VALKEY_RELEASES", "http://127.0.0.1:9/mirror/", 1);
+  EXPECT_EQ(ValkeyReleaseUrl("8.0.2", "jammy", "x86_64"),
+            "http://127.0.0.1:9/mirror/valkey-8.0.2-jammy-x86_64.tar.gz");
+  EXPECT_EQ(SourceReleaseUrl("valkey", "8.1.0"), "http://127.0.0.1:9/mirror/valkey-8.1.0.tar.gz");
+  ::unsetenv("DFBENCH_VALKEY_RELEASES");
+  EXPECT_EQ(ReleaseBase("valkey"), "https://download.valkey.io/releases");
 }
 
 TEST(ReleaseUrls, PerArchitectureAndTag) {
@@ -102,7 +123,8 @@ TEST(ReleaseUrls, PerArchitectureAndTag) {
             "https://download.valkey.io/releases/valkey-8.0.2-jammy-arm64.tar.gz");
   EXPECT_EQ(ValkeyReleaseUrl("8.0.2", "noble", "x86_64"),
             "https://download.valkey.io/releases/valkey-8.0.2-noble-x86_64.tar.gz");
-  EXPECT_EQ(RedisSourceUrl("7.4.2"), "https://download.redis.io/releases/redis-7.4.2.tar.gz");
+  EXPECT_EQ(SourceReleaseUrl("redis", "7.4.2"),
+            "https://download.redis.io/releases/redis-7.4.2.tar.gz");
 }
 
 std::string Header(unsigned char data, uint16_t machine) {
@@ -177,7 +199,7 @@ TEST(PlanInstall, PackagesFirstThenReleases) {
   EXPECT_EQ(valkey_pkg.package, "valkey-server");
   auto redis_src = PlanInstall(E("redis"), {}, Offer(kBookworm));
   EXPECT_EQ(redis_src.method, InstallMethod::kSourceBuild);
-  EXPECT_EQ(redis_src.url, RedisSourceUrl(kRedisRelease));
+  EXPECT_EQ(redis_src.url, SourceReleaseUrl("redis", kRedisRelease));
   EXPECT_EQ(PlanInstall(E("memcached"), {}, Offer(kJammy, "1.6.14-1")).package, "memcached");
   auto df = PlanInstall(E("dragonfly"), {}, Offer(kBookworm));
   EXPECT_EQ(df.method, InstallMethod::kReleaseTarball);
@@ -192,6 +214,33 @@ TEST(PlanInstall, PackagesFirstThenReleases) {
   EXPECT_EQ(
       PlanInstall(E("dragonfly"), {VersionSpec::Kind::kLocalFile, "/x"}, Offer(kJammy)).method,
       InstallMethod::kUpload);
+}
+
+TEST(PlanInstall, PinnedVersionsComeFromReleasesOrSource) {
+  // A pinned version is installed even where the engine is on PATH.
+  auto valkey = PlanInstall(E("valkey"), {VersionSpec::Kind::kTag, "8.1.0"},
+                            Offer(kBookworm, "8.1.1", "/usr/bin/valkey-server"));
+  EXPECT_EQ(valkey.method, InstallMethod::kReleaseTarball);
+  EXPECT_EQ(valkey.url, ValkeyReleaseUrl("8.1.0", "jammy", "x86_64"));
+  EXPECT_EQ(valkey.label, "8.1.0");
+  auto valkey_src = PlanInstall(E("valkey"), {VersionSpec::Kind::kTag, "8.1.0"}, Offer(kFedora));
+  EXPECT_EQ(valkey_src.method, InstallMethod::kSourceBuild);
+  EXPECT_EQ(valkey_src.url, SourceReleaseUrl("valkey", "8.1.0"));
+  auto redis = PlanInstall(E("redis"), {VersionSpec::Kind::kLatest, "latest"}, Offer(kJammy));
+  EXPECT_EQ(redis.method, InstallMethod::kSourceBuild);
+  EXPECT_EQ(redis.label, kRedisRelease);
+  auto url =
+      PlanInstall(E("memcached"), {VersionSpec::Kind::kUrl, "https://m/x.tar.gz"}, Offer(kJammy));
+  EXPECT_EQ(url.method, InstallMethod::kReleaseTarball);
+  EXPECT_EQ(url.label.rfind("url-", 0), 0u);
+  // system: what is there, never a download.
+  EXPECT_EQ(PlanInstall(E("dragonfly"), {VersionSpec::Kind::kSystem, "system"},
+                        Offer(kJammy, "", "/usr/bin/dragonfly"))
+                .method,
+            InstallMethod::kPresent);
+  EXPECT_EQ(
+      PlanInstall(E("dragonfly"), {VersionSpec::Kind::kSystem, "system"}, Offer(kJammy)).method,
+      InstallMethod::kImpossible);
 }
 
 TEST(PlanInstall, SaysWhyWhenThereIsNoWay) {
@@ -314,28 +363,6 @@ TEST(EnsureInstalled, AptThroughSudoWhenNotRoot) {
   EXPECT_TRUE(root.RanDetached({"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o",
                                 "DPkg::Lock::Timeout=300", "install", "-y", "-q",
                                 "--no-install-recommends", "memcached"}));
-}
-
-TEST(EnsureInstalled, DragonflyReleaseIsDownloadedOnTheHost) {
-  FakeHost host;
-  host.probe = Probe(kJammy, "/usr/local/bin/dragonfly", "", "0");
-  InstallRequest request;
-  request.version = *ParseVersionSpec("v1.31.0");
-  auto r = EnsureInstalled(host, E("dragonfly"), request);
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->method, "release");
-  EXPECT_EQ(r->binary, "/home/u/.dfbench-work/s/engines/dragonfly/v1.31.0/dragonfly");
-  bool downloaded = false;
-  for (const auto& a : host.ran) {
-    if (a.size() == 8 && a[0] == "sh" &&
-        a[4] == "/home/u/.dfbench-work/s/engines/dragonfly/v1.31.0") {
-      EXPECT_EQ(a[5], *DragonflyReleaseUrl({VersionSpec::Kind::kTag, "v1.31.0"}, "x86_64"));
-      EXPECT_EQ(a[6], "dragonfly*");
-      EXPECT_EQ(a[7], "dragonfly");
-      downloaded = true;
-    }
-  }
-  EXPECT_TRUE(downloaded);
 }
 
 TEST(EnsureInstalled, ExplicitBinaryAndImpossibleInstalls) {

@@ -182,7 +182,9 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                  engine.LogTail(), log_path));
   }
   engine.version_ = *version;
-  if (auto flushed = engine.Flush(); !flushed) return tl::unexpected(flushed.error());
+  if (options.flush) {
+    if (auto flushed = engine.Flush(); !flushed) return tl::unexpected(flushed.error());
+  }
   return engine;
 }
 

@@ -32,6 +32,46 @@ core::Result<std::string> LocateBinary(hosts::Host& host, const engines::EngineS
       "\"" + spec.program + "\" not found on PATH (install it or pass " + flag + " PATH)");
 }
 
+// A pinned version (--<engine>_version: a tag, latest, a URL or a file) from the engine cache
+// under ~/.dfbench, installed there without root when missing; otherwise the binary as found.
+core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engines::EngineSpec& spec,
+                                                 const SetupRequest& request) {
+  using Kind = engines::VersionSpec::Kind;
+  auto v = request.versions.find(spec.name);
+  const bool pinned = v != request.versions.end() && v->second.kind != Kind::kAny &&
+                      v->second.kind != Kind::kSystem && !request.binaries.count(spec.name);
+  if (pinned) {
+    auto done = engines::EnsureInstalled(host, spec,
+                                         {.version = v->second,
+                                          .cache_root = state::EngineCacheDir().string(),
+                                          .install_build_tools = false});
+    if (!done) return tl::unexpected(done.error());
+    return InstalledRecord(spec, *done);
+  }
+  auto binary = LocateBinary(host, spec, request);
+  // quickstart: an engine missing here is fetched (its latest release, into the cache) where
+  // there is network; without, the line that skips it says both why.
+  if (!binary && request.skip_missing_engines && v == request.versions.end() &&
+      !request.binaries.count(spec.name)) {
+    SetupRequest latest = request;
+    latest.versions[spec.name] = {engines::VersionSpec::Kind::kLatest, "latest"};
+    auto fetched = FindOrInstall(host, spec, latest);
+    if (fetched) return fetched;
+    return core::Fail(fetched.error().kind == core::ErrorKind::kInterrupted
+                          ? core::ErrorKind::kInterrupted
+                          : core::ErrorKind::kEnvironment,
+                      binary.error().message + "; fetching it failed: " + fetched.error().message);
+  }
+  if (!binary) return tl::unexpected(binary.error());
+  auto version = engines::ProbeVersion(host, *binary, spec);
+  if (!version) return tl::unexpected(version.error());
+  return state::EngineInstall{.name = spec.name,
+                              .binary = *binary,
+                              .version = *version,
+                              .status = state::InstallStatus::kInstalled,
+                              .origin = "system"};
+}
+
 }  // namespace
 
 CpuSplit SplitCpus(const std::vector<int>& allowed) {
@@ -41,25 +81,73 @@ CpuSplit SplitCpus(const std::vector<int>& allowed) {
           {allowed.begin() + static_cast<long>(half), allowed.end()}};
 }
 
+std::optional<ReplicaCpuSplit> SplitCpusWithReplicas(const std::vector<int>& allowed,
+                                                     int replicas) {
+  const size_t roles = static_cast<size_t>(replicas) + 2;
+  if (replicas < 0 || allowed.size() < roles) return std::nullopt;
+  const auto share = static_cast<long>(allowed.size() / roles);
+  auto next = allowed.begin();
+  auto take = [&](long n) {
+    std::vector<int> cpus(next, next + n);
+    next += n;
+    return cpus;
+  };
+  ReplicaCpuSplit split;
+  split.server = take(share);
+  for (int i = 0; i < replicas; ++i) split.replicas.push_back(take(share));
+  split.client = take(allowed.end() - next);
+  return split;
+}
+
+namespace {
+
+// The roles of this machine: server and client (split or not), then the replicas.
+std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
+                                           const SetupRequest& request) {
+  auto role = [&facts](std::string name, std::vector<int> cpus) {
+    results::HostFacts h = facts;
+    h.role = std::move(name);
+    h.cpus = std::move(cpus);
+    return h;
+  };
+  const std::vector<int> allowed = hosts::AllowedCpus();
+  std::vector<results::HostFacts> roles;
+  if (request.pin_cpus && request.local_replicas > 0) {
+    if (auto split = SplitCpusWithReplicas(allowed, request.local_replicas)) {
+      roles.push_back(role("server", split->server));
+      roles.push_back(role("client", split->client));
+      for (size_t i = 0; i < split->replicas.size(); ++i) {
+        roles.push_back(role("replica-" + std::to_string(i), split->replicas[i]));
+      }
+      return roles;
+    }
+    core::Notef(
+        "{} CPU(s) are too few to give the master, {} replica(s) and the load generator CPUs of "
+        "their own: the replicas share the master's CPUs",
+        allowed.size(), request.local_replicas);
+  }
+  const CpuSplit split = request.pin_cpus ? SplitCpus(allowed) : CpuSplit{};
+  if (split.server.empty()) {
+    roles.push_back(facts);
+  } else {
+    roles.push_back(role("server", split.server));
+    roles.push_back(role("client", split.client));
+  }
+  for (int i = 0; i < request.local_replicas; ++i) {
+    roles.push_back(role("replica-" + std::to_string(i), split.server));
+  }
+  return roles;
+}
+
+}  // namespace
+
 core::Status LocalProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   hosts::LocalHost host(WorkDirOf(state->id));
   auto facts = host.Facts("local");
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Name();
   state->provider_data["engine_port"] = request.engine_port;
-  state->hosts.clear();
-  const CpuSplit split = request.pin_cpus ? SplitCpus(hosts::AllowedCpus()) : CpuSplit{};
-  if (split.server.empty()) {
-    state->hosts.push_back(*facts);
-  } else {
-    results::HostFacts server = *facts, client = *facts;
-    server.role = "server";
-    server.cpus = split.server;
-    client.role = "client";
-    client.cpus = split.client;
-    state->hosts.push_back(std::move(server));
-    state->hosts.push_back(std::move(client));
-  }
+  state->hosts = LocalRoles(*facts, request);
 
   if (request.on_installing) {
     if (auto st = request.on_installing(); !st) return st;
@@ -67,26 +155,21 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   state->engines.clear();
   std::vector<std::string> unusable;
   for (const engines::EngineSpec* spec : request.engines) {
-    auto binary = LocateBinary(host, *spec, request);
-    core::Result<std::string> version =
-        binary ? engines::ProbeVersion(host, *binary, *spec) : tl::unexpected(binary.error());
-    if (!version) {
-      if (version.error().kind == core::ErrorKind::kInterrupted) {
-        return tl::unexpected(version.error());
+    auto installed = FindOrInstall(host, *spec, request);
+    if (!installed) {
+      const core::Error& error = installed.error();
+      if (error.kind == core::ErrorKind::kInterrupted) return tl::unexpected(error);
+      // Only engines left to PATH are optional: an explicit binary or version that does not
+      // work is a mistake to report, not an engine to skip.
+      if (!request.skip_missing_engines || request.binaries.count(spec->name) ||
+          request.versions.count(spec->name)) {
+        return core::Fail(core::ErrorKind::kEnvironment, error.message);
       }
-      // Only engines left to PATH are optional: an explicit binary that does not work is a
-      // mistake to report, not an engine to skip.
-      if (!request.skip_missing_engines || request.binaries.count(spec->name)) {
-        return core::Fail(core::ErrorKind::kEnvironment, version.error().message);
-      }
-      core::Note("skipping " + spec->name + ": " + version.error().message);
-      unusable.push_back(spec->name + " (" + version.error().message + ")");
+      core::Note("skipping " + spec->name + ": " + error.message);
+      unusable.push_back(spec->name + " (" + error.message + ")");
       continue;
     }
-    state->engines.push_back({.name = spec->name,
-                              .binary = *binary,
-                              .version = *version,
-                              .status = state::InstallStatus::kInstalled});
+    state->engines.push_back(*installed);
   }
   if (state->engines.empty()) {
     std::string why;
@@ -106,6 +189,11 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   Fleet fleet{.server = host, .client = host, .engine_port = RecordedEnginePort(state)};
   if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
   if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
+  for (const auto& h : state.hosts) {
+    if (h.role.rfind("replica-", 0) != 0) continue;
+    fleet.replicas.push_back(host);
+    fleet.replica_cpus.push_back(h.cpus);
+  }
   return fleet;
 }
 

@@ -1,6 +1,7 @@
 // The local provider: server and client are this machine, kept apart by CPU pinning.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "providers/provider.h"
@@ -12,8 +13,10 @@ class LocalProvider : public Provider {
   std::string Name() const override { return "local"; }
   // Records this machine's facts and the engines found on it. With request.pin_cpus and at
   // least two usable CPUs, the server gets the first half of them (at least one) and the
-  // client the rest. Binaries: request.binaries[name] (must be executable) or the engine's
-  // program on PATH; a missing one is skipped with a line on stderr or is kEnvironment.
+  // client the rest; with request.local_replicas, "replica-N" roles are recorded too, each on
+  // CPUs of its own where there are enough (SplitCpusWithReplicas), else sharing the server's
+  // (a line on stderr says so). Binaries: request.binaries[name] (must be executable) or the
+  // engine's program on PATH; a missing one is skipped with a line on stderr or is kEnvironment.
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
   // One LocalHost (work dir SetupDir(id)/work) serving as both server and client.
   core::Result<Fleet> Connect(const state::SetupState& state) override;
@@ -28,5 +31,14 @@ struct CpuSplit {
   std::vector<int> client;
 };
 CpuSplit SplitCpus(const std::vector<int>& allowed);
+
+// Master, `replicas` replicas and client on disjoint CPUs: an equal share of `allowed` each, in
+// that order, the client taking what is left over. nullopt when there are fewer CPUs than roles.
+struct ReplicaCpuSplit {
+  std::vector<int> server;
+  std::vector<std::vector<int>> replicas;
+  std::vector<int> client;
+};
+std::optional<ReplicaCpuSplit> SplitCpusWithReplicas(const std::vector<int>& allowed, int replicas);
 
 }  // namespace dfbench::providers

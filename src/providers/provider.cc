@@ -12,6 +12,16 @@ int RecordedEnginePort(const state::SetupState& state) {
   return it->get<int>();
 }
 
+state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
+                                     const engines::InstalledEngine& installed) {
+  return {.name = spec.name,
+          .binary = installed.binary,
+          .version = installed.version,
+          .status = state::InstallStatus::kInstalled,
+          .origin = installed.origin,
+          .sha256 = installed.sha256};
+}
+
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
   if (name == "local") return std::make_unique<LocalProvider>();
   if (name == "ssh") return std::make_unique<SshProvider>();

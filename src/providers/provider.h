@@ -13,6 +13,7 @@
 #include "aws/template.h"
 #include "core/error.h"
 #include "engines/engine.h"
+#include "engines/install.h"
 #include "hosts/host.h"
 #include "providers/client_tools.h"
 #include "state/state.h"
@@ -27,7 +28,8 @@ struct Fleet {
   std::vector<std::shared_ptr<hosts::Host>> replicas;
   std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
-  int engine_port = 0;           // the port engines listen on; 0: a free one at each start
+  std::vector<std::vector<int>> replica_cpus;  // per replica, as server_cpus (may be shorter)
+  int engine_port = 0;  // the port engines listen on; 0: a free one at each start
 };
 
 // The port engines listen on when --port is not given: the reference's 6379 on remote hosts
@@ -68,12 +70,13 @@ struct SetupRequest {
   // binary that does not work is always an error);
   // setup: it is an error.
   bool skip_missing_engines = false;
-  bool pin_cpus = true;  // local: split the CPUs between server and client
-  SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
-  AwsRequest aws;        // aws provider
-  // Where engines are installed (ssh): the Dragonfly build, as --dragonfly_version ("" keeps
-  // one already on the host, else the latest release).
-  std::string dragonfly_version;
+  bool pin_cpus = true;    // local: split the CPUs between server and client
+  int local_replicas = 0;  // local: replica engines on this machine ("replica-N" roles)
+  SshRequest ssh;          // ssh provider; aws: the login user (empty: ubuntu)
+  AwsRequest aws;          // aws provider
+  // engine name -> --<engine>_version: the version to install into the host's engine cache (an
+  // engine without one: the one on the host, else what the provider installs by default).
+  std::map<std::string, engines::VersionSpec> versions;
   bool tune_network = false;  // steer the server NIC onto the top CPUs (non-fatal)
   ClientTools client_tools;   // ssh, aws: external load generators found or built on the client
   // Called by Provision as it starts finding or installing engines, so that the caller records
@@ -81,6 +84,10 @@ struct SetupRequest {
   std::function<core::Status()> on_installing;
   int engine_port = 0;  // --port; 0: the provider's default
 };
+
+// The state.json record of an engine found or installed on the server.
+state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
+                                     const engines::InstalledEngine& installed);
 
 // The engine port a setup records (provider_data "engine_port"), 0 when none.
 int RecordedEnginePort(const state::SetupState& state);

@@ -153,10 +153,7 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
   core::Notef("[{}] {} on {} ({}: {})", spec.name, done->version, host.Name(), done->method,
               done->source);
   (*installs)[spec.name] = {{"method", done->method}, {"source", done->source}};
-  return state::EngineInstall{.name = spec.name,
-                              .binary = done->binary,
-                              .version = done->version,
-                              .status = state::InstallStatus::kInstalled};
+  return InstalledRecord(spec, *done);
 }
 
 }  // namespace
@@ -259,8 +256,6 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
     s->provider_data["load_generators"] = *tools;
   }
 
-  auto version = engines::ParseVersionSpec(request.dragonfly_version);
-  if (!version) return tl::unexpected(version.error());
   nlohmann::json installs = nlohmann::json::object();
   s->engines.clear();
   std::vector<std::string> skipped;
@@ -268,7 +263,10 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
               std::string(replicas.empty() ? "" : " and replicas") + " (" + Names(request.engines) +
               ")");
   for (const auto* spec : request.engines) {
-    engines::InstallRequest install{.version = *version};
+    engines::InstallRequest install;
+    if (auto v = request.versions.find(spec->name); v != request.versions.end()) {
+      install.version = v->second;
+    }
     if (auto it = request.binaries.find(spec->name); it != request.binaries.end()) {
       install.explicit_binary = it->second;
     }
@@ -386,7 +384,7 @@ core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
 core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
                                         const std::string& version) {
-  auto parsed = engines::ParseVersionSpec(version);
+  auto parsed = engines::ParseVersionSpec(version, spec.name);
   if (!parsed) return tl::unexpected(parsed.error());
   engines::InstallRequest request{.version = *parsed};
   nlohmann::json installs = s->provider_data.value("installs", nlohmann::json::object());

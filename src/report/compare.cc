@@ -56,7 +56,7 @@ GroupComparison CompareEngines(const results::EngineResult& b, const results::En
 GroupComparison CompareCases(const results::ReplicationCase& b, const results::ReplicationCase& c,
                              const CompareOptions& options) {
   GroupComparison g;
-  g.run_name = b.run_name;
+  g.run_name = results::CaseName(b);
   g.metrics.push_back(CompareMetric("median_rps", Direction::kHigherIsBetter,
                                     FromStats(results::RpsStats(b)),
                                     FromStats(results::RpsStats(c)), options));
@@ -196,16 +196,17 @@ void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comp
 
 void CompareReplications(const results::ReplicationRunResults& b,
                          const results::ReplicationRunResults& c, Comparison* out) {
-  auto key = [](const results::ReplicationCase& rc) { return rc.run_name; };
+  auto key = [](const results::ReplicationCase& rc) { return results::CaseName(rc); };
   Match(
       b.cases, c.cases, key,
       [&](const results::ReplicationCase& bc, const results::ReplicationCase& cc) {
         out->groups.push_back(CompareCases(bc, cc, out->options));
-        NoteDifferences(
-            bc.run_name, {{"master_flags", bc.master_flags}, {"replica_flags", bc.replica_flags}},
-            {{"master_flags", cc.master_flags}, {"replica_flags", cc.replica_flags}}, &out->notes);
+        NoteDifferences(results::CaseName(bc),
+                        {{"master_flags", bc.master_flags}, {"replica_flags", bc.replica_flags}},
+                        {{"master_flags", cc.master_flags}, {"replica_flags", cc.replica_flags}},
+                        &out->notes);
         if (cc.termination_reason != bc.termination_reason && !cc.termination_reason.empty()) {
-          out->notes.push_back(fmt::format("{}.termination_reason: {} -> {}", bc.run_name,
+          out->notes.push_back(fmt::format("{}.termination_reason: {} -> {}", results::CaseName(bc),
                                            bc.termination_reason, cc.termination_reason));
         }
       },
@@ -255,7 +256,7 @@ std::string Contents(const ResultDocument& d) {
     }
     case Shape::kReplication:
       return Keys(d.replication.cases,
-                  [](const results::ReplicationCase& rc) { return rc.run_name; });
+                  [](const results::ReplicationCase& rc) { return results::CaseName(rc); });
     case Shape::kMemory:
       return Keys(d.memory.engines, [](const results::MemoryEngineResult& e) { return e.engine; });
   }

@@ -62,7 +62,7 @@ std::string SideBySide(const Comparison& c, const std::string& metric, const std
 const results::ReplicationCase* FindCase(const results::ReplicationRunResults& r,
                                          const std::string& name) {
   for (const auto& c : r.cases) {
-    if (c.run_name == name) return &c;
+    if (results::CaseName(c) == name) return &c;
   }
   return nullptr;
 }
@@ -78,19 +78,20 @@ std::string Overlay(const results::ReplicationCase& b, const results::Replicatio
     for (const auto& p : rc.series) s.points.push_back({p.t_sec, rps ? p.rps : p.p99_us});
     return s;
   };
-  svg::LineChart chart{.title = b.run_name + (rps ? " · throughput, baseline vs candidate"
-                                                  : " · p99 latency, baseline vs candidate"),
-                       .x_unit = "time (s)",
-                       .y_unit = rps ? "rps" : "p99 µs",
-                       .series = {series(b, "baseline " + cmp.baseline_run_id, "#9ca3af"),
-                                  series(c, "candidate " + cmp.candidate_run_id, color)}};
+  svg::LineChart chart{
+      .title = results::CaseName(b) + (rps ? " · throughput, baseline vs candidate"
+                                           : " · p99 latency, baseline vs candidate"),
+      .x_unit = "time (s)",
+      .y_unit = rps ? "rps" : "p99 µs",
+      .series = {series(b, "baseline " + cmp.baseline_run_id, "#9ca3af"),
+                 series(c, "candidate " + cmp.candidate_run_id, color)}};
   if (b.sync_duration_ms > 0) {
     chart.markers.push_back(
-        {b.sync_duration_ms / 1000, "baseline sync " + Fixed(b.sync_duration_ms / 1000, 1) + " s"});
+        {results::SyncEndSec(b), "baseline sync " + Fixed(b.sync_duration_ms / 1000, 1) + " s"});
   }
   if (c.sync_duration_ms > 0) {
-    chart.markers.push_back({c.sync_duration_ms / 1000,
-                             "candidate sync " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
+    chart.markers.push_back(
+        {results::SyncEndSec(c), "candidate sync " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
   }
   return "<div class=\"card\">" + svg::RenderLineChart(chart) + "</div>\n";
 }

@@ -330,7 +330,7 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
     const results::ReplicationCase& c = r.cases[i];
     const results::Stats rps = results::RpsStats(c);
     const results::Stats p99 = P99UsStats(c);
-    table += "<tr><td class=\"name\">" + Dot(CaseColor(i)) + H(c.run_name) + "</td>" +
+    table += "<tr><td class=\"name\">" + Dot(CaseColor(i)) + H(results::CaseName(c)) + "</td>" +
              StatsCell(rps, true) + "<td class=\"num\">" +
              (c.series.empty() ? "-" : WithSeparators(p99.median)) + "<span class=\"spread\">" +
              (c.series.empty() ? "" : WithSeparators(p99.min) + ".." + WithSeparators(p99.max)) +
@@ -348,23 +348,23 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
   out += "<div class=\"charts\">";
   for (size_t i = 0; i < r.cases.size(); ++i) {
     const results::ReplicationCase& c = r.cases[i];
-    svg::LineSeries rps{.name = c.run_name + " rps", .color = CaseColor(i)};
-    svg::LineSeries p99{.name = c.run_name + " p99", .color = CaseColor(i)};
+    svg::LineSeries rps{.name = results::CaseName(c) + " rps", .color = CaseColor(i)};
+    svg::LineSeries p99{.name = results::CaseName(c) + " p99", .color = CaseColor(i)};
     for (const auto& s : c.series) {
       rps.points.push_back({s.t_sec, s.rps});
       p99.points.push_back({s.t_sec, s.p99_us});
     }
     std::vector<svg::VerticalMarker> markers;
     if (c.sync_duration_ms > 0) {
-      markers.push_back({c.sync_duration_ms / 1000,
+      markers.push_back({results::SyncEndSec(c),
                          "stable sync after " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
     }
-    out += Card(svg::RenderLineChart({.title = c.run_name + " · throughput over time",
+    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · throughput over time",
                                       .x_unit = "time (s)",
                                       .y_unit = "rps",
                                       .series = {rps},
                                       .markers = markers}));
-    out += Card(svg::RenderLineChart({.title = c.run_name + " · p99 latency over time",
+    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · p99 latency over time",
                                       .x_unit = "time (s)",
                                       .y_unit = "p99 µs",
                                       .series = {p99},

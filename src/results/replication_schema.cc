@@ -2,6 +2,7 @@
 
 #include "results/json_util.h"
 #include "results/run_fields.h"
+#include "results/writers.h"
 
 namespace dfbench::results {
 namespace {
@@ -32,6 +33,8 @@ bool Read(const nlohmann::json& j, const std::string& path, ReplicationCase* out
   r.Array("series", &out->series, Read);
   r.Field("sync_duration_ms", &out->sync_duration_ms);
   r.Field("termination_reason", &out->termination_reason);
+  r.Field("engine", &out->engine);
+  r.Field("error", &out->error);
   return r.ok();
 }
 
@@ -72,7 +75,7 @@ const KeyOrder& ReplicationKeyOrder() {
           "context"}},
         {"cases",
          {"run_name", "preload_args", "load_args", "master_flags", "replica_flags", "series",
-          "sync_duration_ms", "termination_reason"}},
+          "sync_duration_ms", "termination_reason", "engine", "error"}},
         {"series", {"t_sec", "rps", "p99_us"}},
     });
     return order;
@@ -81,6 +84,14 @@ const KeyOrder& ReplicationKeyOrder() {
 }
 
 }  // namespace
+
+std::string CaseName(const ReplicationCase& c) {
+  return c.engine.empty() ? c.run_name : c.engine + " " + c.run_name;
+}
+
+double SyncEndSec(const ReplicationCase& c) {
+  return c.engine.empty() ? 0 : c.sync_duration_ms / 1000;
+}
 
 Stats RpsStats(const ReplicationCase& c) {
   return SeriesStats(c, &RepSample::rps);
@@ -98,14 +109,17 @@ nlohmann::json ToJson(const RepSample& s) {
 nlohmann::json ToJson(const ReplicationCase& c) {
   nlohmann::json series = nlohmann::json::array();
   for (const auto& s : c.series) series.push_back(ToJson(s));
-  return {{"run_name", c.run_name},
-          {"preload_args", c.preload_args},
-          {"load_args", c.load_args},
-          {"master_flags", c.master_flags},
-          {"replica_flags", c.replica_flags},
-          {"series", std::move(series)},
-          {"sync_duration_ms", JsonNumber(c.sync_duration_ms)},
-          {"termination_reason", c.termination_reason}};
+  nlohmann::json j = {{"run_name", c.run_name},
+                      {"preload_args", c.preload_args},
+                      {"load_args", c.load_args},
+                      {"master_flags", c.master_flags},
+                      {"replica_flags", c.replica_flags},
+                      {"series", std::move(series)},
+                      {"sync_duration_ms", JsonNumber(c.sync_duration_ms)},
+                      {"termination_reason", c.termination_reason}};
+  if (!c.engine.empty()) j["engine"] = c.engine;
+  if (!c.error.empty()) j["error"] = c.error;
+  return j;
 }
 
 nlohmann::json ToJson(const ReplicationRunResults& r) {
@@ -134,6 +148,16 @@ bool FromJson(const nlohmann::json& j, ReplicationRunResults* out, std::string* 
 
 std::string RenderReplicationJson(const ReplicationRunResults& r) {
   return DumpPretty(Ordered(ToJson(r), ReplicationKeyOrder()));
+}
+
+std::string RenderReplicationCsv(const ReplicationRunResults& r) {
+  std::string out = "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n";
+  for (const auto& c : r.cases) {
+    for (const auto& s : c.series) {
+      out += CsvRow({CaseName(c), CsvNumber(s.t_sec), CsvNumber(s.rps), CsvNumber(s.p99_us)});
+    }
+  }
+  return out;
 }
 
 }  // namespace dfbench::results

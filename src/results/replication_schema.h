@@ -14,8 +14,10 @@
 namespace dfbench::results {
 
 // One second (or one sampling interval) of sustained load during a case.
+// In our files the load starts as the replica is started, so the replica's full sync spans
+// t_sec 0..sync_duration_ms/1000 of the series; the reference starts the load after the sync.
 struct RepSample {
-  double t_sec = 0;   // seconds since the load phase started
+  double t_sec = 0;   // seconds since the load phase started (end of the interval)
   double rps = 0;     // requests per second in this interval
   double p99_us = 0;  // p99 latency in this interval, microseconds
 };
@@ -36,7 +38,19 @@ struct ReplicationCase {
   std::vector<RepSample> series;
   double sync_duration_ms = 0;  // replica start to stable sync; 0 when never reached
   std::string termination_reason;
+  // Beyond the reference schema:
+  std::string engine;  // dragonfly | redis | valkey; empty in reference files
+  std::string error;   // why the case failed (termination_reason "error"), e.g. the engine's line
 };
+
+// How a case is named in tables and matched between files: "redis qps=1000", or the run_name
+// alone when the file names no engine.
+std::string CaseName(const ReplicationCase& c);
+
+// Where the full sync ended on the series' time axis, in seconds: sync_duration_ms / 1000 in
+// our files (the series starts with the replica), 0 in reference files (no `engine`: the series
+// starts after the sync).
+double SyncEndSec(const ReplicationCase& c);
 
 struct ReplicationRunResults {
   std::string scenario = "replication";
@@ -73,5 +87,9 @@ bool FromJson(const nlohmann::json& j, ReplicationRunResults* out, std::string* 
 // results.json of a replication run: the reference's key order, two-space indented, trailing
 // newline.
 std::string RenderReplicationJson(const ReplicationRunResults& r);
+
+// benchmark_results.csv, the upstream playground's schema: one row per sample,
+// "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us" (Run_Name is CaseName).
+std::string RenderReplicationCsv(const ReplicationRunResults& r);
 
 }  // namespace dfbench::results

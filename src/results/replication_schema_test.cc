@@ -109,5 +109,36 @@ TEST(ReplicationSchema, ErrorsNameTheFieldPath) {
   EXPECT_EQ(error, "expected an object");
 }
 
+TEST(ReplicationSchema, EngineAndErrorRoundTripAndNameTheCase) {
+  ReplicationRunResults r;
+  r.cases.push_back({.run_name = "qps=500",
+                     .series = {{.t_sec = 1, .rps = 1000, .p99_us = 250.5}},
+                     .sync_duration_ms = 2500,
+                     .termination_reason = kTerminationTimeout,
+                     .engine = "redis"});
+  r.cases.push_back({.run_name = "maxload",
+                     .termination_reason = kTerminationError,
+                     .engine = "redis",
+                     .error = "redis failed to start"});
+  const json j = json::parse(RenderReplicationJson(r));
+  EXPECT_EQ(j["cases"][0]["engine"], "redis");
+  EXPECT_FALSE(j["cases"][0].contains("error"));
+  EXPECT_EQ(j["cases"][1]["error"], "redis failed to start");
+  ReplicationRunResults back;
+  std::string error;
+  ASSERT_TRUE(FromJson(j, &back, &error)) << error;
+  EXPECT_EQ(back.cases[1].error, "redis failed to start");
+  EXPECT_EQ(CaseName(back.cases[0]), "redis qps=500");
+  // Our series starts with the replica; a reference case (no engine) starts after the sync.
+  EXPECT_EQ(SyncEndSec(back.cases[0]), 2.5);
+  ReplicationCase reference = back.cases[0];
+  reference.engine.clear();
+  EXPECT_EQ(CaseName(reference), "qps=500");
+  EXPECT_EQ(SyncEndSec(reference), 0);
+  EXPECT_EQ(RenderReplicationCsv(r),
+            "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
+            "redis qps=500,1,1000,250.5\n");
+}
+
 }  // namespace
 }  // namespace dfbench::results

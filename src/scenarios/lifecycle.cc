@@ -10,6 +10,12 @@
 namespace dfbench::scenarios {
 
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
+  auto versions = options.versions;
+  if (!options.dragonfly_version.empty()) {
+    auto dragonfly = engines::ParseVersionSpec(options.dragonfly_version, "dragonfly");
+    if (!dragonfly) return tl::unexpected(dragonfly.error());
+    versions["dragonfly"] = *dragonfly;
+  }
   state::SetupState s;
   s.id =
       options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
@@ -35,6 +41,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   s.settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
   for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
   for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
+  for (const auto& [name, v] : options.versions) s.settings[name + "_version"] = v.value;
   if (options.provider == "ssh") {
     nlohmann::json replicas = nlohmann::json::array();
     for (const auto& h : options.ssh.hosts) {
@@ -66,18 +73,20 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["dragonfly_version"] = options.dragonfly_version;
   }
   s.settings["tune_network"] = options.tune_network;
+  if (options.provider == "local") s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
   providers::SetupRequest request{.engines = options.engines,
                                   .binaries = options.binaries,
                                   .skip_missing_engines = options.skip_missing_engines,
                                   .pin_cpus = options.pin_cpus,
+                                  .local_replicas = options.local_replicas,
                                   .ssh = options.ssh,
                                   .aws = options.aws,
-                                  .dragonfly_version = options.dragonfly_version,
                                   .tune_network = options.tune_network,
                                   .client_tools = options.client_tools,
                                   .engine_port = options.engine_port};
+  request.versions = versions;
   request.on_installing = [&s] {
     s.status = state::SetupStatus::kInstalling;
     return state::Save(&s);

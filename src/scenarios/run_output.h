@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "results/command_schema.h"
 #include "results/memory_schema.h"
+#include "results/replication_schema.h"
 #include "results/schema.h"
 
 namespace dfbench::scenarios {
@@ -24,6 +25,8 @@ core::Result<OutputFormat> ParseOutputFormat(std::string_view name);
 std::string Render(const results::RunResults& r, OutputFormat format);
 std::string Render(const results::CommandRunResults& r, OutputFormat format);
 std::string Render(const results::MemoryRunResults& r, OutputFormat format);
+// Defined with the replication scenario (replication.cc), whose table it is.
+std::string Render(const results::ReplicationRunResults& r, OutputFormat format);
 
 // The exit-status rule of every run: 0 when it completed, 130 when it was interrupted, 1 when
 // an engine failed (saying so on stderr).

@@ -30,6 +30,8 @@ bool ReadEngine(const nlohmann::json& j, const std::string& path, EngineInstall*
   r.Field("binary", &out->binary);
   r.Field("version", &out->version);
   r.Enum("status", &out->status, kInstallStatusNames);
+  if (j.contains("origin")) r.Field("origin", &out->origin);
+  if (j.contains("sha256")) r.Field("sha256", &out->sha256);
   return r.ok();
 }
 
@@ -77,7 +79,7 @@ const results::KeyOrder& StateKeyOrder() {
       {"hosts",
        {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
         "kernel", "os", "arch", "cpus"}},
-      {"engines", {"name", "binary", "version", "status"}},
+      {"engines", {"name", "binary", "version", "status", "origin", "sha256"}},
       {"benchmarks", {"kind", "run_id", "path", "created_at", "completed_at", "status", "engines"}},
   };
   return order;
@@ -109,6 +111,10 @@ std::filesystem::path HomeDir() {
     return std::filesystem::path(pw->pw_dir) / ".dfbench";
   }
   return ".dfbench";
+}
+
+std::filesystem::path EngineCacheDir() {
+  return HomeDir() / "cache" / "engines";
 }
 
 std::filesystem::path RunsDir() {
@@ -145,10 +151,13 @@ nlohmann::json ToJson(const SetupState& s) {
   for (const auto& h : s.hosts) hosts.push_back(results::ToJson(h));
   nlohmann::json engines = nlohmann::json::array();
   for (const auto& e : s.engines) {
-    engines.push_back({{"name", e.name},
-                       {"binary", e.binary},
-                       {"version", e.version},
-                       {"status", ToString(e.status)}});
+    nlohmann::json engine = {{"name", e.name},
+                             {"binary", e.binary},
+                             {"version", e.version},
+                             {"status", ToString(e.status)}};
+    if (!e.origin.empty()) engine["origin"] = e.origin;
+    if (!e.sha256.empty()) engine["sha256"] = e.sha256;
+    engines.push_back(std::move(engine));
   }
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const auto& b : s.benchmarks) {

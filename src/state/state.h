@@ -58,6 +58,8 @@ const std::string& CommandName();
 
 // $DFBENCH_HOME, or ~/.dfbench.
 std::filesystem::path HomeDir();
+// HomeDir()/cache/engines: the engines installed on this machine, by version.
+std::filesystem::path EngineCacheDir();
 // HomeDir()/runs
 std::filesystem::path RunsDir();
 // RunsDir()/<id>
@@ -69,6 +71,8 @@ struct EngineInstall {
   std::string binary;   // absolute path on the server host
   std::string version;  // e.g. "Redis server v=7.0.15"
   InstallStatus status = InstallStatus::kInstalled;
+  std::string origin;  // release | build | system ("" in setups recorded before it was)
+  std::string sha256;  // of the binary, when dfbench installed it into the engine cache
 };
 
 // One entry of the setup's benchmark history.

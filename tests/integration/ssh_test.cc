@@ -461,15 +461,17 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   ASSERT_EQ(st["engines"].size(), 2u);
   const json& df = st["engines"][1];
   EXPECT_EQ(df["name"], "dragonfly");
-  EXPECT_TRUE(Contains(df["binary"], "/.dfbench-work/up/engines/dragonfly/file-")) << df;
+  // Installed into the engine cache in the SSH user's home.
+  EXPECT_TRUE(Contains(df["binary"], "/.dfbench/cache/engines/dragonfly/file-")) << df;
   EXPECT_TRUE(Contains(df["version"], "Redis server v=")) << df;
   EXPECT_EQ(st["provider_data"]["installs"]["dragonfly"]["method"], "upload");
   EXPECT_EQ(st["hosts"].size(), 3u);  // server, client, replica-0
-  // Uploaded to the server and to the replica.
+  // Uploaded to the server and to the replica, into their caches.
   for (const char* role : {"server", "client"}) {
     bool found = false;
-    for (const auto& e :
-         fs::recursive_directory_iterator(HomeOf(role) / ".dfbench-work" / id / "engines")) {
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(
+             HomeOf(role) / ".dfbench" / "cache" / "engines" / "dragonfly", ec)) {
       found |= e.path().filename() == "dragonfly";
     }
     EXPECT_TRUE(found) << role;
@@ -478,14 +480,8 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
   EXPECT_TRUE(Contains(r.out, "root@" + std::string(Testbed::kClient))) << r.out;
 
   // A build for another architecture is refused before anything is uploaded.
-  std::string arm(64, '\0');
-  arm.replace(0, 4,
-              "\x7f"
-              "ELF");
-  arm[4] = 2;
-  arm[5] = 1;
-  arm[18] = static_cast<char>(183);
-  ASSERT_TRUE(core::WriteFileAtomic(dfb.home() / "build" / "dragonfly-arm", arm, 0755));
+  ASSERT_TRUE(
+      core::WriteFileAtomic(dfb.home() / "build" / "dragonfly-arm", Aarch64ElfHeader(), 0755));
   r = dfb.Run(Concat({"run", "--id", id, "--engines", "dragonfly", "--dragonfly_num_shards", "0",
                       "--dragonfly_version", (dfb.home() / "build" / "dragonfly-arm").string()},
                      kSmallRun));

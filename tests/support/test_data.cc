@@ -71,6 +71,17 @@ size_t CountOccurrences(const std::string& haystack, const std::string& needle) 
   return n;
 }
 
+std::string Aarch64ElfHeader() {
+  std::string header(64, '\0');
+  header.replace(0, 4,
+                 "\x7f"
+                 "ELF");
+  header[4] = 2;                        // 64-bit
+  header[5] = 1;                        // little-endian
+  header[18] = static_cast<char>(183);  // EM_AARCH64
+  return header;
+}
+
 const std::vector<std::string> kSmallRun = {
     "--memtier-threads",  "2",  "--memtier-clients", "5",   "--memtier-requests", "2000",
     "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",

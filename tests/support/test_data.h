@@ -33,6 +33,10 @@ std::vector<std::string> SplitArgs(std::string_view line);
 // program, such as a load generator that fails in one precise way.
 void WriteExecutable(const std::filesystem::path& path, const std::string& text);
 
+// The 64-byte ELF header of a little-endian 64-bit aarch64 executable: a "binary for another
+// architecture" on an x86_64 test machine, which has no real one to offer.
+std::string Aarch64ElfHeader();
+
 // How often `needle` occurs in `haystack`, without overlaps.
 size_t CountOccurrences(const std::string& haystack, const std::string& needle);
 

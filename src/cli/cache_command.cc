@@ -1,0 +1,130 @@
+// `dfbench cache list|prune`: the engine versions installed on this machine.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <set>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "core/table.h"
+#include "engines/engine_cache.h"
+#include "state/state.h"
+
+namespace dfbench::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The cache directories the engines of live (not destroyed) setups run from.
+std::set<fs::path> DirsInUse() {
+  std::set<fs::path> dirs;
+  for (const auto& s : state::ListSetups()) {
+    if (s.status == state::SetupStatus::kDestroyed) continue;
+    for (const auto& e : s.engines) dirs.insert(fs::path(e.binary).parent_path());
+  }
+  return dirs;
+}
+
+std::string Size(uintmax_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+}
+
+int RunList(const std::string& engine) {
+  const auto in_use = DirsInUse();
+  core::Table table({"ENGINE", "VERSION", "SOURCE", "CHECKSUM", "SIZE", "IN USE", "DIRECTORY"});
+  for (const auto& e : engines::ListCache(state::EngineCacheDir())) {
+    if (!engine.empty() && e.engine != engine) continue;
+    const bool used = in_use.count(e.dir) > 0;
+    if (!e.complete) {
+      table.AddRow({e.engine, e.name, "-", "-", Size(e.bytes), "no", e.dir.string()});
+      continue;
+    }
+    table.AddRow({e.engine, e.name, e.manifest.value("origin", "-"),
+                  e.manifest.value("checksum", "-"), Size(e.bytes), used ? "yes" : "no",
+                  e.dir.string()});
+  }
+  if (table.empty()) {
+    std::fprintf(stderr, "dfbench: no engines cached under %s\n", state::EngineCacheDir().c_str());
+    return 0;
+  }
+  std::string out = table.Render();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+int RunPrune(const std::string& engine, bool all, bool dry_run) {
+  const auto in_use = DirsInUse();
+  uintmax_t freed = 0;
+  int removed = 0;
+  for (const auto& e : engines::ListCache(state::EngineCacheDir())) {
+    if (!engine.empty() && e.engine != engine) continue;
+    // Leftovers of interrupted installs always go; a version only when no setup runs it (or
+    // with --all), so that pruning never breaks a setup.
+    const bool unused = in_use.count(e.dir) == 0;
+    if (e.complete && !(all || unused)) continue;
+    if (e.complete && !unused) {
+      core::Notef("{} {} is used by a setup: removing it anyway (--all)", e.engine, e.name);
+    }
+    std::printf("%s %s/%s (%s)\n", dry_run ? "would remove" : "removed", e.engine.c_str(),
+                e.name.c_str(), Size(e.bytes).c_str());
+    if (!dry_run) {
+      std::error_code ec;
+      fs::remove_all(e.dir, ec);
+      if (ec) {
+        core::Notef("cannot remove {}: {}", e.dir.string(), ec.message());
+        return 5;
+      }
+    }
+    freed += e.bytes;
+    ++removed;
+  }
+  core::Notef("{} {} entr{} ({})", dry_run ? "would prune" : "pruned", removed,
+              removed == 1 ? "y" : "ies", Size(freed));
+  return 0;
+}
+
+}  // namespace
+
+void AddCache(CLI::App* sub, Action* action) {
+  auto engine = std::make_shared<std::string>();
+  auto all = std::make_shared<bool>(false);
+  auto dry_run = std::make_shared<bool>(false);
+
+  CLI::App* list = sub->add_subcommand("list", "List the cached engine versions");
+  list->add_option("--engine", *engine, "Only this engine's versions");
+  SetExamples(list,
+              "  dfbench cache list\n  dfbench cache list --engine valkey\n\n"
+              "Columns: ENGINE, VERSION (<version>-<arch>; url-<hash> for a URL, file-<sha> for\n"
+              "a local file, .stage-* for an install that never finished), SOURCE (release or\n"
+              "build), CHECKSUM (verified against the published one, or only recorded), SIZE,\n"
+              "IN USE (by a setup that is not destroyed), DIRECTORY.\n");
+  list->callback([engine, action] { *action = [engine] { return RunList(*engine); }; });
+
+  CLI::App* prune = sub->add_subcommand(
+      "prune", "Remove cached versions no setup uses, and leftovers of interrupted installs");
+  prune->add_option("--engine", *engine, "Only this engine's versions");
+  AddBoolFlag(prune, "--all", all.get(), "Also remove versions that setups use");
+  AddBoolFlag(prune, "--dry-run", dry_run.get(), "Say what would go, remove nothing");
+  SetExamples(prune,
+              "  dfbench cache prune --dry-run\n  dfbench cache prune\n"
+              "  dfbench cache prune --engine dragonfly --all\n");
+  prune->callback([engine, all, dry_run, action] {
+    *action = [engine, all, dry_run] { return RunPrune(*engine, *all, *dry_run); };
+  });
+
+  sub->callback([sub, action] {
+    if (sub->get_subcommands().empty()) {
+      *action = [] {
+        ExitWith(core::ErrorKind::kUsage, "cache needs a subcommand: list or prune");
+        return 2;
+      };
+    }
+  });
+  SetExamples(sub,
+              "  dfbench cache list\n  dfbench cache prune\n\n"
+              "The cache is ~/.dfbench/cache/engines/<engine>/<version>-<arch>/ ($DFBENCH_HOME/\n"
+              "cache/engines with DFBENCH_HOME set): --<engine>_version installs there once,\n"
+              "and every later setup asking for the same version reuses it.\n");
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,98 @@
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "core/units.h"
+#include "scenarios/replication.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct RunReplicationFlags {
+  std::string id;
+  std::string engines = "dragonfly";
+  std::string cases = "qps=100000,qps=80000,qps=50000,qps=30000,maxload";
+  int test_time = 60;
+  std::string preload_keys = "1_000_000";
+  int value_size = 256;
+  std::string ratio = "1:1";
+  std::string master_flags;
+  std::string replica_flags;
+  std::string dfly_ref = "main";
+  std::string output_dir;
+  std::string load_generator = "builtin";
+  std::string dfly_bench_binary;
+  std::string output = "table";
+};
+
+int RunRunReplication(const RunReplicationFlags& f) {
+  scenarios::ReplicationOptions o{.engines = ParseEngines(f.engines),
+                                  .cases = OrExit(scenarios::ParseReplicationCases(f.cases)),
+                                  .test_time = std::chrono::seconds(f.test_time),
+                                  .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
+                                  .value_size = f.value_size,
+                                  .ratio = f.ratio,
+                                  .master_flags = scenarios::SplitFlags(f.master_flags),
+                                  .replica_flags = scenarios::SplitFlags(f.replica_flags),
+                                  .dfly_ref = f.dfly_ref,
+                                  .output_dir = f.output_dir,
+                                  .load_generator = f.load_generator,
+                                  .dfly_bench_binary = f.dfly_bench_binary};
+  (void)OrExit(core::ParseRatio(f.ratio));
+  return OrExit(scenarios::RunReplicationOnSetup(f.id, o, ToOutputFormat(f.output)));
+}
+
+}  // namespace
+
+void AddRunReplication(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<RunReplicationFlags>();
+  sub->add_option("--id", f->id,
+                  "Setup with a replica ('dfbench setup --provider local --replicas 1')")
+      ->required();
+  sub->add_option("--engines", f->engines, "Engines to measure: dragonfly, redis, valkey")
+      ->capture_default_str();
+  sub->add_option("--cases", f->cases,
+                  "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload")
+      ->capture_default_str();
+  sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  sub->add_option("--preload-keys", f->preload_keys,
+                  "Key range written before the replica starts (underscores allowed)")
+      ->capture_default_str();
+  sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64 << 20));
+  sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
+      ->capture_default_str();
+  sub->add_option("--master-flags", f->master_flags,
+                  "Extra flags for the master, space-separated, passed verbatim");
+  sub->add_option("--replica-flags", f->replica_flags,
+                  "Extra flags for the replica, space-separated, passed verbatim");
+  sub->add_option("--dfly-ref", f->dfly_ref, "Dragonfly git ref of dfly_bench (recorded)")
+      ->capture_default_str();
+  sub->add_option("--output-dir", f->output_dir,
+                  "Where results.json and benchmark_results.csv go (default: "
+                  "<setup>/replications/<timestamp>/)");
+  sub->add_option("--load-generator", f->load_generator,
+                  "builtin, or dfly_bench with the reference's command lines (its load starts "
+                  "after the sync)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"builtin", "dfly_bench"}));
+  sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
+                  "dfly_bench on the client host (default: found on its PATH)");
+  AddOutputFlag(sub, &f->output);
+  SetExamples(sub,
+              "  dfbench setup --id rep --provider local --engines redis --replicas 1\n"
+              "  dfbench run-replication --id rep --engines redis --cases qps=5000,maxload \\\n"
+              "      --test-time 20 --preload-keys 200_000 --value-size 512\n"
+              "  dfbench run-replication --id rep --engines redis --cases qps=10k \\\n"
+              "      --replica-flags \"--repl-diskless-sync yes\" --output-dir /tmp/rep-diskless\n"
+              "  dfbench compare /tmp/rep-disk/results.json /tmp/rep-diskless/results.json\n"
+              "\nA case's qps is per connection over two connections, as dfly_bench --qps:\n"
+              "qps=100000 drives 200000 ops/s in total. The series starts with the replica, so\n"
+              "its first seconds are what clients see during the full sync.\n");
+  sub->callback([f, action] { *action = [f] { return RunRunReplication(*f); }; });
+}
+
+}  // namespace dfbench::cli

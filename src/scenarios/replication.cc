@@ -1,0 +1,230 @@
+#include "scenarios/replication.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/files.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/table.h"
+#include "core/time_format.h"
+#include "core/units.h"
+#include "drivers/builtin_driver.h"
+#include "drivers/dfly_bench_driver.h"
+#include "results/number_format.h"
+#include "scenarios/bench_session.h"
+#include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
+#include "scenarios/replication_case.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+core::Status WriteResults(const results::ReplicationRunResults& r, const fs::path& dir) {
+  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderReplicationJson(r));
+      !st) {
+    return st;
+  }
+  return core::WriteFileAtomic(dir / "benchmark_results.csv", results::RenderReplicationCsv(r));
+}
+
+core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet& fleet,
+                          const ReplicationOptions& o) {
+  if (o.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  if (o.cases.empty()) return core::Fail(core::ErrorKind::kUsage, "no case to run");
+  for (const auto* spec : o.engines) {
+    if (spec->protocol != engines::Protocol::kRedis) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        spec->name +
+                            " has no replication; run-replication takes dragonfly, "
+                            "redis or valkey");
+    }
+  }
+  if (fleet.replicas.empty()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "setup \"" + setup.id +
+                          "\" has no replica: create one with 'dfbench setup --provider local "
+                          "--replicas 1' (local), --replica HOST (ssh) or --replicas N (aws)");
+  }
+  return CheckInstalled(setup, o.engines);
+}
+
+std::string SettingText(const state::SetupState& setup, const std::string& key) {
+  auto it = setup.settings.find(key);
+  return it != setup.settings.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::string& text) {
+  std::vector<ReplicationCaseSpec> cases;
+  std::stringstream in(text);
+  for (std::string token; std::getline(in, token, ',');) {
+    if (token == "maxload") {
+      cases.push_back({.name = token});
+      continue;
+    }
+    auto qps =
+        token.rfind("qps=", 0) == 0 ? core::ParseCount(token.substr(4)) : core::Result<uint64_t>(0);
+    if (!qps || *qps == 0) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        "--cases: \"" + token + "\" is neither qps=<n>[k] (n > 0) nor maxload");
+    }
+    cases.push_back(
+        {.name = "qps=" + std::to_string(*qps), .qps_per_connection = static_cast<int64_t>(*qps)});
+  }
+  if (cases.empty()) return core::Fail(core::ErrorKind::kUsage, "--cases: no case given");
+  return cases;
+}
+
+core::Result<uint64_t> ParseKeyRange(const std::string& text) {
+  std::string digits = text;
+  digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+  auto n = core::ParseCount(digits);
+  if (!n || *n == 0) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "--preload-keys: \"" + text + "\" is not a positive key count");
+  }
+  return *n;
+}
+
+std::vector<std::string> SplitFlags(const std::string& text) {
+  std::vector<std::string> flags;
+  std::stringstream in(text);
+  for (std::string word; in >> word;) flags.push_back(word);
+  return flags;
+}
+
+core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,
+                                                            providers::Fleet& fleet,
+                                                            ReplicationOptions options) {
+  if (auto st = CheckOptions(*setup, fleet, options); !st) return tl::unexpected(st.error());
+  const bool dfly_bench = options.load_generator == "dfly_bench";
+  if (dfly_bench) {
+    const std::string program =
+        options.dfly_bench_binary.empty() ? "dfly_bench" : options.dfly_bench_binary;
+    auto found = fleet.client->Which(program);
+    if (!found) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        program +
+                            " not found on the client host (build it from the Dragonfly "
+                            "sources or pass --dfly-bench-binary PATH)");
+    }
+    options.dfly_bench_binary = *found;
+  }
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
+
+  results::ReplicationRunResults r;
+  const fs::path parent = state::SetupDir(setup->id) / "replications";
+  r.run_id = options.output_dir.empty() ? NewRunId(parent) : options.output_dir.filename().string();
+  if (r.run_id.empty()) r.run_id = options.output_dir.parent_path().filename().string();
+  const fs::path dir = options.output_dir.empty() ? parent / r.run_id : options.output_dir;
+  if (auto st = core::MakeDirs(dir / "raw"); !st) return tl::unexpected(st.error());
+  r.setup_id = setup->id;
+  r.created_at = core::NowIso8601();
+  r.status = results::RunStatus::kRunning;
+  r.region = setup->region;
+  r.master_instance = SettingText(*setup, "server_instance");
+  r.replica_instance = SettingText(*setup, "replica_instance");
+  r.client_instance = SettingText(*setup, "client_instance");
+  r.dfly_bench_ref = options.dfly_ref;
+  r.context = dfly_bench ? MakeContext(*setup, drivers::DflyBenchDriver())
+                         : MakeContext(*setup, drivers::BuiltinDriver());
+  core::Notef("replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}",
+              r.run_id, options.cases.size(), options.engines.size(), options.test_time.count(),
+              dir.string());
+
+  auto publish = [&] {
+    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
+  };
+  publish();
+  const std::string path = fs::absolute(dir / "results.json")
+                               .lexically_proximate(fs::absolute(state::SetupDir(setup->id)))
+                               .string();
+  const bool inside = path.rfind("..", 0) != 0;
+  state::BenchmarkRecord record{.kind = "replication",
+                                .run_id = r.run_id,
+                                .path = inside ? path : fs::absolute(dir / "results.json").string(),
+                                .created_at = r.created_at};
+  if (auto st = RecordRunStart(setup, record); !st) return tl::unexpected(st.error());
+
+  bool interrupted = false;
+  for (const auto* spec : options.engines) {
+    for (const auto& c : options.cases) {
+      if (interrupted) break;
+      r.cases.push_back({});
+      const ReplicationCaseSetting s{.fleet = fleet,
+                                     .install = *setup->FindEngine(spec->name),
+                                     .spec = *spec,
+                                     .options = options,
+                                     .raw_dir = dir / "raw"};
+      interrupted = !RunReplicationCase(s, c, &r.cases.back()) || core::InterruptRequested();
+      publish();
+    }
+    record.engines.push_back(spec->name);
+  }
+  r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
+  for (const auto& c : r.cases) {
+    if (!interrupted && c.termination_reason == results::kTerminationError) {
+      r.status = results::RunStatus::kFailed;
+    }
+  }
+  r.completed_at = core::NowIso8601();
+  publish();
+  record.completed_at = r.completed_at;
+  record.status = *r.status;
+  RecordRunEnd(setup, record);
+  return r;
+}
+
+std::string RenderReplicationTable(const results::ReplicationRunResults& r) {
+  using Align = core::Table::Align;
+  core::Table table({"ENGINE", "CASE", "TARGET OPS/S", "MEDIAN RPS", "MEDIAN P99 µs", "SYNC ms",
+                     "SAMPLES", "END"},
+                    {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight,
+                     Align::kRight, Align::kRight, Align::kLeft});
+  for (const auto& c : r.cases) {
+    const bool any = !c.series.empty();
+    auto qps = ParseReplicationCases(c.run_name);
+    const int64_t total = qps ? qps->front().TotalRate() : 0;
+    table.AddRow({c.engine, c.run_name, total > 0 ? results::WithSeparators(total) : "max",
+                  any ? results::WithSeparators(results::RpsStats(c).median) : "-",
+                  any ? results::WithSeparators(results::P99UsStats(c).median) : "-",
+                  c.sync_duration_ms > 0 ? results::WithSeparators(c.sync_duration_ms) : "-",
+                  std::to_string(c.series.size()),
+                  c.termination_reason +
+                      (c.error.empty() ? "" : " (" + c.error.substr(0, c.error.find('\n')) + ")")});
+  }
+  return table.Render();
+}
+
+std::string Render(const results::ReplicationRunResults& r, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return results::RenderReplicationJson(r);
+    case OutputFormat::kCsv:
+      return results::RenderReplicationCsv(r);
+    case OutputFormat::kTable:
+      break;
+  }
+  return RenderReplicationTable(r);
+}
+
+core::Result<int> RunReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
+                                        OutputFormat format) {
+  drivers::BuiltinDriver builtin;
+  drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
+  drivers::Driver* driver = &builtin;
+  if (options.load_generator == "dfly_bench") driver = &dfly_bench;
+  return RunScenario(
+      {.setup_id = id, .driver = driver, .engines = options.engines, .format = format},
+      [&](BenchSession& session) {
+        return RunReplication(&session.setup(), session.fleet(), options);
+      });
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,351 @@
+#include "scenarios/replication_case.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "drivers/builtin_driver.h"
+#include "drivers/tool_runner.h"
+#include "hosts/ssh_command.h"
+#include "protocol/blocking_client.h"
+#include "scenarios/background_load.h"
+#include "scenarios/replication_dfly_bench.h"
+#include "scenarios/replication_signals.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The reference's shapes: dfly_bench -c=15 --proactor_threads=4 --pipeline=10 to preload,
+// --proactor_threads=1 -c=2 --pipeline=5 for the load.
+constexpr int kPreloadThreads = 4, kPreloadClients = 15, kPreloadPipeline = 10;
+constexpr int kLoadPipeline = 5;
+constexpr std::chrono::milliseconds kSyncPoll{50};
+constexpr std::chrono::seconds kWatchPoll{2};
+constexpr std::chrono::seconds kControlTimeout{10};
+
+core::Result<protocol::Reply> Ask(const engines::RunningEngine& engine,
+                                  const std::vector<std::string>& args) {
+  auto client = protocol::BlockingClient::Connect(engine.address(), engine.port(), kControlTimeout);
+  if (!client) return tl::unexpected(client.error());
+  auto reply = client->Command(args);
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->is_error()) {
+    return core::Fail(core::ErrorKind::kFailure, args.front() + ": " + reply->str);
+  }
+  return reply;
+}
+
+std::string InfoReplication(const engines::RunningEngine& engine) {
+  auto reply = Ask(engine, {"INFO", "replication"});
+  return reply ? reply->str : std::string();
+}
+
+// "qps=1000" -> "qps-1000": file-name form of a case.
+std::string Slug(const std::string& name) {
+  std::string s = name;
+  std::replace(s.begin(), s.end(), '=', '-');
+  return s;
+}
+
+class CaseRun {
+ public:
+  CaseRun(const ReplicationCaseSetting& s, const ReplicationCaseSpec& c,
+          results::ReplicationCase* out)
+      : s_(s),
+        o_(s.options),
+        c_(c),
+        out_(out),
+        label_(s.spec.name + " " + c.name),
+        dfly_bench_(s.options.load_generator == "dfly_bench") {}
+
+  bool Run() {
+    out_->run_name = c_.name;
+    out_->engine = s_.spec.name;
+    out_->master_flags = o_.master_flags;
+    out_->replica_flags = o_.replica_flags;
+    stem_ = s_.spec.name + "-" + Slug(c_.name);
+
+    engines::Tuning master_tuning{.cpus = s_.fleet.server_cpus, .extra_args = o_.master_flags};
+    core::Notef("[{}] starting the master", label_);
+    auto master = engines::Start(*s_.fleet.server, s_.spec, s_.install.binary, master_tuning,
+                                 {.port = s_.fleet.engine_port});
+    if (!master) return Failed("master: " + master.error().message);
+    const drivers::Target target{master->address(), master->port(), "redis"};
+    if (!Preload(target)) return Ended(*master, nullptr);
+
+    // The built-in load starts before the replica, so the series shows what clients see during
+    // the sync; dfly_bench's starts after it, as in the reference.
+    std::unique_ptr<BackgroundLoad> load;
+    if (!dfly_bench_) {
+      load = StartLoad(target);
+      if (!load) return Ended(*master, nullptr);
+    }
+    auto replica = StartReplica(*master);
+    if (replica && WaitForSync(*master, *replica, load.get())) {
+      if (dfly_bench_) load = StartLoad(target);
+      if (load) Watch(*master, *replica, *load);
+    }
+    if (load) Collect(*load);
+    if (replica) replica->Stop();
+    return Ended(*master, nullptr);
+  }
+
+ private:
+  core::Result<BackgroundLoad> LaunchLoad(const drivers::Target& target) {
+    if (dfly_bench_) {
+      auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
+      if (!report) return tl::unexpected(report.error());
+      return BackgroundLoad::StartProgram(
+          *s_.fleet.client,
+          DflyBenchLoadArgs(Shape(target, *report), c_.qps_per_connection, o_.ratio, o_.test_time),
+          *report, s_.fleet.client_cpus);
+    }
+    // Bounded should nobody stop it; it is stopped once the case is over.
+    drivers::Workload load{.threads = 1,
+                           .clients = ReplicationCaseSpec::kConnections,
+                           .ratio = o_.ratio,
+                           .data_size = o_.value_size,
+                           .pipeline = kLoadPipeline,
+                           .key_minimum = 1,
+                           .key_maximum = o_.preload_keys,
+                           .length = drivers::Workload::Length::kTestTime,
+                           .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1)};
+    return BackgroundLoad::Start(*s_.fleet.client, target, load,
+                                 static_cast<double>(c_.TotalRate()), s_.fleet.client_cpus);
+  }
+
+  std::unique_ptr<BackgroundLoad> StartLoad(const drivers::Target& target) {
+    auto bg = LaunchLoad(target);
+    if (!bg) {
+      Failed("load: " + bg.error().message);
+      return nullptr;
+    }
+    out_->load_args = bg->args();
+    core::Notef("[{}] load: {}", label_,
+                c_.qps_per_connection > 0
+                    ? fmt::format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
+                                  c_.qps_per_connection, ReplicationCaseSpec::kConnections)
+                    : std::string("closed loop (maxload)"));
+    return std::make_unique<BackgroundLoad>(std::move(*bg));
+  }
+
+  DflyBenchShape Shape(const drivers::Target& target, const std::string& report) const {
+    return {.binary = o_.dfly_bench_binary,
+            .target = target,
+            .key_maximum = o_.preload_keys,
+            .value_size = o_.value_size,
+            .report_path = report};
+  }
+
+  // Records a failure; returns false when it was an interrupt.
+  bool Failed(const std::string& why, engines::RunningEngine* master = nullptr) {
+    End(core::InterruptRequested() ? results::kTerminationCancelled : results::kTerminationError,
+        why);
+    if (master) return Ended(*master, nullptr);
+    return !core::InterruptRequested();
+  }
+
+  void End(const char* reason, const std::string& why = "") {
+    if (!out_->termination_reason.empty()) return;  // the first reason wins
+    out_->termination_reason = reason;
+    out_->error = why;
+    core::Notef("[{}] {}{}", label_, reason, why.empty() ? "" : ": " + why);
+  }
+
+  // FLUSHALL ASYNC (a synchronous one can block for long after a heavy run) and stop.
+  bool Ended(engines::RunningEngine& master, engines::RunningEngine* replica) {
+    if (master.Alive()) {
+      if (auto r = Ask(master, {"FLUSHALL", "ASYNC"}); !r) {
+        core::Notef("[{}] {}", label_, r.error().message);
+      }
+    }
+    if (replica) replica->Stop();
+    if (auto st = master.Stop(); !st) core::Notef("[{}] stop: {}", label_, st.error().message);
+    if (core::InterruptRequested()) End(results::kTerminationCancelled, "interrupted");
+    return !core::InterruptRequested();
+  }
+
+  bool Preload(const drivers::Target& target) {
+    const auto start = Clock::now();
+    if (dfly_bench_ ? !PreloadWithDflyBench(target) : !PreloadWithBuiltin(target)) return false;
+    core::Notef("[{}] preloaded keys 1..{} with {} bytes in {:.1f} s", label_, o_.preload_keys,
+                o_.value_size, std::chrono::duration<double>(Clock::now() - start).count());
+    return true;
+  }
+
+  // The reference's preload: 30 s of dfly_bench writes over the key range.
+  bool PreloadWithDflyBench(const drivers::Target& target) {
+    auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
+    if (!report) return Failed("preload: " + report.error().message), false;
+    const auto argv = DflyBenchPreloadArgs(Shape(target, *report));
+    out_->preload_args = hosts::ShellJoinForDisplay(argv);
+    const auto raw = s_.raw_dir / (stem_ + "-preload.json");
+    auto out = drivers::RunKeepingStdout(*s_.fleet.client, argv, s_.fleet.client_cpus,
+                                         kDflyBenchPreloadTime + std::chrono::minutes(2), raw);
+    if (!out) return Failed("preload: " + out.error().message), false;
+    if (!out->status.ok()) {
+      return Failed("preload: dfly_bench failed (" + out->status.Describe() + ")"), false;
+    }
+    if (auto st = s_.fleet.client->Fetch(*report, raw); !st) {
+      return Failed("preload: " + st.error().message), false;
+    }
+    return true;
+  }
+
+  // Every key of 1..preload_keys written once, with the reference's preload shape.
+  bool PreloadWithBuiltin(const drivers::Target& target) {
+    drivers::Workload fill{.threads = kPreloadThreads,
+                           .clients = kPreloadClients,
+                           .data_size = o_.value_size,
+                           .pipeline = kPreloadPipeline,
+                           .command = "SET __key__ __data__",
+                           .key_pattern = drivers::KeyPattern::kParallel,
+                           .key_minimum = 1,
+                           .key_maximum = o_.preload_keys,
+                           .length = drivers::Workload::Length::kFill};
+    const auto raw = s_.raw_dir / (stem_ + "-preload.json");
+    out_->preload_args = hosts::ShellJoinForDisplay(
+        drivers::BuiltinDriver::BuildArgs("dfbench", target, fill, raw.filename().string()));
+    drivers::BuiltinDriver driver;
+    auto pass = driver.Run(*s_.fleet.client, target, fill, s_.fleet.client_cpus, raw);
+    if (!pass) {
+      Failed("preload: " + pass.error().message);
+      return false;
+    }
+    if (pass->errors > 0) {
+      Failed(fmt::format("preload: {} error replies (see {})", pass->errors, raw.string()));
+      return false;
+    }
+    return true;
+  }
+
+  // Starts the replica of `master`: Dragonfly with --replicaof, Redis and Valkey with
+  // REPLICAOF once up. sync_start_ is when it was told its master.
+  std::optional<engines::RunningEngine> StartReplica(engines::RunningEngine& master) {
+    hosts::Host& host = *s_.fleet.replicas.front();
+    engines::Tuning tuning{.extra_args = o_.replica_flags};
+    if (!s_.fleet.replica_cpus.empty()) tuning.cpus = s_.fleet.replica_cpus.front();
+    const bool dragonfly = s_.spec.name == "dragonfly";
+    const std::string master_port = std::to_string(master.port());
+    if (dragonfly)
+      tuning.extra_args.push_back("--replicaof=" + master.address() + ":" + master_port);
+    // One machine for both (local provider): the replica takes another port.
+    const int port = &host == s_.fleet.server.get() ? 0 : s_.fleet.engine_port;
+    core::Notef("[{}] starting the replica on {}", label_, host.Name());
+    sync_start_ = Clock::now();
+    auto replica = engines::Start(host, s_.spec, s_.install.binary, tuning,
+                                  {.port = port, .flush = !dragonfly});
+    if (!replica) {
+      Failed("replica: " + replica.error().message);
+      return std::nullopt;
+    }
+    if (!dragonfly) {
+      sync_start_ = Clock::now();
+      if (auto r = Ask(*replica, {"REPLICAOF", master.address(), master_port}); !r) {
+        Failed("replica: " + r.error().message);
+        return std::nullopt;
+      }
+    }
+    return std::move(*replica);
+  }
+
+  // Polls the replica until its full sync is over; records sync_duration_ms.
+  bool WaitForSync(engines::RunningEngine& master, engines::RunningEngine& replica,
+                   BackgroundLoad* load) {
+    const auto deadline = sync_start_ + o_.sync_timeout;
+    while (!FullSyncDone(InfoReplication(replica))) {
+      if (!replica.Alive()) {
+        End(results::kTerminationReplicaDisconnect, "the replica exited during its full sync");
+        return false;
+      }
+      if (!Healthy(master, load)) return false;
+      if (Clock::now() >= deadline) {
+        Failed(fmt::format("the replica did not finish its full sync within {} s",
+                           o_.sync_timeout.count()));
+        return false;
+      }
+      if (!core::SleepUnlessInterrupted(kSyncPoll)) return false;
+    }
+    out_->sync_duration_ms = static_cast<double>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sync_start_).count());
+    core::Notef("[{}] full sync done in {} ms; {} s of load follow", label_, out_->sync_duration_ms,
+                o_.test_time.count());
+    return true;
+  }
+
+  // `load` may be null (none running yet).
+  bool Healthy(engines::RunningEngine& master, BackgroundLoad* load) {
+    if (!master.Alive()) {
+      Failed("the master exited: " + master.LogTail());
+      return false;
+    }
+    if (load && !load->Alive()) {
+      Failed("the load generator ended early");
+      return false;
+    }
+    return true;
+  }
+
+  // The test time under load, INFO replication of the master every 2 s: a replica that drops
+  // ends the case.
+  void Watch(engines::RunningEngine& master, engines::RunningEngine& replica,
+             BackgroundLoad& load) {
+    const auto end = Clock::now() + o_.test_time;
+    for (auto now = Clock::now(); now < end; now = Clock::now()) {
+      const auto step = std::min<Clock::duration>(kWatchPoll, end - now);
+      if (!core::SleepUnlessInterrupted(
+              std::chrono::duration_cast<std::chrono::milliseconds>(step))) {
+        return;
+      }
+      // dfly_bench stops by itself at the end of its test time, maybe just before we look.
+      const bool near_end = Clock::now() + std::chrono::seconds(1) >= end;
+      if (!Healthy(master, near_end && dfly_bench_ ? nullptr : &load)) return;
+      const auto replicas = ConnectedReplicas(InfoReplication(master));
+      if (!replica.Alive() || (replicas && *replicas == 0)) {
+        End(results::kTerminationReplicaDisconnect, "the master lost its replica");
+        return;
+      }
+    }
+    End(results::kTerminationTimeout);
+  }
+
+  void Collect(BackgroundLoad& load) {
+    // dfly_bench writes its report as it exits on its own: give it the time to.
+    for (int i = 0; dfly_bench_ && i < 150 && load.Alive(); ++i) {
+      if (!core::SleepUnlessInterrupted(std::chrono::milliseconds(200))) break;
+    }
+    auto series = load.Finish(s_.raw_dir / (stem_ + "-load.json"));
+    if (!series) {
+      Failed("load: " + series.error().message);
+      return;
+    }
+    out_->series = std::move(*series);
+    // Its series starts after the sync; ours all start with the replica.
+    if (dfly_bench_) {
+      for (auto& sample : out_->series) sample.t_sec += out_->sync_duration_ms / 1000;
+    }
+  }
+
+  const ReplicationCaseSetting& s_;
+  const ReplicationOptions& o_;
+  const ReplicationCaseSpec& c_;
+  results::ReplicationCase* out_;
+  std::string label_;  // "redis qps=1000"
+  std::string stem_;   // "redis-qps-1000"
+  Clock::time_point sync_start_;
+  const bool dfly_bench_;
+};
+
+}  // namespace
+
+bool RunReplicationCase(const ReplicationCaseSetting& s, const ReplicationCaseSpec& c,
+                        results::ReplicationCase* out) {
+  return CaseRun(s, c, out).Run();
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,131 @@
+#include "scenarios/replication.h"
+
+#include <gtest/gtest.h>
+
+#include "scenarios/background_load.h"
+#include "scenarios/replication_dfly_bench.h"
+#include "scenarios/replication_signals.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+TEST(ParseReplicationCases, ReferenceDefaultsAndSuffixes) {
+  auto cases = ParseReplicationCases("qps=100000,qps=80k,maxload");
+  ASSERT_TRUE(cases) << cases.error().message;
+  ASSERT_EQ(cases->size(), 3u);
+  EXPECT_EQ((*cases)[0].name, "qps=100000");
+  EXPECT_EQ((*cases)[0].TotalRate(), 200000);  // per connection, two connections
+  EXPECT_EQ((*cases)[1].name, "qps=80000");
+  EXPECT_EQ((*cases)[2].name, "maxload");
+  EXPECT_EQ((*cases)[2].TotalRate(), 0);
+  for (const char* bad : {"", "qps=", "qps=0", "qps=x", "load", "qps=10,,maxload"}) {
+    auto r = ParseReplicationCases(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::kUsage);
+  }
+}
+
+TEST(ParseKeyRange, UnderscoresAndSuffixes) {
+  EXPECT_EQ(*ParseKeyRange("1_000_000"), 1000000u);
+  EXPECT_EQ(*ParseKeyRange("500000"), 500000u);
+  EXPECT_EQ(*ParseKeyRange("2M"), 2000000u);
+  EXPECT_FALSE(ParseKeyRange("0"));
+  EXPECT_FALSE(ParseKeyRange("many"));
+}
+
+TEST(SplitFlags, KeepsEachWordVerbatim) {
+  EXPECT_EQ(
+      SplitFlags("  --maxmemory=25gb   --replication_stream_compression=zstd "),
+      (std::vector<std::string>{"--maxmemory=25gb", "--replication_stream_compression=zstd"}));
+  EXPECT_TRUE(SplitFlags("").empty());
+}
+
+TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
+  const std::string redis_done =
+      "# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\nmaster_link_status:up\r\n"
+      "master_sync_in_progress:0\r\nslave_repl_offset:14\r\n";
+  EXPECT_TRUE(FullSyncDone(redis_done));
+  // Redis while transferring: link down, sync in progress.
+  EXPECT_FALSE(
+      FullSyncDone("role:slave\r\nmaster_link_status:down\r\n"
+                   "master_sync_in_progress:1\r\nslave_repl_offset:1\r\n"));
+  // Dragonfly before its first full sync ended: link up, no sync in progress, no offset yet.
+  EXPECT_FALSE(
+      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
+                   "master_sync_in_progress:0\r\n"));
+  EXPECT_TRUE(
+      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
+                   "master_sync_in_progress:0\r\nslave_repl_offset:0\r\n"));
+  EXPECT_FALSE(FullSyncDone("role:master\r\nconnected_slaves:0\r\n"));
+  EXPECT_FALSE(FullSyncDone(""));
+}
+
+TEST(ConnectedReplicas, ReadsTheMastersCount) {
+  EXPECT_EQ(ConnectedReplicas("role:master\r\nconnected_slaves:1\r\n"), 1);
+  EXPECT_EQ(ConnectedReplicas("role:master\r\nconnected_slaves:0\r\n"), 0);
+  EXPECT_EQ(ConnectedReplicas(""), std::nullopt);
+  EXPECT_EQ(ConnectedReplicas("connected_slaves:x\r\n"), std::nullopt);
+}
+
+TEST(SeriesFromReport, OneSamplePerSecondInMicroseconds) {
+  const std::string report = R"({"ALL STATS": {"Totals": {"Time-Serie": {
+      "0": {"Count": 2000, "p50.00": 0.1, "p99.00": 6.99187},
+      "1": {"Count": 0},
+      "2": {"Count": 1999, "p99.00": 0.5}}}}})";
+  auto series = SeriesFromReport(report);
+  ASSERT_TRUE(series) << series.error().message;
+  ASSERT_EQ(series->size(), 3u);
+  EXPECT_EQ((*series)[0].t_sec, 1);
+  EXPECT_EQ((*series)[0].rps, 2000);
+  EXPECT_DOUBLE_EQ((*series)[0].p99_us, 6991.87);
+  EXPECT_EQ((*series)[1].p99_us, 0);  // a second without replies has no latency
+  EXPECT_EQ((*series)[2].t_sec, 3);
+  EXPECT_FALSE(SeriesFromReport("{}"));
+  EXPECT_FALSE(SeriesFromReport("not json"));
+}
+
+TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
+  DflyBenchShape shape;
+  shape.binary = "dfly_bench";
+  shape.target.address = "10.0.0.2";
+  shape.target.port = 6379;
+  shape.key_maximum = 500000;
+  shape.value_size = 4096;
+  shape.report_path = "/w/r.json";
+  EXPECT_EQ(DflyBenchPreloadArgs(shape),
+            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
+                                      "--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
+                                      "--test_time=30", "--ratio=1:0", "-d=4096",
+                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
+  EXPECT_EQ(DflyBenchLoadArgs(shape, 100000, "1:0", std::chrono::seconds(60)),
+            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
+                                      "--proactor_threads=1", "-c=2", "--pipeline=5",
+                                      "--qps=100000", "--test_time=60", "--ratio=1:0", "-d=4096",
+                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
+  // maxload: --qps=0 said explicitly, as dfly_bench's default is 20.
+  const auto maxload = DflyBenchLoadArgs(shape, 0, "1:1", std::chrono::seconds(5));
+  EXPECT_EQ(maxload[6], "--qps=0");
+}
+
+TEST(RenderReplicationTable, TotalsMediansSyncAndHowEachCaseEnded) {
+  results::ReplicationRunResults r;
+  r.cases.push_back({.run_name = "qps=1000",
+                     .series = {{.t_sec = 1, .rps = 1990, .p99_us = 300},
+                                {.t_sec = 2, .rps = 2000, .p99_us = 500},
+                                {.t_sec = 3, .rps = 2010, .p99_us = 400}},
+                     .sync_duration_ms = 1234,
+                     .termination_reason = results::kTerminationTimeout,
+                     .engine = "redis"});
+  r.cases.push_back({.run_name = "maxload",
+                     .termination_reason = results::kTerminationError,
+                     .engine = "redis",
+                     .error = "replica: redis failed to start: bad flag\nlog tail"});
+  EXPECT_EQ(RenderReplicationTable(r),
+            "ENGINE  CASE      TARGET OPS/S  MEDIAN RPS  MEDIAN P99 µs  SYNC ms  SAMPLES  END\n"
+            "redis   qps=1000         2,000       2,000            400    1,234        3  timeout\n"
+            "redis   maxload            max           -              -        -        0  error "
+            "(replica: redis failed to start: bad flag)\n");
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios
