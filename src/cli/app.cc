@@ -67,6 +67,8 @@ const std::vector<CommandSpec>& Commands() {
        AddRunCommands},
       {"run-commands-dfly", "Same as run-commands, with dfly_bench driving the load",
        AddRunCommandsDfly},
+      {"run-memory", "Memory per key, and memory and latency while a snapshot runs under updates",
+       AddRunMemory},
       {"run-replication", "Measure a replica's full sync and the load clients see meanwhile",
        AddRunReplication},
       {"sweep",

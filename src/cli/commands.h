@@ -9,6 +9,7 @@ void AddSetup(CLI::App* sub, Action* action);
 void AddRun(CLI::App* sub, Action* action);
 void AddRunCommands(CLI::App* sub, Action* action);
 void AddRunCommandsDfly(CLI::App* sub, Action* action);
+void AddRunMemory(CLI::App* sub, Action* action);
 void AddRunReplication(CLI::App* sub, Action* action);
 void AddSweep(CLI::App* sub, Action* action);
 void AddQuickstart(CLI::App* sub, Action* action);

@@ -193,6 +193,17 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   return o;
 }
 
+void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
+                  TuningFlags* tuning) {
+  sub->add_option("--trials", *trials, "Measured trials per engine")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--cooldown", *cooldown, "Pause between engines (e.g. 30s, 500ms)")
+      ->capture_default_str();
+  AddOutputFlag(sub, output);
+  AddTuningFlags(sub, tuning);
+}
+
 void AddBenchSetupIdFlag(CLI::App* sub, std::string* id) {
   sub->add_option("--id", *id, "Setup created by 'dfbench setup'")->required();
 }

@@ -86,6 +86,11 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines);
 
+// --trials, --cooldown, --output and the engine tuning, as every per-engine benchmark takes
+// them (run-commands, run-memory).
+void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
+                  TuningFlags* tuning);
+
 // --id of the setup a benchmark runs on (required).
 void AddBenchSetupIdFlag(CLI::App* sub, std::string* id);
 

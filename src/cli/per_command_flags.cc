@@ -118,13 +118,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
                   "Seconds of discarded warmup load per engine (0 disables)")
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
-  sub->add_option("--trials", f->trials, "Measured trials per engine")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
-  AddOutputFlag(sub, &f->output);
-  AddTuningFlags(sub, &f->tuning);
+  AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
 }
 
 namespace {

@@ -81,6 +81,11 @@ TEST(BuiltinDriver, FillUsesParallelSlicesOverTheWholeRange) {
   joined = JoinArgs(args);
   EXPECT_NE(joined.find("--requests allkeys --ratio 1:0 --key-pattern P:P"), std::string::npos)
       << joined;
+  EXPECT_EQ(joined.find("--key-prefix"), std::string::npos) << joined;
+  plain.key_prefix = "key:";
+  joined =
+      JoinArgs(BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain, "r.json"));
+  EXPECT_NE(joined.find("--key-maximum 10 --key-prefix key:"), std::string::npos) << joined;
 }
 
 }  // namespace

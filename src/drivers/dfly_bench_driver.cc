@@ -51,6 +51,7 @@ core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, cons
     args.push_back(Flag("key_minimum", std::to_string(workload.key_minimum)));
     args.push_back(Flag("key_maximum", std::to_string(workload.key_maximum)));
   }
+  if (!workload.key_prefix.empty()) args.push_back(Flag("key_prefix", workload.key_prefix));
   args.push_back(Flag("key_dist", *dist));
   args.push_back(Flag("qps", std::to_string(fill ? 0 : workload.rate_per_connection)));
   switch (workload.length) {

@@ -50,6 +50,8 @@ struct Workload {
   KeyPattern key_pattern = KeyPattern::kRandom;  // for `command`
   uint64_t key_minimum = 0;                      // both 0: the generator's default range
   uint64_t key_maximum = 0;
+  // "" : the generator's own ("memtier-"); "key:" matches the keys DEBUG POPULATE makes.
+  std::string key_prefix;
 
   // How long a pass lasts.
   enum class Length {

@@ -41,6 +41,7 @@ void AppendRequestArgs(std::vector<std::string>& args, const Workload& workload)
     args.insert(args.end(), {"--key-minimum", std::to_string(workload.key_minimum), "--key-maximum",
                              std::to_string(workload.key_maximum)});
   }
+  if (!workload.key_prefix.empty()) args.insert(args.end(), {"--key-prefix", workload.key_prefix});
   if (workload.distinct_client_seed) args.emplace_back("--distinct-client-seed");
 }
 

@@ -28,6 +28,12 @@ struct EngineSpec {
   bool sharded = false;
   // Installed on the replica hosts too (the engine of the replication scenario).
   bool on_replicas = false;
+  // Fills itself with DEBUG POPULATE (the memory scenario), given debug_command_args first:
+  // Redis and Valkey refuse DEBUG without --enable-debug-command.
+  bool debug_populate = false;
+  std::vector<std::string> debug_command_args;
+  // BGSAVE writes a snapshot into --dir under --dbfilename (SnapshotArgs).
+  bool snapshots = false;
 };
 
 // The engines dfbench knows, in the order of --engines' default plus memcached.
@@ -86,6 +92,10 @@ struct LaunchParams {
   std::string work_dir;     // the engine's --dir (nothing is saved there: persistence is off)
   std::string run_as_user;  // memcached refuses root without -u: set when the host runs as root
 };
+
+// The flags that send a snapshot of an engine with `snapshots` to `dir`/`file` (the last
+// --dir and --dbfilename win over BuildArgv's).
+std::vector<std::string> SnapshotArgs(const std::string& dir, const std::string& file);
 
 // The engine's command line (pure). `tuning` must be resolved (no dragonfly_num_shards -1).
 std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,

@@ -30,9 +30,21 @@ const std::vector<EngineSpec>& KnownEngines() {
        .protocol = Protocol::kRedis,
        .versioned_builds = true,
        .sharded = true,
-       .on_replicas = true},
-      {"redis", "redis-server", Protocol::kRedis},
-      {"valkey", "valkey-server", Protocol::kRedis},
+       .on_replicas = true,
+       .debug_populate = true,
+       .snapshots = true},
+      {.name = "redis",
+       .program = "redis-server",
+       .protocol = Protocol::kRedis,
+       .debug_populate = true,
+       .debug_command_args = {"--enable-debug-command", "yes"},
+       .snapshots = true},
+      {.name = "valkey",
+       .program = "valkey-server",
+       .protocol = Protocol::kRedis,
+       .debug_populate = true,
+       .debug_command_args = {"--enable-debug-command", "yes"},
+       .snapshots = true},
       {"memcached", "memcached", Protocol::kMemcacheText},
   };
   return engines;
@@ -132,6 +144,10 @@ Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpu
     resolved.dragonfly_num_shards = std::max(1, cpus - 2 * rx_queues);
   }
   return resolved;
+}
+
+std::vector<std::string> SnapshotArgs(const std::string& dir, const std::string& file) {
+  return {"--dir", dir, "--dbfilename", file};
 }
 
 std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,

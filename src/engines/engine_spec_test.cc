@@ -75,6 +75,22 @@ TEST(BuildArgv, Redis) {
   EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--io-threads"));
 }
 
+// The memory scenario's flags come last, so its snapshot directory wins over the work directory.
+TEST(BuildArgv, SnapshotAndDebugFlagsComeLast) {
+  const EngineSpec& redis = *FindEngine("redis");
+  ASSERT_TRUE(redis.debug_populate && redis.snapshots);
+  Tuning t{.extra_args = SnapshotArgs("/snap", "dump.rdb")};
+  t.extra_args.insert(t.extra_args.end(), redis.debug_command_args.begin(),
+                      redis.debug_command_args.end());
+  auto argv = BuildArgv(redis, t, Params());
+  const std::vector<std::string> tail(argv.end() - 6, argv.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"--dir", "/snap", "--dbfilename", "dump.rdb",
+                                            "--enable-debug-command", "yes"}));
+  EXPECT_FALSE(FindEngine("memcached")->snapshots);
+  EXPECT_FALSE(FindEngine("memcached")->debug_populate);
+  EXPECT_TRUE(FindEngine("dragonfly")->debug_command_args.empty());
+}
+
 TEST(BuildArgv, ValkeyUsesItsOwnIoThreads) {
   Tuning t{.redis_io_threads = 4, .valkey_io_threads = 2};
   auto argv = BuildArgv(*FindEngine("valkey"), t, Params());

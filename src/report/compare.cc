@@ -69,6 +69,25 @@ GroupComparison CompareCases(const results::ReplicationCase& b, const results::R
   return g;
 }
 
+// Memory per engine: less is better for all three (idle, peak, how long the snapshot took).
+GroupComparison CompareMemoryEngines(const results::MemoryEngineResult& b,
+                                     const results::MemoryEngineResult& c,
+                                     const CompareOptions& options) {
+  GroupComparison g;
+  g.engine = b.engine;
+  g.baseline_version = b.version;
+  g.candidate_version = c.version;
+  for (const auto& [name, stats] :
+       {std::pair{"idle_bytes", &results::MemoryEngineResult::idle_bytes},
+        std::pair{"peak_bytes", &results::MemoryEngineResult::peak_bytes},
+        std::pair{"snapshot_duration_ms", &results::MemoryEngineResult::snapshot_duration_ms}}) {
+    g.metrics.push_back(CompareMetric(name, Direction::kLowerIsBetter, FromStats(b.*stats),
+                                      FromStats(c.*stats), options));
+  }
+  Finish(&g);
+  return g;
+}
+
 // Pairs items of two lists by key, in baseline order; the first of duplicate keys wins.
 // `pair(b, c)` is called for matches; keys found on one side only are appended to `only_*`.
 template <class T, class KeyFn, class PairFn>
@@ -218,6 +237,21 @@ void CompareSweeps(const results::SweepResults& b, const results::SweepResults& 
   }
 }
 
+void CompareMemoryRuns(const results::MemoryRunResults& b, const results::MemoryRunResults& c,
+                       Comparison* out) {
+  auto key = [](const results::MemoryEngineResult& e) { return e.engine; };
+  Match(
+      b.engines, c.engines, key,
+      [&](const results::MemoryEngineResult& be, const results::MemoryEngineResult& ce) {
+        out->groups.push_back(CompareMemoryEngines(be, ce, out->options));
+        NoteVersion(out->groups.back(), &out->notes);
+      },
+      "", &out->only_in_baseline, &out->only_in_candidate);
+  nlohmann::json bs = results::ToJson(b).at("settings");
+  nlohmann::json cs = results::ToJson(c).at("settings");
+  NoteDifferences("settings", bs, cs, &out->notes);
+}
+
 // What each shape's groups are called in messages.
 const char* GroupNoun(Shape s) {
   switch (s) {
@@ -228,6 +262,7 @@ const char* GroupNoun(Shape s) {
     case Shape::kReplication:
       return "case";
     case Shape::kSweep:
+    case Shape::kMemory:
       return "engine";
   }
   return "item";
@@ -249,6 +284,8 @@ std::string Contents(const ResultDocument& d) {
                   [](const results::ReplicationCase& rc) { return results::CaseName(rc); });
     case Shape::kSweep:
       return Keys(d.sweep.engines, [](const results::SweepEngine& e) { return e.engine; });
+    case Shape::kMemory:
+      return Keys(d.memory.engines, [](const results::MemoryEngineResult& e) { return e.engine; });
   }
   return "";
 }
@@ -263,6 +300,8 @@ std::string Describe(const ResultDocument& d) {
       return "a replication result (scenario \"replication\")";
     case Shape::kSweep:
       return "a sweep result (scenario \"sweep\")";
+    case Shape::kMemory:
+      return "a memory result (scenario \"memory\")";
   }
   return "";
 }
@@ -370,6 +409,9 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
       break;
     case Shape::kSweep:
       CompareSweeps(baseline.sweep, candidate.sweep, &out);
+      break;
+    case Shape::kMemory:
+      CompareMemoryRuns(baseline.memory, candidate.memory, &out);
       break;
   }
   if (out.groups.empty()) {

@@ -23,6 +23,11 @@ Kind KindOf(const std::string& metric) {
     return Kind::kCount;
   }
   if (metric == "median_p99_us" || metric == "sync_duration_ms") return Kind::kWhole;
+  if (metric == "throughput" || metric == "median_rps") return Kind::kCount;
+  if (metric == "median_p99_us" || metric == "sync_duration_ms" || metric == "idle_bytes" ||
+      metric == "peak_bytes" || metric == "snapshot_duration_ms") {
+    return Kind::kWhole;
+  }
   return Kind::kMillis;
 }
 
@@ -67,6 +72,8 @@ nlohmann::ordered_json NumberOrNull(const Measurement& m, double v) {
 void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json* j) {
   switch (shape) {
     case Shape::kRun:
+    case Shape::kSweep:
+    case Shape::kMemory:
       (*j)["engine"] = g.engine;
       break;
     case Shape::kCommands:
@@ -75,9 +82,6 @@ void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json*
       break;
     case Shape::kReplication:
       (*j)["run_name"] = g.run_name;
-      break;
-    case Shape::kSweep:
-      (*j)["engine"] = g.engine;
       break;
   }
 }
@@ -108,6 +112,7 @@ const char* GroupArrayName(Shape s) {
     case Shape::kReplication:
       return "cases";
     case Shape::kSweep:
+    case Shape::kMemory:
       return "engines";
   }
   return "groups";
@@ -166,6 +171,9 @@ std::string MetricLabel(const std::string& metric) {
     return fmt::format("{} at {} ops/s (ms)", metric.substr(0, at),
                        WithSeparators(std::stod(metric.substr(at + 1))));
   }
+  if (metric == "idle_bytes") return "idle memory (bytes)";
+  if (metric == "peak_bytes") return "peak memory (bytes)";
+  if (metric == "snapshot_duration_ms") return "snapshot (ms)";
   return metric;
 }
 
@@ -183,6 +191,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   switch (c.shape) {
     case Shape::kRun:
     case Shape::kSweep:
+    case Shape::kMemory:
       header = {"ENGINE"};
       break;
     case Shape::kCommands:
@@ -204,7 +213,9 @@ std::string RenderComparisonTable(const Comparison& c) {
   for (const auto& g : c.groups) {
     for (const auto& m : g.metrics) {
       std::vector<std::string> row;
-      if (c.shape == Shape::kRun || c.shape == Shape::kSweep) row = {g.engine};
+      if (c.shape == Shape::kRun || c.shape == Shape::kSweep || c.shape == Shape::kMemory) {
+        row = {g.engine};
+      }
       if (c.shape == Shape::kCommands) row = {g.command, g.engine};
       if (c.shape == Shape::kReplication) row = {g.run_name};
       row.push_back(MetricLabel(m.metric));

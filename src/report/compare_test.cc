@@ -385,5 +385,31 @@ TEST(RenderComparisonJson, RunShapeHasEnginesArray) {
   EXPECT_EQ(j["rows"][1]["direction"], "lower_is_better");
 }
 
+// Less memory and a shorter snapshot are better; an engine without a snapshot has none to rank.
+TEST(Compare, MemoryRunsRankIdlePeakAndSnapshotLowerIsBetter) {
+  auto doc = [](double idle, double peak, double snapshot_ms) {
+    ResultDocument d{.source = "m.json", .shape = Shape::kMemory};
+    d.memory.engines.push_back({.engine = "redis",
+                                .idle_bytes = {.median = idle},
+                                .peak_bytes = {.median = peak},
+                                .snapshot_duration_ms = {.median = snapshot_ms}});
+    d.memory.engines.push_back({.engine = "memcached", .idle_bytes = {.median = idle}});
+    return d;
+  };
+  auto c = Compare(doc(100, 200, 1000), doc(100, 300, 800), kDefault);
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->groups.size(), 2u);
+  const GroupComparison& redis = c->groups[0];
+  ASSERT_EQ(redis.metrics.size(), 3u);
+  EXPECT_EQ(redis.metrics[0].metric, "idle_bytes");
+  EXPECT_EQ(redis.metrics[0].verdict, Verdict::kOk);
+  EXPECT_EQ(redis.metrics[1].verdict, Verdict::kRegression);
+  EXPECT_EQ(redis.metrics[2].verdict, Verdict::kImproved);
+  EXPECT_EQ(redis.regressions, std::vector<std::string>{"peak_bytes"});
+  EXPECT_EQ(c->groups[1].metrics[2].verdict, Verdict::kNotComparable);
+  EXPECT_TRUE(c->Regressed());
+  EXPECT_NE(RenderComparisonTable(*c).find("peak memory (bytes)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dfbench::report

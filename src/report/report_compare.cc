@@ -179,6 +179,9 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
   } else if (c.shape == Shape::kSweep) {
     out += SideBySide(c, kMaxRateInSlo, "Max rate within the objectives, baseline vs candidate",
                       "ops/s", colors);
+  } else if (c.shape == Shape::kMemory) {
+    out += SideBySide(c, "idle_bytes", "Idle memory, baseline vs candidate", "bytes", colors);
+    out += SideBySide(c, "peak_bytes", "Peak memory, baseline vs candidate", "bytes", colors);
   } else {
     out += SideBySide(c, "throughput", "Throughput, baseline vs candidate", "ops/s", colors);
     out += SideBySide(c, "p99", "p99 latency, baseline vs candidate", "ms", colors);

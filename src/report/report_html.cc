@@ -491,6 +491,75 @@ std::string SweepSection(const ResultDocument& d, const std::string& anchor,
   return out;
 }
 
+// A memory run: per engine idle memory, bytes per key, peak and snapshot; memory over time with
+// every engine on one clock (0 = its update traffic starts) and each snapshot window marked.
+std::string MemorySection(const ResultDocument& d, const std::string& anchor,
+                          const std::vector<std::string>& known) {
+  const results::MemoryRunResults& r = d.memory;
+  const results::MemorySettings& s = r.settings;
+  std::string out = Heading(d, anchor, results::ToString(r.status), "memory");
+  std::string config =
+      "<h3>Configuration</h3>\n" +
+      FactsList({{"setup", r.setup_id},
+                 {"started", r.created_at},
+                 {"completed", r.completed_at},
+                 {"keys", WithSeparators(static_cast<double>(s.keys)) + " × " +
+                              std::to_string(s.value_size) + " B"},
+                 {"snapshot", s.snapshot + " after " + Fixed(s.snapshot_delay_sec, 0) + " s"},
+                 {"updates", (s.update_rate > 0 ? WithSeparators(s.update_rate) + " req/s"
+                                                : std::string("closed loop")) +
+                                 ", ratio " + s.ratio + ", " + Fixed(s.test_time_sec, 0) + " s"},
+                 {"tool", r.context.tool_version}});
+  config += ContextFacts(r.context);
+  out += Card(config);
+
+  constexpr double kMiB = 1024.0 * 1024.0;
+  std::string table =
+      "<h3>Engines</h3>\n<table class=\"memory\"><thead><tr><th>engine</th><th "
+      "class=\"num\">idle MiB</th><th class=\"num\">bytes/key</th><th class=\"num\">INFO "
+      "bytes/key</th><th class=\"num\">peak MiB</th><th class=\"num\">snapshot s</th><th "
+      "class=\"num\">ops/s before · during · after</th><th>note</th></tr></thead><tbody>\n";
+  svg::LineChart chart{.title = "Memory over time (PSS of the process tree)",
+                       .x_unit = "time since the updates started (s)",
+                       .y_unit = "MiB"};
+  for (const auto& e : r.engines) {
+    const std::string color = EngineColor(e.engine, known);
+    std::string note = e.error;
+    std::string phases;
+    if (!e.trials.empty()) {
+      const results::MemoryTrial& t = e.trials.back();
+      if (note.empty() && !t.snapshot_error.empty()) note = "snapshot: " + t.snapshot_error;
+      for (const results::PhaseLoad* p : {&t.before, &t.during, &t.after}) {
+        phases += (phases.empty() ? "" : " · ") +
+                  (p->seconds > 0 ? WithSeparators(p->ops_per_sec) : std::string("-"));
+      }
+      svg::LineSeries line{.name = e.engine, .color = color};
+      for (const auto& m : t.memory) {
+        if (m.t_sec < t.load_start_sec) continue;  // the idle settle before, off the shared clock
+        line.points.push_back(
+            {m.t_sec - t.load_start_sec, static_cast<double>(m.pss_bytes) / kMiB});
+      }
+      chart.series.push_back(std::move(line));
+      if (t.snapshot_end_sec > 0) {
+        chart.markers.push_back({t.snapshot_start_sec - t.load_start_sec, e.engine + " BGSAVE"});
+        chart.markers.push_back({t.snapshot_end_sec - t.load_start_sec, e.engine + " saved"});
+      }
+    }
+    table += "<tr><td class=\"name\">" + Dot(color) + H(e.engine) + " <span class=\"spread\">" +
+             H(e.version) + "</span></td><td class=\"num\">" +
+             Fixed(e.idle_bytes.median / kMiB, 1) + "</td><td class=\"num\">" +
+             WithSeparators(e.bytes_per_key.median) + "</td><td class=\"num\">" +
+             WithSeparators(e.info_bytes_per_key.median) + "</td><td class=\"num\">" +
+             Fixed(e.peak_bytes.median / kMiB, 1) + "</td><td class=\"num\">" +
+             (e.snapshot_duration_ms.median > 0 ? Fixed(e.snapshot_duration_ms.median / 1000, 2)
+                                                : std::string("-")) +
+             "</td><td class=\"num\">" + phases + "</td><td>" + H(note) + "</td></tr>\n";
+  }
+  out += Card(table + "</tbody></table>\n");
+  out += "<div class=\"charts\">" + Card(svg::RenderLineChart(chart)) + "</div>\n";
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> EngineNames(const std::vector<ResultDocument>& docs) {
@@ -507,6 +576,8 @@ std::vector<std::string> EngineNames(const std::vector<ResultDocument>& docs) {
       }
     } else if (d.shape == Shape::kSweep) {
       for (const auto& e : d.sweep.engines) add(e.engine);
+    } else if (d.shape == Shape::kMemory) {
+      for (const auto& e : d.memory.engines) add(e.engine);
     }
   }
   return names;
@@ -577,6 +648,9 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
         break;
       case Shape::kSweep:
         files += html::SweepSection(d, anchor, known);
+        break;
+      case Shape::kMemory:
+        files += html::MemorySection(d, anchor, known);
         break;
     }
     files += "</section>\n";

@@ -48,6 +48,8 @@ const char* ShapeName(Shape shape) {
       return "replication";
     case Shape::kSweep:
       return "sweep";
+    case Shape::kMemory:
+      return "memory";
   }
   return "?";
 }
@@ -62,6 +64,8 @@ const std::string& ResultDocument::RunId() const {
       return replication.run_id;
     case Shape::kSweep:
       return sweep.run_id;
+    case Shape::kMemory:
+      return memory.run_id;
   }
   return run.run_id;
 }
@@ -74,6 +78,7 @@ core::Result<Shape> DetectShape(const nlohmann::json& doc) {
     if (*it == "replication") return Shape::kReplication;
     if (*it == "commands") return Shape::kCommands;
     if (*it == "sweep") return Shape::kSweep;
+    if (*it == "memory") return Shape::kMemory;
   }
   const bool engines = doc.contains("engines");
   const bool cases = doc.contains("cases");
@@ -110,6 +115,9 @@ core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std:
       break;
     case Shape::kSweep:
       ok = results::FromJson(doc, &out.sweep, &error);
+      break;
+    case Shape::kMemory:
+      ok = results::FromJson(doc, &out.memory, &error);
       break;
   }
   if (!ok) return tl::unexpected(UsageError(error));

@@ -1,6 +1,6 @@
 // Any dfbench result file, read whatever its shape: a run (`run`, `quickstart`), a per-command
-// run (`run-commands`), a replication run (`run-replication`) or a sweep (`sweep`). Used by
-// `compare` and `report`.
+// run (`run-commands`), a replication run (`run-replication`), a sweep (`sweep`) or a memory run
+// (`run-memory`). Used by `compare` and `report`.
 #pragma once
 
 #include <filesystem>
@@ -9,15 +9,16 @@
 #include <vector>
 
 #include "core/error.h"
+#include "results/memory_schema.h"
 #include "results/replication_schema.h"
 #include "results/schema.h"
 #include "results/sweep_schema.h"
 
 namespace dfbench::report {
 
-enum class Shape { kRun, kCommands, kReplication, kSweep };
+enum class Shape { kRun, kCommands, kReplication, kSweep, kMemory };
 
-// "run", "commands", "replication", "sweep".
+// "run", "commands", "replication", "sweep", "memory".
 const char* ShapeName(Shape shape);
 
 // One command of a per-command file: its engines' aggregates.
@@ -55,15 +56,16 @@ struct ResultDocument {
   CommandsResults commands;                    // kCommands
   results::ReplicationRunResults replication;  // kReplication
   results::SweepResults sweep;                 // kSweep
+  results::MemoryRunResults memory;            // kMemory
 
   // The run id of whichever shape it is.
   const std::string& RunId() const;
 };
 
 // The shape of a parsed file, as the reference detects it: `scenario` "replication" or
-// "commands" (or our "sweep") decides; otherwise a top-level `engines` means a run, `cases`
-// replication, `commands` per-command. kUsage when the root is not an object, when none of these is
-// present, or when several are and no `scenario` tells them apart.
+// "commands" (or our "sweep" and "memory") decides; otherwise a top-level `engines` means a run,
+// `cases` replication, `commands` per-command. kUsage when the root is not an object, when none of
+// these is present, or when several are and no `scenario` tells them apart.
 core::Result<Shape> DetectShape(const nlohmann::json& doc);
 
 // Detects the shape and reads the document. kUsage naming the field path on a wrong type.

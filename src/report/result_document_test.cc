@@ -28,6 +28,8 @@ TEST(DetectShape, FollowsTheScenarioTagThenTheTopLevelKeys) {
   EXPECT_EQ(*DetectShape(json::parse(R"({"commands": []})")), Shape::kCommands);
   EXPECT_EQ(*DetectShape(json::parse(R"({"scenario": "replication"})")), Shape::kReplication);
   EXPECT_EQ(*DetectShape(json::parse(R"({"scenario": "commands"})")), Shape::kCommands);
+  // A memory file has top-level engines too: its tag tells it from a run.
+  EXPECT_EQ(*DetectShape(json::parse(R"({"scenario": "memory", "engines": []})")), Shape::kMemory);
   // The tag decides when several keys are present.
   EXPECT_EQ(*DetectShape(json::parse(R"({"scenario": "commands", "commands": [], "engines": []})")),
             Shape::kCommands);

@@ -17,6 +17,17 @@ nlohmann::json RunFieldsToJson(const Document& doc) {
           {"status", ToString(doc.status)}, {"region", doc.region}};
 }
 
+// Reads `scenario` into `*scenario`; false with `*error` set when it is not `expected`.
+inline bool ReadScenario(JsonReader& r, const std::string& expected, std::string* scenario,
+                         std::string* error) {
+  r.Field("scenario", scenario);
+  if (r.ok() && *scenario != expected) {
+    *error = "scenario: expected \"" + expected + "\", got \"" + *scenario + "\"";
+    return false;
+  }
+  return r.ok();
+}
+
 // Reads the same fields into `*doc`.
 template <class Document>
 void ReadRunFields(JsonReader& r, Document* doc) {

@@ -81,6 +81,22 @@ class EngineTurn {
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
                const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
 
+// TakeTurns over `engines`, each with its own result row: a row named after the engine is
+// appended to `rows` before its turn, and `turn(spec, row)` fills it.
+template <class Row, class Turn>
+bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
+                     std::chrono::milliseconds cooldown, std::vector<Row>* rows, Turn turn,
+                     const std::function<void()>& after_each) {
+  rows->reserve(engines.size());
+  return TakeTurns(
+      engines.size(), cooldown,
+      [&](size_t i) {
+        rows->push_back(Row{.engine = engines[i]->name});
+        return turn(*engines[i], &rows->back());
+      },
+      after_each);
+}
+
 // kInterrupted, kFailed (an engine row has an error) or kCompleted; a row is any result kind
 // with an `error` string.
 template <class Row>

@@ -6,6 +6,7 @@
 #include "results/command_schema.h"
 #include "results/json_util.h"
 #include "results/sweep_schema.h"
+#include "results/memory_schema.h"
 #include "results/writers.h"
 
 namespace dfbench::scenarios {
@@ -32,6 +33,12 @@ core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std
     r.status = results::RunStatus::kInterrupted;
     if (r.completed_at.empty()) r.completed_at = completed_at;
     rendered = results::RenderSweepJson(r);
+  } else if (kind == "memory") {
+    results::MemoryRunResults r;
+    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
+    r.status = results::RunStatus::kInterrupted;
+    if (r.completed_at.empty()) r.completed_at = completed_at;
+    rendered = results::RenderMemoryJson(r);
   } else {
     results::RunResults r;
     if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);

@@ -17,6 +17,20 @@ core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord rec
 // caller saves the state).
 void RecordRunEnd(state::SetupState* setup, const state::BenchmarkRecord& finished);
 
+// RecordRunEnd for a finished run whose results list `engines` (each with its `engine` name).
+template <class Results>
+void RecordRunEnd(state::SetupState* setup, const std::string& kind, const std::string& path,
+                  const Results& r) {
+  state::BenchmarkRecord record{.kind = kind,
+                                .run_id = r.run_id,
+                                .path = path,
+                                .created_at = r.created_at,
+                                .completed_at = r.completed_at,
+                                .status = *r.status};
+  for (const auto& e : r.engines) record.engines.push_back(e.engine);
+  RecordRunEnd(setup, record);
+}
+
 // Marks every record still "running" as "interrupted", and its results.json too (status and
 // completed_at; every trial it holds is kept). Returns the run ids it marked. A results.json
 // that cannot be rewritten is a line on stderr, not an error.

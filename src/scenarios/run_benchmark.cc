@@ -130,14 +130,10 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
       !st) {
     return tl::unexpected(st.error());
   }
-  r.engines.reserve(options.engines.size());
-  const bool interrupted = TakeTurns(
-      options.engines.size(), options.cooldown,
-      [&](size_t i) {
-        const auto* spec = options.engines[i];
-        r.engines.push_back(results::EngineResult{.engine = spec->name});
-        return RunEngine(options, fleet, dir, *setup->FindEngine(spec->name), *spec,
-                         &r.engines.back(), publish);
+  const bool interrupted = TakeEngineTurns(
+      options.engines, options.cooldown, &r.engines,
+      [&](const engines::EngineSpec& spec, results::EngineResult* row) {
+        return RunEngine(options, fleet, dir, *setup->FindEngine(spec.name), spec, row, publish);
       },
       publish);
   CloseResults(setup, interrupted, RowPointers(r.engines), "run",

@@ -59,6 +59,13 @@ std::string Render(const results::SweepResults& r, OutputFormat format) {
                                               results::RenderSweepCsv});
 }
 
+std::string Render(const results::MemoryRunResults& r, OutputFormat format) {
+  return Write(
+      r, format,
+      Writers<results::MemoryRunResults>{results::RenderMemoryTable, results::RenderMemoryJson,
+                                         results::RenderMemoryCsv});
+}
+
 int ExitCode(std::optional<results::RunStatus> run_status) {
   if (run_status == results::RunStatus::kInterrupted) {
     return static_cast<int>(core::ErrorKind::kInterrupted);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "results/command_schema.h"
+#include "results/memory_schema.h"
 #include "results/replication_schema.h"
 #include "results/schema.h"
 #include "results/sweep_schema.h"
@@ -24,6 +25,7 @@ core::Result<OutputFormat> ParseOutputFormat(std::string_view name);
 // The results in `format`: the comparison table, results.json's text or results.csv's.
 std::string Render(const results::RunResults& r, OutputFormat format);
 std::string Render(const results::CommandRunResults& r, OutputFormat format);
+std::string Render(const results::MemoryRunResults& r, OutputFormat format);
 // Defined with the replication scenario (replication.cc), whose table it is.
 std::string Render(const results::ReplicationRunResults& r, OutputFormat format);
 std::string Render(const results::SweepResults& r, OutputFormat format);

@@ -77,7 +77,7 @@ struct EngineInstall {
 
 // One entry of the setup's benchmark history.
 struct BenchmarkRecord {
-  std::string kind;    // run | commands | replication
+  std::string kind;    // run | commands | replication | memory
   std::string run_id;  // timestamp id, also the directory name
   std::string path;    // results.json, relative to the setup directory
   std::string created_at;

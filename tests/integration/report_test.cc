@@ -195,6 +195,42 @@ TEST(Report, SweepChartsInAHeadlessBrowser) {
   std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
 }
 
+// Two memory runs: each draws memory over time with its snapshot window marked; the
+// comparison draws idle and peak memory side by side.
+TEST(Report, MemoryRunsDrawMemoryOverTime) {
+  DfbenchRunner dfb("report-memory-" + std::to_string(getpid()));
+  ASSERT_EQ(dfb.Run({"setup", "--id", "rm", "--engines", "redis"}).code, 0);
+  std::vector<std::string> files;
+  for (int i = 0; i < 2; ++i) {
+    auto r =
+        dfb.Run({"run-memory", "--id", "rm", "--engines", "redis", "--keys", "20000", "--test-time",
+                 "3s", "--snapshot-delay", "1s", "--update-rate", "1000", "--output", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    files.push_back((dfb.SetupDir("rm") / "memory" /
+                     json::parse(r.out)["run_id"].get<std::string>() / "results.json")
+                        .string());
+  }
+  const auto page = dfb.home() / "memory.html";
+  ASSERT_EQ(dfb.Run({"report", files[0], files[1], "-o", page.string()}).code, 0);
+  const auto chromium = FindChromium();
+  if (!chromium) GTEST_SKIP() << "chromium is not installed: the report was not checked";
+  auto dom = Chromium(*chromium, dfb.home() / "chromium-profile", {"--dump-dom"}, page);
+  ASSERT_TRUE(dom) << dom.error().message;
+  ASSERT_EQ(dom->status.code, 0) << dom->err;
+  const std::string& html = dom->out;
+  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << ::testing::PrintToString(ConsoleLines(dom->err));
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 2u);
+  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
+  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 2u);
+  // The snapshot window: where BGSAVE started and where the engine said it was saved.
+  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 4u);
+  for (const char* text : {"Memory over time (PSS of the process tree)", "redis BGSAVE",
+                           "redis saved", "Idle memory, baseline vs candidate",
+                           "Peak memory, baseline vs candidate", "bytes/key", "20,000 × 1024 B"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+  }
+}
+
 TEST(Report, InputErrorsExitTwo) {
   DfbenchRunner dfb("report-errors-" + std::to_string(getpid()));
   auto r = dfb.Run({"report", (dfb.home() / "missing.json").string()});

@@ -1,0 +1,116 @@
+#include <chrono>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "core/units.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/run_memory.h"
+
+namespace dfbench::cli {
+namespace {
+
+struct RunMemoryFlags {
+  std::string id;
+  std::string engines = "dragonfly,redis,valkey";
+  std::string keys = "1M";
+  int value_size = 1024;
+  std::string snapshot = "bgsave";
+  std::string snapshot_dir;
+  std::string snapshot_delay = "5s";
+  std::string update_rate = "0";
+  std::string test_time = "30s";
+  std::string ratio = "1:0";
+  int threads = 2;
+  int clients = 10;
+  int pipeline = 1;
+  int trials = 1;
+  std::string cooldown = "10s";
+  std::string output = "table";
+  TuningFlags tuning;
+};
+
+std::chrono::seconds Seconds(const std::string& text, const char* flag) {
+  auto d = core::ParseDuration(text);
+  if (!d) throw ExitError{core::WithContext(d.error(), flag)};
+  return std::chrono::duration_cast<std::chrono::seconds>(*d);
+}
+
+uint64_t Count(const std::string& text, const char* flag) {
+  auto n = core::ParseCount(text);
+  if (!n) throw ExitError{core::WithContext(n.error(), flag)};
+  return *n;
+}
+
+int RunRunMemory(const RunMemoryFlags& f) {
+  scenarios::MemoryOptions o;
+  o.engines = ParseEngines(f.engines);
+  o.keys = Count(f.keys, "--keys");
+  o.value_size = f.value_size;
+  o.snapshot =
+      f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
+  o.snapshot_dir = f.snapshot_dir;
+  o.snapshot_delay = Seconds(f.snapshot_delay, "--snapshot-delay");
+  o.update_rate = static_cast<double>(Count(f.update_rate, "--update-rate"));
+  o.test_time = Seconds(f.test_time, "--test-time");
+  o.ratio = OrExit(core::ParseRatio(f.ratio)).ToString();
+  o.threads = f.threads;
+  o.clients = f.clients;
+  o.pipeline = f.pipeline;
+  o.trials = f.trials;
+  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
+      OrExit(core::ParseDuration(f.cooldown)));
+  o.tuning = ToTuning(f.tuning);
+  OrExit(scenarios::CheckMemoryOptions(o));
+  drivers::BuiltinDriver driver;
+  o.driver = &driver;
+  return OrExit(scenarios::RunMemoryOnSetup(f.id, o, ToOutputFormat(f.output)));
+}
+
+}  // namespace
+
+void AddRunMemory(CLI::App* sub, Action* action) {
+  auto f = std::make_shared<RunMemoryFlags>();
+  AddBenchSetupIdFlag(sub, &f->id);
+  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
+      ->capture_default_str();
+  sub->add_option("--keys", f->keys, "Keys to populate (e.g. 500k, 5M)")->capture_default_str();
+  sub->add_option("--value-size", f->value_size, "Value size in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64 << 20));
+  sub->add_option("--snapshot", f->snapshot,
+                  "bgsave: a BGSAVE under the update traffic (memcached: none); none: no snapshot")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"bgsave", "none"}));
+  sub->add_option("--snapshot-dir", f->snapshot_dir,
+                  "Existing directory on the server host for the snapshot files (default: one "
+                  "per engine and run in dfbench's work directory); removed afterwards");
+  sub->add_option("--snapshot-delay", f->snapshot_delay,
+                  "Update traffic before the BGSAVE (shorter than --test-time)")
+      ->capture_default_str();
+  sub->add_option("--update-rate", f->update_rate,
+                  "Update requests per second in all (open loop, e.g. 20k); 0: closed loop")
+      ->capture_default_str();
+  sub->add_option("--test-time", f->test_time, "How long the update traffic runs (e.g. 60s)")
+      ->capture_default_str();
+  sub->add_option("--memtier-ratio,--ratio", f->ratio,
+                  "SET:GET ratio of the traffic over the populated keys")
+      ->capture_default_str();
+  sub->add_option("--memtier-threads,--threads", f->threads, "Load generator threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--memtier-clients,--clients", f->clients, "Connections per thread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--memtier-pipeline,--pipeline", f->pipeline, "Requests in flight per connection")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
+  SetExamples(sub,
+              "  dfbench run-memory --id local-dev --engines redis,memcached --keys 500k\n"
+              "  dfbench run-memory --id lab --keys 5M --value-size 1024 --update-rate 20k \\\n"
+              "      --test-time 120s --snapshot-delay 20s\n"
+              "  dfbench run-memory --id lab --snapshot none --output json > memory.json\n");
+  sub->callback([f, action] { *action = [f] { return RunRunMemory(*f); }; });
+}
+
+}  // namespace dfbench::cli

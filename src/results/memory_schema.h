@@ -1,0 +1,138 @@
+// results.json of the memory scenario (`run-memory`): per engine, idle memory and bytes per key
+// after a populate, then memory over time under update traffic while a snapshot (BGSAVE) runs,
+// with the peak, the snapshot's duration and the load's throughput and p99 around it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/replication_schema.h"
+#include "results/run_status.h"
+#include "results/schema.h"
+
+namespace dfbench::results {
+
+// One read of the engine's process tree on the server host. t_sec counts from the trial's
+// first sample (right after the populate), the clock of every *_sec field of a trial.
+struct MemorySample {
+  double t_sec = 0;
+  uint64_t pss_bytes = 0;  // the tree's PSS: a forked snapshot child counts, shared pages once
+  uint64_t rss_bytes = 0;  // the tree's RSS sum (shared pages counted in each process)
+  int processes = 0;
+  uint64_t mem_available_bytes = 0;  // the host's MemAvailable
+};
+
+// Throughput and p99 of the update traffic over whole seconds of one phase.
+struct PhaseLoad {
+  double ops_per_sec = 0;  // mean of the seconds' counts
+  double p99_ms = 0;       // median of the seconds' p99
+  int seconds = 0;         // how many seconds fell in the phase
+};
+
+// Values of MemoryTrial::snapshot_status.
+inline constexpr const char* kSnapshotOk = "ok";
+inline constexpr const char* kSnapshotFailed = "failed";
+inline constexpr const char* kSnapshotSkipped = "skipped";  // --snapshot none, or no snapshots
+
+struct MemoryTrial {
+  int trial = 0;
+  std::string populate;  // "debug_populate" or "set" (pipelined SETs of the load generator)
+  uint64_t keys = 0;     // as the engine counts them after the populate
+  double populate_sec = 0;
+  uint64_t empty_pss_bytes = 0;  // the fresh engine before the populate
+  uint64_t idle_pss_bytes = 0;   // settled after the populate, no traffic
+  uint64_t idle_rss_bytes = 0;
+  // The engine's own figure (INFO memory used_memory; memcached total_malloced), fresh and idle.
+  uint64_t empty_info_bytes = 0;
+  uint64_t idle_info_bytes = 0;
+  double bytes_per_key = 0;       // (idle - empty PSS) / keys
+  double info_bytes_per_key = 0;  // (idle - empty engine figure) / keys
+  uint64_t peak_pss_bytes = 0;    // over idle, the traffic and the snapshot
+  uint64_t peak_rss_bytes = 0;
+  int peak_processes = 0;                 // processes in the peak PSS sample (2: the child too)
+  uint64_t mem_available_drop_bytes = 0;  // idle MemAvailable minus its lowest value after
+  std::string snapshot_status;
+  std::string snapshot_error;  // the engine's own message when it failed
+  double load_start_sec = 0;
+  double load_end_sec = 0;
+  double snapshot_start_sec = 0;  // BGSAVE accepted
+  double snapshot_end_sec = 0;    // persistence INFO says it is over
+  double snapshot_duration_ms = 0;
+  double snapshot_info_sec = 0;  // the engine's own figure (rdb_last_bgsave_time_sec)
+  PhaseLoad before, during, after;
+  std::string load_args;
+  std::vector<MemorySample> memory;
+  std::vector<RepSample> load;  // t_sec on the trial's clock (end of each second)
+};
+
+struct MemoryEngineResult {
+  std::string engine;
+  std::string version;
+  nlohmann::json tuning = nlohmann::json::object();
+  std::vector<std::string> engine_args;  // added for this scenario (--enable-debug-command yes)
+  std::vector<MemoryTrial> trials;
+  std::string error;
+  // Over the trials:
+  Stats idle_bytes;     // idle_pss_bytes
+  Stats bytes_per_key;  // process
+  Stats info_bytes_per_key;
+  Stats peak_bytes;  // peak_pss_bytes
+  Stats snapshot_duration_ms;
+
+  void Aggregate();
+};
+
+struct MemorySettings {
+  uint64_t keys = 0;
+  int value_size = 1024;
+  std::string snapshot = "bgsave";  // bgsave | none
+  double update_rate = 0;           // requests per second in all; 0: closed loop
+  double test_time_sec = 0;
+  double snapshot_delay_sec = 0;  // traffic before the BGSAVE
+  std::string ratio = "1:0";
+  int threads = 0;
+  int clients = 0;
+  int pipeline = 0;
+  int trials = 1;
+  std::string snapshot_dir;  // "" : per engine and run under the server's work directory
+};
+
+struct MemoryRunResults {
+  std::string scenario = "memory";
+  std::string run_id;
+  std::string setup_id;
+  std::string created_at;
+  std::string completed_at;
+  std::optional<RunStatus> status;
+  std::string region;
+  MemorySettings settings;
+  std::vector<MemoryEngineResult> engines;
+  Context context;
+};
+
+// The seconds of `load` (t_sec = the second's end) that lie wholly within [from_sec, to_sec]
+// (kInside: before and after a snapshot) or touch it (kOverlapping: during one, which may be
+// shorter than a second).
+enum class PhaseSeconds { kInside, kOverlapping };
+PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, double to_sec,
+                         PhaseSeconds which = PhaseSeconds::kInside);
+
+// The fields of a trial that are one value each, in the order files write them (results.csv's
+// columns after the engine's).
+const std::vector<std::string>& MemoryTrialScalars();
+
+nlohmann::json ToJson(const MemoryTrial& t);
+nlohmann::json ToJson(const MemoryRunResults& r);
+// A `scenario` other than "memory" is an error; otherwise as the other readers.
+bool FromJson(const nlohmann::json& j, MemoryRunResults* out, std::string* error);
+
+// results.json: two-space indented, a stable key order, trailing newline.
+std::string RenderMemoryJson(const MemoryRunResults& r);
+// results.csv: one row per trial.
+std::string RenderMemoryCsv(const MemoryRunResults& r);
+// The table on stdout: one row per engine (medians over the trials).
+std::string RenderMemoryTable(const MemoryRunResults& r);
+
+}  // namespace dfbench::results

@@ -1,0 +1,52 @@
+#include "scenarios/memory_probes.h"
+
+#include <gtest/gtest.h>
+
+namespace dfbench::scenarios {
+namespace {
+
+TEST(ParsePersistence, RedisInProgressFailedAndDuration) {
+  auto s = ParsePersistence(
+      "# Persistence\r\nloading:0\r\nrdb_bgsave_in_progress:1\r\nrdb_last_bgsave_status:ok\r\n"
+      "rdb_last_bgsave_time_sec:-1\r\n");
+  EXPECT_TRUE(s.in_progress);
+  EXPECT_FALSE(s.last_failed);
+  EXPECT_EQ(s.last_duration_sec, 0);  // -1: none yet
+  s = ParsePersistence(
+      "rdb_bgsave_in_progress:0\r\nrdb_last_bgsave_status:err\r\nrdb_last_bgsave_time_sec:3\r\n");
+  EXPECT_FALSE(s.in_progress);
+  EXPECT_TRUE(s.last_failed);
+  EXPECT_EQ(s.last_duration_sec, 3);
+}
+
+TEST(ParsePersistence, DragonflyFailureIsTheLaterOfTheTwo) {
+  auto s = ParsePersistence(
+      "saving:0\r\nlast_success_save:1700000100\r\nlast_success_save_duration_sec:2\r\n"
+      "last_failed_save:1700000000\r\nlast_error:No space left on device\r\n");
+  EXPECT_FALSE(s.last_failed);
+  EXPECT_EQ(s.last_duration_sec, 2);
+  s = ParsePersistence(
+      "saving:1\r\nlast_success_save:0\r\nlast_failed_save:1700000200\r\n"
+      "last_error:Read-only file system\r\n");
+  EXPECT_TRUE(s.in_progress);
+  EXPECT_TRUE(s.last_failed);
+  EXPECT_EQ(s.last_error, "Read-only file system");
+}
+
+TEST(SnapshotFailureLine, TheNewLineThatSaysItFailed) {
+  const std::string before = "1:M 01 Dec 10:00:00.000 * Ready to accept connections tcp\n";
+  const std::string after =
+      before +
+      "1:M 01 Dec 10:00:05.000 * Background saving started by pid 7\n"
+      "7:C 01 Dec 10:00:05.001 # Failed opening the RDB file d (in server root dir /x) for "
+      "saving: Read-only file system\n"
+      "1:M 01 Dec 10:00:05.100 # Background saving error\n";
+  EXPECT_EQ(SnapshotFailureLine(before, after),
+            "7:C 01 Dec 10:00:05.001 # Failed opening the RDB file d (in server root dir /x) for "
+            "saving: Read-only file system");
+  EXPECT_EQ(SnapshotFailureLine(before, before + "something else\n"), "something else");
+  EXPECT_EQ(SnapshotFailureLine(before, before), "");
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios

@@ -1,0 +1,217 @@
+#include "scenarios/run_memory.h"
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "core/time_format.h"
+#include "providers/aws_provider.h"
+#include "scenarios/bench_session.h"
+#include "scenarios/engine_turn.h"
+#include "scenarios/history.h"
+#include "scenarios/memory_trial.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where one trial's engine writes its snapshot on the server host.
+struct SnapshotPlace {
+  std::string dir;
+  std::string file;
+  bool own_dir = false;  // made for this trial: removed whole afterwards
+};
+
+core::Result<SnapshotPlace> PrepareSnapshotPlace(hosts::Host& server, const MemoryOptions& o,
+                                                 const std::string& stem) {
+  SnapshotPlace place{.dir = o.snapshot_dir, .file = "dfbench-" + stem};
+  if (place.dir.empty()) {
+    auto work = server.WorkDir();
+    if (!work) return tl::unexpected(work.error());
+    place.dir = *work + "/snapshots/" + stem;
+    place.own_dir = true;
+  }
+  auto made = server.Run({.argv = {"mkdir", "-p", place.dir}});
+  if (!made) return tl::unexpected(made.error());
+  if (!made->status.ok()) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "snapshot directory " + place.dir + ": " + core::Trim(made->err));
+  }
+  return place;
+}
+
+void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place) {
+  // The engine's file and its temporary ones (temp-<pid>.rdb sits beside it in its own dir).
+  auto removed =
+      place.own_dir
+          ? server.Run({.argv = {"rm", "-rf", "--", place.dir}})
+          : server.Run({.argv = {"sh", "-c", "rm -rf -- \"$1/$2\"*", "sh", place.dir, place.file}});
+  if (!removed || !removed->status.ok()) {
+    core::Notef("could not remove the snapshot in {}", place.dir);
+  }
+}
+
+core::Status WriteResults(const results::MemoryRunResults& r, const fs::path& dir) {
+  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderMemoryJson(r)); !st) {
+    return st;
+  }
+  return core::WriteFileAtomic(dir / "results.csv", results::RenderMemoryCsv(r));
+}
+
+results::MemorySettings Settings(const MemoryOptions& o) {
+  return {.keys = o.keys,
+          .value_size = o.value_size,
+          .snapshot = o.snapshot == SnapshotMode::kBgsave ? "bgsave" : "none",
+          .update_rate = o.update_rate,
+          .test_time_sec = static_cast<double>(o.test_time.count()),
+          .snapshot_delay_sec = static_cast<double>(o.snapshot_delay.count()),
+          .ratio = o.ratio,
+          .threads = o.threads,
+          .clients = o.clients,
+          .pipeline = o.pipeline,
+          .trials = o.trials,
+          .snapshot_dir = o.snapshot_dir};
+}
+
+// One engine's trials, each on a fresh start. Returns false when the run was interrupted.
+bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::string& run_id,
+               const fs::path& raw_dir, const state::EngineInstall& install,
+               const engines::EngineSpec& spec, results::MemoryEngineResult* row,
+               const std::function<void()>& publish) {
+  for (int n = 1; n <= o.trials; ++n) {
+    const std::string stem = fmt::format("{}-{}-t{}", run_id, spec.name, n);
+    engines::Tuning tuning = o.tuning;
+    std::optional<SnapshotPlace> place;
+    if (spec.snapshots && o.snapshot == SnapshotMode::kBgsave) {
+      auto prepared = PrepareSnapshotPlace(*fleet.server, o, stem);
+      if (!prepared) {
+        row->error = prepared.error().message;
+        return true;
+      }
+      place = *prepared;
+      const auto args = engines::SnapshotArgs(place->dir, place->file);
+      tuning.extra_args.insert(tuning.extra_args.end(), args.begin(), args.end());
+    }
+    if (spec.debug_populate) {
+      tuning.extra_args.insert(tuning.extra_args.end(), spec.debug_command_args.begin(),
+                               spec.debug_command_args.end());
+      row->engine_args = spec.debug_command_args;
+    }
+    results::EngineResult started;  // what EngineTurn records: version, tuning, error
+    auto turn = EngineTurn::Start(fleet, install, spec, tuning, &started);
+    row->version = started.version;
+    row->tuning = started.tuning;
+    bool go_on = true;
+    if (!turn) {
+      row->error = started.error;
+      go_on = !core::InterruptRequested();
+    } else {
+      core::Notef("[{}] trial {}/{}", spec.name, n, o.trials);
+      auto trial = RunMemoryTrial(fleet, o, *turn, raw_dir, fmt::format("{}-t{}", spec.name, n));
+      if (trial) {
+        trial->trial = n;
+        row->trials.push_back(std::move(*trial));
+        row->Aggregate();
+        turn->Stop();
+      } else {
+        go_on = turn->Failed(fmt::format("trial {}", n), trial.error());
+        row->error = started.error;
+        turn->Stop();
+      }
+    }
+    if (place) RemoveSnapshot(*fleet.server, *place);
+    publish();
+    if (!go_on) return false;
+    if (!row->error.empty()) return true;
+  }
+  return true;
+}
+
+}  // namespace
+
+core::Status CheckMemoryOptions(const MemoryOptions& o) {
+  if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "--keys must be at least 1");
+  if (o.value_size <= 0) return core::Fail(core::ErrorKind::kUsage, "--value-size must be > 0");
+  if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "--trials must be at least 1");
+  if (o.test_time.count() < 1) {
+    return core::Fail(core::ErrorKind::kUsage, "--test-time must be at least 1s");
+  }
+  if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      fmt::format("--snapshot-delay ({}s) must be shorter than --test-time ({}s)",
+                                  o.snapshot_delay.count(), o.test_time.count()));
+  }
+  if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "--update-rate must be >= 0");
+  return core::Ok();
+}
+
+core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, providers::Fleet& fleet,
+                                                  const MemoryOptions& options) {
+  if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
+  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
+  const fs::path parent = state::SetupDir(setup->id) / "memory";
+  results::MemoryRunResults r;
+  r.run_id = NewRunId(parent);
+  const fs::path dir = parent / r.run_id;
+  if (auto st = core::MakeDirs(dir / "raw"); !st) return tl::unexpected(st.error());
+  r.setup_id = setup->id;
+  r.region = providers::RecordedFleetLabels(*setup).region;
+  r.created_at = core::NowIso8601();
+  r.status = results::RunStatus::kRunning;
+  r.settings = Settings(options);
+  r.context = MakeContext(*setup, *options.driver);
+  nlohmann::json config = results::ToJson(r);
+  config.erase("engines");
+  if (auto st = core::WriteFileAtomic(dir / "config.json", config.dump(2) + "\n"); !st) {
+    return tl::unexpected(st.error());
+  }
+  core::Notef(
+      "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, "
+      "results in {}",
+      r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
+      r.settings.snapshot, dir.string());
+  auto publish = [&] {
+    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
+  };
+  publish();
+  const std::string path = "memory/" + r.run_id + "/results.json";
+  if (auto st = RecordRunStart(
+          setup, {.kind = "memory", .run_id = r.run_id, .path = path, .created_at = r.created_at});
+      !st) {
+    return tl::unexpected(st.error());
+  }
+  const bool interrupted = TakeEngineTurns(
+      options.engines, options.cooldown, &r.engines,
+      [&](const engines::EngineSpec& spec, results::MemoryEngineResult* row) {
+        return RunEngine(fleet, options, r.run_id, dir / "raw", *setup->FindEngine(spec.name), spec,
+                         row, publish);
+      },
+      publish);
+  r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
+  // A failed snapshot is a failed measurement too: the row says why, the exit code says so.
+  for (const auto& e : r.engines) {
+    bool failed = !e.error.empty();
+    for (const auto& t : e.trials) failed = failed || t.snapshot_status == results::kSnapshotFailed;
+    if (!interrupted && failed) r.status = results::RunStatus::kFailed;
+  }
+  r.completed_at = core::NowIso8601();
+  publish();
+  RecordRunEnd(setup, "memory", path, r);
+  return r;
+}
+
+core::Result<int> RunMemoryOnSetup(const std::string& id, const MemoryOptions& options,
+                                   OutputFormat format) {
+  if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
+  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
+    return RunMemory(&session.setup(), session.fleet(), options);
+  });
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,236 @@
+// `dfbench run-memory` against real redis-server and memcached: populate, idle memory, update
+// traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on counts
+// and statuses, never on timings.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "core/files.h"
+#include "dfbench_runner.h"
+#include "support/test_data.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Small and short: 20,000 keys of 1 KB, 4 s of updates with the BGSAVE after 1 s.
+const std::vector<std::string> kSmallMemoryRun = {"--keys",
+                                                  "20000",
+                                                  "--value-size",
+                                                  "1024",
+                                                  "--test-time",
+                                                  "4s",
+                                                  "--snapshot-delay",
+                                                  "1s",
+                                                  "--update-rate",
+                                                  "2000",
+                                                  "--memtier-threads",
+                                                  "1",
+                                                  "--memtier-clients",
+                                                  "2",
+                                                  "--cooldown",
+                                                  "0s"};
+
+json ResultsOf(const DfbenchRunner& dfb, const std::string& id) {
+  const json record = dfb.State(id)["benchmarks"].back();
+  EXPECT_EQ(record["kind"], "memory");
+  return json::parse(*core::ReadFile(dfb.SetupDir(id) / record["path"].get<std::string>()));
+}
+
+// Files under `dir` whose name starts with `prefix` (left-over snapshots).
+std::vector<std::string> FilesStartingWith(const fs::path& dir, const std::string& prefix) {
+  std::vector<std::string> found;
+  if (!fs::exists(dir)) return found;
+  for (const auto& f : fs::recursive_directory_iterator(dir)) {
+    if (f.path().filename().string().rfind(prefix, 0) == 0) found.push_back(f.path().string());
+  }
+  return found;
+}
+
+TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
+  DfbenchRunner dfb("memory");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "m", "--engines", "redis,memcached"}).code, 0);
+  auto r = dfb.Run(
+      Concat({"run-memory", "--id", "m", "--engines", "redis,memcached", "--output", "json"},
+             kSmallMemoryRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json out = json::parse(r.out);
+  const json results = ResultsOf(dfb, "m");
+  EXPECT_EQ(out, results);
+  EXPECT_EQ(results["scenario"], "memory");
+  EXPECT_EQ(results["status"], "completed");
+  EXPECT_EQ(results["settings"]["keys"], 20000);
+  ASSERT_EQ(results["engines"].size(), 2u);
+
+  const json& redis = results["engines"][0];
+  EXPECT_EQ(redis["engine"], "redis");
+  EXPECT_EQ(redis["engine_args"], json({"--enable-debug-command", "yes"}));
+  ASSERT_EQ(redis["trials"].size(), 1u);
+  const json& rt = redis["trials"][0];
+  EXPECT_EQ(rt["populate"], "debug_populate");
+  EXPECT_EQ(rt["keys"], 20000);
+  // A key holds its 1 KB value and more, by both figures.
+  EXPECT_GT(rt["bytes_per_key"].get<double>(), 1024);
+  EXPECT_GT(rt["info_bytes_per_key"].get<double>(), 1024);
+  EXPECT_EQ(rt["snapshot_status"], "ok") << rt["snapshot_error"];
+  EXPECT_GT(rt["snapshot_duration_ms"].get<double>(), 0);
+  EXPECT_GE(rt["snapshot_end_sec"].get<double>(), rt["snapshot_start_sec"].get<double>());
+  EXPECT_GE(rt["peak_pss_bytes"].get<uint64_t>(), rt["idle_pss_bytes"].get<uint64_t>());
+  EXPECT_GT(rt["memory"].size(), 10u);
+  EXPECT_FALSE(rt["load"].empty());
+  EXPECT_NE(rt["load_args"].get<std::string>().find("--key-prefix key:"), std::string::npos);
+  // The forked BGSAVE child is read with its parent while it lives.
+  int most_processes = 0;
+  for (const json& s : rt["memory"])
+    most_processes = std::max(most_processes, s["processes"].get<int>());
+  EXPECT_GE(most_processes, 2);
+
+  const json& mc = results["engines"][1];
+  EXPECT_EQ(mc["engine"], "memcached");
+  EXPECT_TRUE(mc["engine_args"].empty());
+  ASSERT_EQ(mc["trials"].size(), 1u);
+  const json& mt = mc["trials"][0];
+  EXPECT_EQ(mt["populate"], "set");
+  EXPECT_EQ(mt["keys"], 20000);
+  EXPECT_GT(mt["bytes_per_key"].get<double>(), 1024);
+  EXPECT_GT(mt["info_bytes_per_key"].get<double>(), 1024);
+  EXPECT_EQ(mt["snapshot_status"], "skipped");
+
+  const fs::path dir = dfb.SetupDir("m") / "memory" / results["run_id"].get<std::string>();
+  EXPECT_EQ(core::ReadFile(dir / "results.csv")->rfind("engine,version,trial,populate,keys", 0),
+            0u);
+  EXPECT_TRUE(fs::exists(dir / "raw" / "redis-t1-load.json"));
+  EXPECT_TRUE(fs::exists(dir / "raw" / "memcached-t1-populate.json"));
+  EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("m"), "dfbench-").empty());
+  EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("m") / "work" / "snapshots", "").empty());
+  EXPECT_EQ(dfb.State("m")["status"], "ready");
+
+  // compare: the file against itself, against a copy whose redis peak grew by half (the
+  // reference's exit 1), against a file of another shape (exit 2).
+  const std::string file = (dir / "results.json").string();
+  r = dfb.Run({"compare", file, file});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("peak memory (bytes)"), std::string::npos) << r.out;
+  json worse = results;
+  worse["engines"][0]["peak_bytes"]["median"] = rt["peak_pss_bytes"].get<double>() * 1.5;
+  const fs::path worse_file = dfb.home() / "worse.json";
+  ASSERT_TRUE(core::WriteFileAtomic(worse_file, worse.dump()));
+  r = dfb.Run({"compare", file, worse_file.string(), "--format", "json"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const json verdict = json::parse(r.out);
+  ASSERT_EQ(verdict["regressions"].size(), 1u) << r.out;
+  EXPECT_EQ(verdict["regressions"][0]["engine"], "redis");
+  EXPECT_EQ(verdict["regressions"][0]["metric"], "peak_bytes");
+  r = dfb.Run({"compare", file, FixturePath("results/reference_run.json").string()});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot compare memory with run"), std::string::npos) << r.err;
+
+  r = dfb.Run(Concat({"run-memory", "--id", "m", "--engines", "redis", "--snapshot", "none"},
+                     kSmallMemoryRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("bytes/key"), std::string::npos) << r.out;
+  EXPECT_EQ(ResultsOf(dfb, "m")["engines"][0]["trials"][0]["snapshot_status"], "skipped");
+}
+
+// A directory the engine cannot write to: read-only to everyone (a read-only tmpfs when we are
+// root, whom permissions do not stop). Empty when neither can be made here.
+class ReadOnlyDir {
+ public:
+  explicit ReadOnlyDir(const fs::path& path) : path_(path) {
+    fs::create_directories(path_);
+    if (geteuid() != 0) {
+      ok_ = chmod(path_.c_str(), 0555) == 0;
+    } else {
+      mounted_ = mount("tmpfs", path_.c_str(), "tmpfs", MS_RDONLY, "size=1m") == 0;
+      ok_ = mounted_;
+    }
+  }
+  ~ReadOnlyDir() {
+    if (mounted_) umount(path_.c_str());
+    chmod(path_.c_str(), 0755);
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  fs::path path_;
+  bool mounted_ = false;
+  bool ok_ = false;
+};
+
+TEST(RunMemory, ReadOnlySnapshotDirGivesTheEnginesErrorAndTheRunGoesOn) {
+  DfbenchRunner dfb("memory-ro");
+  ReadOnlyDir readonly(dfb.home() / "readonly");
+  if (!readonly.ok()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "ro", "--engines", "redis,memcached"}).code, 0);
+  auto r = dfb.Run(Concat({"run-memory", "--id", "ro", "--engines", "redis,memcached",
+                           "--snapshot-dir", (dfb.home() / "readonly").string()},
+                          kSmallMemoryRun));
+  EXPECT_EQ(r.code, 1) << r.err;
+  const json results = ResultsOf(dfb, "ro");
+  EXPECT_EQ(results["status"], "failed");
+  const json& rt = results["engines"][0]["trials"][0];
+  EXPECT_EQ(rt["snapshot_status"], "failed");
+  const std::string error = rt["snapshot_error"];
+  EXPECT_TRUE(error.find("Read-only file system") != std::string::npos ||
+              error.find("Permission denied") != std::string::npos)
+      << error;
+  EXPECT_NE(r.out.find("snapshot: "), std::string::npos) << r.out;
+  // The next engine still ran.
+  EXPECT_EQ(results["engines"][1]["trials"].size(), 1u);
+  EXPECT_EQ(dfb.State("ro")["status"], "ready");
+}
+
+TEST(RunMemory, SigintKeepsTheFinishedEngines) {
+  DfbenchRunner dfb("memory-int");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "i", "--engines", "redis,memcached"}).code, 0);
+  auto proc = dfb.Start({"run-memory", "--id", "i", "--engines", "redis,memcached", "--keys",
+                         "20000", "--test-time", "3s", "--snapshot-delay", "1s", "--update-rate",
+                         "1000", "--cooldown", "60s"});
+  // Wait for redis's row, then interrupt during the cooldown before memcached.
+  fs::path results;
+  for (int i = 0; i < 600 && results.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!fs::exists(dfb.SetupDir("i") / "memory")) continue;
+    for (const auto& run : fs::directory_iterator(dfb.SetupDir("i") / "memory")) {
+      auto text = core::ReadFile(run.path() / "results.json");
+      if (!text) continue;
+      const json j = json::parse(*text, nullptr, false);
+      if (!j.is_discarded() && !j["engines"].empty() && !j["engines"][0]["trials"].empty()) {
+        results = run.path() / "results.json";
+      }
+    }
+  }
+  ASSERT_FALSE(results.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  proc.Signal(SIGINT);
+  auto status = proc.WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 130) << core::ReadTail(dfb.home() / "bg.stderr");
+  const json j = json::parse(*core::ReadFile(results));
+  EXPECT_EQ(j["status"], "interrupted");
+  EXPECT_EQ(j["engines"][0]["trials"].size(), 1u);
+  EXPECT_EQ(dfb.State("i")["status"], "ready");
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine or load generator was left running";
+}
+
+TEST(RunMemory, BadFlagsAreOneLineAndExitTwo) {
+  DfbenchRunner dfb("memory-flags");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "f", "--engines", "redis"}).code, 0);
+  auto r = dfb.Run({"run-memory", "--id", "f", "--engines", "redis", "--test-time", "5s",
+                    "--snapshot-delay", "5s"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--snapshot-delay"), std::string::npos) << r.err;
+  r = dfb.Run({"run-memory", "--id", "f", "--keys", "lots"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--keys"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace dfbench::testing
