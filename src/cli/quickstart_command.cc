@@ -3,6 +3,7 @@
 #include "cli/confirm.h"
 #include "cli/flags.h"
 #include "cli/plan.h"
+#include "cli/provider_flags.h"
 #include "cli/ssh_flags.h"
 #include "core/log.h"
 #include "core/time_format.h"
@@ -29,9 +30,9 @@ struct QuickstartFlags {
 
 int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   const auto requested = ParseEngines(f.engines.engines);
-  const std::string provider = ResolveProvider(sub, f.provider);
+  const state::ProviderKind provider = ResolveProvider(sub, f.provider);
   RunFlags run = f.run;
-  if (provider == "local") ApplyLocalProfile(sub, &run);
+  if (provider == state::ProviderKind::kLocal) ApplyLocalProfile(sub, &run);
   scenarios::RunOptions options = ToRunOptions(run, requested);
   auto driver = MakeDriver(f.load_generator);
   scenarios::SetupOptions setup_options{.id = f.id,
@@ -43,9 +44,9 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .pin_cpus = !f.no_pin,
                                         .dragonfly_version = f.run.tuning.dragonfly_version,
                                         .engine_port = f.port};
-  ApplySshFlags(sub, f.ssh, &setup_options);
+  ApplySshFlags(f.ssh, &setup_options);
   // A remote client without memtier_benchmark gets it built there by setup.
-  setup_options.client_tools.memtier = f.provider != "local" &&
+  setup_options.client_tools.memtier = state::IsRemote(provider) &&
                                        f.load_generator.name == "memtier" &&
                                        f.load_generator.memtier_binary.empty();
   if (setup_options.id.empty()) {
@@ -58,7 +59,7 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
     DryRun(setup_options, plan);
     return 0;
   }
-  if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
+  if (state::ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
   options.driver = driver.get();
   return OrExit(
       scenarios::Quickstart(setup_options, options, ToOutputFormat(f.run.output), f.skip_destroy));

@@ -5,6 +5,7 @@
 #include "cli/confirm.h"
 #include "cli/flags.h"
 #include "cli/plan.h"
+#include "cli/provider_flags.h"
 #include "cli/ssh_flags.h"
 #include "core/log.h"
 #include "core/time_format.h"
@@ -27,31 +28,28 @@ struct SetupFlags {
   AwsFleetFlags fleet;
 };
 
-// External load generators setup finds or builds on a remote client.
-providers::ClientTools ToClientTools(const SetupFlags& f, const std::string& provider) {
+// External load generators setup finds or builds on a remote client (ResolveProvider refused
+// them on local).
+providers::ClientTools ToClientTools(const SetupFlags& f) {
   providers::ClientTools tools{.memtier = f.load_generator == "memtier",
                                .dfly_bench_ref = f.dfly_bench_ref};
-  if (tools.any() && provider == "local") {
-    ExitWith(core::ErrorKind::kUsage,
-             std::string(tools.memtier ? "--load-generator memtier" : "--dfly-bench-ref") +
-                 " needs a remote client (--provider ssh); on this machine install the tool "
-                 "yourself and pass its path to run");
-  }
   if (!tools.dfly_bench_ref.empty()) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
   return tools;
 }
 
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
+  // Engine names first: a wrong one is the error to report, whatever the provider.
+  const auto engines = ParseEngines(f.engines.engines);
   scenarios::SetupOptions o{.id = f.id,
                             .provider = ResolveProvider(sub, f.provider),
-                            .engines = ParseEngines(f.engines.engines),
+                            .engines = engines,
                             .binaries = f.engines.binaries,
                             .versions = ParseVersions(f.engines),
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};
-  ApplySshFlags(sub, f.ssh, &o);
-  o.client_tools = ToClientTools(f, o.provider);
+  ApplySshFlags(f.ssh, &o);
+  o.client_tools = ToClientTools(f);
   if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o.id));
   ApplyAwsFleetFlags(f.fleet, &o);
@@ -60,7 +58,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
     DryRun(o, plan);
     return 0;
   }
-  if (ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));
+  if (state::ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));
   auto s = OrExit(scenarios::CreateSetup(o));
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
@@ -71,7 +69,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
   if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
-  if (s.provider != "local")
+  if (state::IsRemote(s.provider))
     std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }

@@ -254,7 +254,7 @@ aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
 }
 
 FleetLabels RecordedFleetLabels(const state::SetupState& s) {
-  if (s.provider != "aws") return {};
+  if (s.provider != state::ProviderKind::kAws) return {};
   const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
   FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
   for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
@@ -267,7 +267,7 @@ FleetLabels RecordedFleetLabels(const state::SetupState& s) {
 
 core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   const AwsRequest& fleet = request.aws;
-  s->provider = Name();
+  s->provider = Kind();
   s->region = fleet.region;
   auto stack_name = aws::StackName(s->id);
   if (!stack_name) return tl::unexpected(stack_name.error());

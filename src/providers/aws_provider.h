@@ -46,7 +46,7 @@ FleetLabels RecordedFleetLabels(const state::SetupState& state);
 
 class AwsProvider : public Provider {
  public:
-  std::string Name() const override { return "aws"; }
+  state::ProviderKind Kind() const override { return state::ProviderKind::kAws; }
   // Credentials and endpoints as the AWS CLI finds them (aws/credentials.h, aws/client.h).
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
   core::Result<Fleet> Connect(const state::SetupState& state) override;
