@@ -1,5 +1,6 @@
 #include "cli/provider_flags.h"
 
+#include <array>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
@@ -24,51 +25,51 @@ constexpr unsigned kSsh = Bit(ProviderKind::kSsh);
 constexpr unsigned kLocal = Bit(ProviderKind::kLocal);
 
 struct FlagRule {
-  std::string_view flag;
-  unsigned providers;        // Bit()s of the providers that take it
-  Advice advice;             // what a refusal says
-  std::string_view value;    // refused only with this value ("" = any)
-  std::string_view command;  // only on this command ("" = any that has the flag)
+  std::array<std::string_view, 6> flags;  // unused places stay empty
+  unsigned providers;                     // Bit()s of the providers that take them
+  Advice advice;                          // what a refusal says
+  std::string_view value;                 // refused only with this value ("" = any)
+  std::string_view command;               // only on this command ("" = any that has the flag)
 };
 
 // In the order refusals are checked: the first flag given that the provider does not take
 // is the one named.
 constexpr FlagRule kFlagRules[] = {
-    {"--server-instance", kAws, Advice::kFleet, "", ""},
-    {"--client-instance", kAws, Advice::kFleet, "", ""},
-    {"--server-arch", kAws, Advice::kFleet, "", ""},
-    {"--client-arch", kAws, Advice::kFleet, "", ""},
+    {{"--server-instance", "--client-instance", "--server-arch", "--client-arch"},
+     kAws,
+     Advice::kFleet},
     // On this machine --replicas starts replica engines (for run-replication).
-    {"--replicas", kAws | kLocal, Advice::kFleet, "", ""},
-    {"--replica-instance", kAws, Advice::kFleet, "", ""},
-    {"--replica-arch", kAws, Advice::kFleet, "", ""},
-    {"--ubuntu-version", kAws, Advice::kFleet, "", ""},
-    {"--region", kAws, Advice::kFleet, "", ""},
-    {"--server", kSsh, Advice::kSshHosts, "", ""},
-    {"--client", kSsh, Advice::kSshHosts, "", ""},
-    {"--replica", kSsh, Advice::kSshHosts, "", ""},
-    {"--server-private-ip", kSsh, Advice::kSshHosts, "", ""},
-    {"--client-private-ip", kSsh, Advice::kSshHosts, "", ""},
-    {"--replica-private-ip", kSsh, Advice::kSshHosts, "", ""},
+    {{"--replicas"}, kAws | kLocal, Advice::kFleet},
+    {{"--replica-instance", "--replica-arch", "--ubuntu-version", "--region"},
+     kAws,
+     Advice::kFleet},
+    {{"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
+      "--replica-private-ip"},
+     kSsh,
+     Advice::kSshHosts},
     // AWS instances are SSH hosts too, at addresses and with a key the stack gives.
-    {"--ssh-user", kSsh | kAws, Advice::kSshHosts, "", ""},
-    {"--ssh-key", kSsh, Advice::kSshHosts, "", ""},
-    {"--ssh-port", kSsh, Advice::kSshHosts, "", ""},
-    {"--tune-network", kSsh | kAws, Advice::kSshHosts, "", ""},
-    // quickstart's --load-generator memtier runs a binary given here or built by setup.
-    {"--load-generator", kSsh | kAws, Advice::kRemoteClient, "memtier", "setup"},
-    {"--dfly-bench-ref", kSsh | kAws, Advice::kRemoteClient, "", "setup"},
+    {{"--ssh-user"}, kSsh | kAws, Advice::kSshHosts},
+    {{"--ssh-key", "--ssh-port"}, kSsh, Advice::kSshHosts},
+    {{"--tune-network"}, kSsh | kAws, Advice::kSshHosts},
+    // quickstart's --load-generator memtier runs a binary given there or built by setup.
+    {{"--load-generator"}, kSsh | kAws, Advice::kRemoteClient, "memtier", "setup"},
+    {{"--dfly-bench-ref"}, kSsh | kAws, Advice::kRemoteClient, "", "setup"},
 };
 
-bool Given(const CLI::App* sub, const FlagRule& rule) {
-  if (!rule.command.empty() && sub->get_name() != rule.command) return false;
-  const CLI::Option* option = sub->get_option_no_throw(std::string(rule.flag));
-  if (option == nullptr || option->count() == 0) return false;
-  return rule.value.empty() || option->as<std::string>() == rule.value;
+// The first of the rule's flags given on the command line ("" when none is).
+std::string FirstGiven(const CLI::App* sub, const FlagRule& rule) {
+  if (!rule.command.empty() && sub->get_name() != rule.command) return "";
+  for (const std::string_view name : rule.flags) {
+    if (name.empty()) break;
+    const std::string flag(name);
+    const CLI::Option* option = sub->get_option_no_throw(flag);
+    if (option == nullptr || option->count() == 0) continue;
+    if (rule.value.empty() || option->as<std::string>() == rule.value) return flag;
+  }
+  return "";
 }
 
-std::string Refusal(const FlagRule& rule, ProviderKind provider) {
-  const std::string flag(rule.flag);
+std::string Refusal(const FlagRule& rule, const std::string& flag, ProviderKind provider) {
   const std::string name = state::ToString(provider);
   switch (rule.advice) {
     case Advice::kFleet:
@@ -96,7 +97,7 @@ std::vector<std::string> ProviderWords() {
 ProviderKind Choose(const CLI::App* sub, const std::string& provider_flag) {
   if (!provider_flag.empty()) return *state::kProviderNames.Parse(provider_flag);
   for (const FlagRule& rule : kFlagRules) {
-    if (rule.advice == Advice::kFleet && Given(sub, rule)) return ProviderKind::kAws;
+    if (rule.advice == Advice::kFleet && !FirstGiven(sub, rule).empty()) return ProviderKind::kAws;
   }
   const char* env = std::getenv("DFBENCH_PROVIDER");
   if (env == nullptr || *env == '\0') return ProviderKind::kLocal;
@@ -120,8 +121,9 @@ void AddProviderFlag(CLI::App* sub, std::string* provider) {
 ProviderKind ResolveProvider(const CLI::App* sub, const std::string& provider_flag) {
   const ProviderKind provider = Choose(sub, provider_flag);
   for (const FlagRule& rule : kFlagRules) {
-    if ((rule.providers & Bit(provider)) == 0 && Given(sub, rule)) {
-      ExitWith(core::ErrorKind::kUsage, Refusal(rule, provider));
+    if ((rule.providers & Bit(provider)) != 0) continue;
+    if (const std::string flag = FirstGiven(sub, rule); !flag.empty()) {
+      ExitWith(core::ErrorKind::kUsage, Refusal(rule, flag, provider));
     }
   }
   return provider;
