@@ -61,7 +61,7 @@ std::string FirstGiven(const CLI::App* sub, const FlagRule& rule) {
   if (!rule.command.empty() && sub->get_name() != rule.command) return "";
   for (const std::string_view name : rule.flags) {
     if (name.empty()) break;
-    const std::string flag(name);
+    std::string flag(name);
     const CLI::Option* option = sub->get_option_no_throw(flag);
     if (option == nullptr || option->count() == 0) continue;
     if (rule.value.empty() || option->as<std::string>() == rule.value) return flag;

@@ -308,20 +308,6 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   return ProvisionSshHosts(s, request, login, fleet.ssh_wait, nullptr);
 }
 
-core::Result<Fleet> AwsProvider::Connect(const state::SetupState& s) {
-  return SshProvider().Connect(s);
-}
-
-core::Status AwsProvider::StopLeftovers(const state::SetupState& s) {
-  return SshProvider().StopLeftovers(s);
-}
-
-core::Status AwsProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
-                                        const engines::EngineSpec& spec,
-                                        const std::string& version) {
-  return SshProvider().InstallEngine(s, fleet, spec, version);
-}
-
 core::Status AwsProvider::Destroy(state::SetupState* s) {
   const nlohmann::json recorded = s->provider_data.value("aws", nlohmann::json::object());
   const std::string stack_id = recorded.value("stack_id", "");
