@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <regex>
 
 #include "aws/prices.h"
@@ -10,10 +9,6 @@
 
 namespace dfbench::cli {
 namespace {
-
-constexpr const char* kFleetFlags[] = {
-    "--server-instance",  "--client-instance", "--server-arch",    "--client-arch", "--replicas",
-    "--replica-instance", "--replica-arch",    "--ubuntu-version", "--region"};
 
 // A public key only for checking a plan: a setup generates its own pair.
 constexpr char kPlanCheckKey[] = "ssh-rsa AAAA dfbench-plan-check";
@@ -61,44 +56,9 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
   sub->add_option("--region", f->region, "AWS region")->capture_default_str()->group(group);
 }
 
-void AddProviderFlag(CLI::App* sub, std::string* provider) {
-  sub->add_option("--provider", *provider,
-                  "Where the hosts come from: local, ssh or aws (default: aws when an AWS fleet "
-                  "flag is given, else $DFBENCH_PROVIDER, else local)")
-      ->check(CLI::IsMember({"local", "ssh", "aws"}));
-}
-
-std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag) {
-  std::string fleet_flag;
-  for (const std::string flag : kFleetFlags) {
-    // On this machine --replicas starts replica engines (for run-replication).
-    if (flag == "--replicas" && provider_flag == "local") continue;
-    if (fleet_flag.empty() && sub->get_option_no_throw(flag) && sub->count(flag) > 0) {
-      fleet_flag = flag;
-    }
-  }
-  if (!provider_flag.empty()) {
-    if (!fleet_flag.empty() && provider_flag != "aws") {
-      ExitWith(core::ErrorKind::kUsage, fleet_flag +
-                                            " is an AWS fleet flag: it needs --provider "
-                                            "aws, not --provider " +
-                                            provider_flag);
-    }
-    return provider_flag;
-  }
-  if (!fleet_flag.empty()) return "aws";
-  const char* env = std::getenv("DFBENCH_PROVIDER");
-  if (env == nullptr || *env == '\0') return "local";
-  std::string from_env = env;
-  if (from_env != "local" && from_env != "ssh" && from_env != "aws") {
-    ExitWith(core::ErrorKind::kUsage, "DFBENCH_PROVIDER=" + from_env + ": use local, ssh or aws");
-  }
-  return from_env;
-}
-
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) {
-  if (o->provider == "local") o->local_replicas = flags.replicas;
-  if (o->provider != "aws") return;
+  if (o->provider == state::ProviderKind::kLocal) o->local_replicas = flags.replicas;
+  if (o->provider != state::ProviderKind::kAws) return;
   const aws::FleetPlan plan = ToFleetPlan(flags, o->id, kPlanCheckKey);
   o->aws.region = plan.region;
   o->aws.server = plan.server;

@@ -1,7 +1,7 @@
 // The fleet flags of AWS setups (template; setup and quickstart on the aws provider): instance
 // types and architectures, replicas, Ubuntu release, region, with the reference's defaults. One
-// group, so every command that takes them shows and checks them alike. Also --provider, which
-// any of these flags implies.
+// group, so every command that takes them shows and checks them alike (which provider takes
+// them: cli/provider_flags.h).
 #pragma once
 
 #include <string>
@@ -27,18 +27,9 @@ struct AwsFleetFlags {
 
 void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* flags);
 
-// --provider of setup and quickstart (local, ssh or aws).
-void AddProviderFlag(CLI::App* sub, std::string* provider);
-
-// The provider a command works with: --provider when given; else aws when an AWS fleet flag is
-// given; else DFBENCH_PROVIDER (for users who only use AWS); else local. kUsage, one line, for
-// an AWS fleet flag with another --provider (but --replicas with local) or an unknown
-// DFBENCH_PROVIDER.
-std::string ResolveProvider(const CLI::App* sub, const std::string& provider_flag);
-
 // On the aws provider: checks the fleet flags for `options->id` (as ToFleetPlan) and fills
 // options->aws. On the local provider --replicas is the count of replica engines on this
-// machine; ResolveProvider refused the other fleet flags there and every one on ssh.
+// machine (ResolveProvider refused the other fleet flags there, and every one on ssh).
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* options);
 
 // The plan these flags describe for `setup_id`, checked as aws::ValidatePlan checks it (plus

@@ -12,7 +12,7 @@ int RunDestroy(const std::string& id, bool yes) {
   // A setup whose hosts are not this machine is shown and confirmed first; an unknown id, a
   // destroyed or a local setup goes straight on (DestroySetup reports the first two).
   if (auto s = state::Load(id);
-      s && s->status != state::SetupStatus::kDestroyed && ChangesHosts(s->provider)) {
+      s && s->status != state::SetupStatus::kDestroyed && state::ChangesHosts(s->provider)) {
     OrExit(Confirm(DestroyPlan(*s), yes));
   }
   OrExit(scenarios::DestroySetup(id));

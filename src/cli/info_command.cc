@@ -77,17 +77,17 @@ std::string AwsSection(const state::SetupState& s) {
 
 void PrintInfo(const state::SetupState& s) {
   std::string out = fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
-                                state::ToString(s.status), s.provider);
+                                state::ToString(s.status), state::ToString(s.provider));
   out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
                      state::SetupDir(s.id).string());
-  if (s.provider == "aws") out += AwsSection(s);
+  if (s.provider == state::ProviderKind::kAws) out += AwsSection(s);
   out += "\nHosts:\n";
   for (const auto& h : s.hosts) {
     out += fmt::format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
                        h.name.empty() ? h.address : h.name, h.vcpus,
                        static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
     out += fmt::format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
-    if (s.provider != "local") {
+    if (state::IsRemote(s.provider)) {
       out += fmt::format(
           "      reached at {}; engine traffic on {}; NIC: {}\n", h.address, h.private_address,
           h.nic.empty()

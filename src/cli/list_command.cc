@@ -12,7 +12,7 @@ namespace {
 // the setup flags as <role>_instance / <role>_arch), else host name and vCPUs ("local" for
 // this machine).
 std::string MachineOf(const state::SetupState& s, const std::string& role) {
-  if (s.provider == "aws") {
+  if (state::LaunchesHosts(s.provider)) {
     const std::string type = s.settings.value(role + "_instance", std::string());
     const std::string arch = s.settings.value(role + "_arch", std::string());
     if (!type.empty()) return arch.empty() ? type : type + " " + arch;
@@ -20,7 +20,7 @@ std::string MachineOf(const state::SetupState& s, const std::string& role) {
   const results::HostFacts* h = s.FindHost(role);
   if (!h) h = s.FindHost("local");
   if (!h) return "-";
-  const std::string name = s.provider == "local" ? "local" : h->name;
+  const std::string name = state::IsRemote(s.provider) ? h->name : "local";
   return h->vcpus > 0 ? name + " " + std::to_string(h->vcpus) + " vCPU" : name;
 }
 
@@ -38,8 +38,9 @@ int RunList(bool all) {
       {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
   for (const auto& s : state::ListSetups()) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
-    table.AddRow({s.id, state::ToString(s.status), s.region.empty() ? s.provider : s.region,
-                  MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s)});
+    table.AddRow({s.id, state::ToString(s.status),
+                  s.region.empty() ? state::ToString(s.provider) : s.region, MachineOf(s, "server"),
+                  MachineOf(s, "client"), AgeOf(s)});
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no setups%s under %s\n", all ? "" : " (try --all)",

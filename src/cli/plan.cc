@@ -123,19 +123,21 @@ std::string LocalSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bo
 
 }  // namespace
 
-bool ChangesHosts(const std::string& provider) {
-  return provider != "local";
-}
-
 std::string SetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
-  if (o.provider == "ssh") return SshSetupPlan(o, quickstart, keep);
-  if (o.provider == "aws") return AwsSetupPlan(o, quickstart, keep);
+  switch (o.provider) {
+    case state::ProviderKind::kSsh:
+      return SshSetupPlan(o, quickstart, keep);
+    case state::ProviderKind::kAws:
+      return AwsSetupPlan(o, quickstart, keep);
+    case state::ProviderKind::kLocal:
+      break;
+  }
   return LocalSetupPlan(o, quickstart, keep);
 }
 
 void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
   std::fputs(plan.c_str(), stderr);
-  if (o.provider == "aws") {
+  if (o.provider == state::ProviderKind::kAws) {
     // A live setup's stack.yaml is what its stack was made from: it stays as it is.
     if (auto s = state::Load(o.id); s && s->status != state::SetupStatus::kDestroyed &&
                                     s->status != state::SetupStatus::kFailed) {
@@ -151,7 +153,7 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
 }
 
 std::string DestroyPlan(const state::SetupState& s) {
-  if (s.provider == "aws") {
+  if (s.provider == state::ProviderKind::kAws) {
     const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
     std::string p =
         aws.contains("stack_id")
@@ -171,8 +173,8 @@ std::string DestroyPlan(const state::SetupState& s) {
     return p;
   }
   const std::string work = "~/.dfbench-work/" + s.id + "/";
-  std::string p =
-      fmt::format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id, s.provider);
+  std::string p = fmt::format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id,
+                              state::ToString(s.provider));
   std::string user;
   for (const auto& role : providers::SshRoles(s)) {
     auto e = providers::LoginEndpoint(s, role);

@@ -9,10 +9,6 @@
 
 namespace dfbench::cli {
 
-// True when the provider changes machines other than this one's ~/.dfbench (every provider
-// but local): those commands ask before going on.
-bool ChangesHosts(const std::string& provider);
-
 // The plan of `setup` (or `quickstart`, which then benchmarks and, unless `keep`, destroys).
 // `options.id` must be set.
 std::string SetupPlan(const scenarios::SetupOptions& options, bool quickstart, bool keep);

@@ -1,11 +1,6 @@
-#include "cli/aws_flags.h"
 #include "cli/commands.h"
-#include "cli/confirm.h"
-#include "cli/flags.h"
-#include "cli/plan.h"
-#include "cli/ssh_flags.h"
-#include "core/log.h"
-#include "core/time_format.h"
+#include "cli/provider_flags.h"
+#include "cli/setup_flags.h"
 #include "scenarios/quickstart.h"
 #include "state/state.h"
 
@@ -13,52 +8,35 @@ namespace dfbench::cli {
 namespace {
 
 struct QuickstartFlags {
-  std::string id;
-  std::string provider;  // "": ResolveProvider decides
-  EngineFlags engines;
+  SetupTargetFlags target;
   RunFlags run;
   LoadGeneratorFlags load_generator;
   bool skip_destroy = false;
-  bool no_pin = false;
-  bool yes = false;
-  bool dry_run = false;
-  int port = 0;
-  SshFlags ssh;
-  AwsFleetFlags fleet;
 };
 
 int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
-  const auto requested = ParseEngines(f.engines.engines);
-  const std::string provider = ResolveProvider(sub, f.provider);
+  const SetupTargetFlags& t = f.target;
+  const auto requested = ParseEngines(t.engines.engines);
+  const state::ProviderKind provider = ResolveProvider(sub, t.provider);
   RunFlags run = f.run;
-  if (provider == "local") ApplyLocalProfile(sub, &run);
+  if (provider == state::ProviderKind::kLocal) ApplyLocalProfile(sub, &run);
   scenarios::RunOptions options = ToRunOptions(run, requested);
   auto driver = MakeDriver(f.load_generator);
-  scenarios::SetupOptions setup_options{.id = f.id,
+  scenarios::SetupOptions setup_options{.id = t.id,
                                         .provider = provider,
                                         .engines = requested,
-                                        .binaries = f.engines.binaries,
-                                        .versions = ParseVersions(f.engines),
+                                        .binaries = t.engines.binaries,
+                                        .versions = ParseVersions(t.engines),
                                         .skip_missing_engines = true,
-                                        .pin_cpus = !f.no_pin,
+                                        .pin_cpus = !t.no_pin,
                                         .dragonfly_version = f.run.tuning.dragonfly_version,
-                                        .engine_port = f.port};
-  ApplySshFlags(sub, f.ssh, &setup_options);
+                                        .engine_port = t.port};
+  ApplySshFlags(t.ssh, &setup_options);
   // A remote client without memtier_benchmark gets it built there by setup.
-  setup_options.client_tools.memtier = f.provider != "local" &&
+  setup_options.client_tools.memtier = state::IsRemote(provider) &&
                                        f.load_generator.name == "memtier" &&
                                        f.load_generator.memtier_binary.empty();
-  if (setup_options.id.empty()) {
-    setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
-  }
-  OrExit(state::ValidateId(setup_options.id));
-  ApplyAwsFleetFlags(f.fleet, &setup_options);
-  const std::string plan = SetupPlan(setup_options, /*quickstart=*/true, f.skip_destroy);
-  if (f.dry_run) {
-    DryRun(setup_options, plan);
-    return 0;
-  }
-  if (ChangesHosts(setup_options.provider)) OrExit(Confirm(plan, f.yes));
+  if (!PlanAndConfirm(t, &setup_options, /*quickstart=*/true, f.skip_destroy)) return 0;
   options.driver = driver.get();
   return OrExit(
       scenarios::Quickstart(setup_options, options, ToOutputFormat(f.run.output), f.skip_destroy));
@@ -68,21 +46,11 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
 
 void AddQuickstart(CLI::App* sub, Action* action) {
   auto f = std::make_shared<QuickstartFlags>();
-  sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
-  AddProviderFlag(sub, &f->provider);
-  AddEngineFlags(sub, &f->engines);
-  AddSshFlags(sub, &f->ssh, /*with_version=*/false);
-  AddAwsFleetFlags(sub, &f->fleet);
-  AddPortFlag(sub, &f->port);
+  AddSetupTargetFlags(sub, &f->target, /*with_version=*/false);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
   AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");
-  AddBoolFlag(sub, "--no-pin", &f->no_pin,
-              "Local provider: do not split the CPUs between engine and load generator");
-  AddYesFlag(sub, &f->yes);
-  AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
-              "template is saved as stack.yaml, no AWS call)");
+  AddSetupConfirmFlags(sub, &f->target);
   SetExamples(sub,
               "  dfbench quickstart\n"
               "  dfbench quickstart --engines redis,memcached --trials 5\n"

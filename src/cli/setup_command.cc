@@ -1,66 +1,43 @@
 #include <cstdio>
 
-#include "cli/aws_flags.h"
 #include "cli/commands.h"
-#include "cli/confirm.h"
-#include "cli/flags.h"
-#include "cli/plan.h"
-#include "cli/ssh_flags.h"
-#include "core/log.h"
-#include "core/time_format.h"
+#include "cli/provider_flags.h"
+#include "cli/setup_flags.h"
 #include "scenarios/lifecycle.h"
 
 namespace dfbench::cli {
 namespace {
 
 struct SetupFlags {
-  std::string id;
-  std::string provider;  // "": ResolveProvider decides
-  EngineFlags engines;
-  bool no_pin = false;
-  bool yes = false;
-  bool dry_run = false;
-  int port = 0;
-  SshFlags ssh;
+  SetupTargetFlags target;
   std::string load_generator = "builtin";
   std::string dfly_bench_ref;
-  AwsFleetFlags fleet;
 };
 
-// External load generators setup finds or builds on a remote client.
-providers::ClientTools ToClientTools(const SetupFlags& f, const std::string& provider) {
+// External load generators setup finds or builds on a remote client (ResolveProvider refused
+// them on local).
+providers::ClientTools ToClientTools(const SetupFlags& f) {
   providers::ClientTools tools{.memtier = f.load_generator == "memtier",
                                .dfly_bench_ref = f.dfly_bench_ref};
-  if (tools.any() && provider == "local") {
-    ExitWith(core::ErrorKind::kUsage,
-             std::string(tools.memtier ? "--load-generator memtier" : "--dfly-bench-ref") +
-                 " needs a remote client (--provider ssh); on this machine install the tool "
-                 "yourself and pass its path to run");
-  }
   if (!tools.dfly_bench_ref.empty()) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
   return tools;
 }
 
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
-  scenarios::SetupOptions o{.id = f.id,
-                            .provider = ResolveProvider(sub, f.provider),
-                            .engines = ParseEngines(f.engines.engines),
-                            .binaries = f.engines.binaries,
-                            .versions = ParseVersions(f.engines),
+  const SetupTargetFlags& t = f.target;
+  // Engine names first: a wrong one is the error to report, whatever the provider.
+  const auto engines = ParseEngines(t.engines.engines);
+  scenarios::SetupOptions o{.id = t.id,
+                            .provider = ResolveProvider(sub, t.provider),
+                            .engines = engines,
+                            .binaries = t.engines.binaries,
+                            .versions = ParseVersions(t.engines),
                             .skip_missing_engines = false,
-                            .pin_cpus = !f.no_pin,
-                            .engine_port = f.port};
-  ApplySshFlags(sub, f.ssh, &o);
-  o.client_tools = ToClientTools(f, o.provider);
-  if (o.id.empty()) o.id = core::FormatTimestampId(std::chrono::system_clock::now());
-  OrExit(state::ValidateId(o.id));
-  ApplyAwsFleetFlags(f.fleet, &o);
-  const std::string plan = SetupPlan(o, /*quickstart=*/false, /*keep=*/true);
-  if (f.dry_run) {
-    DryRun(o, plan);
-    return 0;
-  }
-  if (ChangesHosts(o.provider)) OrExit(Confirm(plan, f.yes));
+                            .pin_cpus = !t.no_pin,
+                            .engine_port = t.port};
+  ApplySshFlags(t.ssh, &o);
+  o.client_tools = ToClientTools(f);
+  if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
   auto s = OrExit(scenarios::CreateSetup(o));
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
@@ -71,7 +48,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
   if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
-  if (s.provider != "local")
+  if (state::IsRemote(s.provider))
     std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;
 }
@@ -80,12 +57,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 
 void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
-  sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
-  AddProviderFlag(sub, &f->provider);
-  AddEngineFlags(sub, &f->engines);
-  AddSshFlags(sub, &f->ssh, /*with_version=*/true);
-  AddAwsFleetFlags(sub, &f->fleet);
-  AddPortFlag(sub, &f->port);
+  AddSetupTargetFlags(sub, &f->target, /*with_version=*/true);
   sub->add_option("--load-generator", f->load_generator,
                   "memtier: find memtier_benchmark on the client, or build release " +
                       std::string(providers::kMemtierRelease) +
@@ -95,12 +67,7 @@ void AddSetup(CLI::App* sub, Action* action) {
   sub->add_option("--dfly-bench-ref", f->dfly_bench_ref,
                   "Find dfly_bench on the client, or build it there at this Dragonfly git ref "
                   "(ssh; for run-commands-dfly)");
-  AddBoolFlag(sub, "--no-pin", &f->no_pin,
-              "Local provider: do not split the CPUs between engine and load generator");
-  AddYesFlag(sub, &f->yes);
-  AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
-              "template is saved as stack.yaml, no AWS call)");
+  AddSetupConfirmFlags(sub, &f->target);
   SetExamples(
       sub,
       "  dfbench setup --id local-dev\n"

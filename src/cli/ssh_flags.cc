@@ -42,28 +42,14 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
   }
 }
 
-void ApplySshFlags(const CLI::App* sub, const SshFlags& f, scenarios::SetupOptions* o) {
-  const bool ssh = o->provider == "ssh";
-  const bool aws = o->provider == "aws";
-  for (const std::string flag :
-       {"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
-        "--replica-private-ip", "--ssh-user", "--ssh-key", "--ssh-port", "--tune-network"}) {
-    if (ssh || !sub->get_option_no_throw(flag) || sub->count(flag) == 0) continue;
-    // AWS instances are SSH hosts too, at addresses and with a key the stack gives.
-    if (aws && (flag == "--ssh-user" || flag == "--tune-network")) continue;
-    ExitWith(core::ErrorKind::kUsage,
-             flag + " needs --provider ssh (" +
-                 (aws ? "the aws provider launches its hosts and makes their key"
-                      : "the local provider uses this machine") +
-                 ")");
-  }
+void ApplySshFlags(const SshFlags& f, scenarios::SetupOptions* o) {
   if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
   o->tune_network = f.tune_network;
-  if (aws) {
+  if (state::LaunchesHosts(o->provider)) {
     o->ssh.user = f.user;  // empty: the provider's (Ubuntu AMIs log in as ubuntu)
     return;
   }
-  if (!ssh) return;
+  if (!state::IsRemote(o->provider)) return;
   if (f.server.empty() || f.client.empty() || f.user.empty()) {
     ExitWith(core::ErrorKind::kUsage,
              "--provider ssh needs --server HOST, --client HOST and --ssh-user USER");

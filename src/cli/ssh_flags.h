@@ -27,9 +27,9 @@ struct SshFlags {
 // `with_version`: also --dragonfly_version (setup; quickstart has it among its run flags).
 void AddSshFlags(CLI::App* sub, SshFlags* flags, bool with_version);
 
-// Checks the flags against the provider (SSH flags need `ssh`, which needs --server, --client
-// and --ssh-user; aws takes --ssh-user, --tune-network and --dragonfly_version) and fills the
-// setup options; throws ExitError(kUsage) with one line.
-void ApplySshFlags(const CLI::App* sub, const SshFlags& flags, scenarios::SetupOptions* options);
+// Fills the setup options for the provider ResolveProvider chose (which refused the flags it
+// does not take): ssh needs --server, --client and --ssh-user; aws takes --ssh-user,
+// --tune-network and --dragonfly_version. Throws ExitError(kUsage) with one line.
+void ApplySshFlags(const SshFlags& flags, scenarios::SetupOptions* options);
 
 }  // namespace dfbench::cli

@@ -254,7 +254,7 @@ aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
 }
 
 FleetLabels RecordedFleetLabels(const state::SetupState& s) {
-  if (s.provider != "aws") return {};
+  if (s.provider != state::ProviderKind::kAws) return {};
   const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
   FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
   for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
@@ -267,7 +267,7 @@ FleetLabels RecordedFleetLabels(const state::SetupState& s) {
 
 core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   const AwsRequest& fleet = request.aws;
-  s->provider = Name();
+  s->provider = Kind();
   s->region = fleet.region;
   auto stack_name = aws::StackName(s->id);
   if (!stack_name) return tl::unexpected(stack_name.error());
@@ -306,20 +306,6 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   }
   (void)state::Save(s);
   return ProvisionSshHosts(s, request, login, fleet.ssh_wait, nullptr);
-}
-
-core::Result<Fleet> AwsProvider::Connect(const state::SetupState& s) {
-  return SshProvider().Connect(s);
-}
-
-core::Status AwsProvider::StopLeftovers(const state::SetupState& s) {
-  return SshProvider().StopLeftovers(s);
-}
-
-core::Status AwsProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
-                                        const engines::EngineSpec& spec,
-                                        const std::string& version) {
-  return SshProvider().InstallEngine(s, fleet, spec, version);
 }
 
 core::Status AwsProvider::Destroy(state::SetupState* s) {

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "providers/provider.h"
+#include "providers/ssh_provider.h"
 
 namespace dfbench::providers {
 
@@ -44,19 +45,15 @@ struct FleetLabels {
 };
 FleetLabels RecordedFleetLabels(const state::SetupState& state);
 
-class AwsProvider : public Provider {
+// Connect, StopLeftovers and InstallEngine are the ssh provider's: the instances are SSH hosts.
+class AwsProvider : public SshProvider {
  public:
-  std::string Name() const override { return "aws"; }
+  state::ProviderKind Kind() const override { return state::ProviderKind::kAws; }
   // Credentials and endpoints as the AWS CLI finds them (aws/credentials.h, aws/client.h).
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
-  core::Result<Fleet> Connect(const state::SetupState& state) override;
   // kEnvironment (auth, quota, throttling after retries, a stack that will not delete): the
   // stack and the key stay, so destroy can be run again.
   core::Status Destroy(state::SetupState* state) override;
-  // As on ssh setups: the instances are SSH hosts.
-  core::Status StopLeftovers(const state::SetupState& state) override;
-  core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
-                             const engines::EngineSpec& spec, const std::string& version) override;
 };
 
 }  // namespace dfbench::providers

@@ -145,7 +145,7 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   hosts::LocalHost host(WorkDirOf(state->id));
   auto facts = host.Facts("local");
   if (!facts) return tl::unexpected(facts.error());
-  state->provider = Name();
+  state->provider = Kind();
   state->provider_data["engine_port"] = request.engine_port;
   state->hosts = LocalRoles(*facts, request);
 
@@ -181,9 +181,10 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
 }
 
 core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
-  if (state.provider != Name()) {
+  if (state.provider != Kind()) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + state.id + "\" belongs to the " +
-                                                   state.provider + " provider, not local");
+                                                   state::ToString(state.provider) +
+                                                   " provider, not local");
   }
   auto host = std::make_shared<hosts::LocalHost>(WorkDirOf(state.id));
   Fleet fleet{.server = host, .client = host, .engine_port = RecordedEnginePort(state)};

@@ -10,7 +10,7 @@ namespace dfbench::providers {
 
 class LocalProvider : public Provider {
  public:
-  std::string Name() const override { return "local"; }
+  state::ProviderKind Kind() const override { return state::ProviderKind::kLocal; }
   // Records this machine's facts and the engines found on it. With request.pin_cpus and at
   // least two usable CPUs, the server gets the first half of them (at least one) and the
   // client the rest; with request.local_replicas, "replica-N" roles are recorded too, each on

@@ -43,14 +43,12 @@ class LocalProviderTest : public testing::DfbenchHomeTest {
   LocalProvider provider_;
 };
 
-TEST(MakeProvider, LocalAndUnknown) {
-  auto local = MakeProvider("local");
-  ASSERT_TRUE(local);
-  EXPECT_EQ((*local)->Name(), "local");
-  auto unknown = MakeProvider("x");
-  ASSERT_FALSE(unknown);
-  EXPECT_EQ(unknown.error().kind, core::ErrorKind::kUsage);
-  EXPECT_EQ(unknown.error().message, "unknown provider \"x\" (available: local, ssh, aws)");
+TEST(MakeProvider, EachKindIsTheProviderOfThatName) {
+  for (const auto& [kind, name] : state::kProviderNames.names) {
+    auto provider = MakeProvider(kind);
+    EXPECT_EQ(provider->Kind(), kind);
+    EXPECT_EQ(provider->Name(), name);
+  }
 }
 
 TEST(SplitCpus, HalvesTheAllowedCpus) {
@@ -107,7 +105,7 @@ TEST_F(LocalProviderTest, RecordsReplicaRoles) {
 TEST_F(LocalProviderTest, ProvisionsInstalledEngines) {
   auto st = provider_.Provision(&state_, Request("redis,memcached"));
   ASSERT_TRUE(st) << st.error().message;
-  EXPECT_EQ(state_.provider, "local");
+  EXPECT_EQ(state_.provider, state::ProviderKind::kLocal);
   ASSERT_EQ(state_.engines.size(), 2u);
   const auto* redis = state_.FindEngine("redis");
   ASSERT_NE(redis, nullptr);
@@ -260,7 +258,7 @@ TEST_F(LocalProviderTest, DestroyRemovesTheWorkDirAndIsIdempotent) {
 }
 
 TEST_F(LocalProviderTest, ConnectRefusesAnotherProvidersSetup) {
-  state_.provider = "aws";
+  state_.provider = state::ProviderKind::kAws;
   auto fleet = provider_.Connect(state_);
   ASSERT_FALSE(fleet);
   EXPECT_EQ(fleet.error().kind, core::ErrorKind::kUsage);

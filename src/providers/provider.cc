@@ -22,12 +22,16 @@ state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
           .sha256 = installed.sha256};
 }
 
-core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
-  if (name == "local") return std::make_unique<LocalProvider>();
-  if (name == "ssh") return std::make_unique<SshProvider>();
-  if (name == "aws") return std::make_unique<AwsProvider>();
-  return core::Fail(core::ErrorKind::kUsage,
-                    "unknown provider \"" + name + "\" (available: local, ssh, aws)");
+std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind) {
+  switch (kind) {
+    case state::ProviderKind::kSsh:
+      return std::make_unique<SshProvider>();
+    case state::ProviderKind::kAws:
+      return std::make_unique<AwsProvider>();
+    case state::ProviderKind::kLocal:
+      break;
+  }
+  return std::make_unique<LocalProvider>();
 }
 
 }  // namespace dfbench::providers

@@ -103,7 +103,8 @@ int RecordedEnginePort(const state::SetupState& state);
 class Provider {
  public:
   virtual ~Provider() = default;
-  virtual std::string Name() const = 0;
+  virtual state::ProviderKind Kind() const = 0;
+  std::string Name() const { return state::ToString(Kind()); }
   // Provisions (or locates) hosts and engines, recording facts, engines and versions in
   // `state`. Does not save it; the caller owns the status transitions.
   virtual core::Status Provision(state::SetupState* state, const SetupRequest& request) = 0;
@@ -131,7 +132,7 @@ class Provider {
   }
 };
 
-// "local", "ssh" or "aws". kUsage for an unknown name.
-core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name);
+// The provider of that kind.
+std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind);
 
 }  // namespace dfbench::providers

@@ -74,8 +74,9 @@ nlohmann::json ToJson(const SshLogin& r) {
 core::Result<SshLogin> ReadSshLogin(const state::SetupState& s) {
   const auto it = s.provider_data.find("ssh");
   if (it == s.provider_data.end() || !it->is_object()) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "setup \"" + s.id + "\" (" + s.provider + " provider) has no SSH hosts");
+    return core::Fail(
+        core::ErrorKind::kUsage,
+        "setup \"" + s.id + "\" (" + state::ToString(s.provider) + " provider) has no SSH hosts");
   }
   SshLogin r;
   try {
@@ -159,7 +160,7 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
 }  // namespace
 
 core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& request) {
-  s->provider = Name();
+  s->provider = Kind();
   SshLogin login{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
   bool has_server = false, has_client = false;
   for (const auto& h : login.hosts) {
@@ -421,7 +422,8 @@ core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
                                                const std::string& role) {
   auto rec = ReadSshLogin(s);
   if (!rec) {
-    return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " + s.provider +
+    return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " +
+                                                   state::ToString(s.provider) +
                                                    " provider: there is no host to log in to");
   }
   std::string roles;

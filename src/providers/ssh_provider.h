@@ -27,7 +27,7 @@ namespace dfbench::providers {
 
 class SshProvider : public Provider {
  public:
-  std::string Name() const override { return "ssh"; }
+  state::ProviderKind Kind() const override { return state::ProviderKind::kSsh; }
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
   // One SshHost per role (shared connections under <setup>/ssh/); nothing is pinned.
   core::Result<Fleet> Connect(const state::SetupState& state) override;

@@ -68,7 +68,7 @@ TEST(NetTune, CpuMasks) {
 state::SetupState WithSsh() {
   state::SetupState s;
   s.id = "lab";
-  s.provider = "ssh";
+  s.provider = state::ProviderKind::kSsh;
   s.provider_data["ssh"] = {
       {"user", "ubuntu"},
       {"port", 2222},
@@ -95,28 +95,26 @@ TEST(SshProvider, LoginEndpointsFromState) {
   EXPECT_NE(missing.error().message.find("server, client, replica-0"), std::string::npos);
   state::SetupState local;
   local.id = "l";
-  local.provider = "local";
+  local.provider = state::ProviderKind::kLocal;
   EXPECT_TRUE(SshRoles(local).empty());
   EXPECT_EQ(LoginEndpoint(local, "server").error().kind, core::ErrorKind::kUsage);
 }
 
 TEST(SshProvider, ProvisionValidatesTheRequest) {
-  auto provider = MakeProvider("ssh");
-  ASSERT_TRUE(provider);
-  EXPECT_EQ((*provider)->Name(), "ssh");
+  auto provider = MakeProvider(state::ProviderKind::kSsh);
+  EXPECT_EQ(provider->Name(), "ssh");
   state::SetupState s;
   s.id = "v";
   SetupRequest r;
   r.ssh.user = "root";
   r.ssh.hosts = {{"server", "10.200.0.2", ""}};  // no client
-  auto st = (*provider)->Provision(&s, r);
+  auto st = provider->Provision(&s, r);
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kUsage);
-  EXPECT_FALSE(MakeProvider("nope"));
   // The local provider installs nothing.
-  auto local = MakeProvider("local");
+  auto local = MakeProvider(state::ProviderKind::kLocal);
   Fleet fleet;
-  auto refused = (*local)->InstallEngine(&s, fleet, *engines::FindEngine("dragonfly"), "v1.0.0");
+  auto refused = local->InstallEngine(&s, fleet, *engines::FindEngine("dragonfly"), "v1.0.0");
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().kind, core::ErrorKind::kUsage);
 }

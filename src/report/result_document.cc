@@ -3,8 +3,8 @@
 #include <system_error>
 
 #include "core/files.h"
+#include "results/command_schema.h"
 #include "results/json_util.h"
-#include "results/run_fields.h"
 
 namespace dfbench::report {
 namespace {
@@ -13,27 +13,32 @@ core::Error UsageError(std::string message) {
   return core::Error{core::ErrorKind::kUsage, std::move(message)};
 }
 
-bool ReadCommand(const nlohmann::json& j, const std::string& path, CommandEntry* out,
-                 std::string* error) {
-  results::JsonReader r(j, path, error);
-  r.Field("command", &out->command);
-  r.Field("template", &out->template_text);
-  r.Field("approximate", &out->approximate);
-  r.Array("engines", &out->engines, results::FromJsonAt<results::EngineResult>);
-  return r.ok();
-}
-
+// Read by the schema's own reader (results/command_schema.h), then kept as compare and report
+// use it: each command's engine rows, the load settings as JSON.
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
-  results::JsonReader r(j, "", error);
-  results::ReadRunFields(r, out);
-  r.Field("server_instance", &out->server_instance);
-  r.Field("client_instance", &out->client_instance);
-  r.Field("tool", &out->tool);
-  r.Field("memtier", &out->memtier);
-  r.Field("trials", &out->trials);
-  r.Array("commands", &out->commands, ReadCommand);
-  r.Object("context", &out->context, results::FromJsonAt<results::Context>);
-  return r.ok();
+  results::CommandRunResults file;
+  if (!results::FromJson(j, &file, error)) return false;
+  out->run_id = std::move(file.run_id);
+  out->setup_id = std::move(file.setup_id);
+  out->created_at = std::move(file.created_at);
+  out->completed_at = std::move(file.completed_at);
+  out->status = file.status;
+  out->region = std::move(file.region);
+  out->server_instance = std::move(file.server_instance);
+  out->client_instance = std::move(file.client_instance);
+  out->tool = std::move(file.tool);
+  out->memtier = results::ToJson(file.memtier);
+  out->trials = file.trials;
+  for (auto& c : file.commands) {
+    CommandEntry& entry =
+        out->commands.emplace_back(CommandEntry{.command = std::move(c.command),
+                                                .template_text = std::move(c.tmpl),
+                                                .approximate = c.approximate,
+                                                .engines = {}});
+    for (auto& e : c.engines) entry.engines.push_back(std::move(e.result));
+  }
+  out->context = std::move(file.context);
+  return true;
 }
 
 }  // namespace

@@ -24,9 +24,7 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
   auto guard = state::StatusGuard::Enter(&session->setup_, state::SetupStatus::kBenchmarking);
   if (!guard) return tl::unexpected(guard.error());
   session->guard_.emplace(std::move(*guard));
-  auto provider = providers::MakeProvider(session->setup_.provider);
-  if (!provider) return tl::unexpected(provider.error());
-  session->provider_ = std::move(*provider);
+  session->provider_ = providers::MakeProvider(session->setup_.provider);
   auto fleet = session->provider_->Connect(session->setup_);
   if (!fleet) return tl::unexpected(fleet.error());
   session->fleet_ = std::move(*fleet);

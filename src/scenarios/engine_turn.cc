@@ -61,7 +61,7 @@ results::Context MakeContext(const state::SetupState& setup, const drivers::Driv
   results::Context c;
   c.tool_version = core::VersionLine();
   c.build_type = core::GetBuildInfo().build_type;
-  c.provider = setup.provider;
+  c.provider = state::ToString(setup.provider);
   c.load_generator = driver.Name();
   c.hosts = setup.hosts;
   return c;

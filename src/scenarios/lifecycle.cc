@@ -21,7 +21,6 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
       options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
   if (auto st = state::ValidateId(s.id); !st) return tl::unexpected(st.error());
   auto provider = providers::MakeProvider(options.provider);
-  if (!provider) return tl::unexpected(provider.error());
 
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
@@ -42,7 +41,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
   for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
   for (const auto& [name, v] : options.versions) s.settings[name + "_version"] = v.value;
-  if (options.provider == "ssh") {
+  if (options.provider == state::ProviderKind::kSsh) {
     nlohmann::json replicas = nlohmann::json::array();
     for (const auto& h : options.ssh.hosts) {
       if (h.role == "server" || h.role == "client") {
@@ -58,7 +57,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
     s.settings["dragonfly_version"] = options.dragonfly_version;
   }
-  if (options.provider == "aws") {
+  if (options.provider == state::ProviderKind::kAws) {
     const auto& a = options.aws;
     s.settings["region"] = a.region;
     s.settings["server_instance"] = a.server.type;
@@ -73,7 +72,8 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["dragonfly_version"] = options.dragonfly_version;
   }
   s.settings["tune_network"] = options.tune_network;
-  if (options.provider == "local") s.settings["replicas"] = options.local_replicas;
+  if (options.provider == state::ProviderKind::kLocal)
+    s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
   providers::SetupRequest request{.engines = options.engines,
@@ -92,8 +92,9 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     return state::Save(&s);
   };
   core::Notef("setup {}: {} engines on the {} provider", s.id,
-              options.provider == "local" ? "locating" : "installing", options.provider);
-  auto provisioned = (*provider)->Provision(&s, request);
+              state::IsRemote(options.provider) ? "installing" : "locating",
+              state::ToString(options.provider));
+  auto provisioned = provider->Provision(&s, request);
   if (!provisioned || core::InterruptRequested()) {
     s.status = state::SetupStatus::kFailed;
     (void)state::Save(&s);
@@ -120,11 +121,10 @@ core::Status DestroySetup(const std::string& id) {
     return core::Ok();
   }
   auto provider = providers::MakeProvider(s->provider);
-  if (!provider) return tl::unexpected(provider.error());
   const state::SetupStatus previous = s->status;
   s->status = state::SetupStatus::kDestroying;
   if (auto st = state::Save(&*s); !st) return st;
-  if (auto st = (*provider)->Destroy(&*s); !st) {
+  if (auto st = provider->Destroy(&*s); !st) {
     s->status = previous;
     (void)state::Save(&*s);
     return st;

@@ -14,7 +14,7 @@ namespace dfbench::scenarios {
 
 struct SetupOptions {
   std::string id;  // empty: a timestamp id
-  std::string provider = "local";
+  state::ProviderKind provider = state::ProviderKind::kLocal;
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, std::string> binaries;           // engine name -> --<engine>_binary
   std::map<std::string, engines::VersionSpec> versions;  // engine name -> --<engine>_version

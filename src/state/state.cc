@@ -171,7 +171,7 @@ nlohmann::json ToJson(const SetupState& s) {
   }
   nlohmann::json j = {{"id", s.id},
                       {"status", ToString(s.status)},
-                      {"provider", s.provider},
+                      {"provider", ToString(s.provider)},
                       {"created_at", s.created_at},
                       {"updated_at", s.updated_at},
                       {"region", s.region},
@@ -200,7 +200,7 @@ core::Result<SetupState> FromJson(const nlohmann::json& j) {
   JsonReader r(j, "", &error);
   r.Field("id", &s.id);
   r.Enum("status", &s.status, kSetupStatusNames);
-  r.Field("provider", &s.provider);
+  r.Enum("provider", &s.provider, kProviderNames);
   r.Field("created_at", &s.created_at);
   r.Field("updated_at", &s.updated_at);
   r.Field("region", &s.region);

@@ -11,6 +11,7 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "results/schema.h"
+#include "state/provider_kind.h"
 
 namespace dfbench::state {
 
@@ -98,7 +99,7 @@ struct ActiveCommand {
 struct SetupState {
   std::string id;
   SetupStatus status = SetupStatus::kProvisioning;
-  std::string provider = "local";
+  ProviderKind provider = ProviderKind::kLocal;
   std::string created_at;
   std::string updated_at;
   std::string region;  // aws only

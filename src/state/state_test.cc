@@ -19,7 +19,7 @@ SetupState FullState(const std::string& id) {
   SetupState s;
   s.id = id;
   s.status = SetupStatus::kReady;
-  s.provider = "ssh";
+  s.provider = ProviderKind::kSsh;
   s.created_at = "2026-04-08T14:30:11Z";
   s.region = "us-east-1";
   s.hosts = {{.role = "server",
@@ -118,10 +118,21 @@ TEST_F(StateTest, SaveRefusesAnInvalidId) {
 TEST_F(StateTest, FromJsonIsLenientAboutMissingFields) {
   auto s = FromJson(nlohmann::json::parse(R"({"id": "x", "status": "ready"})"));
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->provider, "local");
+  EXPECT_EQ(s->provider, ProviderKind::kLocal);
   EXPECT_TRUE(s->hosts.empty());
   EXPECT_TRUE(s->provider_data.is_object());
   EXPECT_TRUE(s->settings.is_object());
+}
+
+TEST_F(StateTest, ProviderIsOneOfTheKnownWords) {
+  auto aws = FromJson(nlohmann::json::parse(R"({"id": "x", "provider": "aws"})"));
+  ASSERT_TRUE(aws);
+  EXPECT_EQ(aws->provider, ProviderKind::kAws);
+  EXPECT_EQ(ToJson(*aws)["provider"], "aws");
+  auto unknown = FromJson(nlohmann::json::parse(R"({"id": "x", "provider": "gcp"})"));
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kUsage);
+  EXPECT_EQ(unknown.error().message, "provider: expected one of local, ssh or aws");
 }
 
 TEST_F(StateTest, MissingSetupIsNotFound) {

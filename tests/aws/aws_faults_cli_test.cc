@@ -70,7 +70,8 @@ std::string DeadEndpoint() {
 // it; the key directory.
 fs::path ReadyAwsSetup(const DfbenchRunner& runner) {
   ::setenv("DFBENCH_HOME", runner.home().c_str(), 1);
-  state::SetupState s{.id = "f", .status = state::SetupStatus::kReady, .provider = "aws"};
+  state::SetupState s{
+      .id = "f", .status = state::SetupStatus::kReady, .provider = state::ProviderKind::kAws};
   s.region = "us-east-1";
   s.created_at = "2026-04-08T14:30:00Z";
   s.provider_data["aws"] = {{"stack_name", "dfbench-f"},

@@ -42,7 +42,7 @@ class AwsProviderTest : public testing::EmulatedFleetTest {
   }
 
   scenarios::SetupOptions Options(const std::string& id, int replicas) const {
-    scenarios::SetupOptions o{.id = id, .provider = "aws"};
+    scenarios::SetupOptions o{.id = id, .provider = state::ProviderKind::kAws};
     o.engines = {engines::FindEngine("redis")};
     o.ssh.user = testing::Testbed::kUser;
     o.aws.replicas = replicas;
@@ -55,7 +55,7 @@ class AwsProviderTest : public testing::EmulatedFleetTest {
 TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   auto made = scenarios::CreateSetup(Options("fleet", 1));
   ASSERT_TRUE(made) << made.error().message;
-  EXPECT_EQ(made->provider, "aws");
+  EXPECT_EQ(made->provider, state::ProviderKind::kAws);
   EXPECT_EQ(made->region, "us-east-1");
   EXPECT_TRUE(fs::exists(state::SetupDir("fleet") / "stack.yaml"));
 
@@ -91,10 +91,9 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   const fs::path key = ssh["key_path"].get<std::string>();
   EXPECT_TRUE(fs::exists(key));
 
-  auto provider = providers::MakeProvider("aws");
-  ASSERT_TRUE(provider) << provider.error().message;
+  auto provider = providers::MakeProvider(state::ProviderKind::kAws);
   {
-    auto fleet = (*provider)->Connect(*st);
+    auto fleet = provider->Connect(*st);
     ASSERT_TRUE(fleet) << fleet.error().message;
     EXPECT_EQ(fleet->replicas.size(), 1u);
     auto version = fleet->server->Run({.argv = {"redis-server", "--version"}});
@@ -113,7 +112,7 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   auto destroyed = state::Load("fleet");
   ASSERT_TRUE(destroyed);
   ::testing::internal::CaptureStderr();
-  auto again = (*provider)->Destroy(&*destroyed);
+  auto again = provider->Destroy(&*destroyed);
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_TRUE(Contains(err, "the stack dfbench-fleet is already gone")) << err;

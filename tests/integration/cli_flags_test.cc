@@ -223,6 +223,12 @@ TEST(Confirmation, LoadGeneratorBuildsArePlannedOnRemoteClientsOnly) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_TRUE(Contains(r.err, "--load-generator memtier needs a remote client")) << r.err;
+  r = dfb.Run({"setup", "--id", "here", "--engines", "redis", "--dfly-bench-ref", "v1.31.0"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--dfly-bench-ref needs a remote client")) << r.err;
+  // quickstart runs a memtier_benchmark it is given here, so it takes the flag on this machine.
+  r = dfb.Run({"quickstart", "--load-generator", "memtier", "--engines", "foodb"});
+  EXPECT_FALSE(Contains(r.err, "needs a remote client")) << r.err;
   r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--dfly-bench-ref", "main;reboot", "--yes"}));
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(Contains(r.err, "--dfly-bench-ref \"main;reboot\": not a git branch")) << r.err;

@@ -1,0 +1,44 @@
+#include "cli/setup_flags.h"
+
+#include <chrono>
+
+#include "cli/confirm.h"
+#include "cli/plan.h"
+#include "cli/provider_flags.h"
+#include "core/time_format.h"
+
+namespace dfbench::cli {
+
+void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f, bool with_version) {
+  sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
+  AddProviderFlag(sub, &f->provider);
+  AddEngineFlags(sub, &f->engines);
+  AddSshFlags(sub, &f->ssh, with_version);
+  AddAwsFleetFlags(sub, &f->fleet);
+  AddPortFlag(sub, &f->port);
+}
+
+void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* f) {
+  AddBoolFlag(sub, "--no-pin", &f->no_pin,
+              "Local provider: do not split the CPUs between engine and load generator");
+  AddYesFlag(sub, &f->yes);
+  AddBoolFlag(sub, "--dry-run", &f->dry_run,
+              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
+              "template is saved as stack.yaml, no AWS call)");
+}
+
+bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool quickstart,
+                    bool keep) {
+  if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());
+  OrExit(state::ValidateId(o->id));
+  ApplyAwsFleetFlags(f.fleet, o);
+  const std::string plan = SetupPlan(*o, quickstart, keep);
+  if (f.dry_run) {
+    DryRun(*o, plan);
+    return false;
+  }
+  if (state::ChangesHosts(o->provider)) OrExit(Confirm(plan, f.yes));
+  return true;
+}
+
+}  // namespace dfbench::cli

@@ -1,0 +1,41 @@
+// The flags setup and quickstart share (which setup, where its hosts come from, which engines,
+// the confirmation) and the steps between them and a confirmed setup request: the setup id,
+// the AWS fleet plan, the plan shown, --dry-run and the prompt.
+#pragma once
+
+#include <string>
+
+#include "cli/aws_flags.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/ssh_flags.h"
+#include "scenarios/lifecycle.h"
+
+namespace dfbench::cli {
+
+struct SetupTargetFlags {
+  std::string id;
+  std::string provider;  // "": ResolveProvider decides
+  EngineFlags engines;
+  SshFlags ssh;
+  AwsFleetFlags fleet;
+  int port = 0;
+  bool no_pin = false;
+  bool yes = false;
+  bool dry_run = false;
+};
+
+// --id, --provider, the engine flags, the SSH hosts' flags (`with_version`: also
+// --dragonfly_version), the AWS fleet flags and --port, in that order.
+void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags, bool with_version);
+// --no-pin, --yes and --dry-run.
+void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* flags);
+
+// Names the setup (a timestamp when --id is not given), applies the AWS fleet flags and shows
+// the plan of `options` (quickstart: then benchmark and, unless `keep`, destroy). False after
+// a --dry-run (the caller stops, exit 0); true once the user agreed where hosts change. Exits
+// on bad input or a refusal.
+bool PlanAndConfirm(const SetupTargetFlags& flags, scenarios::SetupOptions* options,
+                    bool quickstart, bool keep);
+
+}  // namespace dfbench::cli

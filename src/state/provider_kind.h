@@ -1,0 +1,36 @@
+// Where a setup's hosts come from, and what follows from it: one table of names (as state.json,
+// results and --provider spell them) and the facts commands ask about a provider.
+#pragma once
+
+#include <string>
+
+#include "core/enum_names.h"
+
+namespace dfbench::state {
+
+enum class ProviderKind { kLocal, kSsh, kAws };
+
+inline constexpr core::EnumNames<ProviderKind, 3> kProviderNames{
+    {{{ProviderKind::kLocal, "local"}, {ProviderKind::kSsh, "ssh"}, {ProviderKind::kAws, "aws"}}}};
+
+inline std::string ToString(ProviderKind p) {
+  return std::string(kProviderNames.Name(p));
+}
+
+// Server and client are other machines, reached over SSH (ssh, aws); local is this machine.
+constexpr bool IsRemote(ProviderKind p) {
+  return p != ProviderKind::kLocal;
+}
+
+// The provider creates its hosts and their key (aws) instead of logging in to given ones.
+constexpr bool LaunchesHosts(ProviderKind p) {
+  return p == ProviderKind::kAws;
+}
+
+// Setup, quickstart and destroy change machines other than this one, so they print their plan
+// and ask first.
+constexpr bool ChangesHosts(ProviderKind p) {
+  return IsRemote(p);
+}
+
+}  // namespace dfbench::state
