@@ -125,6 +125,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
       ->capture_default_str();
   AddOutputFlag(sub, &f->output);
   AddTuningFlags(sub, &f->tuning);
+  AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
 }
 
 namespace {
@@ -194,6 +195,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int t
   o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
       OrExit(core::ParseDuration(f.cooldown)));
   o.tuning = ToTuning(f.tuning);
+  o.versions = ParseVersions(f.versions);
   return o;
 }
 

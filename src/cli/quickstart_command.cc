@@ -38,10 +38,9 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .provider = provider,
                                         .engines = requested,
                                         .binaries = f.engines.binaries,
-                                        .versions = ParseVersions(f.engines),
+                                        .versions = ParseVersions(f.engines.versions),
                                         .skip_missing_engines = true,
                                         .pin_cpus = !f.no_pin,
-                                        .dragonfly_version = f.run.tuning.dragonfly_version,
                                         .engine_port = f.port};
   ApplySshFlags(sub, f.ssh, &setup_options);
   // A remote client without memtier_benchmark gets it built there by setup.
@@ -71,7 +70,7 @@ void AddQuickstart(CLI::App* sub, Action* action) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
   AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
-  AddSshFlags(sub, &f->ssh, /*with_version=*/false);
+  AddSshFlags(sub, &f->ssh);
   AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);

@@ -46,7 +46,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .provider = ResolveProvider(sub, f.provider),
                             .engines = ParseEngines(f.engines.engines),
                             .binaries = f.engines.binaries,
-                            .versions = ParseVersions(f.engines),
+                            .versions = ParseVersions(f.engines.versions),
                             .skip_missing_engines = false,
                             .pin_cpus = !f.no_pin,
                             .engine_port = f.port};
@@ -83,7 +83,7 @@ void AddSetup(CLI::App* sub, Action* action) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
   AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
-  AddSshFlags(sub, &f->ssh, /*with_version=*/true);
+  AddSshFlags(sub, &f->ssh);
   AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
   sub->add_option("--load-generator", f->load_generator,

@@ -318,7 +318,7 @@ core::Status AwsProvider::StopLeftovers(const state::SetupState& s) {
 
 core::Status AwsProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
-                                        const std::string& version) {
+                                        const engines::VersionSpec& version) {
   return SshProvider().InstallEngine(s, fleet, spec, version);
 }
 

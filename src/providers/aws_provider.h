@@ -56,7 +56,8 @@ class AwsProvider : public Provider {
   // As on ssh setups: the instances are SSH hosts.
   core::Status StopLeftovers(const state::SetupState& state) override;
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
-                             const engines::EngineSpec& spec, const std::string& version) override;
+                             const engines::EngineSpec& spec,
+                             const engines::VersionSpec& version) override;
 };
 
 }  // namespace dfbench::providers

@@ -22,6 +22,16 @@ state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
           .sha256 = installed.sha256};
 }
 
+void RecordEngine(state::SetupState* state, const state::EngineInstall& install) {
+  for (auto& e : state->engines) {
+    if (e.name == install.name) {
+      e = install;
+      return;
+    }
+  }
+  state->engines.push_back(install);
+}
+
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name) {
   if (name == "local") return std::make_unique<LocalProvider>();
   if (name == "ssh") return std::make_unique<SshProvider>();

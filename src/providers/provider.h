@@ -72,8 +72,8 @@ struct SetupRequest {
   bool skip_missing_engines = false;
   bool pin_cpus = true;    // local: split the CPUs between server and client
   int local_replicas = 0;  // local: replica engines on this machine ("replica-N" roles)
-  SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
-  AwsRequest aws;        // aws provider
+  SshRequest ssh;          // ssh provider; aws: the login user (empty: ubuntu)
+  AwsRequest aws;          // aws provider
   // engine name -> --<engine>_version: the version to install into the host's engine cache (an
   // engine without one: the one on the host, else what the provider installs by default).
   std::map<std::string, engines::VersionSpec> versions;
@@ -118,18 +118,15 @@ class Provider {
     (void)state;
     return core::Ok();
   }
-  // Installs `spec` at `version` (as --dragonfly_version) on the fleet's server (and replicas)
-  // and records it in `state` (the caller saves). Providers that install nothing: kUsage.
+  // Installs `spec` at `version` (--<engine>_version) on the fleet's server (and its replicas
+  // where the engine runs there) and records it in `state` (RecordEngine; the caller saves).
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
-                                     const engines::EngineSpec& spec, const std::string& version) {
-    (void)state;
-    (void)fleet;
-    (void)version;
-    return core::Fail(core::ErrorKind::kUsage, "the " + Name() + " provider installs no engines (" +
-                                                   spec.name + "); point --" + spec.name +
-                                                   "_binary at a build at setup time instead");
-  }
+                                     const engines::EngineSpec& spec,
+                                     const engines::VersionSpec& version) = 0;
 };
+
+// Records `install` in `state`, in place of an earlier record of the same engine.
+void RecordEngine(state::SetupState* state, const state::EngineInstall& install);
 
 // "local", "ssh" or "aws". kUsage for an unknown name.
 core::Result<std::unique_ptr<Provider>> MakeProvider(const std::string& name);

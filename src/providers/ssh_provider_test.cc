@@ -113,12 +113,6 @@ TEST(SshProvider, ProvisionValidatesTheRequest) {
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kUsage);
   EXPECT_FALSE(MakeProvider("nope"));
-  // The local provider installs nothing.
-  auto local = MakeProvider("local");
-  Fleet fleet;
-  auto refused = (*local)->InstallEngine(&s, fleet, *engines::FindEngine("dragonfly"), "v1.0.0");
-  ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().kind, core::ErrorKind::kUsage);
 }
 
 }  // namespace
