@@ -148,31 +148,9 @@ TEST_F(EngineCache, RunsInstallTheVersionTheyAreGiven) {
   EXPECT_EQ(row["sha256"], second["sha256"]);
 
   // run-commands takes the same flags; the first version is still cached: no download.
-  r = dfb.Run({"run-commands",
-               "--id",
-               "r1",
-               "--engines",
-               "valkey",
-               "--valkey_version",
-               server.Url("valkey-a.tar.gz"),
-               "--command",
-               "GET",
-               "--key-maximum",
-               "1000",
-               "--test-time",
-               "1",
-               "--warmup-time",
-               "0",
-               "--trials",
-               "1",
-               "--cooldown",
-               "0",
-               "--memtier-threads",
-               "1",
-               "--memtier-clients",
-               "2",
-               "--output",
-               "json"});
+  r = dfb.Run(Concat({"run-commands", "--id", "r1", "--engines", "valkey", "--valkey_version",
+                      server.Url("valkey-a.tar.gz"), "--command", "GET", "--output", "json"},
+                     kSmallCommandRun));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(server.Downloads("valkey-a.tar.gz"), 1);
   EXPECT_EQ(EngineOf(dfb, "r1", "valkey")["binary"], first["binary"]);
