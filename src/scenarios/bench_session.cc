@@ -40,7 +40,8 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::map<std::string, engines::VersionSpec>& versions) {
   if (auto st = driver.Prepare(*fleet_.client); !st) return st;
   bool installed = false;
-  for (const auto& [name, version] : versions) {
+  for (const auto& [engine, version] : versions) {
+    const std::string& name = engine;  // clang 14 cannot capture a structured binding
     const auto run =
         std::find_if(engines.begin(), engines.end(),
                      [&name](const engines::EngineSpec* e) { return e->name == name; });
