@@ -17,21 +17,34 @@ void AddEngineFlags(CLI::App* sub, EngineFlags* flags) {
         "--" + name + "_binary",
         [flags, name](const std::string& path) { flags->binaries[name] = path; },
         "Path to the " + spec.program + " binary (default: found on PATH)");
-    if (name == "dragonfly") continue;
+  }
+  AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kSetup);
+}
+
+void AddVersionFlags(CLI::App* sub, VersionFlags* flags, VersionFlagsOf when) {
+  for (const auto& spec : engines::KnownEngines()) {
+    const std::string name = spec.name;
+    // --dfly-version: the reference's older spelling.
+    const std::string names =
+        "--" + name + "_version" + (name == "dragonfly" ? ",--dfly-version" : "");
     sub->add_option_function<std::string>(
-        "--" + name + "_version",
-        [flags, name](const std::string& v) { flags->versions[name] = v; },
+        names, [flags, name](const std::string& v) { (*flags)[name] = v; },
         "Version of " + name +
-            " to install into the engine cache: a release tag, latest, an https:// URL of a "
-            "release archive, a local binary or archive, or system (default: the one on the "
-            "host)");
+            (when == VersionFlagsOf::kSetup ? " to install into the engine cache"
+                                            : " to install into the setup before the run") +
+            ": a release tag, latest, an https:// URL of a release archive, a local binary or "
+            "archive, or system" +
+            (when == VersionFlagsOf::kSetup ? " (default: the one on the host)"
+                                            : " (default: the setup's)"));
   }
 }
 
-std::map<std::string, engines::VersionSpec> ParseVersions(const EngineFlags& flags) {
+std::map<std::string, engines::VersionSpec> ParseVersions(const VersionFlags& flags) {
   std::map<std::string, engines::VersionSpec> versions;
-  for (const auto& [name, text] : flags.versions) {
-    if (!text.empty()) versions[name] = OrExit(engines::ParseVersionSpec(text, name));
+  for (const auto& [name, text] : flags) {
+    if (!text.empty()) {
+      versions[name] = OrExit(engines::ParseVersionSpec(text, *engines::FindEngine(name)));
+    }
   }
   return versions;
 }
@@ -75,9 +88,6 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
       [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
       "Deprecated: sets --redis_pin_network and --valkey_pin_network")
       ->group("");
-  sub->add_option("--dragonfly_version,--dfly-version", flags->dragonfly_version,
-                  "Install this Dragonfly build first (ssh setups): a release tag (v1.31.0), "
-                  "latest, an https:// tarball URL, or a local raw binary or .tar.gz");
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
@@ -92,7 +102,6 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
   t.dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu;
   t.redis_pin_network = flags.redis_pin_network;
   t.valkey_pin_network = flags.valkey_pin_network;
-  t.dragonfly_version = flags.dragonfly_version;
   return t;
 }
 
@@ -138,6 +147,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
   if (with_engines) {
     sub->add_option("--engines", flags->engines, "Comma-separated subset of the setup's engines")
         ->capture_default_str();
+    AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
   }
   AddWorkloadFlags(sub, &flags->memtier, &flags->ratio);
   sub->add_option("--memtier-requests", flags->memtier.requests,
@@ -190,6 +200,7 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   o.trials = flags.trials;
   o.cooldown = ToCooldown(flags.cooldown);
   o.tuning = ToTuning(flags.tuning);
+  o.versions = ParseVersions(flags.versions);
   return o;
 }
 

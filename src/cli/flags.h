@@ -16,17 +16,22 @@
 
 namespace dfbench::cli {
 
-// Which engines, and where their binaries are (setup, quickstart).
+// --<engine>_version of every known engine (--dragonfly_version also as --dfly-version): engine
+// name -> the text given. Setup and quickstart install these versions; run and the per-command
+// runs install them into the setup before running.
+using VersionFlags = std::map<std::string, std::string>;
+enum class VersionFlagsOf { kSetup, kRun };
+void AddVersionFlags(CLI::App* sub, VersionFlags* flags, VersionFlagsOf when);
+// The --<engine>_version flags, parsed (kUsage exit for a bad one).
+std::map<std::string, engines::VersionSpec> ParseVersions(const VersionFlags& flags);
+
+// Which engines, their binaries and versions (setup, quickstart).
 struct EngineFlags {
   std::string engines = "dragonfly,redis,valkey";
   std::map<std::string, std::string> binaries;  // filled by --<engine>_binary
-  // --redis_version, --valkey_version, --memcached_version (--dragonfly_version is registered
-  // with the SSH flags of setup and the tuning flags of quickstart).
-  std::map<std::string, std::string> versions;
+  VersionFlags versions;
 };
 void AddEngineFlags(CLI::App* sub, EngineFlags* flags);
-// The --<engine>_version flags, parsed (kUsage exit for a bad one).
-std::map<std::string, engines::VersionSpec> ParseVersions(const EngineFlags& flags);
 // The parsed engine list (kUsage for an unknown name).
 std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv);
 
@@ -42,7 +47,6 @@ struct TuningFlags {
   bool dragonfly_conn_use_incoming_cpu = true;
   bool redis_pin_network = true;  // --pin-network (deprecated) sets both
   bool valkey_pin_network = true;
-  std::string dragonfly_version;  // reinstall this build before the run ("" keeps it)
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);
@@ -72,8 +76,10 @@ struct RunFlags {
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
+  VersionFlags versions;  // run only: installed before the run
 };
-// `with_engines`: quickstart takes --engines from EngineFlags instead.
+// `with_engines`: run's --engines and --<engine>_version (quickstart takes both from
+// EngineFlags instead).
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines);
 // quickstart on the local provider: the reference's 1,000,000 requests per connection (and
 // 100,000 for the warmup) would keep one machine busy for hours, so requests the user did not

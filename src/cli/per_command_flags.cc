@@ -119,6 +119,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
+  AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
 }
 
 namespace {
@@ -188,6 +189,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int t
   o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
       OrExit(core::ParseDuration(f.cooldown)));
   o.tuning = ToTuning(f.tuning);
+  o.versions = ParseVersions(f.versions);
   return o;
 }
 

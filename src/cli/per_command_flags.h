@@ -30,6 +30,7 @@ struct PerCommandFlags {
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
+  VersionFlags versions;  // installed before the run
   // Which of the flags above were given (filled after parsing).
   std::vector<std::string> given;
   bool Given(const std::string& flag) const;

@@ -57,13 +57,14 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   p += "  server: find " + EngineList(o) +
        " on the PATH, or install what is missing (apt-get as root or through sudo -n, or a "
        "release into ~/.dfbench/cache/engines/)\n";
-  bool dragonfly = false;
-  for (const auto* e : o.engines) dragonfly |= e->versioned_builds;
-  if (dragonfly) {
-    p += "  dragonfly build: " +
-         (o.dragonfly_version.empty() ? std::string("the one on the host, else latest")
-                                      : o.dragonfly_version) +
-         (o.ssh.hosts.size() > 2 ? " (installed on the replicas too)" : "") + "\n";
+  for (const auto* e : o.engines) {
+    const auto v = o.versions.find(e->name);
+    if (v == o.versions.end() && !e->versioned_builds) continue;
+    p += "  " + e->name + " build: " +
+         (v == o.versions.end() ? std::string("the one on the host, else latest")
+                                : v->second.value) +
+         (e->on_replicas && o.ssh.hosts.size() > 2 ? " (installed on the replicas too)" : "") +
+         "\n";
   }
   p += o.tune_network
            ? "  network tuning: steer the server NIC's IRQs and RPS/XPS onto its top CPUs "

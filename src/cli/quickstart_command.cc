@@ -26,10 +26,9 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
                                         .provider = provider,
                                         .engines = requested,
                                         .binaries = t.engines.binaries,
-                                        .versions = ParseVersions(t.engines),
+                                        .versions = ParseVersions(t.engines.versions),
                                         .skip_missing_engines = true,
                                         .pin_cpus = !t.no_pin,
-                                        .dragonfly_version = f.run.tuning.dragonfly_version,
                                         .engine_port = t.port};
   ApplySshFlags(t.ssh, &setup_options);
   // A remote client without memtier_benchmark gets it built there by setup.
@@ -46,7 +45,7 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
 
 void AddQuickstart(CLI::App* sub, Action* action) {
   auto f = std::make_shared<QuickstartFlags>();
-  AddSetupTargetFlags(sub, &f->target, /*with_version=*/false);
+  AddSetupTargetFlags(sub, &f->target);
   AddRunFlags(sub, &f->run, /*with_engines=*/false);
   AddLoadGeneratorFlags(sub, &f->load_generator);
   AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");

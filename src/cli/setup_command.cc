@@ -31,7 +31,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
                             .provider = ResolveProvider(sub, t.provider),
                             .engines = engines,
                             .binaries = t.engines.binaries,
-                            .versions = ParseVersions(t.engines),
+                            .versions = ParseVersions(t.engines.versions),
                             .skip_missing_engines = false,
                             .pin_cpus = !t.no_pin,
                             .engine_port = t.port};
@@ -57,7 +57,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 
 void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
-  AddSetupTargetFlags(sub, &f->target, /*with_version=*/true);
+  AddSetupTargetFlags(sub, &f->target);
   sub->add_option("--load-generator", f->load_generator,
                   "memtier: find memtier_benchmark on the client, or build release " +
                       std::string(providers::kMemtierRelease) +

@@ -9,11 +9,11 @@
 
 namespace dfbench::cli {
 
-void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f, bool with_version) {
+void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
   AddProviderFlag(sub, &f->provider);
   AddEngineFlags(sub, &f->engines);
-  AddSshFlags(sub, &f->ssh, with_version);
+  AddSshFlags(sub, &f->ssh);
   AddAwsFleetFlags(sub, &f->fleet);
   AddPortFlag(sub, &f->port);
 }

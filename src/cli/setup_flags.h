@@ -25,9 +25,9 @@ struct SetupTargetFlags {
   bool dry_run = false;
 };
 
-// --id, --provider, the engine flags, the SSH hosts' flags (`with_version`: also
-// --dragonfly_version), the AWS fleet flags and --port, in that order.
-void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags, bool with_version);
+// --id, --provider, the engine flags (with every --<engine>_version), the SSH hosts' flags, the
+// AWS fleet flags and --port, in that order.
+void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags);
 // --no-pin, --yes and --dry-run.
 void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* flags);
 

@@ -4,9 +4,8 @@
 
 namespace dfbench::cli {
 
-void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
-  const char* group =
-      "Hosts over SSH (--provider ssh; aws takes --ssh-user, --tune-network, --dragonfly_version)";
+void AddSshFlags(CLI::App* sub, SshFlags* f) {
+  const char* group = "Hosts over SSH (--provider ssh; aws takes --ssh-user and --tune-network)";
   sub->add_option("--server", f->server, "The engine host: a name or an address")->group(group);
   sub->add_option("--client", f->client, "The load generator host")->group(group);
   sub->add_option("--replica", f->replicas, "A replica host (repeat for several)")->group(group);
@@ -34,16 +33,9 @@ void AddSshFlags(CLI::App* sub, SshFlags* f, bool with_version) {
               "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
               "failure is reported, not fatal)")
       ->group(group);
-  if (with_version) {
-    sub->add_option("--dragonfly_version,--dfly-version", f->dragonfly_version,
-                    "Dragonfly build to install into the engine cache: a release tag (v1.31.0), "
-                    "latest, an https:// URL of a tarball, a local raw binary or .tar.gz, or "
-                    "system (default: the one on the host, else latest on ssh hosts)");
-  }
 }
 
 void ApplySshFlags(const SshFlags& f, scenarios::SetupOptions* o) {
-  if (o->dragonfly_version.empty()) o->dragonfly_version = f.dragonfly_version;
   o->tune_network = f.tune_network;
   if (state::LaunchesHosts(o->provider)) {
     o->ssh.user = f.user;  // empty: the provider's (Ubuntu AMIs log in as ubuntu)

@@ -1,5 +1,5 @@
 // Flags of setups on hosts reached over SSH (setup, quickstart): which hosts, how to log in,
-// network tuning, and the Dragonfly build to install.
+// network tuning.
 #pragma once
 
 #include <string>
@@ -21,15 +21,13 @@ struct SshFlags {
   std::string key;
   int port = 22;
   bool tune_network = false;
-  std::string dragonfly_version;  // setup only (quickstart takes it from the run flags)
 };
 
-// `with_version`: also --dragonfly_version (setup; quickstart has it among its run flags).
-void AddSshFlags(CLI::App* sub, SshFlags* flags, bool with_version);
+void AddSshFlags(CLI::App* sub, SshFlags* flags);
 
 // Fills the setup options for the provider ResolveProvider chose (which refused the flags it
-// does not take): ssh needs --server, --client and --ssh-user; aws takes --ssh-user,
-// --tune-network and --dragonfly_version. Throws ExitError(kUsage) with one line.
+// does not take): ssh needs --server, --client and --ssh-user; aws takes --ssh-user and
+// --tune-network. Throws ExitError(kUsage) with one line.
 void ApplySshFlags(const SshFlags& flags, scenarios::SetupOptions* options);
 
 }  // namespace dfbench::cli

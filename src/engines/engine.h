@@ -16,6 +16,24 @@ namespace dfbench::engines {
 
 enum class Protocol { kRedis, kMemcacheText };
 
+// The builds an engine's project publishes (engines/install.h turns them into URLs).
+enum class PublishedBuilds {
+  kNone,          // source releases only
+  kGithubAssets,  // <base>/download/<tag>/<name>-<x86_64|aarch64>.tar.gz; latest/download/...
+  kUbuntuBuilds,  // <base>/<name>-<version>-<focal|jammy|noble>-<x86_64|arm64>.tar.gz
+};
+
+// Where pinned versions (--<engine>_version) come from.
+struct ReleaseFacts {
+  std::string base_url;    // $DFBENCH_<ENGINE>_RELEASES replaces it
+  std::string tag_prefix;  // tags read "v1.31.0" ("v") or "8.0.2" ("")
+  // What `latest` means where the project publishes no "latest" link ("" where it does).
+  std::string known_latest;
+  PublishedBuilds builds = PublishedBuilds::kNone;
+  bool source_release = false;  // <base>/<name>-<version>.tar.gz, built on the host
+  std::string archive_binary;   // the program's name in a release archive (a shell glob)
+};
+
 // One engine and the facts that set it apart; code asks these, never the engine's name.
 struct EngineSpec {
   std::string name;     // dragonfly | redis | valkey | memcached
@@ -24,6 +42,7 @@ struct EngineSpec {
   // Its builds come from its own release archives only (no OS package to fall back on), so a
   // host without one gets the latest release.
   bool versioned_builds = false;
+  ReleaseFacts releases;
   // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
   bool sharded = false;
   // Installed on the replica hosts too (the engine of the replication scenario).
@@ -60,9 +79,6 @@ struct Tuning {
   bool valkey_pin_network = false;
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
-  // Not a flag of the engine: the Dragonfly build to (re)install before the run, as
-  // --dragonfly_version ("" keeps the installed one). See scenarios::BenchSession::PrepareRun.
-  std::string dragonfly_version;
 };
 
 // The flags a tuning adds for one engine, as recorded in results.json ("io_threads",

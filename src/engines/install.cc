@@ -273,7 +273,7 @@ core::Result<InstalledEngine> InstallThroughCache(hosts::Host& host, const Engin
                      .label = plan.label,
                      .arch = probe.offer.arch,
                      .url = plan.url,
-                     .pattern = spec.name == "dragonfly" ? "dragonfly*" : spec.program,
+                     .pattern = spec.releases.archive_binary,
                      .refresh = plan.label == "latest"};
   InstalledEngine installed{.method = MethodName(plan.method), .source = plan.url};
   if (plan.method == InstallMethod::kUpload) {

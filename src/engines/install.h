@@ -17,11 +17,6 @@
 
 namespace dfbench::engines {
 
-// The releases dfbench installs when the OS has no package.
-inline constexpr const char* kValkeyRelease = "8.0.2";
-inline constexpr const char* kRedisRelease = "7.4.2";
-inline constexpr const char* kMemcachedRelease = "1.6.38";
-
 // The fields of /etc/os-release that choose an install method.
 struct OsRelease {
   std::string id;          // ubuntu, debian, ...
@@ -32,9 +27,9 @@ struct OsRelease {
 };
 OsRelease ParseOsRelease(const std::string& text);
 bool IsDebianLike(const OsRelease& os);
-// The Ubuntu release whose Valkey build runs on `os` (same or older glibc): focal, jammy or
-// noble; "" when there is none.
-std::string ValkeyBuildFor(const OsRelease& os);
+// The Ubuntu release whose builds (PublishedBuilds::kUbuntuBuilds) run on `os` (same or older
+// glibc): focal, jammy or noble; "" when there is none.
+std::string UbuntuBuildFor(const OsRelease& os);
 
 // What --<engine>_version asks for.
 struct VersionSpec {
@@ -42,7 +37,8 @@ struct VersionSpec {
     kAny,        // "": whatever the host has, else the latest release
     kSystem,     // "system": the OS package or the program on PATH, never a download
     kLatest,     // "latest"
-    kTag,        // "v1.31.0" (Dragonfly: a bare "1.31.0" gets its "v"; others lose it)
+    kTag,        // "v1.31.0": spelled with the engine's tag prefix ("1.31.0" gets a "v" where
+                 // tags have one, "v8.0.2" loses it where they have none)
     kUrl,        // "https://.../dragonfly-x86_64.tar.gz"
     kLocalFile,  // a path on this machine: a raw binary or a .tar.gz
   };
@@ -50,22 +46,19 @@ struct VersionSpec {
   std::string value;
 };
 // `text` as given to --<engine>_version. kUsage for http:// URLs (except to this machine's
-// loopback: a local mirror) and for local paths that do not exist.
-core::Result<VersionSpec> ParseVersionSpec(const std::string& text,
-                                           const std::string& engine = "dragonfly");
+// loopback or under the mirror named in $DFBENCH_<ENGINE>_RELEASES) and for local paths that
+// do not exist.
+core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const EngineSpec& spec);
 
 // Where an engine's releases are downloaded from: $DFBENCH_<ENGINE>_RELEASES (a mirror), else
-// https://github.com/dragonflydb/dragonfly/releases, https://download.valkey.io/releases,
-// https://download.redis.io/releases, https://memcached.org/files.
-std::string ReleaseBase(const std::string& engine);
-// <base>/{latest/download,download/<tag>}/dragonfly-<arch>.tar.gz (arch x86_64 or aarch64); a
-// kUrl as given. kUsage for other arches.
-core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const std::string& arch);
-// <base>/valkey-<version>-<build>-<x86_64|arm64>.tar.gz
-std::string ValkeyReleaseUrl(const std::string& version, const std::string& build,
-                             const std::string& arch);
-// <base>/<redis|valkey|memcached>-<version>.tar.gz: a source release.
-std::string SourceReleaseUrl(const std::string& engine, const std::string& version);
+// spec.releases.base_url.
+std::string ReleaseBase(const EngineSpec& spec);
+// The build `spec` publishes at `tag` ("": its latest) for a host of `os` and `arch` (uname -m
+// spelling), as spec.releases.builds lays them out; "" when none matches the host.
+std::string PublishedBuildUrl(const EngineSpec& spec, const std::string& tag, const OsRelease& os,
+                              const std::string& arch);
+// <base>/<name>-<version>.tar.gz: a source release.
+std::string SourceReleaseUrl(const EngineSpec& spec, const std::string& version);
 
 // The architecture an ELF header is built for ("x86_64", "aarch64", "i386", "arm", "riscv64",
 // "ppc64le", "s390x", "machine-<n>"); "" when `header` is not ELF.

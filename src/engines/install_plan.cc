@@ -44,7 +44,8 @@ std::string StableHash(const std::string& text) {
   return hex;
 }
 
-// http:// is refused except to this machine: a mirror or a test server on the loopback.
+// http:// is refused except to this machine (a mirror or a test server on the loopback) and to
+// the mirror the user named in $DFBENCH_<ENGINE>_RELEASES.
 bool IsLoopbackUrl(const std::string& url) {
   for (const char* host : {"http://127.0.0.1", "http://localhost", "http://[::1]"}) {
     const std::string h = host;
@@ -56,35 +57,48 @@ bool IsLoopbackUrl(const std::string& url) {
   return false;
 }
 
+// DFBENCH_<ENGINE>_RELEASES: where a mirror of the engine's releases is named.
+std::string MirrorVariable(const EngineSpec& spec) {
+  std::string upper;
+  for (char c : spec.name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return "DFBENCH_" + upper + "_RELEASES";
+}
+
+bool TrustedHttpUrl(const std::string& url, const EngineSpec& spec) {
+  if (IsLoopbackUrl(url)) return true;
+  const std::string mirror = ReleaseBase(spec);
+  return mirror != spec.releases.base_url && url.rfind(mirror + "/", 0) == 0;
+}
+
 std::string How(const EngineSpec& spec) {
   return "install " + spec.program + " on the host yourself, or pass --" + spec.name +
          "_binary PATH";
 }
 
-// The newest release of `engine` this version of dfbench knows: what `latest` means where the
-// project publishes no "latest" link.
-std::string KnownRelease(const std::string& engine) {
-  if (engine == "valkey") return kValkeyRelease;
-  if (engine == "memcached") return kMemcachedRelease;
-  return kRedisRelease;
-}
-
-// Redis, Valkey or memcached at a tag (or latest): Valkey's build for the host's OS and arch
-// where there is one, else the source release built on the host.
-InstallPlan PlanPinnedRelease(const EngineSpec& spec, const VersionSpec& version,
-                              const HostOffer& offer) {
+// A release at a tag (or the latest): the build the project publishes for the host's OS and
+// arch where there is one, else its source release built on the host.
+InstallPlan PlanRelease(const EngineSpec& spec, const VersionSpec& version,
+                        const HostOffer& offer) {
   InstallPlan plan;
-  const std::string tag =
-      version.kind == VersionSpec::Kind::kTag ? version.value : KnownRelease(spec.name);
-  plan.label = tag;
-  const std::string build = ValkeyBuildFor(offer.os);
-  if (spec.name == "valkey" && !build.empty() && SupportedReleaseArch(offer.arch)) {
+  const ReleaseFacts& r = spec.releases;
+  const bool tagged = version.kind == VersionSpec::Kind::kTag;
+  // A project without a "latest" link: the newest release this version of dfbench knows.
+  const std::string tag = tagged ? version.value : r.known_latest;
+  plan.label = tag.empty() ? "latest" : tag;
+  if (std::string url = PublishedBuildUrl(spec, tag, offer.os, offer.arch); !url.empty()) {
     plan.method = InstallMethod::kReleaseTarball;
-    plan.url = ValkeyReleaseUrl(tag, build, offer.arch);
+    plan.url = url;
     return plan;
   }
-  plan.method = InstallMethod::kSourceBuild;
-  plan.url = SourceReleaseUrl(spec.name, tag);
+  if (r.source_release && !tag.empty()) {
+    plan.method = InstallMethod::kSourceBuild;
+    plan.url = SourceReleaseUrl(spec, tag);
+    return plan;
+  }
+  const std::string os = offer.os.pretty.empty() ? "this OS" : offer.os.pretty;
+  plan.reason = "no " + spec.name + " build is published for " + os + " (" + offer.arch +
+                ") and it has no source release; pass --" + spec.name +
+                "_version with a local build, or --" + spec.name + "_binary PATH";
   return plan;
 }
 
@@ -111,7 +125,7 @@ bool IsDebianLike(const OsRelease& os) {
   return false;
 }
 
-std::string ValkeyBuildFor(const OsRelease& os) {
+std::string UbuntuBuildFor(const OsRelease& os) {
   const int major = MajorVersion(os.version_id);
   if (os.id == "ubuntu") {
     if (major >= 24) return "noble";
@@ -127,70 +141,70 @@ std::string ValkeyBuildFor(const OsRelease& os) {
   return "";
 }
 
-core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const std::string& engine) {
-  const std::string flag = "--" + engine + "_version " + text;
+core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const EngineSpec& spec) {
+  const std::string flag = "--" + spec.name + "_version " + text;
   if (text.empty()) return VersionSpec{};
   if (text == "system") return VersionSpec{VersionSpec::Kind::kSystem, text};
   if (text == "latest") return VersionSpec{VersionSpec::Kind::kLatest, text};
   if (text.rfind("https://", 0) == 0) return VersionSpec{VersionSpec::Kind::kUrl, text};
   if (text.rfind("http://", 0) == 0) {
-    if (IsLoopbackUrl(text)) return VersionSpec{VersionSpec::Kind::kUrl, text};
-    return core::Fail(core::ErrorKind::kUsage, flag + ": use an https:// URL");
+    if (TrustedHttpUrl(text, spec)) return VersionSpec{VersionSpec::Kind::kUrl, text};
+    return core::Fail(core::ErrorKind::kUsage,
+                      flag +
+                          ": use an https:// URL (http:// only to this machine or to the mirror "
+                          "in " +
+                          MirrorVariable(spec) + ")");
   }
   const bool tag_like = text.find('/') == std::string::npos &&
                         text.find_first_not_of("v0123456789.-rcRC") == std::string::npos &&
                         text.find_first_of("0123456789") != std::string::npos;
   if (tag_like && !std::filesystem::exists(text)) {
     std::string bare = text.front() == 'v' ? text.substr(1) : text;
-    return VersionSpec{VersionSpec::Kind::kTag, engine == "dragonfly" ? "v" + bare : bare};
+    return VersionSpec{VersionSpec::Kind::kTag, spec.releases.tag_prefix + bare};
   }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(text, ec)) {
-    return core::Fail(core::ErrorKind::kUsage, flag + ": not a release tag (" +
-                                                   (engine == "dragonfly" ? "v1.31.0" : "8.0.2") +
-                                                   "), latest, system, an https:// URL or a file");
+    return core::Fail(core::ErrorKind::kUsage,
+                      flag + ": not a release tag, latest, system, an https:// URL or a file");
   }
   auto absolute = std::filesystem::absolute(text, ec);
   return VersionSpec{VersionSpec::Kind::kLocalFile,
                      ec ? text : absolute.lexically_normal().string()};
 }
 
-std::string ReleaseBase(const std::string& engine) {
-  std::string upper;
-  for (char c : engine) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (const char* env = std::getenv(("DFBENCH_" + upper + "_RELEASES").c_str()); env && *env) {
+std::string ReleaseBase(const EngineSpec& spec) {
+  if (const char* env = std::getenv(MirrorVariable(spec).c_str()); env && *env) {
     std::string base = env;
     while (!base.empty() && base.back() == '/') base.pop_back();
     return base;
   }
-  if (engine == "dragonfly") return "https://github.com/dragonflydb/dragonfly/releases";
-  if (engine == "valkey") return "https://download.valkey.io/releases";
-  if (engine == "memcached") return "https://memcached.org/files";
-  return "https://download.redis.io/releases";
+  return spec.releases.base_url;
 }
 
-core::Result<std::string> DragonflyReleaseUrl(const VersionSpec& version, const std::string& arch) {
-  if (version.kind == VersionSpec::Kind::kUrl) return version.value;
+std::string PublishedBuildUrl(const EngineSpec& spec, const std::string& tag, const OsRelease& os,
+                              const std::string& arch) {
+  if (!SupportedReleaseArch(arch)) return "";
   const std::string a = hosts::CanonicalArch(arch);
-  if (!SupportedReleaseArch(a)) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "Dragonfly releases exist for x86_64 and aarch64, not " + arch);
+  const std::string base = ReleaseBase(spec) + "/";
+  switch (spec.releases.builds) {
+    case PublishedBuilds::kNone:
+      return "";
+    case PublishedBuilds::kGithubAssets: {
+      const std::string file = spec.name + "-" + a + ".tar.gz";
+      return tag.empty() ? base + "latest/download/" + file : base + "download/" + tag + "/" + file;
+    }
+    case PublishedBuilds::kUbuntuBuilds: {
+      const std::string build = UbuntuBuildFor(os);
+      if (build.empty() || tag.empty()) return "";
+      return base + spec.name + "-" + tag + "-" + build + "-" +
+             (a == "aarch64" ? "arm64" : "x86_64") + ".tar.gz";
+    }
   }
-  const std::string base = ReleaseBase("dragonfly") + "/";
-  const std::string file = "dragonfly-" + a + ".tar.gz";
-  if (version.kind == VersionSpec::Kind::kTag)
-    return base + "download/" + version.value + "/" + file;
-  return base + "latest/download/" + file;
+  return "";
 }
 
-std::string ValkeyReleaseUrl(const std::string& version, const std::string& build,
-                             const std::string& arch) {
-  const std::string a = hosts::CanonicalArch(arch) == "aarch64" ? "arm64" : "x86_64";
-  return ReleaseBase("valkey") + "/valkey-" + version + "-" + build + "-" + a + ".tar.gz";
-}
-
-std::string SourceReleaseUrl(const std::string& engine, const std::string& version) {
-  return ReleaseBase(engine) + "/" + engine + "-" + version + ".tar.gz";
+std::string SourceReleaseUrl(const EngineSpec& spec, const std::string& version) {
+  return ReleaseBase(spec) + "/" + spec.name + "-" + version + ".tar.gz";
 }
 
 std::string OriginOf(const std::string& method) {
@@ -247,7 +261,6 @@ InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
                         const HostOffer& offer) {
   InstallPlan plan;
   using Kind = VersionSpec::Kind;
-  const bool dragonfly = spec.versioned_builds;
   const bool specific = version.kind != Kind::kAny && version.kind != Kind::kSystem;
   if (offer.on_path && !specific) {
     plan.method = InstallMethod::kPresent;
@@ -264,43 +277,25 @@ InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
     plan.label = "url-" + StableHash(version.value);
     return plan;
   }
-  if (dragonfly && version.kind != Kind::kSystem) {
-    auto url = DragonflyReleaseUrl(version, offer.arch);
-    if (!url) {
-      plan.reason = url.error().message + "; pass --dragonfly_version with a local build";
+  // Nothing specific asked for: the OS package where the engine has one, else its latest
+  // release.
+  if (version.kind == Kind::kSystem || (!specific && !spec.versioned_builds)) {
+    if (!offer.package_candidate.empty()) {
+      plan.method = InstallMethod::kOsPackage;
+      plan.package = spec.program;
       return plan;
     }
-    plan.method = InstallMethod::kReleaseTarball;
-    plan.url = *url;
-    plan.label = version.kind == Kind::kTag ? version.value : "latest";
-    return plan;
-  }
-  if (specific) return PlanPinnedRelease(spec, version, offer);
-  if (!offer.package_candidate.empty()) {
-    plan.method = InstallMethod::kOsPackage;
-    plan.package = spec.program == "memcached" ? "memcached" : spec.program;
-    return plan;
-  }
-  if (version.kind == Kind::kSystem) {
-    plan.reason = spec.program + " is neither on PATH nor packaged for " + os + "; " + How(spec);
-    return plan;
-  }
-  if (!IsDebianLike(offer.os)) {
-    plan.reason = "dfbench installs " + spec.name + " on Debian and Ubuntu only, not on " + os +
-                  "; " + How(spec);
-    return plan;
-  }
-  if (spec.name == "valkey") {
-    if (ValkeyBuildFor(offer.os).empty() || !SupportedReleaseArch(offer.arch)) {
-      plan.reason = "no valkey-server package and no Valkey release build for " + os + " (" +
-                    offer.arch + "); " + How(spec);
+    if (version.kind == Kind::kSystem) {
+      plan.reason = spec.program + " is neither on PATH nor packaged for " + os + "; " + How(spec);
       return plan;
     }
-    return PlanPinnedRelease(spec, {Kind::kTag, kValkeyRelease}, offer);
+    if (!IsDebianLike(offer.os)) {
+      plan.reason = "dfbench installs " + spec.name + " on Debian and Ubuntu only, not on " + os +
+                    "; " + How(spec);
+      return plan;
+    }
   }
-  if (spec.name == "redis") return PlanPinnedRelease(spec, {Kind::kTag, kRedisRelease}, offer);
-  plan.reason = "no " + spec.program + " package on " + os + "; " + How(spec);
-  return plan;
+  return PlanRelease(spec, version, offer);
 }
 
 std::string MethodName(InstallMethod method) {

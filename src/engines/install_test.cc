@@ -60,70 +60,90 @@ TEST(OsRelease, ParsesTheFieldsThatMatter) {
   EXPECT_TRUE(IsDebianLike(ParseOsRelease("ID=linuxmint\nID_LIKE=\"ubuntu debian\"\n")));
 }
 
-TEST(ValkeyBuildFor, MatchesGlibcGenerations) {
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"20.04\"\n")), "focal");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease(kJammy)), "jammy");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"24.04\"\n")), "noble");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease(kBookworm)), "jammy");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease("ID=debian\nVERSION_ID=\"11\"\n")), "focal");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"18.04\"\n")), "");
-  EXPECT_EQ(ValkeyBuildFor(ParseOsRelease(kFedora)), "");
+TEST(UbuntuBuildFor, MatchesGlibcGenerations) {
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"20.04\"\n")), "focal");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease(kJammy)), "jammy");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"24.04\"\n")), "noble");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease(kBookworm)), "jammy");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease("ID=debian\nVERSION_ID=\"11\"\n")), "focal");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease("ID=ubuntu\nVERSION_ID=\"18.04\"\n")), "");
+  EXPECT_EQ(UbuntuBuildFor(ParseOsRelease(kFedora)), "");
 }
 
 TEST(VersionSpec, TagsLatestUrlsAndFiles) {
-  EXPECT_EQ(ParseVersionSpec("")->kind, VersionSpec::Kind::kAny);
-  EXPECT_EQ(ParseVersionSpec("latest")->kind, VersionSpec::Kind::kLatest);
-  auto tag = ParseVersionSpec("v1.31.0");
+  EXPECT_EQ(ParseVersionSpec("", E("dragonfly"))->kind, VersionSpec::Kind::kAny);
+  EXPECT_EQ(ParseVersionSpec("latest", E("dragonfly"))->kind, VersionSpec::Kind::kLatest);
+  auto tag = ParseVersionSpec("v1.31.0", E("dragonfly"));
   EXPECT_EQ(tag->kind, VersionSpec::Kind::kTag);
   EXPECT_EQ(tag->value, "v1.31.0");
-  EXPECT_EQ(ParseVersionSpec("1.31.0")->value, "v1.31.0");
-  EXPECT_EQ(ParseVersionSpec("https://example.com/d.tar.gz")->kind, VersionSpec::Kind::kUrl);
-  EXPECT_EQ(ParseVersionSpec("http://example.com/d.tar.gz").error().kind, core::ErrorKind::kUsage);
-  EXPECT_EQ(ParseVersionSpec("http://127.0.0.1:8000/d.tar.gz")->kind, VersionSpec::Kind::kUrl);
-  EXPECT_FALSE(ParseVersionSpec("http://127.0.0.1.example.com/d.tar.gz"));
-  EXPECT_EQ(ParseVersionSpec("system")->kind, VersionSpec::Kind::kSystem);
+  EXPECT_EQ(ParseVersionSpec("1.31.0", E("dragonfly"))->value, "v1.31.0");
+  EXPECT_EQ(ParseVersionSpec("https://example.com/d.tar.gz", E("dragonfly"))->kind,
+            VersionSpec::Kind::kUrl);
+  EXPECT_EQ(ParseVersionSpec("http://example.com/d.tar.gz", E("dragonfly")).error().kind,
+            core::ErrorKind::kUsage);
+  EXPECT_EQ(ParseVersionSpec("http://127.0.0.1:8000/d.tar.gz", E("dragonfly"))->kind,
+            VersionSpec::Kind::kUrl);
+  EXPECT_FALSE(ParseVersionSpec("http://127.0.0.1.example.com/d.tar.gz", E("dragonfly")));
+  EXPECT_EQ(ParseVersionSpec("system", E("dragonfly"))->kind, VersionSpec::Kind::kSystem);
   // Only Dragonfly's tags carry a "v".
-  EXPECT_EQ(ParseVersionSpec("v8.0.2", "valkey")->value, "8.0.2");
-  EXPECT_EQ(ParseVersionSpec("7.4.2", "redis")->kind, VersionSpec::Kind::kTag);
-  auto bad = ParseVersionSpec("./no/such/valkey", "valkey");
+  EXPECT_EQ(ParseVersionSpec("v8.0.2", E("valkey"))->value, "8.0.2");
+  EXPECT_EQ(ParseVersionSpec("7.4.2", E("redis"))->kind, VersionSpec::Kind::kTag);
+  auto bad = ParseVersionSpec("./no/such/valkey", E("valkey"));
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
-            "--valkey_version ./no/such/valkey: not a release tag (8.0.2), latest, system, an "
-            "https:// URL or a file");
-  EXPECT_EQ(ParseVersionSpec("./no/such/dragonfly").error().kind, core::ErrorKind::kUsage);
-  auto self = ParseVersionSpec(core::SelfExecutable());
+            "--valkey_version ./no/such/valkey: not a release tag, latest, system, an https:// URL "
+            "or a file");
+  EXPECT_EQ(ParseVersionSpec("./no/such/dragonfly", E("dragonfly")).error().kind,
+            core::ErrorKind::kUsage);
+  auto self = ParseVersionSpec(core::SelfExecutable(), E("dragonfly"));
   ASSERT_TRUE(self);
   EXPECT_EQ(self->kind, VersionSpec::Kind::kLocalFile);
   EXPECT_EQ(self->value.front(), '/');
 }
 
+TEST(VersionSpec, HttpOnlyToThisMachineOrTheNamedMirror) {
+  ::setenv("DFBENCH_VALKEY_RELEASES", "http://10.200.0.1:8000/mirror/", 1);
+  EXPECT_EQ(ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("valkey"))->kind,
+            VersionSpec::Kind::kUrl);
+  EXPECT_FALSE(ParseVersionSpec("http://10.200.0.1:8000/other/v.tar.gz", E("valkey")));
+  // The mirror of one engine vouches for nothing else.
+  EXPECT_FALSE(ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("redis")));
+  ::unsetenv("DFBENCH_VALKEY_RELEASES");
+  auto refused = ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("valkey"));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("DFBENCH_VALKEY_RELEASES"), std::string::npos);
+}
+
 TEST(ReleaseUrls, MirrorFromTheEnvironment) {
   ::setenv("DFBENCH_VALKEY_RELEASES", "http://127.0.0.1:9/mirror/", 1);
-  EXPECT_EQ(ValkeyReleaseUrl("8.0.2", "jammy", "x86_64"),
+  EXPECT_EQ(PublishedBuildUrl(E("valkey"), "8.0.2", ParseOsRelease(kJammy), "x86_64"),
             "http://127.0.0.1:9/mirror/valkey-8.0.2-jammy-x86_64.tar.gz");
-  EXPECT_EQ(SourceReleaseUrl("valkey", "8.1.0"), "http://127.0.0.1:9/mirror/valkey-8.1.0.tar.gz");
+  EXPECT_EQ(SourceReleaseUrl(E("valkey"), "8.1.0"),
+            "http://127.0.0.1:9/mirror/valkey-8.1.0.tar.gz");
   ::unsetenv("DFBENCH_VALKEY_RELEASES");
-  EXPECT_EQ(ReleaseBase("valkey"), "https://download.valkey.io/releases");
+  EXPECT_EQ(ReleaseBase(E("valkey")), "https://download.valkey.io/releases");
 }
 
 TEST(ReleaseUrls, PerArchitectureAndTag) {
-  EXPECT_EQ(*DragonflyReleaseUrl({VersionSpec::Kind::kLatest, "latest"}, "x86_64"),
+  const OsRelease jammy = ParseOsRelease(kJammy);
+  EXPECT_EQ(PublishedBuildUrl(E("dragonfly"), "", jammy, "x86_64"),
             "https://github.com/dragonflydb/dragonfly/releases/latest/download/"
             "dragonfly-x86_64.tar.gz");
-  EXPECT_EQ(*DragonflyReleaseUrl({}, "arm64"),
+  EXPECT_EQ(PublishedBuildUrl(E("dragonfly"), "", ParseOsRelease(kFedora), "arm64"),
             "https://github.com/dragonflydb/dragonfly/releases/latest/download/"
             "dragonfly-aarch64.tar.gz");
-  EXPECT_EQ(*DragonflyReleaseUrl({VersionSpec::Kind::kTag, "v1.31.0"}, "aarch64"),
+  EXPECT_EQ(PublishedBuildUrl(E("dragonfly"), "v1.31.0", jammy, "aarch64"),
             "https://github.com/dragonflydb/dragonfly/releases/download/v1.31.0/"
             "dragonfly-aarch64.tar.gz");
-  EXPECT_EQ(*DragonflyReleaseUrl({VersionSpec::Kind::kUrl, "https://x/y.tar.gz"}, "x86_64"),
-            "https://x/y.tar.gz");
-  EXPECT_FALSE(DragonflyReleaseUrl({}, "riscv64"));
-  EXPECT_EQ(ValkeyReleaseUrl("8.0.2", "jammy", "aarch64"),
+  EXPECT_EQ(PublishedBuildUrl(E("dragonfly"), "", jammy, "riscv64"), "");
+  EXPECT_EQ(PublishedBuildUrl(E("valkey"), "8.0.2", jammy, "aarch64"),
             "https://download.valkey.io/releases/valkey-8.0.2-jammy-arm64.tar.gz");
-  EXPECT_EQ(ValkeyReleaseUrl("8.0.2", "noble", "x86_64"),
+  EXPECT_EQ(PublishedBuildUrl(E("valkey"), "8.0.2", ParseOsRelease("ID=ubuntu\nVERSION_ID=24.04\n"),
+                              "x86_64"),
             "https://download.valkey.io/releases/valkey-8.0.2-noble-x86_64.tar.gz");
-  EXPECT_EQ(SourceReleaseUrl("redis", "7.4.2"),
+  EXPECT_EQ(PublishedBuildUrl(E("valkey"), "8.0.2", ParseOsRelease(kFedora), "x86_64"), "");
+  EXPECT_EQ(PublishedBuildUrl(E("redis"), "7.4.2", jammy, "x86_64"), "");
+  EXPECT_EQ(SourceReleaseUrl(E("redis"), "7.4.2"),
             "https://download.redis.io/releases/redis-7.4.2.tar.gz");
 }
 
@@ -194,17 +214,18 @@ TEST(PlanInstall, PackagesFirstThenReleases) {
   EXPECT_EQ(redis.package, "redis-server");
   auto valkey = PlanInstall(E("valkey"), {}, Offer(kJammy, "", std::nullopt, "aarch64"));
   EXPECT_EQ(valkey.method, InstallMethod::kReleaseTarball);
-  EXPECT_EQ(valkey.url, ValkeyReleaseUrl(kValkeyRelease, "jammy", "aarch64"));
+  EXPECT_EQ(valkey.url, "https://download.valkey.io/releases/valkey-" +
+                            E("valkey").releases.known_latest + "-jammy-arm64.tar.gz");
   auto valkey_pkg = PlanInstall(E("valkey"), {}, Offer(kBookworm, "8.1.1+dfsg1-1"));
   EXPECT_EQ(valkey_pkg.package, "valkey-server");
   auto redis_src = PlanInstall(E("redis"), {}, Offer(kBookworm));
   EXPECT_EQ(redis_src.method, InstallMethod::kSourceBuild);
-  EXPECT_EQ(redis_src.url, SourceReleaseUrl("redis", kRedisRelease));
+  EXPECT_EQ(redis_src.url, SourceReleaseUrl(E("redis"), E("redis").releases.known_latest));
   EXPECT_EQ(PlanInstall(E("memcached"), {}, Offer(kJammy, "1.6.14-1")).package, "memcached");
   auto df = PlanInstall(E("dragonfly"), {}, Offer(kBookworm));
   EXPECT_EQ(df.method, InstallMethod::kReleaseTarball);
   EXPECT_EQ(df.label, "latest");
-  EXPECT_EQ(df.url, *DragonflyReleaseUrl({}, "x86_64"));
+  EXPECT_EQ(df.url, PublishedBuildUrl(E("dragonfly"), "", ParseOsRelease(kBookworm), "x86_64"));
   auto url =
       PlanInstall(E("dragonfly"), {VersionSpec::Kind::kUrl, "https://a/b.tar.gz"}, Offer(kJammy));
   EXPECT_EQ(url.label.rfind("url-", 0), 0u);
@@ -221,14 +242,14 @@ TEST(PlanInstall, PinnedVersionsComeFromReleasesOrSource) {
   auto valkey = PlanInstall(E("valkey"), {VersionSpec::Kind::kTag, "8.1.0"},
                             Offer(kBookworm, "8.1.1", "/usr/bin/valkey-server"));
   EXPECT_EQ(valkey.method, InstallMethod::kReleaseTarball);
-  EXPECT_EQ(valkey.url, ValkeyReleaseUrl("8.1.0", "jammy", "x86_64"));
+  EXPECT_EQ(valkey.url, PublishedBuildUrl(E("valkey"), "8.1.0", ParseOsRelease(kJammy), "x86_64"));
   EXPECT_EQ(valkey.label, "8.1.0");
   auto valkey_src = PlanInstall(E("valkey"), {VersionSpec::Kind::kTag, "8.1.0"}, Offer(kFedora));
   EXPECT_EQ(valkey_src.method, InstallMethod::kSourceBuild);
-  EXPECT_EQ(valkey_src.url, SourceReleaseUrl("valkey", "8.1.0"));
+  EXPECT_EQ(valkey_src.url, SourceReleaseUrl(E("valkey"), "8.1.0"));
   auto redis = PlanInstall(E("redis"), {VersionSpec::Kind::kLatest, "latest"}, Offer(kJammy));
   EXPECT_EQ(redis.method, InstallMethod::kSourceBuild);
-  EXPECT_EQ(redis.label, kRedisRelease);
+  EXPECT_EQ(redis.label, E("redis").releases.known_latest);
   auto url =
       PlanInstall(E("memcached"), {VersionSpec::Kind::kUrl, "https://m/x.tar.gz"}, Offer(kJammy));
   EXPECT_EQ(url.method, InstallMethod::kReleaseTarball);
@@ -243,17 +264,25 @@ TEST(PlanInstall, PinnedVersionsComeFromReleasesOrSource) {
       InstallMethod::kImpossible);
 }
 
+// Without a package and without a published build for the host, a source release is built.
+TEST(PlanInstall, SourceReleasesWhereNoBuildMatches) {
+  auto old = PlanInstall(E("valkey"), {}, Offer("ID=ubuntu\nVERSION_ID=\"18.04\"\n"));
+  EXPECT_EQ(old.method, InstallMethod::kSourceBuild);
+  EXPECT_EQ(old.url, SourceReleaseUrl(E("valkey"), E("valkey").releases.known_latest));
+  auto memcached = PlanInstall(E("memcached"), {}, Offer(kBookworm));
+  EXPECT_EQ(memcached.method, InstallMethod::kSourceBuild);
+  EXPECT_EQ(memcached.label, E("memcached").releases.known_latest);
+}
+
 TEST(PlanInstall, SaysWhyWhenThereIsNoWay) {
   auto fedora = PlanInstall(E("valkey"), {}, Offer(kFedora));
   EXPECT_EQ(fedora.method, InstallMethod::kImpossible);
   EXPECT_NE(fedora.reason.find("Debian and Ubuntu only"), std::string::npos) << fedora.reason;
   EXPECT_NE(fedora.reason.find("--valkey_binary"), std::string::npos) << fedora.reason;
-  auto old = PlanInstall(E("valkey"), {}, Offer("ID=ubuntu\nVERSION_ID=\"18.04\"\n"));
-  EXPECT_EQ(old.method, InstallMethod::kImpossible);
   auto riscv = PlanInstall(E("dragonfly"), {}, Offer(kJammy, "", std::nullopt, "riscv64"));
   EXPECT_EQ(riscv.method, InstallMethod::kImpossible);
   EXPECT_NE(riscv.reason.find("riscv64"), std::string::npos);
-  EXPECT_EQ(PlanInstall(E("memcached"), {}, Offer(kBookworm)).method, InstallMethod::kImpossible);
+  EXPECT_NE(riscv.reason.find("--dragonfly_version"), std::string::npos);
   EXPECT_EQ(MethodName(InstallMethod::kOsPackage), "apt");
 }
 

@@ -180,6 +180,17 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   return core::Ok();
 }
 
+core::Status LocalProvider::InstallEngine(state::SetupState* state, Fleet& fleet,
+                                          const engines::EngineSpec& spec,
+                                          const engines::VersionSpec& version) {
+  SetupRequest request;
+  request.versions[spec.name] = version;
+  auto installed = FindOrInstall(*fleet.server, spec, request);
+  if (!installed) return tl::unexpected(installed.error());
+  RecordEngine(state, *installed);
+  return core::Ok();
+}
+
 core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   if (state.provider != Kind()) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + state.id + "\" belongs to the " +

@@ -22,6 +22,11 @@ class LocalProvider : public Provider {
   core::Result<Fleet> Connect(const state::SetupState& state) override;
   // Removes SetupDir(id)/work. Idempotent.
   core::Status Destroy(state::SetupState* state) override;
+  // As at setup: a tag, latest, a URL or a file into the engine cache under ~/.dfbench; system
+  // from the PATH.
+  core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
+                             const engines::EngineSpec& spec,
+                             const engines::VersionSpec& version) override;
 };
 
 // The server/client CPU split of `allowed`: the first half (at least one) and the rest.

@@ -22,6 +22,16 @@ state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
           .sha256 = installed.sha256};
 }
 
+void RecordEngine(state::SetupState* state, const state::EngineInstall& install) {
+  for (auto& e : state->engines) {
+    if (e.name == install.name) {
+      e = install;
+      return;
+    }
+  }
+  state->engines.push_back(install);
+}
+
 std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind) {
   switch (kind) {
     case state::ProviderKind::kSsh:

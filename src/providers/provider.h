@@ -119,18 +119,15 @@ class Provider {
     (void)state;
     return core::Ok();
   }
-  // Installs `spec` at `version` (as --dragonfly_version) on the fleet's server (and replicas)
-  // and records it in `state` (the caller saves). Providers that install nothing: kUsage.
+  // Installs `spec` at `version` (--<engine>_version) on the fleet's server (and its replicas
+  // where the engine runs there) and records it in `state` (RecordEngine; the caller saves).
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
-                                     const engines::EngineSpec& spec, const std::string& version) {
-    (void)state;
-    (void)fleet;
-    (void)version;
-    return core::Fail(core::ErrorKind::kUsage, "the " + Name() + " provider installs no engines (" +
-                                                   spec.name + "); point --" + spec.name +
-                                                   "_binary at a build at setup time instead");
-  }
+                                     const engines::EngineSpec& spec,
+                                     const engines::VersionSpec& version) = 0;
 };
+
+// Records `install` in `state`, in place of an earlier record of the same engine.
+void RecordEngine(state::SetupState* state, const state::EngineInstall& install);
 
 // The provider of that kind.
 std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind);

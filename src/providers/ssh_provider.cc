@@ -384,10 +384,8 @@ core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
 
 core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
-                                        const std::string& version) {
-  auto parsed = engines::ParseVersionSpec(version, spec.name);
-  if (!parsed) return tl::unexpected(parsed.error());
-  engines::InstallRequest request{.version = *parsed};
+                                        const engines::VersionSpec& version) {
+  engines::InstallRequest request{.version = version};
   nlohmann::json installs = s->provider_data.value("installs", nlohmann::json::object());
   auto done = Install(*fleet.server, spec, request, &installs);
   if (!done) return tl::unexpected(done.error());
@@ -399,14 +397,7 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
     }
   }
   s->provider_data["installs"] = installs;
-  bool replaced = false;
-  for (auto& e : s->engines) {
-    if (e.name == spec.name) {
-      e = *done;
-      replaced = true;
-    }
-  }
-  if (!replaced) s->engines.push_back(*done);
+  RecordEngine(s, *done);
   return core::Ok();
 }
 

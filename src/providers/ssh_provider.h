@@ -38,7 +38,8 @@ class SshProvider : public Provider {
   // unreachable host is a line on stderr).
   core::Status StopLeftovers(const state::SetupState& state) override;
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
-                             const engines::EngineSpec& spec, const std::string& version) override;
+                             const engines::EngineSpec& spec,
+                             const engines::VersionSpec& version) override;
 };
 
 // How the hosts of a setup are logged in to: what provider_data.ssh records.

@@ -111,12 +111,6 @@ TEST(SshProvider, ProvisionValidatesTheRequest) {
   auto st = provider->Provision(&s, r);
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kUsage);
-  // The local provider installs nothing.
-  auto local = MakeProvider(state::ProviderKind::kLocal);
-  Fleet fleet;
-  auto refused = local->InstallEngine(&s, fleet, *engines::FindEngine("dragonfly"), "v1.0.0");
-  ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().kind, core::ErrorKind::kUsage);
 }
 
 }  // namespace

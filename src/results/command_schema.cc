@@ -25,8 +25,8 @@ const KeyOrder& CommandRunKeyOrder() {
          {"command", "template", "approximate", "preload_template", "preload_items", "key_maximum",
           "mutates", "engines"}},
         {"engines",
-         {"engine", "version", "trials", "throughput", "p50", "p99", "p999", "avg_latency",
-          "approximate", "error", "tuning", "preloads", "keyspace"}},
+         {"engine", "version", "origin", "sha256", "trials", "throughput", "p50", "p99", "p999",
+          "avg_latency", "approximate", "error", "tuning", "preloads", "keyspace"}},
         {"preloads", {"before", "passes", "ops", "keys", "duration_sec"}},
         {"keyspace", {"trial", "keys_before", "keys_after"}},
     });

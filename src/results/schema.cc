@@ -81,6 +81,8 @@ nlohmann::json ToJson(const EngineResult& e) {
                       {"trials", std::move(trials)}, {"throughput", ToJson(e.throughput)},
                       {"p50", ToJson(e.p50)},        {"p99", ToJson(e.p99)},
                       {"p999", ToJson(e.p999)},      {"avg_latency", ToJson(e.avg_latency)}};
+  if (!e.origin.empty()) j["origin"] = e.origin;
+  if (!e.sha256.empty()) j["sha256"] = e.sha256;
   if (!e.error.empty()) j["error"] = e.error;
   if (!e.tuning.is_null()) j["tuning"] = e.tuning;
   if (e.approximate) j["approximate"] = true;
@@ -180,6 +182,8 @@ bool Read(const nlohmann::json& j, const std::string& path, EngineResult* out, s
   JsonReader r(j, path, error);
   r.Field("engine", &out->engine);
   r.Field("version", &out->version);
+  r.Field("origin", &out->origin);
+  r.Field("sha256", &out->sha256);
   r.Array("trials", &out->trials, Read);
   r.Object("throughput", &out->throughput, Read);
   r.Object("p50", &out->p50, Read);

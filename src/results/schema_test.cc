@@ -69,6 +69,8 @@ RunResults FullRun() {
   EngineResult e;
   e.engine = "dragonfly";
   e.version = "dragonfly v1.27.0";
+  e.origin = "release";
+  e.sha256 = std::string(64, 'a');
   e.trials = {{.trial = 1,
                .throughput = 2646502.25,
                .p50 = 4.6,
@@ -182,6 +184,8 @@ TEST(RunResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(e.trials[1].raw_file, "memtier/dragonfly-t2.json");
   ExpectStatsEq(e.throughput, in.engines[0].throughput);
   ExpectStatsEq(e.avg_latency, in.engines[0].avg_latency);
+  EXPECT_EQ(e.origin, "release");
+  EXPECT_EQ(e.sha256, std::string(64, 'a'));
   EXPECT_EQ(e.tuning["num_shards"], 14);
   EXPECT_TRUE(e.approximate);
   EXPECT_TRUE(e.error.empty());
@@ -201,6 +205,10 @@ TEST(RunResultsJson, OptionalEngineFieldsAreWrittenOnlyWhenSet) {
   EXPECT_TRUE(j["engines"][1].contains("error"));
   EXPECT_FALSE(j["engines"][1].contains("tuning"));
   EXPECT_FALSE(j["engines"][1].contains("approximate"));
+  // An engine whose install is unknown (older setups) writes neither field.
+  EXPECT_EQ(j["engines"][0]["origin"], "release");
+  EXPECT_FALSE(j["engines"][1].contains("origin"));
+  EXPECT_FALSE(j["engines"][1].contains("sha256"));
 }
 
 TEST(RunResultsJson, WritesKeysInReferenceOrderAndWholeNumbersAsIntegers) {
@@ -231,6 +239,8 @@ TEST(RunResultsJson, ReadsTheReferenceExample) {
   ASSERT_EQ(r.engines.size(), 1u);
   const EngineResult& e = r.engines[0];
   EXPECT_EQ(e.version, "dragonfly v1.27.0");
+  EXPECT_TRUE(e.origin.empty());  // ours only: absent in the reference's files
+  EXPECT_TRUE(e.sha256.empty());
   ASSERT_EQ(e.trials.size(), 1u);
   EXPECT_EQ(e.trials[0].throughput, 2646502);
   EXPECT_DOUBLE_EQ(e.trials[0].avg_latency, 4.72);

@@ -63,8 +63,8 @@ const KeyOrder& RunResultsKeyOrder() {
          {"threads", "clients", "requests", "ratio", "data_size", "pipeline",
           "distinct_client_seed"}},
         {"engines",
-         {"engine", "version", "trials", "throughput", "p50", "p99", "p999", "avg_latency", "error",
-          "tuning", "approximate"}},
+         {"engine", "version", "origin", "sha256", "trials", "throughput", "p50", "p99", "p999",
+          "avg_latency", "error", "tuning", "approximate"}},
     });
     return order;
   }();

@@ -1,5 +1,7 @@
 #include "scenarios/bench_session.h"
 
+#include <algorithm>
+
 #include "core/log.h"
 #include "scenarios/recovery.h"
 
@@ -33,22 +35,23 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
 
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::vector<const engines::EngineSpec*>& engines,
-                                      const std::string& dragonfly_version) {
+                                      const std::map<std::string, engines::VersionSpec>& versions) {
   if (auto st = driver.Prepare(*fleet_.client); !st) return st;
-  if (dragonfly_version.empty()) return core::Ok();
-  const engines::EngineSpec* dragonfly = nullptr;
-  for (const auto* e : engines) {
-    if (e->versioned_builds) dragonfly = e;
+  bool installed = false;
+  for (const auto& [engine, version] : versions) {
+    const std::string& name = engine;  // clang 14 cannot capture a structured binding
+    const auto run =
+        std::find_if(engines.begin(), engines.end(),
+                     [&name](const engines::EngineSpec* e) { return e->name == name; });
+    if (run == engines.end()) {
+      core::Notef("--{}_version ignored: {} is not among the engines of this run", name, name);
+      continue;
+    }
+    core::Notef("installing {} {} on {}", name, version.value, fleet_.server->Name());
+    if (auto st = provider_->InstallEngine(&setup_, fleet_, **run, version); !st) return st;
+    installed = true;
   }
-  if (!dragonfly) {
-    core::Note("--dragonfly_version ignored: dragonfly is not among the engines of this run");
-    return core::Ok();
-  }
-  core::Notef("installing dragonfly {} on {}", dragonfly_version, fleet_.server->Name());
-  if (auto st = provider_->InstallEngine(&setup_, fleet_, *dragonfly, dragonfly_version); !st) {
-    return st;
-  }
-  return state::Save(&setup_);
+  return installed ? state::Save(&setup_) : core::Ok();
 }
 
 core::Result<std::filesystem::path> BenchSession::FinishRun() {

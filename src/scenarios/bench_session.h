@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,12 +30,13 @@ class BenchSession {
   providers::Fleet& fleet() { return fleet_; }
 
   // Before a run: checks that `driver` can run on the client host (so a missing load
-  // generator stops us before anything changes), then installs `dragonfly_version` when it is
-  // given and dragonfly is among `engines` (the setup's engine binary and version are saved;
-  // a note says the flag was ignored when dragonfly is not run).
+  // generator stops us before anything changes), then installs each of `versions` (engine
+  // name -> --<engine>_version) whose engine is among `engines` through the setup's provider
+  // (the setup's engine binary, version and origin are saved; a note says a flag was ignored
+  // when its engine is not run).
   core::Status PrepareRun(drivers::Driver& driver,
                           const std::vector<const engines::EngineSpec*>& engines,
-                          const std::string& dragonfly_version);
+                          const std::map<std::string, engines::VersionSpec>& versions);
 
   // The last step of every scenario: saves the state (the run's entry in the history) and
   // returns the path of the run's results.json.
@@ -54,20 +56,20 @@ struct ScenarioRequest {
   std::string setup_id;
   drivers::Driver* driver = nullptr;
   std::vector<const engines::EngineSpec*> engines;
-  std::string dragonfly_version;  // installed first when not empty
+  std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
   OutputFormat format = OutputFormat::kTable;
 };
 
-// The request of a scenario whose options name the driver, the engines and the tuning (with its
-// dragonfly_version), as RunOptions and CommandRunOptions do.
+// The request of a scenario whose options name the driver and the engines (and their versions,
+// as RunOptions and CommandRunOptions do).
 template <class Options>
 ScenarioRequest RequestFor(const std::string& setup_id, const Options& options,
                            OutputFormat format) {
-  return {.setup_id = setup_id,
-          .driver = options.driver,
-          .engines = options.engines,
-          .dragonfly_version = options.tuning.dragonfly_version,
-          .format = format};
+  ScenarioRequest request{
+      .setup_id = setup_id, .driver = options.driver, .engines = options.engines, .format = format};
+  // Scenarios without --<engine>_version flags run what the setup has.
+  if constexpr (requires { options.versions; }) request.versions = options.versions;
+  return request;
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
@@ -79,8 +81,7 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   auto session = BenchSession::Open(request.setup_id);
   if (!session) return tl::unexpected(session.error());
-  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.dragonfly_version);
-      !st) {
+  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions); !st) {
     return tl::unexpected(st.error());
   }
   auto results = steps(**session);

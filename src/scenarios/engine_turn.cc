@@ -84,6 +84,8 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
     return std::nullopt;
   }
   row->version = engine->version();
+  row->origin = install.origin;
+  row->sha256 = install.sha256;
   row->tuning = engine->tuning();  // with derived values resolved
   core::Notef("[{}] {} ready on {}:{}", spec.name, row->version, engine->address(), engine->port());
   return EngineTurn(std::move(*engine), row);

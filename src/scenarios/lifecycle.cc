@@ -10,12 +10,6 @@
 namespace dfbench::scenarios {
 
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
-  auto versions = options.versions;
-  if (!options.dragonfly_version.empty()) {
-    auto dragonfly = engines::ParseVersionSpec(options.dragonfly_version, "dragonfly");
-    if (!dragonfly) return tl::unexpected(dragonfly.error());
-    versions["dragonfly"] = *dragonfly;
-  }
   state::SetupState s;
   s.id =
       options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
@@ -55,7 +49,6 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["ssh_user"] = options.ssh.user;
     s.settings["ssh_port"] = options.ssh.port;
     if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
-    s.settings["dragonfly_version"] = options.dragonfly_version;
   }
   if (options.provider == state::ProviderKind::kAws) {
     const auto& a = options.aws;
@@ -69,7 +62,6 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["replicas"] = a.replicas;
     s.settings["ubuntu_version"] = a.ubuntu_version;
     if (!options.ssh.user.empty()) s.settings["ssh_user"] = options.ssh.user;
-    s.settings["dragonfly_version"] = options.dragonfly_version;
   }
   s.settings["tune_network"] = options.tune_network;
   if (options.provider == state::ProviderKind::kLocal)
@@ -86,7 +78,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
                                   .tune_network = options.tune_network,
                                   .client_tools = options.client_tools,
                                   .engine_port = options.engine_port};
-  request.versions = versions;
+  request.versions = options.versions;
   request.on_installing = [&s] {
     s.status = state::SetupStatus::kInstalling;
     return state::Save(&s);

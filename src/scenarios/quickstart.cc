@@ -7,8 +7,6 @@ namespace dfbench::scenarios {
 
 core::Result<int> Quickstart(const SetupOptions& setup_options, RunOptions run_options,
                              OutputFormat format, bool keep_setup) {
-  // The build is installed by setup; the run must not install it again.
-  run_options.tuning.dragonfly_version.clear();
   auto setup = CreateSetup(setup_options);
   if (!setup) return tl::unexpected(setup.error());
   run_options.engines.clear();

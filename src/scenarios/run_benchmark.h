@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
+#include "engines/install.h"
 #include "providers/provider.h"
 #include "results/schema.h"
 #include "scenarios/run_output.h"
@@ -23,6 +25,9 @@ struct RunOptions {
   uint64_t warmup_requests = 100000;  // per connection too
   int trials = 3;
   engines::Tuning tuning;  // cpus are filled from the fleet
+  // engine name -> --<engine>_version: installed into the setup before the run (see
+  // BenchSession::PrepareRun).
+  std::map<std::string, engines::VersionSpec> versions;
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
 };

@@ -6,12 +6,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
+#include "engines/install.h"
 #include "providers/provider.h"
 #include "results/command_schema.h"
 #include "scenarios/command_registry.h"
@@ -30,6 +32,9 @@ struct CommandRunOptions {
   int64_t rate_per_connection = 0;                                 // dfly_bench --qps
   int trials = 3;
   engines::Tuning tuning;  // cpus are filled from the fleet
+  // engine name -> --<engine>_version: installed into the setup before the run (see
+  // BenchSession::PrepareRun).
+  std::map<std::string, engines::VersionSpec> versions;
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
   std::string dfly_bench_ref;  // recorded only

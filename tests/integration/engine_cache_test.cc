@@ -7,87 +7,18 @@
 #include <stdlib.h>
 
 #include <fstream>
-#include <thread>
 
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "release_server.h"
 #include "support/test_data.h"
-#include "support/test_server.h"
 
 namespace dfbench::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// `sh -c script` in `dir`; the test fails when it does.
-void Shell(const fs::path& dir, const std::string& script) {
-  auto r = core::RunCapture({"sh", "-c", "cd \"$0\" && " + script, dir.string()},
-                            std::chrono::minutes(1));
-  ASSERT_TRUE(r && r->status.ok()) << script << ": " << (r ? r->err : r.error().message);
-}
-
-std::string RedisServer() {
-  auto r = core::RunCapture({"sh", "-c", "command -v redis-server"}, std::chrono::seconds(10));
-  return r && r->status.ok() ? r->out.substr(0, r->out.find('\n')) : "";
-}
-
-// A directory of release files served over HTTP, with the server's access log.
-class ReleaseServer {
- public:
-  ReleaseServer()
-      : dir_("releases"), log_(dir_ / ".." / (dir_.path().filename().string() + ".log")) {
-    port_ = FreePort();
-    auto p = core::Spawn({.argv = {"python3", "-m", "http.server", std::to_string(port_), "--bind",
-                                   "127.0.0.1", "--directory", dir_.path().string()},
-                          .stdout_path = log_.string(),
-                          .stderr_path = log_.string()});
-    if (p) process_ = std::move(*p);
-    for (int i = 0; i < 100 && !Listening(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
-  ~ReleaseServer() {
-    process_.Terminate(std::chrono::seconds(2));
-    std::error_code ec;
-    fs::remove(log_, ec);
-  }
-  std::string Url(const std::string& file = "") const {
-    return "http://127.0.0.1:" + std::to_string(port_) + (file.empty() ? "" : "/" + file);
-  }
-  const fs::path& dir() const { return dir_.path(); }
-  // The GET requests for `file` so far.
-  int Downloads(const std::string& file) const {
-    auto text = core::ReadFile(log_);
-    int n = 0;
-    const std::string needle = "\"GET /" + file + " ";
-    for (size_t pos = 0; text && (pos = text->find(needle, pos)) != std::string::npos; ++pos) ++n;
-    return n;
-  }
-
- private:
-  bool Listening() const {
-    auto r =
-        core::RunCapture({"curl", "-fsS", "-o", "/dev/null", Url() + "/"}, std::chrono::seconds(5));
-    return r && r->status.ok();
-  }
-  ScopedTempDir dir_;
-  fs::path log_;
-  int port_ = 0;
-  core::Process process_;
-};
-
-// A release archive holding `program` (a copy of redis-server) under `top`/bin, and its
-// published checksum unless `checksum` is false.
-void MakeRelease(const ReleaseServer& server, const std::string& archive, const std::string& top,
-                 const std::string& program, bool checksum = true) {
-  fs::create_directories(server.dir() / top / "bin");
-  fs::copy_file(RedisServer(), server.dir() / top / "bin" / program,
-                fs::copy_options::overwrite_existing);
-  Shell(server.dir(), "tar czf " + archive + " " + top + " && rm -rf " + top);
-  if (checksum) Shell(server.dir(), "sha256sum " + archive + " > " + archive + ".sha256");
-}
 
 // Every entry of the engine cache (staging leftovers included).
 std::vector<std::string> CacheEntries(const DfbenchRunner& dfb, const std::string& engine) {
@@ -137,9 +68,13 @@ TEST_F(EngineCache, ValkeyFromAUrlIsInstalledOnceAndRuns) {
   EXPECT_NE(r.err.find("checksum verified"), std::string::npos) << r.err;
   EXPECT_EQ(server.Downloads("valkey-8.0.2-jammy-x86_64.tar.gz"), 1);
 
-  r = dfb.Run(Concat({"run", "--id", "v1", "--engines", "valkey"}, kSmallRun));
+  r = dfb.Run(Concat({"run", "--id", "v1", "--engines", "valkey", "--output", "json"}, kSmallRun));
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("valkey"), std::string::npos) << r.out;
+  // The results say where the engine came from and what exactly ran.
+  json row = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(row["engine"], "valkey");
+  EXPECT_EQ(row["origin"], "release");
+  EXPECT_EQ(row["sha256"], engine["sha256"]);
 
   // A second setup finds the version in the cache: the server sees no new download.
   r = dfb.Run({"setup", "--id", "v2", "--engines", "valkey", "--valkey_version", url});
@@ -167,6 +102,61 @@ TEST_F(EngineCache, ValkeyFromAUrlIsInstalledOnceAndRuns) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(CacheEntries(dfb, "valkey").empty()) << r.out;
   EXPECT_EQ(dfb.Run({"cache"}).code, 2);
+}
+
+// The engine's record in a setup's state.json.
+json EngineOf(const DfbenchRunner& dfb, const std::string& id, const std::string& name) {
+  const json state = dfb.State(id);
+  for (const auto& e : state["engines"]) {
+    if (e["name"] == name) return e;
+  }
+  return json::object();
+}
+
+// run and run-commands install the version they are given into the setup before running it,
+// on the local provider as on SSH hosts.
+TEST_F(EngineCache, RunsInstallTheVersionTheyAreGiven) {
+  ReleaseServer server;
+  MakeRelease(server, "valkey-a.tar.gz", "valkey-a", "valkey-server");
+  MakeRelease(server, "valkey-b.tar.gz", "valkey-b", "valkey-server");
+  DfbenchRunner dfb("cache-run");
+  auto r = dfb.Run({"setup", "--id", "r1", "--engines", "redis,valkey", "--valkey_version",
+                    server.Url("valkey-a.tar.gz")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json first = EngineOf(dfb, "r1", "valkey");
+
+  // An engine the run leaves out keeps its version.
+  r = dfb.Run(Concat({"run", "--id", "r1", "--engines", "redis", "--valkey_version",
+                      server.Url("valkey-b.tar.gz")},
+                     kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("--valkey_version ignored: valkey is not among the engines of this run"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(server.Downloads("valkey-b.tar.gz"), 0);
+  EXPECT_EQ(EngineOf(dfb, "r1", "valkey"), first);
+
+  r = dfb.Run(Concat({"run", "--id", "r1", "--engines", "valkey", "--valkey_version",
+                      server.Url("valkey-b.tar.gz"), "--output", "json"},
+                     kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json second = EngineOf(dfb, "r1", "valkey");
+  EXPECT_NE(second["binary"], first["binary"]);
+  EXPECT_EQ(server.Downloads("valkey-b.tar.gz"), 1);
+  json row = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(row["origin"], "release");
+  EXPECT_EQ(row["sha256"], second["sha256"]);
+
+  // run-commands takes the same flags; the first version is still cached: no download.
+  r = dfb.Run(Concat({"run-commands", "--id", "r1", "--engines", "valkey", "--valkey_version",
+                      server.Url("valkey-a.tar.gz"), "--command", "GET", "--output", "json"},
+                     kSmallCommandRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(server.Downloads("valkey-a.tar.gz"), 1);
+  EXPECT_EQ(EngineOf(dfb, "r1", "valkey")["binary"], first["binary"]);
+  row = json::parse(r.out)["commands"][0]["engines"][0];
+  EXPECT_EQ(row["origin"], "release");
+  EXPECT_EQ(row["sha256"], first["sha256"]);
 }
 
 TEST_F(EngineCache, TagsResolveAgainstTheMirror) {

@@ -2,6 +2,7 @@
 // two-host test bed: redis on the server host, the load generator on the client host.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
 #include "on_terminal.h"
+#include "release_server.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
 
@@ -205,6 +207,52 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   ExpectNothingRunning(dfb, id);
   r = dfb.Run({"ssh", "--id", id, "--print"});
   EXPECT_EQ(r.code, 3) << r.err;
+}
+
+// A pinned version from a mirror on this machine, reached over the bed's bridge: downloaded
+// once into the engine cache in the SSH user's home on the server, run there, and found in
+// that cache by the next setup (the mirror's access log sees one download).
+TEST(SshProvider, PinnedVersionFromAMirrorIsCachedOnTheServer) {
+  REQUIRE_TESTBED();
+  ReleaseServer mirror(Testbed::kBridge);
+  const std::string archive = "valkey-8.0.2-jammy-x86_64.tar.gz";
+  MakeRelease(mirror, archive, "valkey-8.0.2-jammy-x86_64", "valkey-server");
+  // http:// beyond this machine only under the mirror the user names.
+  ::setenv("DFBENCH_VALKEY_RELEASES", mirror.Url().c_str(), 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("DFBENCH_VALKEY_RELEASES"); }
+  } unset;
+  DfbenchRunner dfb("ssh-mirror");
+  const fs::path cache = HomeOf("server") / ".dfbench" / "cache" / "engines" / "valkey";
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+
+  auto r = dfb.Run(Concat(SetupArgs("m1", "valkey"), {"--valkey_version", mirror.Url(archive)}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json engine = dfb.State("m1")["engines"][0];
+  EXPECT_TRUE(Contains(engine["binary"], "/.dfbench/cache/engines/valkey/url-")) << engine;
+  EXPECT_EQ(engine["origin"], "release");
+  EXPECT_EQ(mirror.Downloads(archive), 1);
+  const fs::path installed =
+      cache / fs::path(engine["binary"].get<std::string>()).parent_path().filename();
+  EXPECT_TRUE(fs::exists(installed / "valkey-server")) << installed;
+  EXPECT_TRUE(fs::exists(installed / "dfbench-install.json")) << installed;
+
+  r = dfb.Run(Concat({"run", "--id", "m1", "--engines", "valkey", "--output", "json"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json row = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(row["origin"], "release");
+  EXPECT_EQ(row["sha256"], engine["sha256"]);
+  EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:")) << r.err;
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "m1", "--yes"}).code, 0);
+
+  r = dfb.Run(Concat(SetupArgs("m2", "valkey"), {"--valkey_version", mirror.Url(archive)}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "valkey from the cache")) << r.err;
+  EXPECT_EQ(dfb.State("m2")["engines"][0]["binary"], engine["binary"]);
+  EXPECT_EQ(mirror.Downloads(archive), 1);
+  ASSERT_EQ(dfb.Run({"destroy", "--id", "m2", "--yes"}).code, 0);
+  ExpectNothingRunning(dfb, "m2");
 }
 
 TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {

@@ -18,6 +18,8 @@ struct Testbed {
   static constexpr const char* kServer = "10.200.0.2";
   static constexpr const char* kClient = "10.200.0.3";
   static constexpr const char* kUser = "root";
+  // This machine on the bed's bridge: where the hosts reach a server the test runs here.
+  static constexpr const char* kBridge = "10.200.0.1";
 
   bool up = false;
   std::string skip_reason;        // why the bed is not up

@@ -87,4 +87,8 @@ const std::vector<std::string> kSmallRun = {
     "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",
     "--cooldown",         "0"};
 
+const std::vector<std::string> kSmallCommandRun = {
+    "--key-maximum", "1000", "--test-time",       "1", "--warmup-time",     "0", "--trials", "1",
+    "--cooldown",    "0",    "--memtier-threads", "1", "--memtier-clients", "2"};
+
 }  // namespace dfbench::testing

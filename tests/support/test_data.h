@@ -42,5 +42,8 @@ size_t CountOccurrences(const std::string& haystack, const std::string& needle);
 
 // Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
 extern const std::vector<std::string> kSmallRun;
+// Flags of a small `dfbench run-commands`: 1 thread x 2 clients on keys 1..1000, one 1-second
+// trial, no warmup, no cooldown.
+extern const std::vector<std::string> kSmallCommandRun;
 
 }  // namespace dfbench::testing
