@@ -29,15 +29,32 @@ core::Status CheckInstalled(const state::SetupState& setup,
   return core::Ok();
 }
 
+namespace {
+
+// Whatever answers there would take the engine's place (or make it fail). Through an SSH
+// forward the local connect always succeeds and ssh closes the connection when nothing listens
+// on the host, so a connection closed before any reply counts as free.
+bool SomethingListens(const hosts::TcpEndpoint& at) {
+  auto client = protocol::BlockingClient::Connect(at.address, at.port, std::chrono::seconds(2));
+  if (!client) return false;
+  auto reply = client->Command({"PING"});
+  return reply || reply.error().message != protocol::kClosedByServer;
+}
+
+}  // namespace
+
 core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (fleet.engine_port <= 0) return core::Ok();
-  const std::string address = fleet.server->EngineAddress();
-  // Whatever accepts a connection there would take the engine's place (or make it fail).
-  if (protocol::BlockingClient::Connect(address, fleet.engine_port, std::chrono::seconds(2))) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
-                                  "create the setup with another --port",
-                                  fleet.engine_port, fleet.server->Name(), address));
+  auto control = fleet.server->ControlEndpoint(fleet.engine_port);
+  if (!control) return tl::unexpected(control.error());
+  const bool in_use = SomethingListens(*control);
+  fleet.server->ReleaseControlEndpoint(fleet.engine_port);
+  if (in_use) {
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
+                    "create the setup with another --port",
+                    fleet.engine_port, fleet.server->Name(), fleet.server->EngineAddress()));
   }
   return core::Ok();
 }
@@ -112,7 +129,7 @@ bool EngineTurn::Failed(const std::string& what, const core::Error& e) {
 // The load generator's count must match the server's own; a mismatch means lost or duplicated
 // requests, which would make the throughput figure wrong.
 void EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
-  auto server = ServerDataOps(engine_.address(), engine_.port(), spec().protocol);
+  auto server = ServerDataOps(engine_.control().address, engine_.control().port, spec().protocol);
   if (!server) {
     core::Notef("[{}] could not read the server's operation count: {}", spec().name,
                 server.error().message);

@@ -30,7 +30,8 @@ constexpr std::chrono::seconds kControlTimeout{10};
 
 core::Result<protocol::Reply> Ask(const engines::RunningEngine& engine,
                                   const std::vector<std::string>& args) {
-  auto client = protocol::BlockingClient::Connect(engine.address(), engine.port(), kControlTimeout);
+  auto client = protocol::BlockingClient::Connect(engine.control().address, engine.control().port,
+                                                  kControlTimeout);
   if (!client) return tl::unexpected(client.error());
   auto reply = client->Command(args);
   if (!reply) return tl::unexpected(reply.error());
