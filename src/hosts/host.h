@@ -96,6 +96,8 @@ class Host {
   }
   // Closes what ControlEndpoint opened for `port`. Idempotent.
   virtual void ReleaseControlEndpoint(int /*port*/) {}
+  // True when a program listens on TCP `port` of this host (any address), as the host sees it.
+  virtual core::Result<bool> PortListening(int port);
   // A TCP port that is free on EngineAddress() right now.
   virtual core::Result<int> FreePort() = 0;
   // Absolute path of a program on the host's PATH (sbin included), or nullopt.

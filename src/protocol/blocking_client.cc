@@ -126,7 +126,7 @@ core::Status ReadMore(int* fd, std::string* buffer, std::chrono::milliseconds ti
     const int recv_errno = errno;
     buffer->resize(old_size + (n > 0 ? static_cast<size_t>(n) : 0));
     if (n > 0) return core::Ok();
-    if (n == 0) return tl::unexpected(Broken(fd, buffer, std::string(kClosedByServer)));
+    if (n == 0) return tl::unexpected(Broken(fd, buffer, "connection closed by the server"));
     if (recv_errno == EINTR) continue;
     if (recv_errno == EAGAIN || recv_errno == EWOULDBLOCK) {
       if (std::string waited = WaitFor(*fd, POLLIN, timeout); !waited.empty()) {

@@ -6,16 +6,12 @@
 #include <chrono>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "protocol/reply.h"
 
 namespace dfbench::protocol {
-
-// The message of a failure because the peer closed the connection (EOF) before replying.
-inline constexpr std::string_view kClosedByServer = "connection closed by the server";
 
 class BlockingClient {
  public:

@@ -6,7 +6,6 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "core/version.h"
-#include "protocol/blocking_client.h"
 #include "scenarios/server_counters.h"
 
 namespace dfbench::scenarios {
@@ -29,27 +28,12 @@ core::Status CheckInstalled(const state::SetupState& setup,
   return core::Ok();
 }
 
-namespace {
-
-// Whatever answers there would take the engine's place (or make it fail). Through an SSH
-// forward the local connect always succeeds and ssh closes the connection when nothing listens
-// on the host, so a connection closed before any reply counts as free.
-bool SomethingListens(const hosts::TcpEndpoint& at) {
-  auto client = protocol::BlockingClient::Connect(at.address, at.port, std::chrono::seconds(2));
-  if (!client) return false;
-  auto reply = client->Command({"PING"});
-  return reply || reply.error().message != protocol::kClosedByServer;
-}
-
-}  // namespace
-
 core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (fleet.engine_port <= 0) return core::Ok();
-  auto control = fleet.server->ControlEndpoint(fleet.engine_port);
-  if (!control) return tl::unexpected(control.error());
-  const bool in_use = SomethingListens(*control);
-  fleet.server->ReleaseControlEndpoint(fleet.engine_port);
-  if (in_use) {
+  // Whatever listens there would take the engine's place (or make it fail).
+  auto in_use = fleet.server->PortListening(fleet.engine_port);
+  if (!in_use) return tl::unexpected(in_use.error());
+  if (*in_use) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
         fmt::format("port {} on {} ({}) is in use by another program: stop it, or "

@@ -14,6 +14,15 @@ using nlohmann::json;
 
 constexpr const char* kReplica = "10.200.0.4";
 
+// results.json of the setup's latest run (null when there is none).
+json LatestResults(const DfbenchRunner& dfb, const std::string& id) {
+  const json state = dfb.State(id);
+  if (state["benchmarks"].empty()) return nullptr;
+  auto text =
+      core::ReadFile(dfb.SetupDir(id) / state["benchmarks"].back()["path"].get<std::string>());
+  return text ? json::parse(*text) : json(nullptr);
+}
+
 TEST(SshReplication, MasterOnTheServerReplicaOnItsOwnHost) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-replication");
@@ -28,12 +37,8 @@ TEST(SshReplication, MasterOnTheServerReplicaOnItsOwnHost) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("starting the replica on replica-0 (root@10.200.0.4)"), std::string::npos)
       << r.err;
-  const json state = dfb.State("rep");
-  ASSERT_FALSE(state["benchmarks"].empty());
-  auto text =
-      core::ReadFile(dfb.SetupDir("rep") / state["benchmarks"].back()["path"].get<std::string>());
-  ASSERT_TRUE(text);
-  const json j = json::parse(*text);
+  const json j = LatestResults(dfb, "rep");
+  ASSERT_FALSE(j.is_null());
   ASSERT_EQ(j["cases"].size(), 2u);
   for (const json& c : j["cases"]) {
     EXPECT_EQ(c["termination_reason"], "timeout") << c.dump();
@@ -103,12 +108,8 @@ TEST(SshReplication, EngineAddressOnlyTheHostsReach) {
                "--test-time", "2", "--preload-keys", "5_000", "--master-flags",
                "--repl-diskless-sync-delay 0"});
   EXPECT_EQ(r.code, 0) << r.err;
-  const json state = dfb.State("hid");
-  ASSERT_FALSE(state["benchmarks"].empty());
-  auto text =
-      core::ReadFile(dfb.SetupDir("hid") / state["benchmarks"].back()["path"].get<std::string>());
-  ASSERT_TRUE(text);
-  const json j = json::parse(*text);
+  const json j = LatestResults(dfb, "hid");
+  ASSERT_FALSE(j.is_null());
   ASSERT_EQ(j["cases"].size(), 1u);
   EXPECT_EQ(j["cases"][0]["termination_reason"], "timeout") << j["cases"][0].dump();
   EXPECT_GT(j["cases"][0]["sync_duration_ms"].get<double>(), 0);
