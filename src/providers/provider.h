@@ -72,8 +72,8 @@ struct SetupRequest {
   bool skip_missing_engines = false;
   bool pin_cpus = true;    // local: split the CPUs between server and client
   int local_replicas = 0;  // local: replica engines on this machine ("replica-N" roles)
-  SshRequest ssh;        // ssh provider; aws: the login user (empty: ubuntu)
-  AwsRequest aws;        // aws provider
+  SshRequest ssh;          // ssh provider; aws: the login user (empty: ubuntu)
+  AwsRequest aws;          // aws provider
   // engine name -> --<engine>_version: the version to install into the host's engine cache (an
   // engine without one: the one on the host, else what the provider installs by default).
   std::map<std::string, engines::VersionSpec> versions;

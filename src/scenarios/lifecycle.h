@@ -20,11 +20,11 @@ struct SetupOptions {
   std::map<std::string, engines::VersionSpec> versions;  // engine name -> --<engine>_version
   bool skip_missing_engines = false;                     // quickstart
   bool pin_cpus = true;
-  int local_replicas = 0;         // local provider: replica engines on this machine
-  providers::SshRequest ssh;      // ssh provider: hosts, user, key, port (aws: the user)
-  providers::AwsRequest aws;      // aws provider: region, instances, replicas, Ubuntu release
-  std::string dragonfly_version;  // the Dragonfly build to install ("" = present or latest)
-  bool tune_network = false;      // ssh: steer the server NIC onto the top CPUs
+  int local_replicas = 0;               // local provider: replica engines on this machine
+  providers::SshRequest ssh;            // ssh provider: hosts, user, key, port (aws: the user)
+  providers::AwsRequest aws;            // aws provider: region, instances, replicas, Ubuntu release
+  std::string dragonfly_version;        // the Dragonfly build to install ("" = present or latest)
+  bool tune_network = false;            // ssh: steer the server NIC onto the top CPUs
   providers::ClientTools client_tools;  // ssh, aws: load generators found or built on the client
   int engine_port = 0;                  // --port: engines listen here; 0: the provider's default
 };

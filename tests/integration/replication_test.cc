@@ -46,7 +46,8 @@ class ReplicationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dfb_ = new DfbenchRunner("replication-" + std::to_string(getpid()));
-    auto r = dfb_->Run({"setup", "--id", "rep", "--provider", "local", "--engines", "redis", "--replicas", "1"});
+    auto r = dfb_->Run(
+        {"setup", "--id", "rep", "--provider", "local", "--engines", "redis", "--replicas", "1"});
     ASSERT_EQ(r.code, 0) << r.err;
   }
   static void TearDownTestSuite() {
