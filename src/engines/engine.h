@@ -145,6 +145,9 @@ class RunningEngine {
   const EngineSpec& spec() const { return *spec_; }
   const std::string& address() const { return address_; }
   int port() const { return port_; }
+  // Where dfbench itself reaches the engine for control requests (INFO, FLUSHALL, REPLICAOF):
+  // address:port on this machine, a forwarded local port on an SSH host.
+  const hosts::TcpEndpoint& control() const { return control_; }
   // Version as the server reports it (INFO server / memcached "version"), e.g.
   // "redis 7.0.15", "dragonfly v1.27.0", "valkey 8.0.1", "memcached 1.6.18".
   const std::string& version() const { return version_; }
@@ -169,12 +172,14 @@ class RunningEngine {
   friend core::Result<RunningEngine> Start(hosts::Host&, const EngineSpec&, const std::string&,
                                            const Tuning&, const StartOptions&);
   RunningEngine(hosts::Host* host, const EngineSpec* spec, hosts::DaemonHandle daemon,
-                std::string address, int port, nlohmann::json tuning, StartOptions options)
+                std::string address, int port, hosts::TcpEndpoint control, nlohmann::json tuning,
+                StartOptions options)
       : host_(host),
         spec_(spec),
         daemon_(std::move(daemon)),
         address_(std::move(address)),
         port_(port),
+        control_(std::move(control)),
         tuning_(std::move(tuning)),
         options_(options) {}
 
@@ -183,6 +188,7 @@ class RunningEngine {
   hosts::DaemonHandle daemon_;
   std::string address_;
   int port_ = 0;
+  hosts::TcpEndpoint control_;
   std::string version_;
   nlohmann::json tuning_;
   StartOptions options_;

@@ -135,16 +135,22 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                       .port = *port,
                       .work_dir = *work_dir,
                       .run_as_user = RunAsUser(host, spec)};
+  auto control = host.ControlEndpoint(*port);
+  if (!control) return fail(control.error());
   const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";
   auto daemon = host.StartDaemon({.argv = BuildArgv(spec, resolved, params),
                                   .log_path = log_path,
                                   .cpus = resolved.cpus,
                                   .working_dir = *work_dir});
-  if (!daemon) return fail(daemon.error());
+  if (!daemon) {
+    host.ReleaseControlEndpoint(*port);
+    return fail(daemon.error());
+  }
 
   // Wait until it answers. Any way out but success kills the process.
   auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
     host.StopDaemon(*daemon, milliseconds(500));
+    host.ReleaseControlEndpoint(*port);
     std::string tail = LastLines(host.ReadTail(log_path, kTailBytes));
     return core::Fail(kind, WithTail(spec.name + " failed to start: " + reason, tail, log_path));
   };
@@ -157,8 +163,8 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     }
     // Bounded by what is left, so a port that accepts but never answers cannot overrun.
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
-    auto ping =
-        Ping(spec, params.address, params.port, std::clamp(left, kPollInterval, kControlTimeout));
+    auto ping = Ping(spec, control->address, control->port,
+                     std::clamp(left, kPollInterval, kControlTimeout));
     if (ping) break;
     last_error = ping.error().message;
     if (steady_clock::now() >= deadline) {
@@ -172,9 +178,9 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     }
   }
 
-  RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port,
+  RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port, *control,
                        TuningJson(spec, resolved), options);
-  auto version = ReadVersion(spec, engine.address(), engine.port());
+  auto version = ReadVersion(spec, control->address, control->port);
   if (!version) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
@@ -194,6 +200,7 @@ RunningEngine::RunningEngine(RunningEngine&& other) noexcept
       daemon_(std::move(other.daemon_)),
       address_(std::move(other.address_)),
       port_(other.port_),
+      control_(std::move(other.control_)),
       version_(std::move(other.version_)),
       tuning_(std::move(other.tuning_)),
       options_(other.options_),
@@ -220,7 +227,7 @@ core::Status RunningEngine::HealthCheck() {
         core::ErrorKind::kFailure,
         WithTail(spec_->name + " is no longer running" + how, LogTail(), daemon_.log_path));
   }
-  if (auto ping = Ping(*spec_, address_, port_, kControlTimeout); !ping) {
+  if (auto ping = Ping(*spec_, control_.address, control_.port, kControlTimeout); !ping) {
     return core::Fail(core::ErrorKind::kFailure,
                       WithTail(spec_->name + " does not answer on " + address_ + ":" +
                                    std::to_string(port_) + ": " + ping.error().message,
@@ -230,7 +237,7 @@ core::Status RunningEngine::HealthCheck() {
 }
 
 core::Status RunningEngine::Flush() {
-  auto client = protocol::BlockingClient::Connect(address_, port_, kControlTimeout);
+  auto client = protocol::BlockingClient::Connect(control_.address, control_.port, kControlTimeout);
   if (!client)
     return tl::unexpected(core::WithContext(client.error(), "cannot flush " + spec_->name));
   // Flushing a large dataset can take a while.
@@ -260,7 +267,8 @@ core::Status RunningEngine::Stop() {
   if (spec_->protocol == Protocol::kRedis && host_->DaemonAlive(daemon_)) {
     // A clean shutdown; the server closes the connection instead of replying, so the
     // result is ignored and the exit is what counts.
-    if (auto client = protocol::BlockingClient::Connect(address_, port_, kControlTimeout)) {
+    if (auto client =
+            protocol::BlockingClient::Connect(control_.address, control_.port, kControlTimeout)) {
       (void)client->Command({"SHUTDOWN", "NOSAVE"});
     }
     // Plain sleeps: stopping must finish even after an interrupt.
@@ -269,7 +277,9 @@ core::Status RunningEngine::Stop() {
       std::this_thread::sleep_for(milliseconds(20));
     }
   }
-  return host_->StopDaemon(daemon_, options_.stop_grace);
+  auto stopped = host_->StopDaemon(daemon_, options_.stop_grace);
+  host_->ReleaseControlEndpoint(port_);
+  return stopped;
 }
 
 }  // namespace dfbench::engines

@@ -48,6 +48,12 @@ struct DaemonHandle {
   std::optional<core::ExitStatus> exit_status;
 };
 
+// A TCP address and port as this machine reaches them.
+struct TcpEndpoint {
+  std::string address;
+  int port = 0;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
@@ -82,6 +88,16 @@ class Host {
 
   // CPU, memory, kernel, OS facts. `role` is copied into the result.
   virtual core::Result<core::HostFacts> Facts(const std::string& role) = 0;
+  // Where this machine reaches `port` of EngineAddress() for the requests dfbench sends itself
+  // (readiness, INFO, FLUSHALL, REPLICAOF, counters); load generators run on hosts and connect
+  // directly. Default: the address itself. Opened on first use, kept until released.
+  virtual core::Result<TcpEndpoint> ControlEndpoint(int port) {
+    return TcpEndpoint{EngineAddress(), port};
+  }
+  // Closes what ControlEndpoint opened for `port`. Idempotent.
+  virtual void ReleaseControlEndpoint(int /*port*/) {}
+  // True when a program listens on TCP `port` of this host (any address), as the host sees it.
+  virtual core::Result<bool> PortListening(int port);
   // A TCP port that is free on EngineAddress() right now.
   virtual core::Result<int> FreePort() = 0;
   // Absolute path of a program on the host's PATH (sbin included), or nullopt.

@@ -174,7 +174,7 @@ core::Result<core::HostFacts> LocalHost::Facts(const std::string& role) {
   return facts;
 }
 
-core::Result<int> LocalHost::FreePort() {
+core::Result<int> FreeLocalPort(const std::string& address) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     return core::Fail(core::ErrorKind::kEnvironment,
@@ -183,17 +183,21 @@ core::Result<int> LocalHost::FreePort() {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = 0;  // the kernel picks a free one
-  inet_pton(AF_INET, EngineAddress().c_str(), &addr.sin_addr);
+  inet_pton(AF_INET, address.c_str(), &addr.sin_addr);
   socklen_t len = sizeof(addr);
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
       getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
     int e = errno;
     close(fd);
     return core::Fail(core::ErrorKind::kEnvironment,
-                      "cannot find a free port on " + EngineAddress() + ": " + std::strerror(e));
+                      "cannot find a free port on " + address + ": " + std::strerror(e));
   }
   close(fd);
   return static_cast<int>(ntohs(addr.sin_port));
+}
+
+core::Result<int> LocalHost::FreePort() {
+  return FreeLocalPort(EngineAddress());
 }
 
 std::optional<std::string> LocalHost::Which(const std::string& program) {

@@ -9,6 +9,9 @@
 
 namespace dfbench::hosts {
 
+// A TCP port free on `address` of this machine right now (the kernel's choice).
+core::Result<int> FreeLocalPort(const std::string& address);
+
 // Thread-safe: a LocalHost is shared by the server and client roles of a local fleet.
 // A daemon dies with the thread that started it (the parent-death signal is per thread), so
 // start daemons from a thread that outlives them.

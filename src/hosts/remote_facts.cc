@@ -178,12 +178,15 @@ std::string CanonicalArch(const std::string& uname_m) {
   return uname_m;
 }
 
-std::set<int> PortsInUse(const std::string& proc_net_tcp) {
+namespace {
+
+// Local ports of the entries whose state is `state` ("0A": LISTEN), or of all when empty.
+std::set<int> LocalPorts(const std::string& proc_net_tcp, const std::string& state) {
   std::set<int> ports;
   for (const auto& line : Lines(proc_net_tcp)) {
     // "  0: 0100007F:1F90 00000000:0000 0A ..."; the header line has no ':' in its 2nd word.
     auto w = Words(line);
-    if (w.size() < 2) continue;
+    if (w.size() < 4 || (!state.empty() && w[3] != state)) continue;
     size_t colon = w[1].rfind(':');
     if (colon == std::string::npos) continue;
     try {
@@ -192,6 +195,16 @@ std::set<int> PortsInUse(const std::string& proc_net_tcp) {
     }
   }
   return ports;
+}
+
+}  // namespace
+
+std::set<int> PortsInUse(const std::string& proc_net_tcp) {
+  return LocalPorts(proc_net_tcp, "");
+}
+
+std::set<int> ListeningPorts(const std::string& proc_net_tcp) {
+  return LocalPorts(proc_net_tcp, "0A");
 }
 
 int PickFreePort(const std::set<int>& used, int low, int high, uint64_t seed) {

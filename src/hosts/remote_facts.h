@@ -49,6 +49,8 @@ std::string CanonicalArch(const std::string& uname_m);
 
 // Local ports that appear in /proc/net/tcp and /proc/net/tcp6 texts (any state).
 std::set<int> PortsInUse(const std::string& proc_net_tcp);
+// Local ports in the LISTEN state in the same texts.
+std::set<int> ListeningPorts(const std::string& proc_net_tcp);
 // A port in [low, high) not in `used`, starting the search at `seed`; 0 when all are taken.
 int PickFreePort(const std::set<int>& used, int low, int high, uint64_t seed);
 

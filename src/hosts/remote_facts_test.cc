@@ -96,6 +96,12 @@ TEST(Ports, ParsesProcNetTcpAndPicksAFreeOne) {
   EXPECT_EQ(PickFreePort(used, 20000, 20005, 0), 20002);
   EXPECT_EQ(PickFreePort(used, 20000, 20005, 3), 20003);
   EXPECT_EQ(PickFreePort(used, 20000, 20002, 7), 0);
+  // A connection lingering in TIME_WAIT (06) holds its port without listening.
+  const std::string with_time_wait =
+      std::string(tcp) +
+      "   2: 0200C80A:18EB 0300C80A:9C40 06 00000000:00000000 03:00000000 00000000     0\n";
+  EXPECT_EQ(ListeningPorts(with_time_wait), (std::set<int>{8080, 20000, 20001}));
+  EXPECT_EQ(PortsInUse(with_time_wait), (std::set<int>{6379, 8080, 20000, 20001}));
 }
 
 TEST(CanonicalArch, OneSpellingPerArchitecture) {

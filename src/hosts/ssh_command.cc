@@ -119,6 +119,25 @@ std::vector<std::string> SshControlArgv(const SshEndpoint& e, const std::string&
           command, "-p", std::to_string(e.port),          "--", Destination(e)};
 }
 
+std::vector<std::string> SshForwardArgv(const SshEndpoint& e, const std::string& command,
+                                        int local_port, const std::string& address, int port) {
+  // An IPv6 address needs brackets inside the colon-separated forward spec.
+  const std::string target = address.find(':') != std::string::npos ? "[" + address + "]" : address;
+  return {"ssh",
+          "-o",
+          "ControlPath=" + e.control_path,
+          "-o",
+          "LogLevel=ERROR",
+          "-O",
+          command,
+          "-L",
+          "127.0.0.1:" + std::to_string(local_port) + ":" + target + ":" + std::to_string(port),
+          "-p",
+          std::to_string(e.port),
+          "--",
+          Destination(e)};
+}
+
 std::vector<std::string> SshLoginArgv(const SshEndpoint& e) {
   std::vector<std::string> argv = {"ssh"};
   if (!e.key_path.empty()) argv.insert(argv.end(), {"-i", e.key_path});

@@ -50,6 +50,10 @@ std::vector<std::string> SshMasterArgv(const SshEndpoint& e);
 // ssh argv that sends `command` ("check": is it alive, "exit": close it) to the shared
 // connection (-O).
 std::vector<std::string> SshControlArgv(const SshEndpoint& e, const std::string& command);
+// ssh argv that asks the shared connection to start (`command` "forward") or stop ("cancel")
+// forwarding 127.0.0.1:`local_port` on this machine to `address`:`port` as the host sees it.
+std::vector<std::string> SshForwardArgv(const SshEndpoint& e, const std::string& command,
+                                        int local_port, const std::string& address, int port);
 // An interactive login for people (`dfbench ssh`): key, host-key options and port only.
 std::vector<std::string> SshLoginArgv(const SshEndpoint& e);
 // scp argv that copies a local file to `remote_path` on the host (through the shared

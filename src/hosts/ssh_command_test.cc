@@ -114,6 +114,16 @@ TEST(SshMasterArgv, BackgroundsAfterLogin) {
   EXPECT_TRUE(HasOption(exit_argv, "ControlPath=/c/cm-server"));
 }
 
+TEST(SshForwardArgv, ForwardsALoopbackPortOverTheSharedConnection) {
+  EXPECT_EQ(ShellJoinForDisplay(SshForwardArgv(Endpoint(), "forward", 40001, "10.0.0.7", 6379)),
+            "ssh -o ControlPath=/c/cm-server -o LogLevel=ERROR -O forward "
+            "-L 127.0.0.1:40001:10.0.0.7:6379 -p 2222 -- ubuntu@10.200.0.2");
+  auto cancel = SshForwardArgv(Endpoint(), "cancel", 40001, "fd00::7", 6379);
+  EXPECT_NE(std::find(cancel.begin(), cancel.end(), "127.0.0.1:40001:[fd00::7]:6379"),
+            cancel.end());
+  EXPECT_NE(std::find(cancel.begin(), cancel.end(), "cancel"), cancel.end());
+}
+
 TEST(SshLoginArgv, MatchesWhatPeopleType) {
   EXPECT_EQ(ShellJoinForDisplay(SshLoginArgv(Endpoint())),
             "ssh -i /k/id_rsa -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "

@@ -10,6 +10,7 @@
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "hosts/digest.h"
+#include "hosts/local_host.h"
 #include "hosts/remote_facts.h"
 #include "hosts/ssh_scripts.h"
 
@@ -429,6 +430,40 @@ core::Result<core::HostFacts> SshHost::Facts(const std::string& role) {
   facts_ = f;
   f.role = role;
   return f;
+}
+
+core::Result<TcpEndpoint> SshHost::ControlEndpoint(int port) {
+  std::lock_guard lock(forward_mu_);
+  if (auto it = forwards_.find(port); it != forwards_.end()) {
+    return TcpEndpoint{"127.0.0.1", it->second};
+  }
+  std::string why;
+  // The free port may be taken between the look and ssh's bind: try another.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    auto local = FreeLocalPort("127.0.0.1");
+    if (!local) return tl::unexpected(local.error());
+    auto r = RunLocal(SshForwardArgv(options_.endpoint, "forward", *local, engine_address_, port),
+                      kControlTimeout, Interrupts::kIgnore);
+    if (!r) return tl::unexpected(core::WithContext(r.error(), Where()));
+    if (r->status.ok()) {
+      forwards_[port] = *local;
+      return TcpEndpoint{"127.0.0.1", *local};
+    }
+    why = FirstLine(r->err);
+  }
+  return core::Fail(core::ErrorKind::kEnvironment,
+                    "cannot forward a local port to " + engine_address_ + ":" +
+                        std::to_string(port) + " over the SSH connection to " + Where() +
+                        (why.empty() ? "" : ": " + why));
+}
+
+void SshHost::ReleaseControlEndpoint(int port) {
+  std::lock_guard lock(forward_mu_);
+  auto it = forwards_.find(port);
+  if (it == forwards_.end()) return;
+  (void)RunLocal(SshForwardArgv(options_.endpoint, "cancel", it->second, engine_address_, port),
+                 kControlTimeout, Interrupts::kIgnore);
+  forwards_.erase(it);
 }
 
 core::Result<int> SshHost::FreePort() {

@@ -54,6 +54,11 @@ class SshHost : public Host {
                       unsigned mode) override;
   core::Result<std::string> WorkDir() override { return work_dir_; }
   core::Result<core::HostFacts> Facts(const std::string& role) override;
+  // Always a local port forwarded over the shared connection (ssh -O forward -L), whether or
+  // not this machine could reach the engine address directly: private addresses often are
+  // not, and the engine port is then never opened to the operator's machine.
+  core::Result<TcpEndpoint> ControlEndpoint(int port) override;
+  void ReleaseControlEndpoint(int port) override;
   core::Result<int> FreePort() override;
   std::optional<std::string> Which(const std::string& program) override;
   // Uploads this dfbench executable once (cached on the host by content hash) after checking
@@ -110,6 +115,8 @@ class SshHost : public Host {
   std::optional<core::HostFacts> facts_;
   std::optional<std::string> dfbench_binary_;
   bool master_open_ = false;
+  std::mutex forward_mu_;        // held while a forward opens or closes
+  std::map<int, int> forwards_;  // engine port -> local port forwarded to it (forward_mu_)
 };
 
 }  // namespace dfbench::hosts

@@ -6,7 +6,6 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "core/version.h"
-#include "protocol/blocking_client.h"
 #include "scenarios/server_counters.h"
 
 namespace dfbench::scenarios {
@@ -31,13 +30,15 @@ core::Status CheckInstalled(const state::SetupState& setup,
 
 core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (fleet.engine_port <= 0) return core::Ok();
-  const std::string address = fleet.server->EngineAddress();
-  // Whatever accepts a connection there would take the engine's place (or make it fail).
-  if (protocol::BlockingClient::Connect(address, fleet.engine_port, std::chrono::seconds(2))) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
-                                  "create the setup with another --port",
-                                  fleet.engine_port, fleet.server->Name(), address));
+  // Whatever listens there would take the engine's place (or make it fail).
+  auto in_use = fleet.server->PortListening(fleet.engine_port);
+  if (!in_use) return tl::unexpected(in_use.error());
+  if (*in_use) {
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
+                    "create the setup with another --port",
+                    fleet.engine_port, fleet.server->Name(), fleet.server->EngineAddress()));
   }
   return core::Ok();
 }
@@ -122,7 +123,7 @@ bool EngineTurn::Failed(const std::string& what, const core::Error& e) {
 // The load generator's count must match the server's own; a mismatch means lost or duplicated
 // requests, which would make the throughput figure wrong.
 void EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
-  auto server = ServerDataOps(engine_.address(), engine_.port(), spec().protocol);
+  auto server = ServerDataOps(engine_.control().address, engine_.control().port, spec().protocol);
   if (!server) {
     core::Notef("[{}] could not read the server's operation count: {}", spec().name,
                 server.error().message);

@@ -30,7 +30,8 @@ constexpr std::chrono::seconds kControlTimeout{10};
 
 core::Result<protocol::Reply> Ask(const engines::RunningEngine& engine,
                                   const std::vector<std::string>& args) {
-  auto client = protocol::BlockingClient::Connect(engine.address(), engine.port(), kControlTimeout);
+  auto client = protocol::BlockingClient::Connect(engine.control().address, engine.control().port,
+                                                  kControlTimeout);
   if (!client) return tl::unexpected(client.error());
   auto reply = client->Command(args);
   if (!reply) return tl::unexpected(reply.error());
@@ -78,14 +79,30 @@ class CaseRun {
     const drivers::Target target{master->address(), master->port(), "redis"};
     if (!Preload(target)) return Ended(*master, nullptr);
 
-    // The built-in load starts before the replica, so the series shows what clients see during
-    // the sync; dfly_bench's starts after it, as in the reference.
+    // The built-in load starts right before the sync does (Redis and Valkey: their replica is
+    // already up when the load starts and is then told its master; Dragonfly's replica gets its
+    // master at start), so the series' time axis and sync_duration_ms share their origin and the
+    // series shows what clients see during the sync. dfly_bench's load starts after the sync, as
+    // in the reference.
+    const bool replicaof_at_start = s_.spec.name == "dragonfly";
+    std::optional<engines::RunningEngine> replica;  // RunningEngine is not move-assignable
+    auto start_replica = [&] {
+      if (auto started = StartReplica(*master)) replica.emplace(std::move(*started));
+    };
+    if (!replicaof_at_start) {
+      start_replica();
+      if (!replica) return Ended(*master, nullptr);
+    }
     std::unique_ptr<BackgroundLoad> load;
     if (!dfly_bench_) {
       load = StartLoad(target);
-      if (!load) return Ended(*master, nullptr);
+      if (!load) return Ended(*master, replica ? &*replica : nullptr);
     }
-    auto replica = StartReplica(*master);
+    if (replicaof_at_start) {
+      start_replica();
+    } else if (!PointAtMaster(*replica, *master)) {
+      replica.reset();
+    }
     if (replica && WaitForSync(*master, *replica, load.get())) {
       if (dfly_bench_) load = StartLoad(target);
       if (load) Watch(*master, *replica, *load);
@@ -224,16 +241,17 @@ class CaseRun {
     return true;
   }
 
-  // Starts the replica of `master`: Dragonfly with --replicaof, Redis and Valkey with
-  // REPLICAOF once up. sync_start_ is when it was told its master.
+  // Starts the replica of `master`: Dragonfly with --replicaof, so its sync starts here;
+  // Redis and Valkey up and empty, told their master later (PointAtMaster).
   std::optional<engines::RunningEngine> StartReplica(engines::RunningEngine& master) {
     hosts::Host& host = *s_.fleet.replicas.front();
     engines::Tuning tuning{.extra_args = o_.replica_flags};
     if (!s_.fleet.replica_cpus.empty()) tuning.cpus = s_.fleet.replica_cpus.front();
     const bool dragonfly = s_.spec.name == "dragonfly";
-    const std::string master_port = std::to_string(master.port());
-    if (dragonfly)
-      tuning.extra_args.push_back("--replicaof=" + master.address() + ":" + master_port);
+    if (dragonfly) {
+      tuning.extra_args.push_back("--replicaof=" + master.address() + ":" +
+                                  std::to_string(master.port()));
+    }
     // One machine for both (local provider): the replica takes another port.
     const int port = &host == s_.fleet.server.get() ? 0 : s_.fleet.engine_port;
     core::Notef("[{}] starting the replica on {}", label_, host.Name());
@@ -244,14 +262,15 @@ class CaseRun {
       Failed("replica: " + replica.error().message);
       return std::nullopt;
     }
-    if (!dragonfly) {
-      sync_start_ = Clock::now();
-      if (auto r = Ask(*replica, {"REPLICAOF", master.address(), master_port}); !r) {
-        Failed("replica: " + r.error().message);
-        return std::nullopt;
-      }
-    }
     return std::move(*replica);
+  }
+
+  // REPLICAOF: the sync starts here.
+  bool PointAtMaster(engines::RunningEngine& replica, engines::RunningEngine& master) {
+    sync_start_ = Clock::now();
+    auto r = Ask(replica, {"REPLICAOF", master.address(), std::to_string(master.port())});
+    if (!r) Failed("replica: " + r.error().message);
+    return r.has_value();
   }
 
   // Polls the replica until its full sync is over; records sync_duration_ms.

@@ -174,7 +174,7 @@ class CommandEngineRun {
   }
 
   uint64_t KeyCount() {
-    auto keys = ServerKeyCount(turn_->engine().address(), turn_->engine().port());
+    auto keys = ServerKeyCount(turn_->engine().control().address, turn_->engine().control().port);
     if (!keys) {
       core::Notef("[{}] DBSIZE: {}", turn_->spec().name, keys.error().message);
       return 0;
