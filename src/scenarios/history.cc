@@ -5,8 +5,8 @@
 #include "core/time_format.h"
 #include "results/command_schema.h"
 #include "results/json_util.h"
-#include "results/sweep_schema.h"
 #include "results/memory_schema.h"
+#include "results/sweep_schema.h"
 #include "results/writers.h"
 
 namespace dfbench::scenarios {
