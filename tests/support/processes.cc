@@ -1,13 +1,28 @@
 #include "support/processes.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <sstream>
 
 namespace dfbench::testing {
+namespace {
+
+// A /proc file whole; "" or a part when the process goes away meanwhile (its reads then fail
+// with ESRCH, which std::ifstream would turn into an exception).
+std::string ReadProcFile(const std::filesystem::path& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
+}
+
+}  // namespace
 
 std::vector<std::string> LiveProcesses(const std::string& needle) {
   std::vector<std::string> found;
@@ -17,15 +32,14 @@ std::vector<std::string> LiveProcesses(const std::string& needle) {
     if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])) || name == self) {
       continue;
     }
-    std::ifstream status(entry.path() / "status");
+    std::istringstream status(ReadProcFile(entry.path() / "status"));
     std::string line;
     bool zombie = false;
     while (std::getline(status, line)) {
       if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
     }
     if (zombie) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline = ReadProcFile(entry.path() / "cmdline");
     for (char& c : cmdline) {
       if (c == '\0') c = ' ';
     }
