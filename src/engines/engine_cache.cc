@@ -77,7 +77,8 @@ if [ -z "$bin" ]; then
   src=$(dirname "$makefile")
   command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 ||
     fail "building $url needs make and a C compiler on the host"
-  last() { echo "[build] $(tail -n 1 build.log 2>/dev/null)"; }
+  # The build's last line, without the colour codes some Makefiles print.
+  last() { echo "[build] $(tail -n 1 build.log 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g')"; }
   if [ -x "$src/configure" ]; then
     say "[build] ./configure"
     watch last sh -c 'cd "$1" && ./configure >"$2" 2>&1' sh "$src" "$stage/build.log" ||

@@ -134,7 +134,8 @@ core::Status AptInstall(hosts::Host& host, bool root, const std::string& package
   return core::Ok();
 }
 
-// A local build (raw binary or .tar.gz) as one checked ELF file on this machine.
+// A local build (raw binary or .tar.gz) as one checked ELF file on this machine, or a .tar.gz of
+// a source tree as it is (built on the host by the cache).
 core::Result<std::filesystem::path> LocalBinary(const std::filesystem::path& file,
                                                 const std::string& host_arch,
                                                 const EngineSpec& spec,
@@ -164,8 +165,14 @@ core::Result<std::filesystem::path> LocalBinary(const std::filesystem::path& fil
       }
     }
     if (binary.empty()) {
-      return core::Fail(core::ErrorKind::kUsage,
-                        file.string() + " holds no " + spec.program + "* file");
+      // A source tree (a Makefile at its top): the archive goes to the host as it is, and the
+      // engine cache builds it there.
+      for (auto it = std::filesystem::recursive_directory_iterator(*scratch, ec);
+           it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it.depth() < 2 && it->path().filename() == "Makefile") return file;
+      }
+      return core::Fail(core::ErrorKind::kUsage, file.string() + " holds no " + spec.program +
+                                                     "* file and no source tree with a Makefile");
     }
   }
   if (auto st = CheckElfArch(binary, host_arch); !st) return tl::unexpected(st.error());
@@ -299,7 +306,10 @@ core::Result<InstalledEngine> InstallThroughCache(hosts::Host& host, const Engin
     installed.method = cached->origin == "build" ? "source" : "release";
   }
   if (cached->reused) core::Notef("{}: {} from the cache {}", host.Name(), spec.name, cached->dir);
-  return WithVersion(host, spec, installed);
+  auto done = WithVersion(host, spec, installed);
+  // The cache knows how the binary came to be: an uploaded source tree was built there.
+  if (done) done->origin = cached->origin;
+  return done;
 }
 
 }  // namespace

@@ -223,6 +223,12 @@ TEST_F(EngineCache, RedisSourceReleaseIsBuiltOnTheHost) {
       (dfb.home() / "cache" / "engines" / "redis" / "7.4.2-x86_64" / "redis-server").string());
   r = dfb.Run(Concat({"run", "--id", "b1", "--engines", "redis"}, kSmallRun));
   EXPECT_EQ(r.code, 0) << r.err;
+  // The same source tree as a local archive: handed over as it is and built by the cache.
+  r = dfb.Run({"setup", "--id", "b2", "--engines", "redis", "--redis_version",
+               (server.dir() / "redis-7.4.2.tar.gz").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("[build] make"), std::string::npos) << r.err;
+  EXPECT_EQ(dfb.State("b2")["engines"][0]["origin"], "build");
 }
 
 // Each failure: exit code 5, one line naming the cause, nothing in the cache.
