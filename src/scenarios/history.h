@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "state/state.h"
@@ -17,17 +18,18 @@ core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord rec
 // caller saves the state).
 void RecordRunEnd(state::SetupState* setup, const state::BenchmarkRecord& finished);
 
-// RecordRunEnd for a finished run whose results list `engines` (each with its `engine` name).
-template <class Results>
+// RecordRunEnd for a finished run: its id, times and final status from `r`, of `kind` at `path`
+// (relative to the setup), naming the engine of each of `rows`.
+template <class Results, class Row>
 void RecordRunEnd(state::SetupState* setup, const std::string& kind, const std::string& path,
-                  const Results& r) {
+                  const Results& r, const std::vector<const Row*>& rows) {
   state::BenchmarkRecord record{.kind = kind,
                                 .run_id = r.run_id,
                                 .path = path,
                                 .created_at = r.created_at,
                                 .completed_at = r.completed_at,
                                 .status = *r.status};
-  for (const auto& e : r.engines) record.engines.push_back(e.engine);
+  for (const auto* row : rows) record.engines.push_back(row->engine);
   RecordRunEnd(setup, record);
 }
 

@@ -12,6 +12,7 @@
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 #include "scenarios/memory_trial.h"
+#include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -202,7 +203,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   }
   r.completed_at = core::NowIso8601();
   publish();
-  RecordRunEnd(setup, "memory", path, r);
+  RecordRunEnd(setup, "memory", path, r, RowPointers(r.engines));
   return r;
 }
 

@@ -52,14 +52,7 @@ void CloseResults(state::SetupState* setup, bool interrupted, const std::vector<
   r->status = FinalStatus(interrupted, rows);
   r->completed_at = core::NowIso8601();
   save();
-  state::BenchmarkRecord record{.kind = kind,
-                                .run_id = r->run_id,
-                                .path = path,
-                                .created_at = r->created_at,
-                                .completed_at = r->completed_at,
-                                .status = *r->status};
-  for (const auto* row : rows) record.engines.push_back(row->engine);
-  RecordRunEnd(setup, record);
+  RecordRunEnd(setup, kind, path, *r, rows);
 }
 
 // Pointers to each of `rows`, for CloseResults.
