@@ -34,34 +34,6 @@ struct ReleaseFacts {
   std::string archive_binary;   // the program's name in a release archive (a shell glob)
 };
 
-// One engine and the facts that set it apart; code asks these, never the engine's name.
-struct EngineSpec {
-  std::string name;     // dragonfly | redis | valkey | memcached
-  std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
-  Protocol protocol;
-  // Its builds come from its own release archives only (no OS package to fall back on), so a
-  // host without one gets the latest release.
-  bool versioned_builds = false;
-  ReleaseFacts releases;
-  // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
-  bool sharded = false;
-  // Installed on the replica hosts too (the engine of the replication scenario).
-  bool on_replicas = false;
-  // Fills itself with DEBUG POPULATE (the memory scenario), given debug_command_args first:
-  // Redis and Valkey refuse DEBUG without --enable-debug-command.
-  bool debug_populate = false;
-  std::vector<std::string> debug_command_args;
-  // BGSAVE writes a snapshot into --dir under --dbfilename (SnapshotArgs).
-  bool snapshots = false;
-};
-
-// The engines dfbench knows, in the order of --engines' default plus memcached.
-const std::vector<EngineSpec>& KnownEngines();
-// nullptr for an unknown name.
-const EngineSpec* FindEngine(const std::string& name);
-// Parses "dragonfly,redis" into specs; kUsage naming the unknown engine and the known ones.
-core::Result<std::vector<const EngineSpec*>> ParseEngineList(const std::string& csv);
-
 // Server-side tuning, as the reference's --redis_io_threads & co.
 struct Tuning {
   int redis_io_threads = 0;                 // 0: engine default
@@ -81,9 +53,56 @@ struct Tuning {
   std::vector<std::string> extra_args;  // appended verbatim
 };
 
+// The command line an engine's program takes (BuildArgv): Dragonfly's absl flags (and its
+// shard, proactor and incoming-CPU tuning), redis-server's (Valkey's too), memcached's.
+enum class CommandLine { kDragonfly, kRedisServer, kMemcached };
+
+// Which of Tuning's per-engine fields apply to an engine (nullptr: none).
+struct TuningFacts {
+  CommandLine command_line = CommandLine::kRedisServer;
+  int Tuning::*io_threads = nullptr;    // --io-threads N, recorded as "io_threads"
+  bool Tuning::*pin_network = nullptr;  // onto the network-I/O CPUs (NetworkPinCpus)
+  // A worker thread per CPU it may use when 0 (-t N), recorded as "threads".
+  int Tuning::*worker_threads = nullptr;
+};
+
+// One engine and the facts that set it apart; code asks these, never the engine's name.
+struct EngineSpec {
+  std::string name;     // dragonfly | redis | valkey | memcached
+  std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
+  Protocol protocol;
+  // Its builds come from its own release archives only (no OS package to fall back on), so a
+  // host without one gets the latest release.
+  bool versioned_builds = false;
+  ReleaseFacts releases;
+  // Shard-per-thread: its shard count (--dragonfly_num_shards) shapes every figure.
+  bool sharded = false;
+  // Installed on the replica hosts too (the engine of the replication scenario).
+  bool on_replicas = false;
+  // Fills itself with DEBUG POPULATE (the memory scenario), given debug_command_args first:
+  // Redis and Valkey refuse DEBUG without --enable-debug-command.
+  bool debug_populate = false;
+  std::vector<std::string> debug_command_args;
+  // BGSAVE writes a snapshot into --dir under --dbfilename (SnapshotArgs).
+  bool snapshots = false;
+  // A replica gets its master on its command line (--replicaof=host:port), so its full sync
+  // starts with it; otherwise it starts empty and REPLICAOF starts the sync.
+  bool replicaof_at_start = false;
+  TuningFacts tuning;
+};
+
+// The engines dfbench knows, in the order of --engines' default plus memcached.
+const std::vector<EngineSpec>& KnownEngines();
+// nullptr for an unknown name.
+const EngineSpec* FindEngine(const std::string& name);
+// Parses "dragonfly,redis" into specs; kUsage naming the unknown engine and the known ones.
+core::Result<std::vector<const EngineSpec*>> ParseEngineList(const std::string& csv);
+
 // The flags a tuning adds for one engine, as recorded in results.json ("io_threads",
 // "num_shards", "conn_use_incoming_cpu", "threads" (memcached), "cpus").
 nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
+// Whether `tuning` asks to pin `spec` onto the network-I/O CPUs (its own pin_network field).
+bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning);
 
 // Values derived on the host, made explicit: dragonfly_num_shards -1 becomes
 // (CPUs the engine may use) - 2 * rx_queues, at least 1, where the CPUs are the pinned list or

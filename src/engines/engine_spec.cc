@@ -37,7 +37,9 @@ const std::vector<EngineSpec>& KnownEngines() {
        .sharded = true,
        .on_replicas = true,
        .debug_populate = true,
-       .snapshots = true},
+       .snapshots = true,
+       .replicaof_at_start = true,
+       .tuning = {.command_line = CommandLine::kDragonfly}},
       {.name = "redis",
        .program = "redis-server",
        .protocol = Protocol::kRedis,
@@ -47,7 +49,10 @@ const std::vector<EngineSpec>& KnownEngines() {
                     .archive_binary = "redis-server"},
        .debug_populate = true,
        .debug_command_args = {"--enable-debug-command", "yes"},
-       .snapshots = true},
+       .snapshots = true,
+       .tuning = {.command_line = CommandLine::kRedisServer,
+                  .io_threads = &Tuning::redis_io_threads,
+                  .pin_network = &Tuning::redis_pin_network}},
       {.name = "valkey",
        .program = "valkey-server",
        .protocol = Protocol::kRedis,
@@ -58,14 +63,19 @@ const std::vector<EngineSpec>& KnownEngines() {
                     .archive_binary = "valkey-server"},
        .debug_populate = true,
        .debug_command_args = {"--enable-debug-command", "yes"},
-       .snapshots = true},
+       .snapshots = true,
+       .tuning = {.command_line = CommandLine::kRedisServer,
+                  .io_threads = &Tuning::valkey_io_threads,
+                  .pin_network = &Tuning::valkey_pin_network}},
       {.name = "memcached",
        .program = "memcached",
        .protocol = Protocol::kMemcacheText,
        .releases = {.base_url = "https://memcached.org/files",
                     .known_latest = "1.6.38",
                     .source_release = true,
-                    .archive_binary = "memcached"}},
+                    .archive_binary = "memcached"},
+       .tuning = {.command_line = CommandLine::kMemcached,
+                  .worker_threads = &Tuning::memcached_threads}},
   };
   return engines;
 }
@@ -105,28 +115,26 @@ core::Result<std::vector<const EngineSpec*>> ParseEngineList(const std::string& 
 }
 
 nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
+  const TuningFacts& facts = spec.tuning;
   nlohmann::json j = nlohmann::json::object();
-  if (spec.name == "redis" && tuning.redis_io_threads > 0)
-    j["io_threads"] = tuning.redis_io_threads;
-  if (spec.name == "valkey" && tuning.valkey_io_threads > 0) {
-    j["io_threads"] = tuning.valkey_io_threads;
-  }
-  if (spec.name == "dragonfly") {
+  if (facts.io_threads && tuning.*facts.io_threads > 0) j["io_threads"] = tuning.*facts.io_threads;
+  if (facts.command_line == CommandLine::kDragonfly) {
     if (tuning.dragonfly_num_shards) j["num_shards"] = *tuning.dragonfly_num_shards;
     j["conn_use_incoming_cpu"] = tuning.dragonfly_conn_use_incoming_cpu;
     if (tuning.dragonfly_proactor_threads > 0) {
       j["proactor_threads"] = tuning.dragonfly_proactor_threads;
     }
   }
-  if (spec.name == "memcached" && tuning.memcached_threads > 0) {
-    j["threads"] = tuning.memcached_threads;
+  if (facts.worker_threads && tuning.*facts.worker_threads > 0) {
+    j["threads"] = tuning.*facts.worker_threads;
   }
-  if ((spec.name == "redis" && tuning.redis_pin_network) ||
-      (spec.name == "valkey" && tuning.valkey_pin_network)) {
-    j["pin_network"] = true;
-  }
+  if (PinsNetwork(spec, tuning)) j["pin_network"] = true;
   if (!tuning.cpus.empty()) j["cpus"] = tuning.cpus;
   return j;
+}
+
+bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning) {
+  return spec.tuning.pin_network && tuning.*spec.tuning.pin_network;
 }
 
 std::vector<int> NetworkIoCpus(int vcpus, int rx_queues) {
@@ -147,10 +155,11 @@ std::vector<int> NetworkPinCpus(int vcpus, int rx_queues) {
 Tuning ResolveTuning(const EngineSpec& spec, const Tuning& tuning, int host_vcpus, int rx_queues) {
   Tuning resolved = tuning;
   const int pinned = static_cast<int>(tuning.cpus.size());
-  if (spec.name == "memcached" && resolved.memcached_threads <= 0) {
-    resolved.memcached_threads = pinned > 0 ? pinned : std::max(host_vcpus, 1);
+  const TuningFacts& facts = spec.tuning;
+  if (facts.worker_threads && resolved.*facts.worker_threads <= 0) {
+    resolved.*facts.worker_threads = pinned > 0 ? pinned : std::max(host_vcpus, 1);
   }
-  if (spec.name != "dragonfly") return resolved;
+  if (facts.command_line != CommandLine::kDragonfly) return resolved;
   // Unpinned, Dragonfly sizes itself to every CPU; pinned, that would oversubscribe the few it
   // has and multiply its maxmemory floor (256 MiB per proactor thread), so size it to the pin.
   if (resolved.dragonfly_proactor_threads <= 0 && pinned > 0) {
@@ -174,29 +183,37 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
                                    const LaunchParams& params) {
   const std::string port = std::to_string(params.port);
   std::vector<std::string> argv = {params.binary};
-  if (spec.name == "dragonfly") {
-    DFB_CHECK(!tuning.dragonfly_num_shards || *tuning.dragonfly_num_shards >= 0);
-    Append(argv, {"--port", port, "--bind", params.address, "--dbfilename=", "--logtostderr",
-                  "--dir", params.work_dir});
-    if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
-      argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
+  const TuningFacts& facts = spec.tuning;
+  switch (facts.command_line) {
+    case CommandLine::kDragonfly: {
+      DFB_CHECK(!tuning.dragonfly_num_shards || *tuning.dragonfly_num_shards >= 0);
+      Append(argv, {"--port", port, "--bind", params.address, "--dbfilename=", "--logtostderr",
+                    "--dir", params.work_dir});
+      if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
+        argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
+      }
+      if (tuning.dragonfly_conn_use_incoming_cpu) argv.emplace_back("--conn_use_incoming_cpu");
+      int threads = tuning.dragonfly_proactor_threads;
+      if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
+      if (threads > 0) argv.push_back("--proactor_threads=" + std::to_string(threads));
+      break;
     }
-    if (tuning.dragonfly_conn_use_incoming_cpu) argv.emplace_back("--conn_use_incoming_cpu");
-    int threads = tuning.dragonfly_proactor_threads;
-    if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
-    if (threads > 0) argv.push_back("--proactor_threads=" + std::to_string(threads));
-  } else if (spec.protocol == Protocol::kRedis) {  // redis-server and valkey-server
-    Append(argv, {"--port", port, "--bind", params.address, "--save", "", "--appendonly", "no",
-                  "--protected-mode", "no", "--daemonize", "no", "--dir", params.work_dir,
-                  "--logfile", ""});
-    int io_threads = spec.name == "valkey" ? tuning.valkey_io_threads : tuning.redis_io_threads;
-    if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
-  } else {  // memcached
-    Append(argv, {"-l", params.address, "-p", port, "-U", "0", "-m", "1024"});
-    int threads = tuning.memcached_threads;
-    if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
-    if (threads > 0) Append(argv, {"-t", std::to_string(threads)});
-    if (!params.run_as_user.empty()) Append(argv, {"-u", params.run_as_user});
+    case CommandLine::kRedisServer: {
+      Append(argv, {"--port", port, "--bind", params.address, "--save", "", "--appendonly", "no",
+                    "--protected-mode", "no", "--daemonize", "no", "--dir", params.work_dir,
+                    "--logfile", ""});
+      const int io_threads = facts.io_threads ? tuning.*facts.io_threads : 0;
+      if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
+      break;
+    }
+    case CommandLine::kMemcached: {
+      Append(argv, {"-l", params.address, "-p", port, "-U", "0", "-m", "1024"});
+      int threads = facts.worker_threads ? tuning.*facts.worker_threads : 0;
+      if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
+      if (threads > 0) Append(argv, {"-t", std::to_string(threads)});
+      if (!params.run_as_user.empty()) Append(argv, {"-u", params.run_as_user});
+      break;
+    }
   }
   argv.insert(argv.end(), tuning.extra_args.begin(), tuning.extra_args.end());
   return argv;

@@ -241,3 +241,26 @@ TEST(TuningJson, PinNetworkOnlyWhenApplied) {
 
 }  // namespace
 }  // namespace dfbench::engines
+
+namespace dfbench::engines {
+namespace {
+
+TEST(EngineFacts, ReplicaofAtStartOnlyForDragonfly) {
+  EXPECT_TRUE(FindEngine("dragonfly")->replicaof_at_start);
+  EXPECT_FALSE(FindEngine("redis")->replicaof_at_start);
+  EXPECT_FALSE(FindEngine("valkey")->replicaof_at_start);
+}
+
+TEST(EngineFacts, EachEngineReadsItsOwnNetworkPinning) {
+  const Tuning redis_only{.redis_pin_network = true};
+  EXPECT_TRUE(PinsNetwork(*FindEngine("redis"), redis_only));
+  EXPECT_FALSE(PinsNetwork(*FindEngine("valkey"), redis_only));
+  EXPECT_TRUE(PinsNetwork(*FindEngine("valkey"), Tuning{.valkey_pin_network = true}));
+  EXPECT_FALSE(PinsNetwork(*FindEngine("dragonfly"),
+                           Tuning{.redis_pin_network = true, .valkey_pin_network = true}));
+  EXPECT_FALSE(PinsNetwork(*FindEngine("memcached"),
+                           Tuning{.redis_pin_network = true, .valkey_pin_network = true}));
+}
+
+}  // namespace
+}  // namespace dfbench::engines

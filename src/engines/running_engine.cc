@@ -108,12 +108,11 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
   if (!port) return fail(port.error());
   const bool derive_shards = tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0;
-  const bool pin_network = (spec.name == "redis" && tuning.redis_pin_network) ||
-                           (spec.name == "valkey" && tuning.valkey_pin_network);
+  const bool pin_network = PinsNetwork(spec, tuning);
   int vcpus = 0, rx_queues = 0;
-  // memcached gets a worker thread per CPU; unpinned, that is the host's vCPUs.
-  const bool count_cpus = spec.protocol == Protocol::kMemcacheText &&
-                          tuning.memcached_threads <= 0 && tuning.cpus.empty();
+  // An engine with a worker thread per CPU (memcached) counts the host's vCPUs when unpinned.
+  const bool count_cpus =
+      spec.tuning.worker_threads && tuning.*spec.tuning.worker_threads <= 0 && tuning.cpus.empty();
   if (derive_shards || (pin_network && tuning.cpus.empty()) || count_cpus) {
     auto facts = host.Facts("server");
     if (!facts) return fail(facts.error());
@@ -126,7 +125,7 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     // mean no pinning. Either way the record says it was not applied.
     std::vector<int> cpus =
         tuning.cpus.empty() ? NetworkPinCpus(vcpus, rx_queues) : std::vector<int>{};
-    effective.redis_pin_network = effective.valkey_pin_network = !cpus.empty();
+    effective.*spec.tuning.pin_network = !cpus.empty();
     if (!cpus.empty()) effective.cpus = cpus;
   }
   const Tuning resolved = ResolveTuning(spec, effective, vcpus, rx_queues);

@@ -84,7 +84,7 @@ class CaseRun {
     // master at start), so the series' time axis and sync_duration_ms share their origin and the
     // series shows what clients see during the sync. dfly_bench's load starts after the sync, as
     // in the reference.
-    const bool replicaof_at_start = s_.spec.name == "dragonfly";
+    const bool replicaof_at_start = s_.spec.replicaof_at_start;
     std::optional<engines::RunningEngine> replica;  // RunningEngine is not move-assignable
     auto start_replica = [&] {
       if (auto started = StartReplica(*master)) replica.emplace(std::move(*started));
@@ -247,8 +247,8 @@ class CaseRun {
     hosts::Host& host = *s_.fleet.replicas.front();
     engines::Tuning tuning{.extra_args = o_.replica_flags};
     if (!s_.fleet.replica_cpus.empty()) tuning.cpus = s_.fleet.replica_cpus.front();
-    const bool dragonfly = s_.spec.name == "dragonfly";
-    if (dragonfly) {
+    const bool at_start = s_.spec.replicaof_at_start;
+    if (at_start) {
       tuning.extra_args.push_back("--replicaof=" + master.address() + ":" +
                                   std::to_string(master.port()));
     }
@@ -257,7 +257,7 @@ class CaseRun {
     core::Notef("[{}] starting the replica on {}", label_, host.Name());
     sync_start_ = Clock::now();
     auto replica = engines::Start(host, s_.spec, s_.install.binary, tuning,
-                                  {.port = port, .flush = !dragonfly});
+                                  {.port = port, .flush = !at_start});
     if (!replica) {
       Failed("replica: " + replica.error().message);
       return std::nullopt;
