@@ -105,6 +105,16 @@ TEST(DflyBenchDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
   EXPECT_NE(st.error().message.find("--dfly-bench-binary PATH"), std::string::npos);
 }
 
+TEST(DflyBenchDriver, PrepareNamesTheBinaryItFound) {
+  const ScopedTempDir dir("dfly-found");
+  testing::WriteExecutable(dir / "dfly_bench", "#!/bin/sh\nexit 0\n");
+  hosts::LocalHost host(dir / "work");
+  DflyBenchDriver driver((dir / "dfly_bench").string());
+  EXPECT_EQ(driver.resolved_binary(), "");
+  ASSERT_TRUE(driver.Prepare(host));
+  EXPECT_EQ(driver.resolved_binary(), (dir / "dfly_bench").string());
+}
+
 TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
   const ScopedTempDir dir("dfly-fake");
   const auto report = dir / "report.json";

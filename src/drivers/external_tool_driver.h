@@ -46,6 +46,8 @@ class ExternalToolDriver : public Driver {
   std::string Name() const override { return spec_.name; }
   // kEnvironment "<program> not found on the client host (<how_to_provide>)".
   core::Status Prepare(hosts::Host& client) override;
+  // The tool's path on the client host as Prepare found it; empty before.
+  const std::string& resolved_binary() const { return resolved_; }
   // A scratch report on the host, the spec's argv, a timeout covering a time-boxed pass, and
   // RunToolPass with the spec's parser and retry policy.
   core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,

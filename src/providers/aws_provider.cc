@@ -261,6 +261,7 @@ FleetLabels RecordedFleetLabels(const state::SetupState& s) {
     const std::string role = i.value("role", "");
     if (role == "server") labels.server_instance = i.value("type", "");
     if (role == "client") labels.client_instance = i.value("type", "");
+    if (role == "replica-0") labels.replica_instance = i.value("type", "");
   }
   return labels;
 }

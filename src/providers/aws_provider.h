@@ -42,6 +42,7 @@ struct FleetLabels {
   std::string aws_account;
   std::string server_instance;
   std::string client_instance;
+  std::string replica_instance;  // the first replica's
 };
 FleetLabels RecordedFleetLabels(const state::SetupState& state);
 

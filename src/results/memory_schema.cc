@@ -202,6 +202,8 @@ bool Read(const nlohmann::json& j, const std::string& path, MemoryRunResults* ou
   JsonReader r(j, path, error);
   if (!ReadScenario(r, "memory", &out->scenario, error)) return false;
   ReadRunFields(r, out);
+  r.Field("server_instance", &out->server_instance);
+  r.Field("client_instance", &out->client_instance);
   r.Object("settings", &out->settings, Read);
   r.Array("engines", &out->engines, Read);
   r.Object("context", &out->context, FromJsonAt<Context>);
@@ -221,8 +223,9 @@ const KeyOrder& MemoryKeyOrder() {
     for (const char* key : {"before", "during", "after", "load_args", "memory", "load"}) {
       order["trials"].emplace_back(key);
     }
-    order[""] = {"scenario", "run_id", "setup_id", "created_at", "completed_at",
-                 "status",   "region", "settings", "engines",    "context"};
+    order[""] = {"scenario",        "run_id",   "setup_id", "created_at",
+                 "completed_at",    "status",   "region",   "server_instance",
+                 "client_instance", "settings", "engines",  "context"};
     order["settings"] = {"keys",          "value_size",         "snapshot", "update_rate",
                          "test_time_sec", "snapshot_delay_sec", "ratio",    "threads",
                          "clients",       "pipeline",           "trials",   "snapshot_dir"};
@@ -310,6 +313,8 @@ nlohmann::json ToJson(const MemoryRunResults& r) {
   for (const auto& e : r.engines) engines.push_back(ToJson(e));
   nlohmann::json j = RunFieldsToJson(r);
   j.update({{"scenario", "memory"},
+            {"server_instance", r.server_instance},
+            {"client_instance", r.client_instance},
             {"settings", ToJson(r.settings)},
             {"engines", std::move(engines)},
             {"context", ToJson(r.context)}});

@@ -107,6 +107,8 @@ struct MemoryRunResults {
   std::string completed_at;
   std::optional<RunStatus> status;
   std::string region;
+  std::string server_instance;  // an aws setup's instance types; empty otherwise
+  std::string client_instance;
   MemorySettings settings;
   std::vector<MemoryEngineResult> engines;
   Context context;

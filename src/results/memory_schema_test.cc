@@ -10,6 +10,8 @@ MemoryRunResults Sample() {
   r.run_id = "20260101-000000";
   r.setup_id = "s";
   r.status = RunStatus::kCompleted;
+  r.server_instance = "c7g.xlarge";
+  r.client_instance = "c7gn.large";
   r.settings.keys = 1000;
   MemoryEngineResult e{.engine = "redis", .version = "redis 7.0.15"};
   MemoryTrial t{.trial = 1, .populate = "debug_populate", .keys = 1000};
@@ -37,6 +39,8 @@ TEST(MemorySchema, RoundTrips) {
   std::string error;
   ASSERT_TRUE(FromJson(nlohmann::json::parse(text), &back, &error)) << error;
   EXPECT_EQ(RenderMemoryJson(back), text);
+  EXPECT_EQ(back.server_instance, "c7g.xlarge");
+  EXPECT_EQ(back.client_instance, "c7gn.large");
   ASSERT_EQ(back.engines.size(), 1u);
   EXPECT_EQ(back.engines[0].peak_bytes.median, 4'500'000);
   EXPECT_EQ(back.engines[0].trials[0].memory[1].processes, 2);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
@@ -97,13 +98,20 @@ bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
       after_each);
 }
 
-// kInterrupted, kFailed (an engine row has an error) or kCompleted; a row is any result kind
-// with an `error` string.
+// Whether a result row failed: it has an `error`.
 template <class Row>
-results::RunStatus FinalStatus(bool interrupted, const std::vector<const Row*>& rows) {
+bool RowHasError(const Row& row) {
+  return !row.error.empty();
+}
+
+// kInterrupted, kFailed (`failed` holds for a row) or kCompleted.
+template <class Row>
+results::RunStatus FinalStatus(
+    bool interrupted, const std::vector<const Row*>& rows,
+    const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
   if (interrupted) return results::RunStatus::kInterrupted;
   for (const auto* row : rows) {
-    if (!row->error.empty()) return results::RunStatus::kFailed;
+    if (failed(*row)) return results::RunStatus::kFailed;
   }
   return results::RunStatus::kCompleted;
 }

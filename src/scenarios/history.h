@@ -19,7 +19,8 @@ core::Status RecordRunStart(state::SetupState* setup, state::BenchmarkRecord rec
 void RecordRunEnd(state::SetupState* setup, const state::BenchmarkRecord& finished);
 
 // RecordRunEnd for a finished run: its id, times and final status from `r`, of `kind` at `path`
-// (relative to the setup), naming the engine of each of `rows`.
+// (relative to the setup), naming the engine of each of `rows` (once for consecutive rows of
+// the same engine, e.g. a replication run's cases).
 template <class Results, class Row>
 void RecordRunEnd(state::SetupState* setup, const std::string& kind, const std::string& path,
                   const Results& r, const std::vector<const Row*>& rows) {
@@ -29,7 +30,11 @@ void RecordRunEnd(state::SetupState* setup, const std::string& kind, const std::
                                 .created_at = r.created_at,
                                 .completed_at = r.completed_at,
                                 .status = *r.status};
-  for (const auto* row : rows) record.engines.push_back(row->engine);
+  for (const auto* row : rows) {
+    if (record.engines.empty() || record.engines.back() != row->engine) {
+      record.engines.push_back(row->engine);
+    }
+  }
   RecordRunEnd(setup, record);
 }
 

@@ -16,8 +16,8 @@
 #include "results/number_format.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
-#include "scenarios/history.h"
 #include "scenarios/replication_case.h"
+#include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -51,11 +51,6 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
                           "--replicas 1' (local), --replica HOST (ssh) or --replicas N (aws)");
   }
   return CheckInstalled(setup, o.engines);
-}
-
-std::string SettingText(const state::SetupState& setup, const std::string& key) {
-  auto it = setup.settings.find(key);
-  return it != setup.settings.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 }  // namespace
@@ -101,39 +96,21 @@ std::vector<std::string> SplitFlags(const std::string& text) {
 
 core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,
                                                             providers::Fleet& fleet,
-                                                            ReplicationOptions options) {
+                                                            const ReplicationOptions& options,
+                                                            const drivers::Driver& driver) {
   if (auto st = CheckOptions(*setup, fleet, options); !st) return tl::unexpected(st.error());
-  const bool dfly_bench = options.load_generator == "dfly_bench";
-  if (dfly_bench) {
-    const std::string program =
-        options.dfly_bench_binary.empty() ? "dfly_bench" : options.dfly_bench_binary;
-    auto found = fleet.client->Which(program);
-    if (!found) {
-      return core::Fail(core::ErrorKind::kEnvironment,
-                        program +
-                            " not found on the client host (build it from the Dragonfly "
-                            "sources or pass --dfly-bench-binary PATH)");
-    }
-    options.dfly_bench_binary = *found;
-  }
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
 
   results::ReplicationRunResults r;
   const fs::path parent = state::SetupDir(setup->id) / "replications";
-  r.run_id = options.output_dir.empty() ? NewRunId(parent) : options.output_dir.filename().string();
-  if (r.run_id.empty()) r.run_id = options.output_dir.parent_path().filename().string();
-  const fs::path dir = options.output_dir.empty() ? parent / r.run_id : options.output_dir;
-  if (auto st = core::MakeDirs(dir / "raw"); !st) return tl::unexpected(st.error());
-  r.setup_id = setup->id;
-  r.created_at = core::NowIso8601();
-  r.status = results::RunStatus::kRunning;
-  r.region = setup->region;
-  r.master_instance = SettingText(*setup, "server_instance");
-  r.replica_instance = SettingText(*setup, "replica_instance");
-  r.client_instance = SettingText(*setup, "client_instance");
+  std::string run_id =
+      options.output_dir.empty() ? NewRunId(parent) : options.output_dir.filename().string();
+  if (run_id.empty()) run_id = options.output_dir.parent_path().filename().string();
+  const fs::path dir = options.output_dir.empty() ? parent / run_id : options.output_dir;
+  if (auto st = OpenResultsAt(*setup, driver, run_id, dir, "raw", &r); !st) {
+    return tl::unexpected(st.error());
+  }
   r.dfly_bench_ref = options.dfly_ref;
-  r.context = dfly_bench ? MakeContext(*setup, drivers::DflyBenchDriver())
-                         : MakeContext(*setup, drivers::BuiltinDriver());
   core::Notef("replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}",
               r.run_id, options.cases.size(), options.engines.size(), options.test_time.count(),
               dir.string());
@@ -141,16 +118,14 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
-  publish();
-  const std::string path = fs::absolute(dir / "results.json")
-                               .lexically_proximate(fs::absolute(state::SetupDir(setup->id)))
-                               .string();
-  const bool inside = path.rfind("..", 0) != 0;
-  state::BenchmarkRecord record{.kind = "replication",
-                                .run_id = r.run_id,
-                                .path = inside ? path : fs::absolute(dir / "results.json").string(),
-                                .created_at = r.created_at};
-  if (auto st = RecordRunStart(setup, record); !st) return tl::unexpected(st.error());
+  // Relative to the setup when the results lie inside it (--output-dir may point elsewhere).
+  const fs::path results_json = fs::absolute(dir / "results.json");
+  const std::string relative =
+      results_json.lexically_proximate(fs::absolute(state::SetupDir(setup->id))).string();
+  const std::string path = relative.rfind("..", 0) != 0 ? relative : results_json.string();
+  if (auto st = StartResults(setup, "replication", path, publish, r); !st) {
+    return tl::unexpected(st.error());
+  }
 
   bool interrupted = false;
   for (const auto* spec : options.engines) {
@@ -165,19 +140,11 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
       interrupted = !RunReplicationCase(s, c, &r.cases.back()) || core::InterruptRequested();
       publish();
     }
-    record.engines.push_back(spec->name);
   }
-  r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
-  for (const auto& c : r.cases) {
-    if (!interrupted && c.termination_reason == results::kTerminationError) {
-      r.status = results::RunStatus::kFailed;
-    }
-  }
-  r.completed_at = core::NowIso8601();
-  publish();
-  record.completed_at = r.completed_at;
-  record.status = *r.status;
-  RecordRunEnd(setup, record);
+  CloseResults(setup, interrupted, RowPointers(r.cases), "replication", path, publish, &r,
+               [](const results::ReplicationCase& c) {
+                 return c.termination_reason == results::kTerminationError;
+               });
   return r;
 }
 
@@ -218,12 +185,15 @@ core::Result<int> RunReplicationOnSetup(const std::string& id, const Replication
                                         OutputFormat format) {
   drivers::BuiltinDriver builtin;
   drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
-  drivers::Driver* driver = &builtin;
-  if (options.load_generator == "dfly_bench") driver = &dfly_bench;
+  const bool use_dfly_bench = options.load_generator == "dfly_bench";
+  drivers::Driver* driver = use_dfly_bench ? static_cast<drivers::Driver*>(&dfly_bench) : &builtin;
   return RunScenario(
       {.setup_id = id, .driver = driver, .engines = options.engines, .format = format},
       [&](BenchSession& session) {
-        return RunReplication(&session.setup(), session.fleet(), options);
+        // The cases run dfly_bench by the path the driver found on the client (Prepare).
+        ReplicationOptions resolved = options;
+        if (use_dfly_bench) resolved.dfly_bench_binary = dfly_bench.resolved_binary();
+        return RunReplication(&session.setup(), session.fleet(), resolved, *driver);
       });
 }
 

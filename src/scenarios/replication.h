@@ -50,7 +50,7 @@ struct ReplicationOptions {
   // "builtin", or "dfly_bench" with the reference's command lines (replication_dfly_bench.h):
   // its load starts once the sync is over, as in the reference, for the test time.
   std::string load_generator = "builtin";
-  std::string dfly_bench_binary;  // dfly_bench on the client host; resolved by RunReplication
+  std::string dfly_bench_binary;           // dfly_bench on the client host; resolved by the driver
   std::chrono::seconds sync_timeout{600};  // replica start to the end of its full sync
 };
 
@@ -61,9 +61,12 @@ struct ReplicationOptions {
 // (termination_reason "error" and the reason) and the next one runs; SIGINT/SIGTERM ends the
 // run after recording the current case as "ctx_cancelled", keeping the finished ones.
 // Errors are returned only for what prevents the run from starting.
+// `driver`: the load generator, prepared on the client host (RunScenario); with dfly_bench,
+// `options.dfly_bench_binary` is the path it found.
 core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,
                                                             providers::Fleet& fleet,
-                                                            ReplicationOptions options);
+                                                            const ReplicationOptions& options,
+                                                            const drivers::Driver& driver);
 
 // The cases as a table: engine, case, total rate, median rps, median p99 µs, sync ms, end.
 std::string RenderReplicationTable(const results::ReplicationRunResults& r);

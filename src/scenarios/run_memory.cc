@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -60,6 +62,14 @@ core::Status WriteResults(const results::MemoryRunResults& r, const fs::path& di
     return st;
   }
   return core::WriteFileAtomic(dir / "results.csv", results::RenderMemoryCsv(r));
+}
+
+// A failed snapshot is a failed measurement too: the row says why, the exit code says so.
+bool MeasurementFailed(const results::MemoryEngineResult& row) {
+  return !row.error.empty() ||
+         std::any_of(row.trials.begin(), row.trials.end(), [](const results::MemoryTrial& t) {
+           return t.snapshot_status == results::kSnapshotFailed;
+         });
 }
 
 results::MemorySettings Settings(const MemoryOptions& o) {
@@ -156,17 +166,12 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
-  const fs::path parent = state::SetupDir(setup->id) / "memory";
   results::MemoryRunResults r;
-  r.run_id = NewRunId(parent);
-  const fs::path dir = parent / r.run_id;
-  if (auto st = core::MakeDirs(dir / "raw"); !st) return tl::unexpected(st.error());
-  r.setup_id = setup->id;
-  r.region = providers::RecordedFleetLabels(*setup).region;
-  r.created_at = core::NowIso8601();
-  r.status = results::RunStatus::kRunning;
+  auto opened =
+      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "memory", "raw", &r);
+  if (!opened) return tl::unexpected(opened.error());
+  const fs::path& dir = *opened;
   r.settings = Settings(options);
-  r.context = MakeContext(*setup, *options.driver);
   nlohmann::json config = results::ToJson(r);
   config.erase("engines");
   if (auto st = core::WriteFileAtomic(dir / "config.json", config.dump(2) + "\n"); !st) {
@@ -180,11 +185,8 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
-  publish();
   const std::string path = "memory/" + r.run_id + "/results.json";
-  if (auto st = RecordRunStart(
-          setup, {.kind = "memory", .run_id = r.run_id, .path = path, .created_at = r.created_at});
-      !st) {
+  if (auto st = StartResults(setup, "memory", path, publish, r); !st) {
     return tl::unexpected(st.error());
   }
   const bool interrupted = TakeEngineTurns(
@@ -194,16 +196,8 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
                          row, publish);
       },
       publish);
-  r.status = interrupted ? results::RunStatus::kInterrupted : results::RunStatus::kCompleted;
-  // A failed snapshot is a failed measurement too: the row says why, the exit code says so.
-  for (const auto& e : r.engines) {
-    bool failed = !e.error.empty();
-    for (const auto& t : e.trials) failed = failed || t.snapshot_status == results::kSnapshotFailed;
-    if (!interrupted && failed) r.status = results::RunStatus::kFailed;
-  }
-  r.completed_at = core::NowIso8601();
-  publish();
-  RecordRunEnd(setup, "memory", path, r, RowPointers(r.engines));
+  CloseResults(setup, interrupted, RowPointers(r.engines), "memory", path, publish, &r,
+               MeasurementFailed);
   return r;
 }
 

@@ -1,11 +1,12 @@
 // What every benchmark scenario does around its own steps (after CheckRunnable): the opening
-// fields of its results (a new run directory, the fleet's labels, the context), and the
-// closing ones (final status, end time, the history record).
+// fields of its results (a new run directory, the fleet's labels, the context), its start in
+// the setup's history, and the closing fields (final status, end time, the history record).
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
@@ -19,37 +20,71 @@
 
 namespace dfbench::scenarios {
 
-// A new run under `parent` (e.g. <setup>/benchmarks): its id, <parent>/<id>/<raw_folder>
-// created, and the fields every result file opens with (setup, the fleet's labels, start time,
-// status "running", context). Returns the run's directory.
+// Opens a run's results in `dir`, the run `run_id`: <dir>/<raw_folder> created, and the fields
+// every result file opens with (setup, the fleet's labels, start time, status "running",
+// context).
+template <class Results>
+core::Status OpenResultsAt(const state::SetupState& setup, const drivers::Driver& driver,
+                           const std::string& run_id, const std::filesystem::path& dir,
+                           const std::string& raw_folder, Results* r) {
+  if (auto st = core::MakeDirs(dir / raw_folder); !st) return st;
+  r->run_id = run_id;
+  r->setup_id = setup.id;
+  const providers::FleetLabels labels = providers::RecordedFleetLabels(setup);
+  r->region = labels.region;
+  if constexpr (requires { r->aws_account; }) r->aws_account = labels.aws_account;
+  if constexpr (requires { r->master_instance; }) {
+    // A replication run names the server after its role.
+    r->master_instance = labels.server_instance;
+    r->replica_instance = labels.replica_instance;
+  } else {
+    r->server_instance = labels.server_instance;
+  }
+  r->client_instance = labels.client_instance;
+  r->created_at = core::NowIso8601();
+  r->status = results::RunStatus::kRunning;
+  r->context = MakeContext(setup, driver);
+  return core::Ok();
+}
+
+// OpenResultsAt for a new run under `parent` (e.g. <setup>/benchmarks): a new run id, its
+// directory <parent>/<id>. Returns the run's directory.
 template <class Results>
 core::Result<std::filesystem::path> OpenResults(const state::SetupState& setup,
                                                 const drivers::Driver& driver,
                                                 const std::filesystem::path& parent,
                                                 const std::string& raw_folder, Results* r) {
-  r->run_id = NewRunId(parent);
-  const std::filesystem::path dir = parent / r->run_id;
-  if (auto st = core::MakeDirs(dir / raw_folder); !st) return tl::unexpected(st.error());
-  r->setup_id = setup.id;
-  const providers::FleetLabels labels = providers::RecordedFleetLabels(setup);
-  r->region = labels.region;
-  if constexpr (requires { r->aws_account; }) r->aws_account = labels.aws_account;
-  r->server_instance = labels.server_instance;
-  r->client_instance = labels.client_instance;
-  r->created_at = core::NowIso8601();
-  r->status = results::RunStatus::kRunning;
-  r->context = MakeContext(setup, driver);
+  const std::string run_id = NewRunId(parent);
+  const std::filesystem::path dir = parent / run_id;
+  if (auto st = OpenResultsAt(setup, driver, run_id, dir, raw_folder, r); !st) {
+    return tl::unexpected(st.error());
+  }
   return dir;
 }
 
-// Closes the run: its final status from its engine rows (any kind with an `error` and an
-// `engine`) and its end time, `save` (the results files), then its history record of `kind` at
-// `path` (relative to the setup), naming the engines (the caller saves the state).
+// Publishes the opened run (`save`: its results files) and records it in the setup's history
+// as "running", of `kind` at `path` (relative to the setup), before the first engine starts:
+// a killed run leaves a results file and a history entry for the next command to mark
+// interrupted.
+template <class Results>
+core::Status StartResults(state::SetupState* setup, const std::string& kind,
+                          const std::string& path, const std::function<void()>& save,
+                          const Results& r) {
+  save();
+  return RecordRunStart(
+      setup, {.kind = kind, .run_id = r.run_id, .path = path, .created_at = r.created_at});
+}
+
+// Closes the run: its final status from its rows (FinalStatus: any kind with an `error` and an
+// `engine`, `failed` saying which failed) and its end time, `save` (the results files), then
+// its history record of `kind` at `path` (relative to the setup), naming the engines (the
+// caller saves the state).
 template <class Results, class Row>
-void CloseResults(state::SetupState* setup, bool interrupted, const std::vector<const Row*>& rows,
-                  const std::string& kind, const std::string& path,
-                  const std::function<void()>& save, Results* r) {
-  r->status = FinalStatus(interrupted, rows);
+void CloseResults(
+    state::SetupState* setup, bool interrupted, const std::vector<const Row*>& rows,
+    const std::string& kind, const std::string& path, const std::function<void()>& save, Results* r,
+    const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
+  r->status = FinalStatus(interrupted, rows, failed);
   r->completed_at = core::NowIso8601();
   save();
   RecordRunEnd(setup, kind, path, *r, rows);
