@@ -6,11 +6,26 @@
 #include "results/command_schema.h"
 #include "results/json_util.h"
 #include "results/memory_schema.h"
+#include "results/replication_schema.h"
 #include "results/sweep_schema.h"
 #include "results/writers.h"
 
 namespace dfbench::scenarios {
 namespace {
+
+// `j` read as `Results`, with status "interrupted" (and `completed_at` when it has no end
+// time), rendered again by `render`.
+template <class Results>
+core::Result<std::string> MarkedInterrupted(const nlohmann::json& j,
+                                            const std::string& completed_at,
+                                            std::string (*render)(const Results&)) {
+  Results r;
+  std::string error;
+  if (!results::FromJson(j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
+  r.status = results::RunStatus::kInterrupted;
+  if (r.completed_at.empty()) r.completed_at = completed_at;
+  return render(r);
+}
 
 // Rewrites a results.json of `kind` with status "interrupted", through its own schema so the
 // file keeps the layout every writer gives it.
@@ -20,33 +35,14 @@ core::Status MarkResultsInterrupted(const std::filesystem::path& path, const std
   if (!text) return tl::unexpected(text.error());
   auto j = results::ParseJson(*text);
   if (!j) return tl::unexpected(core::WithContext(j.error(), path.string()));
-  std::string error, rendered;
-  if (kind == "commands") {
-    results::CommandRunResults r;
-    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = results::RunStatus::kInterrupted;
-    if (r.completed_at.empty()) r.completed_at = completed_at;
-    rendered = results::RenderCommandRunJson(r);
-  } else if (kind == "sweep") {
-    results::SweepResults r;
-    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = results::RunStatus::kInterrupted;
-    if (r.completed_at.empty()) r.completed_at = completed_at;
-    rendered = results::RenderSweepJson(r);
-  } else if (kind == "memory") {
-    results::MemoryRunResults r;
-    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = results::RunStatus::kInterrupted;
-    if (r.completed_at.empty()) r.completed_at = completed_at;
-    rendered = results::RenderMemoryJson(r);
-  } else {
-    results::RunResults r;
-    if (!results::FromJson(*j, &r, &error)) return core::Fail(core::ErrorKind::kUsage, error);
-    r.status = results::RunStatus::kInterrupted;
-    if (r.completed_at.empty()) r.completed_at = completed_at;
-    rendered = results::RenderRunJson(r);
-  }
-  return core::WriteFileAtomic(path, rendered);
+  core::Result<std::string> rendered =
+      kind == "commands"      ? MarkedInterrupted(*j, completed_at, &results::RenderCommandRunJson)
+      : kind == "sweep"       ? MarkedInterrupted(*j, completed_at, &results::RenderSweepJson)
+      : kind == "memory"      ? MarkedInterrupted(*j, completed_at, &results::RenderMemoryJson)
+      : kind == "replication" ? MarkedInterrupted(*j, completed_at, &results::RenderReplicationJson)
+                              : MarkedInterrupted(*j, completed_at, &results::RenderRunJson);
+  if (!rendered) return tl::unexpected(rendered.error());
+  return core::WriteFileAtomic(path, *rendered);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/table.h"
-#include "core/time_format.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/dfly_bench_driver.h"

@@ -5,12 +5,9 @@
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
-#include "core/time_format.h"
-#include "providers/aws_provider.h"
 #include "results/writers.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
-#include "scenarios/history.h"
 #include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
@@ -120,14 +117,8 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
-  // Recorded before the first engine starts, so that a killed run leaves a results file and a
-  // history entry for the next command to mark interrupted.
-  publish();
-  if (auto st = RecordRunStart(setup, {.kind = "run",
-                                       .run_id = r.run_id,
-                                       .path = "benchmarks/" + r.run_id + "/results.json",
-                                       .created_at = r.created_at});
-      !st) {
+  const std::string path = "benchmarks/" + r.run_id + "/results.json";
+  if (auto st = StartResults(setup, "run", path, publish, r); !st) {
     return tl::unexpected(st.error());
   }
   const bool interrupted = TakeEngineTurns(
@@ -136,8 +127,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
         return RunEngine(options, fleet, dir, *setup->FindEngine(spec.name), spec, row, publish);
       },
       publish);
-  CloseResults(setup, interrupted, RowPointers(r.engines), "run",
-               "benchmarks/" + r.run_id + "/results.json", publish, &r);
+  CloseResults(setup, interrupted, RowPointers(r.engines), "run", path, publish, &r);
   return r;
 }
 

@@ -5,11 +5,8 @@
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
-#include "core/time_format.h"
-#include "providers/aws_provider.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
-#include "scenarios/history.h"
 #include "scenarios/run_record.h"
 #include "scenarios/server_counters.h"
 
@@ -293,14 +290,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
-  // Recorded before the first engine starts, so that a killed run leaves a results file and a
-  // history entry for the next command to mark interrupted.
-  publish();
-  if (auto st = RecordRunStart(setup, {.kind = "commands",
-                                       .run_id = r.run_id,
-                                       .path = "commands/" + r.run_id + "/results.json",
-                                       .created_at = r.created_at});
-      !st) {
+  const std::string path = "commands/" + r.run_id + "/results.json";
+  if (auto st = StartResults(setup, "commands", path, publish, r); !st) {
     return tl::unexpected(st.error());
   }
   auto& rows = r.commands.front().engines;
@@ -316,8 +307,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   std::vector<const results::EngineResult*> results_rows;
   results_rows.reserve(rows.size());
   for (const auto& row : rows) results_rows.push_back(&row.result);
-  CloseResults(setup, interrupted, results_rows, "commands",
-               "commands/" + r.run_id + "/results.json", publish, &r);
+  CloseResults(setup, interrupted, results_rows, "commands", path, publish, &r);
   return r;
 }
 

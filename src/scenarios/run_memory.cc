@@ -8,11 +8,8 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/text.h"
-#include "core/time_format.h"
-#include "providers/aws_provider.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
-#include "scenarios/history.h"
 #include "scenarios/memory_trial.h"
 #include "scenarios/run_record.h"
 

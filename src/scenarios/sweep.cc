@@ -7,13 +7,10 @@
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
-#include "core/time_format.h"
 #include "drivers/load_report.h"
-#include "providers/aws_provider.h"
 #include "results/number_format.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
-#include "scenarios/history.h"
 #include "scenarios/run_record.h"
 
 namespace dfbench::scenarios {
@@ -237,11 +234,8 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   auto publish = [&] {
     if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
   };
-  publish();
   const std::string path = "sweeps/" + r.run_id + "/results.json";
-  if (auto st = RecordRunStart(
-          setup, {.kind = "sweep", .run_id = r.run_id, .path = path, .created_at = r.created_at});
-      !st) {
+  if (auto st = StartResults(setup, "sweep", path, publish, r); !st) {
     return tl::unexpected(st.error());
   }
   r.engines.reserve(options.engines.size());
