@@ -202,7 +202,7 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
   if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
   for (const auto& h : state.hosts) {
-    if (h.role.rfind("replica-", 0) != 0) continue;
+    if (!IsReplicaRole(h.role)) continue;
     fleet.replicas.push_back(host);
     fleet.replica_cpus.push_back(h.cpus);
   }

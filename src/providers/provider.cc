@@ -6,6 +6,10 @@
 
 namespace dfbench::providers {
 
+bool IsReplicaRole(const std::string& role) {
+  return role.rfind("replica-", 0) == 0;
+}
+
 int RecordedEnginePort(const state::SetupState& state) {
   const auto it = state.provider_data.find("engine_port");
   if (it == state.provider_data.end() || !it->is_number_integer()) return 0;

@@ -92,6 +92,9 @@ state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
 // The engine port a setup records (provider_data "engine_port"), 0 when none.
 int RecordedEnginePort(const state::SetupState& state);
 
+// Whether a host's role names a replica ("replica-0", "replica-1", ...).
+bool IsReplicaRole(const std::string& role);
+
 // What every provider records in SetupState by Provision:
 // - provider_data.engine_port: the port engines listen on (0: a free one at each start).
 // - hosts: facts per role. "server" and "client" (and "replica-N"); their `cpus` are the CPUs

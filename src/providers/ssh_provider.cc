@@ -19,10 +19,6 @@ fs::path SshDir(const std::string& id) {
   return state::SetupDir(id) / "ssh";
 }
 
-bool IsReplica(const std::string& role) {
-  return role.rfind("replica-", 0) == 0;
-}
-
 // Numbered progress banners on stderr, worded as the reference's: "[2/4] Uploading dfbench...".
 class Steps {
  public:
@@ -237,7 +233,7 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
     s->hosts.push_back(*facts);
     if (h.role == "server") server = host->get();
     if (h.role == "client") client = host->get();
-    if (IsReplica(h.role)) replicas.push_back(host->get());
+    if (IsReplicaRole(h.role)) replicas.push_back(host->get());
     connected.push_back(std::move(*host));
   }
 
@@ -321,7 +317,7 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
     std::shared_ptr<hosts::Host> shared = std::move(*host);
     if (h.role == "server") fleet.server = shared;
     if (h.role == "client") fleet.client = shared;
-    if (IsReplica(h.role)) fleet.replicas.push_back(shared);
+    if (IsReplicaRole(h.role)) fleet.replicas.push_back(shared);
   }
   if (!fleet.server || !fleet.client) {
     return core::Fail(core::ErrorKind::kUsage,
