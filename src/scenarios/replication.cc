@@ -23,14 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-core::Status WriteResults(const results::ReplicationRunResults& r, const fs::path& dir) {
-  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderReplicationJson(r));
-      !st) {
-    return st;
-  }
-  return core::WriteFileAtomic(dir / "benchmark_results.csv", results::RenderReplicationCsv(r));
-}
-
 core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet& fleet,
                           const ReplicationOptions& o) {
   if (o.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
@@ -114,9 +106,9 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
               r.run_id, options.cases.size(), options.engines.size(), options.test_time.count(),
               dir.string());
 
-  auto publish = [&] {
-    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
-  };
+  const auto publish = Publisher(
+      r, dir,
+      {&results::RenderReplicationJson, "benchmark_results.csv", &results::RenderReplicationCsv});
   // Relative to the setup when the results lie inside it (--output-dir may point elsewhere).
   const fs::path results_json = fs::absolute(dir / "results.json");
   const std::string relative =

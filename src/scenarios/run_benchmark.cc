@@ -15,13 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-core::Status WriteResults(const results::RunResults& r, const fs::path& dir) {
-  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderRunJson(r)); !st) {
-    return st;
-  }
-  return core::WriteFileAtomic(dir / "results.csv", results::RenderRunCsv(r));
-}
-
 nlohmann::json ConfigJson(const results::RunResults& r, const RunOptions& o) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto* e : o.engines) engines.push_back(e->name);
@@ -114,9 +107,8 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
       static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
       dir.string());
 
-  auto publish = [&] {
-    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
-  };
+  const auto publish =
+      Publisher(r, dir, {&results::RenderRunJson, "results.csv", &results::RenderRunCsv});
   const std::string path = "benchmarks/" + r.run_id + "/results.json";
   if (auto st = StartResults(setup, "run", path, publish, r); !st) {
     return tl::unexpected(st.error());

@@ -15,14 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-core::Status WriteResults(const results::CommandRunResults& r, const fs::path& dir) {
-  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderCommandRunJson(r));
-      !st) {
-    return st;
-  }
-  return core::WriteFileAtomic(dir / "results.csv", results::RenderCommandRunCsv(r));
-}
-
 nlohmann::json ConfigJson(const results::CommandRunResults& r, const CommandRunOptions& o) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto* e : o.engines) engines.push_back(e->name);
@@ -287,9 +279,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
               c.name, options.engines.size(), options.trials, options.load.test_time_sec,
               dir.string());
 
-  auto publish = [&] {
-    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
-  };
+  const auto publish = Publisher(
+      r, dir, {&results::RenderCommandRunJson, "results.csv", &results::RenderCommandRunCsv});
   const std::string path = "commands/" + r.run_id + "/results.json";
   if (auto st = StartResults(setup, "commands", path, publish, r); !st) {
     return tl::unexpected(st.error());

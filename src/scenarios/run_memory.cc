@@ -54,13 +54,6 @@ void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place) {
   }
 }
 
-core::Status WriteResults(const results::MemoryRunResults& r, const fs::path& dir) {
-  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderMemoryJson(r)); !st) {
-    return st;
-  }
-  return core::WriteFileAtomic(dir / "results.csv", results::RenderMemoryCsv(r));
-}
-
 // A failed snapshot is a failed measurement too: the row says why, the exit code says so.
 bool MeasurementFailed(const results::MemoryEngineResult& row) {
   return !row.error.empty() ||
@@ -179,9 +172,8 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
       "results in {}",
       r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
       r.settings.snapshot, dir.string());
-  auto publish = [&] {
-    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
-  };
+  const auto publish =
+      Publisher(r, dir, {&results::RenderMemoryJson, "results.csv", &results::RenderMemoryCsv});
   const std::string path = "memory/" + r.run_id + "/results.json";
   if (auto st = StartResults(setup, "memory", path, publish, r); !st) {
     return tl::unexpected(st.error());

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/files.h"
+#include "core/log.h"
 #include "core/time_format.h"
 #include "drivers/driver.h"
 #include "providers/aws_provider.h"
@@ -60,6 +61,26 @@ core::Result<std::filesystem::path> OpenResults(const state::SetupState& setup,
     return tl::unexpected(st.error());
   }
   return dir;
+}
+
+// A scenario's results files: results.json and its CSV file, each rendered from the results.
+template <class Results>
+struct ResultsFiles {
+  std::string (*json)(const Results&);
+  std::string csv_name;  // results.csv, or the reference's name for its kind
+  std::string (*csv)(const Results&);
+};
+
+// The step that writes `r`'s files into `dir`, after every change of `r` (which outlives it).
+// A file that cannot be written is a line on stderr: the run goes on and writes it again.
+template <class Results>
+std::function<void()> Publisher(const Results& r, const std::filesystem::path& dir,
+                                ResultsFiles<Results> files) {
+  return [&r, dir, files = std::move(files)] {
+    core::Status st = core::WriteFileAtomic(dir / "results.json", files.json(r));
+    if (st) st = core::WriteFileAtomic(dir / files.csv_name, files.csv(r));
+    if (!st) core::Note(st.error().message);
+  };
 }
 
 // Publishes the opened run (`save`: its results files) and records it in the setup's history

@@ -15,16 +15,14 @@ namespace {
 namespace fs = std::filesystem;
 using dfbench::testing::ReadJson;
 
-class RunRecordTest : public dfbench::testing::DfbenchHomeTest {
- protected:
-  void SetUp() override {
-    DfbenchHomeTest::SetUp();
-    setup_.id = "s";
-    setup_.status = state::SetupStatus::kReady;
-    ASSERT_TRUE(core::MakeDirs(state::SetupDir(setup_.id)));
-  }
-  state::SetupState setup_;
-};
+using RunRecordTest = dfbench::testing::DfbenchHomeTest;
+
+// A ready setup "s" with its directory, not saved.
+state::SetupState ReadySetup() {
+  state::SetupState s{.id = "s", .status = state::SetupStatus::kReady};
+  EXPECT_TRUE(core::MakeDirs(state::SetupDir(s.id)));
+  return s;
+}
 
 // An aws setup as the provider records it: the instance types per role.
 void RecordAwsFleet(state::SetupState* s) {
@@ -38,10 +36,11 @@ void RecordAwsFleet(state::SetupState* s) {
 }
 
 TEST_F(RunRecordTest, OpenResultsRecordsTheFleetsInstanceTypes) {
-  RecordAwsFleet(&setup_);
+  state::SetupState setup = ReadySetup();
+  RecordAwsFleet(&setup);
   const drivers::BuiltinDriver driver;
   results::MemoryRunResults memory;
-  auto dir = OpenResults(setup_, driver, state::SetupDir("s") / "memory", "raw", &memory);
+  auto dir = OpenResults(setup, driver, state::SetupDir("s") / "memory", "raw", &memory);
   ASSERT_TRUE(dir) << dir.error().message;
   EXPECT_TRUE(fs::is_directory(*dir / "raw"));
   EXPECT_EQ(memory.run_id, dir->filename().string());
@@ -53,14 +52,14 @@ TEST_F(RunRecordTest, OpenResultsRecordsTheFleetsInstanceTypes) {
   // A replication run names the server its master, and records the replica's type.
   results::ReplicationRunResults replication;
   ASSERT_TRUE(
-      OpenResultsAt(setup_, driver, "out", state::SetupDir("s") / "out", "raw", &replication));
+      OpenResultsAt(setup, driver, "out", state::SetupDir("s") / "out", "raw", &replication));
   EXPECT_EQ(replication.run_id, "out");
   EXPECT_EQ(replication.master_instance, "c7g.xlarge");
   EXPECT_EQ(replication.replica_instance, "c7g.2xlarge");
   EXPECT_EQ(replication.client_instance, "c7gn.large");
 }
 
-TEST_F(RunRecordTest, ARowFailsByItsScenariosRule) {
+TEST(FinalStatus, ARowFailsByItsScenariosRule) {
   results::ReplicationCase done{.termination_reason = results::kTerminationReplicaDisconnect,
                                 .engine = "redis",
                                 .error = "the master lost its replica"};
@@ -80,21 +79,22 @@ TEST_F(RunRecordTest, ARowFailsByItsScenariosRule) {
 }
 
 TEST_F(RunRecordTest, AStartedReplicationIsMarkedInterruptedAndClosedOncePerEngine) {
+  state::SetupState setup = ReadySetup();
   const drivers::BuiltinDriver driver;
   results::ReplicationRunResults r;
   const fs::path dir = state::SetupDir("s") / "replications" / "r1";
-  ASSERT_TRUE(OpenResultsAt(setup_, driver, "r1", dir, "raw", &r));
+  ASSERT_TRUE(OpenResultsAt(setup, driver, "r1", dir, "raw", &r));
   auto save = [&] {
     ASSERT_TRUE(core::WriteFileAtomic(dir / "results.json", results::RenderReplicationJson(r)));
   };
   const std::string path = "replications/r1/results.json";
-  ASSERT_TRUE(StartResults(&setup_, "replication", path, save, r));
-  ASSERT_EQ(setup_.benchmarks.size(), 1u);
-  EXPECT_EQ(setup_.benchmarks[0].status, results::RunStatus::kRunning);
+  ASSERT_TRUE(StartResults(&setup, "replication", path, save, r));
+  ASSERT_EQ(setup.benchmarks.size(), 1u);
+  EXPECT_EQ(setup.benchmarks[0].status, results::RunStatus::kRunning);
   EXPECT_EQ(ReadJson(dir / "results.json")["status"], "running");
 
   // A killed run: the next command marks the record and the file, read as a replication run.
-  state::SetupState killed = setup_;
+  state::SetupState killed = setup;
   EXPECT_EQ(InterruptRunningRecords(&killed), std::vector<std::string>{"r1"});
   EXPECT_EQ(ReadJson(dir / "results.json")["status"], "interrupted");
   EXPECT_EQ(ReadJson(dir / "results.json")["scenario"], "replication");
@@ -103,10 +103,10 @@ TEST_F(RunRecordTest, AStartedReplicationIsMarkedInterruptedAndClosedOncePerEngi
   for (const char* engine : {"redis", "redis", "valkey"}) {
     r.cases.push_back({.termination_reason = results::kTerminationTimeout, .engine = engine});
   }
-  CloseResults(&setup_, false, RowPointers(r.cases), "replication", path, save, &r);
+  CloseResults(&setup, false, RowPointers(r.cases), "replication", path, save, &r);
   EXPECT_EQ(r.status, results::RunStatus::kCompleted);
-  EXPECT_EQ(setup_.benchmarks[0].status, results::RunStatus::kCompleted);
-  EXPECT_EQ(setup_.benchmarks[0].engines, (std::vector<std::string>{"redis", "valkey"}));
+  EXPECT_EQ(setup.benchmarks[0].status, results::RunStatus::kCompleted);
+  EXPECT_EQ(setup.benchmarks[0].engines, (std::vector<std::string>{"redis", "valkey"}));
   EXPECT_EQ(ReadJson(dir / "results.json")["status"], "completed");
 }
 

@@ -29,13 +29,6 @@ std::vector<double> StepPercentiles(const std::vector<results::Objective>& objec
   return p;
 }
 
-core::Status WriteResults(const results::SweepResults& r, const fs::path& dir) {
-  if (auto st = core::WriteFileAtomic(dir / "results.json", results::RenderSweepJson(r)); !st) {
-    return st;
-  }
-  return core::WriteFileAtomic(dir / "results.csv", results::RenderSweepCsv(r));
-}
-
 nlohmann::json ConfigJson(const results::SweepResults& r, const SweepOptions& o) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto* e : o.engines) engines.push_back(e->name);
@@ -231,9 +224,8 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
       r.run_id, options.engines.size(), objectives, options.step_time.count(),
       options.memtier.threads, options.memtier.clients, dir.string());
 
-  auto publish = [&] {
-    if (auto st = WriteResults(r, dir); !st) core::Note(st.error().message);
-  };
+  const auto publish =
+      Publisher(r, dir, {&results::RenderSweepJson, "results.csv", &results::RenderSweepCsv});
   const std::string path = "sweeps/" + r.run_id + "/results.json";
   if (auto st = StartResults(setup, "sweep", path, publish, r); !st) {
     return tl::unexpected(st.error());
