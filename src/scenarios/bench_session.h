@@ -91,4 +91,14 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   return Publish(*results, request.format, *path);
 }
 
+// RunScenario for a scenario whose steps are one function of the setup, its fleet and its
+// options (e.g. RunBenchmark), its request made by RequestFor.
+template <class Options, class Run>
+core::Result<int> RunScenarioOnSetup(const std::string& setup_id, const Options& options,
+                                     OutputFormat format, Run run) {
+  return RunScenario(RequestFor(setup_id, options, format), [&](BenchSession& session) {
+    return run(&session.setup(), session.fleet(), options);
+  });
+}
+
 }  // namespace dfbench::scenarios

@@ -125,9 +125,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
 
 core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options,
                              OutputFormat format) {
-  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
-    return RunBenchmark(&session.setup(), session.fleet(), options);
-  });
+  return RunScenarioOnSetup(id, options, format, RunBenchmark);
 }
 
 }  // namespace dfbench::scenarios

@@ -304,9 +304,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
 
 core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
                                      OutputFormat format) {
-  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
-    return RunCommands(&session.setup(), session.fleet(), options);
-  });
+  return RunScenarioOnSetup(id, options, format, RunCommands);
 }
 
 }  // namespace dfbench::scenarios

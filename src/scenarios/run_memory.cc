@@ -193,9 +193,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
 core::Result<int> RunMemoryOnSetup(const std::string& id, const MemoryOptions& options,
                                    OutputFormat format) {
   if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
-  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
-    return RunMemory(&session.setup(), session.fleet(), options);
-  });
+  return RunScenarioOnSetup(id, options, format, RunMemory);
 }
 
 }  // namespace dfbench::scenarios

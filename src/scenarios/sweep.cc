@@ -246,9 +246,7 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
 
 core::Result<int> SweepOnSetup(const std::string& id, const SweepOptions& options,
                                OutputFormat format) {
-  return RunScenario(RequestFor(id, options, format), [&](BenchSession& session) {
-    return RunSweep(&session.setup(), session.fleet(), options);
-  });
+  return RunScenarioOnSetup(id, options, format, RunSweep);
 }
 
 }  // namespace dfbench::scenarios
