@@ -9,61 +9,37 @@
 
 namespace dfbench::results {
 void Fields(auto& v, FieldsOf<CommandLoadConfig> auto& x) {
-  v.Field("threads", &x.threads);
-  v.Field("clients", &x.clients);
-  v.Field("pipeline", &x.pipeline);
-  v.Field("data_size", &x.data_size);
-  v.Field("key_maximum", &x.key_maximum);
-  v.Field("test_time_sec", &x.test_time_sec);
-  v.Field("warmup_time_sec", &x.warmup_time_sec);
-  v.Field("distinct_client_seed", &x.distinct_client_seed);
-  v.Field("key_pattern", &x.key_pattern);
-  v.Field("qps", &x.qps);
+  DFBENCH_FIELDS(threads, clients, pipeline, data_size, key_maximum, test_time_sec, warmup_time_sec,
+                 distinct_client_seed, key_pattern, qps)
 }
 
 void Fields(auto& v, FieldsOf<PreloadRecord> auto& x) {
-  v.Field("before", &x.before);
-  v.Field("passes", &x.passes);
-  v.Field("ops", &x.ops);
-  v.Field("keys", &x.keys);
-  v.Field("duration_sec", &x.duration_sec);
+  DFBENCH_FIELDS(before, passes, ops, keys, duration_sec)
 }
 
 void Fields(auto& v, FieldsOf<TrialKeyspace> auto& x) {
-  v.Field("trial", &x.trial);
-  v.Field("keys_before", &x.keys_before);
-  v.Field("keys_after", &x.keys_after);
+  DFBENCH_FIELDS(trial, keys_before, keys_after)
 }
 
 // The shared engine row, with the keyspace's history beside its fields.
 void Fields(auto& v, FieldsOf<CommandEngineResult> auto& x) {
   Fields(v, x.result);
-  v.Field("preloads", &x.preloads);
-  v.Field("keyspace", &x.keyspace);
+  DFBENCH_FIELDS(preloads, keyspace)
 }
 
 void Fields(auto& v, FieldsOf<CommandResult> auto& x) {
-  v.Field("command", &x.command);
+  DFBENCH_FIELDS(command)
   v.Field("template", &x.tmpl);
-  v.Optional("approximate", &x.approximate);
-  v.Field("preload_template", &x.preload_template);
-  v.Field("preload_items", &x.preload_items);
-  v.Field("key_maximum", &x.key_maximum);
-  v.Field("mutates", &x.mutates);
-  v.Field("engines", &x.engines);
+  DFBENCH_OPTIONAL_FIELDS(approximate)
+  DFBENCH_FIELDS(preload_template, preload_items, key_maximum, mutates, engines)
 }
 
 void Fields(auto& v, FieldsOf<CommandRunResults> auto& x) {
-  v.Field("scenario", &x.scenario);
+  DFBENCH_FIELDS(scenario)
   VisitRunFields(v, x);
-  v.Field("server_instance", &x.server_instance);
-  v.Field("client_instance", &x.client_instance);
-  v.Field("tool", &x.tool);
-  v.Optional("dfly_bench_ref", &x.dfly_bench_ref);
-  v.Field("memtier", &x.memtier);
-  v.Field("trials", &x.trials);
-  v.Field("commands", &x.commands);
-  v.Field("context", &x.context);
+  DFBENCH_FIELDS(server_instance, client_instance, tool)
+  DFBENCH_OPTIONAL_FIELDS(dfly_bench_ref)
+  DFBENCH_FIELDS(memtier, trials, commands, context)
 }
 
 namespace {

@@ -19,6 +19,14 @@
 
 namespace dfbench::results {
 
+// Inside a field list written `Fields(auto& v, ... auto& x)`: fields of `x` whose keys are their
+// member names, in order (DFBENCH_FIELDS) or left out at their defaults (DFBENCH_OPTIONAL_FIELDS).
+#define DFBENCH_FIELD_(member) v.Field(#member, &x.member);
+#define DFBENCH_OPTIONAL_FIELD_(member) v.Optional(#member, &x.member);
+#define DFBENCH_FIELDS(...) NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DFBENCH_FIELD_, __VA_ARGS__))
+#define DFBENCH_OPTIONAL_FIELDS(...) \
+  NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(DFBENCH_OPTIONAL_FIELD_, __VA_ARGS__))
+
 // `U` is `T` or `const T`: the same field list takes the writer's const value and the reader's.
 template <class U, class T>
 concept FieldsOf = std::same_as<std::remove_const_t<U>, T>;

@@ -29,86 +29,36 @@ bool SnapshotDone(const MemoryTrial& t) {
 }  // namespace
 
 void Fields(auto& v, FieldsOf<MemorySample> auto& x) {
-  v.Field("t_sec", &x.t_sec);
-  v.Field("pss_bytes", &x.pss_bytes);
-  v.Field("rss_bytes", &x.rss_bytes);
-  v.Field("processes", &x.processes);
-  v.Field("mem_available_bytes", &x.mem_available_bytes);
+  DFBENCH_FIELDS(t_sec, pss_bytes, rss_bytes, processes, mem_available_bytes)
 }
 
 void Fields(auto& v, FieldsOf<PhaseLoad> auto& x) {
-  v.Field("ops_per_sec", &x.ops_per_sec);
-  v.Field("p99_ms", &x.p99_ms);
-  v.Field("seconds", &x.seconds);
+  DFBENCH_FIELDS(ops_per_sec, p99_ms, seconds)
 }
 
 void Fields(auto& v, FieldsOf<MemoryTrial> auto& x) {
-  v.Field("trial", &x.trial);
-  v.Field("populate", &x.populate);
-  v.Field("keys", &x.keys);
-  v.Field("populate_sec", &x.populate_sec);
-  v.Field("empty_pss_bytes", &x.empty_pss_bytes);
-  v.Field("idle_pss_bytes", &x.idle_pss_bytes);
-  v.Field("idle_rss_bytes", &x.idle_rss_bytes);
-  v.Field("empty_info_bytes", &x.empty_info_bytes);
-  v.Field("idle_info_bytes", &x.idle_info_bytes);
-  v.Field("bytes_per_key", &x.bytes_per_key);
-  v.Field("info_bytes_per_key", &x.info_bytes_per_key);
-  v.Field("peak_pss_bytes", &x.peak_pss_bytes);
-  v.Field("peak_rss_bytes", &x.peak_rss_bytes);
-  v.Field("peak_processes", &x.peak_processes);
-  v.Field("mem_available_drop_bytes", &x.mem_available_drop_bytes);
-  v.Field("snapshot_status", &x.snapshot_status);
-  v.Field("snapshot_error", &x.snapshot_error);
-  v.Field("load_start_sec", &x.load_start_sec);
-  v.Field("load_end_sec", &x.load_end_sec);
-  v.Field("snapshot_start_sec", &x.snapshot_start_sec);
-  v.Field("snapshot_end_sec", &x.snapshot_end_sec);
-  v.Field("snapshot_duration_ms", &x.snapshot_duration_ms);
-  v.Field("snapshot_info_sec", &x.snapshot_info_sec);
-  v.Field("before", &x.before);
-  v.Field("during", &x.during);
-  v.Field("after", &x.after);
-  v.Field("load_args", &x.load_args);
-  v.Field("memory", &x.memory);
-  v.Field("load", &x.load);
+  DFBENCH_FIELDS(trial, populate, keys, populate_sec, empty_pss_bytes, idle_pss_bytes,
+                 idle_rss_bytes, empty_info_bytes, idle_info_bytes, bytes_per_key,
+                 info_bytes_per_key, peak_pss_bytes, peak_rss_bytes, peak_processes,
+                 mem_available_drop_bytes, snapshot_status, snapshot_error, load_start_sec,
+                 load_end_sec, snapshot_start_sec, snapshot_end_sec, snapshot_duration_ms,
+                 snapshot_info_sec, before, during, after, load_args, memory, load)
 }
 
 void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
-  v.Field("engine", &x.engine);
-  v.Field("version", &x.version);
-  v.Field("tuning", &x.tuning);
-  v.Field("engine_args", &x.engine_args);
-  v.Field("error", &x.error);
-  v.Field("idle_bytes", &x.idle_bytes);
-  v.Field("bytes_per_key", &x.bytes_per_key);
-  v.Field("info_bytes_per_key", &x.info_bytes_per_key);
-  v.Field("peak_bytes", &x.peak_bytes);
-  v.Field("snapshot_duration_ms", &x.snapshot_duration_ms);
-  v.Field("trials", &x.trials);
+  DFBENCH_FIELDS(engine, version, tuning, engine_args, error, idle_bytes, bytes_per_key,
+                 info_bytes_per_key, peak_bytes, snapshot_duration_ms, trials)
 }
 
 void Fields(auto& v, FieldsOf<MemorySettings> auto& x) {
-  v.Field("keys", &x.keys);
-  v.Field("value_size", &x.value_size);
-  v.Field("snapshot", &x.snapshot);
-  v.Field("update_rate", &x.update_rate);
-  v.Field("test_time_sec", &x.test_time_sec);
-  v.Field("snapshot_delay_sec", &x.snapshot_delay_sec);
-  v.Field("ratio", &x.ratio);
-  v.Field("threads", &x.threads);
-  v.Field("clients", &x.clients);
-  v.Field("pipeline", &x.pipeline);
-  v.Field("trials", &x.trials);
-  v.Field("snapshot_dir", &x.snapshot_dir);
+  DFBENCH_FIELDS(keys, value_size, snapshot, update_rate, test_time_sec, snapshot_delay_sec, ratio,
+                 threads, clients, pipeline, trials, snapshot_dir)
 }
 
 void Fields(auto& v, FieldsOf<MemoryRunResults> auto& x) {
-  v.Field("scenario", &x.scenario);
+  DFBENCH_FIELDS(scenario)
   VisitRunFields(v, x);
-  v.Field("settings", &x.settings);
-  v.Field("engines", &x.engines);
-  v.Field("context", &x.context);
+  DFBENCH_FIELDS(settings, engines, context)
 }
 
 namespace {

@@ -7,27 +7,15 @@
 
 namespace dfbench::results {
 void Fields(auto& v, FieldsOf<ReplicationCase> auto& x) {
-  v.Field("run_name", &x.run_name);
-  v.Field("preload_args", &x.preload_args);
-  v.Field("load_args", &x.load_args);
-  v.Field("master_flags", &x.master_flags);
-  v.Field("replica_flags", &x.replica_flags);
-  v.Field("series", &x.series);
-  v.Field("sync_duration_ms", &x.sync_duration_ms);
-  v.Field("termination_reason", &x.termination_reason);
-  v.Optional("engine", &x.engine);
-  v.Optional("error", &x.error);
+  DFBENCH_FIELDS(run_name, preload_args, load_args, master_flags, replica_flags, series,
+                 sync_duration_ms, termination_reason)
+  DFBENCH_OPTIONAL_FIELDS(engine, error)
 }
 
 void Fields(auto& v, FieldsOf<ReplicationRunResults> auto& x) {
-  v.Field("scenario", &x.scenario);
+  DFBENCH_FIELDS(scenario)
   VisitRunFields(v, x);
-  v.Field("master_instance", &x.master_instance);
-  v.Field("replica_instance", &x.replica_instance);
-  v.Field("client_instance", &x.client_instance);
-  v.Field("dfly_bench_ref", &x.dfly_bench_ref);
-  v.Field("cases", &x.cases);
-  v.Field("context", &x.context);
+  DFBENCH_FIELDS(master_instance, replica_instance, client_instance, dfly_bench_ref, cases, context)
 }
 
 namespace {

@@ -22,13 +22,10 @@ struct RunFields {
 
 // Visits the fields of RunFields (for a document's own field list).
 template <class V, class Document>
-void VisitRunFields(V& v, Document& doc) {
-  v.Field("run_id", &doc.run_id);
-  v.Field("setup_id", &doc.setup_id);
-  v.Field("created_at", &doc.created_at);
-  v.Field("completed_at", &doc.completed_at);
-  v.Enum("status", &doc.status, kRunStatusNames);
-  v.Field("region", &doc.region);
+void VisitRunFields(V& v, Document& x) {
+  DFBENCH_FIELDS(run_id, setup_id, created_at, completed_at)
+  v.Enum("status", &x.status, kRunStatusNames);
+  DFBENCH_FIELDS(region)
 }
 
 // Reads a document whose `scenario` must be `expected` ("memory"): the scenario first, so a

@@ -78,50 +78,29 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std:
 }
 
 void Fields(auto& v, FieldsOf<Confirmation> auto& x) {
-  v.Field("round_rates", &x.round_rates);
-  v.Field("min_rate", &x.min_rate);
-  v.Field("max_rate", &x.max_rate);
+  DFBENCH_FIELDS(round_rates, min_rate, max_rate)
   v.Derived("spread_pct", x.SpreadPct());
 }
 
 void Fields(auto& v, FieldsOf<SweepEngine> auto& x) {
-  v.Field("engine", &x.engine);
-  v.Field("version", &x.version);
-  v.Field("capacity", &x.capacity);
-  v.Field("found_rate", &x.found_rate);
-  v.Field("first_failing_rate", &x.first_failing_rate);
-  v.Field("confirmation", &x.confirmation);
-  v.Field("error", &x.error);
-  v.Field("tuning", &x.tuning);
-  v.Field("steps", &x.steps);
+  DFBENCH_FIELDS(engine, version, capacity, found_rate, first_failing_rate, confirmation, error,
+                 tuning, steps)
 }
 
 void Fields(auto& v, FieldsOf<Objective> auto& x) {
-  v.Field("text", &x.text);
-  v.Field("percentile", &x.percentile);
-  v.Field("limit_ms", &x.limit_ms);
+  DFBENCH_FIELDS(text, percentile, limit_ms)
 }
 
 void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
   v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
-  v.Field("key_maximum", &x.key_maximum);
-  v.Field("step_time_sec", &x.step_time_sec);
-  v.Field("warmup_sec", &x.warmup_sec);
-  v.Field("fractions", &x.fractions);
-  v.Field("bracket", &x.bracket);
-  v.Field("rate_tolerance", &x.rate_tolerance);
-  v.Field("confirm", &x.confirm);
+  DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
+                 confirm)
 }
 
 void Fields(auto& v, FieldsOf<SweepResults> auto& x) {
-  v.Field("scenario", &x.scenario);
+  DFBENCH_FIELDS(scenario)
   VisitRunFields(v, x);
-  v.Field("server_instance", &x.server_instance);
-  v.Field("client_instance", &x.client_instance);
-  v.Field("settings", &x.settings);
-  v.Field("objectives", &x.objectives);
-  v.Field("engines", &x.engines);
-  v.Field("context", &x.context);
+  DFBENCH_FIELDS(server_instance, client_instance, settings, objectives, engines, context)
 }
 
 namespace {

@@ -14,44 +14,29 @@
 
 namespace dfbench::state {
 void Fields(auto& v, results::FieldsOf<EngineInstall> auto& x) {
-  v.Field("name", &x.name);
-  v.Field("binary", &x.binary);
-  v.Field("version", &x.version);
+  DFBENCH_FIELDS(name, binary, version)
   v.Enum("status", &x.status, kInstallStatusNames);
-  v.Optional("origin", &x.origin);
-  v.Optional("sha256", &x.sha256);
+  DFBENCH_OPTIONAL_FIELDS(origin, sha256)
 }
 
 void Fields(auto& v, results::FieldsOf<BenchmarkRecord> auto& x) {
-  v.Field("kind", &x.kind);
-  v.Field("run_id", &x.run_id);
-  v.Field("path", &x.path);
-  v.Field("created_at", &x.created_at);
-  v.Field("completed_at", &x.completed_at);
+  DFBENCH_FIELDS(kind, run_id, path, created_at, completed_at)
   v.Enum("status", &x.status, results::kRunStatusNames);
-  v.Field("engines", &x.engines);
+  DFBENCH_FIELDS(engines)
 }
 
 void Fields(auto& v, results::FieldsOf<ActiveCommand> auto& x) {
-  v.Field("command", &x.command);
-  v.Field("pid", &x.pid);
-  v.Field("started_at", &x.started_at);
+  DFBENCH_FIELDS(command, pid, started_at)
   v.Enum("previous_status", &x.previous_status, kSetupStatusNames);
 }
 
 void Fields(auto& v, results::FieldsOf<SetupState> auto& x) {
-  v.Field("id", &x.id);
+  DFBENCH_FIELDS(id)
   v.Enum("status", &x.status, kSetupStatusNames);
-  v.Optional("active", &x.active);
+  DFBENCH_OPTIONAL_FIELDS(active)
   v.Enum("provider", &x.provider, kProviderNames);
-  v.Field("created_at", &x.created_at);
-  v.Field("updated_at", &x.updated_at);
-  v.Field("region", &x.region);
-  v.Field("hosts", &x.hosts);
-  v.Field("engines", &x.engines);
-  v.Field("benchmarks", &x.benchmarks);
-  v.Field("provider_data", &x.provider_data);
-  v.Field("settings", &x.settings);
+  DFBENCH_FIELDS(created_at, updated_at, region, hosts, engines, benchmarks, provider_data,
+                 settings)
 }
 
 namespace {
