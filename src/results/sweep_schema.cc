@@ -94,7 +94,7 @@ void Fields(auto& v, FieldsOf<Objective> auto& x) {
 void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
   v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
   DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
-                 confirm)
+                 confirm, recheck)
 }
 
 void Fields(auto& v, FieldsOf<SweepResults> auto& x) {
@@ -148,7 +148,14 @@ nlohmann::json ToJson(const SweepResults& r) {
 }
 
 bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error) {
-  return ReadScenarioDocument(j, "sweep", out, error);
+  if (!ReadScenarioDocument(j, "sweep", out, error)) return false;
+  // Absent in files written before failing steps were rerun: none were.
+  const auto settings = j.find("settings");
+  if (settings == j.end() || !settings->is_object() ||
+      settings->value("recheck", nlohmann::json()).is_null()) {
+    out->settings.recheck = 0;
+  }
+  return true;
 }
 
 std::string RenderSweepJson(const SweepResults& r) {
