@@ -252,22 +252,6 @@ void CompareMemoryRuns(const results::MemoryRunResults& b, const results::Memory
   NoteDifferences("settings", bs, cs, &out->notes);
 }
 
-// What each shape's groups are called in messages.
-const char* GroupNoun(Shape s) {
-  switch (s) {
-    case Shape::kRun:
-      return "engine";
-    case Shape::kCommands:
-      return "command and engine";
-    case Shape::kReplication:
-      return "case";
-    case Shape::kSweep:
-    case Shape::kMemory:
-      return "engine";
-  }
-  return "item";
-}
-
 std::string Contents(const ResultDocument& d) {
   switch (d.shape) {
     case Shape::kRun:
@@ -286,22 +270,6 @@ std::string Contents(const ResultDocument& d) {
       return Keys(d.sweep.engines, [](const results::SweepEngine& e) { return e.engine; });
     case Shape::kMemory:
       return Keys(d.memory.engines, [](const results::MemoryEngineResult& e) { return e.engine; });
-  }
-  return "";
-}
-
-std::string Describe(const ResultDocument& d) {
-  switch (d.shape) {
-    case Shape::kRun:
-      return "a run result (top-level engines)";
-    case Shape::kCommands:
-      return "a per-command result (scenario \"commands\")";
-    case Shape::kReplication:
-      return "a replication result (scenario \"replication\")";
-    case Shape::kSweep:
-      return "a sweep result (scenario \"sweep\")";
-    case Shape::kMemory:
-      return "a memory result (scenario \"memory\")";
   }
   return "";
 }
@@ -387,8 +355,8 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
     return core::Fail(
         core::ErrorKind::kUsage,
         fmt::format("cannot compare {} with {}: {} is {}, {} is {}", ShapeName(baseline.shape),
-                    ShapeName(candidate.shape), baseline.source, Describe(baseline),
-                    candidate.source, Describe(candidate)));
+                    ShapeName(candidate.shape), baseline.source, SpecOf(baseline.shape).description,
+                    candidate.source, SpecOf(candidate.shape).description));
   }
   Comparison out;
   out.shape = baseline.shape;
@@ -418,7 +386,7 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
     return core::Fail(core::ErrorKind::kUsage,
                       fmt::format("nothing to compare: no {} is in both files (baseline {}: {}; "
                                   "candidate {}: {})",
-                                  GroupNoun(out.shape), baseline.source, Contents(baseline),
+                                  SpecOf(out.shape).group_noun, baseline.source, Contents(baseline),
                                   candidate.source, Contents(candidate)));
   }
   return out;

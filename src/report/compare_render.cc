@@ -68,22 +68,18 @@ nlohmann::ordered_json NumberOrNull(const Measurement& m, double v) {
                    : nlohmann::ordered_json(nullptr);
 }
 
-// The group's identifying keys: {"engine"}, {"command", "engine"} or {"run_name"}.
-void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json* j) {
-  switch (shape) {
-    case Shape::kRun:
-    case Shape::kSweep:
-    case Shape::kMemory:
-      (*j)["engine"] = g.engine;
-      break;
-    case Shape::kCommands:
-      (*j)["command"] = g.command;
-      (*j)["engine"] = g.engine;
-      break;
-    case Shape::kReplication:
-      (*j)["run_name"] = g.run_name;
-      break;
+// The values naming group `g`, for the keys of its shape (ShapeSpec::group_keys).
+std::vector<std::string> GroupKeyValues(Shape shape, const GroupComparison& g) {
+  std::vector<std::string> values;
+  for (const std::string key : SpecOf(shape).group_keys) {
+    values.push_back(key == "command" ? g.command : key == "run_name" ? g.run_name : g.engine);
   }
+  return values;
+}
+
+void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json* j) {
+  const std::vector<std::string> values = GroupKeyValues(shape, g);
+  for (size_t i = 0; i < values.size(); ++i) (*j)[SpecOf(shape).group_keys[i]] = values[i];
 }
 
 nlohmann::ordered_json MetricJson(const MetricDelta& m) {
@@ -101,21 +97,6 @@ nlohmann::ordered_json MetricJson(const MetricDelta& m) {
   j["verdict"] = VerdictName(m.verdict);
   j["regressed"] = m.regressed;
   return j;
-}
-
-const char* GroupArrayName(Shape s) {
-  switch (s) {
-    case Shape::kRun:
-      return "engines";
-    case Shape::kCommands:
-      return "commands";
-    case Shape::kReplication:
-      return "cases";
-    case Shape::kSweep:
-    case Shape::kMemory:
-      return "engines";
-  }
-  return "groups";
 }
 
 std::string SourceLine(const char* role, const std::string& source, const std::string& run_id) {
@@ -187,20 +168,8 @@ std::string FormatDelta(const MetricDelta& d) {
 }
 
 std::string RenderComparisonTable(const Comparison& c) {
-  std::vector<std::string> header;
-  switch (c.shape) {
-    case Shape::kRun:
-    case Shape::kSweep:
-    case Shape::kMemory:
-      header = {"ENGINE"};
-      break;
-    case Shape::kCommands:
-      header = {"COMMAND", "ENGINE"};
-      break;
-    case Shape::kReplication:
-      header = {"CASE"};
-      break;
-  }
+  const auto& columns = SpecOf(c.shape).group_columns;
+  std::vector<std::string> header(columns.begin(), columns.end());
   const size_t keys = header.size();
   for (const char* h : {"METRIC", "BASELINE", "SPREAD", "CANDIDATE", "SPREAD", "DELTA", "VERDICT"})
     header.emplace_back(h);
@@ -212,12 +181,7 @@ std::string RenderComparisonTable(const Comparison& c) {
   size_t compared = 0;
   for (const auto& g : c.groups) {
     for (const auto& m : g.metrics) {
-      std::vector<std::string> row;
-      if (c.shape == Shape::kRun || c.shape == Shape::kSweep || c.shape == Shape::kMemory) {
-        row = {g.engine};
-      }
-      if (c.shape == Shape::kCommands) row = {g.command, g.engine};
-      if (c.shape == Shape::kReplication) row = {g.run_name};
+      std::vector<std::string> row = GroupKeyValues(c.shape, g);
       row.push_back(MetricLabel(m.metric));
       row.push_back(Value(m.metric, m.baseline));
       row.push_back(FormatRange(m.metric, m.baseline));
@@ -303,7 +267,7 @@ std::string RenderComparisonJson(const Comparison& c) {
     groups.push_back(std::move(group));
   }
   j["rows"] = std::move(rows);
-  j[GroupArrayName(c.shape)] = std::move(groups);
+  j[SpecOf(c.shape).group_array] = std::move(groups);
   j["regressions"] = std::move(regressions);
   j["only_in_baseline"] = c.only_in_baseline;
   j["only_in_candidate"] = c.only_in_candidate;

@@ -18,12 +18,7 @@ core::Error UsageError(std::string message) {
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
   results::CommandRunResults file;
   if (!results::FromJson(j, &file, error)) return false;
-  out->run_id = std::move(file.run_id);
-  out->setup_id = std::move(file.setup_id);
-  out->created_at = std::move(file.created_at);
-  out->completed_at = std::move(file.completed_at);
-  out->status = file.status;
-  out->region = std::move(file.region);
+  static_cast<results::RunFields&>(*out) = std::move(file);
   out->server_instance = std::move(file.server_instance);
   out->client_instance = std::move(file.client_instance);
   out->tool = std::move(file.tool);
@@ -41,38 +36,67 @@ bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* er
   return true;
 }
 
-}  // namespace
-
-const char* ShapeName(Shape shape) {
-  switch (shape) {
-    case Shape::kRun:
-      return "run";
-    case Shape::kCommands:
-      return "commands";
-    case Shape::kReplication:
-      return "replication";
-    case Shape::kSweep:
-      return "sweep";
-    case Shape::kMemory:
-      return "memory";
-  }
-  return "?";
+const std::vector<ShapeSpec>& Specs() {
+  // In the order of Shape.
+  static const std::vector<ShapeSpec> specs = {
+      {"run",
+       "a run result (top-level engines)",
+       "engine",
+       "engines",
+       {"engine"},
+       {"ENGINE"},
+       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
+         return results::FromJson(j, &out->run, error);
+       },
+       [](const ResultDocument& d) -> const std::string& { return d.run.run_id; }},
+      {"commands",
+       "a per-command result (scenario \"commands\")",
+       "command and engine",
+       "commands",
+       {"command", "engine"},
+       {"COMMAND", "ENGINE"},
+       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
+         return ReadCommands(j, &out->commands, error);
+       },
+       [](const ResultDocument& d) -> const std::string& { return d.commands.run_id; }},
+      {"replication",
+       "a replication result (scenario \"replication\")",
+       "case",
+       "cases",
+       {"run_name"},
+       {"CASE"},
+       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
+         return results::FromJson(j, &out->replication, error);
+       },
+       [](const ResultDocument& d) -> const std::string& { return d.replication.run_id; }},
+      {"sweep",
+       "a sweep result (scenario \"sweep\")",
+       "engine",
+       "engines",
+       {"engine"},
+       {"ENGINE"},
+       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
+         return results::FromJson(j, &out->sweep, error);
+       },
+       [](const ResultDocument& d) -> const std::string& { return d.sweep.run_id; }},
+      {"memory",
+       "a memory result (scenario \"memory\")",
+       "engine",
+       "engines",
+       {"engine"},
+       {"ENGINE"},
+       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
+         return results::FromJson(j, &out->memory, error);
+       },
+       [](const ResultDocument& d) -> const std::string& { return d.memory.run_id; }},
+  };
+  return specs;
 }
 
-const std::string& ResultDocument::RunId() const {
-  switch (shape) {
-    case Shape::kRun:
-      return run.run_id;
-    case Shape::kCommands:
-      return commands.run_id;
-    case Shape::kReplication:
-      return replication.run_id;
-    case Shape::kSweep:
-      return sweep.run_id;
-    case Shape::kMemory:
-      return memory.run_id;
-  }
-  return run.run_id;
+}  // namespace
+
+const ShapeSpec& SpecOf(Shape shape) {
+  return Specs().at(static_cast<size_t>(shape));
 }
 
 core::Result<Shape> DetectShape(const nlohmann::json& doc) {
@@ -80,10 +104,9 @@ core::Result<Shape> DetectShape(const nlohmann::json& doc) {
     return core::Fail(core::ErrorKind::kUsage, "not a dfbench result file (expected an object)");
   }
   if (auto it = doc.find("scenario"); it != doc.end() && it->is_string()) {
-    if (*it == "replication") return Shape::kReplication;
-    if (*it == "commands") return Shape::kCommands;
-    if (*it == "sweep") return Shape::kSweep;
-    if (*it == "memory") return Shape::kMemory;
+    for (Shape s : {Shape::kReplication, Shape::kCommands, Shape::kSweep, Shape::kMemory}) {
+      if (*it == SpecOf(s).name) return s;
+    }
   }
   const bool engines = doc.contains("engines");
   const bool cases = doc.contains("cases");
@@ -107,25 +130,7 @@ core::Result<ResultDocument> ParseResultDocument(const nlohmann::json& doc, std:
   out.source = std::move(source);
   out.shape = *shape;
   std::string error;
-  bool ok = false;
-  switch (*shape) {
-    case Shape::kRun:
-      ok = results::FromJson(doc, &out.run, &error);
-      break;
-    case Shape::kCommands:
-      ok = ReadCommands(doc, &out.commands, &error);
-      break;
-    case Shape::kReplication:
-      ok = results::FromJson(doc, &out.replication, &error);
-      break;
-    case Shape::kSweep:
-      ok = results::FromJson(doc, &out.sweep, &error);
-      break;
-    case Shape::kMemory:
-      ok = results::FromJson(doc, &out.memory, &error);
-      break;
-  }
-  if (!ok) return tl::unexpected(UsageError(error));
+  if (!SpecOf(*shape).read(doc, &out, &error)) return tl::unexpected(UsageError(error));
   return out;
 }
 

@@ -18,8 +18,28 @@ namespace dfbench::report {
 
 enum class Shape { kRun, kCommands, kReplication, kSweep, kMemory };
 
-// "run", "commands", "replication", "sweep", "memory".
-const char* ShapeName(Shape shape);
+struct ResultDocument;
+
+// What sets one result kind apart wherever the kinds are otherwise handled alike: one entry per
+// Shape, so a new kind is one more entry (and its compare and HTML steps).
+struct ShapeSpec {
+  const char* name;         // "run", "commands", "replication", "sweep", "memory"
+  const char* description;  // in messages: "a run result (top-level engines)"
+  // The groups a comparison matches: their noun in messages, their array in its JSON, the keys
+  // naming one there ("engine", "command", "run_name") and its columns in the table.
+  const char* group_noun;
+  const char* group_array;
+  std::vector<const char*> group_keys;
+  std::vector<const char*> group_columns;
+  // Reads the document's own member of ResultDocument; false with `*error` naming the path.
+  bool (*read)(const nlohmann::json& j, ResultDocument* out, std::string* error);
+  const std::string& (*run_id)(const ResultDocument& d);
+};
+
+const ShapeSpec& SpecOf(Shape shape);
+inline const char* ShapeName(Shape shape) {
+  return SpecOf(shape).name;
+}
 
 // One command of a per-command file: its engines' aggregates.
 struct CommandEntry {
@@ -33,13 +53,7 @@ struct CommandEntry {
 };
 
 // The parts of a per-command file that compare and report use; unknown fields are ignored.
-struct CommandsResults {
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::optional<results::RunStatus> status;
-  std::string region;
+struct CommandsResults : results::RunFields {
   std::string server_instance;
   std::string client_instance;
   std::string tool;                  // "memtier" (or empty) or "dfly_bench"
@@ -59,7 +73,7 @@ struct ResultDocument {
   results::MemoryRunResults memory;            // kMemory
 
   // The run id of whichever shape it is.
-  const std::string& RunId() const;
+  const std::string& RunId() const { return SpecOf(shape).run_id(*this); }
 };
 
 // The shape of a parsed file, as the reference detects it: `scenario` "replication" or

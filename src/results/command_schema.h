@@ -66,14 +66,8 @@ struct CommandResult {
   std::vector<CommandEngineResult> engines;
 };
 
-struct CommandRunResults {
+struct CommandRunResults : RunFields {
   std::string scenario = "commands";
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::optional<RunStatus> status;  // absent in some reference files
-  std::string region;
   std::string server_instance;
   std::string client_instance;
   CommandLoadConfig memtier;

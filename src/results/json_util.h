@@ -4,6 +4,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -27,12 +28,23 @@ class JsonReader {
 
   bool ok() const { return ok_; }
 
-  // A scalar or a list of scalars: std::string, double, int, uint64_t, bool, nlohmann::json
-  // (any value, kept as is), std::vector<int>, std::vector<std::string>.
+  // Any value `Value` reads: std::string, double, int, uint64_t, bool, nlohmann::json (any value,
+  // kept as is), a struct with a field list or its own `Read`, and std::vector or
+  // std::optional of those.
   template <class T>
   void Field(const char* key, T* out) {
     if (const nlohmann::json* v = Find(key)) Track(Value(*v, ChildPath(key), out, error_));
   }
+
+  // A field the writer leaves out when it holds its type's default ("", 0, false, null, nullopt).
+  template <class T>
+  void Optional(const char* key, T* out) {
+    Field(key, out);
+  }
+
+  // A value the writer computes from the others: nothing to read back.
+  template <class T>
+  void Derived(const char* /*key*/, const T& /*value*/) {}
 
   // An enum spelled as one of the words of `names` (into an E or a std::optional<E>); any other
   // word is an error naming them, and "" reads as absent.
@@ -52,23 +64,9 @@ class JsonReader {
   }
 
   // Reads the value found at `path` into `*out`; false with `*error` set when it does not fit.
-  // The overload set of a file's `Read` functions converts to it, so callers name it as is.
   template <class T>
   using ReadFn = bool (*)(const nlohmann::json& v, const std::string& path, T* out,
                           std::string* error);
-
-  // An object read by `read`. (`out` alone decides T: `read` may be an overloaded name.)
-  template <class T>
-  void Object(const char* key, T* out, std::type_identity_t<ReadFn<T>> read) {
-    if (const nlohmann::json* v = Find(key)) Track(read(*v, ChildPath(key), out, error_));
-  }
-
-  // An array whose elements are read by `read`.
-  template <class T>
-  void Array(const char* key, std::vector<T>* out, std::type_identity_t<ReadFn<T>> read) {
-    if (const nlohmann::json* v = Find(key))
-      Track(ReadArray(*v, ChildPath(key), out, read, error_));
-  }
 
   // Element readers, usable as `read` callbacks. Each returns false and sets `*error`
   // ("<path>: expected ...") on a type mismatch.
@@ -87,6 +85,35 @@ class JsonReader {
   static bool Value(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
                     std::string* error) {
     return ReadArray<T>(v, path, out, Value, error);
+  }
+  // null reads as nullopt.
+  template <class T>
+  static bool Value(const nlohmann::json& v, const std::string& path, std::optional<T>* out,
+                    std::string* error) {
+    if (v.is_null()) {
+      out->reset();
+      return true;
+    }
+    T value{};
+    if (!Value(v, path, &value, error)) return false;
+    *out = std::move(value);
+    return true;
+  }
+  // A struct with a field list, `Fields(visitor, value)` (see json_fields.h), field by field.
+  template <class T>
+  requires requires(JsonReader& r, T& x) { Fields(r, x); }
+  static bool Value(const nlohmann::json& v, const std::string& path, T* out, std::string* error) {
+    JsonReader r(v, path, error);
+    Fields(r, *out);
+    return r.ok();
+  }
+  // A struct whose file form is no field list: its own `Read(v, path, out, error)`.
+  template <class T>
+  requires requires(const nlohmann::json& v, const std::string& path, T* out, std::string* error) {
+    Read(v, path, out, error);
+  }
+  static bool Value(const nlohmann::json& v, const std::string& path, T* out, std::string* error) {
+    return Read(v, path, out, error);
   }
 
   template <class T>

@@ -99,14 +99,8 @@ struct MemorySettings {
   std::string snapshot_dir;  // "" : per engine and run under the server's work directory
 };
 
-struct MemoryRunResults {
+struct MemoryRunResults : RunFields {
   std::string scenario = "memory";
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::optional<RunStatus> status;
-  std::string region;
   std::string server_instance;  // an aws setup's instance types; empty otherwise
   std::string client_instance;
   MemorySettings settings;

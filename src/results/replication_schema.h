@@ -52,20 +52,14 @@ std::string CaseName(const ReplicationCase& c);
 // starts after the sync).
 double SyncEndSec(const ReplicationCase& c);
 
-struct ReplicationRunResults {
+struct ReplicationRunResults : RunFields {
   std::string scenario = "replication";
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::string region;
   std::string master_instance;
   std::string replica_instance;
   std::string client_instance;
   std::string dfly_bench_ref;
   std::vector<ReplicationCase> cases;
-  // Beyond the reference schema:
-  std::optional<RunStatus> status;  // absent in some reference files
+  // Beyond the reference schema: RunFields::status, and
   Context context;
 };
 

@@ -10,7 +10,7 @@
 
 #include "core/host_facts.h"
 #include "results/json_util.h"
-#include "results/run_status.h"
+#include "results/run_fields.h"
 
 namespace dfbench::results {
 
@@ -90,13 +90,7 @@ struct Context {
 };
 
 // results.json of `dfbench run` / `quickstart` (the reference's RunResults).
-struct RunResults {
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::optional<RunStatus> status;  // absent in some reference files
-  std::string region;
+struct RunResults : RunFields {
   std::string aws_account;
   std::string server_instance;
   std::string client_instance;
@@ -128,18 +122,5 @@ bool FromJson(const nlohmann::json& j, MemtierConfig* out, std::string* error);
 bool FromJson(const nlohmann::json& j, HostFacts* out, std::string* error);
 bool FromJson(const nlohmann::json& j, Context* out, std::string* error);
 bool FromJson(const nlohmann::json& j, RunResults* out, std::string* error);
-
-// A reader above for a struct embedded at `path` of a larger document: its error names the
-// whole path ("engines[1].p50: expected an object"). Unlike inside the readers, a null here is
-// not an object.
-template <class T>
-bool FromJsonAt(const nlohmann::json& j, const std::string& path, T* out, std::string* error) {
-  if (FromJson(j, out, error)) return true;
-  *error = path + (error->rfind("expected", 0) == 0 ? ": " : ".") + *error;
-  return false;
-}
-
-// For documents that embed HostFacts (state.json): errors name `path` ("hosts[0].vcpus: ...").
-bool FromJson(const nlohmann::json& j, const std::string& path, HostFacts* out, std::string* error);
 
 }  // namespace dfbench::results

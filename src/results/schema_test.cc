@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "results/schema_fields.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
@@ -321,9 +322,10 @@ TEST(RunResultsJson, RootMustBeAnObjectAndFailureLeavesOutputAlone) {
 TEST(HostFactsJson, PathAwareReaderPrefixesErrors) {
   HostFacts h;
   std::string error;
-  EXPECT_FALSE(FromJson(nlohmann::json{{"vcpus", "many"}}, "hosts[2]", &h, &error));
+  EXPECT_FALSE(FieldsFromJson(nlohmann::json{{"vcpus", "many"}}, "hosts[2]", &h, &error));
   EXPECT_EQ(error, "hosts[2].vcpus: expected an integer");
-  EXPECT_TRUE(FromJson(nlohmann::json{{"vcpus", 8}, {"role", "server"}}, "hosts[0]", &h, &error));
+  EXPECT_TRUE(
+      FieldsFromJson(nlohmann::json{{"vcpus", 8}, {"role", "server"}}, "hosts[0]", &h, &error));
   EXPECT_EQ(h.vcpus, 8);
   EXPECT_EQ(h.role, "server");
 }

@@ -7,6 +7,7 @@
 
 #include "results/json_util.h"
 #include "results/run_fields.h"
+#include "results/schema_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -25,10 +26,10 @@ std::optional<double> PercentileFromName(const std::string& name) {
   return v;
 }
 
-nlohmann::json OptionalNumber(const std::optional<double>& v) {
-  return v ? JsonNumber(*v) : nlohmann::json(nullptr);
-}
+}  // namespace
 
+// A step is no plain field list: its measurement and verdict sit flat beside its own fields, and
+// latency_ms is an object keyed by percentile name.
 nlohmann::json ToJson(const SweepStep& s) {
   nlohmann::json latency = nlohmann::json::object();
   for (const auto& p : s.measured.latency) latency[PercentileName(p.percentile)] = JsonNumber(p.ms);
@@ -43,65 +44,6 @@ nlohmann::json ToJson(const SweepStep& s) {
           {"client_limited", s.verdict.client_limited},
           {"reason", s.verdict.reason},
           {"raw_file", s.measured.raw_file}};
-}
-
-nlohmann::json ToJson(const Confirmation& c) {
-  nlohmann::json rounds = nlohmann::json::array();
-  for (const auto& r : c.round_rates) rounds.push_back(OptionalNumber(r));
-  return {{"round_rates", std::move(rounds)},
-          {"min_rate", JsonNumber(c.min_rate)},
-          {"max_rate", JsonNumber(c.max_rate)},
-          {"spread_pct", JsonNumber(c.SpreadPct())}};
-}
-
-nlohmann::json ToJson(const SweepEngine& e) {
-  nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : e.steps) steps.push_back(ToJson(s));
-  return {{"engine", e.engine},
-          {"version", e.version},
-          {"tuning", e.tuning},
-          {"error", e.error},
-          {"capacity", JsonNumber(e.capacity)},
-          {"found_rate", OptionalNumber(e.found_rate)},
-          {"first_failing_rate", OptionalNumber(e.first_failing_rate)},
-          {"confirmation", ToJson(e.confirmation)},
-          {"steps", std::move(steps)}};
-}
-
-nlohmann::json ToJson(const SweepSettings& s) {
-  nlohmann::json memtier = ToJson(s.memtier);
-  memtier.erase("requests");
-  return {{"memtier", std::move(memtier)},
-          {"key_maximum", s.key_maximum},
-          {"step_time_sec", JsonNumber(s.step_time_sec)},
-          {"warmup_sec", JsonNumber(s.warmup_sec)},
-          {"fractions", s.fractions},
-          {"bracket", JsonNumber(s.bracket)},
-          {"rate_tolerance", JsonNumber(s.rate_tolerance)},
-          {"confirm", s.confirm},
-          {"recheck", s.recheck}};
-}
-
-// ---- Reading ----
-
-bool ReadOptional(const nlohmann::json& v, const std::string& path, std::optional<double>* out,
-                  std::string* error) {
-  if (v.is_null()) {
-    *out = std::nullopt;
-    return true;
-  }
-  double d = 0;
-  if (!JsonReader::Value(v, path, &d, error)) return false;
-  *out = d;
-  return true;
-}
-
-// A number or null at `key` (absent: left as it is).
-bool OptionalField(JsonReader& r, const std::string& path, const char* key,
-                   std::optional<double>* out, std::string* error) {
-  nlohmann::json v;
-  r.Field(key, &v);
-  return r.ok() && ReadOptional(v, path.empty() ? key : path + "." + key, out, error);
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std::string* error) {
@@ -135,92 +77,44 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std:
   return true;
 }
 
-bool Read(const nlohmann::json& j, const std::string& path, Confirmation* out, std::string* error) {
-  JsonReader r(j, path, error);
-  nlohmann::json rounds;
-  r.Field("round_rates", &rounds);
-  r.Field("min_rate", &out->min_rate);
-  r.Field("max_rate", &out->max_rate);
-  if (!r.ok()) return false;
-  return JsonReader::ReadArray<std::optional<double>>(rounds, path + ".round_rates",
-                                                      &out->round_rates, ReadOptional, error);
+void Fields(auto& v, FieldsOf<Confirmation> auto& x) {
+  DFBENCH_FIELDS(round_rates, min_rate, max_rate)
+  v.Derived("spread_pct", x.SpreadPct());
 }
 
-bool Read(const nlohmann::json& j, const std::string& path, SweepEngine* out, std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("engine", &out->engine);
-  r.Field("version", &out->version);
-  r.Field("tuning", &out->tuning);
-  r.Field("error", &out->error);
-  r.Field("capacity", &out->capacity);
-  const bool rates = OptionalField(r, path, "found_rate", &out->found_rate, error) &&
-                     OptionalField(r, path, "first_failing_rate", &out->first_failing_rate, error);
-  r.Object("confirmation", &out->confirmation, Read);
-  r.Array("steps", &out->steps, Read);
-  return rates && r.ok();
+void Fields(auto& v, FieldsOf<SweepEngine> auto& x) {
+  DFBENCH_FIELDS(engine, version, capacity, found_rate, first_failing_rate, confirmation, error,
+                 tuning, steps)
 }
 
-bool Read(const nlohmann::json& j, const std::string& path, Objective* out, std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("text", &out->text);
-  r.Field("percentile", &out->percentile);
-  r.Field("limit_ms", &out->limit_ms);
-  return r.ok();
+void Fields(auto& v, FieldsOf<Objective> auto& x) {
+  DFBENCH_FIELDS(text, percentile, limit_ms)
 }
 
-bool Read(const nlohmann::json& j, const std::string& path, SweepSettings* out,
-          std::string* error) {
-  JsonReader r(j, path, error);
-  r.Object("memtier", &out->memtier, FromJsonAt<MemtierConfig>);
-  r.Field("key_maximum", &out->key_maximum);
-  r.Field("step_time_sec", &out->step_time_sec);
-  r.Field("warmup_sec", &out->warmup_sec);
-  nlohmann::json fractions;
-  r.Field("fractions", &fractions);
-  r.Field("bracket", &out->bracket);
-  r.Field("rate_tolerance", &out->rate_tolerance);
-  r.Field("confirm", &out->confirm);
-  out->recheck = 0;  // absent in files written before failing steps were rerun
-  r.Field("recheck", &out->recheck);
-  if (!r.ok()) return false;
-  return JsonReader::ReadArray<double>(fractions, path + ".fractions", &out->fractions,
-                                       JsonReader::Value, error);
+void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
+  v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
+  DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
+                 confirm, recheck)
 }
 
-bool Read(const nlohmann::json& j, const std::string& path, SweepResults* out, std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("scenario", &out->scenario);
-  if (r.ok() && out->scenario != "sweep") {
-    *error = "scenario: expected \"sweep\", got \"" + out->scenario + "\"";
-    return false;
-  }
-  ReadRunFields(r, out);
-  r.Field("server_instance", &out->server_instance);
-  r.Field("client_instance", &out->client_instance);
-  r.Object("settings", &out->settings, Read);
-  r.Array("objectives", &out->objectives, Read);
-  r.Array("engines", &out->engines, Read);
-  r.Object("context", &out->context, FromJsonAt<Context>);
-  return r.ok();
+void Fields(auto& v, FieldsOf<SweepResults> auto& x) {
+  DFBENCH_FIELDS(scenario)
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(server_instance, client_instance, settings, objectives, engines, context)
 }
+
+namespace {
 
 const KeyOrder& SweepKeyOrder() {
   static const KeyOrder order = [] {
     KeyOrder order = SharedKeyOrder();
     order.insert({
-        {"",
-         {"scenario", "run_id", "setup_id", "created_at", "completed_at", "status", "region",
-          "server_instance", "client_instance", "settings", "objectives", "engines", "context"}},
-        {"settings",
-         {"memtier", "key_maximum", "step_time_sec", "warmup_sec", "fractions", "bracket",
-          "rate_tolerance", "confirm", "recheck"}},
-        {"memtier",
-         {"threads", "clients", "ratio", "data_size", "pipeline", "distinct_client_seed"}},
-        {"objectives", {"text", "percentile", "limit_ms"}},
-        {"engines",
-         {"engine", "version", "capacity", "found_rate", "first_failing_rate", "confirmation",
-          "error", "tuning", "steps"}},
-        {"confirmation", {"round_rates", "min_rate", "max_rate", "spread_pct"}},
+        {"", FieldKeys::Of<SweepResults>()},
+        {"settings", FieldKeys::Of<SweepSettings>()},
+        {"memtier", FieldKeys::Of<MemtierConfig>()},
+        {"objectives", FieldKeys::Of<Objective>()},
+        {"engines", FieldKeys::Of<SweepEngine>()},
+        {"confirmation", FieldKeys::Of<Confirmation>()},
         {"steps",
          {"index", "phase", "target_rate", "achieved_rate", "latency_ms", "errors", "client_cpu",
           "passed", "client_limited", "reason", "raw_file"}},
@@ -248,30 +142,19 @@ double Confirmation::SpreadPct() const {
 }
 
 nlohmann::json ToJson(const SweepResults& r) {
-  nlohmann::json objectives = nlohmann::json::array();
-  for (const auto& o : r.objectives) {
-    objectives.push_back({{"text", o.text},
-                          {"percentile", JsonNumber(o.percentile)},
-                          {"limit_ms", JsonNumber(o.limit_ms)}});
-  }
-  nlohmann::json engines = nlohmann::json::array();
-  for (const auto& e : r.engines) engines.push_back(ToJson(e));
-  nlohmann::json j = RunFieldsToJson(r);
-  j.update({{"scenario", "sweep"},
-            {"server_instance", r.server_instance},
-            {"client_instance", r.client_instance},
-            {"settings", ToJson(r.settings)},
-            {"objectives", std::move(objectives)},
-            {"engines", std::move(engines)},
-            {"context", ToJson(r.context)}});
+  nlohmann::json j = FieldsToJson(r);
+  j["settings"]["memtier"].erase("requests");
   return j;
 }
 
 bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error) {
-  if (!j.is_object()) return JsonReader::Mismatch("", "an object", error);
-  SweepResults value;
-  if (!Read(j, "", &value, error)) return false;
-  *out = std::move(value);
+  if (!ReadScenarioDocument(j, "sweep", out, error)) return false;
+  // Absent in files written before failing steps were rerun: none were.
+  const auto settings = j.find("settings");
+  if (settings == j.end() || !settings->is_object() ||
+      settings->value("recheck", nlohmann::json()).is_null()) {
+    out->settings.recheck = 0;
+  }
   return true;
 }
 

@@ -103,14 +103,8 @@ struct SweepSettings {
 };
 
 // NOLINTNEXTLINE(bugprone-exception-escape): see SweepEngine.
-struct SweepResults {
+struct SweepResults : RunFields {
   std::string scenario = "sweep";
-  std::string run_id;
-  std::string setup_id;
-  std::string created_at;
-  std::string completed_at;
-  std::optional<RunStatus> status;
-  std::string region;
   std::string server_instance;
   std::string client_instance;
   SweepSettings settings;

@@ -7,6 +7,7 @@
 #include "core/table.h"
 #include "results/json_util.h"
 #include "results/number_format.h"
+#include "results/schema_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -55,16 +56,9 @@ const KeyOrder& RunResultsKeyOrder() {
   static const KeyOrder order = [] {
     KeyOrder order = SharedKeyOrder();
     order.insert({
-        {"",
-         {"run_id", "setup_id", "created_at", "completed_at", "status", "region", "aws_account",
-          "server_instance", "client_instance", "memtier", "warmup_requests", "trials", "engines",
-          "context"}},
-        {"memtier",
-         {"threads", "clients", "requests", "ratio", "data_size", "pipeline",
-          "distinct_client_seed"}},
-        {"engines",
-         {"engine", "version", "origin", "sha256", "trials", "throughput", "p50", "p99", "p999",
-          "avg_latency", "error", "tuning", "approximate"}},
+        {"", FieldKeys::Of<RunResults>()},
+        {"memtier", FieldKeys::Of<MemtierConfig>()},
+        {"engines", FieldKeys::Of<EngineResult>()},
     });
     return order;
   }();

@@ -10,11 +10,36 @@
 #include "core/files.h"
 #include "core/time_format.h"
 #include "results/json_util.h"
+#include "results/schema_fields.h"
 
 namespace dfbench::state {
-namespace {
+void Fields(auto& v, results::FieldsOf<EngineInstall> auto& x) {
+  DFBENCH_FIELDS(name, binary, version)
+  v.Enum("status", &x.status, kInstallStatusNames);
+  DFBENCH_OPTIONAL_FIELDS(origin, sha256)
+}
 
-using results::JsonReader;
+void Fields(auto& v, results::FieldsOf<BenchmarkRecord> auto& x) {
+  DFBENCH_FIELDS(kind, run_id, path, created_at, completed_at)
+  v.Enum("status", &x.status, results::kRunStatusNames);
+  DFBENCH_FIELDS(engines)
+}
+
+void Fields(auto& v, results::FieldsOf<ActiveCommand> auto& x) {
+  DFBENCH_FIELDS(command, pid, started_at)
+  v.Enum("previous_status", &x.previous_status, kSetupStatusNames);
+}
+
+void Fields(auto& v, results::FieldsOf<SetupState> auto& x) {
+  DFBENCH_FIELDS(id)
+  v.Enum("status", &x.status, kSetupStatusNames);
+  DFBENCH_OPTIONAL_FIELDS(active)
+  v.Enum("provider", &x.provider, kProviderNames);
+  DFBENCH_FIELDS(created_at, updated_at, region, hosts, engines, benchmarks, provider_data,
+                 settings)
+}
+
+namespace {
 
 constexpr const char* kStateFile = "state.json";
 constexpr size_t kMaxIdLength = 64;
@@ -23,64 +48,19 @@ std::filesystem::path StatePath(const std::string& id) {
   return SetupDir(id) / kStateFile;
 }
 
-bool ReadEngine(const nlohmann::json& j, const std::string& path, EngineInstall* out,
-                std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("name", &out->name);
-  r.Field("binary", &out->binary);
-  r.Field("version", &out->version);
-  r.Enum("status", &out->status, kInstallStatusNames);
-  if (j.contains("origin")) r.Field("origin", &out->origin);
-  if (j.contains("sha256")) r.Field("sha256", &out->sha256);
-  return r.ok();
-}
-
-bool ReadBenchmark(const nlohmann::json& j, const std::string& path, BenchmarkRecord* out,
-                   std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("kind", &out->kind);
-  r.Field("run_id", &out->run_id);
-  r.Field("path", &out->path);
-  r.Field("created_at", &out->created_at);
-  r.Field("completed_at", &out->completed_at);
-  r.Enum("status", &out->status, results::kRunStatusNames);
-  r.Field("engines", &out->engines);
-  return r.ok();
-}
-
-bool ReadActive(const nlohmann::json& j, const std::string& path, ActiveCommand* out,
-                std::string* error) {
-  JsonReader r(j, path, error);
-  r.Field("command", &out->command);
-  r.Field("pid", &out->pid);
-  r.Field("started_at", &out->started_at);
-  r.Enum("previous_status", &out->previous_status, kSetupStatusNames);
-  return r.ok();
-}
-
 std::string& CommandNameStorage() {
   static std::string name = "dfbench";
   return name;
 }
 
-bool ReadHost(const nlohmann::json& j, const std::string& path, results::HostFacts* out,
-              std::string* error) {
-  return results::FromJson(j, path, out, error);
-}
-
-// Keys in the order state.json is written; unlisted keys (provider_data, settings) follow
-// alphabetically.
+// Keys in the order state.json is written.
 const results::KeyOrder& StateKeyOrder() {
   static const results::KeyOrder order = {
-      {"",
-       {"id", "status", "active", "provider", "created_at", "updated_at", "region", "hosts",
-        "engines", "benchmarks", "provider_data", "settings"}},
-      {"active", {"command", "pid", "started_at", "previous_status"}},
-      {"hosts",
-       {"role", "name", "address", "private_address", "cpu_model", "vcpus", "memory_bytes",
-        "kernel", "os", "arch", "cpus"}},
-      {"engines", {"name", "binary", "version", "status", "origin", "sha256"}},
-      {"benchmarks", {"kind", "run_id", "path", "created_at", "completed_at", "status", "engines"}},
+      {"", results::FieldKeys::Of<SetupState>()},
+      {"active", results::FieldKeys::Of<ActiveCommand>()},
+      {"hosts", results::FieldKeys::Of<results::HostFacts>()},
+      {"engines", results::FieldKeys::Of<EngineInstall>()},
+      {"benchmarks", results::FieldKeys::Of<BenchmarkRecord>()},
   };
   return order;
 }
@@ -147,75 +127,14 @@ BenchmarkRecord* SetupState::FindBenchmark(const std::string& run_id) {
 }
 
 nlohmann::json ToJson(const SetupState& s) {
-  nlohmann::json hosts = nlohmann::json::array();
-  for (const auto& h : s.hosts) hosts.push_back(results::ToJson(h));
-  nlohmann::json engines = nlohmann::json::array();
-  for (const auto& e : s.engines) {
-    nlohmann::json engine = {{"name", e.name},
-                             {"binary", e.binary},
-                             {"version", e.version},
-                             {"status", ToString(e.status)}};
-    if (!e.origin.empty()) engine["origin"] = e.origin;
-    if (!e.sha256.empty()) engine["sha256"] = e.sha256;
-    engines.push_back(std::move(engine));
-  }
-  nlohmann::json benchmarks = nlohmann::json::array();
-  for (const auto& b : s.benchmarks) {
-    benchmarks.push_back({{"kind", b.kind},
-                          {"run_id", b.run_id},
-                          {"path", b.path},
-                          {"created_at", b.created_at},
-                          {"completed_at", b.completed_at},
-                          {"status", results::ToString(b.status)},
-                          {"engines", b.engines}});
-  }
-  nlohmann::json j = {{"id", s.id},
-                      {"status", ToString(s.status)},
-                      {"provider", ToString(s.provider)},
-                      {"created_at", s.created_at},
-                      {"updated_at", s.updated_at},
-                      {"region", s.region},
-                      {"hosts", std::move(hosts)},
-                      {"engines", std::move(engines)},
-                      {"benchmarks", std::move(benchmarks)},
-                      {"provider_data", s.provider_data},
-                      {"settings", s.settings}};
-  if (s.active) {
-    j["active"] = {
-        {"command", s.active->command},
-        {"pid", s.active->pid},
-        {"started_at", s.active->started_at},
-        {"previous_status", s.active->previous_status ? ToString(*s.active->previous_status) : ""}};
-  }
-  return j;
+  return results::FieldsToJson(s);
 }
 
 core::Result<SetupState> FromJson(const nlohmann::json& j) {
   std::string error;
-  if (!j.is_object()) {
-    results::JsonReader::Mismatch("", "an object", &error);
-    return core::Fail(core::ErrorKind::kUsage, error);
-  }
   SetupState s;
-  JsonReader r(j, "", &error);
-  r.Field("id", &s.id);
-  r.Enum("status", &s.status, kSetupStatusNames);
-  r.Enum("provider", &s.provider, kProviderNames);
-  r.Field("created_at", &s.created_at);
-  r.Field("updated_at", &s.updated_at);
-  r.Field("region", &s.region);
-  r.Array("hosts", &s.hosts, ReadHost);
-  r.Array("engines", &s.engines, ReadEngine);
-  r.Array("benchmarks", &s.benchmarks, ReadBenchmark);
-  r.Field("provider_data", &s.provider_data);
-  r.Field("settings", &s.settings);
-  if (j.contains("active") && !j["active"].is_null()) {
-    s.active.emplace();
-    if (!ReadActive(j["active"], "active", &*s.active, &error)) {
-      return core::Fail(core::ErrorKind::kUsage, error);
-    }
-  }
-  if (!r.ok()) return core::Fail(core::ErrorKind::kUsage, error);
+  if (!results::FieldsFromJson(j, "", &s, &error))
+    return core::Fail(core::ErrorKind::kUsage, error);
   return s;
 }
 
