@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "cli/bool_flag.h"
@@ -47,7 +48,8 @@ std::string SuggestCommand(const std::string& word);
 // "unknown command 'runn' (did you mean 'run'?); run 'dfbench --help' for the list"
 std::string UnknownCommandMessage(const std::string& word);
 
-// Adds an "Examples:" block to a subcommand's --help.
-void SetExamples(CLI::App* sub, const std::string& examples);
+// The whole command line: every subcommand with its flags and its help text (help/<name>.txt);
+// a parse callback stores the chosen command's action in `action`.
+std::unique_ptr<CLI::App> MakeApp(Action* action);
 
 }  // namespace dfbench::cli

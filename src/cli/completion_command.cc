@@ -161,10 +161,6 @@ int RunCompletion(const CLI::App* sub, const std::string& shell) {
 void AddCompletion(CLI::App* sub, Action* action) {
   auto shell = std::make_shared<std::string>();
   sub->add_option("shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember(kShells));
-  SetExamples(sub,
-              "  eval \"$(dfbench completion bash)\"        # in ~/.bashrc\n"
-              "  eval \"$(dfbench completion zsh)\"         # in ~/.zshrc, after compinit\n"
-              "  dfbench completion fish | source         # in ~/.config/fish/config.fish\n");
   sub->callback(
       [sub, shell, action] { *action = [sub, shell] { return RunCompletion(sub, *shell); }; });
 }

@@ -127,13 +127,6 @@ void AddLoadgen(CLI::App* sub, Action* action) {
                   "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
                   "never")
       ->capture_default_str();
-  SetExamples(sub,
-              "  dfbench loadgen -s 127.0.0.1 -p 6379 --test-time 30 --ratio 1:10 -d 256\n"
-              "  dfbench loadgen --key-pattern P:P --ratio 1:0 -n allkeys --key-maximum 100000\n"
-              "  dfbench loadgen --rate 50k -t 2 -c 25 --test-time 60 --warmup-time 5s\n"
-              "  dfbench loadgen --command \"LPUSH __key__ __data__\" --command-ratio 2 \\\n"
-              "      --command \"LPOP __key__\" -n 1000 --json-out-file out.json\n"
-              "  dfbench loadgen --protocol memcache_text -p 11211 --test-time 10\n");
   sub->callback([action, o] { *action = [o] { return RunLoadgen(*o); }; });
 }
 

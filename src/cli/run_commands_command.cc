@@ -56,18 +56,6 @@ void AddRunCommands(CLI::App* sub, Action* action) {
       ->capture_default_str()
       ->check(CLI::IsMember({"R", "S", "P", "G"}));
   AddLoadGeneratorFlags(sub, &f->load_generator);
-  SetExamples(sub,
-              "  dfbench run-commands --id local-dev --engines redis --command GET\n"
-              "  dfbench run-commands --id local-dev --engines redis --command LRANGE \\\n"
-              "      --key-maximum 100000 --test-time 15 --trials 1 --warmup-time 0\n"
-              "  dfbench run-commands --id local-dev --engines dragonfly --dragonfly_num_shards -1 "
-              "\\\n"
-              "      --command-template \"SETEX __key__ 3600 __data__\" --command-mutates\n"
-              "  dfbench run-commands --id local-dev --engines redis \\\n"
-              "      --command-template \"GETRANGE __key__ 0 50\" --preload-template "
-              "\"SET __key__ __data__\"\n"
-              "  dfbench run-commands --id local-dev --engines redis --command SET "
-              "--load-generator memtier\n");
   SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommands(*f); });
 }
 

@@ -97,11 +97,6 @@ void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   AddDeprecatedAlias(sub, f, "--dfly-conns", "--dfly-bench-conns", &f->conns);
   AddDeprecatedAlias(sub, f, "--dfly-pipeline", "--dfly-bench-pipeline", &f->pipeline);
   AddDeprecatedAlias(sub, f, "--dfly-data-size", "--dfly-bench-data-size", &f->data_size);
-  SetExamples(sub,
-              "  dfbench run-commands-dfly --id local-dev --command GET --dragonfly_num_shards -1\n"
-              "  dfbench run-commands-dfly --id local-dev --engines redis --command LRANGE \\\n"
-              "      --key-maximum 100000 --test-time 15 --trials 1 --dfly-bench-binary "
-              "./dfly_bench\n");
   SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommandsDfly(*f); });
 }
 

@@ -105,11 +105,6 @@ void AddRunMemory(CLI::App* sub, Action* action) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
-  SetExamples(sub,
-              "  dfbench run-memory --id local-dev --engines redis,memcached --keys 500k\n"
-              "  dfbench run-memory --id lab --keys 5M --value-size 1024 --update-rate 20k \\\n"
-              "      --test-time 120s --snapshot-delay 20s\n"
-              "  dfbench run-memory --id lab --snapshot none --output json > memory.json\n");
   sub->callback([f, action] { *action = [f] { return RunRunMemory(*f); }; });
 }
 

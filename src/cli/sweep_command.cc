@@ -80,12 +80,6 @@ void AddSweep(CLI::App* sub, Action* action) {
       ->capture_default_str();
   AddOutputFlag(sub, &f->output);
   AddTuningFlags(sub, &f->tuning);
-  SetExamples(
-      sub,
-      "  dfbench sweep --id local-dev --engines redis --slo 'p99<=1ms'\n"
-      "  dfbench sweep --id local-dev --engines redis,valkey --slo 'p99<=1ms' \\\n"
-      "      --slo 'p99.9<=5ms' --memtier-threads 2 --memtier-clients 25 --step-time 5s\n"
-      "  dfbench sweep --id local-dev --slo 'p99<=2ms' --confirm 3 --output json > sweep.json\n");
   sub->callback([f, action] { *action = [f] { return RunSweepCommand(*f); }; });
 }
 
