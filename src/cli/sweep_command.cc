@@ -76,10 +76,7 @@ void AddSweep(CLI::App* sub, Action* action) {
                   "spread of their rates is reported")
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
-  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
-  AddOutputFlag(sub, &f->output);
-  AddTuningFlags(sub, &f->tuning);
+  AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
   sub->callback([f, action] { *action = [f] { return RunSweepCommand(*f); }; });
 }
 
