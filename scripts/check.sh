@@ -21,7 +21,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFBENCH_WERROR=ON \
   -DDFBENCH_SANITIZE=ON -DDFBENCH_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure --timeout 900
+  ctest --test-dir build-asan --output-on-failure --timeout 900 -j"$(nproc)"
 
 echo "== fuzzing (bounded)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DDFBENCH_BUILD_FUZZ=ON \

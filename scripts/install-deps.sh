@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build
-  cmake ninja-build g++ clang libclang-rt-14-dev clang-format clang-tidy pkg-config git
+  cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format clang-tidy pkg-config git
   # libraries
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libssl-dev
   libbenchmark-dev

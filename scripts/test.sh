@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-ctest --test-dir build --output-on-failure --timeout 900 "$@"
+# Tests that share the multi-host test bed hold a ctest resource lock, so they never overlap.
+ctest --test-dir build --output-on-failure --timeout 900 -j"$(nproc)" "$@"

@@ -60,7 +60,7 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   for (const auto* e : o.engines) {
     const auto v = o.versions.find(e->name);
     if (v == o.versions.end() && !e->versioned_builds) continue;
-    p += "  " + e->name + " build: " +
+    p += "  " + e->name + " version: " +
          (v == o.versions.end() ? std::string("the one on the host, else latest")
                                 : v->second.value) +
          (e->on_replicas && o.ssh.hosts.size() > 2 ? " (installed on the replicas too)" : "") +

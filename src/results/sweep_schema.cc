@@ -78,7 +78,8 @@ nlohmann::json ToJson(const SweepSettings& s) {
           {"fractions", s.fractions},
           {"bracket", JsonNumber(s.bracket)},
           {"rate_tolerance", JsonNumber(s.rate_tolerance)},
-          {"confirm", s.confirm}};
+          {"confirm", s.confirm},
+          {"recheck", s.recheck}};
 }
 
 // ---- Reading ----
@@ -179,6 +180,8 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepSettings* out,
   r.Field("bracket", &out->bracket);
   r.Field("rate_tolerance", &out->rate_tolerance);
   r.Field("confirm", &out->confirm);
+  out->recheck = 0;  // absent in files written before failing steps were rerun
+  r.Field("recheck", &out->recheck);
   if (!r.ok()) return false;
   return JsonReader::ReadArray<double>(fractions, path + ".fractions", &out->fractions,
                                        JsonReader::Value, error);
@@ -210,7 +213,7 @@ const KeyOrder& SweepKeyOrder() {
           "server_instance", "client_instance", "settings", "objectives", "engines", "context"}},
         {"settings",
          {"memtier", "key_maximum", "step_time_sec", "warmup_sec", "fractions", "bracket",
-          "rate_tolerance", "confirm"}},
+          "rate_tolerance", "confirm", "recheck"}},
         {"memtier",
          {"threads", "clients", "ratio", "data_size", "pipeline", "distinct_client_seed"}},
         {"objectives", {"text", "percentile", "limit_ms"}},

@@ -99,6 +99,7 @@ struct SweepSettings {
   double bracket = 0.02;
   double rate_tolerance = 0.01;
   int confirm = 2;
+  int recheck = 1;  // reruns of a failing ladder or bisection step
 };
 
 // NOLINTNEXTLINE(bugprone-exception-escape): see SweepEngine.

@@ -58,6 +58,16 @@ std::string SettingText(const state::SetupState& setup, const std::string& key) 
   return it != setup.settings.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// A multi-line error in a table cell: its first line and, when there are more, its last one (an
+// engine that would not start ends with its own words, e.g. "Bad directive or wrong number of
+// arguments").
+std::string OneLine(std::string error) {
+  while (!error.empty() && error.back() == '\n') error.pop_back();
+  const size_t first_end = error.find('\n');
+  if (first_end == std::string::npos) return error;
+  return error.substr(0, first_end) + " … " + error.substr(error.rfind('\n') + 1);
+}
+
 }  // namespace
 
 core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::string& text) {
@@ -196,8 +206,7 @@ std::string RenderReplicationTable(const results::ReplicationRunResults& r) {
                   any ? results::WithSeparators(results::P99UsStats(c).median) : "-",
                   c.sync_duration_ms > 0 ? results::WithSeparators(c.sync_duration_ms) : "-",
                   std::to_string(c.series.size()),
-                  c.termination_reason +
-                      (c.error.empty() ? "" : " (" + c.error.substr(0, c.error.find('\n')) + ")")});
+                  c.termination_reason + (c.error.empty() ? "" : " (" + OneLine(c.error) + ")")});
   }
   return table.Render();
 }

@@ -119,12 +119,14 @@ TEST(RenderReplicationTable, TotalsMediansSyncAndHowEachCaseEnded) {
   r.cases.push_back({.run_name = "maxload",
                      .termination_reason = results::kTerminationError,
                      .engine = "redis",
-                     .error = "replica: redis failed to start: bad flag\nlog tail"});
+                     .error = "replica: redis failed to start; last log lines:\n*** FATAL CONFIG "
+                              "FILE ERROR ***\nBad directive or wrong number of arguments\n"});
   EXPECT_EQ(RenderReplicationTable(r),
             "ENGINE  CASE      TARGET OPS/S  MEDIAN RPS  MEDIAN P99 µs  SYNC ms  SAMPLES  END\n"
             "redis   qps=1000         2,000       2,000            400    1,234        3  timeout\n"
             "redis   maxload            max           -              -        -        0  error "
-            "(replica: redis failed to start: bad flag)\n");
+            "(replica: redis failed to start; last log lines: … Bad directive or wrong number "
+            "of arguments)\n");
 }
 
 }  // namespace

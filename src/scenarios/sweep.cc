@@ -195,7 +195,8 @@ results::SweepSettings SettingsOf(const SweepOptions& o) {
           .fractions = o.search.fractions,
           .bracket = o.search.bracket,
           .rate_tolerance = o.search.rate_tolerance,
-          .confirm = o.search.confirm};
+          .confirm = o.search.confirm,
+          .recheck = o.search.recheck};
 }
 
 }  // namespace

@@ -46,6 +46,14 @@ class Walk {
     return s.verdict.passed;
   }
 
+  // Runs a step, and again at the same rate while it fails and rechecks are left: the rate
+  // fails only when every run did. Every run is recorded.
+  std::optional<bool> Probe(results::StepPhase phase, double target) {
+    auto ok = Run(phase, target);
+    for (int i = 0; i < settings_.recheck && ok && !*ok; ++i) ok = Run(phase, target);
+    return ok;
+  }
+
  private:
   const std::vector<results::Objective>& objectives_;
   const SearchSettings& settings_;
@@ -121,7 +129,7 @@ SearchResult SearchMaxRate(double capacity, const std::vector<results::Objective
   for (double f : settings.fractions) {
     const double target = Rounded(capacity * f);
     if (pass && target <= *pass) continue;
-    auto ok = walk.Run(results::StepPhase::kLadder, target);
+    auto ok = walk.Probe(results::StepPhase::kLadder, target);
     if (!ok) return out;
     if (!*ok) {
       fail = target;
@@ -134,7 +142,7 @@ SearchResult SearchMaxRate(double capacity, const std::vector<results::Objective
   while (fail && *fail - *pass > settings.bracket * *pass) {
     const double mid = Rounded((*pass + *fail) / 2);
     if (mid <= *pass || mid >= *fail) break;
-    auto ok = walk.Run(results::StepPhase::kBisect, mid);
+    auto ok = walk.Probe(results::StepPhase::kBisect, mid);
     if (!ok) break;
     (*ok ? pass : fail) = mid;
   }

@@ -38,6 +38,11 @@ struct SearchSettings {
   double rate_tolerance = 0.01;  // achieved within this fraction of the target
   int confirm = 2;               // confirmation rounds at the found rate
   int confirm_step_downs = 5;    // a failing round retries this many times, `bracket` lower each
+  // A failing ladder or bisection step is run again at the same rate this many times and fails
+  // only when every run does: one stall of the machine (tens of ms are enough to break a p99
+  // over a 10 s step) would otherwise end the ladder at a fraction of the engine's knee. The
+  // confirmation rounds re-run the found rate, so a lucky rerun cannot raise it unchecked.
+  int recheck = 1;
 };
 
 struct SearchResult {
@@ -55,11 +60,11 @@ using StepFunction =
 // Called after every step, e.g. to save the results so far.
 using StepObserver = std::function<void(const results::SweepStep&)>;
 
-// The walk from `capacity` (closed-loop ops/s). Ladder rungs at fractions of it until one fails;
-// then bisection between the last passing and the first failing rate until the bracket is
-// within `bracket` of the passing rate; then `confirm` rounds, each re-running the found rate
-// and stepping down by `bracket` while it fails. With no failing rung the highest rung is the
-// found rate (confirmed the same way); with no passing rung there is none.
+// The walk from `capacity` (closed-loop ops/s). Ladder rungs at fractions of it until one fails
+// (rechecked: see `recheck`); then bisection between the last passing and the first failing rate
+// until the bracket is within `bracket` of the passing rate; then `confirm` rounds, each re-running
+// the found rate and stepping down by `bracket` while it fails. With no failing rung the highest
+// rung is the found rate (confirmed the same way); with no passing rung there is none.
 SearchResult SearchMaxRate(double capacity, const std::vector<results::Objective>& objectives,
                            const SearchSettings& settings, const StepFunction& step,
                            const StepObserver& observe = {});

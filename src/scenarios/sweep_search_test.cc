@@ -97,7 +97,7 @@ TEST(JudgeStep, ErrorsAndMissingPercentilesFail) {
 
 TEST(SearchMaxRate, ClimbsTheLadderThenBisectsToTheBracket) {
   std::vector<std::pair<StepPhase, double>> asked;
-  SearchSettings settings{.fractions = {0.25, 0.5, 0.75, 1.0}, .confirm = 0};
+  SearchSettings settings{.fractions = {0.25, 0.5, 0.75, 1.0}, .confirm = 0, .recheck = 0};
   const auto result = SearchMaxRate(100000, P99Within(1), settings, KneeAt(61000, &asked));
   // The ladder stops at the first failing rung (75 %); bisection between 50k and 75k.
   ASSERT_GE(asked.size(), 4u);
@@ -161,11 +161,45 @@ TEST(SearchMaxRate, ARoundThatNeverPassesSustainsNothing) {
   EXPECT_EQ(*result.found_rate, 50000);
 }
 
+TEST(SearchMaxRate, AFailureThatDoesNotRecurIsRecheckedAndTheLadderGoesOn) {
+  // A knee at 61k, and one stall of the machine during the first step at 30k.
+  auto stalled_once = [](std::vector<std::pair<StepPhase, double>>* asked) {
+    return [asked, stalled = false](StepPhase phase,
+                                    double target) mutable -> std::optional<StepMeasurement> {
+      asked->emplace_back(phase, target);
+      if (target == 30000 && !stalled) {
+        stalled = true;
+        return Measured(target, 40);
+      }
+      return Measured(target, target <= 61000 ? 0.5 : 10);
+    };
+  };
+  std::vector<std::pair<StepPhase, double>> asked;
+  const SearchSettings settings{.fractions = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}, .confirm = 0};
+  auto result = SearchMaxRate(100000, P99Within(1), settings, stalled_once(&asked));
+  ASSERT_GE(result.steps.size(), 4u);
+  EXPECT_EQ(result.steps[2].target_rate, 30000);
+  EXPECT_FALSE(result.steps[2].verdict.passed);
+  EXPECT_EQ(result.steps[3].target_rate, 30000);
+  EXPECT_TRUE(result.steps[3].verdict.passed);
+  ASSERT_TRUE(result.found_rate);
+  EXPECT_GT(*result.found_rate, 59000);
+  EXPECT_LE(*result.found_rate, 61000);
+  // Without the recheck the same stall ends the search at the rung below it.
+  asked.clear();
+  SearchSettings no_recheck = settings;
+  no_recheck.recheck = 0;
+  result = SearchMaxRate(100000, P99Within(1), no_recheck, stalled_once(&asked));
+  EXPECT_LT(*result.found_rate, 30000);
+}
+
 TEST(SearchMaxRate, NoPassingRungMeansNoRate) {
   std::vector<std::pair<StepPhase, double>> asked;
   const auto result =
       SearchMaxRate(100000, P99Within(1), {.fractions = {0.1, 0.2}}, KneeAt(5000, &asked));
-  EXPECT_EQ(asked.size(), 1u);
+  // The first rung fails twice (once rechecked); the ladder ends there.
+  EXPECT_EQ(asked, (std::vector<std::pair<StepPhase, double>>{{StepPhase::kLadder, 10000},
+                                                              {StepPhase::kLadder, 10000}}));
   EXPECT_FALSE(result.found_rate);
   EXPECT_EQ(*result.first_failing_rate, 10000);
   EXPECT_TRUE(result.confirmation.round_rates.empty());
