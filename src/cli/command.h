@@ -43,14 +43,27 @@ inline void OrExit(core::Status s) {
   throw ExitError{core::Error{kind, std::move(message)}};
 }
 
-// Lists the flags that `add` registers under their own heading in --help.
-template <class Add>
-void AddFlagGroup(CLI::App* sub, const std::string& heading, Add add) {
-  const std::string previous = sub->option_defaults()->get_group();
-  sub->option_defaults()->group(heading);
-  add();
-  sub->option_defaults()->group(previous);
-}
+// Lists the flags added while it lives under its own heading in --help.
+class FlagGroup {
+ public:
+  FlagGroup(CLI::App* sub, const std::string& heading)
+      : sub_(sub), previous_(sub->option_defaults()->get_group()) {
+    sub->option_defaults()->group(heading);
+  }
+  // Copying a heading back can only fail for want of memory, which leaves nothing to restore.
+  ~FlagGroup() {
+    try {
+      sub_->option_defaults()->group(previous_);
+    } catch (...) {
+    }
+  }
+  FlagGroup(const FlagGroup&) = delete;
+  FlagGroup& operator=(const FlagGroup&) = delete;
+
+ private:
+  CLI::App* sub_;
+  std::string previous_;
+};
 
 // The subcommand closest to `word` (a typo), or "" when none is close.
 std::string SuggestCommand(const std::string& word);
