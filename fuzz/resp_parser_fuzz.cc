@@ -2,27 +2,18 @@
 // ParseReply, and checks they agree: the same replies (kinds and error texts), the same verdict
 // on protocol errors, the same unconsumed tail. Sanitizers catch the rest.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/check.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_parser.h"
 #include "support/chunked_scan.h"
 
 namespace dfbench::protocol {
 namespace {
-
-#define FUZZ_CHECK(cond)                                                            \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                 \
-    }                                                                               \
-  } while (0)
 
 struct Outcome {
   std::vector<ReplyKind> kinds;
@@ -36,10 +27,10 @@ template <class Scanner>
 Outcome Scan(std::string_view data, const std::vector<size_t>& sizes) {
   Scanner scanner;
   const testing::ChunkedScan scan = testing::ScanInChunks(scanner, data, sizes);
-  FUZZ_CHECK(!scan.overconsumed);
+  DFB_CHECK(!scan.overconsumed);
   // Only a partial line is ever kept back.
-  FUZZ_CHECK(scan.max_pending < kMaxLineBytes);
-  FUZZ_CHECK(!scan.kept_line_end);
+  DFB_CHECK(scan.max_pending < kMaxLineBytes);
+  DFB_CHECK(!scan.kept_line_end);
   Outcome out;
   for (const auto& reply : scan.replies) {
     out.kinds.push_back(reply.kind);
@@ -48,10 +39,10 @@ Outcome Scan(std::string_view data, const std::vector<size_t>& sizes) {
   out.failed = scan.failed;
   out.tail = scan.tail;
   if (scan.failed) {
-    FUZZ_CHECK(!scan.error.empty());
+    DFB_CHECK(!scan.error.empty());
     // A failed scanner stays failed.
-    FUZZ_CHECK(scanner.Scan("+OK\r\n", [](ReplyKind, std::string_view) {}).status ==
-               ParseStatus::kProtocolError);
+    DFB_CHECK(scanner.Scan("+OK\r\n", [](ReplyKind, std::string_view) {}).status ==
+              ParseStatus::kProtocolError);
   }
   return out;
 }
@@ -66,11 +57,11 @@ Outcome ParseAll(std::string_view data, std::vector<std::string>* error_texts) {
     const ParseStatus st = ParseReply(data.substr(pos), &consumed, &reply, &error);
     if (st == ParseStatus::kIncomplete) break;
     if (st == ParseStatus::kProtocolError) {
-      FUZZ_CHECK(!error.empty());
+      DFB_CHECK(!error.empty());
       out.failed = true;
       break;
     }
-    FUZZ_CHECK(consumed > 0 && consumed <= data.size() - pos);
+    DFB_CHECK(consumed > 0 && consumed <= data.size() - pos);
     pos += consumed;
     out.kinds.push_back(reply.is_error()  ? ReplyKind::kError
                         : reply.is_null() ? ReplyKind::kNull
@@ -97,27 +88,27 @@ std::vector<std::vector<size_t>> Chunkings(std::string_view data) {
 }
 
 void ExpectSameAsWhole(const Outcome& whole, const Outcome& chunked) {
-  FUZZ_CHECK(chunked.failed == whole.failed);
-  FUZZ_CHECK(chunked.kinds == whole.kinds);
+  DFB_CHECK(chunked.failed == whole.failed);
+  DFB_CHECK(chunked.kinds == whole.kinds);
   for (size_t i = 0; i < chunked.kinds.size(); ++i) {
     // Chunked scanning reports an error text only when it lies whole in one read.
     if (!chunked.error_texts[i].empty()) {
-      FUZZ_CHECK(chunked.error_texts[i] == whole.error_texts[i]);
+      DFB_CHECK(chunked.error_texts[i] == whole.error_texts[i]);
     }
   }
-  if (!whole.failed) FUZZ_CHECK(chunked.tail == whole.tail);
+  if (!whole.failed) DFB_CHECK(chunked.tail == whole.tail);
 }
 
 void CheckResp(std::string_view data) {
   const Outcome whole = Scan<RespScanner>(data, {});
   std::vector<std::string> parsed_texts;
   const Outcome parsed = ParseAll(data, &parsed_texts);
-  FUZZ_CHECK(parsed.kinds == whole.kinds);
-  FUZZ_CHECK(parsed.failed == whole.failed);
+  DFB_CHECK(parsed.kinds == whole.kinds);
+  DFB_CHECK(parsed.failed == whole.failed);
   for (size_t i = 0; i < whole.kinds.size(); ++i) {
-    FUZZ_CHECK(whole.kinds[i] == ReplyKind::kError || whole.error_texts[i].empty());
+    DFB_CHECK(whole.kinds[i] == ReplyKind::kError || whole.error_texts[i].empty());
     // With the whole input in one buffer, every error text is reported.
-    FUZZ_CHECK(whole.error_texts[i] == parsed_texts[i]);
+    DFB_CHECK(whole.error_texts[i] == parsed_texts[i]);
   }
   for (const auto& sizes : Chunkings(data))
     ExpectSameAsWhole(whole, Scan<RespScanner>(data, sizes));
@@ -126,7 +117,7 @@ void CheckResp(std::string_view data) {
 void CheckMemcache(std::string_view data) {
   const Outcome whole = Scan<MemcacheScanner>(data, {});
   for (size_t i = 0; i < whole.kinds.size(); ++i) {
-    FUZZ_CHECK((whole.kinds[i] == ReplyKind::kError) == !whole.error_texts[i].empty());
+    DFB_CHECK((whole.kinds[i] == ReplyKind::kError) == !whole.error_texts[i].empty());
   }
   for (const auto& sizes : Chunkings(data)) {
     ExpectSameAsWhole(whole, Scan<MemcacheScanner>(data, sizes));

@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/help_texts.h"
 #include "core/interrupt.h"
 #include "state/state.h"
 
@@ -53,11 +55,16 @@ int PrintError(const std::string& message, int code) {
   return code;
 }
 
-}  // namespace
-
-void SetExamples(CLI::App* sub, const std::string& examples) {
-  sub->footer("\nExamples:\n" + examples);
+// Ends a command's --help with its help text, and its nested commands' with theirs.
+void AttachHelpText(CLI::App* sub, const std::string& key) {
+  const std::string_view text = HelpText(key);
+  if (!text.empty()) sub->footer("\nExamples:\n" + std::string(text));
+  for (CLI::App* nested : sub->get_subcommands([](const CLI::App*) { return true; })) {
+    AttachHelpText(nested, key + "_" + nested->get_name());
+  }
 }
+
+}  // namespace
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> commands = {
@@ -92,22 +99,30 @@ const std::vector<CommandSpec>& Commands() {
   return commands;
 }
 
-int Main(int argc, char** argv) {
-  core::InstallInterruptHandlers();
-  CLI::App app{"dfbench: fair, reproducible benchmarks of Dragonfly, Redis, Valkey and memcached",
-               "dfbench"};
-  app.require_subcommand(1);
-  app.fallthrough(false);
-  app.footer(
+std::unique_ptr<CLI::App> MakeApp(Action* action) {
+  auto app = std::make_unique<CLI::App>(
+      "dfbench: fair, reproducible benchmarks of Dragonfly, Redis, Valkey and memcached",
+      "dfbench");
+  app->require_subcommand(1);
+  app->fallthrough(false);
+  app->footer(
       "\nRun 'dfbench <command> --help' for a command's flags and examples.\n"
       "Exit codes: 0 ok, 1 failure or regression, 2 usage or input error, 3 setup not found\n"
       "or not ready, 4 setup locked by another command, 5 environment (missing binary,\n"
       "engine that will not start, unreachable server), 130 interrupted.");
-  Action action;
   for (const auto& spec : Commands()) {
-    CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
-    spec.add(sub, &action);
+    CLI::App* sub = app->add_subcommand(spec.name, spec.summary);
+    spec.add(sub, action);
+    AttachHelpText(sub, spec.name);
   }
+  return app;
+}
+
+int Main(int argc, char** argv) {
+  core::InstallInterruptHandlers();
+  Action action;
+  const std::unique_ptr<CLI::App> app_owner = MakeApp(&action);
+  CLI::App& app = *app_owner;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -23,37 +23,28 @@ aws::Arch ArchOrExit(const std::string& value, const char* flag) {
 }  // namespace
 
 void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
-  const char* group = "AWS fleet";
+  const FlagGroup group(sub, "AWS fleet");
   sub->add_option("--server-instance", f->server_instance,
                   "EC2 type of the engine host (no t2/t3/t3a/t4g/a1/mac*: cluster placement)")
-      ->capture_default_str()
-      ->group(group);
+      ->capture_default_str();
   sub->add_option("--client-instance", f->client_instance, "EC2 type of the load generator host")
-      ->capture_default_str()
-      ->group(group);
+      ->capture_default_str();
   sub->add_option("--server-arch", f->server_arch, "x86_64 or arm64 (Graviton: c7g, m7g, ...)")
-      ->capture_default_str()
-      ->group(group);
-  sub->add_option("--client-arch", f->client_arch, "x86_64 or arm64")
-      ->capture_default_str()
-      ->group(group);
+      ->capture_default_str();
+  sub->add_option("--client-arch", f->client_arch, "x86_64 or arm64")->capture_default_str();
   sub->add_option("--replicas", f->replicas,
                   "Replica hosts to provision (0-16); with --provider local, replica engines on "
                   "this machine")
       ->capture_default_str()
-      ->check(CLI::Range(0, 16))
-      ->group(group);
+      ->check(CLI::Range(0, 16));
   sub->add_option("--replica-instance", f->replica_instance,
-                  "EC2 type of each replica (default: --server-instance)")
-      ->group(group);
+                  "EC2 type of each replica (default: --server-instance)");
   sub->add_option("--replica-arch", f->replica_arch,
-                  "Architecture of each replica (default: --server-arch)")
-      ->group(group);
+                  "Architecture of each replica (default: --server-arch)");
   sub->add_option("--ubuntu-version", f->ubuntu_version,
                   "Ubuntu release of every host: 20.04, 22.04 or 24.04 (Canonical's AMIs)")
-      ->capture_default_str()
-      ->group(group);
-  sub->add_option("--region", f->region, "AWS region")->capture_default_str()->group(group);
+      ->capture_default_str();
+  sub->add_option("--region", f->region, "AWS region")->capture_default_str();
 }
 
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) {

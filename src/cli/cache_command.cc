@@ -92,12 +92,6 @@ void AddCache(CLI::App* sub, Action* action) {
 
   CLI::App* list = sub->add_subcommand("list", "List the cached engine versions");
   list->add_option("--engine", *engine, "Only this engine's versions");
-  SetExamples(list,
-              "  dfbench cache list\n  dfbench cache list --engine valkey\n\n"
-              "Columns: ENGINE, VERSION (<version>-<arch>; url-<hash> for a URL, file-<sha> for\n"
-              "a local file, .stage-* for an install that never finished), SOURCE (release or\n"
-              "build), CHECKSUM (verified against the published one, or only recorded), SIZE,\n"
-              "IN USE (by a setup that is not destroyed), DIRECTORY.\n");
   list->callback([engine, action] { *action = [engine] { return RunList(*engine); }; });
 
   CLI::App* prune = sub->add_subcommand(
@@ -105,9 +99,6 @@ void AddCache(CLI::App* sub, Action* action) {
   prune->add_option("--engine", *engine, "Only this engine's versions");
   AddBoolFlag(prune, "--all", all.get(), "Also remove versions that setups use");
   AddBoolFlag(prune, "--dry-run", dry_run.get(), "Say what would go, remove nothing");
-  SetExamples(prune,
-              "  dfbench cache prune --dry-run\n  dfbench cache prune\n"
-              "  dfbench cache prune --engine dragonfly --all\n");
   prune->callback([engine, all, dry_run, action] {
     *action = [engine, all, dry_run] { return RunPrune(*engine, *all, *dry_run); };
   });
@@ -120,11 +111,6 @@ void AddCache(CLI::App* sub, Action* action) {
       };
     }
   });
-  SetExamples(sub,
-              "  dfbench cache list\n  dfbench cache prune\n\n"
-              "The cache is ~/.dfbench/cache/engines/<engine>/<version>-<arch>/ ($DFBENCH_HOME/\n"
-              "cache/engines with DFBENCH_HOME set): --<engine>_version installs there once,\n"
-              "and every later setup asking for the same version reuses it.\n");
 }
 
 }  // namespace dfbench::cli

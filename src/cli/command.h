@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "cli/bool_flag.h"
@@ -42,12 +43,35 @@ inline void OrExit(core::Status s) {
   throw ExitError{core::Error{kind, std::move(message)}};
 }
 
+// Lists the flags added while it lives under its own heading in --help.
+class FlagGroup {
+ public:
+  FlagGroup(CLI::App* sub, const std::string& heading)
+      : sub_(sub), previous_(sub->option_defaults()->get_group()) {
+    sub->option_defaults()->group(heading);
+  }
+  // Copying a heading back can only fail for want of memory, which leaves nothing to restore.
+  ~FlagGroup() {
+    try {
+      sub_->option_defaults()->group(previous_);
+    } catch (...) {
+    }
+  }
+  FlagGroup(const FlagGroup&) = delete;
+  FlagGroup& operator=(const FlagGroup&) = delete;
+
+ private:
+  CLI::App* sub_;
+  std::string previous_;
+};
+
 // The subcommand closest to `word` (a typo), or "" when none is close.
 std::string SuggestCommand(const std::string& word);
 // "unknown command 'runn' (did you mean 'run'?); run 'dfbench --help' for the list"
 std::string UnknownCommandMessage(const std::string& word);
 
-// Adds an "Examples:" block to a subcommand's --help.
-void SetExamples(CLI::App* sub, const std::string& examples);
+// The whole command line: every subcommand with its flags and its help text (help/<name>.txt);
+// a parse callback stores the chosen command's action in `action`.
+std::unique_ptr<CLI::App> MakeApp(Action* action);
 
 }  // namespace dfbench::cli

@@ -57,26 +57,6 @@ void AddCompare(CLI::App* sub, Action* action) {
   AddBoolFlag(sub, "--require-significance", &f->require_significance,
               "Only count a regression when the two runs' trial spreads (min..max) do not "
               "overlap");
-  SetExamples(
-      sub,
-      "  dfbench compare ~/.dfbench/runs/perf/benchmarks/20260408-143217/results.json \\\n"
-      "                  ~/.dfbench/runs/perf/benchmarks/20260409-091802/results.json \\\n"
-      "                  --regression-pct 2.0\n"
-      "  dfbench compare baseline.json candidate.json --require-significance\n"
-      "  dfbench compare baseline.json candidate.json --format json \\\n"
-      "    | jq '.cases[] | select(.regressions != [])'\n"
-      "\n"
-      "  # CI: branch on the exit code so a flaky run does not silently pass\n"
-      "  dfbench compare baseline.json candidate.json\n"
-      "  case $? in\n"
-      "    0) echo \"ok: candidate within tolerance\" ;;\n"
-      "    1) echo \"REGRESSION; see output above\"; exit 1 ;;\n"
-      "    2) echo \"input error (missing / mismatched files)\"; exit 2 ;;\n"
-      "  esac\n"
-      "\n"
-      "Auto-detects the shape of each file: a run (top-level engines), a per-command run\n"
-      "(scenario \"commands\") or a replication run (scenario \"replication\"). Exit codes: 0\n"
-      "within tolerance, 1 regression, 2 input error (missing, malformed or mismatched files).\n");
   sub->callback([f, action] { *action = [f] { return RunCompare(*f); }; });
 }
 

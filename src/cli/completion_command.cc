@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "hosts/ssh_command.h"
 
 namespace dfbench::cli {
 namespace {
@@ -41,20 +42,6 @@ std::vector<Completions> Collect(const CLI::App* app) {
   return out;
 }
 
-// Inside '...' for bash and zsh.
-std::string Quoted(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) {
-    if (ch == '\'') {
-      out.append("'\\''");
-    } else {
-      out.push_back(ch);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
-
 // Inside '...' for fish, which escapes \ and ' with a backslash.
 std::string FishQuoted(const std::string& s) {
   std::string out = "'";
@@ -88,8 +75,9 @@ std::string Bash(const std::vector<Completions>& commands) {
       "  done\n"
       "  case $command in\n"
       "    '') words=" +
-      Quoted(names + " --help") + " ;;\n";
-  for (const auto& c : commands) s += "    " + c.name + ") words=" + Quoted(WordsOf(c)) + " ;;\n";
+      hosts::ShellQuote(names + " --help") + " ;;\n";
+  for (const auto& c : commands)
+    s += "    " + c.name + ") words=" + hosts::ShellQuote(WordsOf(c)) + " ;;\n";
   s += "    *) words= ;;\n"
        "  esac\n"
        "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
@@ -106,7 +94,7 @@ std::string Zsh(const std::vector<Completions>& commands) {
       "_dfbench() {\n"
       "  local -a commands\n"
       "  commands=(\n";
-  for (const auto& c : commands) s += "    " + Quoted(c.name + ":" + c.summary) + "\n";
+  for (const auto& c : commands) s += "    " + hosts::ShellQuote(c.name + ":" + c.summary) + "\n";
   s += "  )\n"
        "  if (( CURRENT == 2 )); then\n"
        "    _describe -t commands 'dfbench command' commands\n"
@@ -161,10 +149,6 @@ int RunCompletion(const CLI::App* sub, const std::string& shell) {
 void AddCompletion(CLI::App* sub, Action* action) {
   auto shell = std::make_shared<std::string>();
   sub->add_option("shell", *shell, "bash, zsh or fish")->required()->check(CLI::IsMember(kShells));
-  SetExamples(sub,
-              "  eval \"$(dfbench completion bash)\"        # in ~/.bashrc\n"
-              "  eval \"$(dfbench completion zsh)\"         # in ~/.zshrc, after compinit\n"
-              "  dfbench completion fish | source         # in ~/.config/fish/config.fish\n");
   sub->callback(
       [sub, shell, action] { *action = [sub, shell] { return RunCompletion(sub, *shell); }; });
 }

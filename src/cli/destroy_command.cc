@@ -27,13 +27,6 @@ void AddDestroy(CLI::App* sub, Action* action) {
   sub->add_option("--id", *id, "Setup to destroy")->required();
   auto yes = std::make_shared<bool>(false);
   AddYesFlag(sub, yes.get());
-  SetExamples(
-      sub,
-      "  dfbench destroy --id local-dev\n"
-      "  dfbench destroy --id lab --yes\n"
-      "\nA setup on hosts reached over SSH is shown first and destroy asks before\n"
-      "removing its work directories there; --yes or DFBENCH_NO_CONFIRM=1 skips the\n"
-      "question, which is required without a terminal. Local setups are not asked about.\n");
   sub->callback([id, yes, action] { *action = [id, yes] { return RunDestroy(*id, *yes); }; });
 }
 

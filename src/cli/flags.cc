@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include "cli/load_flags.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
@@ -125,22 +126,9 @@ std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
 }
 
 void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* m, std::string* ratio) {
-  sub->add_option("--memtier-threads", m->threads, "Load generator threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--memtier-clients", m->clients, "Connections per thread")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+  AddLoadFlags(sub, m, LoadFlagsOf::kRun);
   sub->add_option("--memtier-ratio", *ratio, "SET:GET ratio (1:10 means 91% reads)")
       ->capture_default_str();
-  sub->add_option("--memtier-data-size", m->data_size, "Value size in bytes")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
-  sub->add_option("--memtier-pipeline", m->pipeline, "Requests in flight per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  AddBoolFlag(sub, "--distinct-client-seed", &m->distinct_client_seed,
-              "Give each connection its own random seed");
 }
 
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
@@ -158,13 +146,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
   sub->add_option("--warmup-requests", flags->warmup_requests,
                   "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
-  sub->add_option("--trials", flags->trials, "Measured trials per engine")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--cooldown", flags->cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
-  AddOutputFlag(sub, &flags->output);
-  AddTuningFlags(sub, &flags->tuning);
+  AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
 }
 
 void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
@@ -206,9 +188,11 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
 
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning) {
-  sub->add_option("--trials", *trials, "Measured trials per engine")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
+  if (trials != nullptr) {
+    sub->add_option("--trials", *trials, "Measured trials per engine")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+  }
   sub->add_option("--cooldown", *cooldown, "Pause between engines (e.g. 30s, 500ms)")
       ->capture_default_str();
   AddOutputFlag(sub, output);

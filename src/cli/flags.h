@@ -92,8 +92,8 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
 scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines);
 
-// --trials, --cooldown, --output and the engine tuning, as every per-engine benchmark takes
-// them (run-commands, run-memory).
+// --trials (unless `trials` is null: sweep), --cooldown, --output and the engine tuning, as
+// every per-engine benchmark takes them.
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning);
 

@@ -29,7 +29,6 @@ int RunHelp(const CLI::App* help, const std::string& topic) {
 void AddHelp(CLI::App* sub, Action* action) {
   auto topic = std::make_shared<std::string>();
   sub->add_option("command", *topic, "The command to explain (default: all of them)");
-  SetExamples(sub, "  dfbench help\n  dfbench help run\n");
   sub->callback([sub, topic, action] { *action = [sub, topic] { return RunHelp(sub, *topic); }; });
 }
 

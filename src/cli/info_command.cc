@@ -166,8 +166,6 @@ void AddInfo(CLI::App* sub, Action* action) {
   auto json = std::make_shared<bool>(false);
   sub->add_option("--id", *id, "Setup to describe")->required();
   AddBoolFlag(sub, "--json", json.get(), "Print state.json instead");
-  SetExamples(
-      sub, "  dfbench info --id local-dev\n  dfbench info --id local-dev --json | jq .engines\n");
   sub->callback([id, json, action] {
     *action = [id, json] {
       auto s = OrExit(state::Load(*id));

@@ -57,11 +57,6 @@ int RunList(bool all) {
 void AddList(CLI::App* sub, Action* action) {
   auto all = std::make_shared<bool>(false);
   AddBoolFlag(sub, "--all", all.get(), "Include destroyed setups");
-  SetExamples(sub,
-              "  dfbench list\n  dfbench list --all\n\n"
-              "Columns: ID, STATUS, REGION (the AWS region, else the provider), SERVER and\n"
-              "CLIENT (instance type and arch on aws, else host name and vCPUs), AGE; newest\n"
-              "first.\n");
   sub->callback([all, action] { *action = [all] { return RunList(*all); }; });
 }
 

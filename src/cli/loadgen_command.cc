@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "cli/commands.h"
@@ -25,8 +26,26 @@ int RunLoadgen(const loadgen::Options& options) {
   return 0;
 }
 
-// --command-ratio and --command-key-pattern apply to the --command before them, so they are
-// handled as they are parsed, in command-line order.
+// A flag that applies to the --command before it, so it is handled as it is parsed, in
+// command-line order: `apply` sets it on that command, or returns what is wrong with the value.
+using ApplyToCommand = std::function<std::string(const std::string&, loadgen::CommandConfig*)>;
+void AddPerCommandFlag(CLI::App* sub, const std::shared_ptr<loadgen::Options>& o,
+                       const std::string& flag, ApplyToCommand apply, const std::string& help) {
+  sub->add_option_function<std::string>(
+         flag,
+         [o, flag, apply = std::move(apply)](const std::string& text) {
+           if (o->commands.empty()) {
+             o->options_error = flag + " must follow the --command it applies to";
+             return;
+           }
+           std::string error = apply(text, &o->commands.back());
+           if (!error.empty()) o->options_error = std::move(error);
+         },
+         help)
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 void AddCommandFlags(CLI::App* sub, const std::shared_ptr<loadgen::Options>& o) {
   sub->add_option_function<std::string>(
          "--command",
@@ -35,41 +54,27 @@ void AddCommandFlags(CLI::App* sub, const std::shared_ptr<loadgen::Options>& o) 
          "\"LPUSH __key__ __data__\"")
       ->trigger_on_parse()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option_function<std::string>(
-         "--command-ratio",
-         [o](const std::string& text) {
-           if (o->commands.empty()) {
-             o->options_error = "--command-ratio must follow the --command it applies to";
-             return;
-           }
-           char* end = nullptr;
-           const unsigned long v = std::strtoul(text.c_str(), &end, 10);
-           if (text.empty() || *end != '\0' || v == 0 || v > UINT32_MAX) {
-             o->options_error = "invalid --command-ratio '" + text + "' (expected a count >= 1)";
-             return;
-           }
-           o->commands.back().ratio = static_cast<uint32_t>(v);
-         },
-         "Times the preceding --command is sent in sequence (default 1)")
-      ->trigger_on_parse()
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option_function<std::string>(
-         "--command-key-pattern",
-         [o](const std::string& text) {
-           if (o->commands.empty()) {
-             o->options_error = "--command-key-pattern must follow the --command it applies to";
-             return;
-           }
-           auto p = loadgen::ParseKeyPatternLetter(text);
-           if (!p) {
-             o->options_error = "--command-key-pattern: " + p.error().message;
-             return;
-           }
-           o->commands.back().key_pattern = *p;
-         },
-         "Key pattern of the preceding --command: R, S, P, G or Z (default R)")
-      ->trigger_on_parse()
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  AddPerCommandFlag(
+      sub, o, "--command-ratio",
+      [](const std::string& text, loadgen::CommandConfig* command) -> std::string {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || v == 0 || v > UINT32_MAX) {
+          return "invalid --command-ratio '" + text + "' (expected a count >= 1)";
+        }
+        command->ratio = static_cast<uint32_t>(v);
+        return "";
+      },
+      "Times the preceding --command is sent in sequence (default 1)");
+  AddPerCommandFlag(
+      sub, o, "--command-key-pattern",
+      [](const std::string& text, loadgen::CommandConfig* command) -> std::string {
+        auto p = loadgen::ParseKeyPatternLetter(text);
+        if (!p) return "--command-key-pattern: " + p.error().message;
+        command->key_pattern = *p;
+        return "";
+      },
+      "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
 }
 
 }  // namespace
@@ -127,13 +132,6 @@ void AddLoadgen(CLI::App* sub, Action* action) {
                   "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
                   "never")
       ->capture_default_str();
-  SetExamples(sub,
-              "  dfbench loadgen -s 127.0.0.1 -p 6379 --test-time 30 --ratio 1:10 -d 256\n"
-              "  dfbench loadgen --key-pattern P:P --ratio 1:0 -n allkeys --key-maximum 100000\n"
-              "  dfbench loadgen --rate 50k -t 2 -c 25 --test-time 60 --warmup-time 5s\n"
-              "  dfbench loadgen --command \"LPUSH __key__ __data__\" --command-ratio 2 \\\n"
-              "      --command \"LPOP __key__\" -n 1000 --json-out-file out.json\n"
-              "  dfbench loadgen --protocol memcache_text -p 11211 --test-time 10\n");
   sub->callback([action, o] { *action = [o] { return RunLoadgen(*o); }; });
 }
 

@@ -78,7 +78,8 @@ bool PerCommandFlags::Given(const std::string& flag) const {
   return std::find(given.begin(), given.end(), flag) != given.end();
 }
 
-void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& default_engines) {
+void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& default_engines,
+                        LoadFlagsOf load_flags) {
   f->engines = default_engines;
   sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
       ->capture_default_str();
@@ -105,21 +106,22 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
                   "Custom command: its key range (default --key-maximum); required when "
                   "--preload-items > 1")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sub->add_option("--key-maximum", f->key_maximum,
+  sub->add_option("--key-maximum", f->load.key_maximum,
                   "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use at most "
                   "1000000 keys, or --key-maximum when smaller (a small value keeps a smoke run "
                   "small)")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sub->add_option("--test-time", f->test_time_sec, "Seconds of measured load per trial")
+  sub->add_option("--test-time", f->load.test_time_sec, "Seconds of measured load per trial")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));
-  sub->add_option("--warmup-time", f->warmup_time_sec,
+  sub->add_option("--warmup-time", f->load.warmup_time_sec,
                   "Seconds of discarded warmup load per engine (0 disables)")
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
+  AddLoadFlags(sub, &f->load, load_flags);
 }
 
 namespace {
@@ -143,8 +145,7 @@ void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
   });
 }
 
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int threads, int clients,
-                                                 int pipeline, int data_size) {
+scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f) {
   const bool builtin = f.Given("--command"), custom = f.Given("--command-template");
   if (builtin && custom) Usage("--command and --command-template are mutually exclusive");
   if (!builtin && !custom) {
@@ -178,13 +179,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f, int t
           "from the CPUs, 0: Dragonfly's default, >0: explicit)");
     }
   }
-  o.load = results::CommandLoadConfig{.threads = threads,
-                                      .clients = clients,
-                                      .pipeline = pipeline,
-                                      .data_size = data_size,
-                                      .key_maximum = f.key_maximum,
-                                      .test_time_sec = f.test_time_sec,
-                                      .warmup_time_sec = f.warmup_time_sec};
+  o.load = f.load;
   o.trials = f.trials;
   o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
       OrExit(core::ParseDuration(f.cooldown)));

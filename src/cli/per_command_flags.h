@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/load_flags.h"
 #include "results/command_schema.h"
 #include "scenarios/run_commands.h"
 
@@ -23,9 +24,7 @@ struct PerCommandFlags {
   std::string preload_template;
   int preload_items = 1;
   uint64_t command_key_maximum = 0;
-  uint64_t key_maximum = 100000000;
-  int test_time_sec = 300;
-  int warmup_time_sec = 10;
+  results::CommandLoadConfig load;  // --key-maximum, --test-time, --warmup-time, AddLoadFlags'
   int trials = 3;
   std::string cooldown = "30s";
   std::string output = "table";
@@ -36,8 +35,9 @@ struct PerCommandFlags {
   bool Given(const std::string& flag) const;
 };
 
-// Adds the flags; `default_engines` differs between the two commands.
-void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, const std::string& default_engines);
+// Adds the flags, the load flags last; `default_engines` differs between the two commands.
+void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, const std::string& default_engines,
+                        LoadFlagsOf load_flags);
 // Once parsing succeeded: records which of `flags` were given, then sets `run` as the action.
 void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
                          std::function<int()> run);
@@ -46,8 +46,7 @@ void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
 // --preload-items / --command-key-maximum, Redis-protocol engines, --dragonfly_num_shards when
 // dragonfly runs) and builds the scenario options; throws ExitError(kUsage) with one line.
 // The caller sets driver, key_pattern and rate_per_connection.
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags, int threads,
-                                                 int clients, int pipeline, int data_size);
+scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags);
 
 // kUsage when the key pattern is P and the key range has fewer keys than connections.
 void CheckParallelPattern(const scenarios::CommandRunOptions& options);

@@ -50,17 +50,6 @@ void AddQuickstart(CLI::App* sub, Action* action) {
   AddLoadGeneratorFlags(sub, &f->load_generator);
   AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");
   AddSetupConfirmFlags(sub, &f->target);
-  SetExamples(sub,
-              "  dfbench quickstart\n"
-              "  dfbench quickstart --engines redis,memcached --trials 5\n"
-              "  dfbench quickstart --engines redis --redis_io_threads 2 --skip-destroy\n"
-              "  dfbench quickstart --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
-              "      --ssh-user ubuntu --engines redis,valkey --yes\n"
-              "  dfbench quickstart --provider aws --server-instance c6i.2xlarge --yes\n"
-              "\nOn the ssh and aws providers quickstart prints its plan (on aws with the $/hr\n"
-              "estimate) and asks before changing anything; --yes or DFBENCH_NO_CONFIRM=1 skips\n"
-              "the question, which is required without a terminal. Any AWS fleet flag implies\n"
-              "--provider aws.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunQuickstart(*f, sub); }; });
 }
 

@@ -48,15 +48,6 @@ void AddReport(CLI::App* sub, Action* action) {
       ->capture_default_str();
   AddBoolFlag(sub, "--require-significance", &f->require_significance,
               "Comparison sections count only regressions outside the trials' spread");
-  SetExamples(
-      sub,
-      "  dfbench report ~/.dfbench/runs/perf/benchmarks/20260408-143217/results.json\n"
-      "  dfbench report baseline.json candidate.json -o compare.html\n"
-      "  dfbench report ~/.dfbench/runs/rep-demo/replications/*/results.json\n"
-      "\n"
-      "One self-contained HTML file (inline styles and SVG charts; no scripts, no network):\n"
-      "configuration, hosts and charts per file; files of the same shape after the first are\n"
-      "compared with it, with the verdicts of 'dfbench compare'.\n");
   sub->callback([f, action] { *action = [f] { return RunReport(*f); }; });
 }
 

@@ -24,12 +24,6 @@ void AddRun(CLI::App* sub, Action* action) {
   AddBenchSetupIdFlag(sub, &f->id);
   AddRunFlags(sub, &f->run, /*with_engines=*/true);
   AddLoadGeneratorFlags(sub, &f->load_generator);
-  SetExamples(sub,
-              "  dfbench run --id local-dev\n"
-              "  dfbench run --id local-dev --engines redis --memtier-threads 2 \\\n"
-              "      --memtier-clients 25 --memtier-requests 40000 --memtier-pipeline 1\n"
-              "  dfbench run --id local-dev --trials 5 --output json > run.json\n"
-              "  dfbench run --id local-dev --load-generator memtier\n");
   sub->callback([f, action] { *action = [f] { return RunRun(*f); }; });
 }
 

@@ -9,19 +9,12 @@ namespace {
 struct RunCommandsFlags {
   std::string id;
   PerCommandFlags common;
-  int threads = 32;
-  int clients = 5;
-  int pipeline = 20;
-  int data_size = 256;
-  bool distinct_client_seed = true;
   std::string key_pattern = "R";
   LoadGeneratorFlags load_generator;
 };
 
 int RunRunCommands(const RunCommandsFlags& f) {
-  scenarios::CommandRunOptions options =
-      ToCommandRunOptions(f.common, f.threads, f.clients, f.pipeline, f.data_size);
-  options.load.distinct_client_seed = f.distinct_client_seed;
+  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common);
   options.key_pattern = static_cast<drivers::KeyPattern>(f.key_pattern.at(0));
   CheckParallelPattern(options);
   auto driver = MakeDriver(f.load_generator);
@@ -34,40 +27,13 @@ int RunRunCommands(const RunCommandsFlags& f) {
 void AddRunCommands(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandsFlags>();
   AddBenchSetupIdFlag(sub, &f->id);
-  AddPerCommandFlags(sub, &f->common, "dragonfly,redis,valkey");
-  sub->add_option("--memtier-threads", f->threads, "Load generator threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--memtier-clients", f->clients, "Connections per thread")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--memtier-pipeline", f->pipeline, "Requests in flight per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--memtier-data-size", f->data_size, "Bytes filled into __data__")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
-  AddBoolFlag(sub, "--distinct-client-seed", &f->distinct_client_seed,
-              "Each connection gets its own random seed (default on; "
-              "--distinct-client-seed=false: all share one)");
+  AddPerCommandFlags(sub, &f->common, "dragonfly,redis,valkey", LoadFlagsOf::kRunCommands);
   sub->add_option("--memtier-command-key-pattern", f->key_pattern,
                   "Key pattern of the measured passes: R random, S sequential, P parallel, "
                   "G gaussian")
       ->capture_default_str()
       ->check(CLI::IsMember({"R", "S", "P", "G"}));
   AddLoadGeneratorFlags(sub, &f->load_generator);
-  SetExamples(sub,
-              "  dfbench run-commands --id local-dev --engines redis --command GET\n"
-              "  dfbench run-commands --id local-dev --engines redis --command LRANGE \\\n"
-              "      --key-maximum 100000 --test-time 15 --trials 1 --warmup-time 0\n"
-              "  dfbench run-commands --id local-dev --engines dragonfly --dragonfly_num_shards -1 "
-              "\\\n"
-              "      --command-template \"SETEX __key__ 3600 __data__\" --command-mutates\n"
-              "  dfbench run-commands --id local-dev --engines redis \\\n"
-              "      --command-template \"GETRANGE __key__ 0 50\" --preload-template "
-              "\"SET __key__ __data__\"\n"
-              "  dfbench run-commands --id local-dev --engines redis --command SET "
-              "--load-generator memtier\n");
   SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommands(*f); });
 }
 

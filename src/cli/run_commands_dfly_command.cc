@@ -11,10 +11,6 @@ namespace {
 struct RunCommandsDflyFlags {
   std::string id;
   PerCommandFlags common;
-  int threads = 32;
-  int conns = 5;
-  int pipeline = 20;
-  int data_size = 256;
   std::string key_dist = "U";
   int qps = 0;
   std::string ref = "main";
@@ -31,8 +27,7 @@ drivers::KeyPattern FromKeyDist(const std::string& dist) {
 
 int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
   for (const auto& notice : f.deprecated) core::Note(notice);
-  scenarios::CommandRunOptions options =
-      ToCommandRunOptions(f.common, f.threads, f.conns, f.pipeline, f.data_size);
+  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common);
   options.load.distinct_client_seed = false;  // dfly_bench seeds each thread itself
   options.key_pattern = FromKeyDist(f.key_dist);
   options.rate_per_connection = f.qps;
@@ -61,21 +56,7 @@ void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlag
 void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   auto f = std::make_shared<RunCommandsDflyFlags>();
   AddBenchSetupIdFlag(sub, &f->id);
-  AddPerCommandFlags(sub, &f->common, "dragonfly");
-  sub->add_option("--dfly-bench-threads", f->threads,
-                  "dfly_bench --proactor_threads; connections = threads x conns")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--dfly-bench-conns", f->conns, "dfly_bench -c: connections per thread")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--dfly-bench-pipeline", f->pipeline,
-                  "dfly_bench --pipeline: pending requests per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--dfly-bench-data-size", f->data_size, "dfly_bench -d: bytes of __data__")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
+  AddPerCommandFlags(sub, &f->common, "dragonfly", LoadFlagsOf::kRunCommandsDfly);
   sub->add_option("--dfly-bench-key-dist", f->key_dist,
                   "dfly_bench --key_dist of the measured passes: U uniform, N normal, Z zipf, "
                   "S sequential")
@@ -93,15 +74,11 @@ void AddRunCommandsDfly(CLI::App* sub, Action* action) {
       ->capture_default_str();
   sub->add_option("--dfly-bench-binary", f->binary,
                   "dfly_bench on the client host (default: found on its PATH)");
-  AddDeprecatedAlias(sub, f, "--dfly-threads", "--dfly-bench-threads", &f->threads);
-  AddDeprecatedAlias(sub, f, "--dfly-conns", "--dfly-bench-conns", &f->conns);
-  AddDeprecatedAlias(sub, f, "--dfly-pipeline", "--dfly-bench-pipeline", &f->pipeline);
-  AddDeprecatedAlias(sub, f, "--dfly-data-size", "--dfly-bench-data-size", &f->data_size);
-  SetExamples(sub,
-              "  dfbench run-commands-dfly --id local-dev --command GET --dragonfly_num_shards -1\n"
-              "  dfbench run-commands-dfly --id local-dev --engines redis --command LRANGE \\\n"
-              "      --key-maximum 100000 --test-time 15 --trials 1 --dfly-bench-binary "
-              "./dfly_bench\n");
+  AddDeprecatedAlias(sub, f, "--dfly-threads", "--dfly-bench-threads", &f->common.load.threads);
+  AddDeprecatedAlias(sub, f, "--dfly-conns", "--dfly-bench-conns", &f->common.load.clients);
+  AddDeprecatedAlias(sub, f, "--dfly-pipeline", "--dfly-bench-pipeline", &f->common.load.pipeline);
+  AddDeprecatedAlias(sub, f, "--dfly-data-size", "--dfly-bench-data-size",
+                     &f->common.load.data_size);
   SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommandsDfly(*f); });
 }
 

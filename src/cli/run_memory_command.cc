@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/load_flags.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
 #include "scenarios/run_memory.h"
@@ -13,16 +14,13 @@ struct RunMemoryFlags {
   std::string id;
   std::string engines = "dragonfly,redis,valkey";
   std::string keys = "1M";
-  int value_size = 1024;
   std::string snapshot = "bgsave";
   std::string snapshot_dir;
   std::string snapshot_delay = "5s";
   std::string update_rate = "0";
   std::string test_time = "30s";
   std::string ratio = "1:0";
-  int threads = 2;
-  int clients = 10;
-  int pipeline = 1;
+  results::LoadSettings load = results::kMemoryLoad;  // data_size: --value-size
   int trials = 1;
   std::string cooldown = "10s";
   std::string output = "table";
@@ -45,7 +43,7 @@ int RunRunMemory(const RunMemoryFlags& f) {
   scenarios::MemoryOptions o;
   o.engines = ParseEngines(f.engines);
   o.keys = Count(f.keys, "--keys");
-  o.value_size = f.value_size;
+  o.value_size = f.load.data_size;
   o.snapshot =
       f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
   o.snapshot_dir = f.snapshot_dir;
@@ -53,9 +51,9 @@ int RunRunMemory(const RunMemoryFlags& f) {
   o.update_rate = static_cast<double>(Count(f.update_rate, "--update-rate"));
   o.test_time = Seconds(f.test_time, "--test-time");
   o.ratio = OrExit(core::ParseRatio(f.ratio)).ToString();
-  o.threads = f.threads;
-  o.clients = f.clients;
-  o.pipeline = f.pipeline;
+  o.threads = f.load.threads;
+  o.clients = f.load.clients;
+  o.pipeline = f.load.pipeline;
   o.trials = f.trials;
   o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
       OrExit(core::ParseDuration(f.cooldown)));
@@ -74,9 +72,6 @@ void AddRunMemory(CLI::App* sub, Action* action) {
   sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
       ->capture_default_str();
   sub->add_option("--keys", f->keys, "Keys to populate (e.g. 500k, 5M)")->capture_default_str();
-  sub->add_option("--value-size", f->value_size, "Value size in bytes")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
   sub->add_option("--snapshot", f->snapshot,
                   "bgsave: a BGSAVE under the update traffic (memcached: none); none: no snapshot")
       ->capture_default_str()
@@ -95,21 +90,8 @@ void AddRunMemory(CLI::App* sub, Action* action) {
   sub->add_option("--memtier-ratio,--ratio", f->ratio,
                   "SET:GET ratio of the traffic over the populated keys")
       ->capture_default_str();
-  sub->add_option("--memtier-threads,--threads", f->threads, "Load generator threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--memtier-clients,--clients", f->clients, "Connections per thread")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--memtier-pipeline,--pipeline", f->pipeline, "Requests in flight per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+  AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
-  SetExamples(sub,
-              "  dfbench run-memory --id local-dev --engines redis,memcached --keys 500k\n"
-              "  dfbench run-memory --id lab --keys 5M --value-size 1024 --update-rate 20k \\\n"
-              "      --test-time 120s --snapshot-delay 20s\n"
-              "  dfbench run-memory --id lab --snapshot none --output json > memory.json\n");
   sub->callback([f, action] { *action = [f] { return RunRunMemory(*f); }; });
 }
 

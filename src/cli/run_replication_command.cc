@@ -82,16 +82,6 @@ void AddRunReplication(CLI::App* sub, Action* action) {
   sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
                   "dfly_bench on the client host (default: found on its PATH)");
   AddOutputFlag(sub, &f->output);
-  SetExamples(sub,
-              "  dfbench setup --id rep --provider local --engines redis --replicas 1\n"
-              "  dfbench run-replication --id rep --engines redis --cases qps=5000,maxload \\\n"
-              "      --test-time 20 --preload-keys 200_000 --value-size 512\n"
-              "  dfbench run-replication --id rep --engines redis --cases qps=10k \\\n"
-              "      --replica-flags \"--repl-diskless-sync yes\" --output-dir /tmp/rep-diskless\n"
-              "  dfbench compare /tmp/rep-disk/results.json /tmp/rep-diskless/results.json\n"
-              "\nA case's qps is per connection over two connections, as dfly_bench --qps:\n"
-              "qps=100000 drives 200000 ops/s in total. The series starts with the replica, so\n"
-              "its first seconds are what clients see during the full sync.\n");
   sub->callback([f, action] { *action = [f] { return RunRunReplication(*f); }; });
 }
 

@@ -68,21 +68,6 @@ void AddSetup(CLI::App* sub, Action* action) {
                   "Find dfly_bench on the client, or build it there at this Dragonfly git ref "
                   "(ssh; for run-commands-dfly)");
   AddSetupConfirmFlags(sub, &f->target);
-  SetExamples(
-      sub,
-      "  dfbench setup --id local-dev\n"
-      "  dfbench setup --id mc --engines redis,memcached\n"
-      "  dfbench setup --id rep --provider local --engines redis --replicas 1\n"
-      "  dfbench setup --id custom --engines redis --redis_binary ~/src/redis/src/redis-server\n"
-      "  dfbench setup --id lab --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
-      "      --ssh-user ubuntu --ssh-key ~/.ssh/id_rsa --engines redis,valkey --yes\n"
-      "  dfbench setup --id lab2 --provider ssh --server 10.0.0.2 --client 10.0.0.3 \\\n"
-      "      --ssh-user ubuntu --load-generator memtier --dfly-bench-ref v1.31.0\n"
-      "  dfbench setup --id aws1 --server-instance c7g.4xlarge --server-arch arm64 \\\n"
-      "      --client-instance c7g.4xlarge --client-arch arm64 --region eu-west-1 --dry-run\n"
-      "\nOn the ssh and aws providers setup prints its plan (on aws with the $/hr estimate)\n"
-      "and asks before changing anything; --yes or DFBENCH_NO_CONFIRM=1 skips the question,\n"
-      "which is required without a terminal. Any AWS fleet flag implies --provider aws.\n");
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }
 

@@ -51,10 +51,6 @@ void AddSsh(CLI::App* sub, Action* action) {
   sub->add_option("--target", f->target, "server, client or replica-N (0-based)")
       ->capture_default_str();
   AddBoolFlag(sub, "--print", &f->print, "Print the ssh command instead of running it");
-  SetExamples(sub,
-              "  dfbench ssh --id lab\n"
-              "  dfbench ssh --id lab --target client\n"
-              "  dfbench ssh --id lab --target replica-0 --print\n");
   sub->callback([f, action] { *action = [f] { return RunSsh(*f); }; });
 }
 

@@ -5,34 +5,28 @@
 namespace dfbench::cli {
 
 void AddSshFlags(CLI::App* sub, SshFlags* f) {
-  const char* group = "Hosts over SSH (--provider ssh; aws takes --ssh-user and --tune-network)";
-  sub->add_option("--server", f->server, "The engine host: a name or an address")->group(group);
-  sub->add_option("--client", f->client, "The load generator host")->group(group);
-  sub->add_option("--replica", f->replicas, "A replica host (repeat for several)")->group(group);
+  const FlagGroup group(sub,
+                        "Hosts over SSH (--provider ssh; aws takes --ssh-user and --tune-network)");
+  sub->add_option("--server", f->server, "The engine host: a name or an address");
+  sub->add_option("--client", f->client, "The load generator host");
+  sub->add_option("--replica", f->replicas, "A replica host (repeat for several)");
   sub->add_option("--server-private-ip", f->server_private_ip,
                   "Address engines bind to and clients use (default: the server's address as "
-                  "its sshd sees it)")
-      ->group(group);
+                  "its sshd sees it)");
   sub->add_option("--client-private-ip", f->client_private_ip,
-                  "The client's address for engine traffic (recorded)")
-      ->group(group);
+                  "The client's address for engine traffic (recorded)");
   sub->add_option("--replica-private-ip", f->replica_private_ips,
-                  "Private address of each --replica, in order")
-      ->group(group);
+                  "Private address of each --replica, in order");
   sub->add_option("--ssh-user", f->user,
-                  "User on every host (root, or one with passwordless sudo; aws: default ubuntu)")
-      ->group(group);
+                  "User on every host (root, or one with passwordless sudo; aws: default ubuntu)");
   sub->add_option("--ssh-key", f->key,
-                  "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)")
-      ->group(group);
+                  "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)");
   sub->add_option("--ssh-port", f->port, "SSH port of every host")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65535))
-      ->group(group);
+      ->check(CLI::Range(1, 65535));
   AddBoolFlag(sub, "--tune-network", &f->tune_network,
               "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
-              "failure is reported, not fatal)")
-      ->group(group);
+              "failure is reported, not fatal)");
 }
 
 void ApplySshFlags(const SshFlags& f, scenarios::SetupOptions* o) {

@@ -76,16 +76,7 @@ void AddSweep(CLI::App* sub, Action* action) {
                   "spread of their rates is reported")
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
-  sub->add_option("--cooldown", f->cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
-  AddOutputFlag(sub, &f->output);
-  AddTuningFlags(sub, &f->tuning);
-  SetExamples(
-      sub,
-      "  dfbench sweep --id local-dev --engines redis --slo 'p99<=1ms'\n"
-      "  dfbench sweep --id local-dev --engines redis,valkey --slo 'p99<=1ms' \\\n"
-      "      --slo 'p99.9<=5ms' --memtier-threads 2 --memtier-clients 25 --step-time 5s\n"
-      "  dfbench sweep --id local-dev --slo 'p99<=2ms' --confirm 3 --output json > sweep.json\n");
+  AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
   sub->callback([f, action] { *action = [f] { return RunSweepCommand(*f); }; });
 }
 

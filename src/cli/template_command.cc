@@ -46,15 +46,6 @@ void AddTemplate(CLI::App* sub, Action* action) {
   sub->add_option("--public-key", o->public_key,
                   "OpenSSH public key to embed (default: a harmless placeholder)");
   AddAwsFleetFlags(sub, &o->fleet);
-  SetExamples(sub,
-              "  dfbench template --run-id preview > stack.yaml\n"
-              "  dfbench template --run-id preview \\\n"
-              "    --server-instance c7g.4xlarge --server-arch arm64 \\\n"
-              "    --client-instance c7g.4xlarge --client-arch arm64 \\\n"
-              "    --replicas 1 --out /tmp/dfbench-preview.yaml\n"
-              "  aws cloudformation validate-template \\\n"
-              "    --template-body file:///tmp/dfbench-preview.yaml\n"
-              "\nNo AWS call is made and nothing is written under ~/.dfbench.\n");
   sub->callback([o, action] {
     *action = [o] {
       const std::string key =

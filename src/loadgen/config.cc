@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "core/units.h"
@@ -48,10 +49,22 @@ core::Status ParseKeyPatternPair(std::string_view text, Config* c) {
   return core::Ok();
 }
 
-core::Result<core::Range> ParseRangeFlag(const std::string& flag, const std::string& text) {
-  auto r = core::ParseRange(text);
-  if (!r) return tl::unexpected(core::WithContext(r.error(), flag));
-  return r;
+// `parse(text)`, an error naming `flag`.
+template <class Parse>
+auto ParseFlag(Parse parse, const std::string& flag, const std::string& text) {
+  auto value = parse(text);
+  if (!value) return decltype(value)(tl::unexpected(core::WithContext(value.error(), flag)));
+  return value;
+}
+
+// The same, and kUsage unless the value is above zero.
+template <class Parse>
+auto ParsePositiveFlag(Parse parse, const std::string& flag, const std::string& text) {
+  auto value = ParseFlag(parse, flag, text);
+  if (value && !(*value > std::remove_cvref_t<decltype(*value)>{})) {
+    return decltype(value)(tl::unexpected(Usage(flag + " must be greater than 0")));
+  }
+  return value;
 }
 
 }  // namespace
@@ -158,9 +171,8 @@ core::Status ParseConnection(const Options& o, Config* c) {
 // How long a run lasts: --test-time, or --requests (a count or "allkeys").
 core::Status ParseLength(const Options& o, Config* c) {
   if (!o.test_time.empty()) {
-    auto d = core::ParseDuration(o.test_time);
-    if (!d) return tl::unexpected(core::WithContext(d.error(), "--test-time"));
-    if (d->count() <= 0) return tl::unexpected(Usage("--test-time must be greater than 0"));
+    auto d = ParsePositiveFlag(core::ParseDuration, "--test-time", o.test_time);
+    if (!d) return tl::unexpected(d.error());
     c->test_time = *d;
     c->requests = 0;
   }
@@ -171,9 +183,8 @@ core::Status ParseLength(const Options& o, Config* c) {
     if (o.requests == "allkeys") {
       c->all_keys = true;
     } else {
-      auto n = core::ParseCount(o.requests);
-      if (!n) return tl::unexpected(core::WithContext(n.error(), "--requests"));
-      if (*n == 0) return tl::unexpected(Usage("--requests must be greater than 0"));
+      auto n = ParsePositiveFlag(core::ParseCount, "--requests", o.requests);
+      if (!n) return tl::unexpected(n.error());
       c->requests = *n;
     }
   }
@@ -185,14 +196,14 @@ core::Status ParseValueSizes(const Options& o, Config* c) {
   if (o.data_size <= 0) return tl::unexpected(Usage("--data-size must be greater than 0"));
   c->data_size = static_cast<uint64_t>(o.data_size);
   if (!o.data_size_range.empty()) {
-    auto r = ParseRangeFlag("--data-size-range", o.data_size_range);
+    auto r = ParseFlag(core::ParseRange, "--data-size-range", o.data_size_range);
     if (!r) return tl::unexpected(r.error());
     if (r->min == 0) return tl::unexpected(Usage("--data-size-range minimum must be at least 1"));
     c->data_size_min = r->min;
     c->data_size_max = r->max;
   }
   if (!o.expiry_range.empty()) {
-    auto r = ParseRangeFlag("--expiry-range", o.expiry_range);
+    auto r = ParseFlag(core::ParseRange, "--expiry-range", o.expiry_range);
     if (!r) return tl::unexpected(r.error());
     if (r->min == 0) {
       return tl::unexpected(Usage("--expiry-range minimum must be at least 1 second"));
@@ -243,8 +254,8 @@ core::Status ParseMix(const Options& o, Config* c) {
     }
   } else {
     if (!o.ratio.empty()) {
-      auto r = core::ParseRatio(o.ratio);
-      if (!r) return tl::unexpected(core::WithContext(r.error(), "--ratio"));
+      auto r = ParseFlag(core::ParseRatio, "--ratio", o.ratio);
+      if (!r) return tl::unexpected(r.error());
       c->set_ratio = r->first;
       c->get_ratio = r->second;
     }
@@ -269,14 +280,13 @@ core::Status ParseOutput(const Options& o, Config* c) {
 // Rate, warm-up, reconnects and the progress line.
 core::Status ParsePacing(const Options& o, Config* c) {
   if (!o.rate.empty()) {
-    auto r = core::ParseCount(o.rate);
-    if (!r) return tl::unexpected(core::WithContext(r.error(), "--rate"));
-    if (*r == 0) return tl::unexpected(Usage("--rate must be greater than 0"));
+    auto r = ParsePositiveFlag(core::ParseCount, "--rate", o.rate);
+    if (!r) return tl::unexpected(r.error());
     c->rate_per_sec = static_cast<double>(*r);
   }
   if (!o.warmup_time.empty()) {
-    auto d = core::ParseDuration(o.warmup_time);
-    if (!d) return tl::unexpected(core::WithContext(d.error(), "--warmup-time"));
+    auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
+    if (!d) return tl::unexpected(d.error());
     c->warmup_time = *d;
   }
   const auto reconnect = Choose<ReconnectPolicy>(

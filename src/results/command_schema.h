@@ -15,15 +15,11 @@ namespace dfbench::results {
 
 // The load settings of a per-command run. The reference calls the object "memtier" whatever
 // the tool; for dfly_bench, threads are its --proactor_threads and clients its -c.
-struct CommandLoadConfig {
-  int threads = 32;
-  int clients = 5;
-  int pipeline = 20;
-  int data_size = 256;
+struct CommandLoadConfig : LoadSettings {
+  CommandLoadConfig() : LoadSettings(kCommandLoad) {}
   uint64_t key_maximum = 100000000;
   int test_time_sec = 300;
   int warmup_time_sec = 10;
-  bool distinct_client_seed = true;
   // Beyond the reference schema:
   std::string key_pattern = "R";  // measured pass: memtier letter, or dfly_bench --key_dist
   int qps = 0;                    // dfly_bench --qps per connection (0: closed loop)

@@ -10,6 +10,7 @@
 
 #include "core/host_facts.h"
 #include "results/json_util.h"
+#include "results/load_settings.h"
 #include "results/run_fields.h"
 
 namespace dfbench::results {
@@ -65,14 +66,10 @@ struct EngineResult {
 };
 
 // The load-generator settings of a `run` (the reference calls the object "memtier").
-struct MemtierConfig {
-  int threads = 4;
-  int clients = 50;
+struct MemtierConfig : LoadSettings {
+  MemtierConfig() : LoadSettings(kRunLoad) {}
   uint64_t requests = 1000000;  // per connection, as memtier's --requests
   std::string ratio = "1:10";
-  int data_size = 256;
-  int pipeline = 30;
-  bool distinct_client_seed = false;
 };
 
 // Host facts recorded with every result file and in state.json (the struct lives in core so

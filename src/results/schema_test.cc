@@ -58,13 +58,13 @@ RunResults FullRun() {
   r.aws_account = "123456789012";
   r.server_instance = "c7g.4xlarge";
   r.client_instance = "c7g.2xlarge";
-  r.memtier = {.threads = 8,
-               .clients = 100,
-               .requests = 5000000,
-               .ratio = "1:4",
-               .data_size = 512,
-               .pipeline = 50,
-               .distinct_client_seed = true};
+  r.memtier.threads = 8;
+  r.memtier.clients = 100;
+  r.memtier.requests = 5000000;
+  r.memtier.ratio = "1:4";
+  r.memtier.data_size = 512;
+  r.memtier.pipeline = 50;
+  r.memtier.distinct_client_seed = true;
   r.warmup_requests = 0;
   r.trials = 2;
   EngineResult e;

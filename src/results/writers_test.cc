@@ -19,7 +19,6 @@ RunResults ThreeEngines() {
   r.run_id = "20260408-143217";
   r.status = RunStatus::kCompleted;
   r.trials = 3;
-  r.memtier = {.threads = 4, .clients = 50, .ratio = "1:10", .data_size = 256, .pipeline = 30};
   EngineResult dragonfly{.engine = "dragonfly", .version = "dragonfly v1.27.0"};
   dragonfly.trials = {Trial(1, 2646502, 0.559, 1.215, 2.303, 0.612),
                       Trial(2, 2601000, 0.567, 1.231, 2.415, 0.620),

@@ -44,12 +44,7 @@ class CommandsTest : public ::testing::Test {
     auto r = dfb_->Run({"setup", "--id", "c1", "--engines", "redis"});
     ASSERT_EQ(r.code, 0) << r.err;
   }
-  static void TearDownTestSuite() {
-    dfb_->Run({"destroy", "--id", "c1"});
-    EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
-    delete dfb_;
-    dfb_ = nullptr;
-  }
+  static void TearDownTestSuite() { EndSuiteSetup(dfb_, "c1"); }
 
   // run-commands on redis with tiny settings (some replaced by `overrides`) and `args`; the
   // parsed stdout.

@@ -38,6 +38,13 @@ nlohmann::json DfbenchRunner::State(const std::string& id) const {
   return nlohmann::json::parse(*text, nullptr, false);
 }
 
+void EndSuiteSetup(DfbenchRunner*& dfb, const std::string& id) {
+  dfb->Run({"destroy", "--id", id});
+  EXPECT_TRUE(ProcessesMatching(dfb->home().string()).empty());
+  delete dfb;
+  dfb = nullptr;
+}
+
 int CountLines(const std::string& text) {
   std::istringstream in(text);
   std::string line;

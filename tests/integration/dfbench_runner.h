@@ -38,6 +38,10 @@ class DfbenchRunner {
   ScopedTempDir home_;
 };
 
+// Ends a test suite's shared setup: destroys setup `id`, checks that no process of the runner's
+// home is left, and deletes the runner.
+void EndSuiteSetup(DfbenchRunner*& dfb, const std::string& id);
+
 // Number of stderr lines that are not empty.
 int CountLines(const std::string& text);
 

@@ -50,12 +50,7 @@ class ReplicationTest : public ::testing::Test {
         {"setup", "--id", "rep", "--provider", "local", "--engines", "redis", "--replicas", "1"});
     ASSERT_EQ(r.code, 0) << r.err;
   }
-  static void TearDownTestSuite() {
-    dfb_->Run({"destroy", "--id", "rep"});
-    EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
-    delete dfb_;
-    dfb_ = nullptr;
-  }
+  static void TearDownTestSuite() { EndSuiteSetup(dfb_, "rep"); }
 
   static std::vector<std::string> Args(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run-replication", "--id", "rep", "--engines", "redis"};

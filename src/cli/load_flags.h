@@ -1,0 +1,21 @@
+// The load settings' flags (results::LoadSettings) of every benchmark command: each command's
+// spelling and help over the one set of ranges and defaults in results/load_settings.h.
+#pragma once
+
+#include "cli/command.h"
+#include "results/load_settings.h"
+
+namespace dfbench::cli {
+
+enum class LoadFlagsOf {
+  kRun,              // run, quickstart, sweep: --memtier-threads ... --distinct-client-seed
+  kRunCommands,      // the same names, seeds distinct by default
+  kRunCommandsDfly,  // dfly_bench's: --dfly-bench-threads, -conns, -pipeline, -data-size
+  kRunMemory,        // --memtier-threads (or --threads) ... and --value-size; no seed flag
+};
+
+// Adds the flags `command` takes for `load`, each checked against its range; `load` holds the
+// defaults (shown in --help).
+void AddLoadFlags(CLI::App* sub, results::LoadSettings* load, LoadFlagsOf command);
+
+}  // namespace dfbench::cli
