@@ -20,8 +20,11 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
                     "--client", Testbed::kClient, "--ssh-user", Testbed::kUser, "--ssh-key",
                     Bed().key.string(), "--engines", "redis", "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
-  r = dfb.Run({"run-memory", "--id", id, "--engines", "redis", "--keys", "20000", "--test-time",
-               "3s", "--snapshot-delay", "1s", "--update-rate", "1000", "--output", "json"});
+  // 200k keys of 1 KB: the BGSAVE child writes ~200 MB, long enough (a second or more) for the
+  // samples read over SSH to see it however busy the machine is; 20k keys' child could exit
+  // between two samples.
+  r = dfb.Run({"run-memory", "--id", id, "--engines", "redis", "--keys", "200000", "--test-time",
+               "4s", "--snapshot-delay", "1s", "--update-rate", "1000", "--output", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const json out = json::parse(r.out);
   EXPECT_EQ(out["status"], "completed");
@@ -29,7 +32,7 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
   ASSERT_EQ(out["engines"].size(), 1u);
   ASSERT_EQ(out["engines"][0]["trials"].size(), 1u);
   const json& t = out["engines"][0]["trials"][0];
-  EXPECT_EQ(t["keys"], 20000);
+  EXPECT_EQ(t["keys"], 200000);
   EXPECT_GT(t["bytes_per_key"].get<double>(), 1024);
   EXPECT_EQ(t["snapshot_status"], "ok") << t["snapshot_error"];
   EXPECT_FALSE(t["memory"].empty());
