@@ -18,7 +18,7 @@ core::Error UsageError(std::string message) {
 bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
   results::CommandRunResults file;
   if (!results::FromJson(j, &file, error)) return false;
-  static_cast<results::RunFields&>(*out) = std::move(file);
+  static_cast<results::RunFields&>(*out) = file;  // the opening fields (a copy: `file` is read on)
   out->server_instance = std::move(file.server_instance);
   out->client_instance = std::move(file.client_instance);
   out->tool = std::move(file.tool);
