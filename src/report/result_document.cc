@@ -36,6 +36,16 @@ bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* er
   return true;
 }
 
+// A document read by its schema's own reader into ResultDocument's member `M`, and its run id.
+template <auto M>
+bool ReadMember(const nlohmann::json& j, ResultDocument* out, std::string* error) {
+  return results::FromJson(j, &(out->*M), error);
+}
+template <auto M>
+const std::string& RunIdOf(const ResultDocument& d) {
+  return (d.*M).run_id;
+}
+
 const std::vector<ShapeSpec>& Specs() {
   // In the order of Shape.
   static const std::vector<ShapeSpec> specs = {
@@ -45,10 +55,8 @@ const std::vector<ShapeSpec>& Specs() {
        "engines",
        {"engine"},
        {"ENGINE"},
-       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
-         return results::FromJson(j, &out->run, error);
-       },
-       [](const ResultDocument& d) -> const std::string& { return d.run.run_id; }},
+       ReadMember<&ResultDocument::run>,
+       RunIdOf<&ResultDocument::run>},
       {"commands",
        "a per-command result (scenario \"commands\")",
        "command and engine",
@@ -58,37 +66,31 @@ const std::vector<ShapeSpec>& Specs() {
        [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
          return ReadCommands(j, &out->commands, error);
        },
-       [](const ResultDocument& d) -> const std::string& { return d.commands.run_id; }},
+       RunIdOf<&ResultDocument::commands>},
       {"replication",
        "a replication result (scenario \"replication\")",
        "case",
        "cases",
        {"run_name"},
        {"CASE"},
-       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
-         return results::FromJson(j, &out->replication, error);
-       },
-       [](const ResultDocument& d) -> const std::string& { return d.replication.run_id; }},
+       ReadMember<&ResultDocument::replication>,
+       RunIdOf<&ResultDocument::replication>},
       {"sweep",
        "a sweep result (scenario \"sweep\")",
        "engine",
        "engines",
        {"engine"},
        {"ENGINE"},
-       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
-         return results::FromJson(j, &out->sweep, error);
-       },
-       [](const ResultDocument& d) -> const std::string& { return d.sweep.run_id; }},
+       ReadMember<&ResultDocument::sweep>,
+       RunIdOf<&ResultDocument::sweep>},
       {"memory",
        "a memory result (scenario \"memory\")",
        "engine",
        "engines",
        {"engine"},
        {"ENGINE"},
-       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
-         return results::FromJson(j, &out->memory, error);
-       },
-       [](const ResultDocument& d) -> const std::string& { return d.memory.run_id; }},
+       ReadMember<&ResultDocument::memory>,
+       RunIdOf<&ResultDocument::memory>},
   };
   return specs;
 }
