@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "report/shape_steps.h"
+
 namespace dfbench::report {
 namespace {
 
@@ -147,23 +149,27 @@ std::string Joined(const std::vector<std::string>& items) {
   return out.empty() ? "none" : out;
 }
 
-template <class T, class KeyFn>
-std::string Keys(const std::vector<T>& items, KeyFn key) {
-  std::vector<std::string> keys;
-  keys.reserve(items.size());
-  for (const auto& i : items) keys.push_back(key(i));
-  return Joined(keys);
-}
-
-void CompareRuns(const results::RunResults& b, const results::RunResults& c, Comparison* out) {
-  auto key = [](const results::EngineResult& e) { return e.engine; };
+// Pairs the engines of two files by name, `compare(b, c, options)` making each pair's group (its
+// versions noted);
+// with `command`, those of one command, named "<command>/<engine>" when in one file only.
+template <class Engine, class CompareFn>
+void MatchEngines(const std::vector<Engine>& b, const std::vector<Engine>& c, CompareFn compare,
+                  Comparison* out, const std::optional<std::string>& command = std::nullopt) {
   Match(
-      b.engines, c.engines, key,
-      [&](const results::EngineResult& be, const results::EngineResult& ce) {
-        out->groups.push_back(CompareEngines(be, ce, out->options));
+      b, c, [](const Engine& e) { return e.engine; },
+      [&](const Engine& be, const Engine& ce) {
+        GroupComparison g = compare(be, ce, out->options);
+        if (command) g.command = *command;
+        out->groups.push_back(std::move(g));
         NoteVersion(out->groups.back(), &out->notes);
       },
-      "", &out->only_in_baseline, &out->only_in_candidate);
+      command ? *command + "/" : "", &out->only_in_baseline, &out->only_in_candidate);
+}
+
+}  // namespace
+
+void CompareRuns(const results::RunResults& b, const results::RunResults& c, Comparison* out) {
+  MatchEngines(b.engines, c.engines, CompareEngines, out);
   NoteDifferences("memtier", results::ToJson(b.memtier), results::ToJson(c.memtier), &out->notes);
   if (b.warmup_requests != c.warmup_requests) {
     out->notes.push_back(
@@ -173,19 +179,10 @@ void CompareRuns(const results::RunResults& b, const results::RunResults& c, Com
 
 void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comparison* out) {
   auto command_key = [](const CommandEntry& e) { return e.Name(); };
-  auto engine_key = [](const results::EngineResult& e) { return e.engine; };
   Match(
       b.commands, c.commands, command_key,
       [&](const CommandEntry& bc, const CommandEntry& cc) {
-        Match(
-            bc.engines, cc.engines, engine_key,
-            [&](const results::EngineResult& be, const results::EngineResult& ce) {
-              GroupComparison g = CompareEngines(be, ce, out->options);
-              g.command = bc.Name();
-              out->groups.push_back(std::move(g));
-              NoteVersion(out->groups.back(), &out->notes);
-            },
-            bc.Name() + "/", &out->only_in_baseline, &out->only_in_candidate);
+        MatchEngines(bc.engines, cc.engines, CompareEngines, out, bc.Name());
       },
       "", &out->only_in_baseline, &out->only_in_candidate);
   NoteDifferences("memtier", b.memtier, c.memtier, &out->notes);
@@ -215,14 +212,12 @@ void CompareReplications(const results::ReplicationRunResults& b,
 
 void CompareSweeps(const results::SweepResults& b, const results::SweepResults& c,
                    Comparison* out) {
-  auto key = [](const results::SweepEngine& e) { return e.engine; };
-  Match(
-      b.engines, c.engines, key,
-      [&](const results::SweepEngine& be, const results::SweepEngine& ce) {
-        out->groups.push_back(CompareSweepEngines(be, ce, b.objectives, out->options));
-        NoteVersion(out->groups.back(), &out->notes);
+  MatchEngines(
+      b.engines, c.engines,
+      [&b](const auto& be, const auto& ce, const CompareOptions& options) {
+        return CompareSweepEngines(be, ce, b.objectives, options);
       },
-      "", &out->only_in_baseline, &out->only_in_candidate);
+      out);
   const nlohmann::json bs = results::ToJson(b).at("settings");
   const nlohmann::json cs = results::ToJson(c).at("settings");
   NoteDifferences("settings", bs, cs, &out->notes);
@@ -239,42 +234,11 @@ void CompareSweeps(const results::SweepResults& b, const results::SweepResults& 
 
 void CompareMemoryRuns(const results::MemoryRunResults& b, const results::MemoryRunResults& c,
                        Comparison* out) {
-  auto key = [](const results::MemoryEngineResult& e) { return e.engine; };
-  Match(
-      b.engines, c.engines, key,
-      [&](const results::MemoryEngineResult& be, const results::MemoryEngineResult& ce) {
-        out->groups.push_back(CompareMemoryEngines(be, ce, out->options));
-        NoteVersion(out->groups.back(), &out->notes);
-      },
-      "", &out->only_in_baseline, &out->only_in_candidate);
-  nlohmann::json bs = results::ToJson(b).at("settings");
-  nlohmann::json cs = results::ToJson(c).at("settings");
+  MatchEngines(b.engines, c.engines, CompareMemoryEngines, out);
+  const nlohmann::json bs = results::ToJson(b).at("settings");
+  const nlohmann::json cs = results::ToJson(c).at("settings");
   NoteDifferences("settings", bs, cs, &out->notes);
 }
-
-std::string Contents(const ResultDocument& d) {
-  switch (d.shape) {
-    case Shape::kRun:
-      return Keys(d.run.engines, [](const results::EngineResult& e) { return e.engine; });
-    case Shape::kCommands: {
-      std::vector<std::string> keys;
-      for (const auto& cmd : d.commands.commands) {
-        for (const auto& e : cmd.engines) keys.push_back(cmd.Name() + "/" + e.engine);
-      }
-      return Joined(keys);
-    }
-    case Shape::kReplication:
-      return Keys(d.replication.cases,
-                  [](const results::ReplicationCase& rc) { return results::CaseName(rc); });
-    case Shape::kSweep:
-      return Keys(d.sweep.engines, [](const results::SweepEngine& e) { return e.engine; });
-    case Shape::kMemory:
-      return Keys(d.memory.engines, [](const results::MemoryEngineResult& e) { return e.engine; });
-  }
-  return "";
-}
-
-}  // namespace
 
 Measurement FromStats(const results::Stats& s) {
   const bool present = s.median != 0 || s.min != 0 || s.max != 0;
@@ -365,29 +329,15 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
   out.candidate_source = candidate.source;
   out.baseline_run_id = baseline.RunId();
   out.candidate_run_id = candidate.RunId();
-  switch (baseline.shape) {
-    case Shape::kRun:
-      CompareRuns(baseline.run, candidate.run, &out);
-      break;
-    case Shape::kCommands:
-      CompareCommandRuns(baseline.commands, candidate.commands, &out);
-      break;
-    case Shape::kReplication:
-      CompareReplications(baseline.replication, candidate.replication, &out);
-      break;
-    case Shape::kSweep:
-      CompareSweeps(baseline.sweep, candidate.sweep, &out);
-      break;
-    case Shape::kMemory:
-      CompareMemoryRuns(baseline.memory, candidate.memory, &out);
-      break;
-  }
+  SpecOf(out.shape).compare(baseline, candidate, &out);
   if (out.groups.empty()) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      fmt::format("nothing to compare: no {} is in both files (baseline {}: {}; "
-                                  "candidate {}: {})",
-                                  SpecOf(out.shape).group_noun, baseline.source, Contents(baseline),
-                                  candidate.source, Contents(candidate)));
+    return core::Fail(
+        core::ErrorKind::kUsage,
+        fmt::format("nothing to compare: no {} is in both files (baseline {}: {}; "
+                    "candidate {}: {})",
+                    SpecOf(out.shape).groups.noun, baseline.source,
+                    Joined(SpecOf(baseline.shape).group_names(baseline)), candidate.source,
+                    Joined(SpecOf(candidate.shape).group_names(candidate))));
   }
   return out;
 }

@@ -22,8 +22,6 @@ Kind KindOf(const std::string& metric) {
   if (metric == "throughput" || metric == "median_rps" || metric == kMaxRateInSlo) {
     return Kind::kCount;
   }
-  if (metric == "median_p99_us" || metric == "sync_duration_ms") return Kind::kWhole;
-  if (metric == "throughput" || metric == "median_rps") return Kind::kCount;
   if (metric == "median_p99_us" || metric == "sync_duration_ms" || metric == "idle_bytes" ||
       metric == "peak_bytes" || metric == "snapshot_duration_ms") {
     return Kind::kWhole;
@@ -68,10 +66,10 @@ nlohmann::ordered_json NumberOrNull(const Measurement& m, double v) {
                    : nlohmann::ordered_json(nullptr);
 }
 
-// The values naming group `g`, for the keys of its shape (ShapeSpec::group_keys).
+// The values naming group `g`, for the keys of its shape (ShapeGroups::keys).
 std::vector<std::string> GroupKeyValues(Shape shape, const GroupComparison& g) {
   std::vector<std::string> values;
-  for (const std::string key : SpecOf(shape).group_keys) {
+  for (const std::string key : SpecOf(shape).groups.keys) {
     values.push_back(key == "command" ? g.command : key == "run_name" ? g.run_name : g.engine);
   }
   return values;
@@ -79,7 +77,7 @@ std::vector<std::string> GroupKeyValues(Shape shape, const GroupComparison& g) {
 
 void AddGroupKeys(Shape shape, const GroupComparison& g, nlohmann::ordered_json* j) {
   const std::vector<std::string> values = GroupKeyValues(shape, g);
-  for (size_t i = 0; i < values.size(); ++i) (*j)[SpecOf(shape).group_keys[i]] = values[i];
+  for (size_t i = 0; i < values.size(); ++i) (*j)[SpecOf(shape).groups.keys[i]] = values[i];
 }
 
 nlohmann::ordered_json MetricJson(const MetricDelta& m) {
@@ -103,42 +101,40 @@ std::string SourceLine(const char* role, const std::string& source, const std::s
   return fmt::format("{} {}{}\n", role, source, run_id.empty() ? "" : " (run " + run_id + ")");
 }
 
+// A verdict's name in the JSON payload and its label in the table.
+struct VerdictText {
+  Verdict verdict;
+  const char* name;
+  const char* label;
+};
+
+constexpr VerdictText kVerdictTexts[] = {
+    {Verdict::kOk, "ok", "ok"},
+    {Verdict::kImproved, "improved", "improved"},
+    {Verdict::kRegression, "regression", "REGRESSION"},
+    {Verdict::kWithinNoise, "within_noise", "within noise"},
+    {Verdict::kMissing, "missing", "MISSING in candidate"},
+    {Verdict::kNotComparable, "not_comparable", "n/a"},
+};
+
+const VerdictText* TextOf(Verdict v) {
+  for (const auto& t : kVerdictTexts) {
+    if (t.verdict == v) return &t;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const char* VerdictName(Verdict v) {
-  switch (v) {
-    case Verdict::kOk:
-      return "ok";
-    case Verdict::kImproved:
-      return "improved";
-    case Verdict::kRegression:
-      return "regression";
-    case Verdict::kWithinNoise:
-      return "within_noise";
-    case Verdict::kMissing:
-      return "missing";
-    case Verdict::kNotComparable:
-      return "not_comparable";
-  }
-  return "?";
+  const VerdictText* t = TextOf(v);
+  return t ? t->name : "?";
 }
 
 std::string VerdictLabel(const MetricDelta& d) {
-  switch (d.verdict) {
-    case Verdict::kOk:
-      return "ok";
-    case Verdict::kImproved:
-      return "improved";
-    case Verdict::kRegression:
-      return d.spreads_overlap ? "REGRESSION (within noise)" : "REGRESSION";
-    case Verdict::kWithinNoise:
-      return "within noise";
-    case Verdict::kMissing:
-      return "MISSING in candidate";
-    case Verdict::kNotComparable:
-      return "n/a";
-  }
-  return "?";
+  if (d.verdict == Verdict::kRegression && d.spreads_overlap) return "REGRESSION (within noise)";
+  const VerdictText* t = TextOf(d.verdict);
+  return t ? t->label : "?";
 }
 
 std::string MetricLabel(const std::string& metric) {
@@ -168,7 +164,7 @@ std::string FormatDelta(const MetricDelta& d) {
 }
 
 std::string RenderComparisonTable(const Comparison& c) {
-  const auto& columns = SpecOf(c.shape).group_columns;
+  const auto& columns = SpecOf(c.shape).groups.columns;
   std::vector<std::string> header(columns.begin(), columns.end());
   const size_t keys = header.size();
   for (const char* h : {"METRIC", "BASELINE", "SPREAD", "CANDIDATE", "SPREAD", "DELTA", "VERDICT"})
@@ -267,7 +263,7 @@ std::string RenderComparisonJson(const Comparison& c) {
     groups.push_back(std::move(group));
   }
   j["rows"] = std::move(rows);
-  j[SpecOf(c.shape).group_array] = std::move(groups);
+  j[SpecOf(c.shape).groups.array] = std::move(groups);
   j["regressions"] = std::move(regressions);
   j["only_in_baseline"] = c.only_in_baseline;
   j["only_in_candidate"] = c.only_in_candidate;

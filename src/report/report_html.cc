@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report/report_html_parts.h"
+#include "report/shape_steps.h"
 #include "results/number_format.h"
 
 namespace dfbench::report {
@@ -235,143 +236,20 @@ Facts ServerClientRunFacts(const Results& r, Facts::value_type first, const Fact
   return facts;
 }
 
-std::string RunSection(const ResultDocument& d, const std::string& anchor,
-                       const std::vector<std::string>& known) {
-  const results::RunResults& r = d.run;
-  std::string out = Heading(d, anchor, results::ToString(r.status), "run");
-  std::string engines;
-  for (const auto& e : r.engines) {
-    engines += (engines.empty() ? "" : ", ") + e.engine +
-               (e.version.empty() ? "" : " (" + e.version + ")");
-  }
-  std::string config =
-      "<h3>Configuration</h3>\n" +
-      FactsList(ServerClientRunFacts(r, {"engines", engines},
-                                     {{"tool", r.context.tool_version},
-                                      {"provider", r.context.provider},
-                                      {"load generator", r.context.load_generator}}));
-  const results::MemtierConfig& m = r.memtier;
-  config += "<div class=\"label\">load settings (memtier)</div>" +
-            Chips({{"threads", std::to_string(m.threads)},
-                   {"clients", std::to_string(m.clients)},
-                   {"requests", WithSeparators(static_cast<double>(m.requests))},
-                   {"ratio", m.ratio},
-                   {"data size", std::to_string(m.data_size) + " B"},
-                   {"pipeline", std::to_string(m.pipeline)},
-                   {"distinct client seed", m.distinct_client_seed ? "yes" : "no"},
-                   {"warmup requests", WithSeparators(static_cast<double>(r.warmup_requests))},
-                   {"trials", std::to_string(r.trials)}});
-  config += ContextFacts(r.context);
-  out += Card(config);
-  out += Card("<h3>Results</h3>\n" + EngineTable(r.engines, known));
-  out += EngineCharts(r.engines, known, "");
-  return out;
+// The facts of the tool that ran it, from its context.
+Facts ToolFacts(const results::Context& c) {
+  return {{"tool", c.tool_version}, {"provider", c.provider}, {"load generator", c.load_generator}};
 }
 
-std::string CommandsSection(const ResultDocument& d, const std::string& anchor,
-                            const std::vector<std::string>& known) {
-  const CommandsResults& r = d.commands;
-  std::string out = Heading(d, anchor, results::ToString(r.status), "commands");
-  std::string commands;
-  for (const auto& c : r.commands) commands += (commands.empty() ? "" : ", ") + c.Name();
-  std::string config =
-      "<h3>Configuration</h3>\n" +
-      FactsList(ServerClientRunFacts(r, {"commands", commands},
-                                     {{"load generator", r.tool.empty() ? "memtier" : r.tool},
-                                      {"tool", r.context.tool_version},
-                                      {"trials", r.trials ? std::to_string(r.trials) : ""}}));
-  if (r.memtier.is_object()) {
-    Facts chips;
-    for (auto it = r.memtier.begin(); it != r.memtier.end(); ++it) {
-      chips.emplace_back(it.key(), it->is_string() ? it->get<std::string>() : it->dump());
-    }
-    config += "<div class=\"label\">load settings (memtier)</div>" + Chips(chips);
-  }
-  config += ContextFacts(r.context);
-  out += Card(config);
-  for (const auto& c : r.commands) {
-    std::string head = "<h3>" + H(c.Name()) + "</h3>\n";
-    if (!c.template_text.empty()) head += "<p><code>" + H(c.template_text) + "</code>";
-    if (c.approximate) head += " <span class=\"warn\">approximate (draining command)</span>";
-    if (!c.template_text.empty()) head += "</p>\n";
-    out += Card(head + EngineTable(c.engines, known));
-    out += EngineCharts(c.engines, known, " · " + c.Name());
-  }
-  return out;
+// The configuration card of a file: its facts, what its kind adds (load settings), its hosts.
+std::string ConfigCard(const Facts& facts, const std::string& more, const results::Context& c) {
+  return Card("<h3>Configuration</h3>\n" + FactsList(facts) + more + ContextFacts(c));
 }
 
 std::string FlagsText(const std::vector<std::string>& flags) {
   std::string s;
   for (const auto& f : flags) s += (s.empty() ? "" : " ") + f;
   return s.empty() ? "(none)" : s;
-}
-
-std::string ReplicationSection(const ResultDocument& d, const std::string& anchor) {
-  const results::ReplicationRunResults& r = d.replication;
-  std::string out = Heading(d, anchor, results::ToString(r.status), "replication");
-  std::string config =
-      "<h3>Configuration</h3>\n" + FactsList({{"setup", r.setup_id},
-                                              {"started", r.created_at},
-                                              {"completed", r.completed_at},
-                                              {"region", r.region},
-                                              {"master instance", r.master_instance},
-                                              {"replica instance", r.replica_instance},
-                                              {"client instance", r.client_instance},
-                                              {"dfly_bench ref", r.dfly_bench_ref},
-                                              {"tool", r.context.tool_version}});
-  config += ContextFacts(r.context);
-  out += Card(config);
-
-  std::string table =
-      "<h3>Cases</h3>\n<table class=\"cases\"><thead><tr><th>case</th><th class=\"num\">median "
-      "rps</th><th class=\"num\">median p99 µs</th><th class=\"num\">sync ms</th><th "
-      "class=\"num\">samples</th><th>ended by</th><th>flags</th></tr></thead><tbody>\n";
-  for (size_t i = 0; i < r.cases.size(); ++i) {
-    const results::ReplicationCase& c = r.cases[i];
-    const results::Stats rps = results::RpsStats(c);
-    const results::Stats p99 = P99UsStats(c);
-    table += "<tr><td class=\"name\">" + Dot(CaseColor(i)) + H(results::CaseName(c)) + "</td>" +
-             StatsCell(rps, true) + "<td class=\"num\">" +
-             (c.series.empty() ? "-" : WithSeparators(p99.median)) + "<span class=\"spread\">" +
-             (c.series.empty() ? "" : WithSeparators(p99.min) + ".." + WithSeparators(p99.max)) +
-             "</span></td><td class=\"num\">" +
-             (c.sync_duration_ms > 0 ? WithSeparators(c.sync_duration_ms) : "-") +
-             "</td><td class=\"num\">" + std::to_string(c.series.size()) + "</td><td>" +
-             H(c.termination_reason) + "</td><td>master <code>" + H(FlagsText(c.master_flags)) +
-             "</code><br>replica <code>" + H(FlagsText(c.replica_flags)) + "</code>";
-    if (!c.load_args.empty()) table += "<br>load <code>" + H(c.load_args) + "</code>";
-    if (!c.preload_args.empty()) table += "<br>preload <code>" + H(c.preload_args) + "</code>";
-    table += "</td></tr>\n";
-  }
-  out += Card(table + "</tbody></table>\n");
-
-  out += "<div class=\"charts\">";
-  for (size_t i = 0; i < r.cases.size(); ++i) {
-    const results::ReplicationCase& c = r.cases[i];
-    svg::LineSeries rps{.name = results::CaseName(c) + " rps", .color = CaseColor(i)};
-    svg::LineSeries p99{.name = results::CaseName(c) + " p99", .color = CaseColor(i)};
-    for (const auto& s : c.series) {
-      rps.points.push_back({s.t_sec, s.rps});
-      p99.points.push_back({s.t_sec, s.p99_us});
-    }
-    std::vector<svg::VerticalMarker> markers;
-    if (c.sync_duration_ms > 0) {
-      markers.push_back({results::SyncEndSec(c),
-                         "stable sync after " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
-    }
-    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · throughput over time",
-                                      .x_unit = "time (s)",
-                                      .y_unit = "rps",
-                                      .series = {rps},
-                                      .markers = markers}));
-    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · p99 latency over time",
-                                      .x_unit = "time (s)",
-                                      .y_unit = "p99 µs",
-                                      .series = {p99},
-                                      .markers = markers}));
-  }
-  out += "</div>\n";
-  return out;
 }
 
 // Latency against the offered rate of one engine's open-loop steps (the first step at each
@@ -438,31 +316,153 @@ std::string SweepSteps(const results::SweepEngine& e) {
   return out + "</tbody></table>\n";
 }
 
+}  // namespace
+
+std::string RunSection(const ResultDocument& d, const std::string& anchor,
+                       const std::vector<std::string>& known) {
+  const results::RunResults& r = d.run;
+  std::string out = Heading(d, anchor, results::ToString(r.status), "run");
+  std::string engines;
+  for (const auto& e : r.engines) {
+    engines += (engines.empty() ? "" : ", ") + e.engine +
+               (e.version.empty() ? "" : " (" + e.version + ")");
+  }
+  const results::MemtierConfig& m = r.memtier;
+  const std::string load =
+      "<div class=\"label\">load settings (memtier)</div>" +
+      Chips({{"threads", std::to_string(m.threads)},
+             {"clients", std::to_string(m.clients)},
+             {"requests", WithSeparators(static_cast<double>(m.requests))},
+             {"ratio", m.ratio},
+             {"data size", std::to_string(m.data_size) + " B"},
+             {"pipeline", std::to_string(m.pipeline)},
+             {"distinct client seed", m.distinct_client_seed ? "yes" : "no"},
+             {"warmup requests", WithSeparators(static_cast<double>(r.warmup_requests))},
+             {"trials", std::to_string(r.trials)}});
+  out += ConfigCard(ServerClientRunFacts(r, {"engines", engines}, ToolFacts(r.context)), load,
+                    r.context);
+  out += Card("<h3>Results</h3>\n" + EngineTable(r.engines, known));
+  out += EngineCharts(r.engines, known, "");
+  return out;
+}
+
+std::string CommandsSection(const ResultDocument& d, const std::string& anchor,
+                            const std::vector<std::string>& known) {
+  const CommandsResults& r = d.commands;
+  std::string out = Heading(d, anchor, results::ToString(r.status), "commands");
+  std::string commands;
+  for (const auto& c : r.commands) commands += (commands.empty() ? "" : ", ") + c.Name();
+  std::string load;
+  if (r.memtier.is_object()) {
+    Facts chips;
+    for (auto it = r.memtier.begin(); it != r.memtier.end(); ++it) {
+      chips.emplace_back(it.key(), it->is_string() ? it->get<std::string>() : it->dump());
+    }
+    load = "<div class=\"label\">load settings (memtier)</div>" + Chips(chips);
+  }
+  out += ConfigCard(ServerClientRunFacts(r, {"commands", commands},
+                                         {{"load generator", r.tool.empty() ? "memtier" : r.tool},
+                                          {"tool", r.context.tool_version},
+                                          {"trials", r.trials ? std::to_string(r.trials) : ""}}),
+                    load, r.context);
+  for (const auto& c : r.commands) {
+    std::string head = "<h3>" + H(c.Name()) + "</h3>\n";
+    if (!c.template_text.empty()) head += "<p><code>" + H(c.template_text) + "</code>";
+    if (c.approximate) head += " <span class=\"warn\">approximate (draining command)</span>";
+    if (!c.template_text.empty()) head += "</p>\n";
+    out += Card(head + EngineTable(c.engines, known));
+    out += EngineCharts(c.engines, known, " · " + c.Name());
+  }
+  return out;
+}
+
+std::string ReplicationSection(const ResultDocument& d, const std::string& anchor,
+                               const std::vector<std::string>& /*engines: cases have colours*/) {
+  const results::ReplicationRunResults& r = d.replication;
+  std::string out = Heading(d, anchor, results::ToString(r.status), "replication");
+  out += ConfigCard({{"setup", r.setup_id},
+                     {"started", r.created_at},
+                     {"completed", r.completed_at},
+                     {"region", r.region},
+                     {"master instance", r.master_instance},
+                     {"replica instance", r.replica_instance},
+                     {"client instance", r.client_instance},
+                     {"dfly_bench ref", r.dfly_bench_ref},
+                     {"tool", r.context.tool_version}},
+                    "", r.context);
+
+  std::string table =
+      "<h3>Cases</h3>\n<table class=\"cases\"><thead><tr><th>case</th><th class=\"num\">median "
+      "rps</th><th class=\"num\">median p99 µs</th><th class=\"num\">sync ms</th><th "
+      "class=\"num\">samples</th><th>ended by</th><th>flags</th></tr></thead><tbody>\n";
+  for (size_t i = 0; i < r.cases.size(); ++i) {
+    const results::ReplicationCase& c = r.cases[i];
+    const results::Stats rps = results::RpsStats(c);
+    const results::Stats p99 = P99UsStats(c);
+    table += "<tr><td class=\"name\">" + Dot(CaseColor(i)) + H(results::CaseName(c)) + "</td>" +
+             StatsCell(rps, true) + "<td class=\"num\">" +
+             (c.series.empty() ? "-" : WithSeparators(p99.median)) + "<span class=\"spread\">" +
+             (c.series.empty() ? "" : WithSeparators(p99.min) + ".." + WithSeparators(p99.max)) +
+             "</span></td><td class=\"num\">" +
+             (c.sync_duration_ms > 0 ? WithSeparators(c.sync_duration_ms) : "-") +
+             "</td><td class=\"num\">" + std::to_string(c.series.size()) + "</td><td>" +
+             H(c.termination_reason) + "</td><td>master <code>" + H(FlagsText(c.master_flags)) +
+             "</code><br>replica <code>" + H(FlagsText(c.replica_flags)) + "</code>";
+    if (!c.load_args.empty()) table += "<br>load <code>" + H(c.load_args) + "</code>";
+    if (!c.preload_args.empty()) table += "<br>preload <code>" + H(c.preload_args) + "</code>";
+    table += "</td></tr>\n";
+  }
+  out += Card(table + "</tbody></table>\n");
+
+  out += "<div class=\"charts\">";
+  for (size_t i = 0; i < r.cases.size(); ++i) {
+    const results::ReplicationCase& c = r.cases[i];
+    svg::LineSeries rps{.name = results::CaseName(c) + " rps", .color = CaseColor(i)};
+    svg::LineSeries p99{.name = results::CaseName(c) + " p99", .color = CaseColor(i)};
+    for (const auto& s : c.series) {
+      rps.points.push_back({s.t_sec, s.rps});
+      p99.points.push_back({s.t_sec, s.p99_us});
+    }
+    std::vector<svg::VerticalMarker> markers;
+    if (c.sync_duration_ms > 0) {
+      markers.push_back({results::SyncEndSec(c),
+                         "stable sync after " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
+    }
+    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · throughput over time",
+                                      .x_unit = "time (s)",
+                                      .y_unit = "rps",
+                                      .series = {rps},
+                                      .markers = markers}));
+    out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · p99 latency over time",
+                                      .x_unit = "time (s)",
+                                      .y_unit = "p99 µs",
+                                      .series = {p99},
+                                      .markers = markers}));
+  }
+  out += "</div>\n";
+  return out;
+}
+
 std::string SweepSection(const ResultDocument& d, const std::string& anchor,
                          const std::vector<std::string>& known) {
   const results::SweepResults& r = d.sweep;
   std::string out = Heading(d, anchor, results::ToString(r.status), "sweep");
   std::string objectives;
   for (const auto& o : r.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
-  std::string config =
-      "<h3>Configuration</h3>\n" +
-      FactsList(ServerClientRunFacts(r, {"objectives", objectives},
-                                     {{"tool", r.context.tool_version},
-                                      {"provider", r.context.provider},
-                                      {"load generator", r.context.load_generator}}));
   const results::SweepSettings& st = r.settings;
   const results::MemtierConfig& m = st.memtier;
-  config += "<div class=\"label\">load settings</div>" +
-            Chips({{"threads", std::to_string(m.threads)},
-                   {"clients", std::to_string(m.clients)},
-                   {"ratio", m.ratio},
-                   {"data size", std::to_string(m.data_size) + " B"},
-                   {"pipeline", std::to_string(m.pipeline)},
-                   {"step", fmt::format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
-                   {"bracket", fmt::format("{}%", st.bracket * 100)},
-                   {"confirm", std::to_string(st.confirm)}});
-  config += ContextFacts(r.context);
-  out += Card(config);
+  const std::string load =
+      "<div class=\"label\">load settings</div>" +
+      Chips({{"threads", std::to_string(m.threads)},
+             {"clients", std::to_string(m.clients)},
+             {"ratio", m.ratio},
+             {"data size", std::to_string(m.data_size) + " B"},
+             {"pipeline", std::to_string(m.pipeline)},
+             {"step", fmt::format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
+             {"bracket", fmt::format("{}%", st.bracket * 100)},
+             {"confirm", std::to_string(st.confirm)}});
+  out += ConfigCard(ServerClientRunFacts(r, {"objectives", objectives}, ToolFacts(r.context)), load,
+                    r.context);
   std::string summary =
       "<h3>Highest rate within the objectives</h3>\n<table class=\"engines\"><thead><tr><th>engine"
       "</th><th>version</th><th class=\"num\">closed-loop capacity</th><th class=\"num\">max rate "
@@ -498,20 +498,18 @@ std::string MemorySection(const ResultDocument& d, const std::string& anchor,
   const results::MemoryRunResults& r = d.memory;
   const results::MemorySettings& s = r.settings;
   std::string out = Heading(d, anchor, results::ToString(r.status), "memory");
-  std::string config =
-      "<h3>Configuration</h3>\n" +
-      FactsList({{"setup", r.setup_id},
-                 {"started", r.created_at},
-                 {"completed", r.completed_at},
-                 {"keys", WithSeparators(static_cast<double>(s.keys)) + " × " +
-                              std::to_string(s.value_size) + " B"},
-                 {"snapshot", s.snapshot + " after " + Fixed(s.snapshot_delay_sec, 0) + " s"},
-                 {"updates", (s.update_rate > 0 ? WithSeparators(s.update_rate) + " req/s"
-                                                : std::string("closed loop")) +
-                                 ", ratio " + s.ratio + ", " + Fixed(s.test_time_sec, 0) + " s"},
-                 {"tool", r.context.tool_version}});
-  config += ContextFacts(r.context);
-  out += Card(config);
+  out +=
+      ConfigCard({{"setup", r.setup_id},
+                  {"started", r.created_at},
+                  {"completed", r.completed_at},
+                  {"keys", WithSeparators(static_cast<double>(s.keys)) + " × " +
+                               std::to_string(s.value_size) + " B"},
+                  {"snapshot", s.snapshot + " after " + Fixed(s.snapshot_delay_sec, 0) + " s"},
+                  {"updates", (s.update_rate > 0 ? WithSeparators(s.update_rate) + " req/s"
+                                                 : std::string("closed loop")) +
+                                  ", ratio " + s.ratio + ", " + Fixed(s.test_time_sec, 0) + " s"},
+                  {"tool", r.context.tool_version}},
+                 "", r.context);
 
   constexpr double kMiB = 1024.0 * 1024.0;
   std::string table =
@@ -560,24 +558,11 @@ std::string MemorySection(const ResultDocument& d, const std::string& anchor,
   return out;
 }
 
-}  // namespace
-
 std::vector<std::string> EngineNames(const std::vector<ResultDocument>& docs) {
   std::vector<std::string> names;
-  auto add = [&names](const std::string& n) {
-    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  };
   for (const auto& d : docs) {
-    if (d.shape == Shape::kRun) {
-      for (const auto& e : d.run.engines) add(e.engine);
-    } else if (d.shape == Shape::kCommands) {
-      for (const auto& c : d.commands.commands) {
-        for (const auto& e : c.engines) add(e.engine);
-      }
-    } else if (d.shape == Shape::kSweep) {
-      for (const auto& e : d.sweep.engines) add(e.engine);
-    } else if (d.shape == Shape::kMemory) {
-      for (const auto& e : d.memory.engines) add(e.engine);
+    for (const auto& n : SpecOf(d.shape).engine_names(d)) {
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
   }
   return names;
@@ -636,23 +621,7 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
     const std::string anchor = "file-" + std::to_string(i + 1);
     files_toc += "<a href=\"#" + anchor + "\">" + ShapeName(d.shape) + " " + H(d.RunId()) + "</a>";
     files += "<section class=\"file\">\n";
-    switch (d.shape) {
-      case Shape::kRun:
-        files += html::RunSection(d, anchor, known);
-        break;
-      case Shape::kCommands:
-        files += html::CommandsSection(d, anchor, known);
-        break;
-      case Shape::kReplication:
-        files += html::ReplicationSection(d, anchor);
-        break;
-      case Shape::kSweep:
-        files += html::SweepSection(d, anchor, known);
-        break;
-      case Shape::kMemory:
-        files += html::MemorySection(d, anchor, known);
-        break;
-    }
+    files += SpecOf(d.shape).html_section(d, anchor, known);
     files += "</section>\n";
   }
   const std::string toc = comparisons_toc + files_toc;

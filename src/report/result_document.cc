@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "core/files.h"
+#include "report/shape_steps.h"
 #include "results/command_schema.h"
 #include "results/json_util.h"
 
@@ -15,7 +16,7 @@ core::Error UsageError(std::string message) {
 
 // Read by the schema's own reader (results/command_schema.h), then kept as compare and report
 // use it: each command's engine rows, the load settings as JSON.
-bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* error) {
+bool Read(const nlohmann::json& j, CommandsResults* out, std::string* error) {
   results::CommandRunResults file;
   if (!results::FromJson(j, &file, error)) return false;
   static_cast<results::RunFields&>(*out) = file;  // the opening fields (a copy: `file` is read on)
@@ -36,62 +37,110 @@ bool ReadCommands(const nlohmann::json& j, CommandsResults* out, std::string* er
   return true;
 }
 
-// A document read by its schema's own reader into ResultDocument's member `M`, and its run id.
+// Every other kind is read as its schema writes it.
+template <class Results>
+bool Read(const nlohmann::json& j, Results* out, std::string* error) {
+  return results::FromJson(j, out, error);
+}
+
+// The engines a kind names: its top-level engines, unless it names them otherwise.
+template <class Results>
+std::vector<std::string> EngineNames(const Results& r) {
+  std::vector<std::string> names;
+  for (const auto& e : r.engines) names.push_back(e.engine);
+  return names;
+}
+
+std::vector<std::string> EngineNames(const CommandsResults& r) {
+  std::vector<std::string> names;
+  for (const auto& cmd : r.commands) {
+    for (const auto& e : cmd.engines) names.push_back(e.engine);
+  }
+  return names;
+}
+
+std::vector<std::string> EngineNames(const results::ReplicationRunResults& /*cases*/) {
+  return {};
+}
+
+// A kind's groups: its engines, unless it names them otherwise.
+template <class Results>
+std::vector<std::string> GroupNames(const Results& r) {
+  return EngineNames(r);
+}
+
+std::vector<std::string> GroupNames(const CommandsResults& r) {
+  std::vector<std::string> names;
+  for (const auto& cmd : r.commands) {
+    for (const auto& e : cmd.engines) names.push_back(cmd.Name() + "/" + e.engine);
+  }
+  return names;
+}
+
+std::vector<std::string> GroupNames(const results::ReplicationRunResults& r) {
+  std::vector<std::string> names;
+  for (const auto& c : r.cases) names.push_back(results::CaseName(c));
+  return names;
+}
+
+// The steps of ShapeSpec for a kind kept in ResultDocument's member `M`, compared by `Compare`.
 template <auto M>
 bool ReadMember(const nlohmann::json& j, ResultDocument* out, std::string* error) {
-  return results::FromJson(j, &(out->*M), error);
+  return Read(j, &(out->*M), error);
 }
 template <auto M>
 const std::string& RunIdOf(const ResultDocument& d) {
   return (d.*M).run_id;
 }
+template <auto M>
+std::vector<std::string> EngineNamesOf(const ResultDocument& d) {
+  return EngineNames(d.*M);
+}
+template <auto M>
+std::vector<std::string> GroupNamesOf(const ResultDocument& d) {
+  return GroupNames(d.*M);
+}
+template <auto M, auto Compare>
+void CompareMember(const ResultDocument& b, const ResultDocument& c, Comparison* out) {
+  Compare(b.*M, c.*M, out);
+}
+
+// The entry of a kind: its reading, run id, engines, groups and comparison come from its member
+// `M`.
+template <auto M, auto Compare>
+ShapeSpec Kind(const char* name, const char* description, ShapeGroups groups,
+               decltype(ShapeSpec::html_section) html_section) {
+  return ShapeSpec{.name = name,
+                   .description = description,
+                   .groups = std::move(groups),
+                   .read = ReadMember<M>,
+                   .run_id = RunIdOf<M>,
+                   .engine_names = EngineNamesOf<M>,
+                   .group_names = GroupNamesOf<M>,
+                   .compare = CompareMember<M, Compare>,
+                   .html_section = html_section};
+}
 
 const std::vector<ShapeSpec>& Specs() {
   // In the order of Shape.
-  static const std::vector<ShapeSpec> specs = {
-      {"run",
-       "a run result (top-level engines)",
-       "engine",
-       "engines",
-       {"engine"},
-       {"ENGINE"},
-       ReadMember<&ResultDocument::run>,
-       RunIdOf<&ResultDocument::run>},
-      {"commands",
-       "a per-command result (scenario \"commands\")",
-       "command and engine",
-       "commands",
-       {"command", "engine"},
-       {"COMMAND", "ENGINE"},
-       [](const nlohmann::json& j, ResultDocument* out, std::string* error) {
-         return ReadCommands(j, &out->commands, error);
-       },
-       RunIdOf<&ResultDocument::commands>},
-      {"replication",
-       "a replication result (scenario \"replication\")",
-       "case",
-       "cases",
-       {"run_name"},
-       {"CASE"},
-       ReadMember<&ResultDocument::replication>,
-       RunIdOf<&ResultDocument::replication>},
-      {"sweep",
-       "a sweep result (scenario \"sweep\")",
-       "engine",
-       "engines",
-       {"engine"},
-       {"ENGINE"},
-       ReadMember<&ResultDocument::sweep>,
-       RunIdOf<&ResultDocument::sweep>},
-      {"memory",
-       "a memory result (scenario \"memory\")",
-       "engine",
-       "engines",
-       {"engine"},
-       {"ENGINE"},
-       ReadMember<&ResultDocument::memory>,
-       RunIdOf<&ResultDocument::memory>},
-  };
+  static const std::vector<ShapeSpec> specs = [] {
+    const ShapeGroups per_engine{"engine", "engines", {"engine"}, {"ENGINE"}};
+    return std::vector<ShapeSpec>{
+        Kind<&ResultDocument::run, CompareRuns>("run", "a run result (top-level engines)",
+                                                per_engine, html::RunSection),
+        Kind<&ResultDocument::commands, CompareCommandRuns>(
+            "commands", "a per-command result (scenario \"commands\")",
+            {"command and engine", "commands", {"command", "engine"}, {"COMMAND", "ENGINE"}},
+            html::CommandsSection),
+        Kind<&ResultDocument::replication, CompareReplications>(
+            "replication", "a replication result (scenario \"replication\")",
+            {"case", "cases", {"run_name"}, {"CASE"}}, html::ReplicationSection),
+        Kind<&ResultDocument::sweep, CompareSweeps>("sweep", "a sweep result (scenario \"sweep\")",
+                                                    per_engine, html::SweepSection),
+        Kind<&ResultDocument::memory, CompareMemoryRuns>(
+            "memory", "a memory result (scenario \"memory\")", per_engine, html::MemorySection),
+    };
+  }();
   return specs;
 }
 

@@ -19,21 +19,36 @@ namespace dfbench::report {
 enum class Shape { kRun, kCommands, kReplication, kSweep, kMemory };
 
 struct ResultDocument;
+struct Comparison;
+
+// The groups a comparison of one kind matches: their noun in messages, their array in its JSON,
+// the keys naming one there ("engine", "command", "run_name") and its columns in the table.
+struct ShapeGroups {
+  const char* noun;
+  const char* array;
+  std::vector<const char*> keys;
+  std::vector<const char*> columns;
+};
 
 // What sets one result kind apart wherever the kinds are otherwise handled alike: one entry per
-// Shape, so a new kind is one more entry (and its compare and HTML steps).
+// Shape, so a new kind is one more entry (its member of ResultDocument, comparison and section).
 struct ShapeSpec {
   const char* name;         // "run", "commands", "replication", "sweep", "memory"
   const char* description;  // in messages: "a run result (top-level engines)"
-  // The groups a comparison matches: their noun in messages, their array in its JSON, the keys
-  // naming one there ("engine", "command", "run_name") and its columns in the table.
-  const char* group_noun;
-  const char* group_array;
-  std::vector<const char*> group_keys;
-  std::vector<const char*> group_columns;
+  ShapeGroups groups;
   // Reads the document's own member of ResultDocument; false with `*error` naming the path.
   bool (*read)(const nlohmann::json& j, ResultDocument* out, std::string* error);
   const std::string& (*run_id)(const ResultDocument& d);
+  // The engines it names, in file order (the report's colours follow them); a replication
+  // file's cases are coloured by their position instead, so it names none.
+  std::vector<std::string> (*engine_names)(const ResultDocument& d);
+  // Its groups' names, for a message when two files share none: "redis", "SET/redis", "maxload".
+  std::vector<std::string> (*group_names)(const ResultDocument& d);
+  // Pairs the groups of two documents of the kind into `out`: groups, only_in_*, notes.
+  void (*compare)(const ResultDocument& baseline, const ResultDocument& candidate, Comparison* out);
+  // Its section of the HTML report; `engines`, those of every file, keep colours stable.
+  std::string (*html_section)(const ResultDocument& d, const std::string& anchor,
+                              const std::vector<std::string>& engines);
 };
 
 const ShapeSpec& SpecOf(Shape shape);
