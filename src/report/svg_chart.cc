@@ -169,6 +169,29 @@ YScale LogScale(const LineChart& chart, double top, double bottom) {
   return scale;
 }
 
+// How a dashed guide across the plot looks: a vertical marker or a horizontal level.
+struct GuideStyle {
+  const char* kind;  // the class of its group, and of its line and label
+  const char* stroke;
+  const char* stroke_width;
+  const char* dash;
+  const char* label_color;
+};
+constexpr GuideStyle kMarkerStyle{"marker", "#f59e0b", "1.5", "5 4", "#b45309"};
+constexpr GuideStyle kLevelStyle{"level", "#dc2626", "1", "2 3", "#b91c1c"};
+
+// A guide line from `from` to `to`, with `label` at `at`, anchored at its `anchor`.
+std::string Guide(const GuideStyle& style, LinePoint from, LinePoint to, LinePoint at,
+                  const char* anchor, const std::string& label) {
+  return fmt::format(
+      "<g class=\"{0}\"><line class=\"{0}-line\" x1=\"{1}\" y1=\"{2}\" x2=\"{3}\" y2=\"{4}\" "
+      "stroke=\"{5}\" stroke-width=\"{6}\" stroke-dasharray=\"{7}\"/>"
+      "<text class=\"{0}-label\" x=\"{8}\" y=\"{9}\" font-size=\"10\" fill=\"{10}\" "
+      "text-anchor=\"{11}\">{12}</text></g>\n",
+      style.kind, N(from.x), N(from.y), N(to.x), N(to.y), style.stroke, style.stroke_width,
+      style.dash, N(at.x), N(at.y), style.label_color, anchor, Escape(label));
+}
+
 std::string NoData(std::string out, int width, int height) {
   out += fmt::format(
       "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"{}\">no data</text>\n"
@@ -371,25 +394,15 @@ std::string RenderLineChart(const LineChart& chart) {
       Escape(chart.x_unit));
 
   for (size_t k = 0; k < chart.markers.size(); ++k) {
-    const VerticalMarker& m = chart.markers[k];
-    const double x = x_of(m.x);
-    out += fmt::format(
-        "<g class=\"marker\"><line class=\"marker-line\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" "
-        "y2=\"{2}\" stroke=\"#f59e0b\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>"
-        "<text class=\"marker-label\" x=\"{3}\" y=\"{4}\" font-size=\"10\" fill=\"#b45309\" "
-        "text-anchor=\"{5}\">{6}</text></g>\n",
-        N(x), N(kTop - 4), N(bottom), N(x > right - 120 ? x - 4 : x + 4),
-        N(kTop + 8 + 12 * static_cast<double>(k)), x > right - 120 ? "end" : "start",
-        Escape(m.label));
+    const double x = x_of(chart.markers[k].x);
+    const bool near_right = x > right - 120;
+    out += Guide(kMarkerStyle, {x, kTop - 4}, {x, bottom},
+                 {near_right ? x - 4 : x + 4, kTop + 8 + 12 * static_cast<double>(k)},
+                 near_right ? "end" : "start", chart.markers[k].label);
   }
   for (const auto& level : chart.levels) {
     const double y = y_of(level.y);
-    out += fmt::format(
-        "<g class=\"level\"><line class=\"level-line\" x1=\"{}\" y1=\"{}\" x2=\"{}\" "
-        "y2=\"{}\" stroke=\"#dc2626\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>"
-        "<text class=\"level-label\" x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#b91c1c\" "
-        "text-anchor=\"end\">{}</text></g>\n",
-        N(kLeft), N(y), N(right), N(y), N(right - 2), N(y - 3), Escape(level.label));
+    out += Guide(kLevelStyle, {kLeft, y}, {right, y}, {right - 2, y - 3}, "end", level.label);
   }
   for (const auto& s : chart.series) {
     if (s.points.empty()) continue;
