@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "engines/install.h"
@@ -299,21 +300,10 @@ InstallPlan PlanInstall(const EngineSpec& spec, const VersionSpec& version,
 }
 
 std::string MethodName(InstallMethod method) {
-  switch (method) {
-    case InstallMethod::kPresent:
-      return "present";
-    case InstallMethod::kOsPackage:
-      return "apt";
-    case InstallMethod::kReleaseTarball:
-      return "release";
-    case InstallMethod::kSourceBuild:
-      return "source";
-    case InstallMethod::kUpload:
-      return "upload";
-    case InstallMethod::kImpossible:
-      return "none";
-  }
-  return "none";
+  // In the order of InstallMethod.
+  static constexpr const char* kNames[] = {"present", "apt", "release", "source", "upload", "none"};
+  static_assert(std::size(kNames) == static_cast<size_t>(InstallMethod::kImpossible) + 1);
+  return kNames[static_cast<size_t>(method)];
 }
 
 }  // namespace dfbench::engines
