@@ -8,6 +8,8 @@ namespace dfbench::report {
 namespace {
 
 using testing::CountOccurrences;
+using testing::ExpectContainsAll;
+using testing::ExpectContainsNone;
 
 results::EngineResult Engine(const std::string& name, double tput) {
   results::EngineResult e;
@@ -69,21 +71,15 @@ const ReportOptions kOptions{.generated_at = "2026-04-08T14:32:17Z",
 TEST(RenderHtmlReport, SelfContainedPageWithChartsPerFile) {
   const std::string html = RenderHtmlReport({RunDoc("20260408-143217", 500000)}, kOptions);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
-  EXPECT_EQ(html.find("https://"), std::string::npos);
+  ExpectContainsNone(html, {"<script", "https://", "class=\"comparison\""});
   EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 2u);
   // Throughput: one bar per engine; latency: three percentiles per engine.
   EXPECT_EQ(CountOccurrences(html, "class=\"bar\""), 2u + 6u);
   EXPECT_EQ(CountOccurrences(html, "class=\"whisker\""), 2u + 6u);
-  EXPECT_NE(html.find("AMD EPYC 7B13"), std::string::npos);
-  EXPECT_NE(html.find("<td>0-3</td>"), std::string::npos);
-  EXPECT_NE(html.find("32.0 GiB"), std::string::npos);
-  EXPECT_NE(html.find("redis 7.0.15"), std::string::npos);
-  EXPECT_NE(html.find("Latency percentiles"), std::string::npos);
-  EXPECT_NE(html.find("dfbench v0.1.0 (commit abc1234)"), std::string::npos);
-  EXPECT_EQ(html.find("class=\"comparison\""), std::string::npos);
+  ExpectContainsAll(
+      html, {"Content-Security-Policy", "AMD EPYC 7B13", "<td>0-3</td>", "32.0 GiB", "redis 7.0.15",
+             "Latency percentiles", "dfbench v0.1.0 (commit abc1234)"});
 }
 
 TEST(RenderHtmlReport, EscapesEverythingTakenFromFiles) {
@@ -95,33 +91,25 @@ TEST(RenderHtmlReport, EscapesEverythingTakenFromFiles) {
   ResultDocument r = Replication("rep", "qps=<i>1</i>");
   r.replication.cases[0].replica_flags = {"--x='\"><script>"};
   const std::string html = RenderHtmlReport({d, r}, kOptions);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("<img"), std::string::npos);
-  EXPECT_EQ(html.find("<svg onload"), std::string::npos);
-  EXPECT_EQ(html.find("<b>host"), std::string::npos);
-  EXPECT_EQ(html.find("<i>1"), std::string::npos);
-  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
-  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-  EXPECT_NE(html.find("qps=&lt;i&gt;1&lt;/i&gt;"), std::string::npos);
+  ExpectContainsNone(html, {"<script", "<img", "<svg onload", "<b>host", "<i>1"});
+  ExpectContainsAll(html, {"&lt;img src=x onerror=alert(1)&gt;",
+                           "&lt;script&gt;alert(1)&lt;/script&gt;", "qps=&lt;i&gt;1&lt;/i&gt;"});
 }
 
 TEST(RenderHtmlReport, ReplicationCasesGetLineChartsWithTheSyncPoint) {
   const std::string html = RenderHtmlReport({Replication("rep-1", "qps=100000")}, kOptions);
   EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 2u);
   EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 2u);
-  EXPECT_NE(html.find("stable sync after 3.4 s"), std::string::npos);
-  EXPECT_NE(html.find("--replication_stream_compression=zstd"), std::string::npos);
-  EXPECT_NE(html.find("c7g.4xlarge"), std::string::npos);
+  ExpectContainsAll(
+      html, {"stable sync after 3.4 s", "--replication_stream_compression=zstd", "c7g.4xlarge"});
 }
 
 TEST(RenderHtmlReport, TwoFilesOfAShapeAreComparedWithVerdicts) {
   const std::string html = RenderHtmlReport(
       {RunDoc("20260408-143217", 500000), RunDoc("20260409-091802", 400000)}, kOptions);
   EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
-  EXPECT_NE(html.find("Regression: redis throughput -19.9%"), std::string::npos);
-  EXPECT_NE(html.find("badge verdict-regression"), std::string::npos);
-  EXPECT_NE(html.find("badge verdict-ok"), std::string::npos);
-  EXPECT_NE(html.find("Throughput, baseline vs candidate"), std::string::npos);
+  ExpectContainsAll(html, {"Regression: redis throughput -19.9%", "badge verdict-regression",
+                           "badge verdict-ok", "Throughput, baseline vs candidate"});
   // Two per-file sections of two charts, plus two side-by-side charts.
   EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 6u);
 }

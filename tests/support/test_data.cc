@@ -71,6 +71,27 @@ size_t CountOccurrences(const std::string& haystack, const std::string& needle) 
   return n;
 }
 
+namespace {
+
+// A text short enough to read in a failure message (a table, not a whole page).
+std::string Shown(const std::string& text) {
+  return text.size() <= 4000 ? "\n" + text : "";
+}
+
+}  // namespace
+
+void ExpectContainsAll(const std::string& text, const std::vector<std::string>& parts) {
+  for (const auto& part : parts) {
+    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << Shown(text);
+  }
+}
+
+void ExpectContainsNone(const std::string& text, const std::vector<std::string>& parts) {
+  for (const auto& part : parts) {
+    EXPECT_EQ(text.find(part), std::string::npos) << "present: " << part << Shown(text);
+  }
+}
+
 std::string Aarch64ElfHeader() {
   std::string header(64, '\0');
   header.replace(0, 4,

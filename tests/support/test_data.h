@@ -40,6 +40,11 @@ std::string Aarch64ElfHeader();
 // How often `needle` occurs in `haystack`, without overlaps.
 size_t CountOccurrences(const std::string& haystack, const std::string& needle);
 
+// Expects every one of `parts` in `text` (ExpectContainsAll), or none of them
+// (ExpectContainsNone): a failure names the part, and shows the text when it is short.
+void ExpectContainsAll(const std::string& text, const std::vector<std::string>& parts);
+void ExpectContainsNone(const std::string& text, const std::vector<std::string>& parts);
+
 // Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
 extern const std::vector<std::string> kSmallRun;
 // Flags of a small `dfbench run-commands`: 1 thread x 2 clients on keys 1..1000, one 1-second
