@@ -1,11 +1,14 @@
 #include "dfbench_runner.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/files.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 
@@ -36,6 +39,38 @@ nlohmann::json DfbenchRunner::State(const std::string& id) const {
   auto text = core::ReadFile(SetupDir(id) / "state.json");
   if (!text) return nullptr;
   return nlohmann::json::parse(*text, nullptr, false);
+}
+
+std::string DfbenchRunner::BackgroundErrTail() const {
+  return core::ReadTail(home_ / "bg.stderr");
+}
+
+std::filesystem::path DfbenchRunner::WaitForRunDir(
+    const std::string& id, const std::string& kind,
+    const std::function<bool(const std::filesystem::path& run_dir)>& ready) const {
+  const std::filesystem::path runs = SetupDir(id) / kind;
+  for (int i = 0; i < 600; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::error_code ec;
+    for (const auto& run : std::filesystem::directory_iterator(runs, ec)) {
+      if (ready(run.path())) return run.path();
+    }
+  }
+  ADD_FAILURE() << "no run under " << runs << " got that far\n" << BackgroundErrTail();
+  return {};
+}
+
+void DfbenchRunner::Interrupt(core::Process* run, std::chrono::milliseconds timeout) const {
+  run->Signal(SIGINT);
+  const auto status = run->WaitFor(timeout);
+  ASSERT_TRUE(status) << "still running after SIGINT";
+  EXPECT_EQ(status->code, 130) << BackgroundErrTail();
+}
+
+bool FirstEngineHas(const std::filesystem::path& run_dir, const std::string& field, size_t n) {
+  nlohmann::json results = ReadJsonIfComplete(run_dir / "results.json");
+  return results.is_object() && !results["engines"].empty() &&
+         results["engines"][0][field].size() >= n;
 }
 
 void EndSuiteSetup(DfbenchRunner*& dfb, const std::string& id) {

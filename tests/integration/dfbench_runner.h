@@ -1,7 +1,9 @@
 // Runs the built dfbench binary with its state under a private DFBENCH_HOME.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -34,6 +36,18 @@ class DfbenchRunner {
   std::filesystem::path SetupDir(const std::string& id) const { return home_ / "runs" / id; }
   nlohmann::json State(const std::string& id) const;
 
+  // The end of the background run's stderr, for failure messages.
+  std::string BackgroundErrTail() const;
+  // Waits (up to 60 s) for a run directory of setup `id` under `kind` ("benchmarks", "sweeps",
+  // "memory") that `ready` accepts, as a background run writes it; empty, with a failure showing
+  // the run's stderr, when none comes.
+  std::filesystem::path WaitForRunDir(
+      const std::string& id, const std::string& kind,
+      const std::function<bool(const std::filesystem::path& run_dir)>& ready) const;
+  // Sends SIGINT to the background run and expects it to exit with 130 within `timeout`.
+  void Interrupt(core::Process* run,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+
  private:
   ScopedTempDir home_;
 };
@@ -41,6 +55,10 @@ class DfbenchRunner {
 // Ends a test suite's shared setup: destroys setup `id`, checks that no process of the runner's
 // home is left, and deletes the runner.
 void EndSuiteSetup(DfbenchRunner*& dfb, const std::string& id);
+
+// Whether results.json in `run_dir`, as far as it is written, has `n` or more items in the first
+// engine's `field` ("trials", "steps").
+bool FirstEngineHas(const std::filesystem::path& run_dir, const std::string& field, size_t n);
 
 // Number of stderr lines that are not empty.
 int CountLines(const std::string& text);

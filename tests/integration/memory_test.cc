@@ -2,12 +2,9 @@
 // traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on counts
 // and statuses, never on timings.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <thread>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
@@ -53,6 +50,17 @@ std::vector<std::string> FilesStartingWith(const fs::path& dir, const std::strin
   return found;
 }
 
+// The engine's one trial of kSmallMemoryRun: its 20,000 keys filled by `populate`, each holding
+// its 1 KB value and more, by both figures.
+void ExpectOneFilledTrial(const json& engine, const std::string& populate) {
+  ASSERT_EQ(engine["trials"].size(), 1u);
+  const json& t = engine["trials"][0];
+  EXPECT_EQ(t["populate"], populate);
+  EXPECT_EQ(t["keys"], 20000);
+  EXPECT_GT(t["bytes_per_key"].get<double>(), 1024);
+  EXPECT_GT(t["info_bytes_per_key"].get<double>(), 1024);
+}
+
 TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   DfbenchRunner dfb("memory");
   ASSERT_EQ(dfb.Run({"setup", "--id", "m", "--engines", "redis,memcached"}).code, 0);
@@ -71,13 +79,8 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   const json& redis = results["engines"][0];
   EXPECT_EQ(redis["engine"], "redis");
   EXPECT_EQ(redis["engine_args"], json({"--enable-debug-command", "yes"}));
-  ASSERT_EQ(redis["trials"].size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(redis, "debug_populate"));
   const json& rt = redis["trials"][0];
-  EXPECT_EQ(rt["populate"], "debug_populate");
-  EXPECT_EQ(rt["keys"], 20000);
-  // A key holds its 1 KB value and more, by both figures.
-  EXPECT_GT(rt["bytes_per_key"].get<double>(), 1024);
-  EXPECT_GT(rt["info_bytes_per_key"].get<double>(), 1024);
   EXPECT_EQ(rt["snapshot_status"], "ok") << rt["snapshot_error"];
   EXPECT_GT(rt["snapshot_duration_ms"].get<double>(), 0);
   EXPECT_GE(rt["snapshot_end_sec"].get<double>(), rt["snapshot_start_sec"].get<double>());
@@ -94,13 +97,8 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   const json& mc = results["engines"][1];
   EXPECT_EQ(mc["engine"], "memcached");
   EXPECT_TRUE(mc["engine_args"].empty());
-  ASSERT_EQ(mc["trials"].size(), 1u);
-  const json& mt = mc["trials"][0];
-  EXPECT_EQ(mt["populate"], "set");
-  EXPECT_EQ(mt["keys"], 20000);
-  EXPECT_GT(mt["bytes_per_key"].get<double>(), 1024);
-  EXPECT_GT(mt["info_bytes_per_key"].get<double>(), 1024);
-  EXPECT_EQ(mt["snapshot_status"], "skipped");
+  ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(mc, "set"));
+  EXPECT_EQ(mc["trials"][0]["snapshot_status"], "skipped");
 
   const fs::path dir = dfb.SetupDir("m") / "memory" / results["run_id"].get<std::string>();
   EXPECT_EQ(core::ReadFile(dir / "results.csv")->rfind("engine,version,trial,populate,keys", 0),
@@ -193,25 +191,11 @@ TEST(RunMemory, SigintKeepsTheFinishedEngines) {
                          "20000", "--test-time", "3s", "--snapshot-delay", "1s", "--update-rate",
                          "1000", "--cooldown", "60s"});
   // Wait for redis's row, then interrupt during the cooldown before memcached.
-  fs::path results;
-  for (int i = 0; i < 600 && results.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (!fs::exists(dfb.SetupDir("i") / "memory")) continue;
-    for (const auto& run : fs::directory_iterator(dfb.SetupDir("i") / "memory")) {
-      auto text = core::ReadFile(run.path() / "results.json");
-      if (!text) continue;
-      const json j = json::parse(*text, nullptr, false);
-      if (!j.is_discarded() && !j["engines"].empty() && !j["engines"][0]["trials"].empty()) {
-        results = run.path() / "results.json";
-      }
-    }
-  }
-  ASSERT_FALSE(results.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
-  proc.Signal(SIGINT);
-  auto status = proc.WaitFor(std::chrono::seconds(30));
-  ASSERT_TRUE(status);
-  EXPECT_EQ(status->code, 130) << core::ReadTail(dfb.home() / "bg.stderr");
-  const json j = json::parse(*core::ReadFile(results));
+  const fs::path run_dir = dfb.WaitForRunDir(
+      "i", "memory", [](const fs::path& run) { return FirstEngineHas(run, "trials", 1); });
+  ASSERT_FALSE(run_dir.empty());
+  ASSERT_NO_FATAL_FAILURE(dfb.Interrupt(&proc));
+  const json j = json::parse(*core::ReadFile(run_dir / "results.json"));
   EXPECT_EQ(j["status"], "interrupted");
   EXPECT_EQ(j["engines"][0]["trials"].size(), 1u);
   EXPECT_EQ(dfb.State("i")["status"], "ready");

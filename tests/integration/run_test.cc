@@ -244,22 +244,13 @@ TEST(StatefulFlow, SigintDuringATrialRestoresStatusAndKeepsFinishedTrials) {
   ASSERT_EQ(dfb.Run({"setup", "--id", "i1", "--engines", "redis"}).code, 0);
   auto proc = StartLongRun(dfb, "i1");
   // Wait until trial 2 is under way: trial 1's report exists.
-  std::filesystem::path t1;
-  for (int i = 0; i < 600 && t1.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (!std::filesystem::exists(dfb.SetupDir("i1") / "benchmarks")) continue;
-    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("i1") / "benchmarks")) {
-      if (std::filesystem::exists(run.path() / "memtier" / "redis-t1.json")) {
-        t1 = run.path();
-      }
-    }
-  }
-  ASSERT_FALSE(t1.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  const std::filesystem::path t1 =
+      dfb.WaitForRunDir("i1", "benchmarks", [](const std::filesystem::path& run) {
+        return std::filesystem::exists(run / "memtier" / "redis-t1.json");
+      });
+  ASSERT_FALSE(t1.empty());
   EXPECT_EQ(dfb.State("i1")["status"], "benchmarking");
-  proc.Signal(SIGINT);
-  auto status = proc.WaitFor(std::chrono::seconds(30));
-  ASSERT_TRUE(status);
-  EXPECT_EQ(status->code, 130) << core::ReadTail(dfb.home() / "bg.stderr");
+  ASSERT_NO_FATAL_FAILURE(dfb.Interrupt(&proc));
   EXPECT_EQ(dfb.State("i1")["status"], "ready");
   json r = json::parse(*core::ReadFile(t1 / "results.json"));
   EXPECT_EQ(r["status"], "interrupted");
@@ -280,21 +271,10 @@ TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
   auto proc = StartLongRun(dfb, "k1");
   const int killed_pid = proc.pid();
   // Wait until trial 1 is in results.json (its raw report is written just before).
-  std::filesystem::path run_dir;
-  for (int i = 0; i < 600 && run_dir.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (!std::filesystem::exists(dfb.SetupDir("k1") / "benchmarks")) continue;
-    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("k1") / "benchmarks")) {
-      auto text = core::ReadFile(run.path() / "results.json");
-      if (!text) continue;
-      json partial = json::parse(*text, nullptr, false);
-      if (partial.is_object() && !partial["engines"].empty() &&
-          !partial["engines"][0]["trials"].empty()) {
-        run_dir = run.path();
-      }
-    }
-  }
-  ASSERT_FALSE(run_dir.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  const std::filesystem::path run_dir = dfb.WaitForRunDir(
+      "k1", "benchmarks",
+      [](const std::filesystem::path& run) { return FirstEngineHas(run, "trials", 1); });
+  ASSERT_FALSE(run_dir.empty());
   const std::string stderr_before = *core::ReadFile(dfb.home() / "bg.stderr");
   const auto at = stderr_before.find("ready on 127.0.0.1:");
   ASSERT_NE(at, std::string::npos) << stderr_before;

@@ -1,9 +1,6 @@
 // `dfbench sweep` through the built binary: its usage errors and Ctrl+C, against a real
 // redis-server. The search itself is tested in src/scenarios (sweep_search_test, sweep_flow_test).
 #include <gtest/gtest.h>
-#include <signal.h>
-
-#include <thread>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
@@ -41,26 +38,12 @@ TEST(Sweep, SigintKeepsTheFinishedStepsAndTheSetupReady) {
                          "--memtier-threads", "1", "--memtier-clients", "2", "--memtier-pipeline",
                          "4", "--step-time", "1s", "--cooldown", "0"});
   // Wait until two steps are in results.json.
-  std::filesystem::path run_dir;
-  for (int i = 0; i < 600 && run_dir.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (!std::filesystem::exists(dfb.SetupDir("s1") / "sweeps")) continue;
-    for (const auto& run : std::filesystem::directory_iterator(dfb.SetupDir("s1") / "sweeps")) {
-      auto text = core::ReadFile(run.path() / "results.json");
-      if (!text) continue;
-      json partial = json::parse(*text, nullptr, false);
-      if (partial.is_object() && !partial["engines"].empty() &&
-          partial["engines"][0]["steps"].size() >= 2) {
-        run_dir = run.path();
-      }
-    }
-  }
-  ASSERT_FALSE(run_dir.empty()) << core::ReadTail(dfb.home() / "bg.stderr");
+  const std::filesystem::path run_dir = dfb.WaitForRunDir(
+      "s1", "sweeps",
+      [](const std::filesystem::path& run) { return FirstEngineHas(run, "steps", 2); });
+  ASSERT_FALSE(run_dir.empty());
   EXPECT_EQ(dfb.State("s1")["status"], "benchmarking");
-  proc.Signal(SIGINT);
-  auto status = proc.WaitFor(std::chrono::seconds(30));
-  ASSERT_TRUE(status);
-  EXPECT_EQ(status->code, 130) << core::ReadTail(dfb.home() / "bg.stderr");
+  ASSERT_NO_FATAL_FAILURE(dfb.Interrupt(&proc));
   EXPECT_EQ(dfb.State("s1")["status"], "ready");
   const json r = json::parse(*core::ReadFile(run_dir / "results.json"));
   EXPECT_EQ(r["scenario"], "sweep");
