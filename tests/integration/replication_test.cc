@@ -10,6 +10,7 @@
 
 #include "core/files.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
@@ -71,6 +72,13 @@ class ReplicationTest : public ::testing::Test {
     return text ? json::parse(*text) : json();
   }
 
+  // Cases qps=500 then qps=300 of `test_time` seconds on 5000 keys, in the background.
+  static core::Process StartTwoCases(const std::string& test_time) {
+    return dfb_->Start(Args(
+        Concat({"--cases", "qps=500,qps=300", "--test-time", test_time, "--preload-keys", "5000"},
+               kNoSyncDelay)));
+  }
+
   // Waits until the background run's stderr contains `text`.
   static bool WaitForStderr(const std::string& text) {
     for (int i = 0; i < 1200; ++i) {
@@ -86,10 +94,9 @@ class ReplicationTest : public ::testing::Test {
 DfbenchRunner* ReplicationTest::dfb_ = nullptr;
 
 TEST_F(ReplicationTest, TwoCasesWithSeriesCoveringTheTestTime) {
-  std::vector<std::string> extra = {"--cases",        "qps=1000,maxload", "--test-time",  "3",
-                                    "--preload-keys", "20_000",           "--value-size", "128"};
-  extra.insert(extra.end(), kNoSyncDelay.begin(), kNoSyncDelay.end());
-  auto r = dfb_->Run(Args(extra));
+  auto r = dfb_->Run(Args(Concat({"--cases", "qps=1000,maxload", "--test-time", "3",
+                                  "--preload-keys", "20_000", "--value-size", "128"},
+                                 kNoSyncDelay)));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("qps=1000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2,000"), std::string::npos) << r.out;  // total: 2 connections
@@ -129,10 +136,9 @@ TEST_F(ReplicationTest, TwoCasesWithSeriesCoveringTheTestTime) {
 TEST_F(ReplicationTest, SyncTakesLongerForLargerPreloads) {
   std::vector<double> sync_ms;
   for (const char* keys : {"2_000", "100_000", "600_000"}) {
-    std::vector<std::string> extra = {"--cases",        "qps=200", "--test-time",  "1",
-                                      "--preload-keys", keys,      "--value-size", "512"};
-    extra.insert(extra.end(), kNoSyncDelay.begin(), kNoSyncDelay.end());
-    auto r = dfb_->Run(Args(extra));
+    auto r = dfb_->Run(Args(Concat(
+        {"--cases", "qps=200", "--test-time", "1", "--preload-keys", keys, "--value-size", "512"},
+        kNoSyncDelay)));
     ASSERT_EQ(r.code, 0) << r.err;
     sync_ms.push_back(LatestResults()["cases"][0]["sync_duration_ms"].get<double>());
   }
@@ -141,10 +147,7 @@ TEST_F(ReplicationTest, SyncTakesLongerForLargerPreloads) {
 }
 
 TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
-  std::vector<std::string> extra = {"--cases", "qps=500,qps=300", "--test-time",
-                                    "6",       "--preload-keys",  "5000"};
-  extra.insert(extra.end(), kNoSyncDelay.begin(), kNoSyncDelay.end());
-  core::Process run = dfb_->Start(Args(extra));
+  core::Process run = StartTwoCases("6");
   ASSERT_TRUE(WaitForStderr("[redis qps=500] full sync done"));
   // Master and replica are the run's redis-server children; the replica started last.
   std::vector<int> engines = ChildrenNamed(run.pid(), "redis-server");
@@ -162,15 +165,9 @@ TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
 }
 
 TEST_F(ReplicationTest, InterruptKeepsFinishedCasesAndTheSetupReady) {
-  std::vector<std::string> extra = {"--cases", "qps=500,qps=300", "--test-time",
-                                    "2",       "--preload-keys",  "5000"};
-  extra.insert(extra.end(), kNoSyncDelay.begin(), kNoSyncDelay.end());
-  core::Process run = dfb_->Start(Args(extra));
+  core::Process run = StartTwoCases("2");
   ASSERT_TRUE(WaitForStderr("[redis qps=300] full sync done"));
-  run.Signal(SIGINT);
-  const auto status = run.WaitFor(std::chrono::minutes(1));
-  ASSERT_TRUE(status);
-  EXPECT_EQ(status->code, 130);
+  ASSERT_NO_FATAL_FAILURE(dfb_->Interrupt(&run, std::chrono::minutes(1)));
 
   const json j = LatestResults();
   EXPECT_EQ(j["status"], "interrupted");
