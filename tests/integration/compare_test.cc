@@ -101,77 +101,69 @@ void ScaleStats(json* engine, const char* metric, double factor) {
   for (json& t : (*engine)["trials"]) t[metric] = t[metric].get<double>() * factor;
 }
 
-struct ShapeCase {
-  const char* name;
-  const char* fixture;      // the reference README example
-  std::string group;        // how the table names the first engine or case
+void ScaleSeries(json* c, const char* field, double factor) {
+  for (json& s : (*c)["series"]) s[field] = s[field].get<double>() * factor;
+}
+
+// How a group's throughput drops or its p99 rises: an engine's stats, or a case's series.
+struct GroupChanges {
   const char* tput_metric;  // metric names in the regression line
   const char* p99_metric;
-  std::function<json*(json*)> first;  // the first engine or case of a document
   std::function<void(json*, double)> scale_tput;
   std::function<void(json*, double)> scale_p99;
   // Candidate 10% below the baseline's median throughput, with trials overlapping it.
   std::function<void(json*)> drop_within_noise;
 };
 
-void ScaleSeries(json* c, const char* field, double factor) {
-  for (json& s : (*c)["series"]) s[field] = s[field].get<double>() * factor;
-}
-
-const ShapeCase kRunShape{
-    "run",
-    "reference_run.json",
-    "dragonfly",
-    "throughput",
-    "p99",
-    [](json* d) { return &(*d)["engines"][0]; },
-    [](json* e, double f) { ScaleStats(e, "throughput", f); },
+const GroupChanges kEngineChanges{
+    "throughput", "p99", [](json* e, double f) { ScaleStats(e, "throughput", f); },
     [](json* e, double f) { ScaleStats(e, "p99", f); },
     [](json* e) {
       (*e)["throughput"] = {{"median", 2646502 * 0.9}, {"min", 2300000}, {"max", 2650000}};
     }};
 
-const ShapeCase kCommandsShape{"commands",
-                               "reference_commands.json",
-                               "SET dragonfly",
-                               "throughput",
-                               "p99",
-                               [](json* d) { return &(*d)["commands"][0]["engines"][0]; },
-                               kRunShape.scale_tput,
-                               kRunShape.scale_p99,
-                               kRunShape.drop_within_noise};
+const GroupChanges kCaseChanges{
+    "median_rps", "median_p99_us", [](json* c, double f) { ScaleSeries(c, "rps", f); },
+    [](json* c, double f) { ScaleSeries(c, "p99_us", f); },
+    [](json* c) {
+      // Baseline rps 198500 and 199800: median 199150. 179235 is exactly 10% below it.
+      (*c)["series"] = {{{"t_sec", 1}, {"rps", 160000}, {"p99_us", 2100}},
+                        {{"t_sec", 2}, {"rps", 179235}, {"p99_us", 2050}},
+                        {{"t_sec", 3}, {"rps", 198500}, {"p99_us", 2075}}};
+    }};
 
-const ShapeCase kReplicationShape{"replication",
-                                  "reference_replication.json",
-                                  "qps=100000",
-                                  "median_rps",
-                                  "median_p99_us",
-                                  [](json* d) { return &(*d)["cases"][0]; },
-                                  [](json* c, double f) { ScaleSeries(c, "rps", f); },
-                                  [](json* c, double f) { ScaleSeries(c, "p99_us", f); },
-                                  [](json* c) {
-                                    // Baseline rps 198500 and 199800: median 199150. 179235 is
-                                    // exactly 10% below it.
-                                    (*c)["series"] = {
-                                        {{"t_sec", 1}, {"rps", 160000}, {"p99_us", 2100}},
-                                        {{"t_sec", 2}, {"rps", 179235}, {"p99_us", 2050}},
-                                        {{"t_sec", 3}, {"rps", 198500}, {"p99_us", 2075}}};
-                                  }};
+struct ShapeCase {
+  const char* name;
+  const char* fixture;                // the reference README example
+  std::string group;                  // how the table names the first engine or case
+  std::function<json*(json*)> first;  // the first engine or case of a document
+  const GroupChanges* changes;
+};
+
+const ShapeCase kRunShape{"run", "reference_run.json", "dragonfly",
+                          [](json* d) { return &(*d)["engines"][0]; }, &kEngineChanges};
+const ShapeCase kCommandsShape{"commands", "reference_commands.json", "SET dragonfly",
+                               [](json* d) { return &(*d)["commands"][0]["engines"][0]; },
+                               &kEngineChanges};
+const ShapeCase kReplicationShape{"replication", "reference_replication.json", "qps=100000",
+                                  [](json* d) { return &(*d)["cases"][0]; }, &kCaseChanges};
 
 void PrintTo(const ShapeCase& s, std::ostream* os) {
   *os << s.name;
 }
 
-class CompareShape : public ::testing::TestWithParam<ShapeCase> {
+// `dfbench compare` on a result file of tests/fixtures/results/ and a copy changed from it.
+class CompareFiles {
  protected:
-  CompareShape()
-      : dfb_(std::string("compare-") + GetParam().name + "-" + std::to_string(getpid())) {}
+  explicit CompareFiles(const std::string& name) : dfb_(name + "-" + std::to_string(getpid())) {}
 
-  // The reference example and a candidate changed by `change`, written to files.
-  std::pair<std::string, std::string> Files(const std::function<void(json*)>& change) {
-    json base = ReadJson(FixturePath(std::string("results/") + GetParam().fixture));
+  // The fixture and a candidate whose group `group` picks is changed by `change`, written to files.
+  std::pair<std::string, std::string> WriteFiles(const std::string& fixture,
+                                                 const std::function<json*(json*)>& group,
+                                                 const std::function<void(json*)>& change) {
+    json base = ReadJson(FixturePath("results/" + fixture));
     json cand = base;
-    change(GetParam().first(&cand));
+    change(group(&cand));
     return {Write(dfb_, "base.json", base), Write(dfb_, "cand.json", cand)};
   }
 
@@ -181,6 +173,23 @@ class CompareShape : public ::testing::TestWithParam<ShapeCase> {
   }
 
   DfbenchRunner dfb_;
+};
+
+// The comparison failed (exit 1) with `regression` its one regressed metric.
+void ExpectOneRegression(const CliResult& r, const std::string& regression) {
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("REGRESSION: 1 metric beyond 5%: " + regression), std::string::npos)
+      << r.out;
+}
+
+class CompareShape : public ::testing::TestWithParam<ShapeCase>, protected CompareFiles {
+ protected:
+  CompareShape() : CompareFiles(std::string("compare-") + GetParam().name) {}
+
+  // The reference example and a candidate changed by `change` (its first engine or case).
+  std::pair<std::string, std::string> Files(const std::function<void(json*)>& change) {
+    return WriteFiles(GetParam().fixture, GetParam().first, change);
+  }
 };
 
 TEST_P(CompareShape, IdenticalFilesAreWithinTolerance) {
@@ -196,13 +205,9 @@ TEST_P(CompareShape, IdenticalFilesAreWithinTolerance) {
 
 TEST_P(CompareShape, TenPercentThroughputDropIsARegression) {
   const ShapeCase& s = GetParam();
-  auto [base, cand] = Files([&s](json* g) { s.scale_tput(g, 0.9); });
+  auto [base, cand] = Files([&s](json* g) { s.changes->scale_tput(g, 0.9); });
   auto r = Compare(base, cand);
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_NE(
-      r.out.find("REGRESSION: 1 metric beyond 5%: " + s.group + " " + s.tput_metric + " -10.0%"),
-      std::string::npos)
-      << r.out;
+  ExpectOneRegression(r, s.group + " " + s.changes->tput_metric + " -10.0%");
   // Reversed, the same files show an improvement.
   r = Compare(cand, base);
   EXPECT_EQ(r.code, 0) << r.out;
@@ -215,24 +220,21 @@ TEST_P(CompareShape, TenPercentThroughputDropIsARegression) {
 
 TEST_P(CompareShape, LatencyRiseBeyondTheThresholdIsARegression) {
   const ShapeCase& s = GetParam();
-  auto [base, cand] = Files([&s](json* g) { s.scale_p99(g, 1.2); });
+  auto [base, cand] = Files([&s](json* g) { s.changes->scale_p99(g, 1.2); });
   auto r = Compare(base, cand);
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_NE(
-      r.out.find("REGRESSION: 1 metric beyond 5%: " + s.group + " " + s.p99_metric + " +20.0%"),
-      std::string::npos)
-      << r.out;
+  ExpectOneRegression(r, s.group + " " + s.changes->p99_metric + " +20.0%");
   r = Compare(base, cand, {"--regression-pct", "25"});
   EXPECT_EQ(r.code, 0) << r.out;
 }
 
 TEST_P(CompareShape, DropWithinTheNoiseRegressesUnlessSignificanceIsRequired) {
   const ShapeCase& s = GetParam();
-  auto [base, cand] = Files(s.drop_within_noise);
+  auto [base, cand] = Files(s.changes->drop_within_noise);
   auto r = Compare(base, cand);
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("REGRESSION (within noise)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(s.group + " " + s.tput_metric + " -10.0%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(s.group + " " + s.changes->tput_metric + " -10.0%"), std::string::npos)
+      << r.out;
 
   r = Compare(base, cand, {"--require-significance"});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
@@ -240,7 +242,7 @@ TEST_P(CompareShape, DropWithinTheNoiseRegressesUnlessSignificanceIsRequired) {
   EXPECT_EQ(r.out.find("REGRESSION"), std::string::npos) << r.out;
 
   // A drop outside the noise still fails under --require-significance.
-  auto [base2, cand2] = Files([&s](json* g) { s.scale_tput(g, 0.9); });
+  auto [base2, cand2] = Files([&s](json* g) { s.changes->scale_tput(g, 0.9); });
   r = Compare(base2, cand2, {"--require-significance"});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
 }
@@ -281,7 +283,7 @@ TEST_P(CompareShape, InputErrorsExitTwoWithOneLine) {
 
 TEST_P(CompareShape, JsonOutputIsOnePayloadWithPerGroupRegressions) {
   const ShapeCase& s = GetParam();
-  auto [base, cand] = Files([&s](json* g) { s.scale_tput(g, 0.9); });
+  auto [base, cand] = Files([&s](json* g) { s.changes->scale_tput(g, 0.9); });
   auto r = Compare(base, cand, {"--format", "json"});
   EXPECT_EQ(r.code, 1) << r.err;
   json j = json::parse(r.out);
@@ -293,13 +295,14 @@ TEST_P(CompareShape, JsonOutputIsOnePayloadWithPerGroupRegressions) {
                                                            : "cases";
   ASSERT_EQ(j[groups].size(), 1u);
   // jq '.<groups>[] | select(.regressions != [])'
-  EXPECT_EQ(j[groups][0]["regressions"], json::array({s.tput_metric}));
+  EXPECT_EQ(j[groups][0]["regressions"], json::array({s.changes->tput_metric}));
   ASSERT_EQ(j["regressions"].size(), 1u);
-  EXPECT_EQ(j["regressions"][0]["metric"], s.tput_metric);
+  EXPECT_EQ(j["regressions"][0]["metric"], s.changes->tput_metric);
   EXPECT_EQ(j["regressions"][0]["delta_pct"], -10);
   EXPECT_FALSE(j["rows"].empty());
   // stdout stays a clean payload; the regression is named once on stderr.
-  EXPECT_NE(r.err.find("regression beyond 5%: " + s.group + " " + s.tput_metric), std::string::npos)
+  EXPECT_NE(r.err.find("regression beyond 5%: " + s.group + " " + s.changes->tput_metric),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
 }
@@ -310,25 +313,16 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CompareShape,
 
 // ---- Sweeps: the highest rate within the objectives, and latency at matching rates ----
 
-class CompareSweep : public ::testing::Test {
+class CompareSweep : public ::testing::Test, protected CompareFiles {
  protected:
-  CompareSweep() : dfb_("compare-sweep-" + std::to_string(getpid())) {}
+  CompareSweep() : CompareFiles("compare-sweep") {}
 
   // The fixture and a candidate changed by `change` (on memcached, the engine that found a
   // rate), written to files.
   std::pair<std::string, std::string> Files(const std::function<void(json*)>& change) {
-    json base = ReadJson(FixturePath("results/sweep.json"));
-    json cand = base;
-    change(&cand["engines"][1]);
-    return {Write(dfb_, "base.json", base), Write(dfb_, "cand.json", cand)};
+    return WriteFiles(
+        "sweep.json", [](json* d) { return &(*d)["engines"][1]; }, change);
   }
-
-  CliResult Compare(const std::string& a, const std::string& b,
-                    std::vector<std::string> extra = {}) {
-    return dfb_.Run(Concat({"compare", a, b}, extra));
-  }
-
-  DfbenchRunner dfb_;
 };
 
 void ScaleFoundRate(json* engine, double f) {
@@ -353,10 +347,7 @@ TEST_F(CompareSweep, IdenticalFilesAreWithinTolerance) {
 TEST_F(CompareSweep, ALowerFoundRateIsARegressionAndAHigherOneAnImprovement) {
   auto [base, cand] = Files([](json* e) { ScaleFoundRate(e, 0.9); });
   auto r = Compare(base, cand);
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("REGRESSION: 1 metric beyond 5%: memcached max_rate_in_slo -10.0%"),
-            std::string::npos)
-      << r.out;
+  ExpectOneRegression(r, "memcached max_rate_in_slo -10.0%");
   r = Compare(cand, base);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("improved"), std::string::npos) << r.out;
