@@ -27,36 +27,6 @@ std::string QuickstartResults(const DfbenchRunner& dfb, const std::string& id) {
       .string();
 }
 
-std::optional<std::string> FindChromium() {
-  for (const char* name : {"chromium", "chromium-browser"}) {
-    if (auto path = core::FindOnPath(name)) return path;
-  }
-  return std::nullopt;
-}
-
-// Headless Chromium with a fresh profile and no network side traffic, on a local file.
-core::Result<core::CapturedOutput> Chromium(const std::string& binary,
-                                            const std::filesystem::path& profile,
-                                            const std::vector<std::string>& action,
-                                            const std::filesystem::path& page) {
-  std::vector<std::string> argv = {binary,
-                                   "--headless",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--disable-quic",
-                                   "--no-first-run",
-                                   "--disable-background-networking",
-                                   "--disable-component-update",
-                                   "--disable-sync",
-                                   "--hide-scrollbars",
-                                   "--enable-logging=stderr",
-                                   "--v=0",
-                                   "--user-data-dir=" + profile.string()};
-  argv.insert(argv.end(), action.begin(), action.end());
-  argv.push_back("file://" + page.string());
-  return core::RunCapture(argv, std::chrono::seconds(120));
-}
-
 constexpr const char* kNoChromium =
     "chromium is not installed (apt-get install chromium): the report was written but not "
     "checked in a browser";
@@ -73,19 +43,87 @@ std::vector<std::string> ConsoleLines(const std::string& err) {
   return lines;
 }
 
-// The page's DOM as headless Chromium renders it, with a clean exit, no console messages and no
-// script; "" (with the failure recorded) when Chromium could not render it.
-std::string RenderedDom(const std::string& chromium, const std::filesystem::path& profile,
-                        const std::filesystem::path& page) {
-  auto dom = Chromium(chromium, profile, {"--dump-dom"}, page);
-  EXPECT_TRUE(dom) << (dom ? "" : dom.error().message);
-  if (!dom) return "";
-  EXPECT_EQ(dom->status.code, 0) << dom->err;
-  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
-                                              << ::testing::PrintToString(ConsoleLines(dom->err));
-  EXPECT_FALSE(dom->out.empty());
-  EXPECT_EQ(dom->out.find("<script"), std::string::npos);
-  return dom->out;
+// Headless Chromium with a fresh profile and no network side traffic, on local pages.
+class Browser {
+ public:
+  // Chromium on PATH, its profile under `home`; nullopt when it is not installed.
+  static std::optional<Browser> Find(const std::filesystem::path& home) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      if (auto path = core::FindOnPath(name)) return Browser(*path, home / "chromium-profile");
+    }
+    return std::nullopt;
+  }
+
+  // The page's DOM as rendered, with a clean exit, no console messages and no script; "" (with
+  // the failure recorded) when Chromium could not render it.
+  std::string Dom(const std::filesystem::path& page) const {
+    auto dom = Run({"--dump-dom"}, page);
+    EXPECT_TRUE(dom) << (dom ? "" : dom.error().message);
+    if (!dom) return "";
+    EXPECT_EQ(dom->status.code, 0) << dom->err;
+    EXPECT_TRUE(ConsoleLines(dom->err).empty()) << "console messages:\n"
+                                                << ::testing::PrintToString(ConsoleLines(dom->err));
+    EXPECT_FALSE(dom->out.empty());
+    EXPECT_EQ(dom->out.find("<script"), std::string::npos);
+    return dom->out;
+  }
+
+  // A screenshot of the page in a `window` ("1280,2000") beside it, named on stderr and checked
+  // to be a PNG; its size in bytes (0, with the failure recorded, when there is none).
+  size_t Screenshot(const std::filesystem::path& page, const std::string& window) const {
+    const auto shot = std::filesystem::path(page).replace_extension(".png");
+    auto png = Run({"--screenshot=" + shot.string(), "--window-size=" + window}, page);
+    EXPECT_TRUE(png) << (png ? "" : png.error().message);
+    if (png) {
+      EXPECT_EQ(png->status.code, 0) << png->err;
+    }
+    auto bytes = core::ReadFile(shot);
+    EXPECT_TRUE(bytes) << "no screenshot at " << shot;
+    if (!bytes) return 0;
+    EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
+    return bytes->size();
+  }
+
+ private:
+  Browser(std::string binary, std::filesystem::path profile)
+      : binary_(std::move(binary)), profile_(std::move(profile)) {}
+
+  core::Result<core::CapturedOutput> Run(const std::vector<std::string>& action,
+                                         const std::filesystem::path& page) const {
+    std::vector<std::string> argv = {binary_,
+                                     "--headless",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--disable-quic",
+                                     "--no-first-run",
+                                     "--disable-background-networking",
+                                     "--disable-component-update",
+                                     "--disable-sync",
+                                     "--hide-scrollbars",
+                                     "--enable-logging=stderr",
+                                     "--v=0",
+                                     "--user-data-dir=" + profile_.string()};
+    argv.insert(argv.end(), action.begin(), action.end());
+    argv.push_back("file://" + page.string());
+    return core::RunCapture(argv, std::chrono::seconds(120));
+  }
+
+  std::string binary_;
+  std::filesystem::path profile_;
+};
+
+// Markup the counts below look for.
+constexpr const char* kFileSection = "<section class=\"file\">";
+constexpr const char* kComparisonSection = "<section class=\"comparison\"";
+constexpr const char* kBarChart = "<svg class=\"chart bar-chart\"";
+constexpr const char* kLineChart = "<svg class=\"chart line-chart\"";
+constexpr const char* kMarkerLine = "class=\"marker-line\"";
+
+// How often each piece of markup occurs on the page.
+void ExpectCounts(const std::string& html,
+                  const std::vector<std::pair<std::string, size_t>>& counts) {
+  for (const auto& [markup, n] : counts) EXPECT_EQ(CountOccurrences(html, markup), n) << markup;
 }
 
 TEST(Report, RendersInAHeadlessBrowser) {
@@ -112,41 +150,32 @@ TEST(Report, RendersInAHeadlessBrowser) {
   EXPECT_NE(plain->err.find("report: " + (cwd / "report.html").string()), std::string::npos)
       << plain->err;
 
-  const auto chromium = FindChromium();
-  if (!chromium) GTEST_SKIP() << kNoChromium;
-  const auto profile = dfb.home() / "chromium-profile";
-  const std::string html = RenderedDom(*chromium, profile, page);
+  const auto browser = Browser::Find(dfb.home());
+  if (!browser) GTEST_SKIP() << kNoChromium;
+  const std::string html = browser->Dom(page);
 
-  // Two run sections, one replication and one per-command section, one run comparison.
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 4u);
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
-  // Per run: throughput and latency charts; per command: the same; the comparison: two.
-  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart bar-chart\""), 2u * 2 + 2 + 2);
-  // Per replication case: rps and p99 over time, each with the sync point marked.
-  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 4u);
-  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 4u);
+  ExpectCounts(html, {// Two run sections, one replication and one per-command section, one
+                      // run comparison.
+                      {kFileSection, 4},
+                      {kComparisonSection, 1},
+                      // Per run: throughput and latency charts; per command: the same; the
+                      // comparison: two.
+                      {kBarChart, 2 * 2 + 2 + 2},
+                      // Per replication case: rps and p99 over time, each with the sync point
+                      // marked.
+                      {kLineChart, 4},
+                      {kMarkerLine, 4},
+                      // Bars: per run 2 throughput + 6 latency; per command 1 + 3; the
+                      // comparison 2 × 2 × 2.
+                      {"<rect class=\"bar\"", 2 * 8 + 4 + 8}});
   EXPECT_NE(html.find("stable sync after 6.4 s"), std::string::npos);
-  // Bars: per run 2 throughput + 6 latency; per command 1 + 3; the comparison 2 × 2 × 2.
-  EXPECT_EQ(CountOccurrences(html, "<rect class=\"bar\""), 2u * 8 + 4 + 8);
   EXPECT_GE(CountOccurrences(html, "class=\"whisker\""), 2u * 8);
-  for (const char* text :
-       {"Throughput per engine", "Latency percentiles", "Throughput, baseline vs candidate",
-        "qps=100000 · throughput over time", "maxload · p99 latency over time",
-        "SET __key__ __data__", ">redis<", ">memcached<", "ops/s", "load settings (memtier)",
-        "c7g.4xlarge", "--replication_stream_compression=zstd", "Verdicts", "badge verdict-"}) {
-    EXPECT_NE(html.find(text), std::string::npos) << text;
-  }
-
-  const auto shot = dfb.home() / "report.png";
-  auto png = Chromium(*chromium, profile,
-                      {"--screenshot=" + shot.string(), "--window-size=1280,2000"}, page);
-  ASSERT_TRUE(png) << png.error().message;
-  EXPECT_EQ(png->status.code, 0) << png->err;
-  auto bytes = core::ReadFile(shot);
-  ASSERT_TRUE(bytes) << "no screenshot at " << shot;
-  EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  EXPECT_GT(bytes->size(), 20000u);
-  std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
+  ExpectContainsAll(
+      html, {"Throughput per engine", "Latency percentiles", "Throughput, baseline vs candidate",
+             "qps=100000 · throughput over time", "maxload · p99 latency over time",
+             "SET __key__ __data__", ">redis<", ">memcached<", "ops/s", "load settings (memtier)",
+             "c7g.4xlarge", "--replication_stream_compression=zstd", "Verdicts", "badge verdict-"});
+  EXPECT_GT(browser->Screenshot(page, "1280,2000"), 20000u);
 }
 
 // A sweep file and a copy whose memcached found a lower rate: per engine the latency curve
@@ -162,37 +191,28 @@ TEST(Report, SweepChartsInAHeadlessBrowser) {
   auto r = dfb.Run(
       {"report", FixturePath("results/sweep.json").string(), second.string(), "-o", page.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto chromium = FindChromium();
-  if (!chromium) GTEST_SKIP() << kNoChromium;
-  const auto profile = dfb.home() / "chromium-profile";
-  const std::string html = RenderedDom(*chromium, profile, page);
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 2u);
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
-  // Per file a chart per engine; each with both objectives as levels.
-  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 4u);
-  EXPECT_EQ(CountOccurrences(html, "class=\"level-line\""), 8u);
-  // The capacity of each engine, and memcached's found rate, marked on every chart.
-  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 2u * 3);
-  EXPECT_NE(html.find(">max in SLO 10.1k ops/s<"), std::string::npos);
-  EXPECT_NE(html.find(">max in SLO 9.00k ops/s<"), std::string::npos);
-  // Five percentile curves per chart, a point per distinct rate (memcached ran 8, redis 1).
-  EXPECT_EQ(CountOccurrences(html, "class=\"series-line\""), 4u * 5);
-  EXPECT_EQ(CountOccurrences(html, "class=\"point\""), 2u * 5 * (8 + 1));
-  for (const char* text :
-       {"memcached · latency against offered load", "ms (log)", "target ops/s", "p99&lt;=20ms",
-        "p99.9&lt;=50ms", "Highest rate within the objectives", "memcached steps",
-        "Max rate within the objectives, baseline vs candidate", "max rate in SLO (ops/s)",
-        "badge verdict-regression"}) {
-    EXPECT_NE(html.find(text), std::string::npos) << text;
-  }
-  const auto shot = dfb.home() / "sweep.png";
-  auto png = Chromium(*chromium, profile,
-                      {"--screenshot=" + shot.string(), "--window-size=1280,2400"}, page);
-  ASSERT_TRUE(png) << png.error().message;
-  auto bytes = core::ReadFile(shot);
-  ASSERT_TRUE(bytes) << "no screenshot at " << shot;
-  EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  std::cerr << "report: " << page.string() << "\nscreenshot: " << shot.string() << "\n";
+  const auto browser = Browser::Find(dfb.home());
+  if (!browser) GTEST_SKIP() << kNoChromium;
+  const std::string html = browser->Dom(page);
+  ExpectCounts(html, {{kFileSection, 2},
+                      {kComparisonSection, 1},
+                      // Per file a chart per engine; each with both objectives as levels.
+                      {kLineChart, 4},
+                      {"class=\"level-line\"", 8},
+                      // The capacity of each engine, and memcached's found rate, marked on every
+                      // chart.
+                      {kMarkerLine, 2 * 3},
+                      // Five percentile curves per chart, a point per distinct rate (memcached
+                      // ran 8, redis 1).
+                      {"class=\"series-line\"", 4 * 5},
+                      {"class=\"point\"", 2 * 5 * (8 + 1)}});
+  ExpectContainsAll(
+      html, {">max in SLO 10.1k ops/s<", ">max in SLO 9.00k ops/s<",
+             "memcached · latency against offered load", "ms (log)", "target ops/s", "p99&lt;=20ms",
+             "p99.9&lt;=50ms", "Highest rate within the objectives", "memcached steps",
+             "Max rate within the objectives, baseline vs candidate", "max rate in SLO (ops/s)",
+             "badge verdict-regression"});
+  browser->Screenshot(page, "1280,2400");
 }
 
 // Two memory runs: each draws memory over time with its snapshot window marked; the
@@ -212,23 +232,18 @@ TEST(Report, MemoryRunsDrawMemoryOverTime) {
   }
   const auto page = dfb.home() / "memory.html";
   ASSERT_EQ(dfb.Run({"report", files[0], files[1], "-o", page.string()}).code, 0);
-  const auto chromium = FindChromium();
-  if (!chromium) GTEST_SKIP() << "chromium is not installed: the report was not checked";
-  auto dom = Chromium(*chromium, dfb.home() / "chromium-profile", {"--dump-dom"}, page);
-  ASSERT_TRUE(dom) << dom.error().message;
-  ASSERT_EQ(dom->status.code, 0) << dom->err;
-  const std::string& html = dom->out;
-  EXPECT_TRUE(ConsoleLines(dom->err).empty()) << ::testing::PrintToString(ConsoleLines(dom->err));
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"file\">"), 2u);
-  EXPECT_EQ(CountOccurrences(html, "<section class=\"comparison\""), 1u);
-  EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 2u);
-  // The snapshot window: where BGSAVE started and where the engine said it was saved.
-  EXPECT_EQ(CountOccurrences(html, "class=\"marker-line\""), 4u);
-  for (const char* text : {"Memory over time (PSS of the process tree)", "redis BGSAVE",
+  const auto browser = Browser::Find(dfb.home());
+  if (!browser) GTEST_SKIP() << kNoChromium;
+  const std::string html = browser->Dom(page);
+  ExpectCounts(html, {{kFileSection, 2},
+                      {kComparisonSection, 1},
+                      {kLineChart, 2},
+                      // The snapshot window: where BGSAVE started and where the engine said it
+                      // was saved.
+                      {kMarkerLine, 4}});
+  ExpectContainsAll(html, {"Memory over time (PSS of the process tree)", "redis BGSAVE",
                            "redis saved", "Idle memory, baseline vs candidate",
-                           "Peak memory, baseline vs candidate", "bytes/key", "20,000 × 1024 B"}) {
-    EXPECT_NE(html.find(text), std::string::npos) << text;
-  }
+                           "Peak memory, baseline vs candidate", "bytes/key", "20,000 × 1024 B"});
 }
 
 TEST(Report, InputErrorsExitTwo) {
