@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "core/files.h"
@@ -178,73 +179,98 @@ TEST(Report, RendersInAHeadlessBrowser) {
   EXPECT_GT(browser->Screenshot(page, "1280,2000"), 20000u);
 }
 
+// Two files of one shape, reported on one page: its counts of markup and texts, and whether a
+// screenshot is taken (the window's size, or none).
+struct TwoFilePage {
+  const char* name;
+  std::function<std::vector<std::string>(const DfbenchRunner&)> files;
+  std::vector<std::pair<std::string, size_t>> counts;
+  std::vector<std::string> texts;
+  const char* screenshot_window;
+};
+
+void PrintTo(const TwoFilePage& p, std::ostream* os) {
+  *os << p.name;
+}
+
 // A sweep file and a copy whose memcached found a lower rate: per engine the latency curve
 // against the offered rate on a log axis, with the objectives and the found rate drawn.
-TEST(Report, SweepChartsInAHeadlessBrowser) {
-  DfbenchRunner dfb("report-sweep-" + std::to_string(getpid()));
-  json lower = ReadJson(FixturePath("results/sweep.json"));
-  lower["run_id"] = "20261201-110000";
-  lower["engines"][1]["found_rate"] = 9000;
-  const auto second = dfb.home() / "lower.json";
-  std::ofstream(second) << lower.dump(2);
-  const auto page = dfb.home() / "sweep.html";
-  auto r = dfb.Run(
-      {"report", FixturePath("results/sweep.json").string(), second.string(), "-o", page.string()});
+const TwoFilePage kSweepPage{
+    "sweep",
+    [](const DfbenchRunner& dfb) {
+      json lower = ReadJson(FixturePath("results/sweep.json"));
+      lower["run_id"] = "20261201-110000";
+      lower["engines"][1]["found_rate"] = 9000;
+      const auto second = dfb.home() / "lower.json";
+      std::ofstream(second) << lower.dump(2);
+      return std::vector<std::string>{FixturePath("results/sweep.json").string(), second.string()};
+    },
+    {{kFileSection, 2},
+     {kComparisonSection, 1},
+     // Per file a chart per engine; each with both objectives as levels.
+     {kLineChart, 4},
+     {"class=\"level-line\"", 8},
+     // The capacity of each engine, and memcached's found rate, marked on every chart.
+     {kMarkerLine, 2 * 3},
+     // Five percentile curves per chart, a point per distinct rate (memcached ran 8, redis 1).
+     {"class=\"series-line\"", 4 * 5},
+     {"class=\"point\"", 2 * 5 * (8 + 1)}},
+    {">max in SLO 10.1k ops/s<", ">max in SLO 9.00k ops/s<",
+     "memcached · latency against offered load", "ms (log)", "target ops/s", "p99&lt;=20ms",
+     "p99.9&lt;=50ms", "Highest rate within the objectives", "memcached steps",
+     "Max rate within the objectives, baseline vs candidate", "max rate in SLO (ops/s)",
+     "badge verdict-regression"},
+    "1280,2400"};
+
+// Two memory runs: each draws memory over time with its snapshot window marked; the
+// comparison draws idle and peak memory side by side.
+const TwoFilePage kMemoryPage{
+    "memory",
+    [](const DfbenchRunner& dfb) {
+      std::vector<std::string> files;
+      EXPECT_EQ(dfb.Run({"setup", "--id", "rm", "--engines", "redis"}).code, 0);
+      for (int i = 0; i < 2; ++i) {
+        auto r = dfb.Run({"run-memory", "--id", "rm", "--engines", "redis", "--keys", "20000",
+                          "--test-time", "3s", "--snapshot-delay", "1s", "--update-rate", "1000",
+                          "--output", "json"});
+        EXPECT_EQ(r.code, 0) << r.err;
+        if (r.code != 0) break;
+        files.push_back((dfb.SetupDir("rm") / "memory" /
+                         json::parse(r.out)["run_id"].get<std::string>() / "results.json")
+                            .string());
+      }
+      return files;
+    },
+    {{kFileSection, 2},
+     {kComparisonSection, 1},
+     {kLineChart, 2},
+     // The snapshot window: where BGSAVE started and where the engine said it was saved.
+     {kMarkerLine, 4}},
+    {"Memory over time (PSS of the process tree)", "redis BGSAVE", "redis saved",
+     "Idle memory, baseline vs candidate", "Peak memory, baseline vs candidate", "bytes/key",
+     "20,000 × 1024 B"},
+    nullptr};
+
+class ReportOfTwoFiles : public ::testing::TestWithParam<TwoFilePage> {};
+
+TEST_P(ReportOfTwoFiles, DrawsItsChartsInAHeadlessBrowser) {
+  const TwoFilePage& p = GetParam();
+  DfbenchRunner dfb(std::string("report-") + p.name + "-" + std::to_string(getpid()));
+  const std::vector<std::string> files = p.files(dfb);
+  ASSERT_EQ(files.size(), 2u);
+  const auto page = dfb.home() / (std::string(p.name) + ".html");
+  auto r = dfb.Run({"report", files[0], files[1], "-o", page.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto browser = Browser::Find(dfb.home());
   if (!browser) GTEST_SKIP() << kNoChromium;
   const std::string html = browser->Dom(page);
-  ExpectCounts(html, {{kFileSection, 2},
-                      {kComparisonSection, 1},
-                      // Per file a chart per engine; each with both objectives as levels.
-                      {kLineChart, 4},
-                      {"class=\"level-line\"", 8},
-                      // The capacity of each engine, and memcached's found rate, marked on every
-                      // chart.
-                      {kMarkerLine, 2 * 3},
-                      // Five percentile curves per chart, a point per distinct rate (memcached
-                      // ran 8, redis 1).
-                      {"class=\"series-line\"", 4 * 5},
-                      {"class=\"point\"", 2 * 5 * (8 + 1)}});
-  ExpectContainsAll(
-      html, {">max in SLO 10.1k ops/s<", ">max in SLO 9.00k ops/s<",
-             "memcached · latency against offered load", "ms (log)", "target ops/s", "p99&lt;=20ms",
-             "p99.9&lt;=50ms", "Highest rate within the objectives", "memcached steps",
-             "Max rate within the objectives, baseline vs candidate", "max rate in SLO (ops/s)",
-             "badge verdict-regression"});
-  browser->Screenshot(page, "1280,2400");
+  ExpectCounts(html, p.counts);
+  ExpectContainsAll(html, p.texts);
+  if (p.screenshot_window != nullptr) browser->Screenshot(page, p.screenshot_window);
 }
 
-// Two memory runs: each draws memory over time with its snapshot window marked; the
-// comparison draws idle and peak memory side by side.
-TEST(Report, MemoryRunsDrawMemoryOverTime) {
-  DfbenchRunner dfb("report-memory-" + std::to_string(getpid()));
-  ASSERT_EQ(dfb.Run({"setup", "--id", "rm", "--engines", "redis"}).code, 0);
-  std::vector<std::string> files;
-  for (int i = 0; i < 2; ++i) {
-    auto r =
-        dfb.Run({"run-memory", "--id", "rm", "--engines", "redis", "--keys", "20000", "--test-time",
-                 "3s", "--snapshot-delay", "1s", "--update-rate", "1000", "--output", "json"});
-    ASSERT_EQ(r.code, 0) << r.err;
-    files.push_back((dfb.SetupDir("rm") / "memory" /
-                     json::parse(r.out)["run_id"].get<std::string>() / "results.json")
-                        .string());
-  }
-  const auto page = dfb.home() / "memory.html";
-  ASSERT_EQ(dfb.Run({"report", files[0], files[1], "-o", page.string()}).code, 0);
-  const auto browser = Browser::Find(dfb.home());
-  if (!browser) GTEST_SKIP() << kNoChromium;
-  const std::string html = browser->Dom(page);
-  ExpectCounts(html, {{kFileSection, 2},
-                      {kComparisonSection, 1},
-                      {kLineChart, 2},
-                      // The snapshot window: where BGSAVE started and where the engine said it
-                      // was saved.
-                      {kMarkerLine, 4}});
-  ExpectContainsAll(html, {"Memory over time (PSS of the process tree)", "redis BGSAVE",
-                           "redis saved", "Idle memory, baseline vs candidate",
-                           "Peak memory, baseline vs candidate", "bytes/key", "20,000 × 1024 B"});
-}
+INSTANTIATE_TEST_SUITE_P(Shapes, ReportOfTwoFiles, ::testing::Values(kSweepPage, kMemoryPage),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Report, InputErrorsExitTwo) {
   DfbenchRunner dfb("report-errors-" + std::to_string(getpid()));
