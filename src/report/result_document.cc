@@ -105,14 +105,14 @@ void CompareMember(const ResultDocument& b, const ResultDocument& c, Comparison*
   Compare(b.*M, c.*M, out);
 }
 
-// The entry of a kind: its reading, run id, engines, groups and comparison come from its member
-// `M`.
+// The entry of a kind: its reading, run id, engines, group names and comparison come from its
+// member `M`.
 template <auto M, auto Compare>
-ShapeSpec Kind(const char* name, const char* description, ShapeGroups groups,
+ShapeSpec Kind(const char* name, const char* description, const ShapeGroups& groups,
                decltype(ShapeSpec::html_section) html_section) {
   return ShapeSpec{.name = name,
                    .description = description,
-                   .groups = std::move(groups),
+                   .groups = groups,
                    .read = ReadMember<M>,
                    .run_id = RunIdOf<M>,
                    .engine_names = EngineNamesOf<M>,
