@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/bool_flag.h"
 #include "core/error.h"
@@ -64,6 +65,13 @@ class FlagGroup {
   CLI::App* sub_;
   std::string previous_;
 };
+
+// A flag that takes one of `choices`, its default shown in --help.
+inline CLI::Option* AddChoiceFlag(CLI::App* sub, const std::string& names, std::string* value,
+                                  const std::vector<std::string>& choices,
+                                  const std::string& help) {
+  return sub->add_option(names, *value, help)->capture_default_str()->check(CLI::IsMember(choices));
+}
 
 // The subcommand closest to `word` (a typo), or "" when none is close.
 std::string SuggestCommand(const std::string& word);

@@ -51,9 +51,8 @@ void AddCompare(CLI::App* sub, Action* action) {
                   "A metric worse than the baseline by more than this percentage is a "
                   "regression (exit 1)")
       ->capture_default_str();
-  sub->add_option("--format", f->format, "table or json (a single JSON payload on stdout)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+  AddChoiceFlag(sub, "--format", &f->format, {"table", "json"},
+                "table or json (a single JSON payload on stdout)");
   AddBoolFlag(sub, "--require-significance", &f->require_significance,
               "Only count a regression when the two runs' trial spreads (min..max) do not "
               "overlap");

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <map>
 
 #include "cli/commands.h"
 #include "hosts/ssh_command.h"
@@ -60,87 +61,112 @@ std::string WordsOf(const Completions& c) {
   return words;
 }
 
-std::string Bash(const std::vector<Completions>& commands) {
+std::string JoinedNames(const std::vector<Completions>& commands) {
   std::string names;
   for (const auto& c : commands) names += (names.empty() ? "" : " ") + c.name;
-  std::string s =
-      "# bash completion for dfbench: eval \"$(dfbench completion bash)\"\n"
-      "_dfbench() {\n"
-      "  local cur=${COMP_WORDS[COMP_CWORD]} command= i words\n"
-      "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
-      "    case ${COMP_WORDS[i]} in\n"
-      "      -*) ;;\n"
-      "      *) command=${COMP_WORDS[i]}; break ;;\n"
-      "    esac\n"
-      "  done\n"
-      "  case $command in\n"
-      "    '') words=" +
-      hosts::ShellQuote(names + " --help") + " ;;\n";
-  for (const auto& c : commands)
-    s += "    " + c.name + ") words=" + hosts::ShellQuote(WordsOf(c)) + " ;;\n";
-  s += "    *) words= ;;\n"
-       "  esac\n"
-       "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-       "}\n"
-       "complete -o default -F _dfbench dfbench\n";
-  return s;
+  return names;
 }
 
-std::string Zsh(const std::vector<Completions>& commands) {
-  std::string s =
-      "#compdef dfbench\n"
-      "# zsh completion for dfbench: eval \"$(dfbench completion zsh)\", or save it as _dfbench\n"
-      "# in a directory of $fpath\n"
-      "_dfbench() {\n"
-      "  local -a commands\n"
-      "  commands=(\n";
-  for (const auto& c : commands) s += "    " + hosts::ShellQuote(c.name + ":" + c.summary) + "\n";
-  s += "  )\n"
-       "  if (( CURRENT == 2 )); then\n"
-       "    _describe -t commands 'dfbench command' commands\n"
-       "    return\n"
-       "  fi\n"
-       "  case ${words[2]} in\n";
-  for (const auto& c : commands) {
-    s += "    " + c.name + ") compadd -- " + WordsOf(c) + " ;;\n";
-  }
-  s += "  esac\n"
-       "}\n"
-       "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then\n"
-       "  _dfbench \"$@\"\n"
-       "else\n"
-       "  compdef _dfbench dfbench\n"
-       "fi\n";
-  return s;
-}
+// One shell's script: its opening (which may list the commands), a part per command (what
+// completes after it), and its closing.
+struct ShellScript {
+  std::string (*opening)(const std::vector<Completions>& commands);
+  std::string (*per_command)(const Completions& c);
+  const char* closing;
+};
 
-std::string Fish(const std::vector<Completions>& commands) {
-  std::string s =
-      "# fish completion for dfbench: dfbench completion fish | source\n"
-      "complete -c dfbench -f\n";
-  for (const auto& c : commands) {
-    s += "complete -c dfbench -n __fish_use_subcommand -a " + c.name + " -d " +
-         FishQuoted(c.summary) + "\n";
-  }
-  for (const auto& c : commands) {
-    const std::string when = " -n '__fish_seen_subcommand_from " + c.name + "'";
-    for (const auto& [flag, help] : c.flags) {
-      const bool is_long = flag.rfind("--", 0) == 0;
-      s += "complete -c dfbench" + when +
-           (is_long ? " -l " + flag.substr(2) : " -s " + flag.substr(1)) +
-           (help.empty() ? "" : " -d " + FishQuoted(help)) + "\n";
-    }
-    for (const auto& w : c.words) s += "complete -c dfbench" + when + " -a " + w + "\n";
-  }
-  return s;
+const std::map<std::string, ShellScript>& Scripts() {
+  static const std::map<std::string, ShellScript> scripts = {
+      {"bash",
+       {[](const std::vector<Completions>& commands) {
+          return R"sh(# bash completion for dfbench: eval "$(dfbench completion bash)"
+_dfbench() {
+  local cur=${COMP_WORDS[COMP_CWORD]} command= i words
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case ${COMP_WORDS[i]} in
+      -*) ;;
+      *) command=${COMP_WORDS[i]}; break ;;
+    esac
+  done
+  case $command in
+    '') words=)sh" +
+                 hosts::ShellQuote(JoinedNames(commands) + " --help") + " ;;\n";
+        },
+        [](const Completions& c) {
+          return "    " + c.name + ") words=" + hosts::ShellQuote(WordsOf(c)) + " ;;\n";
+        },
+        R"sh(    *) words= ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -o default -F _dfbench dfbench
+)sh"}},
+      {"zsh",
+       {[](const std::vector<Completions>& commands) {
+          std::string s = R"sh(#compdef dfbench
+# zsh completion for dfbench: eval "$(dfbench completion zsh)", or save it as _dfbench
+# in a directory of $fpath
+_dfbench() {
+  local -a commands
+  commands=(
+)sh";
+          for (const auto& c : commands) {
+            s += "    " + hosts::ShellQuote(c.name + ":" + c.summary) + "\n";
+          }
+          return s + R"sh(  )
+  if (( CURRENT == 2 )); then
+    _describe -t commands 'dfbench command' commands
+    return
+  fi
+  case ${words[2]} in
+)sh";
+        },
+        [](const Completions& c) {
+          return "    " + c.name + ") compadd -- " + WordsOf(c) + " ;;\n";
+        },
+        R"sh(  esac
+}
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+  _dfbench "$@"
+else
+  compdef _dfbench dfbench
+fi
+)sh"}},
+      {"fish",
+       {[](const std::vector<Completions>& commands) {
+          std::string s = R"sh(# fish completion for dfbench: dfbench completion fish | source
+complete -c dfbench -f
+)sh";
+          for (const auto& c : commands) {
+            s += "complete -c dfbench -n __fish_use_subcommand -a " + c.name + " -d " +
+                 FishQuoted(c.summary) + "\n";
+          }
+          return s;
+        },
+        [](const Completions& c) {
+          const std::string when = " -n '__fish_seen_subcommand_from " + c.name + "'";
+          std::string s;
+          for (const auto& [flag, help] : c.flags) {
+            const bool is_long = flag.rfind("--", 0) == 0;
+            s += "complete -c dfbench" + when +
+                 (is_long ? " -l " + flag.substr(2) : " -s " + flag.substr(1)) +
+                 (help.empty() ? "" : " -d " + FishQuoted(help)) + "\n";
+          }
+          for (const auto& w : c.words) s += "complete -c dfbench" + when + " -a " + w + "\n";
+          return s;
+        },
+        ""}},
+  };
+  return scripts;
 }
 
 int RunCompletion(const CLI::App* sub, const std::string& shell) {
   const auto commands = Collect(sub->get_parent());
-  const std::string script = shell == "bash"  ? Bash(commands)
-                             : shell == "zsh" ? Zsh(commands)
-                                              : Fish(commands);
-  std::fwrite(script.data(), 1, script.size(), stdout);
+  const ShellScript& script = Scripts().at(shell);
+  std::string text = script.opening(commands);
+  for (const auto& c : commands) text += script.per_command(c);
+  text += script.closing;
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }
 

@@ -107,10 +107,8 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
 }
 
 void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags) {
-  sub->add_option("--load-generator", flags->name,
-                  "builtin (dfbench loadgen) or memtier (memtier_benchmark on the client host)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"builtin", "memtier"}));
+  AddChoiceFlag(sub, "--load-generator", &flags->name, {"builtin", "memtier"},
+                "builtin (dfbench loadgen) or memtier (memtier_benchmark on the client host)");
   sub->add_option("--memtier-binary", flags->memtier_binary,
                   "memtier_benchmark on the client host (default: found on its PATH)");
 }
@@ -131,12 +129,13 @@ void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* m, std::string* rat
       ->capture_default_str();
 }
 
-void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
-  if (with_engines) {
-    sub->add_option("--engines", flags->engines, "Comma-separated subset of the setup's engines")
-        ->capture_default_str();
-    AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
-  }
+void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTargetHelp& help) {
+  sub->add_option("--id", flags->id, help.id)->required();
+  sub->add_option("--engines", flags->engines, help.engines)->capture_default_str();
+}
+
+void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
+  if (with_versions) AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
   AddWorkloadFlags(sub, &flags->memtier, &flags->ratio);
   sub->add_option("--memtier-requests", flags->memtier.requests,
                   "Requests per connection per trial, as memtier's --requests: a trial sends "
@@ -147,6 +146,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines) {
                   "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
+  AddLoadGeneratorFlags(sub, &flags->load_generator);
 }
 
 void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
@@ -199,14 +199,9 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
   AddTuningFlags(sub, tuning);
 }
 
-void AddBenchSetupIdFlag(CLI::App* sub, std::string* id) {
-  sub->add_option("--id", *id, "Setup created by 'dfbench setup'")->required();
-}
-
 void AddOutputFlag(CLI::App* sub, std::string* output) {
-  sub->add_option("--output", *output, "stdout format: table, json or csv")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  AddChoiceFlag(sub, "--output", output, {"table", "json", "csv"},
+                "stdout format: table, json or csv");
 }
 
 scenarios::OutputFormat ToOutputFormat(const std::string& output) {

@@ -59,6 +59,29 @@ struct LoadGeneratorFlags {
 void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags);
 std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags);
 
+// The setup a benchmark runs on and which of its engines: --id (required) and --engines.
+struct BenchTargetFlags {
+  std::string id;
+  std::string engines = "dragonfly,redis,valkey";
+};
+// What --id and --engines say in --help.
+struct BenchTargetHelp {
+  const char* id = "Setup created by 'dfbench setup'";
+  const char* engines = "Comma-separated subset of the setup's engines";
+};
+void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTargetHelp& help);
+
+// A benchmark command: its flags (a `Flags` with a `target`), shared with the action that runs
+// them (`run`) once parsing succeeded; --id and --engines come first.
+template <class Flags>
+std::shared_ptr<Flags> AddBenchCommand(CLI::App* sub, Action* action, int (*run)(const Flags&),
+                                       const BenchTargetHelp& help = {}) {
+  auto f = std::make_shared<Flags>();
+  AddBenchTargetFlags(sub, &f->target, help);
+  sub->callback([f, action, run] { *action = [f, run] { return run(*f); }; });
+  return f;
+}
+
 // The SET:GET workload: --memtier-threads, -clients, -ratio (into `ratio`, checked by
 // ToRunOptions' rule), -data-size, -pipeline and --distinct-client-seed (run, quickstart, sweep).
 void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* memtier, std::string* ratio);
@@ -66,9 +89,8 @@ void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* memtier, std::strin
 results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio);
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
 
-// The SET:GET workload and trial structure (run, quickstart).
+// The SET:GET workload, trial structure and load generator (run, quickstart).
 struct RunFlags {
-  std::string engines = "dragonfly,redis,valkey";
   results::MemtierConfig memtier;
   std::string ratio = "1:10";
   uint64_t warmup_requests = 100000;
@@ -77,10 +99,10 @@ struct RunFlags {
   std::string output = "table";
   TuningFlags tuning;
   VersionFlags versions;  // run only: installed before the run
+  LoadGeneratorFlags load_generator;
 };
-// `with_engines`: run's --engines and --<engine>_version (quickstart takes both from
-// EngineFlags instead).
-void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_engines);
+// `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
+void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions);
 // quickstart on the local provider: the reference's 1,000,000 requests per connection (and
 // 100,000 for the warmup) would keep one machine busy for hours, so requests the user did not
 // give come from a smaller profile, named in one line on stderr. Explicit flags always win.
@@ -97,11 +119,19 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning);
 
-// --id of the setup a benchmark runs on (required).
-void AddBenchSetupIdFlag(CLI::App* sub, std::string* id);
-
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);
 scenarios::OutputFormat ToOutputFormat(const std::string& output);
+
+// Runs a benchmark scenario (`on_setup`: scenarios::RunOnSetup, SweepOnSetup, ...) on setup `id`
+// with `driver` as its load generator and its results on stdout as `output`; the exit code.
+template <class Options>
+int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
+                                           scenarios::OutputFormat),
+             const std::string& id, Options options, std::unique_ptr<drivers::Driver> driver,
+             const std::string& output) {
+  options.driver = driver.get();
+  return OrExit(on_setup(id, options, ToOutputFormat(output)));
+}
 
 }  // namespace dfbench::cli

@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "core/log.h"
-#include "core/units.h"
 #include "protocol/resp_encoder.h"
 
 namespace dfbench::cli {
@@ -43,6 +42,52 @@ void CheckName(const std::string& name) {
   }
 }
 
+// The key-distribution flag of the measured passes as a load generator spells it: each letter
+// and its pattern, the first the default.
+struct KeyFlag {
+  std::string name;
+  std::string help;
+  std::vector<std::pair<std::string, drivers::KeyPattern>> letters;
+};
+
+const KeyFlag& KeyFlagOf(LoadFlagsOf spelling) {
+  using enum drivers::KeyPattern;
+  static const KeyFlag memtier{
+      "--memtier-command-key-pattern",
+      "Key pattern of the measured passes: R random, S sequential, P parallel, G gaussian",
+      {{"R", kRandom}, {"S", kSequential}, {"P", kParallel}, {"G", kGaussian}}};
+  static const KeyFlag dfly_bench{
+      "--dfly-bench-key-dist",
+      "dfly_bench --key_dist of the measured passes: U uniform, N normal, Z zipf, S sequential",
+      {{"U", kRandom}, {"N", kGaussian}, {"Z", kZipf}, {"S", kSequential}}};
+  return spelling == LoadFlagsOf::kRunCommandsDfly ? dfly_bench : memtier;
+}
+
+void AddKeyFlag(CLI::App* sub, const KeyFlag& flag, std::string* letter) {
+  std::vector<std::string> letters;
+  for (const auto& [l, pattern] : flag.letters) letters.push_back(l);
+  *letter = letters.front();
+  AddChoiceFlag(sub, flag.name, letter, letters, flag.help);
+}
+
+drivers::KeyPattern KeyPatternOf(const KeyFlag& flag, const std::string& letter) {
+  for (const auto& [l, pattern] : flag.letters) {
+    if (l == letter) return pattern;
+  }
+  return flag.letters.front().second;  // CLI11 took only the letters above
+}
+
+// kUsage when the key pattern is P and the key range has fewer keys than connections.
+void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
+  if (o.key_pattern != drivers::KeyPattern::kParallel) return;
+  const uint64_t keys = o.command.KeyRange(o.load.key_maximum);
+  const uint64_t connections = static_cast<uint64_t>(o.load.threads) * o.load.clients;
+  if (keys < connections) {
+    Usage("key pattern P needs at least one key per connection (" + std::to_string(keys) +
+          " keys, " + std::to_string(connections) + " connections)");
+  }
+}
+
 scenarios::CommandProfile CustomProfile(const PerCommandFlags& f) {
   const std::string& text = f.command_template;
   CheckTemplate("--command-template", text);
@@ -75,14 +120,12 @@ scenarios::CommandProfile CustomProfile(const PerCommandFlags& f) {
 }  // namespace
 
 bool PerCommandFlags::Given(const std::string& flag) const {
-  return std::find(given.begin(), given.end(), flag) != given.end();
+  return sub->count(flag) > 0;
 }
 
-void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& default_engines,
-                        LoadFlagsOf load_flags) {
-  f->engines = default_engines;
-  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
-      ->capture_default_str();
+void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling) {
+  f->spelling = spelling;
+  f->sub = sub;
   sub->add_option("--command", f->command,
                   "A built-in command: " + scenarios::BuiltinCommandNames());
   sub->add_option("--command-template", f->command_template,
@@ -121,31 +164,12 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, const std::string& de
       ->check(CLI::Range(0, 86400));
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
-  AddLoadFlags(sub, &f->load, load_flags);
+  AddLoadFlags(sub, &f->load, spelling);
+  AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
 }
 
-namespace {
-
-void RecordGiven(const CLI::App* sub, PerCommandFlags* f) {
-  f->given.clear();
-  for (const char* flag : {"--command", "--command-template", "--command-name", "--command-mutates",
-                           "--command-drains", "--preload-template", "--preload-items",
-                           "--command-key-maximum", "--dragonfly_num_shards"}) {
-    if (sub->count(flag) > 0) f->given.emplace_back(flag);
-  }
-}
-
-}  // namespace
-
-void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
-                         std::function<int()> run) {
-  sub->callback([sub, action, flags, run = std::move(run)] {
-    RecordGiven(sub, flags);
-    *action = run;
-  });
-}
-
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f) {
+scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
+                                                 const std::string& engines) {
   const bool builtin = f.Given("--command"), custom = f.Given("--command-template");
   if (builtin && custom) Usage("--command and --command-template are mutually exclusive");
   if (!builtin && !custom) {
@@ -166,7 +190,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f) {
   } else {
     o.command = CustomProfile(f);
   }
-  o.engines = ParseEngines(f.engines);
+  o.engines = ParseEngines(engines);
   for (const auto* e : o.engines) {
     if (e->protocol != engines::Protocol::kRedis) {
       Usage(e->name +
@@ -181,21 +205,12 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f) {
   }
   o.load = f.load;
   o.trials = f.trials;
-  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
-      OrExit(core::ParseDuration(f.cooldown)));
+  o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);
+  o.key_pattern = KeyPatternOf(KeyFlagOf(f.spelling), f.key_letter);
+  CheckParallelPattern(o);
   return o;
-}
-
-void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
-  if (o.key_pattern != drivers::KeyPattern::kParallel) return;
-  const uint64_t keys = o.command.KeyRange(o.load.key_maximum);
-  const uint64_t connections = static_cast<uint64_t>(o.load.threads) * o.load.clients;
-  if (keys < connections) {
-    Usage("key pattern P needs at least one key per connection (" + std::to_string(keys) +
-          " keys, " + std::to_string(connections) + " connections)");
-  }
 }
 
 }  // namespace dfbench::cli

@@ -2,7 +2,6 @@
 // the key range, the time-boxed trial structure, engine tuning and the output form.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,6 @@
 namespace dfbench::cli {
 
 struct PerCommandFlags {
-  std::string engines;
   std::string command;           // a built-in name
   std::string command_template;  // or a custom command
   std::string command_name;
@@ -25,30 +23,28 @@ struct PerCommandFlags {
   int preload_items = 1;
   uint64_t command_key_maximum = 0;
   results::CommandLoadConfig load;  // --key-maximum, --test-time, --warmup-time, AddLoadFlags'
+  std::string key_letter;           // the load generator's key-distribution flag
   int trials = 3;
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
   VersionFlags versions;  // installed before the run
-  // Which of the flags above were given (filled after parsing).
-  std::vector<std::string> given;
+  LoadFlagsOf spelling = LoadFlagsOf::kRunCommands;
+  const CLI::App* sub = nullptr;  // the command line they were parsed from
+  // Whether `flag` was given.
   bool Given(const std::string& flag) const;
 };
 
-// Adds the flags, the load flags last; `default_engines` differs between the two commands.
-void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, const std::string& default_engines,
-                        LoadFlagsOf load_flags);
-// Once parsing succeeded: records which of `flags` were given, then sets `run` as the action.
-void SetPerCommandAction(CLI::App* sub, Action* action, PerCommandFlags* flags,
-                         std::function<int()> run);
+// Adds the flags, the load flags and the key-distribution flag last, as `spelling`'s command
+// spells them (run-commands: memtier's, run-commands-dfly: dfly_bench's).
+void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, LoadFlagsOf spelling);
 
 // Checks every rule (one --command or --command-template, custom-only flags, templates,
-// --preload-items / --command-key-maximum, Redis-protocol engines, --dragonfly_num_shards when
-// dragonfly runs) and builds the scenario options; throws ExitError(kUsage) with one line.
-// The caller sets driver, key_pattern and rate_per_connection.
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags);
-
-// kUsage when the key pattern is P and the key range has fewer keys than connections.
-void CheckParallelPattern(const scenarios::CommandRunOptions& options);
+// --preload-items / --command-key-maximum, Redis-protocol `engines`, --dragonfly_num_shards
+// when dragonfly runs, at least one key per connection for the parallel key pattern) and
+// builds the scenario options; throws ExitError(kUsage) with one line. The caller sets driver
+// and rate_per_connection.
+scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags,
+                                                 const std::string& engines);
 
 }  // namespace dfbench::cli

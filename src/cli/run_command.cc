@@ -5,26 +5,21 @@ namespace dfbench::cli {
 namespace {
 
 struct RunCommandFlags {
-  std::string id;
+  BenchTargetFlags target;
   RunFlags run;
-  LoadGeneratorFlags load_generator;
 };
 
 int RunRun(const RunCommandFlags& f) {
-  scenarios::RunOptions options = ToRunOptions(f.run, ParseEngines(f.run.engines));
-  auto driver = MakeDriver(f.load_generator);
-  options.driver = driver.get();
-  return OrExit(scenarios::RunOnSetup(f.id, options, ToOutputFormat(f.run.output)));
+  scenarios::RunOptions options = ToRunOptions(f.run, ParseEngines(f.target.engines));
+  return RunBench(scenarios::RunOnSetup, f.target.id, std::move(options),
+                  MakeDriver(f.run.load_generator), f.run.output);
 }
 
 }  // namespace
 
 void AddRun(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<RunCommandFlags>();
-  AddBenchSetupIdFlag(sub, &f->id);
-  AddRunFlags(sub, &f->run, /*with_engines=*/true);
-  AddLoadGeneratorFlags(sub, &f->load_generator);
-  sub->callback([f, action] { *action = [f] { return RunRun(*f); }; });
+  auto f = AddBenchCommand(sub, action, &RunRun);
+  AddRunFlags(sub, &f->run, /*with_versions=*/true);
 }
 
 }  // namespace dfbench::cli

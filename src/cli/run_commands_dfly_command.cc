@@ -9,32 +9,22 @@ namespace dfbench::cli {
 namespace {
 
 struct RunCommandsDflyFlags {
-  std::string id;
+  BenchTargetFlags target{.engines = "dragonfly"};
   PerCommandFlags common;
-  std::string key_dist = "U";
   int qps = 0;
   std::string ref = "main";
   std::string binary;
   std::vector<std::string> deprecated;  // notices for the old --dfly-* spellings used
 };
 
-drivers::KeyPattern FromKeyDist(const std::string& dist) {
-  if (dist == "N") return drivers::KeyPattern::kGaussian;
-  if (dist == "Z") return drivers::KeyPattern::kZipf;
-  if (dist == "S") return drivers::KeyPattern::kSequential;
-  return drivers::KeyPattern::kRandom;  // U
-}
-
 int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
   for (const auto& notice : f.deprecated) core::Note(notice);
-  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common);
+  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common, f.target.engines);
   options.load.distinct_client_seed = false;  // dfly_bench seeds each thread itself
-  options.key_pattern = FromKeyDist(f.key_dist);
   options.rate_per_connection = f.qps;
   options.dfly_bench_ref = f.ref;
-  drivers::DflyBenchDriver driver(f.binary);
-  options.driver = &driver;
-  return OrExit(scenarios::RunCommandsOnSetup(f.id, options, ToOutputFormat(f.common.output)));
+  return RunBench(scenarios::RunCommandsOnSetup, f.target.id, std::move(options),
+                  std::make_unique<drivers::DflyBenchDriver>(f.binary), f.common.output);
 }
 
 // A hidden, deprecated spelling of an int flag: it sets the same value and leaves a notice.
@@ -54,14 +44,8 @@ void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlag
 }  // namespace
 
 void AddRunCommandsDfly(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<RunCommandsDflyFlags>();
-  AddBenchSetupIdFlag(sub, &f->id);
-  AddPerCommandFlags(sub, &f->common, "dragonfly", LoadFlagsOf::kRunCommandsDfly);
-  sub->add_option("--dfly-bench-key-dist", f->key_dist,
-                  "dfly_bench --key_dist of the measured passes: U uniform, N normal, Z zipf, "
-                  "S sequential")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"U", "N", "Z", "S"}));
+  auto f = AddBenchCommand(sub, action, &RunRunCommandsDfly);
+  AddPerCommandFlags(sub, &f->common, LoadFlagsOf::kRunCommandsDfly);
   sub->add_option("--dfly-bench-qps", f->qps,
                   "dfly_bench --qps per connection (batches of --dfly-bench-pipeline per "
                   "second); 0 = closed loop, as fast as the server answers")
@@ -79,7 +63,6 @@ void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   AddDeprecatedAlias(sub, f, "--dfly-pipeline", "--dfly-bench-pipeline", &f->common.load.pipeline);
   AddDeprecatedAlias(sub, f, "--dfly-data-size", "--dfly-bench-data-size",
                      &f->common.load.data_size);
-  SetPerCommandAction(sub, action, &f->common, [f] { return RunRunCommandsDfly(*f); });
 }
 
 }  // namespace dfbench::cli

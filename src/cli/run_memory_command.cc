@@ -11,8 +11,7 @@ namespace dfbench::cli {
 namespace {
 
 struct RunMemoryFlags {
-  std::string id;
-  std::string engines = "dragonfly,redis,valkey";
+  BenchTargetFlags target;
   std::string keys = "1M";
   std::string snapshot = "bgsave";
   std::string snapshot_dir;
@@ -41,7 +40,7 @@ uint64_t Count(const std::string& text, const char* flag) {
 
 int RunRunMemory(const RunMemoryFlags& f) {
   scenarios::MemoryOptions o;
-  o.engines = ParseEngines(f.engines);
+  o.engines = ParseEngines(f.target.engines);
   o.keys = Count(f.keys, "--keys");
   o.value_size = f.load.data_size;
   o.snapshot =
@@ -55,27 +54,20 @@ int RunRunMemory(const RunMemoryFlags& f) {
   o.clients = f.load.clients;
   o.pipeline = f.load.pipeline;
   o.trials = f.trials;
-  o.cooldown = std::chrono::duration_cast<std::chrono::milliseconds>(
-      OrExit(core::ParseDuration(f.cooldown)));
+  o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   OrExit(scenarios::CheckMemoryOptions(o));
-  drivers::BuiltinDriver driver;
-  o.driver = &driver;
-  return OrExit(scenarios::RunMemoryOnSetup(f.id, o, ToOutputFormat(f.output)));
+  return RunBench(scenarios::RunMemoryOnSetup, f.target.id, std::move(o),
+                  std::make_unique<drivers::BuiltinDriver>(), f.output);
 }
 
 }  // namespace
 
 void AddRunMemory(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<RunMemoryFlags>();
-  AddBenchSetupIdFlag(sub, &f->id);
-  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
-      ->capture_default_str();
+  auto f = AddBenchCommand(sub, action, &RunRunMemory);
   sub->add_option("--keys", f->keys, "Keys to populate (e.g. 500k, 5M)")->capture_default_str();
-  sub->add_option("--snapshot", f->snapshot,
-                  "bgsave: a BGSAVE under the update traffic (memcached: none); none: no snapshot")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"bgsave", "none"}));
+  AddChoiceFlag(sub, "--snapshot", &f->snapshot, {"bgsave", "none"},
+                "bgsave: a BGSAVE under the update traffic (memcached: none); none: no snapshot");
   sub->add_option("--snapshot-dir", f->snapshot_dir,
                   "Existing directory on the server host for the snapshot files (default: one "
                   "per engine and run in dfbench's work directory); removed afterwards");
@@ -92,7 +84,6 @@ void AddRunMemory(CLI::App* sub, Action* action) {
       ->capture_default_str();
   AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
-  sub->callback([f, action] { *action = [f] { return RunRunMemory(*f); }; });
 }
 
 }  // namespace dfbench::cli

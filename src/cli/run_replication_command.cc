@@ -9,8 +9,7 @@ namespace dfbench::cli {
 namespace {
 
 struct RunReplicationFlags {
-  std::string id;
-  std::string engines = "dragonfly";
+  BenchTargetFlags target{.engines = "dragonfly"};
   std::string cases = "qps=100000,qps=80000,qps=50000,qps=30000,maxload";
   int test_time = 60;
   std::string preload_keys = "1_000_000";
@@ -26,7 +25,7 @@ struct RunReplicationFlags {
 };
 
 int RunRunReplication(const RunReplicationFlags& f) {
-  scenarios::ReplicationOptions o{.engines = ParseEngines(f.engines),
+  scenarios::ReplicationOptions o{.engines = ParseEngines(f.target.engines),
                                   .cases = OrExit(scenarios::ParseReplicationCases(f.cases)),
                                   .test_time = std::chrono::seconds(f.test_time),
                                   .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
@@ -39,18 +38,16 @@ int RunRunReplication(const RunReplicationFlags& f) {
                                   .load_generator = f.load_generator,
                                   .dfly_bench_binary = f.dfly_bench_binary};
   (void)OrExit(core::ParseRatio(f.ratio));
-  return OrExit(scenarios::RunReplicationOnSetup(f.id, o, ToOutputFormat(f.output)));
+  return OrExit(scenarios::RunReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
 }
 
 }  // namespace
 
 void AddRunReplication(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<RunReplicationFlags>();
-  sub->add_option("--id", f->id,
-                  "Setup with a replica ('dfbench setup --provider local --replicas 1')")
-      ->required();
-  sub->add_option("--engines", f->engines, "Engines to measure: dragonfly, redis, valkey")
-      ->capture_default_str();
+  auto f =
+      AddBenchCommand(sub, action, &RunRunReplication,
+                      {.id = "Setup with a replica ('dfbench setup --provider local --replicas 1')",
+                       .engines = "Engines to measure: dragonfly, redis, valkey"});
   sub->add_option("--cases", f->cases,
                   "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload")
       ->capture_default_str();
@@ -74,15 +71,12 @@ void AddRunReplication(CLI::App* sub, Action* action) {
   sub->add_option("--output-dir", f->output_dir,
                   "Where results.json and benchmark_results.csv go (default: "
                   "<setup>/replications/<timestamp>/)");
-  sub->add_option("--load-generator", f->load_generator,
-                  "builtin, or dfly_bench with the reference's command lines (its load starts "
-                  "after the sync)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"builtin", "dfly_bench"}));
+  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "dfly_bench"},
+                "builtin, or dfly_bench with the reference's command lines (its load starts "
+                "after the sync)");
   sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
                   "dfly_bench on the client host (default: found on its PATH)");
   AddOutputFlag(sub, &f->output);
-  sub->callback([f, action] { *action = [f] { return RunRunReplication(*f); }; });
 }
 
 }  // namespace dfbench::cli

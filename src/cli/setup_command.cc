@@ -26,16 +26,9 @@ providers::ClientTools ToClientTools(const SetupFlags& f) {
 int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   const SetupTargetFlags& t = f.target;
   // Engine names first: a wrong one is the error to report, whatever the provider.
-  const auto engines = ParseEngines(t.engines.engines);
-  scenarios::SetupOptions o{.id = t.id,
-                            .provider = ResolveProvider(sub, t.provider),
-                            .engines = engines,
-                            .binaries = t.engines.binaries,
-                            .versions = ParseVersions(t.engines.versions),
-                            .skip_missing_engines = false,
-                            .pin_cpus = !t.no_pin,
-                            .engine_port = t.port};
-  ApplySshFlags(t.ssh, &o);
+  auto engines = ParseEngines(t.engines.engines);
+  scenarios::SetupOptions o =
+      ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
   o.client_tools = ToClientTools(f);
   if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
   auto s = OrExit(scenarios::CreateSetup(o));
@@ -58,12 +51,10 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
   AddSetupTargetFlags(sub, &f->target);
-  sub->add_option("--load-generator", f->load_generator,
-                  "memtier: find memtier_benchmark on the client, or build release " +
-                      std::string(providers::kMemtierRelease) +
-                      " there from source (ssh); builtin needs nothing but dfbench")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"builtin", "memtier"}));
+  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "memtier"},
+                "memtier: find memtier_benchmark on the client, or build release " +
+                    std::string(providers::kMemtierRelease) +
+                    " there from source (ssh); builtin needs nothing but dfbench");
   sub->add_option("--dfly-bench-ref", f->dfly_bench_ref,
                   "Find dfly_bench on the client, or build it there at this Dragonfly git ref "
                   "(ssh; for run-commands-dfly)");

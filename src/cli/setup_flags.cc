@@ -27,6 +27,20 @@ void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* f) {
               "template is saved as stack.yaml, no AWS call)");
 }
 
+scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& f, state::ProviderKind provider,
+                                       std::vector<const engines::EngineSpec*> engines) {
+  scenarios::SetupOptions o;
+  o.id = f.id;
+  o.provider = provider;
+  o.engines = std::move(engines);
+  o.binaries = f.engines.binaries;
+  o.versions = ParseVersions(f.engines.versions);
+  o.pin_cpus = !f.no_pin;
+  o.engine_port = f.port;
+  ApplySshFlags(f.ssh, &o);
+  return o;
+}
+
 bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool quickstart,
                     bool keep) {
   if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/aws_flags.h"
 #include "cli/command.h"
@@ -30,6 +31,12 @@ struct SetupTargetFlags {
 void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags);
 // --no-pin, --yes and --dry-run.
 void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* flags);
+
+// The setup `flags` ask for on `provider` (ResolveProvider's), with `engines` parsed from them
+// (each command checks the names first: a wrong one is the error to report, whatever the
+// provider); the SSH hosts' flags applied (ApplySshFlags).
+scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& flags, state::ProviderKind provider,
+                                       std::vector<const engines::EngineSpec*> engines);
 
 // Names the setup (a timestamp when --id is not given), applies the AWS fleet flags and shows
 // the plan of `options` (quickstart: then benchmark and, unless `keep`, destroy). False after

@@ -10,8 +10,7 @@ namespace dfbench::cli {
 namespace {
 
 struct SweepFlags {
-  std::string id;
-  std::string engines = "dragonfly,redis,valkey";
+  BenchTargetFlags target;
   results::MemtierConfig memtier;
   std::string ratio = "1:10";
   uint64_t key_maximum = 0;
@@ -34,7 +33,7 @@ std::chrono::seconds ToStepTime(const std::string& text) {
 
 scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   scenarios::SweepOptions o;
-  o.engines = ParseEngines(f.engines);
+  o.engines = ParseEngines(f.target.engines);
   o.memtier = ToWorkload(f.memtier, f.ratio);
   o.key_maximum = f.key_maximum;
   o.step_time = ToStepTime(f.step_time);
@@ -46,19 +45,14 @@ scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
 }
 
 int RunSweepCommand(const SweepFlags& f) {
-  scenarios::SweepOptions options = ToSweepOptions(f);
-  drivers::BuiltinDriver driver;
-  options.driver = &driver;
-  return OrExit(scenarios::SweepOnSetup(f.id, options, ToOutputFormat(f.output)));
+  return RunBench(scenarios::SweepOnSetup, f.target.id, ToSweepOptions(f),
+                  std::make_unique<drivers::BuiltinDriver>(), f.output);
 }
 
 }  // namespace
 
 void AddSweep(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<SweepFlags>();
-  AddBenchSetupIdFlag(sub, &f->id);
-  sub->add_option("--engines", f->engines, "Comma-separated subset of the setup's engines")
-      ->capture_default_str();
+  auto f = AddBenchCommand(sub, action, &RunSweepCommand);
   sub->add_option("--slo", f->slo,
                   "Latency objective, pPERCENTILE<=LATENCY (p99<=1ms, p99.9<=500us); repeat for "
                   "several, every one must hold")
@@ -77,7 +71,6 @@ void AddSweep(CLI::App* sub, Action* action) {
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
-  sub->callback([f, action] { *action = [f] { return RunSweepCommand(*f); }; });
 }
 
 }  // namespace dfbench::cli

@@ -28,6 +28,16 @@ core::Status CheckInstalled(const state::SetupState& setup,
   return core::Ok();
 }
 
+core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
+                                const std::string& refusal) {
+  for (const auto* spec : engines) {
+    if (spec->protocol != engines::Protocol::kRedis) {
+      return core::Fail(core::ErrorKind::kUsage, spec->name + refusal);
+    }
+  }
+  return core::Ok();
+}
+
 core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (fleet.engine_port <= 0) return core::Ok();
   // Whatever listens there would take the engine's place (or make it fail).
@@ -49,6 +59,15 @@ core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fle
   if (auto st = CheckInstalled(setup, engines); !st) return st;
   if (auto st = driver.Prepare(*fleet.client); !st) return st;
   return CheckEnginePort(fleet);
+}
+
+drivers::Workload SetGetWorkload(const results::MemtierConfig& m) {
+  return {.threads = m.threads,
+          .clients = m.clients,
+          .ratio = m.ratio,
+          .data_size = m.data_size,
+          .pipeline = m.pipeline,
+          .distinct_client_seed = m.distinct_client_seed};
 }
 
 std::string NewRunId(const fs::path& parent) {

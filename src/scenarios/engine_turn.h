@@ -24,6 +24,11 @@ namespace dfbench::scenarios {
 core::Status CheckInstalled(const state::SetupState& setup,
                             const std::vector<const engines::EngineSpec*>& engines);
 
+// kUsage "<engine><refusal>" for the first of `engines` that does not speak the Redis protocol
+// (a scenario made of Redis commands).
+core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
+                                const std::string& refusal);
+
 // When the setup fixes the engines' port: kEnvironment, in one line, when something already
 // listens there on the server, so a run stops before anything starts.
 core::Status CheckEnginePort(providers::Fleet& fleet);
@@ -33,6 +38,10 @@ core::Status CheckEnginePort(providers::Fleet& fleet);
 core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
                            drivers::Driver& driver,
                            const std::vector<const engines::EngineSpec*>& engines);
+
+// The SET:GET load of `memtier` as a driver's workload: connections, ratio, value size, pipeline
+// and seeds; how long each pass lasts is the caller's.
+drivers::Workload SetGetWorkload(const results::MemtierConfig& memtier);
 
 // A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
 std::string NewRunId(const std::filesystem::path& parent);

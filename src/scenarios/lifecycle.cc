@@ -68,17 +68,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
-  providers::SetupRequest request{.engines = options.engines,
-                                  .binaries = options.binaries,
-                                  .skip_missing_engines = options.skip_missing_engines,
-                                  .pin_cpus = options.pin_cpus,
-                                  .local_replicas = options.local_replicas,
-                                  .ssh = options.ssh,
-                                  .aws = options.aws,
-                                  .tune_network = options.tune_network,
-                                  .client_tools = options.client_tools,
-                                  .engine_port = options.engine_port};
-  request.versions = options.versions;
+  providers::SetupRequest request = options;
   request.on_installing = [&s] {
     s.status = state::SetupStatus::kInstalling;
     return state::Save(&s);

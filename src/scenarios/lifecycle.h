@@ -12,20 +12,11 @@
 
 namespace dfbench::scenarios {
 
-struct SetupOptions {
+// A setup to create: its name and provider, and what it asks of the provider (engines,
+// binaries, versions, hosts, ...; `on_installing` is CreateSetup's).
+struct SetupOptions : providers::SetupRequest {
   std::string id;  // empty: a timestamp id
   state::ProviderKind provider = state::ProviderKind::kLocal;
-  std::vector<const engines::EngineSpec*> engines;
-  std::map<std::string, std::string> binaries;           // engine name -> --<engine>_binary
-  std::map<std::string, engines::VersionSpec> versions;  // engine name -> --<engine>_version
-  bool skip_missing_engines = false;                     // quickstart
-  bool pin_cpus = true;
-  int local_replicas = 0;               // local provider: replica engines on this machine
-  providers::SshRequest ssh;            // ssh provider: hosts, user, key, port (aws: the user)
-  providers::AwsRequest aws;            // aws provider: region, instances, replicas, Ubuntu release
-  bool tune_network = false;            // ssh: steer the server NIC onto the top CPUs
-  providers::ClientTools client_tools;  // ssh, aws: load generators found or built on the client
-  int engine_port = 0;                  // --port: engines listen here; 0: the provider's default
 };
 
 // Creates ~/.dfbench/runs/<id>/, provisions it through the provider ("provisioning", then

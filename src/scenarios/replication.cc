@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/files.h"
 #include "core/interrupt.h"
-#include "core/log.h"
 #include "core/table.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
@@ -27,13 +25,10 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
                           const ReplicationOptions& o) {
   if (o.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (o.cases.empty()) return core::Fail(core::ErrorKind::kUsage, "no case to run");
-  for (const auto* spec : o.engines) {
-    if (spec->protocol != engines::Protocol::kRedis) {
-      return core::Fail(core::ErrorKind::kUsage,
-                        spec->name +
-                            " has no replication; run-replication takes dragonfly, "
-                            "redis or valkey");
-    }
+  if (auto st = CheckRedisProtocol(
+          o.engines, " has no replication; run-replication takes dragonfly, redis or valkey");
+      !st) {
+    return st;
   }
   if (fleet.replicas.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
@@ -43,6 +38,13 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
   }
   return CheckInstalled(setup, o.engines);
 }
+
+const RunKind<results::ReplicationRunResults> kReplication{"replication",
+                                                           "replications",
+                                                           "raw",
+                                                           &results::RenderReplicationJson,
+                                                           &results::RenderReplicationCsv,
+                                                           "benchmark_results.csv"};
 
 // A multi-line error in a table cell: its first line and, when there are more, its last one (an
 // engine that would not start ends with its own words, e.g. "Bad directive or wrong number of
@@ -103,31 +105,28 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
 
   results::ReplicationRunResults r;
-  const fs::path parent = state::SetupDir(setup->id) / "replications";
+  const fs::path parent = state::SetupDir(setup->id) / kReplication.folder;
   std::string run_id =
       options.output_dir.empty() ? NewRunId(parent) : options.output_dir.filename().string();
   if (run_id.empty()) run_id = options.output_dir.parent_path().filename().string();
   const fs::path dir = options.output_dir.empty() ? parent / run_id : options.output_dir;
-  if (auto st = OpenResultsAt(*setup, driver, run_id, dir, "raw", &r); !st) {
-    return tl::unexpected(st.error());
-  }
-  r.dfly_bench_ref = options.dfly_ref;
-  core::Notef("replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}",
-              r.run_id, options.cases.size(), options.engines.size(), options.test_time.count(),
-              dir.string());
-
-  const auto publish = Publisher(
-      r, dir,
-      {&results::RenderReplicationJson, "benchmark_results.csv", &results::RenderReplicationCsv});
   // Relative to the setup when the results lie inside it (--output-dir may point elsewhere).
   const fs::path results_json = fs::absolute(dir / "results.json");
   const std::string relative =
       results_json.lexically_proximate(fs::absolute(state::SetupDir(setup->id))).string();
   const std::string path = relative.rfind("..", 0) != 0 ? relative : results_json.string();
-  if (auto st = StartResults(setup, "replication", path, publish, r); !st) {
+  auto run = ScenarioRun<results::ReplicationRunResults>::OpenAt(setup, driver, kReplication,
+                                                                 run_id, dir, path, &r);
+  if (!run) return tl::unexpected(run.error());
+  r.dfly_bench_ref = options.dfly_ref;
+  const std::string announcement = fmt::format(
+      "replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}", r.run_id,
+      options.cases.size(), options.engines.size(), options.test_time.count(), dir.string());
+  if (auto st = run->Start(/*config=*/nullptr, announcement); !st) {
     return tl::unexpected(st.error());
   }
 
+  const auto& publish = run->publish();
   bool interrupted = false;
   for (const auto* spec : options.engines) {
     for (const auto& c : options.cases) {
@@ -142,10 +141,9 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
       publish();
     }
   }
-  CloseResults(setup, interrupted, RowPointers(r.cases), "replication", path, publish, &r,
-               [](const results::ReplicationCase& c) {
-                 return c.termination_reason == results::kTerminationError;
-               });
+  run->Close(interrupted, RowPointers(r.cases), [](const results::ReplicationCase& c) {
+    return c.termination_reason == results::kTerminationError;
+  });
   return r;
 }
 

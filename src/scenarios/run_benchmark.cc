@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "results/writers.h"
@@ -15,20 +14,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json ConfigJson(const results::RunResults& r, const RunOptions& o) {
-  nlohmann::json engines = nlohmann::json::array();
-  for (const auto* e : o.engines) engines.push_back(e->name);
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"engines", engines},
-          {"load_generator", o.driver->Name()},
-          {"memtier", results::ToJson(r).at("memtier")},
-          {"warmup_requests", o.warmup_requests},
-          {"trials", o.trials},
-          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
-          {"context", results::ToJson(r.context)}};
-}
+const RunKind<results::RunResults> kRun{"run", "benchmarks", "memtier", &results::RenderRunJson,
+                                        &results::RenderRunCsv};
 
 // One engine: start, warm up, trials, cross-check, stop. Fills `row`; returns false when the
 // run was interrupted.
@@ -38,13 +25,8 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
   auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
   if (!turn) return !core::InterruptRequested();
   const drivers::Target target = turn->target();
-  drivers::Workload workload{.threads = o.memtier.threads,
-                             .clients = o.memtier.clients,
-                             .requests_per_client = o.memtier.requests,
-                             .ratio = o.memtier.ratio,
-                             .data_size = o.memtier.data_size,
-                             .pipeline = o.memtier.pipeline,
-                             .distinct_client_seed = o.memtier.distinct_client_seed};
+  drivers::Workload workload = SetGetWorkload(o.memtier);
+  workload.requests_per_client = o.memtier.requests;
   if (o.warmup_requests > 0) {
     drivers::Workload warm = workload;
     warm.requests_per_client = o.warmup_requests;
@@ -88,38 +70,28 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
     return tl::unexpected(st.error());
   }
   results::RunResults r;
-  auto opened = OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "benchmarks",
-                            "memtier", &r);
-  if (!opened) return tl::unexpected(opened.error());
-  const fs::path& dir = *opened;
+  auto run = ScenarioRun<results::RunResults>::Open(setup, *options.driver, kRun, &r);
+  if (!run) return tl::unexpected(run.error());
   r.memtier = options.memtier;
   r.warmup_requests = options.warmup_requests;
   r.trials = options.trials;
-  if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
-      !st) {
-    return tl::unexpected(st.error());
-  }
+  nlohmann::json config = ConfigJson(r, options);
+  config["memtier"] = results::ToJson(r).at("memtier");
+  config["warmup_requests"] = options.warmup_requests;
+  config["trials"] = options.trials;
   const auto& m = options.memtier;
-  core::Notef(
+  const std::string announcement = fmt::format(
       "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
       "= {} requests, results in {}",
       r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,
       static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
-      dir.string());
-
-  const auto publish =
-      Publisher(r, dir, {&results::RenderRunJson, "results.csv", &results::RenderRunCsv});
-  const std::string path = "benchmarks/" + r.run_id + "/results.json";
-  if (auto st = StartResults(setup, "run", path, publish, r); !st) {
-    return tl::unexpected(st.error());
-  }
-  const bool interrupted = TakeEngineTurns(
-      options.engines, options.cooldown, &r.engines,
-      [&](const engines::EngineSpec& spec, results::EngineResult* row) {
-        return RunEngine(options, fleet, dir, *setup->FindEngine(spec.name), spec, row, publish);
-      },
-      publish);
-  CloseResults(setup, interrupted, RowPointers(r.engines), "run", path, publish, &r);
+      run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,
+                       [&](const engines::EngineSpec& spec, results::EngineResult* row) {
+                         return RunEngine(options, fleet, run->dir(), *setup->FindEngine(spec.name),
+                                          spec, row, run->publish());
+                       });
   return r;
 }
 

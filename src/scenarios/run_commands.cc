@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "scenarios/bench_session.h"
@@ -15,31 +14,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json ConfigJson(const results::CommandRunResults& r, const CommandRunOptions& o) {
-  nlohmann::json engines = nlohmann::json::array();
-  for (const auto* e : o.engines) engines.push_back(e->name);
+const RunKind<results::CommandRunResults> kCommands{"commands", "commands", "memtier",
+                                                    &results::RenderCommandRunJson,
+                                                    &results::RenderCommandRunCsv};
+
+nlohmann::json CommandsConfigJson(const results::CommandRunResults& r, const CommandRunOptions& o) {
   const auto& c = o.command;
   nlohmann::json preload = nullptr;
   if (c.reads()) {
     preload = {{"passes", c.preload.PassTemplates()}, {"items", c.preload.items}};
   }
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"engines", engines},
-          {"load_generator", o.driver->Name()},
-          {"command",
-           {{"name", c.name},
-            {"template", c.tmpl},
-            {"mutates", c.mutates},
-            {"drains", c.drains},
-            {"key_maximum", c.KeyRange(o.load.key_maximum)},
-            {"preload", preload}}},
-          {"memtier", results::ToJson(r.memtier)},
-          {"trials", o.trials},
-          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
-          {"dfly_bench_ref", o.dfly_bench_ref},
-          {"context", results::ToJson(r.context)}};
+  nlohmann::json config = ConfigJson(r, o);
+  config["command"] = {{"name", c.name},
+                       {"template", c.tmpl},
+                       {"mutates", c.mutates},
+                       {"drains", c.drains},
+                       {"key_maximum", c.KeyRange(o.load.key_maximum)},
+                       {"preload", preload}};
+  config["memtier"] = results::ToJson(r.memtier);
+  config["trials"] = o.trials;
+  config["dfly_bench_ref"] = o.dfly_bench_ref;
+  return config;
 }
 
 // "trial 2" -> "t2", "warmup" -> "warmup": file-name form of a phase.
@@ -237,13 +232,11 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                                      const CommandRunOptions& options) {
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
-  for (const auto* spec : options.engines) {
-    if (spec->protocol != engines::Protocol::kRedis) {
-      return core::Fail(core::ErrorKind::kUsage,
-                        spec->name +
-                            " does not speak the Redis protocol; per-command runs need "
-                            "dragonfly, redis or valkey");
-    }
+  if (auto st = CheckRedisProtocol(options.engines,
+                                   " does not speak the Redis protocol; per-command runs need "
+                                   "dragonfly, redis or valkey");
+      !st) {
+    return tl::unexpected(st.error());
   }
   if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
     return tl::unexpected(st.error());
@@ -251,10 +244,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
 
   const CommandProfile& c = options.command;
   results::CommandRunResults r;
-  auto opened =
-      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "commands", "memtier", &r);
-  if (!opened) return tl::unexpected(opened.error());
-  const fs::path& dir = *opened;
+  auto run = ScenarioRun<results::CommandRunResults>::Open(setup, *options.driver, kCommands, &r);
+  if (!run) return tl::unexpected(run.error());
   r.memtier = options.load;
   r.memtier.key_pattern = std::string(1, static_cast<char>(options.key_pattern));
   r.memtier.qps = static_cast<int>(options.rate_per_connection);
@@ -271,18 +262,10 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   command.mutates = c.mutates;
   command.engines.reserve(options.engines.size());
   r.commands.push_back(std::move(command));
-  if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
-      !st) {
-    return tl::unexpected(st.error());
-  }
-  core::Notef("commands {}: {} on {} engine(s), {} trial(s) of {} s each, results in {}", r.run_id,
-              c.name, options.engines.size(), options.trials, options.load.test_time_sec,
-              dir.string());
-
-  const auto publish = Publisher(
-      r, dir, {&results::RenderCommandRunJson, "results.csv", &results::RenderCommandRunCsv});
-  const std::string path = "commands/" + r.run_id + "/results.json";
-  if (auto st = StartResults(setup, "commands", path, publish, r); !st) {
+  const std::string announcement = fmt::format(
+      "commands {}: {} on {} engine(s), {} trial(s) of {} s each, results in {}", r.run_id, c.name,
+      options.engines.size(), options.trials, options.load.test_time_sec, run->dir().string());
+  if (auto st = run->Start(CommandsConfigJson(r, options), announcement); !st) {
     return tl::unexpected(st.error());
   }
   auto& rows = r.commands.front().engines;
@@ -291,14 +274,14 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
       [&](size_t i) {
         const auto* spec = options.engines[i];
         rows.push_back(results::CommandEngineResult{.result = {.engine = spec->name}});
-        CommandEngineRun run(options, fleet, dir, &rows.back(), publish);
-        return run.Run(*setup->FindEngine(spec->name), *spec);
+        CommandEngineRun engine_run(options, fleet, run->dir(), &rows.back(), run->publish());
+        return engine_run.Run(*setup->FindEngine(spec->name), *spec);
       },
-      publish);
+      run->publish());
   std::vector<const results::EngineResult*> results_rows;
   results_rows.reserve(rows.size());
   for (const auto& row : rows) results_rows.push_back(&row.result);
-  CloseResults(setup, interrupted, results_rows, "commands", path, publish, &r);
+  run->Close(interrupted, results_rows);
   return r;
 }
 

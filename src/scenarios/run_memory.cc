@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/text.h"
@@ -61,6 +60,9 @@ bool MeasurementFailed(const results::MemoryEngineResult& row) {
            return t.snapshot_status == results::kSnapshotFailed;
          });
 }
+
+const RunKind<results::MemoryRunResults> kMemory{
+    "memory", "memory", "raw", &results::RenderMemoryJson, &results::RenderMemoryCsv};
 
 results::MemorySettings Settings(const MemoryOptions& o) {
   return {.keys = o.keys,
@@ -157,36 +159,23 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
   results::MemoryRunResults r;
-  auto opened =
-      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "memory", "raw", &r);
-  if (!opened) return tl::unexpected(opened.error());
-  const fs::path& dir = *opened;
+  auto run = ScenarioRun<results::MemoryRunResults>::Open(setup, *options.driver, kMemory, &r);
+  if (!run) return tl::unexpected(run.error());
   r.settings = Settings(options);
   nlohmann::json config = results::ToJson(r);
   config.erase("engines");
-  if (auto st = core::WriteFileAtomic(dir / "config.json", config.dump(2) + "\n"); !st) {
-    return tl::unexpected(st.error());
-  }
-  core::Notef(
-      "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, "
-      "results in {}",
+  const std::string announcement = fmt::format(
+      "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, results in {}",
       r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
-      r.settings.snapshot, dir.string());
-  const auto publish =
-      Publisher(r, dir, {&results::RenderMemoryJson, "results.csv", &results::RenderMemoryCsv});
-  const std::string path = "memory/" + r.run_id + "/results.json";
-  if (auto st = StartResults(setup, "memory", path, publish, r); !st) {
-    return tl::unexpected(st.error());
-  }
-  const bool interrupted = TakeEngineTurns(
+      r.settings.snapshot, run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(
       options.engines, options.cooldown, &r.engines,
       [&](const engines::EngineSpec& spec, results::MemoryEngineResult* row) {
-        return RunEngine(fleet, options, r.run_id, dir / "raw", *setup->FindEngine(spec.name), spec,
-                         row, publish);
+        return RunEngine(fleet, options, r.run_id, run->dir() / "raw",
+                         *setup->FindEngine(spec.name), spec, row, run->publish());
       },
-      publish);
-  CloseResults(setup, interrupted, RowPointers(r.engines), "memory", path, publish, &r,
-               MeasurementFailed);
+      MeasurementFailed);
   return r;
 }
 

@@ -1,10 +1,13 @@
-// What every benchmark scenario does around its own steps (after CheckRunnable): the opening
-// fields of its results (a new run directory, the fleet's labels, the context), its start in
-// the setup's history, and the closing fields (final status, end time, the history record).
+// What every benchmark scenario does around its own steps (after CheckRunnable), in one
+// ScenarioRun: the opening fields of its results (a new run directory, the fleet's labels, the
+// context), config.json and its start in the setup's history, the engines' turns, and the
+// closing fields (final status, end time, the history record).
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "core/time_format.h"
 #include "drivers/driver.h"
 #include "providers/aws_provider.h"
+#include "results/schema.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
 #include "state/state.h"
@@ -48,70 +52,49 @@ core::Status OpenResultsAt(const state::SetupState& setup, const drivers::Driver
   return core::Ok();
 }
 
-// OpenResultsAt for a new run under `parent` (e.g. <setup>/benchmarks): a new run id, its
-// directory <parent>/<id>. Returns the run's directory.
+// What sets a scenario's runs apart: their kind in the setup's history ("run", "commands", ...),
+// the folder of their run directories under the setup, the folder of the raw reports in a run
+// directory, and the results files: results.json and a CSV file (results.csv, or the
+// reference's name for the kind), each rendered from the results.
 template <class Results>
-core::Result<std::filesystem::path> OpenResults(const state::SetupState& setup,
-                                                const drivers::Driver& driver,
-                                                const std::filesystem::path& parent,
-                                                const std::string& raw_folder, Results* r) {
-  const std::string run_id = NewRunId(parent);
-  const std::filesystem::path dir = parent / run_id;
-  if (auto st = OpenResultsAt(setup, driver, run_id, dir, raw_folder, r); !st) {
-    return tl::unexpected(st.error());
-  }
-  return dir;
-}
-
-// A scenario's results files: results.json and its CSV file, each rendered from the results.
-template <class Results>
-struct ResultsFiles {
+struct RunKind {
+  std::string kind;
+  std::string folder;
+  std::string raw_folder;
   std::string (*json)(const Results&);
-  std::string csv_name;  // results.csv, or the reference's name for its kind
   std::string (*csv)(const Results&);
+  std::string csv_name = "results.csv";
 };
 
-// The step that writes `r`'s files into `dir`, after every change of `r` (which outlives it).
-// A file that cannot be written is a line on stderr: the run goes on and writes it again.
+// The step that writes `r`'s files of `kind` into `dir`, after every change of `r` (which
+// outlives it). A file that cannot be written is a line on stderr: the run goes on and writes
+// it again.
 template <class Results>
 std::function<void()> Publisher(const Results& r, const std::filesystem::path& dir,
-                                ResultsFiles<Results> files) {
-  return [&r, dir, files = std::move(files)] {
-    core::Status st = core::WriteFileAtomic(dir / "results.json", files.json(r));
-    if (st) st = core::WriteFileAtomic(dir / files.csv_name, files.csv(r));
+                                const RunKind<Results>& kind) {
+  return [&r, dir, json = kind.json, csv_name = kind.csv_name, csv = kind.csv] {
+    core::Status st = core::WriteFileAtomic(dir / "results.json", json(r));
+    if (st) st = core::WriteFileAtomic(dir / csv_name, csv(r));
     if (!st) core::Note(st.error().message);
   };
 }
 
-// Publishes the opened run (`save`: its results files) and records it in the setup's history
-// as "running", of `kind` at `path` (relative to the setup), before the first engine starts:
-// a killed run leaves a results file and a history entry for the next command to mark
-// interrupted.
-template <class Results>
-core::Status StartResults(state::SetupState* setup, const std::string& kind,
-                          const std::string& path, const std::function<void()>& save,
-                          const Results& r) {
-  save();
-  return RecordRunStart(
-      setup, {.kind = kind, .run_id = r.run_id, .path = path, .created_at = r.created_at});
+// The fields every config.json opens with (the run, its setup, engines, load generator,
+// cooldown and context); a scenario adds its own settings.
+template <class Results, class Options>
+nlohmann::json ConfigJson(const Results& r, const Options& o) {
+  nlohmann::json engines = nlohmann::json::array();
+  for (const auto* e : o.engines) engines.push_back(e->name);
+  return {{"run_id", r.run_id},
+          {"setup_id", r.setup_id},
+          {"created_at", r.created_at},
+          {"engines", engines},
+          {"load_generator", o.driver->Name()},
+          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
+          {"context", results::ToJson(r.context)}};
 }
 
-// Closes the run: its final status from its rows (FinalStatus: any kind with an `error` and an
-// `engine`, `failed` saying which failed) and its end time, `save` (the results files), then
-// its history record of `kind` at `path` (relative to the setup), naming the engines (the
-// caller saves the state).
-template <class Results, class Row>
-void CloseResults(
-    state::SetupState* setup, bool interrupted, const std::vector<const Row*>& rows,
-    const std::string& kind, const std::string& path, const std::function<void()>& save, Results* r,
-    const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
-  r->status = FinalStatus(interrupted, rows, failed);
-  r->completed_at = core::NowIso8601();
-  save();
-  RecordRunEnd(setup, kind, path, *r, rows);
-}
-
-// Pointers to each of `rows`, for CloseResults.
+// Pointers to each of `rows`, for ScenarioRun::Close.
 template <class Row>
 std::vector<const Row*> RowPointers(const std::vector<Row>& rows) {
   std::vector<const Row*> out;
@@ -119,5 +102,95 @@ std::vector<const Row*> RowPointers(const std::vector<Row>& rows) {
   for (const auto& row : rows) out.push_back(&row);
   return out;
 }
+
+// One run of a scenario, from its opening to its close: its results `r` (which outlive it) in
+// their run directory, written again after every change (`publish`), and its record in the
+// setup's history.
+template <class Results>
+class ScenarioRun {
+ public:
+  // Opens `r` in a new run directory <setup>/<kind.folder>/<run id> (OpenResultsAt).
+  static core::Result<ScenarioRun> Open(state::SetupState* setup, const drivers::Driver& driver,
+                                        const RunKind<Results>& kind, Results* r) {
+    const std::filesystem::path parent = state::SetupDir(setup->id) / kind.folder;
+    const std::string run_id = NewRunId(parent);
+    return OpenAt(setup, driver, kind, run_id, parent / run_id,
+                  kind.folder + "/" + run_id + "/results.json", r);
+  }
+
+  // Opens `r` as run `run_id` in `dir`, recorded in the history at `path` (relative to the
+  // setup, or absolute when the run lies outside it).
+  static core::Result<ScenarioRun> OpenAt(state::SetupState* setup, const drivers::Driver& driver,
+                                          const RunKind<Results>& kind, const std::string& run_id,
+                                          const std::filesystem::path& dir, const std::string& path,
+                                          Results* r) {
+    if (auto st = OpenResultsAt(*setup, driver, run_id, dir, kind.raw_folder, r); !st) {
+      return tl::unexpected(st.error());
+    }
+    return ScenarioRun(setup, kind.kind, dir, path, r, Publisher(*r, dir, kind));
+  }
+
+  const std::filesystem::path& dir() const { return dir_; }
+  // Writes the results files (after every change of the results).
+  const std::function<void()>& publish() const { return publish_; }
+
+  // Writes `config` as config.json (unless it is null) and says `announcement` on stderr; then
+  // publishes the opened run and records it in the setup's history as "running", before the
+  // first engine starts: a killed run leaves a results file and a history entry for the next
+  // command to mark interrupted.
+  core::Status Start(const nlohmann::json& config, const std::string& announcement) {
+    if (!config.is_null()) {
+      if (auto st = core::WriteFileAtomic(dir_ / "config.json", config.dump(2) + "\n"); !st) {
+        return st;
+      }
+    }
+    core::Note(announcement);
+    publish_();
+    return RecordRunStart(
+        setup_, {.kind = kind_, .run_id = r_->run_id, .path = path_, .created_at = r_->created_at});
+  }
+
+  // Each of `engines` takes its turn (scenarios::TakeEngineTurns, the files published after
+  // each), then the run closes (Close, by `failed`).
+  template <class Row, class Turn>
+  void TakeEngineTurns(
+      const std::vector<const engines::EngineSpec*>& engines, std::chrono::milliseconds cooldown,
+      std::vector<Row>* rows, Turn turn,
+      const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
+    const bool interrupted =
+        scenarios::TakeEngineTurns(engines, cooldown, rows, std::move(turn), publish_);
+    Close(interrupted, RowPointers(*rows), failed);
+  }
+
+  // Closes the run: its final status from its rows (FinalStatus: any kind with an `error` and an
+  // `engine`, `failed` saying which failed) and its end time, its files, then its history record
+  // naming the engines (the caller saves the state).
+  template <class Row>
+  void Close(
+      bool interrupted, const std::vector<const Row*>& rows,
+      const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
+    r_->status = FinalStatus(interrupted, rows, failed);
+    r_->completed_at = core::NowIso8601();
+    publish_();
+    RecordRunEnd(setup_, kind_, path_, *r_, rows);
+  }
+
+ private:
+  ScenarioRun(state::SetupState* setup, std::string kind, std::filesystem::path dir,
+              std::string path, Results* r, std::function<void()> publish)
+      : setup_(setup),
+        kind_(std::move(kind)),
+        dir_(std::move(dir)),
+        path_(std::move(path)),
+        r_(r),
+        publish_(std::move(publish)) {}
+
+  state::SetupState* setup_;
+  std::string kind_;
+  std::filesystem::path dir_;
+  std::string path_;
+  Results* r_;
+  std::function<void()> publish_;
+};
 
 }  // namespace dfbench::scenarios

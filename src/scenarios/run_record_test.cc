@@ -35,15 +35,23 @@ void RecordAwsFleet(state::SetupState* s) {
                                {{"role", "replica-0"}, {"type", "c7g.2xlarge"}}}}};
 }
 
-TEST_F(RunRecordTest, OpenResultsRecordsTheFleetsInstanceTypes) {
+// Replication runs, their files read by the next command as the scenario writes them.
+const RunKind<results::ReplicationRunResults> kReplication{"replication", "replications", "raw",
+                                                           &results::RenderReplicationJson,
+                                                           &results::RenderReplicationCsv};
+
+TEST_F(RunRecordTest, OpeningARunRecordsTheFleetsInstanceTypes) {
   state::SetupState setup = ReadySetup();
   RecordAwsFleet(&setup);
   const drivers::BuiltinDriver driver;
   results::MemoryRunResults memory;
-  auto dir = OpenResults(setup, driver, state::SetupDir("s") / "memory", "raw", &memory);
-  ASSERT_TRUE(dir) << dir.error().message;
-  EXPECT_TRUE(fs::is_directory(*dir / "raw"));
-  EXPECT_EQ(memory.run_id, dir->filename().string());
+  const RunKind<results::MemoryRunResults> kind{
+      "memory", "memory", "raw", &results::RenderMemoryJson, &results::RenderMemoryCsv};
+  auto run = ScenarioRun<results::MemoryRunResults>::Open(&setup, driver, kind, &memory);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->dir().parent_path(), state::SetupDir("s") / "memory");
+  EXPECT_TRUE(fs::is_directory(run->dir() / "raw"));
+  EXPECT_EQ(memory.run_id, run->dir().filename().string());
   EXPECT_EQ(memory.region, "eu-west-1");
   EXPECT_EQ(memory.server_instance, "c7g.xlarge");
   EXPECT_EQ(memory.client_instance, "c7gn.large");
@@ -51,8 +59,9 @@ TEST_F(RunRecordTest, OpenResultsRecordsTheFleetsInstanceTypes) {
 
   // A replication run names the server its master, and records the replica's type.
   results::ReplicationRunResults replication;
-  ASSERT_TRUE(
-      OpenResultsAt(setup, driver, "out", state::SetupDir("s") / "out", "raw", &replication));
+  ASSERT_TRUE(ScenarioRun<results::ReplicationRunResults>::OpenAt(
+      &setup, driver, kReplication, "out", state::SetupDir("s") / "out", "out/results.json",
+      &replication));
   EXPECT_EQ(replication.run_id, "out");
   EXPECT_EQ(replication.master_instance, "c7g.xlarge");
   EXPECT_EQ(replication.replica_instance, "c7g.2xlarge");
@@ -83,12 +92,12 @@ TEST_F(RunRecordTest, AStartedReplicationIsMarkedInterruptedAndClosedOncePerEngi
   const drivers::BuiltinDriver driver;
   results::ReplicationRunResults r;
   const fs::path dir = state::SetupDir("s") / "replications" / "r1";
-  ASSERT_TRUE(OpenResultsAt(setup, driver, "r1", dir, "raw", &r));
-  auto save = [&] {
-    ASSERT_TRUE(core::WriteFileAtomic(dir / "results.json", results::RenderReplicationJson(r)));
-  };
   const std::string path = "replications/r1/results.json";
-  ASSERT_TRUE(StartResults(&setup, "replication", path, save, r));
+  auto run = ScenarioRun<results::ReplicationRunResults>::OpenAt(&setup, driver, kReplication, "r1",
+                                                                 dir, path, &r);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_TRUE(run->Start(/*config=*/nullptr, "replication r1"));
+  EXPECT_FALSE(fs::exists(dir / "config.json"));
   ASSERT_EQ(setup.benchmarks.size(), 1u);
   EXPECT_EQ(setup.benchmarks[0].status, results::RunStatus::kRunning);
   EXPECT_EQ(ReadJson(dir / "results.json")["status"], "running");
@@ -103,7 +112,7 @@ TEST_F(RunRecordTest, AStartedReplicationIsMarkedInterruptedAndClosedOncePerEngi
   for (const char* engine : {"redis", "redis", "valkey"}) {
     r.cases.push_back({.termination_reason = results::kTerminationTimeout, .engine = engine});
   }
-  CloseResults(&setup, false, RowPointers(r.cases), "replication", path, save, &r);
+  run->Close(false, RowPointers(r.cases));
   EXPECT_EQ(r.status, results::RunStatus::kCompleted);
   EXPECT_EQ(setup.benchmarks[0].status, results::RunStatus::kCompleted);
   EXPECT_EQ(setup.benchmarks[0].engines, (std::vector<std::string>{"redis", "valkey"}));

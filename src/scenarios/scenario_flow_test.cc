@@ -34,7 +34,11 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
   }
 
   SetupOptions LocalRedis(const std::string& id) {
-    return {.id = id, .engines = {engines::FindEngine("redis")}, .pin_cpus = false};
+    SetupOptions o;
+    o.id = id;
+    o.engines = {engines::FindEngine("redis")};
+    o.pin_cpus = false;
+    return o;
   }
 
   void CreateLocalRedis(const std::string& id) {
@@ -210,8 +214,7 @@ TEST(StepWarmup, AFifthOfTheStepAtMostASecond) {
 }
 
 TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
-  ASSERT_TRUE(
-      CreateSetup({.id = "sw", .engines = {engines::FindEngine("redis")}, .pin_cpus = false}));
+  ASSERT_TRUE(CreateSetup(LocalRedis("sw")));
   auto code = SweepOnSetup("sw", SmallSweep("p99<=10s"), OutputFormat::kJson);
   ASSERT_TRUE(code) << code.error().message;
   EXPECT_EQ(*code, 0);

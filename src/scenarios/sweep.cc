@@ -29,20 +29,8 @@ std::vector<double> StepPercentiles(const std::vector<results::Objective>& objec
   return p;
 }
 
-nlohmann::json ConfigJson(const results::SweepResults& r, const SweepOptions& o) {
-  nlohmann::json engines = nlohmann::json::array();
-  for (const auto* e : o.engines) engines.push_back(e->name);
-  const nlohmann::json doc = results::ToJson(r);
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"engines", engines},
-          {"load_generator", o.driver->Name()},
-          {"settings", doc.at("settings")},
-          {"objectives", doc.at("objectives")},
-          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
-          {"context", doc.at("context")}};
-}
+const RunKind<results::SweepResults> kSweep{"sweep", "sweeps", "loadgen", &results::RenderSweepJson,
+                                            &results::RenderSweepCsv};
 
 // One engine's sweep: start it, measure its closed-loop capacity, search, stop.
 class EngineSweep {
@@ -116,19 +104,14 @@ class EngineSweep {
     const int n = static_cast<int>(row_->steps.size()) + 1;
     const std::string what = fmt::format("step {}", n);
     if (!turn_->Healthy(what)) return std::nullopt;
-    drivers::Workload w{.threads = o_.memtier.threads,
-                        .clients = o_.memtier.clients,
-                        .ratio = o_.memtier.ratio,
-                        .data_size = o_.memtier.data_size,
-                        .pipeline = o_.memtier.pipeline,
-                        .distinct_client_seed = o_.memtier.distinct_client_seed,
-                        .key_minimum = o_.key_maximum > 0 ? 1u : 0u,
-                        .key_maximum = o_.key_maximum,
-                        .length = drivers::Workload::Length::kTestTime,
-                        .test_time = o_.step_time,
-                        .rate_per_sec = target,
-                        .warmup_time = StepWarmup(o_.step_time),
-                        .percentiles = percentiles_};
+    drivers::Workload w = SetGetWorkload(o_.memtier);
+    w.key_minimum = o_.key_maximum > 0 ? 1u : 0u;
+    w.key_maximum = o_.key_maximum;
+    w.length = drivers::Workload::Length::kTestTime;
+    w.test_time = o_.step_time;
+    w.rate_per_sec = target;
+    w.warmup_time = StepWarmup(o_.step_time);
+    w.percentiles = percentiles_;
     const std::string phase_name(results::kStepPhaseNames.Name(phase));
     const std::string raw = fmt::format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
     core::Notef("[{}] step {} ({}): {}", row_->engine, n, phase_name,
@@ -207,41 +190,27 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
     return tl::unexpected(st.error());
   }
   results::SweepResults r;
-  auto opened =
-      OpenResults(*setup, *options.driver, state::SetupDir(setup->id) / "sweeps", "loadgen", &r);
-  if (!opened) return tl::unexpected(opened.error());
-  const fs::path& dir = *opened;
+  auto run = ScenarioRun<results::SweepResults>::Open(setup, *options.driver, kSweep, &r);
+  if (!run) return tl::unexpected(run.error());
   r.settings = SettingsOf(options);
   r.objectives = options.objectives;
-  if (auto st = core::WriteFileAtomic(dir / "config.json", ConfigJson(r, options).dump(2) + "\n");
-      !st) {
-    return tl::unexpected(st.error());
-  }
+  nlohmann::json config = ConfigJson(r, options);
+  const nlohmann::json doc = results::ToJson(r);
+  config["settings"] = doc.at("settings");
+  config["objectives"] = doc.at("objectives");
   std::string objectives;
   for (const auto& o : options.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
-  core::Notef(
+  const std::string announcement = fmt::format(
       "sweep {}: {} engine(s), objectives {}, {} s steps of {} threads × {} clients, "
       "results in {}",
       r.run_id, options.engines.size(), objectives, options.step_time.count(),
-      options.memtier.threads, options.memtier.clients, dir.string());
-
-  const auto publish =
-      Publisher(r, dir, {&results::RenderSweepJson, "results.csv", &results::RenderSweepCsv});
-  const std::string path = "sweeps/" + r.run_id + "/results.json";
-  if (auto st = StartResults(setup, "sweep", path, publish, r); !st) {
-    return tl::unexpected(st.error());
-  }
-  r.engines.reserve(options.engines.size());
-  const bool interrupted = TakeTurns(
-      options.engines.size(), options.cooldown,
-      [&](size_t i) {
-        const auto* spec = options.engines[i];
-        r.engines.push_back(results::SweepEngine{.engine = spec->name});
-        EngineSweep sweep(options, fleet, dir, &r.engines.back(), publish);
-        return sweep.Run(*setup->FindEngine(spec->name), *spec);
-      },
-      publish);
-  CloseResults(setup, interrupted, RowPointers(r.engines), "sweep", path, publish, &r);
+      options.memtier.threads, options.memtier.clients, run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,
+                       [&](const engines::EngineSpec& spec, results::SweepEngine* row) {
+                         EngineSweep sweep(options, fleet, run->dir(), row, run->publish());
+                         return sweep.Run(*setup->FindEngine(spec.name), spec);
+                       });
   return r;
 }
 
