@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "results/schema_fields.h"
+#include "results/json_fields.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
