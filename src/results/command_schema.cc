@@ -2,67 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "results/json_util.h"
-#include "results/run_fields.h"
-#include "results/schema_fields.h"
+#include "results/key_order.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
-void Fields(auto& v, FieldsOf<CommandLoadConfig> auto& x) {
-  DFBENCH_FIELDS(threads, clients, pipeline, data_size, key_maximum, test_time_sec, warmup_time_sec,
-                 distinct_client_seed, key_pattern, qps)
-}
-
-void Fields(auto& v, FieldsOf<PreloadRecord> auto& x) {
-  DFBENCH_FIELDS(before, passes, ops, keys, duration_sec)
-}
-
-void Fields(auto& v, FieldsOf<TrialKeyspace> auto& x) {
-  DFBENCH_FIELDS(trial, keys_before, keys_after)
-}
-
-// The shared engine row, with the keyspace's history beside its fields.
-void Fields(auto& v, FieldsOf<CommandEngineResult> auto& x) {
-  Fields(v, x.result);
-  DFBENCH_FIELDS(preloads, keyspace)
-}
-
-void Fields(auto& v, FieldsOf<CommandResult> auto& x) {
-  DFBENCH_FIELDS(command)
-  v.Field("template", &x.tmpl);
-  DFBENCH_OPTIONAL_FIELDS(approximate)
-  DFBENCH_FIELDS(preload_template, preload_items, key_maximum, mutates, engines)
-}
-
-void Fields(auto& v, FieldsOf<CommandRunResults> auto& x) {
-  DFBENCH_FIELDS(scenario)
-  VisitRunFields(v, x);
-  DFBENCH_FIELDS(server_instance, client_instance, tool)
-  DFBENCH_OPTIONAL_FIELDS(dfly_bench_ref)
-  DFBENCH_FIELDS(memtier, trials, commands, context)
-}
-
 namespace {
-
-// The reference's order for the fields it has; ours follow their neighbours.
-const KeyOrder& CommandRunKeyOrder() {
-  static const KeyOrder order = [] {
-    KeyOrder order = SharedKeyOrder();
-    order.insert({
-        {"", FieldKeys::Of<CommandRunResults>()},
-        {"memtier", FieldKeys::Of<CommandLoadConfig>()},
-        {"commands", FieldKeys::Of<CommandResult>()},
-        // An engine's own fields keep their place before the shared ones here.
-        {"engines",
-         {"engine", "version", "origin", "sha256", "trials", "throughput", "p50", "p99", "p999",
-          "avg_latency", "approximate", "error", "tuning", "preloads", "keyspace"}},
-        {"preloads", FieldKeys::Of<PreloadRecord>()},
-        {"keyspace", FieldKeys::Of<TrialKeyspace>()},
-    });
-    return order;
-  }();
-  return order;
-}
 
 std::string Header(const CommandRunResults& r) {
   const CommandLoadConfig& m = r.memtier;
@@ -82,25 +26,13 @@ std::string Header(const CommandRunResults& r) {
 
 }  // namespace
 
-nlohmann::json ToJson(const CommandLoadConfig& c) {
-  return FieldsToJson(c);
-}
-nlohmann::json ToJson(const CommandEngineResult& e) {
-  return FieldsToJson(e);
-}
-nlohmann::json ToJson(const CommandResult& c) {
-  return FieldsToJson(c);
-}
-nlohmann::json ToJson(const CommandRunResults& r) {
-  return FieldsToJson(r);
-}
-
-bool FromJson(const nlohmann::json& j, CommandRunResults* out, std::string* error) {
-  return ReadScenarioDocument(j, "commands", out, error);
-}
-
+// The reference's order for the fields it has; ours follow their neighbours. An engine's own
+// fields keep their place before the shared ones here.
 std::string RenderCommandRunJson(const CommandRunResults& r) {
-  return DumpPretty(Ordered(ToJson(r), CommandRunKeyOrder()));
+  return RenderDocument(
+      r, {{"engines",
+           {"engine", "version", "origin", "sha256", "trials", "throughput", "p50", "p99", "p999",
+            "avg_latency", "approximate", "error", "tuning", "preloads", "keyspace"}}});
 }
 
 std::string RenderCommandRunCsv(const CommandRunResults& r) {

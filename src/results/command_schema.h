@@ -75,14 +75,42 @@ struct CommandRunResults : RunFields {
   Context context;
 };
 
-nlohmann::json ToJson(const CommandLoadConfig& c);
-nlohmann::json ToJson(const CommandEngineResult& e);
-nlohmann::json ToJson(const CommandResult& c);
-nlohmann::json ToJson(const CommandRunResults& r);
+// The field lists (json_fields.h): ToJson writes these structs and FromJson reads them, lenient
+// as in schema.h, with errors naming the field path ("commands[0].engines[1].trials[0].p99:
+// expected a number"); a `scenario` other than "commands" is an error.
+void Fields(auto& v, FieldsOf<CommandLoadConfig> auto& x) {
+  DFBENCH_FIELDS(threads, clients, pipeline, data_size, key_maximum, test_time_sec, warmup_time_sec,
+                 distinct_client_seed, key_pattern, qps)
+}
 
-// Lenient readers as in schema.h; errors name the field path ("commands[0].engines[1].trials[0].
-// p99: expected a number"). A `scenario` other than "commands" is an error.
-bool FromJson(const nlohmann::json& j, CommandRunResults* out, std::string* error);
+void Fields(auto& v, FieldsOf<PreloadRecord> auto& x) {
+  DFBENCH_FIELDS(before, passes, ops, keys, duration_sec)
+}
+
+void Fields(auto& v, FieldsOf<TrialKeyspace> auto& x) {
+  DFBENCH_FIELDS(trial, keys_before, keys_after)
+}
+
+// The shared engine row, with the keyspace's history beside its fields.
+void Fields(auto& v, FieldsOf<CommandEngineResult> auto& x) {
+  Fields(v, x.result);
+  DFBENCH_FIELDS(preloads, keyspace)
+}
+
+void Fields(auto& v, FieldsOf<CommandResult> auto& x) {
+  DFBENCH_FIELDS(command)
+  v.Field("template", &x.tmpl);
+  DFBENCH_OPTIONAL_FIELDS(approximate)
+  DFBENCH_FIELDS(preload_template, preload_items, key_maximum, mutates, engines)
+}
+
+void Fields(auto& v, FieldsOf<CommandRunResults> auto& x) {
+  DFBENCH_FIELDS(scenario)
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(server_instance, client_instance, tool)
+  DFBENCH_OPTIONAL_FIELDS(dfly_bench_ref)
+  DFBENCH_FIELDS(memtier, trials, commands, context)
+}
 
 // results.json: the reference's key order, two-space indented, trailing newline.
 std::string RenderCommandRunJson(const CommandRunResults& r);

@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "results/test_fixtures.h"
+
 namespace dfbench::results {
 namespace {
 
 CommandRunResults Sample() {
-  CommandRunResults r;
-  r.run_id = "20260706-120000";
-  r.setup_id = "percmd";
-  r.created_at = "2026-07-06T12:00:00Z";
-  r.completed_at = "2026-07-06T12:50:00Z";
-  r.status = RunStatus::kCompleted;
+  CommandRunResults r = testing::CompletedRun<CommandRunResults>("percmd");
   r.tool = "memtier";
   r.trials = 2;
   CommandResult c{.command = "LPOP", .tmpl = "LPOP __key__", .approximate = true};
@@ -23,16 +20,10 @@ CommandRunResults Sample() {
   e.result.engine = "dragonfly";
   e.result.version = "dragonfly v1.27.0";
   e.result.approximate = true;
-  e.result.trials = {
-      {.trial = 1,
-       .throughput = 2646502,
-       .p50 = 4.6,
-       .p99 = 7.1,
-       .p999 = 9.8,
-       .avg_latency = 4.72,
-       .ops = 10,
-       .raw_file = "memtier/dragonfly-LPOP-t1.json"},
-      {.trial = 2, .throughput = 2601000, .p50 = 4.5, .p99 = 7.0, .p999 = 9.9, .avg_latency = 4.7}};
+  e.result.trials = {testing::Trial(1, 2646502, 4.6, 7.1, 9.8, 4.72),
+                     testing::Trial(2, 2601000, 4.5, 7.0, 9.9, 4.7)};
+  e.result.trials[0].ops = 10;
+  e.result.trials[0].raw_file = "memtier/dragonfly-LPOP-t1.json";
   e.result.Aggregate();
   e.preloads = {
       {.before = "trial 1", .passes = 10, .ops = 10000000, .keys = 1000000, .duration_sec = 12.5},
@@ -78,9 +69,7 @@ TEST(CommandSchema, WritesTheReferenceFieldNames) {
 TEST(CommandSchema, RoundTrips) {
   const CommandRunResults in = Sample();
   CommandRunResults out;
-  std::string error;
-  ASSERT_TRUE(FromJson(nlohmann::json::parse(RenderCommandRunJson(in)), &out, &error)) << error;
-  EXPECT_EQ(RenderCommandRunJson(out), RenderCommandRunJson(in));
+  ASSERT_TRUE(testing::RoundTrips(in, RenderCommandRunJson, &out));
   EXPECT_EQ(out.commands[0].engines[0].preloads[0].duration_sec, 12.5);
   EXPECT_EQ(out.commands[0].engines[0].result.trials[0].raw_file, "memtier/dragonfly-LPOP-t1.json");
 }
@@ -102,8 +91,7 @@ TEST(CommandSchema, ReadsTheReferenceExample) {
       "throughput": {"median": 2646502, "min": 2601000, "max": 2672000, "stddev": 35400},
       "p50": {}, "p99": {}, "p999": {}, "avg_latency": {}}]}]})";
   CommandRunResults r;
-  std::string error;
-  ASSERT_TRUE(FromJson(nlohmann::json::parse(reference), &r, &error)) << error;
+  ASSERT_TRUE(testing::Reads(reference, &r));
   EXPECT_EQ(r.memtier.key_maximum, 100000000u);
   EXPECT_EQ(r.commands[0].tmpl, "SET __key__ __data__");
   EXPECT_EQ(r.commands[0].engines[0].result.throughput.max, 2672000);
@@ -136,7 +124,7 @@ TEST(CommandSchema, CsvHasOneRowPerTrialThenMedians) {
 
 TEST(CommandSchema, TableNamesTheCommandAndTheEngines) {
   const std::string table = RenderCommandRunTable(Sample());
-  EXPECT_EQ(table.rfind("commands 20260706-120000 · LPOP · 2 trials", 0), 0u) << table;
+  EXPECT_EQ(table.rfind("commands 20260408-143217 · LPOP · 2 trials", 0), 0u) << table;
   EXPECT_NE(table.find("dragonfly v1.27.0"), std::string::npos);
   EXPECT_NE(table.find("2,623,751"), std::string::npos) << table;
   EXPECT_NE(table.find("approximate"), std::string::npos) << table;

@@ -3,6 +3,9 @@
 // is walked by a JsonWriter to write it and by a JsonReader to read it, so each key is spelled
 // once. Visitors offer Field (always written), Optional (left out at its default), Enum and
 // Derived (computed from the others: written, never read back).
+// Any struct with a field list is written by `ToJson` and read by `FromJson` (below), and a
+// file's key order comes from its field lists (key_order.h). A field list stands beside its
+// struct in the struct's header, so that both serve wherever the struct is known.
 // Visitors find a field list by argument-dependent lookup, so it lives in the struct's namespace
 // (or dfbench::results), never in an unnamed one.
 #pragma once
@@ -103,49 +106,16 @@ class JsonWriter {
   nlohmann::json json_ = nlohmann::json::object();
 };
 
-// The keys of a field list in order: for a file's key order, or its CSV columns.
-class FieldKeys {
- public:
-  enum class Which { kAll, kScalars };  // kScalars: not objects, nor lists of them
-
-  explicit FieldKeys(Which which) : which_(which) {}
-
-  template <class T>
-  void Field(const char* key, const T* /*value*/) {
-    if (which_ == Which::kAll || std::is_arithmetic_v<T> || std::is_same_v<T, std::string>) {
-      keys_.emplace_back(key);
-    }
-  }
-  template <class T>
-  void Optional(const char* key, const T* value) {
-    Field(key, value);
-  }
-  template <class Value, class E, size_t N>
-  void Enum(const char* key, const Value* /*value*/, const core::EnumNames<E, N>& /*names*/) {
-    keys_.emplace_back(key);
-  }
-  template <class T>
-  void Derived(const char* key, const T& /*value*/) {
-    Field(key, static_cast<const T*>(nullptr));
-  }
-
-  // The keys of T's field list.
-  template <class T>
-  static std::vector<std::string> Of(Which which = Which::kAll) {
-    FieldKeys keys(which);
-    const T value;
-    Fields(keys, value);
-    return std::move(keys.keys_);
-  }
-
- private:
-  Which which_;
-  std::vector<std::string> keys_;
+// A struct with a field list.
+template <class T>
+concept HasFieldList = requires(JsonWriter& w, const T& x) {
+  Fields(w, x);
 };
 
-// The JSON object of `value`, from its field list.
-template <class T>
-nlohmann::json FieldsToJson(const T& value) {
+// The JSON object of any struct with a field list; a type written otherwise (a whole object
+// rewritten, not field by field) has its own `ToJson` overload, which wins over this one.
+template <HasFieldList T>
+nlohmann::json ToJson(const T& value) {
   return JsonWriter::ToValue(value);
 }
 
@@ -159,6 +129,36 @@ bool FieldsFromJson(const nlohmann::json& j, const std::string& path, T* out, st
   if (!JsonReader::Value(j, path, &value, error)) return false;
   *out = std::move(value);
   return true;
+}
+
+// Reads a result document whose `scenario` must be its own (the struct's default, "memory"):
+// the scenario first, so a file of another scenario says so before anything else, then all its
+// fields.
+template <HasFieldList Document>
+bool ReadScenarioDocument(const nlohmann::json& j, Document* out, std::string* error) {
+  if (!j.is_object()) return JsonReader::Mismatch("", "an object", error);
+  const std::string expected = Document{}.scenario;
+  std::string scenario = expected;
+  JsonReader r(j, "", error);
+  r.Field("scenario", &scenario);
+  if (!r.ok()) return false;
+  if (scenario != expected) {
+    *error = "scenario: expected \"" + expected + "\", got \"" + scenario + "\"";
+    return false;
+  }
+  return FieldsFromJson(j, "", out, error);
+}
+
+// Reads any struct with a field list from the root of `j` (lenient: missing fields keep their
+// defaults, wrong types fail with the field's path); a document with a `scenario` must name its
+// own. A type read otherwise has its own `FromJson` overload, which wins over this one.
+template <HasFieldList T>
+bool FromJson(const nlohmann::json& j, T* out, std::string* error) {
+  if constexpr (requires { out->scenario; }) {
+    return ReadScenarioDocument(j, out, error);
+  } else {
+    return FieldsFromJson(j, "", out, error);
+  }
 }
 
 }  // namespace dfbench::results

@@ -43,6 +43,30 @@ bool WholeNumber(const nlohmann::json& v, T* out) {
   return false;
 }
 
+// Whether `v` holds a T (integers: see WholeNumber).
+template <class T>
+bool Holds(const nlohmann::json& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else {
+    return v.is_number();
+  }
+}
+
+// What a file must hold where a T is read, for messages.
+template <class T>
+constexpr const char* kExpected = "a number";
+template <>
+constexpr const char* kExpected<std::string> = "a string";
+template <>
+constexpr const char* kExpected<bool> = "true or false";
+template <>
+constexpr const char* kExpected<int> = "an integer";
+template <>
+constexpr const char* kExpected<uint64_t> = "a non-negative integer";
+
 }  // namespace
 
 JsonReader::JsonReader(const nlohmann::json& j, std::string path, std::string* error)
@@ -66,43 +90,24 @@ bool JsonReader::Mismatch(const std::string& path, const char* what, std::string
   return false;
 }
 
-bool JsonReader::Value(const nlohmann::json& v, const std::string& path, std::string* out,
+template <PlainValue T>
+bool JsonReader::Value(const nlohmann::json& v, const std::string& path, T* out,
                        std::string* error) {
   if (v.is_null()) return true;
-  if (!v.is_string()) return Mismatch(path, "a string", error);
-  *out = v.get<std::string>();
-  return true;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (WholeNumber(v, out)) return true;
+  } else if (Holds<T>(v)) {
+    *out = v.get<T>();
+    return true;
+  }
+  return Mismatch(path, kExpected<T>, error);
 }
-
-bool JsonReader::Value(const nlohmann::json& v, const std::string& path, double* out,
-                       std::string* error) {
-  if (v.is_null()) return true;
-  if (!v.is_number()) return Mismatch(path, "a number", error);
-  *out = v.get<double>();
-  return true;
-}
-
-bool JsonReader::Value(const nlohmann::json& v, const std::string& path, int* out,
-                       std::string* error) {
-  if (v.is_null()) return true;
-  if (!WholeNumber(v, out)) return Mismatch(path, "an integer", error);
-  return true;
-}
-
-bool JsonReader::Value(const nlohmann::json& v, const std::string& path, uint64_t* out,
-                       std::string* error) {
-  if (v.is_null()) return true;
-  if (!WholeNumber(v, out)) return Mismatch(path, "a non-negative integer", error);
-  return true;
-}
-
-bool JsonReader::Value(const nlohmann::json& v, const std::string& path, bool* out,
-                       std::string* error) {
-  if (v.is_null()) return true;
-  if (!v.is_boolean()) return Mismatch(path, "true or false", error);
-  *out = v.get<bool>();
-  return true;
-}
+template bool JsonReader::Value(const nlohmann::json&, const std::string&, std::string*,
+                                std::string*);
+template bool JsonReader::Value(const nlohmann::json&, const std::string&, double*, std::string*);
+template bool JsonReader::Value(const nlohmann::json&, const std::string&, int*, std::string*);
+template bool JsonReader::Value(const nlohmann::json&, const std::string&, uint64_t*, std::string*);
+template bool JsonReader::Value(const nlohmann::json&, const std::string&, bool*, std::string*);
 
 bool JsonReader::Value(const nlohmann::json& v, const std::string&, nlohmann::json* out,
                        std::string*) {

@@ -2,6 +2,8 @@
 // stable, human-friendly key order for the files we write.
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +16,11 @@
 #include "core/error.h"
 
 namespace dfbench::results {
+
+// The values a file holds as one JSON string, number or boolean.
+template <class T>
+concept PlainValue = std::same_as<T, std::string> || std::same_as<T, double> ||
+    std::same_as<T, int> || std::same_as<T, uint64_t> || std::same_as<T, bool>;
 
 // Reads the fields of one JSON object. Missing or null fields keep the caller's defaults; a
 // value of the wrong type records an error that names its path, e.g.
@@ -69,16 +76,9 @@ class JsonReader {
                           std::string* error);
 
   // Element readers, usable as `read` callbacks. Each returns false and sets `*error`
-  // ("<path>: expected ...") on a type mismatch.
-  static bool Value(const nlohmann::json& v, const std::string& path, std::string* out,
-                    std::string* error);
-  static bool Value(const nlohmann::json& v, const std::string& path, double* out,
-                    std::string* error);
-  static bool Value(const nlohmann::json& v, const std::string& path, int* out, std::string* error);
-  static bool Value(const nlohmann::json& v, const std::string& path, uint64_t* out,
-                    std::string* error);
-  static bool Value(const nlohmann::json& v, const std::string& path, bool* out,
-                    std::string* error);
+  // ("<path>: expected ...") on a type mismatch. A plain value: null keeps `*out`.
+  template <PlainValue T>
+  static bool Value(const nlohmann::json& v, const std::string& path, T* out, std::string* error);
   static bool Value(const nlohmann::json& v, const std::string& path, nlohmann::json* out,
                     std::string* error);
   template <class T>

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "results/json_util.h"
-#include "results/run_fields.h"
-#include "results/schema_fields.h"
+#include "results/key_order.h"
 
 namespace dfbench::results {
 namespace {
@@ -28,72 +26,10 @@ bool SnapshotDone(const MemoryTrial& t) {
 
 }  // namespace
 
-void Fields(auto& v, FieldsOf<MemorySample> auto& x) {
-  DFBENCH_FIELDS(t_sec, pss_bytes, rss_bytes, processes, mem_available_bytes)
-}
-
-void Fields(auto& v, FieldsOf<PhaseLoad> auto& x) {
-  DFBENCH_FIELDS(ops_per_sec, p99_ms, seconds)
-}
-
-void Fields(auto& v, FieldsOf<MemoryTrial> auto& x) {
-  DFBENCH_FIELDS(trial, populate, keys, populate_sec, empty_pss_bytes, idle_pss_bytes,
-                 idle_rss_bytes, empty_info_bytes, idle_info_bytes, bytes_per_key,
-                 info_bytes_per_key, peak_pss_bytes, peak_rss_bytes, peak_processes,
-                 mem_available_drop_bytes, snapshot_status, snapshot_error, load_start_sec,
-                 load_end_sec, snapshot_start_sec, snapshot_end_sec, snapshot_duration_ms,
-                 snapshot_info_sec, before, during, after, load_args, memory, load)
-}
-
-void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
-  DFBENCH_FIELDS(engine, version, tuning, engine_args, error, idle_bytes, bytes_per_key,
-                 info_bytes_per_key, peak_bytes, snapshot_duration_ms, trials)
-}
-
-void Fields(auto& v, FieldsOf<MemorySettings> auto& x) {
-  DFBENCH_FIELDS(keys, value_size, snapshot, update_rate, test_time_sec, snapshot_delay_sec, ratio,
-                 threads, clients, pipeline, trials, snapshot_dir)
-}
-
-void Fields(auto& v, FieldsOf<MemoryRunResults> auto& x) {
-  DFBENCH_FIELDS(scenario)
-  VisitRunFields(v, x);
-  DFBENCH_FIELDS(server_instance, client_instance, settings, engines, context)
-}
-
-namespace {
-
-const KeyOrder& MemoryKeyOrder() {
-  static const KeyOrder order = [] {
-    KeyOrder order = SharedKeyOrder();
-    order[""] = FieldKeys::Of<MemoryRunResults>();
-    order["settings"] = FieldKeys::Of<MemorySettings>();
-    order["engines"] = FieldKeys::Of<MemoryEngineResult>();
-    order["trials"] = FieldKeys::Of<MemoryTrial>();
-    order["memory"] = FieldKeys::Of<MemorySample>();
-    order["load"] = FieldKeys::Of<RepSample>();
-    for (const char* phase : {"before", "during", "after"}) {
-      order[phase] = FieldKeys::Of<PhaseLoad>();
-    }
-    for (const char* stats : {"idle_bytes", "bytes_per_key", "info_bytes_per_key", "peak_bytes",
-                              "snapshot_duration_ms"}) {
-      order[stats] = order.at("throughput");
-    }
-    return order;
-  }();
-  return order;
-}
-
-}  // namespace
-
 const std::vector<std::string>& MemoryTrialScalars() {
   static const std::vector<std::string> fields =
       FieldKeys::Of<MemoryTrial>(FieldKeys::Which::kScalars);
   return fields;
-}
-
-nlohmann::json ToJson(const MemoryTrial& t) {
-  return FieldsToJson(t);
 }
 
 void MemoryEngineResult::Aggregate() {
@@ -128,16 +64,8 @@ PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, do
   return p;
 }
 
-nlohmann::json ToJson(const MemoryRunResults& r) {
-  return FieldsToJson(r);
-}
-
-bool FromJson(const nlohmann::json& j, MemoryRunResults* out, std::string* error) {
-  return ReadScenarioDocument(j, "memory", out, error);
-}
-
 std::string RenderMemoryJson(const MemoryRunResults& r) {
-  return DumpPretty(Ordered(ToJson(r), MemoryKeyOrder()));
+  return RenderDocument(r);
 }
 
 }  // namespace dfbench::results

@@ -108,6 +108,41 @@ struct MemoryRunResults : RunFields {
   Context context;
 };
 
+// The field lists (json_fields.h): ToJson writes these structs and FromJson reads them; a
+// `scenario` other than "memory" is an error.
+void Fields(auto& v, FieldsOf<MemorySample> auto& x) {
+  DFBENCH_FIELDS(t_sec, pss_bytes, rss_bytes, processes, mem_available_bytes)
+}
+
+void Fields(auto& v, FieldsOf<PhaseLoad> auto& x) {
+  DFBENCH_FIELDS(ops_per_sec, p99_ms, seconds)
+}
+
+void Fields(auto& v, FieldsOf<MemoryTrial> auto& x) {
+  DFBENCH_FIELDS(trial, populate, keys, populate_sec, empty_pss_bytes, idle_pss_bytes,
+                 idle_rss_bytes, empty_info_bytes, idle_info_bytes, bytes_per_key,
+                 info_bytes_per_key, peak_pss_bytes, peak_rss_bytes, peak_processes,
+                 mem_available_drop_bytes, snapshot_status, snapshot_error, load_start_sec,
+                 load_end_sec, snapshot_start_sec, snapshot_end_sec, snapshot_duration_ms,
+                 snapshot_info_sec, before, during, after, load_args, memory, load)
+}
+
+void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
+  DFBENCH_FIELDS(engine, version, tuning, engine_args, error, idle_bytes, bytes_per_key,
+                 info_bytes_per_key, peak_bytes, snapshot_duration_ms, trials)
+}
+
+void Fields(auto& v, FieldsOf<MemorySettings> auto& x) {
+  DFBENCH_FIELDS(keys, value_size, snapshot, update_rate, test_time_sec, snapshot_delay_sec, ratio,
+                 threads, clients, pipeline, trials, snapshot_dir)
+}
+
+void Fields(auto& v, FieldsOf<MemoryRunResults> auto& x) {
+  DFBENCH_FIELDS(scenario)
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(server_instance, client_instance, settings, engines, context)
+}
+
 // The seconds of `load` (t_sec = the second's end) that lie wholly within [from_sec, to_sec]
 // (kInside: before and after a snapshot) or touch it (kOverlapping: during one, which may be
 // shorter than a second).
@@ -118,11 +153,6 @@ PhaseLoad SummarizePhase(const std::vector<RepSample>& load, double from_sec, do
 // The fields of a trial that are one value each, in the order files write them (results.csv's
 // columns after the engine's).
 const std::vector<std::string>& MemoryTrialScalars();
-
-nlohmann::json ToJson(const MemoryTrial& t);
-nlohmann::json ToJson(const MemoryRunResults& r);
-// A `scenario` other than "memory" is an error; otherwise as the other readers.
-bool FromJson(const nlohmann::json& j, MemoryRunResults* out, std::string* error);
 
 // results.json: two-space indented, a stable key order, trailing newline.
 std::string RenderMemoryJson(const MemoryRunResults& r);

@@ -2,14 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "results/test_fixtures.h"
+
 namespace dfbench::results {
 namespace {
 
 MemoryRunResults Sample() {
-  MemoryRunResults r;
-  r.run_id = "20260101-000000";
-  r.setup_id = "s";
-  r.status = RunStatus::kCompleted;
+  MemoryRunResults r = testing::CompletedRun<MemoryRunResults>("s");
   r.server_instance = "c7g.xlarge";
   r.client_instance = "c7gn.large";
   r.settings.keys = 1000;
@@ -36,9 +35,7 @@ TEST(MemorySchema, RoundTrips) {
   const std::string text = RenderMemoryJson(r);
   EXPECT_EQ(text.rfind("{\n  \"scenario\": \"memory\"", 0), 0u) << text;
   MemoryRunResults back;
-  std::string error;
-  ASSERT_TRUE(FromJson(nlohmann::json::parse(text), &back, &error)) << error;
-  EXPECT_EQ(RenderMemoryJson(back), text);
+  ASSERT_TRUE(testing::RoundTrips(r, RenderMemoryJson, &back));
   EXPECT_EQ(back.server_instance, "c7g.xlarge");
   EXPECT_EQ(back.client_instance, "c7gn.large");
   ASSERT_EQ(back.engines.size(), 1u);

@@ -67,16 +67,25 @@ struct ReplicationRunResults : RunFields {
 Stats RpsStats(const ReplicationCase& c);
 Stats P99UsStats(const ReplicationCase& c);
 
-nlohmann::json ToJson(const RepSample& s);
-nlohmann::json ToJson(const ReplicationCase& c);
-nlohmann::json ToJson(const ReplicationRunResults& r);
+// The field lists (json_fields.h): ToJson writes these structs and FromJson reads them, lenient
+// as in schema.h: missing fields take defaults, wrong types fail with the field's path
+// ("cases[0].series[3].rps: expected a number"). A `scenario` other than "replication" is an
+// error.
+void Fields(auto& v, FieldsOf<RepSample> auto& x) {
+  DFBENCH_FIELDS(t_sec, rps, p99_us)
+}
 
-// Lenient readers like those of schema.h: missing fields take defaults, wrong types fail with
-// the field's path ("cases[0].series[3].rps: expected a number"). A `scenario` other than
-// "replication" is an error.
-bool FromJson(const nlohmann::json& j, RepSample* out, std::string* error);
-bool FromJson(const nlohmann::json& j, ReplicationCase* out, std::string* error);
-bool FromJson(const nlohmann::json& j, ReplicationRunResults* out, std::string* error);
+void Fields(auto& v, FieldsOf<ReplicationCase> auto& x) {
+  DFBENCH_FIELDS(run_name, preload_args, load_args, master_flags, replica_flags, series,
+                 sync_duration_ms, termination_reason)
+  DFBENCH_OPTIONAL_FIELDS(engine, error)
+}
+
+void Fields(auto& v, FieldsOf<ReplicationRunResults> auto& x) {
+  DFBENCH_FIELDS(scenario)
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(master_instance, replica_instance, client_instance, dfly_bench_ref, cases, context)
+}
 
 // results.json of a replication run: the reference's key order, two-space indented, trailing
 // newline.

@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "results/json_util.h"
+#include "results/test_fixtures.h"
 #include "support/test_data.h"
 
 namespace dfbench::results {
@@ -12,13 +13,7 @@ namespace {
 using nlohmann::json;
 
 ReplicationRunResults Sample() {
-  ReplicationRunResults r;
-  r.run_id = "20260408-143217";
-  r.setup_id = "rep-demo";
-  r.created_at = "2026-04-08T14:32:17Z";
-  r.completed_at = "2026-04-08T14:36:02Z";
-  r.status = RunStatus::kCompleted;
-  r.region = "us-east-1";
+  ReplicationRunResults r = testing::CompletedRun<ReplicationRunResults>("rep-demo");
   r.master_instance = "c7g.4xlarge";
   r.replica_instance = "c7g.4xlarge";
   r.client_instance = "c7g.2xlarge";
@@ -35,18 +30,14 @@ ReplicationRunResults Sample() {
   c.sync_duration_ms = 3427;
   c.termination_reason = kTerminationTimeout;
   r.cases = {c};
-  r.context.tool_version = "dfbench v0.1.0";
   r.context.hosts.push_back({.role = "server", .name = "m1", .vcpus = 16});
   return r;
 }
 
 TEST(ReplicationSchema, RoundTripsThroughJson) {
-  const ReplicationRunResults r = Sample();
-  const std::string text = RenderReplicationJson(r);
   ReplicationRunResults back;
-  std::string error;
-  ASSERT_TRUE(FromJson(json::parse(text), &back, &error)) << error;
-  EXPECT_EQ(ToJson(back), ToJson(r));
+  ASSERT_TRUE(testing::RoundTrips(Sample(), RenderReplicationJson, &back));
+  const std::string text = RenderReplicationJson(back);  // the sample's text, as RoundTrips found
   EXPECT_EQ(back.cases[0].series[1].rps, 199800.5);
   EXPECT_EQ(back.context.hosts[0].vcpus, 16);
   // The reference's key order, whole numbers without a fraction.
@@ -63,8 +54,7 @@ TEST(ReplicationSchema, ReadsTheReferenceExample) {
   auto text = core::ReadFile(testing::FixturePath("results/reference_replication.json"));
   ASSERT_TRUE(text);
   ReplicationRunResults r;
-  std::string error;
-  ASSERT_TRUE(FromJson(json::parse(*text), &r, &error)) << error;
+  ASSERT_TRUE(testing::Reads(*text, &r));
   EXPECT_EQ(r.setup_id, "rep-demo");
   EXPECT_EQ(r.dfly_bench_ref, "main");
   EXPECT_FALSE(r.status);

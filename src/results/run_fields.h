@@ -28,21 +28,4 @@ void VisitRunFields(V& v, Document& x) {
   DFBENCH_FIELDS(region)
 }
 
-// Reads a document whose `scenario` must be `expected` ("memory"): the scenario first, so a
-// file of another scenario says so before anything else, then all its fields.
-template <class Document>
-bool ReadScenarioDocument(const nlohmann::json& j, const std::string& expected, Document* out,
-                          std::string* error) {
-  if (!j.is_object()) return JsonReader::Mismatch("", "an object", error);
-  std::string scenario = expected;
-  JsonReader r(j, "", error);
-  r.Field("scenario", &scenario);
-  if (!r.ok()) return false;
-  if (scenario != expected) {
-    *error = "scenario: expected \"" + expected + "\", got \"" + scenario + "\"";
-    return false;
-  }
-  return FieldsFromJson(j, "", out, error);
-}
-
 }  // namespace dfbench::results

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/host_facts.h"
-#include "results/json_util.h"
+#include "results/json_fields.h"
 #include "results/load_settings.h"
 #include "results/run_fields.h"
 
@@ -98,26 +98,44 @@ struct RunResults : RunFields {
   Context context;
 };
 
-nlohmann::json ToJson(const Stats& s);
-nlohmann::json ToJson(const TrialResult& t);
-nlohmann::json ToJson(const MemtierConfig& m);
-nlohmann::json ToJson(const EngineResult& e);
-nlohmann::json ToJson(const HostFacts& h);
-nlohmann::json ToJson(const Context& c);
-nlohmann::json ToJson(const RunResults& r);
+// The field lists of these structs (json_fields.h): each key of an engine's row, its trials and
+// summaries, the load settings of `run` and the context block is named here once, for writing
+// and reading alike.
+void Fields(auto& v, FieldsOf<Stats> auto& x) {
+  DFBENCH_FIELDS(median, min, max, stddev)
+}
 
-// The key order of the objects every result file shares, whatever its scenario: an engine's
-// trials and summaries, the context and its hosts. Each file adds its own objects' orders.
-KeyOrder SharedKeyOrder();
+void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
+  DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
+                 raw_file)
+}
 
-// Lenient readers: missing optional fields take defaults; wrong types fail.
-// Throw nothing: a malformed document yields an error string.
-bool FromJson(const nlohmann::json& j, Stats* out, std::string* error);
-bool FromJson(const nlohmann::json& j, TrialResult* out, std::string* error);
-bool FromJson(const nlohmann::json& j, EngineResult* out, std::string* error);
-bool FromJson(const nlohmann::json& j, MemtierConfig* out, std::string* error);
-bool FromJson(const nlohmann::json& j, HostFacts* out, std::string* error);
-bool FromJson(const nlohmann::json& j, Context* out, std::string* error);
-bool FromJson(const nlohmann::json& j, RunResults* out, std::string* error);
+void Fields(auto& v, FieldsOf<MemtierConfig> auto& x) {
+  DFBENCH_FIELDS(threads, clients, requests, ratio, data_size, pipeline, distinct_client_seed)
+}
+
+void Fields(auto& v, FieldsOf<EngineResult> auto& x) {
+  DFBENCH_FIELDS(engine, version)
+  DFBENCH_OPTIONAL_FIELDS(origin, sha256)
+  DFBENCH_FIELDS(trials, throughput, p50, p99, p999, avg_latency)
+  DFBENCH_OPTIONAL_FIELDS(error, tuning, approximate)
+  DFBENCH_FIELDS(server_ops, warmup_ops)
+}
+
+void Fields(auto& v, FieldsOf<HostFacts> auto& x) {
+  DFBENCH_FIELDS(role, name, address, private_address, cpu_model, vcpus, memory_bytes, kernel, os,
+                 arch, cpus)
+  DFBENCH_OPTIONAL_FIELDS(nic, rx_queues)
+}
+
+void Fields(auto& v, FieldsOf<Context> auto& x) {
+  DFBENCH_FIELDS(tool, tool_version, build_type, provider, load_generator, hosts)
+}
+
+void Fields(auto& v, FieldsOf<RunResults> auto& x) {
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(aws_account, server_instance, client_instance, memtier, warmup_requests, trials,
+                 engines, context)
+}
 
 }  // namespace dfbench::results

@@ -4,11 +4,14 @@
 
 #include <cmath>
 
-#include "results/schema_fields.h"
+#include "results/json_fields.h"
+#include "results/test_fixtures.h"
 #include "results/writers.h"
 
 namespace dfbench::results {
 namespace {
+
+using testing::Trial;
 
 // The RunResults example of the reference README, with its "{...}" placeholders filled in.
 constexpr const char* kReferenceRunResults = R"({
@@ -48,13 +51,7 @@ Stats MakeStats(double median, double min, double max, double stddev) {
 }
 
 RunResults FullRun() {
-  RunResults r;
-  r.run_id = "20260408-143217";
-  r.setup_id = "perf-may";
-  r.created_at = "2026-04-08T14:32:17Z";
-  r.completed_at = "2026-04-08T14:41:05Z";
-  r.status = RunStatus::kCompleted;
-  r.region = "us-east-1";
+  RunResults r = testing::CompletedRun<RunResults>("perf-may");
   r.aws_account = "123456789012";
   r.server_instance = "c7g.4xlarge";
   r.client_instance = "c7g.2xlarge";
@@ -72,26 +69,14 @@ RunResults FullRun() {
   e.version = "dragonfly v1.27.0";
   e.origin = "release";
   e.sha256 = std::string(64, 'a');
-  e.trials = {{.trial = 1,
-               .throughput = 2646502.25,
-               .p50 = 4.6,
-               .p99 = 7.1,
-               .p999 = 9.8,
-               .avg_latency = 4.72,
-               .ops = 5000000,
-               .errors = 3,
-               .duration_sec = 1.889,
-               .raw_file = "memtier/dragonfly-t1.json"},
-              {.trial = 2,
-               .throughput = 2601000,
-               .p50 = 4.5,
-               .p99 = 7.0,
-               .p999 = 9.5,
-               .avg_latency = 4.66,
-               .ops = 5000000,
-               .errors = 0,
-               .duration_sec = 1.922,
-               .raw_file = "memtier/dragonfly-t2.json"}};
+  e.trials = {Trial(1, 2646502.25, 4.6, 7.1, 9.8, 4.72), Trial(2, 2601000, 4.5, 7.0, 9.5, 4.66)};
+  for (TrialResult& t : e.trials) {
+    t.ops = 5000000;
+    t.raw_file = "memtier/dragonfly-t" + std::to_string(t.trial) + ".json";
+  }
+  e.trials[0].errors = 3;
+  e.trials[0].duration_sec = 1.889;
+  e.trials[1].duration_sec = 1.922;
   e.Aggregate();
   e.tuning = {{"num_shards", 14}, {"conn_use_incoming_cpu", true}};
   e.approximate = true;
@@ -100,21 +85,10 @@ RunResults FullRun() {
   failed.version = "Redis server v=7.0.15";
   failed.error = "redis-server exited: exit code 1";
   r.engines = {e, failed};
-  r.context.tool_version = "dfbench v0.1.0 (commit abc1234, built 2026-04-08)";
   r.context.build_type = "Release";
   r.context.provider = "local";
   r.context.load_generator = "builtin";
-  r.context.hosts = {{.role = "local",
-                      .name = "bench-1",
-                      .address = "127.0.0.1",
-                      .private_address = "127.0.0.1",
-                      .cpu_model = "AMD EPYC 7R13",
-                      .vcpus = 16,
-                      .memory_bytes = 34359738368ULL,
-                      .kernel = "6.1.0-18-amd64",
-                      .os = "Debian GNU/Linux 12",
-                      .arch = "x86_64",
-                      .cpus = {0, 1, 2, 3}}};
+  r.context.hosts = {testing::FullHost("local")};
   return r;
 }
 
@@ -153,9 +127,7 @@ TEST(Summarize, NoValuesIsAllZero) {
 
 TEST(EngineResult, AggregateSummarizesEachMetric) {
   EngineResult e;
-  e.trials = {{.trial = 1, .throughput = 100, .p50 = 1, .p99 = 2, .p999 = 3, .avg_latency = 1.5},
-              {.trial = 2, .throughput = 300, .p50 = 3, .p99 = 4, .p999 = 5, .avg_latency = 2.5},
-              {.trial = 3, .throughput = 200, .p50 = 2, .p99 = 9, .p999 = 7, .avg_latency = 2}};
+  e.trials = {Trial(1, 100, 1, 2, 3, 1.5), Trial(2, 300, 3, 4, 5, 2.5), Trial(3, 200, 2, 9, 7, 2)};
   e.Aggregate();
   ExpectStatsEq(e.throughput, MakeStats(200, 100, 300, 100));
   ExpectStatsEq(e.p50, MakeStats(2, 1, 3, 1));
@@ -167,10 +139,8 @@ TEST(EngineResult, AggregateSummarizesEachMetric) {
 TEST(RunResultsJson, RoundTripKeepsEveryField) {
   const RunResults in = FullRun();
   RunResults out;
-  std::string error;
-  ASSERT_TRUE(FromJson(nlohmann::json::parse(RenderRunJson(in)), &out, &error)) << error;
   // Writing the read value again gives the same document.
-  EXPECT_EQ(ToJson(out), ToJson(in));
+  ASSERT_TRUE(testing::RoundTrips(in, RenderRunJson, &out));
   EXPECT_EQ(out.setup_id, "perf-may");
   EXPECT_EQ(out.memtier.ratio, "1:4");
   EXPECT_TRUE(out.memtier.distinct_client_seed);
@@ -194,7 +164,7 @@ TEST(RunResultsJson, RoundTripKeepsEveryField) {
   EXPECT_TRUE(out.engines[1].tuning.is_null());
   ASSERT_EQ(out.context.hosts.size(), 1u);
   EXPECT_EQ(out.context.hosts[0].memory_bytes, 34359738368ULL);
-  EXPECT_EQ(out.context.hosts[0].cpus, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(out.context.hosts[0].cpus, (std::vector<int>{2, 3}));
   EXPECT_EQ(out.context.provider, "local");
 }
 
@@ -227,8 +197,7 @@ TEST(RunResultsJson, WritesKeysInReferenceOrderAndWholeNumbersAsIntegers) {
 
 TEST(RunResultsJson, ReadsTheReferenceExample) {
   RunResults r;
-  std::string error;
-  ASSERT_TRUE(FromJson(nlohmann::json::parse(kReferenceRunResults), &r, &error)) << error;
+  ASSERT_TRUE(testing::Reads(kReferenceRunResults, &r));
   EXPECT_EQ(r.run_id, "20260408-143217");
   EXPECT_EQ(r.completed_at, "2026-04-08T14:41:05Z");
   EXPECT_EQ(r.aws_account, "123456789012");

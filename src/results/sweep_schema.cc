@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "results/json_util.h"
-#include "results/run_fields.h"
-#include "results/schema_fields.h"
+#include "results/key_order.h"
 
 namespace dfbench::results {
 namespace {
@@ -28,8 +26,6 @@ std::optional<double> PercentileFromName(const std::string& name) {
 
 }  // namespace
 
-// A step is no plain field list: its measurement and verdict sit flat beside its own fields, and
-// latency_ms is an object keyed by percentile name.
 nlohmann::json ToJson(const SweepStep& s) {
   nlohmann::json latency = nlohmann::json::object();
   for (const auto& p : s.measured.latency) latency[PercentileName(p.percentile)] = JsonNumber(p.ms);
@@ -77,56 +73,6 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std:
   return true;
 }
 
-void Fields(auto& v, FieldsOf<Confirmation> auto& x) {
-  DFBENCH_FIELDS(round_rates, min_rate, max_rate)
-  v.Derived("spread_pct", x.SpreadPct());
-}
-
-void Fields(auto& v, FieldsOf<SweepEngine> auto& x) {
-  DFBENCH_FIELDS(engine, version, capacity, found_rate, first_failing_rate, confirmation, error,
-                 tuning, steps)
-}
-
-void Fields(auto& v, FieldsOf<Objective> auto& x) {
-  DFBENCH_FIELDS(text, percentile, limit_ms)
-}
-
-void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
-  v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
-  DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
-                 confirm, recheck)
-}
-
-void Fields(auto& v, FieldsOf<SweepResults> auto& x) {
-  DFBENCH_FIELDS(scenario)
-  VisitRunFields(v, x);
-  DFBENCH_FIELDS(server_instance, client_instance, settings, objectives, engines, context)
-}
-
-namespace {
-
-const KeyOrder& SweepKeyOrder() {
-  static const KeyOrder order = [] {
-    KeyOrder order = SharedKeyOrder();
-    order.insert({
-        {"", FieldKeys::Of<SweepResults>()},
-        {"settings", FieldKeys::Of<SweepSettings>()},
-        {"memtier", FieldKeys::Of<MemtierConfig>()},
-        {"objectives", FieldKeys::Of<Objective>()},
-        {"engines", FieldKeys::Of<SweepEngine>()},
-        {"confirmation", FieldKeys::Of<Confirmation>()},
-        {"steps",
-         {"index", "phase", "target_rate", "achieved_rate", "latency_ms", "errors", "client_cpu",
-          "passed", "client_limited", "reason", "raw_file"}},
-        {"latency_ms", {"p50", "p90", "p99", "p99.9", "max"}},
-    });
-    return order;
-  }();
-  return order;
-}
-
-}  // namespace
-
 std::optional<double> StepMeasurement::LatencyAt(double percentile) const {
   for (const auto& p : latency) {
     if (std::abs(p.percentile - percentile) < 1e-9) return p.ms;
@@ -142,13 +88,13 @@ double Confirmation::SpreadPct() const {
 }
 
 nlohmann::json ToJson(const SweepResults& r) {
-  nlohmann::json j = FieldsToJson(r);
+  nlohmann::json j = JsonWriter::ToValue(r);
   j["settings"]["memtier"].erase("requests");
   return j;
 }
 
 bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error) {
-  if (!ReadScenarioDocument(j, "sweep", out, error)) return false;
+  if (!ReadScenarioDocument(j, out, error)) return false;
   // Absent in files written before failing steps were rerun: none were.
   const auto settings = j.find("settings");
   if (settings == j.end() || !settings->is_object() ||
@@ -158,8 +104,13 @@ bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error) {
   return true;
 }
 
+// A step's keys in the order ToJson(SweepStep) writes them.
 std::string RenderSweepJson(const SweepResults& r) {
-  return DumpPretty(Ordered(ToJson(r), SweepKeyOrder()));
+  return RenderDocument(
+      r, {{"steps",
+           {"index", "phase", "target_rate", "achieved_rate", "latency_ms", "errors", "client_cpu",
+            "passed", "client_limited", "reason", "raw_file"}},
+          {"latency_ms", {"p50", "p90", "p99", "p99.9", "max"}}});
 }
 
 }  // namespace dfbench::results

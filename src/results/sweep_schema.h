@@ -113,8 +113,42 @@ struct SweepResults : RunFields {
   Context context;
 };
 
+// A step is no plain field list: its measurement and verdict sit flat beside its own fields, and
+// latency_ms is an object keyed by percentile name.
+nlohmann::json ToJson(const SweepStep& s);
+bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std::string* error);
+
+// The field lists of the others (json_fields.h).
+void Fields(auto& v, FieldsOf<Confirmation> auto& x) {
+  DFBENCH_FIELDS(round_rates, min_rate, max_rate)
+  v.Derived("spread_pct", x.SpreadPct());
+}
+
+void Fields(auto& v, FieldsOf<SweepEngine> auto& x) {
+  DFBENCH_FIELDS(engine, version, capacity, found_rate, first_failing_rate, confirmation, error,
+                 tuning, steps)
+}
+
+void Fields(auto& v, FieldsOf<Objective> auto& x) {
+  DFBENCH_FIELDS(text, percentile, limit_ms)
+}
+
+void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
+  v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
+  DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
+                 confirm, recheck)
+}
+
+void Fields(auto& v, FieldsOf<SweepResults> auto& x) {
+  DFBENCH_FIELDS(scenario)
+  VisitRunFields(v, x);
+  DFBENCH_FIELDS(server_instance, client_instance, settings, objectives, engines, context)
+}
+
+// Written by its field list without settings.memtier.requests, read by it like the other
+// documents; a `scenario` other than "sweep" is an error, and a file without settings.recheck
+// predates reruns of failing steps (0).
 nlohmann::json ToJson(const SweepResults& r);
-// Lenient like the other readers; a `scenario` other than "sweep" is an error.
 bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error);
 
 // results.json, two-space indented with a trailing newline.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "results/json_util.h"
+#include "results/test_fixtures.h"
 
 namespace dfbench::results {
 namespace {
@@ -10,11 +11,7 @@ namespace {
 using nlohmann::json;
 
 SweepResults Sample() {
-  SweepResults r;
-  r.run_id = "20261201-101500";
-  r.setup_id = "sw";
-  r.created_at = "2026-12-01T10:15:00Z";
-  r.status = RunStatus::kCompleted;
+  SweepResults r = testing::CompletedRun<SweepResults>("sw");
   r.settings.memtier.threads = 2;
   r.settings.memtier.clients = 10;
   r.settings.key_maximum = 10000;
@@ -51,17 +48,13 @@ SweepResults Sample() {
        .verdict = {.reason = "2 error(s)"}},
   };
   r.engines = {e};
-  r.context.tool_version = "dfbench test";
   return r;
 }
 
 TEST(SweepSchema, RoundTripsThroughJson) {
-  const SweepResults r = Sample();
-  const std::string text = RenderSweepJson(r);
   SweepResults back;
-  std::string error;
-  ASSERT_TRUE(FromJson(json::parse(text), &back, &error)) << error;
-  EXPECT_EQ(ToJson(back), ToJson(r));
+  ASSERT_TRUE(testing::RoundTrips(Sample(), RenderSweepJson, &back));
+  const std::string text = RenderSweepJson(back);  // the sample's text, as RoundTrips found
   EXPECT_EQ(text.find("\"scenario\": \"sweep\""), 4u) << text;
   EXPECT_NE(text.find("\"latency_ms\": {\n            \"p50\": 0.2,\n            \"p90\": 0.4,"),
             std::string::npos)
@@ -98,7 +91,7 @@ TEST(SweepSchema, ReadingNamesTheBadField) {
 TEST(SweepSchema, TableAndCsvShowEveryStep) {
   const SweepResults r = Sample();
   const std::string table = RenderSweepTable(r);
-  EXPECT_NE(table.find("sweep 20261201-101500 · p99<=2ms, p99.9<=5ms · 2 threads × 10 clients"),
+  EXPECT_NE(table.find("sweep 20260408-143217 · p99<=2ms, p99.9<=5ms · 2 threads × 10 clients"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("MAX RATE IN SLO"), std::string::npos);

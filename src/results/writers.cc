@@ -5,9 +5,8 @@
 #include <cmath>
 
 #include "core/table.h"
-#include "results/json_util.h"
+#include "results/key_order.h"
 #include "results/number_format.h"
-#include "results/schema_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -49,20 +48,6 @@ std::string CsvField(const std::string& s) {
 
 std::string Num(double v) {
   return CsvNumber(v);
-}
-
-// The order the reference writes RunResults in; our additions follow their neighbours.
-const KeyOrder& RunResultsKeyOrder() {
-  static const KeyOrder order = [] {
-    KeyOrder order = SharedKeyOrder();
-    order.insert({
-        {"", FieldKeys::Of<RunResults>()},
-        {"memtier", FieldKeys::Of<MemtierConfig>()},
-        {"engines", FieldKeys::Of<EngineResult>()},
-    });
-    return order;
-  }();
-  return order;
 }
 
 }  // namespace
@@ -141,8 +126,10 @@ std::string RenderRunCsv(const RunResults& r) {
   return out;
 }
 
+// In the reference's order: that of RunResults' field lists, our additions beside their
+// neighbours.
 std::string RenderRunJson(const RunResults& r) {
-  return DumpPretty(Ordered(ToJson(r), RunResultsKeyOrder()));
+  return RenderDocument(r);
 }
 
 }  // namespace dfbench::results

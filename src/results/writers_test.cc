@@ -2,17 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "results/test_fixtures.h"
+
 namespace dfbench::results {
 namespace {
 
-TrialResult Trial(int n, double throughput, double p50, double p99, double p999, double avg) {
-  return {.trial = n,
-          .throughput = throughput,
-          .p50 = p50,
-          .p99 = p99,
-          .p999 = p999,
-          .avg_latency = avg};
-}
+using testing::Trial;
 
 RunResults ThreeEngines() {
   RunResults r;

@@ -10,7 +10,7 @@
 #include "core/files.h"
 #include "core/time_format.h"
 #include "results/json_util.h"
-#include "results/schema_fields.h"
+#include "results/key_order.h"
 
 namespace dfbench::state {
 void Fields(auto& v, results::FieldsOf<EngineInstall> auto& x) {
@@ -51,18 +51,6 @@ std::filesystem::path StatePath(const std::string& id) {
 std::string& CommandNameStorage() {
   static std::string name = "dfbench";
   return name;
-}
-
-// Keys in the order state.json is written.
-const results::KeyOrder& StateKeyOrder() {
-  static const results::KeyOrder order = {
-      {"", results::FieldKeys::Of<SetupState>()},
-      {"active", results::FieldKeys::Of<ActiveCommand>()},
-      {"hosts", results::FieldKeys::Of<results::HostFacts>()},
-      {"engines", results::FieldKeys::Of<EngineInstall>()},
-      {"benchmarks", results::FieldKeys::Of<BenchmarkRecord>()},
-  };
-  return order;
 }
 
 }  // namespace
@@ -127,14 +115,13 @@ BenchmarkRecord* SetupState::FindBenchmark(const std::string& run_id) {
 }
 
 nlohmann::json ToJson(const SetupState& s) {
-  return results::FieldsToJson(s);
+  return results::ToJson(s);
 }
 
 core::Result<SetupState> FromJson(const nlohmann::json& j) {
   std::string error;
   SetupState s;
-  if (!results::FieldsFromJson(j, "", &s, &error))
-    return core::Fail(core::ErrorKind::kUsage, error);
+  if (!results::FromJson(j, &s, &error)) return core::Fail(core::ErrorKind::kUsage, error);
   return s;
 }
 
@@ -173,8 +160,8 @@ core::Status Save(SetupState* s) {
     a.started_at = s->updated_at;
     s->active = a;
   }
-  return core::WriteFileAtomic(StatePath(s->id),
-                               results::DumpPretty(results::Ordered(ToJson(*s), StateKeyOrder())));
+  // Keys in the order of the field lists above.
+  return core::WriteFileAtomic(StatePath(s->id), results::RenderDocument(*s));
 }
 
 std::vector<SetupState> ListSetups() {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/files.h"
+#include "results/test_fixtures.h"
 #include "support/dfbench_home.h"
 
 namespace dfbench::state {
@@ -22,17 +23,7 @@ SetupState FullState(const std::string& id) {
   s.provider = ProviderKind::kSsh;
   s.created_at = "2026-04-08T14:30:11Z";
   s.region = "us-east-1";
-  s.hosts = {{.role = "server",
-              .name = "srv",
-              .address = "3.88.12.4",
-              .private_address = "10.0.1.42",
-              .cpu_model = "Graviton3",
-              .vcpus = 16,
-              .memory_bytes = 34359738368ULL,
-              .kernel = "6.1",
-              .os = "Ubuntu 24.04",
-              .arch = "arm64",
-              .cpus = {2, 3}},
+  s.hosts = {testing::FullHost("server"),
              {.role = "client", .name = "cli", .address = "3.88.12.17", .vcpus = 16}};
   s.engines = {{.name = "redis",
                 .binary = "/usr/bin/redis-server",
