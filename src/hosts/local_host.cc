@@ -37,7 +37,7 @@ uint64_t MemoryBytes() {
 
 std::string OsName() {
   auto release = core::ReadFile("/etc/os-release");
-  return release ? OsPrettyName(*release) : "";
+  return release ? OsReleaseField(*release, "PRETTY_NAME") : "";
 }
 
 }  // namespace
