@@ -53,16 +53,19 @@ GroupComparison CompareSweepEngines(const results::SweepEngine& b, const results
   };
   g.metrics.push_back(
       CompareMetric(kMaxRateInSlo, Direction::kHigherIsBetter, found(b), found(c), options));
-  // The baseline's passing ladder rungs: rates where its objectives held.
+  // The baseline's passing ladder rungs: rates where its objectives held. A rung outside the
+  // candidate's curve is not compared: each sweep's ladder follows its own measured capacity, so
+  // two sweeps of the same engine rarely cover the same range, and a candidate that gave up
+  // below a rung shows in the found rate above.
   for (const auto& o : objectives) {
     for (const auto& s : b.steps) {
       if (s.phase != results::StepPhase::kLadder || !s.verdict.passed) continue;
       const auto base = s.measured.LatencyAt(o.percentile);
-      if (!base) continue;
       const auto cand = LatencyAtRate(c, o.percentile, s.target_rate);
+      if (!base || !cand) continue;
       g.metrics.push_back(CompareMetric(LatencyAtRateMetric(o.percentile, s.target_rate),
                                         Direction::kLowerIsBetter, FromValue(*base),
-                                        cand ? FromValue(*cand) : Measurement{}, options));
+                                        FromValue(*cand), options));
     }
   }
   for (const auto& m : g.metrics) {

@@ -386,6 +386,20 @@ TEST_F(CompareSweep, HigherLatencyAtTheSameRatesIsARegression) {
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
 }
 
+TEST_F(CompareSweep, RatesOutsideTheCandidatesCurveAreNotCompared) {
+  // The candidate's ladder starts higher (its capacity measured 1.5 times the baseline's): the
+  // baseline's lowest rung lies below the candidate's curve, its second inside it.
+  auto [base, cand] = Files([](json* e) {
+    for (json& s : (*e)["steps"]) {
+      if (s["target_rate"].is_number()) s["target_rate"] = s["target_rate"].get<double>() * 1.5;
+    }
+  });
+  auto r = Compare(base, cand);
+  EXPECT_EQ(r.out.find("at 4,148 ops/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("p99 at 8,296 ops/s (ms)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("MISSING"), std::string::npos) << r.out;
+}
+
 // ---- Ours against the reference's, both ways ----
 
 // `ours` and the same data as the reference writes it compare equal, both ways.
