@@ -33,6 +33,12 @@ class CredentialsTest : public ::testing::Test {
       return it->second;
     };
   }
+  // What the chain finds, as "key|secret|token|source", or the error's message.
+  std::string Loaded() const {
+    auto c = LoadCredentials(Env());
+    if (!c) return "error: " + c.error().message;
+    return c->access_key_id + "|" + c->secret_access_key + "|" + c->session_token + "|" + c->source;
+  }
   void Write(const fs::path& path, const std::string& text, bool executable = false) {
     std::ofstream(path) << text;
     if (executable) fs::permissions(path, fs::perms::owner_all);
@@ -49,12 +55,7 @@ TEST_F(CredentialsTest, EnvironmentComesFirst) {
   Write(home_ / ".aws/credentials",
         "[default]\naws_access_key_id = AKFILE\n"
         "aws_secret_access_key = s\n");
-  auto c = LoadCredentials(Env());
-  ASSERT_TRUE(c) << c.error().message;
-  EXPECT_EQ(c->access_key_id, "AKENV");
-  EXPECT_EQ(c->secret_access_key, "secret");
-  EXPECT_EQ(c->session_token, "token");
-  EXPECT_EQ(c->source, "environment");
+  EXPECT_EQ(Loaded(), "AKENV|secret|token|environment");
 }
 
 TEST_F(CredentialsTest, HalfSetEnvironmentIsOneLine) {
@@ -69,11 +70,7 @@ TEST_F(CredentialsTest, DefaultProfileFromCredentialsFile) {
   Write(home_ / ".aws/credentials",
         "# comment\n[default]\naws_access_key_id = AKDEF\naws_secret_access_key = sdef\n"
         "\n[other]\naws_access_key_id=AKOTHER\naws_secret_access_key=sother\n");
-  auto c = LoadCredentials(Env());
-  ASSERT_TRUE(c) << c.error().message;
-  EXPECT_EQ(c->access_key_id, "AKDEF");
-  EXPECT_EQ(c->session_token, "");
-  EXPECT_EQ(c->source, "profile default");
+  EXPECT_EQ(Loaded(), "AKDEF|sdef||profile default");
 }
 
 TEST_F(CredentialsTest, NamedProfileFromConfigFileAndOverride) {
@@ -143,12 +140,7 @@ TEST_F(CredentialsTest, CredentialProcessIsRunAndParsed) {
   Write(home_ / ".aws/config",
         "[profile proc]\ncredential_process = " + (home_ / "creds.sh").string() + " --flag\n");
   vars_["AWS_PROFILE"] = "proc";
-  auto c = LoadCredentials(Env());
-  ASSERT_TRUE(c) << c.error().message;
-  EXPECT_EQ(c->access_key_id, "AKPROC");
-  EXPECT_EQ(c->secret_access_key, "sproc");
-  EXPECT_EQ(c->session_token, "tproc");
-  EXPECT_EQ(c->source, "profile proc (credential_process)");
+  EXPECT_EQ(Loaded(), "AKPROC|sproc|tproc|profile proc (credential_process)");
 }
 
 TEST_F(CredentialsTest, FailingCredentialProcessSaysWhy) {

@@ -59,53 +59,86 @@ std::string Tags(const FleetPlan& plan, const std::string& name, const std::stri
   return out;
 }
 
+// The VPC, its public subnet and the route to the internet. Tagged resources take `{tags}`.
 std::string Network(const FleetPlan& plan, const std::string& base) {
-  std::string y;
-  y += "  Vpc:\n    Type: AWS::EC2::VPC\n    Properties:\n";
-  y += "      CidrBlock: 10.0.0.0/16\n      EnableDnsSupport: true\n      EnableDnsHostnames: "
-       "true\n";
-  y += Tags(plan, base);
-  y += "  Subnet:\n    Type: AWS::EC2::Subnet\n    Properties:\n";
-  y += "      VpcId: !Ref Vpc\n      CidrBlock: 10.0.1.0/24\n";
-  y += "      AvailabilityZone: !Select [0, !GetAZs \"\"]\n";
-  y += "      MapPublicIpOnLaunch: true\n";
-  y += Tags(plan, base);
-  y += "  InternetGateway:\n    Type: AWS::EC2::InternetGateway\n    Properties:\n";
-  y += Tags(plan, base);
-  y += "  GatewayAttachment:\n    Type: AWS::EC2::VPCGatewayAttachment\n    Properties:\n";
-  y += "      VpcId: !Ref Vpc\n      InternetGatewayId: !Ref InternetGateway\n";
-  y += "  RouteTable:\n    Type: AWS::EC2::RouteTable\n    Properties:\n      VpcId: !Ref Vpc\n";
-  y += Tags(plan, base);
-  y += "  DefaultRoute:\n    Type: AWS::EC2::Route\n    DependsOn: GatewayAttachment\n";
-  y += "    Properties:\n      RouteTableId: !Ref RouteTable\n";
-  y += "      DestinationCidrBlock: 0.0.0.0/0\n      GatewayId: !Ref InternetGateway\n";
-  y += "  SubnetRouteTableAssociation:\n    Type: AWS::EC2::SubnetRouteTableAssociation\n";
-  y += "    Properties:\n      SubnetId: !Ref Subnet\n      RouteTableId: !Ref RouteTable\n";
-  return y;
+  return fmt::format(R"(  Vpc:
+    Type: AWS::EC2::VPC
+    Properties:
+      CidrBlock: 10.0.0.0/16
+      EnableDnsSupport: true
+      EnableDnsHostnames: true
+{tags}  Subnet:
+    Type: AWS::EC2::Subnet
+    Properties:
+      VpcId: !Ref Vpc
+      CidrBlock: 10.0.1.0/24
+      AvailabilityZone: !Select [0, !GetAZs ""]
+      MapPublicIpOnLaunch: true
+{tags}  InternetGateway:
+    Type: AWS::EC2::InternetGateway
+    Properties:
+{tags}  GatewayAttachment:
+    Type: AWS::EC2::VPCGatewayAttachment
+    Properties:
+      VpcId: !Ref Vpc
+      InternetGatewayId: !Ref InternetGateway
+  RouteTable:
+    Type: AWS::EC2::RouteTable
+    Properties:
+      VpcId: !Ref Vpc
+{tags}  DefaultRoute:
+    Type: AWS::EC2::Route
+    DependsOn: GatewayAttachment
+    Properties:
+      RouteTableId: !Ref RouteTable
+      DestinationCidrBlock: 0.0.0.0/0
+      GatewayId: !Ref InternetGateway
+  SubnetRouteTableAssociation:
+    Type: AWS::EC2::SubnetRouteTableAssociation
+    Properties:
+      SubnetId: !Ref Subnet
+      RouteTableId: !Ref RouteTable
+)",
+                     fmt::arg("tags", Tags(plan, base)));
 }
 
+// SSH from anywhere; engine ports reachable only from instances in the group, never from the
+// internet. The key pair, and one placement group: the same rack for every instance, whose
+// sub-millisecond RTT keeps engine results comparable.
 std::string Access(const FleetPlan& plan, const std::string& base) {
-  std::string y;
-  y += "  SecurityGroup:\n    Type: AWS::EC2::SecurityGroup\n    Properties:\n";
-  y += "      GroupDescription: " +
-       Quote(base + ": SSH from anywhere, all traffic only between fleet instances") + "\n";
-  y += "      VpcId: !Ref Vpc\n      SecurityGroupIngress:\n";
-  y += "        - IpProtocol: tcp\n          FromPort: 22\n          ToPort: 22\n";
-  y += "          CidrIp: 0.0.0.0/0\n          Description: SSH\n";
-  y += Tags(plan, base);
-  // Engine ports are reachable only from instances in this group, never from the internet.
-  y += "  SecurityGroupSelfIngress:\n    Type: AWS::EC2::SecurityGroupIngress\n    Properties:\n";
-  y += "      GroupId: !GetAtt SecurityGroup.GroupId\n      IpProtocol: \"-1\"\n";
-  y += "      SourceSecurityGroupId: !GetAtt SecurityGroup.GroupId\n";
-  y += "      Description: All traffic between fleet instances\n";
-  y += "  KeyPair:\n    Type: AWS::EC2::KeyPair\n    Properties:\n";
-  y += "      KeyName: " + Quote(base) + "\n";
-  y += "      PublicKeyMaterial: " + Quote(plan.public_key) + "\n";
-  y += Tags(plan, base);
-  // Same rack for every instance: sub-millisecond RTT keeps engine results comparable.
-  y += "  PlacementGroup:\n    Type: AWS::EC2::PlacementGroup\n    Properties:\n";
-  y += "      Strategy: cluster\n";
-  return y;
+  return fmt::format(
+      R"(  SecurityGroup:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: {description}
+      VpcId: !Ref Vpc
+      SecurityGroupIngress:
+        - IpProtocol: tcp
+          FromPort: 22
+          ToPort: 22
+          CidrIp: 0.0.0.0/0
+          Description: SSH
+{tags}  SecurityGroupSelfIngress:
+    Type: AWS::EC2::SecurityGroupIngress
+    Properties:
+      GroupId: !GetAtt SecurityGroup.GroupId
+      IpProtocol: "-1"
+      SourceSecurityGroupId: !GetAtt SecurityGroup.GroupId
+      Description: All traffic between fleet instances
+  KeyPair:
+    Type: AWS::EC2::KeyPair
+    Properties:
+      KeyName: {key_name}
+      PublicKeyMaterial: {public_key}
+{tags}  PlacementGroup:
+    Type: AWS::EC2::PlacementGroup
+    Properties:
+      Strategy: cluster
+)",
+      fmt::arg("description", Quote(base + ": SSH from anywhere, all traffic only between fleet "
+                                           "instances")),
+      fmt::arg("key_name", Quote(base)), fmt::arg("public_key", Quote(plan.public_key)),
+      fmt::arg("tags", Tags(plan, base)));
 }
 
 std::string InstanceResource(const FleetPlan& plan, const std::string& base,

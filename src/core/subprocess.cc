@@ -37,6 +37,16 @@ int OpenOutput(const std::string& path, bool append) {
   return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 }
 
+// A child's stdin read from `path`; -1 (no file: /dev/null or a pipe) when `path` is empty.
+Result<int> OpenInput(const std::string& path) {
+  if (path.empty()) return -1;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Fail(ErrorKind::kEnvironment, "cannot open " + path + ": " + std::strerror(errno));
+  }
+  return fd;
+}
+
 // Everything the child does between fork() and exec, prepared before fork() so that the
 // child only makes syscalls.
 struct ChildSetup {
@@ -247,9 +257,17 @@ Result<Process> Spawn(const SpawnOptions& options) {
       }
     }
   }
+  auto in_fd = OpenInput(options.stdin_path);
+  if (!in_fd) {
+    if (out_fd >= 0) close(out_fd);
+    if (err_fd >= 0 && err_fd != out_fd) close(err_fd);
+    return tl::unexpected(in_fd.error());
+  }
+  child->stdin_fd = *in_fd;
   child->stdout_fd = out_fd;
   child->stderr_fd = err_fd;
   auto proc = ForkExec(*child);
+  if (*in_fd >= 0) close(*in_fd);
   if (out_fd >= 0) close(out_fd);
   if (err_fd >= 0 && err_fd != out_fd) close(err_fd);
   return proc;
@@ -279,10 +297,16 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
     close_pipes();
     return Fail(ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
-  child->stdin_fd = in_pipe[0];
+  auto in_file = OpenInput(options.stdin_path);
+  if (!in_file) {
+    close_pipes();
+    return tl::unexpected(in_file.error());
+  }
+  child->stdin_fd = *in_file >= 0 ? *in_file : in_pipe[0];
   child->stdout_fd = out_pipe[1];
   child->stderr_fd = err_pipe[1];
   auto started = ForkExec(*child);
+  if (*in_file >= 0) close(*in_file);
   if (!started) {
     close_pipes();
     return tl::unexpected(started.error());
@@ -291,7 +315,7 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
   close(out_pipe[1]);
   if (capture_err) close(err_pipe[1]);
   close(in_pipe[0]);
-  if (!options.stdin_data.empty()) {
+  if (!options.stdin_data.empty() && *in_file < 0) {
     // Small inputs only (configuration snippets); larger ones would need the poll loop.
     (void)!write(in_pipe[1], options.stdin_data.data(), options.stdin_data.size());
   }
@@ -308,7 +332,7 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
   };
   char buf[65536];
   while (open_fds > 0) {
-    if (InterruptRequested()) {
+    if (options.interrupts == Interrupts::kObey && InterruptRequested()) {
       proc.Terminate(std::chrono::milliseconds(500));
       close_all();
       return Fail(ErrorKind::kInterrupted, "interrupted");
@@ -341,7 +365,7 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
       result.status = *s;
       return result;
     }
-    if (InterruptRequested()) {
+    if (options.interrupts == Interrupts::kObey && InterruptRequested()) {
       proc.Terminate(std::chrono::milliseconds(500));
       return Fail(ErrorKind::kInterrupted, "interrupted");
     }

@@ -16,6 +16,7 @@ struct SpawnOptions {
   std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
   std::string stdout_path;        // empty: inherit; otherwise truncated and written
   std::string stderr_path;        // empty: inherit; equal to stdout_path: merged
+  std::string stdin_path;         // empty: /dev/null; otherwise read from this file
   bool append = false;            // append to the output files instead of truncating
   std::vector<int> cpus;          // empty: no pinning
   bool new_process_group = true;  // a terminal's Ctrl+C reaches dfbench only; it stops children
@@ -71,9 +72,15 @@ struct CapturedOutput {
   std::string err;
 };
 
+// Whether SIGINT/SIGTERM cut a child short: yes for work; no for the short reads and copies
+// that keep what was measured, and for cleanup (the timeout still bounds them).
+enum class Interrupts { kObey, kIgnore };
+
 struct RunOptions {
   std::chrono::milliseconds timeout = std::chrono::seconds(60);
+  Interrupts interrupts = Interrupts::kObey;
   std::string stdin_data;  // small inputs only (written before reading the output)
+  std::string stdin_path;  // when set, stdin is this file instead (any size)
   std::vector<int> cpus;   // empty: no pinning
   // kInherit: the child's stderr is ours (a live progress line reaches the terminal) and
   // CapturedOutput::err stays empty.
@@ -82,7 +89,8 @@ struct RunOptions {
 
 // Runs argv to completion, capturing stdout (and stderr unless inherited). Fails with
 // kEnvironment when the program cannot be started, with kFailure on timeout, with
-// kInterrupted on SIGINT/SIGTERM (the child's process group is killed in both cases).
+// kInterrupted on SIGINT/SIGTERM unless told to ignore them (the child's process group is
+// killed in both cases).
 // A non-zero exit is not an error here: inspect status.
 Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options);
 inline Result<CapturedOutput> RunCapture(

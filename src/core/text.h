@@ -8,5 +8,7 @@ namespace dfbench::core {
 
 // `s` without leading and trailing spaces, tabs, carriage returns and line feeds.
 std::string Trim(std::string_view s);
+// The first non-blank line of `s` (a program's message), without its line end; "" when none.
+std::string FirstLine(std::string_view s);
 
 }  // namespace dfbench::core

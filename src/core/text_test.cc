@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace dfbench::core {
 namespace {
 
@@ -10,6 +12,13 @@ TEST(TrimTest, DropsSurroundingWhitespaceOnly) {
   EXPECT_EQ(Trim("\n"), "");
   EXPECT_EQ(Trim(""), "");
   EXPECT_EQ(Trim("x"), "x");
+}
+
+TEST(FirstLineTest, SkipsBlankLinesAndStopsAtTheLineEnd) {
+  const std::string ssh_error = "\n  ssh: connect to host 10.0.0.2: Connection refused\r\nmore\n";
+  EXPECT_EQ(FirstLine(ssh_error), "ssh: connect to host 10.0.0.2: Connection refused");
+  EXPECT_EQ(FirstLine("last"), "last");
+  EXPECT_EQ(FirstLine(" \n"), "");
 }
 
 }  // namespace

@@ -38,11 +38,7 @@ TEST(ParseRatio, Valid) {
 }
 
 TEST(ParseRatio, Invalid) {
-  EXPECT_FALSE(ParseRatio("1"));
-  EXPECT_FALSE(ParseRatio("a:b"));
-  EXPECT_FALSE(ParseRatio("0:0"));
-  EXPECT_FALSE(ParseRatio("1:-2"));
-  EXPECT_FALSE(ParseRatio(":3"));
+  for (const char* text : {"1", "a:b", "0:0", "1:-2", ":3"}) EXPECT_FALSE(ParseRatio(text)) << text;
 }
 
 TEST(ParseRange, Valid) {
@@ -51,8 +47,7 @@ TEST(ParseRange, Valid) {
   EXPECT_EQ(r->min, 10u);
   EXPECT_EQ(r->max, 20u);
   EXPECT_TRUE(ParseRange("5:5"));
-  EXPECT_FALSE(ParseRange("20-10"));
-  EXPECT_FALSE(ParseRange("x"));
+  for (const char* text : {"20-10", "x"}) EXPECT_FALSE(ParseRange(text)) << text;
 }
 
 }  // namespace

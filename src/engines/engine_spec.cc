@@ -21,6 +21,25 @@ void Append(std::vector<std::string>& argv, std::initializer_list<std::string> a
   argv.insert(argv.end(), args.begin(), args.end());
 }
 
+// Redis and its fork Valkey: "<name>-server" with redis-server's command line, DEBUG behind a
+// switch, snapshots; each has its own releases and its own io-threads and pinning fields.
+EngineSpec RedisFamily(const std::string& name, ReleaseFacts releases, int Tuning::*io_threads,
+                       bool Tuning::*pin_network) {
+  const std::string program = name + "-server";
+  releases.source_release = true;
+  releases.archive_binary = program;
+  return {.name = name,
+          .program = program,
+          .protocol = Protocol::kRedis,
+          .releases = std::move(releases),
+          .debug_populate = true,
+          .debug_command_args = {"--enable-debug-command", "yes"},
+          .snapshots = true,
+          .tuning = {.command_line = CommandLine::kRedisServer,
+                     .io_threads = io_threads,
+                     .pin_network = pin_network}};
+}
+
 }  // namespace
 
 const std::vector<EngineSpec>& KnownEngines() {
@@ -40,33 +59,14 @@ const std::vector<EngineSpec>& KnownEngines() {
        .snapshots = true,
        .replicaof_at_start = true,
        .tuning = {.command_line = CommandLine::kDragonfly}},
-      {.name = "redis",
-       .program = "redis-server",
-       .protocol = Protocol::kRedis,
-       .releases = {.base_url = "https://download.redis.io/releases",
-                    .known_latest = "7.4.2",
-                    .source_release = true,
-                    .archive_binary = "redis-server"},
-       .debug_populate = true,
-       .debug_command_args = {"--enable-debug-command", "yes"},
-       .snapshots = true,
-       .tuning = {.command_line = CommandLine::kRedisServer,
-                  .io_threads = &Tuning::redis_io_threads,
-                  .pin_network = &Tuning::redis_pin_network}},
-      {.name = "valkey",
-       .program = "valkey-server",
-       .protocol = Protocol::kRedis,
-       .releases = {.base_url = "https://download.valkey.io/releases",
-                    .known_latest = "8.0.2",
-                    .builds = PublishedBuilds::kUbuntuBuilds,
-                    .source_release = true,
-                    .archive_binary = "valkey-server"},
-       .debug_populate = true,
-       .debug_command_args = {"--enable-debug-command", "yes"},
-       .snapshots = true,
-       .tuning = {.command_line = CommandLine::kRedisServer,
-                  .io_threads = &Tuning::valkey_io_threads,
-                  .pin_network = &Tuning::valkey_pin_network}},
+      RedisFamily("redis",
+                  {.base_url = "https://download.redis.io/releases", .known_latest = "7.4.2"},
+                  &Tuning::redis_io_threads, &Tuning::redis_pin_network),
+      RedisFamily("valkey",
+                  {.base_url = "https://download.valkey.io/releases",
+                   .known_latest = "8.0.2",
+                   .builds = PublishedBuilds::kUbuntuBuilds},
+                  &Tuning::valkey_io_threads, &Tuning::valkey_pin_network),
       {.name = "memcached",
        .program = "memcached",
        .protocol = Protocol::kMemcacheText,

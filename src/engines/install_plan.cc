@@ -13,13 +13,6 @@
 namespace dfbench::engines {
 namespace {
 
-std::string Unquote(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
-    return s.substr(1, s.size() - 2);
-  }
-  return s;
-}
-
 int MajorVersion(const std::string& version_id) {
   try {
     return std::stoi(version_id);
@@ -107,12 +100,12 @@ InstallPlan PlanRelease(const EngineSpec& spec, const VersionSpec& version,
 
 OsRelease ParseOsRelease(const std::string& text) {
   OsRelease os;
-  os.id = Unquote(hosts::FieldOf(text, "ID", '='));
-  os.version_id = Unquote(hosts::FieldOf(text, "VERSION_ID", '='));
-  os.codename = Unquote(hosts::FieldOf(text, "VERSION_CODENAME", '='));
-  if (os.codename.empty()) os.codename = Unquote(hosts::FieldOf(text, "UBUNTU_CODENAME", '='));
-  os.pretty = Unquote(hosts::FieldOf(text, "PRETTY_NAME", '='));
-  std::istringstream like(Unquote(hosts::FieldOf(text, "ID_LIKE", '=')));
+  os.id = hosts::OsReleaseField(text, "ID");
+  os.version_id = hosts::OsReleaseField(text, "VERSION_ID");
+  os.codename = hosts::OsReleaseField(text, "VERSION_CODENAME");
+  if (os.codename.empty()) os.codename = hosts::OsReleaseField(text, "UBUNTU_CODENAME");
+  os.pretty = hosts::OsReleaseField(text, "PRETTY_NAME");
+  std::istringstream like(hosts::OsReleaseField(text, "ID_LIKE"));
   std::string word;
   while (like >> word) os.id_like.push_back(word);
   return os;

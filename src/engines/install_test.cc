@@ -295,6 +295,8 @@ namespace {
 // A host that answers the installer's commands from a script and records them.
 class FakeHost : public hosts::Host {
  public:
+  explicit FakeHost(std::string probe = "") : probe(std::move(probe)) {}
+
   std::string probe;  // what the probe script prints
   std::vector<std::vector<std::string>> ran;
   bool installed = false;  // becomes true after apt-get install / the download script
@@ -321,14 +323,6 @@ class FakeHost : public hosts::Host {
   }
   bool DaemonAlive(hosts::DaemonHandle&) override { return false; }
   core::Status StopDaemon(hosts::DaemonHandle&, std::chrono::milliseconds) override {
-    return core::Ok();
-  }
-  std::string ReadTail(const std::string&, size_t) override { return ""; }
-  core::Status Fetch(const std::string&, const std::filesystem::path&) override {
-    return core::Ok();
-  }
-  core::Status Upload(const std::filesystem::path&, const std::string& remote, unsigned) override {
-    ran.push_back({"upload", remote});
     return core::Ok();
   }
   core::Result<std::string> WorkDir() override { return std::string("/home/u/.dfbench-work/s"); }
@@ -362,33 +356,35 @@ std::string Probe(const std::string& os, const std::string& path, const std::str
          "\n@@lists\n3\n@@tools\nmake\ncc\n@@uid\n" + uid + "\n";
 }
 
+// EnsureInstalled of `engine` as it comes (no request), which must succeed.
+InstalledEngine MustInstall(FakeHost& host, const char* engine) {
+  auto r = EnsureInstalled(host, E(engine), {});
+  EXPECT_TRUE(r) << r.error().message;
+  return r.value_or(InstalledEngine{});
+}
+
 TEST(EnsureInstalled, PresentEnginesAreNotReinstalled) {
-  FakeHost host;
-  host.probe = Probe(kJammy, "/usr/bin/redis-server", "5:6.0.16", "0");
-  auto r = EnsureInstalled(host, E("redis"), {});
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->binary, "/usr/bin/redis-server");
-  EXPECT_EQ(r->method, "present");
-  EXPECT_EQ(r->version, "fake /usr/bin/redis-server v1.2.3");
+  FakeHost host(Probe(kJammy, "/usr/bin/redis-server", "5:6.0.16", "0"));
+  InstalledEngine r = MustInstall(host, "redis");
+  EXPECT_EQ(r.binary, "/usr/bin/redis-server");
+  EXPECT_EQ(r.method, "present");
+  EXPECT_EQ(r.version, "fake /usr/bin/redis-server v1.2.3");
   EXPECT_FALSE(host.installed);
 }
 
 TEST(EnsureInstalled, AptThroughSudoWhenNotRoot) {
-  FakeHost host;
-  host.probe = Probe(kJammy, "", "5:6.0.16-1ubuntu1", "1000");
-  auto r = EnsureInstalled(host, E("redis"), {});
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->method, "apt");
-  EXPECT_EQ(r->source, "redis-server");
+  FakeHost host(Probe(kJammy, "", "5:6.0.16-1ubuntu1", "1000"));
+  InstalledEngine r = MustInstall(host, "redis");
+  EXPECT_EQ(r.method, "apt");
+  EXPECT_EQ(r.source, "redis-server");
   EXPECT_TRUE(host.RanDetached({"sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get",
                                 "-o", "DPkg::Lock::Timeout=300", "install", "-y", "-q",
                                 "--no-install-recommends", "redis-server"}));
   // The packaged service is not left running beside the engines dfbench starts.
   EXPECT_TRUE(host.Ran({"sudo", "-n", "systemctl", "disable", "--now", "redis-server"}));
 
-  FakeHost root;
-  root.probe = Probe(kJammy, "", "1.6.14-1", "0");
-  ASSERT_TRUE(EnsureInstalled(root, E("memcached"), {}));
+  FakeHost root(Probe(kJammy, "", "1.6.14-1", "0"));
+  MustInstall(root, "memcached");
   EXPECT_TRUE(root.RanDetached({"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o",
                                 "DPkg::Lock::Timeout=300", "install", "-y", "-q",
                                 "--no-install-recommends", "memcached"}));
@@ -403,8 +399,7 @@ TEST(EnsureInstalled, ExplicitBinaryAndImpossibleInstalls) {
   EXPECT_EQ(r->method, "binary");
   EXPECT_EQ(r->binary, "/opt/redis/bin/redis-server");
 
-  FakeHost fedora;
-  fedora.probe = Probe(kFedora, "", "", "0");
+  FakeHost fedora(Probe(kFedora, "", "", "0"));
   auto none = EnsureInstalled(fedora, E("valkey"), {});
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().kind, core::ErrorKind::kEnvironment);

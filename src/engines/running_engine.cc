@@ -40,19 +40,25 @@ std::string WithTail(const std::string& message, const std::string& tail,
   return message + "; last log lines:\n" + tail;
 }
 
+// memcached's answer to "version": the version it names.
+core::Result<std::string> MemcachedVersion(protocol::BlockingClient& client) {
+  auto lines = client.MemcacheCommand("version");
+  if (!lines) return tl::unexpected(lines.error());
+  constexpr std::string_view kPrefix = "VERSION ";
+  if (lines->empty() || !lines->back().starts_with(kPrefix)) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "unexpected reply to version: " + (lines->empty() ? "" : lines->back()));
+  }
+  return lines->back().substr(kPrefix.size());
+}
+
 // One request that proves the engine serves clients: PING, or memcached's "version".
 core::Status Ping(const EngineSpec& spec, const std::string& address, int port,
                   milliseconds timeout) {
   auto client = protocol::BlockingClient::Connect(address, port, timeout);
   if (!client) return tl::unexpected(client.error());
   if (spec.protocol == Protocol::kMemcacheText) {
-    auto lines = client->MemcacheCommand("version");
-    if (!lines) return tl::unexpected(lines.error());
-    if (lines->empty() || lines->back().rfind("VERSION", 0) != 0) {
-      return core::Fail(core::ErrorKind::kEnvironment,
-                        "unexpected reply to version: " + (lines->empty() ? "" : lines->back()));
-    }
-    return core::Ok();
+    return MemcachedVersion(*client).and_then([](const std::string&) { return core::Ok(); });
   }
   auto reply = client->Command({"PING"});
   if (!reply) return tl::unexpected(reply.error());
@@ -67,13 +73,9 @@ core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string&
   auto client = protocol::BlockingClient::Connect(address, port, kControlTimeout);
   if (!client) return tl::unexpected(client.error());
   if (spec.protocol == Protocol::kMemcacheText) {
-    auto lines = client->MemcacheCommand("version");
-    if (!lines) return tl::unexpected(lines.error());
-    const std::string prefix = "VERSION ";
-    if (lines->empty() || lines->back().rfind(prefix, 0) != 0) {
-      return core::Fail(core::ErrorKind::kEnvironment, "unexpected reply to version");
-    }
-    return "memcached " + lines->back().substr(prefix.size());
+    auto version = MemcachedVersion(*client);
+    if (!version) return tl::unexpected(version.error());
+    return "memcached " + *version;
   }
   auto reply = client->Command({"INFO", "server"});
   if (!reply) return tl::unexpected(reply.error());

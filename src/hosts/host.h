@@ -23,6 +23,9 @@ struct CommandSpec {
   // When set, the command's stderr goes straight to ours (live progress) instead of being
   // captured; stdout is still captured.
   bool stream_stderr = false;
+  // A file on this machine fed to the command's stdin; empty: no input.
+  std::string stdin_path;
+  core::Interrupts interrupts = core::Interrupts::kObey;
 };
 
 struct CommandOutput {
@@ -54,6 +57,7 @@ struct TcpEndpoint {
   int port = 0;
 };
 
+// What differs between hosts is virtual; file transfers and reads are written once on Run.
 class Host {
  public:
   virtual ~Host() = default;
@@ -74,15 +78,14 @@ class Host {
   // SIGTERM, wait up to `grace`, SIGKILL; reaps it. Idempotent.
   virtual core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) = 0;
 
-  // The last `max_bytes` of a file on the host ("" when unreadable).
-  virtual std::string ReadTail(const std::string& path, size_t max_bytes) = 0;
-  // Copies a file from the host to this machine.
-  virtual core::Status Fetch(const std::string& remote_path,
-                             const std::filesystem::path& local_path) = 0;
-  // Copies a file from this machine to the host (parent directories created, replaced
-  // atomically), with permission bits `mode`.
-  virtual core::Status Upload(const std::filesystem::path& local_path,
-                              const std::string& remote_path, unsigned mode) = 0;
+  // The last `max_bytes` of a file on the host from a line start ("" when unreadable).
+  std::string ReadTail(const std::string& path, size_t max_bytes);
+  // Copies a file from the host to this machine; a failed copy leaves no local file.
+  core::Status Fetch(const std::string& remote_path, const std::filesystem::path& local_path);
+  // Copies a file from this machine to `remote_path`, an absolute path on the host (parent
+  // directories created, replaced atomically), with permission bits `mode`.
+  core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
+                      unsigned mode);
   // A scratch directory on the host for logs and reports, created on first use.
   virtual core::Result<std::string> WorkDir() = 0;
 

@@ -37,7 +37,7 @@ uint64_t MemoryBytes() {
 
 std::string OsName() {
   auto release = core::ReadFile("/etc/os-release");
-  return release ? OsPrettyName(*release) : "";
+  return release ? OsReleaseField(*release, "PRETTY_NAME") : "";
 }
 
 }  // namespace
@@ -67,6 +67,8 @@ LocalHost::~LocalHost() {
 
 core::Result<CommandOutput> LocalHost::Run(const CommandSpec& spec) {
   core::RunOptions options{.timeout = spec.timeout,
+                           .interrupts = spec.interrupts,
+                           .stdin_path = spec.stdin_path,
                            .cpus = spec.cpus,
                            .stderr_mode = spec.stream_stderr ? core::RunOptions::Stderr::kInherit
                                                              : core::RunOptions::Stderr::kCapture};
@@ -122,33 +124,6 @@ core::Status LocalHost::StopDaemon(DaemonHandle& handle, std::chrono::millisecon
   handle.exit_status = proc.Terminate(grace);
   handle.pid = -1;  // a later pid reuse must not be mistaken for this daemon
   return core::Ok();
-}
-
-std::string LocalHost::ReadTail(const std::string& path, size_t max_bytes) {
-  return core::ReadTail(path, max_bytes);
-}
-
-core::Status LocalHost::Fetch(const std::string& remote_path,
-                              const std::filesystem::path& local_path) {
-  std::error_code ec;
-  if (local_path.has_parent_path()) {
-    if (auto made = core::MakeDirs(local_path.parent_path()); !made) return made;
-  }
-  if (std::filesystem::equivalent(remote_path, local_path, ec)) return core::Ok();
-  std::filesystem::copy_file(remote_path, local_path,
-                             std::filesystem::copy_options::overwrite_existing, ec);
-  if (ec) {
-    return core::Fail(core::ErrorKind::kEnvironment, "cannot copy " + remote_path + " to " +
-                                                         local_path.string() + ": " + ec.message());
-  }
-  return core::Ok();
-}
-
-core::Status LocalHost::Upload(const std::filesystem::path& local_path,
-                               const std::string& remote_path, unsigned mode) {
-  auto content = core::ReadFile(local_path);
-  if (!content) return tl::unexpected(content.error());
-  return core::WriteFileAtomic(remote_path, *content, mode);
 }
 
 core::Result<std::string> LocalHost::WorkDir() {

@@ -28,11 +28,6 @@ class LocalHost : public Host {
   core::Result<DaemonHandle> StartDaemon(const DaemonSpec& spec) override;
   bool DaemonAlive(DaemonHandle& handle) override;
   core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
-  std::string ReadTail(const std::string& path, size_t max_bytes) override;
-  core::Status Fetch(const std::string& remote_path,
-                     const std::filesystem::path& local_path) override;
-  core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
-                      unsigned mode) override;
   core::Result<std::string> WorkDir() override;
   core::Result<core::HostFacts> Facts(const std::string& role) override;
   core::Result<int> FreePort() override;

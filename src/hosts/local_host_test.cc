@@ -67,11 +67,14 @@ TEST(LocalHost, RunTimesOut) {
   EXPECT_NE(r.error().message.find("timed out"), std::string::npos) << r.error().message;
 }
 
-TEST(LocalHost, RunMissingProgramIsEnvironmentError) {
+TEST(LocalHost, MissingProgramIsEnvironmentError) {
   LocalHost host(TestDir("missing"));
   auto r = host.Run({.argv = {"dfbench-no-such-program"}});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
+  auto d = host.StartDaemon({.argv = {"/nonexistent/engine"}});
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().kind, core::ErrorKind::kEnvironment);
 }
 
 TEST(LocalHost, RunIsInterruptible) {
@@ -150,13 +153,6 @@ TEST(LocalHost, DestructorKillsLeftoverDaemons) {
   EXPECT_FALSE(ProcessExists(pid));
 }
 
-TEST(LocalHost, StartDaemonMissingBinary) {
-  LocalHost host(TestDir("missing_daemon"));
-  auto d = host.StartDaemon({.argv = {"/nonexistent/engine"}});
-  ASSERT_FALSE(d);
-  EXPECT_EQ(d.error().kind, core::ErrorKind::kEnvironment);
-}
-
 TEST(LocalHost, FactsAreFilledIn) {
   LocalHost host(TestDir("facts"));
   auto f = host.Facts("server");
@@ -204,9 +200,53 @@ TEST(LocalHost, FetchCopiesAFile) {
   ASSERT_TRUE(core::WriteFileAtomic(dir / "src.txt", "payload"));
   ASSERT_TRUE(host.Fetch((dir / "src.txt").string(), dir / "copy" / "dst.txt"));
   EXPECT_EQ(*core::ReadFile(dir / "copy" / "dst.txt"), "payload");
-  auto missing = host.Fetch((dir / "nope").string(), dir / "x");
+  auto missing = host.Fetch((dir / "nope").string(), dir / "copy" / "dst.txt");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_FALSE(std::filesystem::exists(dir / "copy" / "dst.txt"));  // nothing half-fetched
+}
+
+TEST(LocalHost, FetchAndReadTailStillWorkAfterCtrlC) {
+  auto dir = TestDir("after-interrupt");
+  LocalHost host(dir);
+  ASSERT_TRUE(core::WriteFileAtomic(dir / "report.json", "{}\n"));
+  core::InstallInterruptHandlers();
+  kill(getpid(), SIGINT);
+  auto run = host.Run({.argv = {"true"}});
+  auto fetched = host.Fetch((dir / "report.json").string(), dir / "kept.json");
+  const std::string tail = host.ReadTail((dir / "kept.json").string(), 100);
+  core::ResetInterruptForTesting();
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().kind, core::ErrorKind::kInterrupted);
+  EXPECT_TRUE(fetched) << fetched.error().message;
+  EXPECT_EQ(tail, "{}\n");
+}
+
+TEST(LocalHost, UploadPlacesTheFileWithItsMode) {
+  auto dir = TestDir("upload");
+  LocalHost host(dir);
+  std::string data(200000, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7);
+  ASSERT_TRUE(core::WriteFileAtomic(dir / "src.bin", data));
+  const std::string dest = (dir / "deep" / "er" / "dst.bin").string();
+  ASSERT_TRUE(host.Upload(dir / "src.bin", dest, 0750));
+  EXPECT_EQ(*core::ReadFile(dest), data);
+  EXPECT_EQ(std::filesystem::status(dest).permissions(), std::filesystem::perms(0750));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "deep" / "er"), {}), 1);
+  EXPECT_EQ(host.Upload(dir / "src.bin", "relative/dst", 0644).error().kind,
+            core::ErrorKind::kUsage);
+  EXPECT_FALSE(host.Upload(dir / "nope", dest, 0644));
+}
+
+TEST(LocalHost, ReadTailStartsAtALine) {
+  auto dir = TestDir("tail");
+  LocalHost host(dir);
+  ASSERT_TRUE(core::WriteFileAtomic(dir / "log", "first line\nsecond\nthird\n"));
+  EXPECT_EQ(host.ReadTail((dir / "log").string(), 100), "first line\nsecond\nthird\n");
+  EXPECT_EQ(host.ReadTail((dir / "log").string(), 15), "second\nthird\n");
+  ASSERT_TRUE(core::WriteFileAtomic(dir / "one-line", "abcdefgh"));
+  EXPECT_EQ(host.ReadTail((dir / "one-line").string(), 4), "efgh");  // no line start in sight
+  EXPECT_EQ(host.ReadTail((dir / "nope").string(), 100), "");
 }
 
 }  // namespace

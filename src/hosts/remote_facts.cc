@@ -91,8 +91,8 @@ std::string CpuModelOf(const std::string& cpuinfo) {
   return "";
 }
 
-std::string OsPrettyName(const std::string& os_release) {
-  return Unquote(FieldOf(os_release, "PRETTY_NAME", '='));
+std::string OsReleaseField(const std::string& os_release, const std::string& key) {
+  return Unquote(FieldOf(os_release, key, '='));
 }
 
 uint64_t MemTotalBytes(const std::string& meminfo) {
@@ -152,7 +152,7 @@ core::HostFacts ParseFacts(const std::string& script_output, const std::string& 
   if (f.cpu_model.empty()) f.cpu_model = FieldOf(s["lscpu"], "Model name", ':');
   if (f.cpu_model.empty()) f.cpu_model = "unknown";
   f.memory_bytes = MemTotalBytes(s["meminfo"]);
-  f.os = OsPrettyName(s["os"]);
+  f.os = OsReleaseField(s["os"], "PRETTY_NAME");
 
   const auto nics = ParseNicQueues(s["queues"]);
   std::string nic = InterfaceWithAddress(s["addr"], engine_address);

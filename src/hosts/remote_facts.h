@@ -28,8 +28,8 @@ std::map<std::string, std::string> SplitSections(const std::string& text);
 std::string FieldOf(const std::string& text, const std::string& key, char sep);
 // The CPU model a /proc/cpuinfo text names ("" if none).
 std::string CpuModelOf(const std::string& cpuinfo);
-// PRETTY_NAME of an os-release text, unquoted.
-std::string OsPrettyName(const std::string& os_release);
+// The value of `key` (PRETTY_NAME, ID, VERSION_ID ...) in an os-release text, unquoted.
+std::string OsReleaseField(const std::string& os_release, const std::string& key);
 // MemTotal of a meminfo text, in bytes (0 if absent).
 uint64_t MemTotalBytes(const std::string& meminfo);
 

@@ -118,7 +118,7 @@ TEST(SplitSections, IgnoresTextBeforeTheFirstMarker) {
   EXPECT_EQ(s["b"], "");
   EXPECT_EQ(s["c"], "x\n");
   EXPECT_EQ(s.count("junk"), 0u);
-  EXPECT_EQ(OsPrettyName("PRETTY_NAME='Debian GNU/Linux 12 (bookworm)'\n"),
+  EXPECT_EQ(OsReleaseField("PRETTY_NAME='Debian GNU/Linux 12 (bookworm)'\n", "PRETTY_NAME"),
             "Debian GNU/Linux 12 (bookworm)");
   EXPECT_EQ(MemTotalBytes("MemFree: 1 kB\n"), 0u);
 }

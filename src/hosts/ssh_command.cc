@@ -148,16 +148,4 @@ std::vector<std::string> SshLoginArgv(const SshEndpoint& e) {
   return argv;
 }
 
-std::vector<std::string> ScpUploadArgv(const SshEndpoint& e, const std::string& local_path,
-                                       const std::string& remote_path) {
-  std::vector<std::string> argv = {"scp", "-q"};
-  auto o = BaseOptions(e);
-  argv.insert(argv.end(), o.begin(), o.end());
-  // An IPv6 address needs brackets before the ":path" part.
-  const std::string host = e.host.find(':') != std::string::npos ? "[" + e.host + "]" : e.host;
-  argv.insert(argv.end(), {"-P", std::to_string(e.port), "--", local_path,
-                           e.user + "@" + host + ":" + remote_path});
-  return argv;
-}
-
 }  // namespace dfbench::hosts

@@ -56,9 +56,5 @@ std::vector<std::string> SshForwardArgv(const SshEndpoint& e, const std::string&
                                         int local_port, const std::string& address, int port);
 // An interactive login for people (`dfbench ssh`): key, host-key options and port only.
 std::vector<std::string> SshLoginArgv(const SshEndpoint& e);
-// scp argv that copies a local file to `remote_path` on the host (through the shared
-// connection). `remote_path` must be absolute.
-std::vector<std::string> ScpUploadArgv(const SshEndpoint& e, const std::string& local_path,
-                                       const std::string& remote_path);
 
 }  // namespace dfbench::hosts

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/subprocess.h"
+#include "support/test_data.h"
 
 namespace dfbench::hosts {
 namespace {
@@ -11,17 +12,7 @@ namespace {
 std::vector<std::string> ShellSplit(const std::string& command_line) {
   auto r = core::RunCapture({"/bin/sh", "-c", "printf '%s\\0' " + command_line});
   EXPECT_TRUE(r && r->status.ok());
-  std::vector<std::string> args;
-  std::string cur;
-  for (char c : r ? r->out : "") {
-    if (c == '\0') {
-      args.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  return args;
+  return testing::SplitNul(r ? r->out : "");
 }
 
 const std::vector<std::string> kHostile = {"plain",
@@ -132,16 +123,6 @@ TEST(SshLoginArgv, MatchesWhatPeopleType) {
   auto argv = SshLoginArgv(e);
   EXPECT_EQ(argv.back(), "root@10.0.0.1");
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "-p"), argv.end());
-}
-
-TEST(ScpUploadArgv, BracketsIpv6AndUsesCapitalP) {
-  auto argv = ScpUploadArgv(Endpoint(), "/local/f", "/remote/f");
-  EXPECT_EQ(argv.front(), "scp");
-  EXPECT_EQ(argv.back(), "ubuntu@10.200.0.2:/remote/f");
-  EXPECT_EQ(argv[argv.size() - 2], "/local/f");
-  EXPECT_NE(std::find(argv.begin(), argv.end(), "-P"), argv.end());
-  SshEndpoint v6{.user = "u", .host = "fd00::2"};
-  EXPECT_EQ(ScpUploadArgv(v6, "a", "/b").back(), "u@[fd00::2]:/b");
 }
 
 TEST(PrivilegedArgv, SudoWithoutPromptWhenNotRoot) {

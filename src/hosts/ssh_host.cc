@@ -9,6 +9,7 @@
 
 #include "core/files.h"
 #include "core/interrupt.h"
+#include "core/text.h"
 #include "hosts/digest.h"
 #include "hosts/local_host.h"
 #include "hosts/remote_facts.h"
@@ -21,19 +22,6 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 constexpr milliseconds kControlTimeout = seconds(30);
-
-std::string FirstLine(const std::string& text) {
-  size_t b = text.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = text.find_first_of("\r\n", b);
-  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
-}
-
-std::string Trimmed(const std::string& text) {
-  size_t b = text.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return text.substr(b, text.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 std::string CpuListArg(const std::vector<int>& cpus) {
   std::string s;
@@ -111,7 +99,7 @@ core::Result<std::unique_ptr<SshHost>> SshHost::Connect(SshHostOptions options) 
                     : host->RunLocal(SshMasterArgv(e), login_timeout, Interrupts::kObey);
   if (!master) return tl::unexpected(core::WithContext(master.error(), host->Where()));
   if (!master->status.ok()) {
-    std::string why = Trimmed(master->err);
+    std::string why = core::Trim(master->err);
     return core::Fail(core::ErrorKind::kEnvironment,
                       "cannot log in to " + host->Where() + ": " +
                           (why.empty() ? "ssh " + master->status.Describe() : why));
@@ -123,7 +111,7 @@ core::Result<std::unique_ptr<SshHost>> SshHost::Connect(SshHostOptions options) 
   if (!hello->status.ok()) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
-        "cannot prepare a work directory on " + host->Where() + ": " + FirstLine(hello->err));
+        "cannot prepare a work directory on " + host->Where() + ": " + core::FirstLine(hello->err));
   }
   std::string ssh_connection;
   std::istringstream in(hello->out);
@@ -140,8 +128,8 @@ core::Result<std::unique_ptr<SshHost>> SshHost::Connect(SshHostOptions options) 
     if (key == "work") host->work_dir_ = value;
   }
   if (host->work_dir_.empty()) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "unexpected answer from " + host->Where() + ": " + FirstLine(hello->out));
+    return core::Fail(core::ErrorKind::kEnvironment, "unexpected answer from " + host->Where() +
+                                                         ": " + core::FirstLine(hello->out));
   }
   // "client_ip client_port server_ip server_port": the address the host was reached on.
   std::istringstream words(ssh_connection);
@@ -184,23 +172,24 @@ void SshHost::CloseMaster() {
 core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>& argv,
                                                   milliseconds timeout, Interrupts interrupts,
                                                   bool stream_stderr,
-                                                  const std::string& stdout_path) {
+                                                  const std::string& stdin_path) {
   const std::string base =
       (options_.local_dir / ("io-" + std::to_string(getpid()) + "-" + std::to_string(sequence_++)))
           .string();
-  const std::string out_path = stdout_path.empty() ? base + ".out" : stdout_path;
+  const std::string out_path = base + ".out";
   const std::string err_path = stream_stderr ? "" : base + ".err";
   auto cleanup = [&] {
     std::error_code ec;
-    if (stdout_path.empty()) std::filesystem::remove(out_path, ec);
+    std::filesystem::remove(out_path, ec);
     if (!err_path.empty()) std::filesystem::remove(err_path, ec);
   };
-  // ssh's stdin is /dev/null: remote programs never wait for input.
-  auto proc = core::Spawn({.argv = argv, .stdout_path = out_path, .stderr_path = err_path});
+  // Without stdin_path ssh's stdin is /dev/null: remote programs never wait for input.
+  auto proc = core::Spawn(
+      {.argv = argv, .stdout_path = out_path, .stderr_path = err_path, .stdin_path = stdin_path});
   if (!proc) {
     cleanup();
     return core::Fail(core::ErrorKind::kEnvironment,
-                      proc.error().message + " (dfbench needs the OpenSSH client: ssh, scp)");
+                      proc.error().message + " (dfbench needs the OpenSSH client, ssh)");
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   LocalRun result;
@@ -220,7 +209,7 @@ core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>
       return core::Fail(core::ErrorKind::kFailure, "timed out after " + Describe(timeout));
     }
   }
-  if (stdout_path.empty()) result.out = core::ReadFile(out_path).value_or("");
+  result.out = core::ReadFile(out_path).value_or("");
   if (!err_path.empty()) result.err = core::ReadFile(err_path).value_or("");
   cleanup();
   return result;
@@ -228,13 +217,12 @@ core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>
 
 core::Result<SshHost::LocalRun> SshHost::Remote(const std::vector<std::string>& remote_argv,
                                                 milliseconds timeout, Interrupts interrupts,
-                                                bool stream_stderr,
-                                                const std::string& stdout_path) {
+                                                bool stream_stderr, const std::string& stdin_path) {
   auto r = RunLocal(SshCommandArgv(options_.endpoint, remote_argv), timeout, interrupts,
-                    stream_stderr, stdout_path);
+                    stream_stderr, stdin_path);
   if (!r) return r;
   if (r->status.code == 255) {
-    std::string why = FirstLine(r->err);
+    std::string why = core::FirstLine(r->err);
     return core::Fail(core::ErrorKind::kEnvironment,
                       "lost the SSH connection to " + Where() + (why.empty() ? "" : ": " + why));
   }
@@ -258,7 +246,7 @@ core::Result<CommandOutput> SshHost::Run(const CommandSpec& spec) {
   std::vector<std::string> argv = {"sh", "-c", kRunWrapper, "sh", pid_file};
   auto command = Pinned(spec.cpus, spec.argv);
   argv.insert(argv.end(), command.begin(), command.end());
-  auto r = Remote(argv, spec.timeout, Interrupts::kObey, spec.stream_stderr);
+  auto r = Remote(argv, spec.timeout, spec.interrupts, spec.stream_stderr, spec.stdin_path);
   if (!r) {
     // Cut short here (or the connection carrying it dropped): the program must not go on
     // running on the host.
@@ -298,7 +286,7 @@ core::Result<DaemonHandle> SshHost::StartDaemon(const DaemonSpec& spec) {
   if (!r->status.ok() || !(in >> handle.pid >> start) || handle.pid <= 0) {
     return core::Fail(core::ErrorKind::kEnvironment,
                       "cannot start " + spec.argv[0] + " on " + Where() + ": " +
-                          FirstLine(r->err.empty() ? r->out : r->err));
+                          core::FirstLine(r->err.empty() ? r->out : r->err));
   }
   handle.description = spec.argv[0] + "#" + start;  // the start time tells a reused pid apart
   std::lock_guard lock(mu_);
@@ -349,69 +337,6 @@ core::Status SshHost::StopDaemon(DaemonHandle& handle, milliseconds grace) {
   return core::Ok();
 }
 
-std::string SshHost::ReadTail(const std::string& path, size_t max_bytes) {
-  auto r = RunScript("tail -c \"$1\" -- \"$2\" 2>/dev/null", {std::to_string(max_bytes), path},
-                     kControlTimeout);
-  if (!r || !r->status.ok()) return "";
-  std::string text = std::move(r->out);
-  if (text.size() >= max_bytes) {  // cut in the middle of a line: start at the next one
-    size_t nl = text.find('\n');
-    text = nl == std::string::npos ? "" : text.substr(nl + 1);
-  }
-  return text;
-}
-
-core::Status SshHost::Fetch(const std::string& remote_path,
-                            const std::filesystem::path& local_path) {
-  if (local_path.has_parent_path()) {
-    if (auto st = core::MakeDirs(local_path.parent_path()); !st) return st;
-  }
-  auto r = Remote({"cat", "--", remote_path}, std::chrono::minutes(30), Interrupts::kObey, false,
-                  local_path.string());
-  if (!r || !r->status.ok()) {
-    std::error_code ec;
-    std::filesystem::remove(local_path, ec);
-    if (!r) return tl::unexpected(core::WithContext(r.error(), "cannot fetch " + remote_path));
-    return core::Fail(core::ErrorKind::kEnvironment, "cannot fetch " + remote_path + " from " +
-                                                         Where() + ": " + FirstLine(r->err));
-  }
-  return core::Ok();
-}
-
-core::Status SshHost::Upload(const std::filesystem::path& local_path,
-                             const std::string& remote_path, unsigned mode) {
-  if (remote_path.empty() || remote_path.front() != '/') {
-    return core::Fail(core::ErrorKind::kUsage, "upload needs an absolute path: " + remote_path);
-  }
-  const std::string tmp =
-      remote_path + ".part-" + std::to_string(getpid()) + "-" + std::to_string(sequence_++);
-  auto fail = [&](const std::string& why) {
-    (void)RunScript("rm -f -- \"$1\"", {tmp}, kControlTimeout);
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "cannot upload " + local_path.string() + " to " + Where() + ": " + why);
-  };
-  auto dir = RunScript("mkdir -p -- \"$(dirname -- \"$1\")\"", {remote_path}, kControlTimeout);
-  if (!dir) return tl::unexpected(dir.error());
-  if (!dir->status.ok()) return fail(FirstLine(dir->err));
-  auto copy = RunLocal(ScpUploadArgv(options_.endpoint, local_path.string(), tmp),
-                       std::chrono::minutes(30), Interrupts::kObey);
-  if (!copy) {
-    if (copy.error().kind == core::ErrorKind::kInterrupted) {
-      (void)fail("interrupted");
-      return tl::unexpected(copy.error());
-    }
-    return fail(copy.error().message);
-  }
-  if (!copy->status.ok()) return fail(FirstLine(copy->err));
-  char octal[8];
-  std::snprintf(octal, sizeof(octal), "%o", mode);
-  auto place = RunScript("chmod \"$1\" -- \"$2\" && mv -f -- \"$2\" \"$3\"",
-                         {octal, tmp, remote_path}, kControlTimeout);
-  if (!place) return tl::unexpected(place.error());
-  if (!place->status.ok()) return fail(FirstLine(place->err));
-  return core::Ok();
-}
-
 core::Result<core::HostFacts> SshHost::Facts(const std::string& role) {
   {
     std::lock_guard lock(mu_);
@@ -449,7 +374,7 @@ core::Result<TcpEndpoint> SshHost::ControlEndpoint(int port) {
       forwards_[port] = *local;
       return TcpEndpoint{"127.0.0.1", *local};
     }
-    why = FirstLine(r->err);
+    why = core::FirstLine(r->err);
   }
   return core::Fail(core::ErrorKind::kEnvironment,
                     "cannot forward a local port to " + engine_address_ + ":" +
@@ -480,7 +405,7 @@ core::Result<int> SshHost::FreePort() {
 std::optional<std::string> SshHost::Which(const std::string& program) {
   auto r = RunScript(kWhichScript, {program}, kControlTimeout);
   if (!r || !r->status.ok()) return std::nullopt;
-  std::string path = FirstLine(r->out);
+  std::string path = core::FirstLine(r->out);
   if (path.empty()) return std::nullopt;
   return path;
 }
@@ -513,9 +438,10 @@ core::Result<std::string> SshHost::DfbenchBinary() {
   auto smoke = Remote({remote, "version"}, kControlTimeout, Interrupts::kObey);
   if (!smoke) return tl::unexpected(smoke.error());
   if (!smoke->status.ok()) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "the dfbench binary does not run on " + Where() + ": " +
-                          FirstLine(smoke->err.empty() ? smoke->status.Describe() : smoke->err));
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        "the dfbench binary does not run on " + Where() + ": " +
+            core::FirstLine(smoke->err.empty() ? smoke->status.Describe() : smoke->err));
   }
   std::lock_guard lock(mu_);
   dfbench_binary_ = remote;
@@ -528,9 +454,9 @@ core::Status SshHost::StopLeftovers() {
                 {work_dir_}, std::chrono::minutes(2));
   if (!r) return tl::unexpected(r.error());
   if (!r->status.ok()) {
-    return core::Fail(
-        core::ErrorKind::kEnvironment,
-        "cannot stop what was left in " + work_dir_ + " on " + Where() + ": " + FirstLine(r->err));
+    return core::Fail(core::ErrorKind::kEnvironment, "cannot stop what was left in " + work_dir_ +
+                                                         " on " + Where() + ": " +
+                                                         core::FirstLine(r->err));
   }
   return core::Ok();
 }
@@ -540,8 +466,8 @@ core::Status SshHost::RemoveWorkDir() {
                      {work_dir_}, std::chrono::minutes(2));
   if (!r) return tl::unexpected(r.error());
   if (!r->status.ok()) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "cannot remove " + work_dir_ + " on " + Where() + ": " + FirstLine(r->err));
+    return core::Fail(core::ErrorKind::kEnvironment, "cannot remove " + work_dir_ + " on " +
+                                                         Where() + ": " + core::FirstLine(r->err));
   }
   std::lock_guard lock(mu_);
   daemons_.clear();

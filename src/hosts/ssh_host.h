@@ -47,11 +47,6 @@ class SshHost : public Host {
   core::Result<DaemonHandle> StartDaemon(const DaemonSpec& spec) override;
   bool DaemonAlive(DaemonHandle& handle) override;
   core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
-  std::string ReadTail(const std::string& path, size_t max_bytes) override;
-  core::Status Fetch(const std::string& remote_path,
-                     const std::filesystem::path& local_path) override;
-  core::Status Upload(const std::filesystem::path& local_path, const std::string& remote_path,
-                      unsigned mode) override;
   core::Result<std::string> WorkDir() override { return work_dir_; }
   core::Result<core::HostFacts> Facts(const std::string& role) override;
   // Always a local port forwarded over the shared connection (ssh -O forward -L), whether or
@@ -84,21 +79,21 @@ class SshHost : public Host {
  private:
   explicit SshHost(SshHostOptions options) : options_(std::move(options)) {}
 
-  enum class Interrupts { kObey, kIgnore };
+  using Interrupts = core::Interrupts;
   struct LocalRun {
     core::ExitStatus status;
     std::string out;
     std::string err;
   };
-  // Runs a local program (ssh, scp) to completion with its output in files under local_dir_.
-  // stdout_path set: stdout goes there and `out` stays empty. stream_stderr: stderr is ours.
+  // Runs a local program (ssh) to completion with its output in files under local_dir_.
+  // stream_stderr: stderr is ours. stdin_path set: the program reads that file.
   core::Result<LocalRun> RunLocal(const std::vector<std::string>& argv,
                                   std::chrono::milliseconds timeout, Interrupts interrupts,
-                                  bool stream_stderr = false, const std::string& stdout_path = "");
+                                  bool stream_stderr = false, const std::string& stdin_path = "");
   // A remote command over ssh; exit 255 (ssh's own failure) becomes kEnvironment.
   core::Result<LocalRun> Remote(const std::vector<std::string>& remote_argv,
                                 std::chrono::milliseconds timeout, Interrupts interrupts,
-                                bool stream_stderr = false, const std::string& stdout_path = "");
+                                bool stream_stderr = false, const std::string& stdin_path = "");
   std::string Where() const;  // "server (root@10.0.0.2)"
   void KillRemoteCommand(const std::string& pid_file);
   void CloseMaster();

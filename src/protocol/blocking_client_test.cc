@@ -56,75 +56,75 @@ class RawConnection {
   int fd_;
 };
 
-TEST(BlockingClientRedisTest, PingSetGetAndNull) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
-  auto pong = client.Command({"PING"});
+// A redis-server of the test's own and a client connected to it.
+class BlockingClientRedisTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_) << server_.error().message;
+    client_.emplace(server_->Client());
+  }
+
+  core::Result<TestServer> server_ = TestServer::StartRedis();
+  std::optional<BlockingClient> client_;
+};
+
+TEST_F(BlockingClientRedisTest, PingSetGetAndNull) {
+  auto pong = client_->Command({"PING"});
   ASSERT_TRUE(pong) << pong.error().message;
   EXPECT_EQ(pong->type, ReplyType::kSimpleString);
   EXPECT_EQ(pong->str, "PONG");
 
-  auto set = client.Command({"SET", "greeting", "hello world"});
+  auto set = client_->Command({"SET", "greeting", "hello world"});
   ASSERT_TRUE(set);
   EXPECT_EQ(set->str, "OK");
-  auto get = client.Command({"GET", "greeting"});
+  auto get = client_->Command({"GET", "greeting"});
   ASSERT_TRUE(get);
   EXPECT_EQ(get->type, ReplyType::kBulkString);
   EXPECT_EQ(get->str, "hello world");
-  auto miss = client.Command({"GET", "absent"});
+  auto miss = client_->Command({"GET", "absent"});
   ASSERT_TRUE(miss);
   EXPECT_TRUE(miss->is_null());
-  auto size = client.Command({"DBSIZE"});
+  auto size = client_->Command({"DBSIZE"});
   ASSERT_TRUE(size);
   EXPECT_EQ(size->type, ReplyType::kInteger);
   EXPECT_EQ(size->integer, 1);
 }
 
-TEST(BlockingClientRedisTest, BigValueAndArrays) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
+TEST_F(BlockingClientRedisTest, BigValueAndArrays) {
   const std::string big(3 << 20, 'b');  // arrives over many reads
-  ASSERT_TRUE(client.Command({"SET", "big", big}));
-  auto get = client.Command({"GET", "big"});
+  ASSERT_TRUE(client_->Command({"SET", "big", big}));
+  auto get = client_->Command({"GET", "big"});
   ASSERT_TRUE(get);
   EXPECT_EQ(get->str, big);
-  ASSERT_TRUE(client.Command({"RPUSH", "list", "a", "b", "c"}));
-  auto range = client.Command({"LRANGE", "list", "0", "-1"});
+  ASSERT_TRUE(client_->Command({"RPUSH", "list", "a", "b", "c"}));
+  auto range = client_->Command({"LRANGE", "list", "0", "-1"});
   ASSERT_TRUE(range);
   ASSERT_EQ(range->type, ReplyType::kArray);
   ASSERT_EQ(range->elements.size(), 3u);
   EXPECT_EQ(range->elements[2].str, "c");
 }
 
-TEST(BlockingClientRedisTest, ErrorReplyIsAReplyNotAFailure) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
-  auto reply = client.Command({"NOSUCHCOMMAND", "x"});
+TEST_F(BlockingClientRedisTest, ErrorReplyIsAReplyNotAFailure) {
+  auto reply = client_->Command({"NOSUCHCOMMAND", "x"});
   ASSERT_TRUE(reply) << reply.error().message;
   EXPECT_TRUE(reply->is_error());
   EXPECT_TRUE(reply->str.starts_with("ERR")) << reply->str;
-  ASSERT_TRUE(client.Command({"SET", "s", "v"}));
-  auto wrong_type = client.Command({"LPUSH", "s", "x"});
+  ASSERT_TRUE(client_->Command({"SET", "s", "v"}));
+  auto wrong_type = client_->Command({"LPUSH", "s", "x"});
   ASSERT_TRUE(wrong_type);
   EXPECT_TRUE(wrong_type->str.starts_with("WRONGTYPE")) << wrong_type->str;
   // The connection is still in step.
-  auto pong = client.Command({"PING"});
+  auto pong = client_->Command({"PING"});
   ASSERT_TRUE(pong);
   EXPECT_EQ(pong->str, "PONG");
 }
 
-TEST(BlockingClientRedisTest, InfoParsing) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
-  auto info = client.Command({"INFO", "server"});
+TEST_F(BlockingClientRedisTest, InfoParsing) {
+  auto info = client_->Command({"INFO", "server"});
   ASSERT_TRUE(info);
   ASSERT_EQ(info->type, ReplyType::kBulkString);
-  EXPECT_EQ(InfoField(info->str, "tcp_port"), std::to_string(server->port()));
-  EXPECT_EQ(InfoField(info->str, "process_id"), std::to_string(server->pid()));
+  EXPECT_EQ(InfoField(info->str, "tcp_port"), std::to_string(server_->port()));
+  EXPECT_EQ(InfoField(info->str, "process_id"), std::to_string(server_->pid()));
   EXPECT_FALSE(InfoField(info->str, "redis_version").empty());
   EXPECT_EQ(InfoField(info->str, "no_such_field"), "");
   for (const auto& [key, value] : ParseInfo(info->str)) {
@@ -134,45 +134,39 @@ TEST(BlockingClientRedisTest, InfoParsing) {
   }
 }
 
-TEST(BlockingClientRedisTest, Resp3Replies) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
-  auto hello = client.Command({"HELLO", "3"});
+TEST_F(BlockingClientRedisTest, Resp3Replies) {
+  auto hello = client_->Command({"HELLO", "3"});
   ASSERT_TRUE(hello);
   ASSERT_EQ(hello->type, ReplyType::kArray);  // a map, flattened
   ASSERT_GE(hello->elements.size(), 2u);
   EXPECT_EQ(hello->elements[0].str, "server");
-  auto miss = client.Command({"GET", "absent"});
+  auto miss = client_->Command({"GET", "absent"});
   ASSERT_TRUE(miss);
   EXPECT_TRUE(miss->is_null());
-  ASSERT_TRUE(client.Command({"HSET", "h", "f", "v"}));
-  auto all = client.Command({"HGETALL", "h"});
+  ASSERT_TRUE(client_->Command({"HSET", "h", "f", "v"}));
+  auto all = client_->Command({"HGETALL", "h"});
   ASSERT_TRUE(all);
   EXPECT_EQ(all->elements.size(), 2u);
-  auto score = client.Command({"ZADD", "z", "1.5", "m"});
+  auto score = client_->Command({"ZADD", "z", "1.5", "m"});
   ASSERT_TRUE(score);
-  auto zscore = client.Command({"ZSCORE", "z", "m"});
+  auto zscore = client_->Command({"ZSCORE", "z", "m"});
   ASSERT_TRUE(zscore);
   EXPECT_EQ(zscore->type, ReplyType::kDouble);
   EXPECT_EQ(zscore->str, "1.5");
 }
 
-TEST(BlockingClientRedisTest, TimeoutAndDeadServerFailWithEnvironment) {
-  auto server = TestServer::StartRedis();
-  ASSERT_TRUE(server) << server.error().message;
-  BlockingClient client = server->Client();
-  client.set_timeout(100ms);
-  auto blocked = client.Command({"BLPOP", "nothing", "5"});
+TEST_F(BlockingClientRedisTest, TimeoutAndDeadServerFailWithEnvironment) {
+  client_->set_timeout(100ms);
+  auto blocked = client_->Command({"BLPOP", "nothing", "5"});
   ASSERT_FALSE(blocked);
   EXPECT_EQ(blocked.error().kind, core::ErrorKind::kEnvironment);
   // The stream is out of step after a timeout: the client refuses rather than misreads.
-  auto after = client.Command({"PING"});
+  auto after = client_->Command({"PING"});
   ASSERT_FALSE(after);
   EXPECT_EQ(after.error().kind, core::ErrorKind::kEnvironment);
 
-  BlockingClient other = server->Client();
-  server->Stop();
+  BlockingClient other = server_->Client();
+  server_->Stop();
   auto dead = other.Command({"PING"});
   ASSERT_FALSE(dead);
   EXPECT_EQ(dead.error().kind, core::ErrorKind::kEnvironment);
@@ -207,28 +201,25 @@ TEST(BlockingClientMemcacheTest, VersionSetGetStatsFlush) {
   ASSERT_EQ(version->size(), 1u);
   EXPECT_TRUE(version->front().starts_with("VERSION ")) << version->front();
 
-  auto stored = client.MemcacheCommand("set greeting 0 0 9\r\nhi\r\nthere");
-  ASSERT_TRUE(stored);
-  EXPECT_EQ(*stored, std::vector<std::string>{"STORED"});
-  auto got = client.MemcacheCommand("get greeting");
-  ASSERT_TRUE(got);
-  EXPECT_EQ(*got, (std::vector<std::string>{"VALUE greeting 0 9", "hi\r\nthere", "END"}));
-
   auto stats = client.MemcacheCommand("stats");
   ASSERT_TRUE(stats);
   ASSERT_GT(stats->size(), 2u);
   EXPECT_EQ(stats->back(), "END");
   EXPECT_TRUE(stats->front().starts_with("STAT pid ")) << stats->front();
 
-  auto flushed = client.MemcacheCommand("flush_all");
-  ASSERT_TRUE(flushed);
-  EXPECT_EQ(*flushed, std::vector<std::string>{"OK"});
-  auto gone = client.MemcacheCommand("get greeting");
-  ASSERT_TRUE(gone);
-  EXPECT_EQ(*gone, std::vector<std::string>{"END"});
-  auto error = client.MemcacheCommand("no_such_command");
-  ASSERT_TRUE(error);
-  EXPECT_EQ(*error, std::vector<std::string>{"ERROR"});
+  // Each command, in order, and the reply lines it gets.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> exchanges = {
+      {"set greeting 0 0 9\r\nhi\r\nthere", {"STORED"}},
+      {"get greeting", {"VALUE greeting 0 9", "hi\r\nthere", "END"}},
+      {"flush_all", {"OK"}},
+      {"get greeting", {"END"}},
+      {"no_such_command", {"ERROR"}},
+  };
+  for (const auto& [command, reply] : exchanges) {
+    auto lines = client.MemcacheCommand(command);
+    ASSERT_TRUE(lines) << command;
+    EXPECT_EQ(*lines, reply) << command;
+  }
 }
 
 // The load-path encoders and scanners against the real servers' bytes.

@@ -13,6 +13,7 @@
 #include "engines/engine.h"
 #include "protocol/blocking_client.h"
 #include "ssh_testbed.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
@@ -33,20 +34,6 @@ const std::vector<std::string> kHostile = {"semi;colon",
                                            "",
                                            "a'b\"c$d`e",
                                            "-n"};
-
-std::vector<std::string> SplitNul(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\0') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  return out;
-}
 
 // Under the bed's directory, removed with it.
 fs::path LocalDir(const std::string& name) {

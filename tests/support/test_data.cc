@@ -58,6 +58,15 @@ std::vector<std::string> SplitArgs(std::string_view line) {
   return args;
 }
 
+std::vector<std::string> SplitNul(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t start = 0, end; (end = text.find('\0', start)) != std::string_view::npos;
+       start = end + 1) {
+    out.emplace_back(text.substr(start, end - start));
+  }
+  return out;
+}
+
 void WriteExecutable(const std::filesystem::path& path, const std::string& text) {
   ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
 }

@@ -29,6 +29,10 @@ std::string JoinArgs(const std::vector<std::string>& args);
 // expected argument vector on a few lines.
 std::vector<std::string> SplitArgs(std::string_view line);
 
+// The NUL-terminated strings of `text`, in order: what `printf '%s\0' ARGS...` prints, so a
+// test sees the arguments a program received, whatever bytes they hold.
+std::vector<std::string> SplitNul(std::string_view text);
+
 // Writes `text` to `path` (creating its directory) as an executable (0755): a stand-in for a
 // program, such as a load generator that fails in one precise way.
 void WriteExecutable(const std::filesystem::path& path, const std::string& text);
