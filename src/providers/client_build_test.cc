@@ -13,7 +13,7 @@ namespace {
 
 using aws::Arch;
 
-TEST(ClientBuild, ClientArchsAreTheFlagAndTheFamily) {
+TEST(ClientLoadgenCheck, ClientArchsAreTheFlagAndTheFamily) {
   EXPECT_EQ(ClientArchs({"c5.2xlarge", Arch::kX86_64}), std::vector<Arch>{Arch::kX86_64});
   EXPECT_EQ(ClientArchs({"c7g.4xlarge", Arch::kArm64}), std::vector<Arch>{Arch::kArm64});
   // A Graviton family with the default --client-arch still boots arm64 hardware.
@@ -25,7 +25,7 @@ TEST(ClientBuild, ClientArchsAreTheFlagAndTheFamily) {
 
 // This test binary has no client build beside it: its own architecture is served, the other
 // one is refused with the file and the command to make it.
-TEST(ClientBuild, OwnArchPassesOtherArchNamesWhatIsMissing) {
+TEST(ClientLoadgenCheck, OwnArchPassesOtherArchNamesWhatIsMissing) {
   struct utsname u;
   ASSERT_EQ(uname(&u), 0);
   const bool arm = hosts::CanonicalArch(u.machine) == "aarch64";

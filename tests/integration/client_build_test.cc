@@ -4,15 +4,19 @@
 // the parser every report goes through. Skipped, saying so, only when the build was not made.
 #include <elf.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/load_report.h"
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
@@ -138,6 +142,64 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstMemcached) {
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 600u);
   EXPECT_EQ(trial->errors, 0u);
+}
+
+// Open loop, as sweep steps and the background loads of run-memory and run-replication run it:
+// under qemu the generator waits for due times through epoll_wait (no epoll_pwait2 there).
+TEST_F(ClientBuild, OpenLoopPassIsParsed) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("client-build-open-loop");
+  EmulatedArm64Client client(dir.path());
+  drivers::Workload w{.threads = 1, .clients = 2, .ratio = "1:1", .pipeline = 1};
+  w.length = drivers::Workload::Length::kTestTime;
+  w.test_time = std::chrono::seconds(2);
+  w.rate_per_sec = 200;
+  drivers::BuiltinDriver driver;
+  auto trial =
+      driver.Run(client, {server->host(), server->port(), "redis"}, w, {}, dir / "report.json");
+  ASSERT_TRUE(trial) << trial.error().message;
+  EXPECT_GT(trial->ops, 0u);
+  EXPECT_EQ(trial->errors, 0u);
+  auto text = core::ReadFile(dir / "report.json");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(nlohmann::json::parse(*text)["dfbench"]["mode"], "open-loop");
+}
+
+// A background load is stopped with SIGTERM: the generator still writes its report, marked
+// interrupted, and exits 130.
+TEST_F(ClientBuild, SigtermWritesAMarkedReport) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("client-build-sigterm");
+  const fs::path report = dir / "report.json";
+  auto load = core::Spawn(
+      {.argv = ClientArgv({"loadgen", "-s", server->host(), "-p", std::to_string(server->port()),
+                           "-t", "1", "-c", "2", "--test-time", "120s", "--progress", "never",
+                           "--json-out-file", report.string()}),
+       .stdout_path = (dir / "out").string(),
+       .stderr_path = (dir / "err").string()});
+  ASSERT_TRUE(load) << load.error().message;
+  // Started once the server has answered some of its requests.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  bool answered = false;
+  while (!answered && std::chrono::steady_clock::now() < deadline) {
+    auto info = server->Client().Command({"INFO", "commandstats"});
+    answered = info && info->str.find("cmdstat_get:calls=") != std::string::npos;
+    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(answered) << "no GET reached the server within 30 s: "
+                        << core::ReadFile(dir / "err").value_or("");
+  load->Signal(SIGTERM);
+  auto status = load->WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status) << "the generator did not end within 30 s of SIGTERM";
+  EXPECT_EQ(status->code, 130) << core::ReadFile(dir / "err").value_or("");
+  auto text = core::ReadFile(report);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_EQ(nlohmann::json::parse(*text)["dfbench"]["interrupted"], true);
+  auto trial = drivers::ParseLoadReport(*text);
+  ASSERT_TRUE(trial) << trial.error().message;
+  EXPECT_GT(trial->ops, 0u);
 }
 
 }  // namespace
