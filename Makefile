@@ -1,5 +1,5 @@
 # Shortcuts for developers; the scripts under scripts/ are what the README and CI run.
-.PHONY: all build test quickstart check deps bench clean
+.PHONY: all build arm64 test quickstart check deps bench clean
 
 all: build
 
@@ -8,6 +8,9 @@ deps:
 
 build:
 	scripts/build.sh
+
+arm64:
+	scripts/build-arm64.sh
 
 test:
 	scripts/test.sh

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything dfbench needs to build, test and benchmark on Debian/Ubuntu.
 # Idempotent: packages already present are skipped. Works as root or through sudo.
+#   scripts/install-deps.sh [--arm64]   --arm64: also the cross compiler of the aarch64 client
+#                                       build (scripts/build-arm64.sh) and qemu to test it
 set -euo pipefail
 
 packages=(
@@ -18,6 +20,12 @@ packages=(
   # bench/ scripts
   time bc python3
 )
+if [ "${1:-}" = "--arm64" ]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user-static)
+elif [ $# -gt 0 ]; then
+  echo "install-deps: unknown argument $1 (only --arm64)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -31,7 +31,10 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
       ->capture_default_str();
   sub->add_option("--server-arch", f->server_arch, "x86_64 or arm64 (Graviton: c7g, m7g, ...)")
       ->capture_default_str();
-  sub->add_option("--client-arch", f->client_arch, "x86_64 or arm64")->capture_default_str();
+  sub->add_option("--client-arch", f->client_arch,
+                  "x86_64 or arm64 (arm64 runs dfbench-linux-aarch64 from beside dfbench: "
+                  "scripts/build-arm64.sh)")
+      ->capture_default_str();
   sub->add_option("--replicas", f->replicas,
                   "Replica hosts to provision (0-16); with --provider local, replica engines on "
                   "this machine")

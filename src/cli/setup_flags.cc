@@ -6,6 +6,7 @@
 #include "cli/plan.h"
 #include "cli/provider_flags.h"
 #include "core/time_format.h"
+#include "providers/client_build.h"
 
 namespace dfbench::cli {
 
@@ -46,6 +47,10 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
   if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o->id));
   ApplyAwsFleetFlags(f.fleet, o);
+  // Before the plan is confirmed and any AWS call: a client with no load generator to upload
+  // would only be found out once the stack is up and billed.
+  if (o->provider == state::ProviderKind::kAws)
+    OrExit(providers::CheckClientLoadgen(o->aws.client));
   const std::string plan = SetupPlan(*o, quickstart, keep);
   if (f.dry_run) {
     DryRun(*o, plan);

@@ -41,7 +41,8 @@ scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& flags, state::Pro
 // Names the setup (a timestamp when --id is not given), applies the AWS fleet flags and shows
 // the plan of `options` (quickstart: then benchmark and, unless `keep`, destroy). False after
 // a --dry-run (the caller stops, exit 0); true once the user agreed where hosts change. Exits
-// on bad input or a refusal.
+// on bad input or a refusal, and (exit 5) for an aws client with no load generator for its
+// architecture beside this dfbench (providers/client_build.h), before any AWS call.
 bool PlanAndConfirm(const SetupTargetFlags& flags, scenarios::SetupOptions* options,
                     bool quickstart, bool keep);
 

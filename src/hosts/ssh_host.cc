@@ -1,7 +1,6 @@
 #include "hosts/ssh_host.h"
 
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <random>
@@ -9,7 +8,10 @@
 
 #include "core/files.h"
 #include "core/interrupt.h"
+#include "core/log.h"
 #include "core/text.h"
+#include "core/version.h"
+#include "hosts/dfbench_builds.h"
 #include "hosts/digest.h"
 #include "hosts/local_host.h"
 #include "hosts/remote_facts.h"
@@ -419,21 +421,22 @@ core::Result<std::string> SshHost::DfbenchBinary() {
     std::lock_guard lock(mu_);
     if (dfbench_binary_) return *dfbench_binary_;
   }
-  struct utsname u;
-  const std::string local_arch = uname(&u) == 0 ? CanonicalArch(u.machine) : "";
-  if (uname_s_ != "Linux" || CanonicalArch(uname_m_) != local_arch) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "cannot run dfbench on " + Where() + ": it is " + uname_s_ + " " + uname_m_ +
-                          ", this dfbench is built for Linux " + local_arch);
+  if (uname_s_ != "Linux") {
+    return core::Fail(core::ErrorKind::kEnvironment, "cannot run dfbench on " + Where() +
+                                                         ": it is " + uname_s_ + " " + uname_m_ +
+                                                         ", the load generator needs Linux");
   }
-  const std::string self = core::SelfExecutable();
-  auto digest = Sha256File(self);
+  auto local = DfbenchBinaryForArch(uname_m_);
+  if (!local) {
+    return tl::unexpected(core::WithContext(local.error(), "cannot run dfbench on " + Where()));
+  }
+  auto digest = Sha256File(*local);
   if (!digest) return tl::unexpected(digest.error());
   const std::string remote = work_dir_ + "/bin/dfbench-" + digest->substr(0, 16);
   auto present = RunScript("[ -x \"$1\" ]", {remote}, kControlTimeout);
   if (!present) return tl::unexpected(present.error());
   if (!present->status.ok()) {
-    if (auto st = Upload(self, remote, 0755); !st) return tl::unexpected(st.error());
+    if (auto st = Upload(*local, remote, 0755); !st) return tl::unexpected(st.error());
   }
   auto smoke = Remote({remote, "version"}, kControlTimeout, Interrupts::kObey);
   if (!smoke) return tl::unexpected(smoke.error());
@@ -442,6 +445,13 @@ core::Result<std::string> SshHost::DfbenchBinary() {
         core::ErrorKind::kEnvironment,
         "the dfbench binary does not run on " + Where() + ": " +
             core::FirstLine(smoke->err.empty() ? smoke->status.Describe() : smoke->err));
+  }
+  // The client build is made apart from this dfbench: one from another commit may read flags or
+  // write reports differently, which is worth a word but not a refusal.
+  const std::string commit = std::string("(commit ") + core::GetBuildInfo().commit + ",";
+  if (*local != core::SelfExecutable() && smoke->out.find(commit) == std::string::npos) {
+    core::Notef("{}: {} is {}, this dfbench is {}: rebuild it (scripts/build-arm64.sh)", Where(),
+                *local, core::FirstLine(smoke->out), core::VersionLine());
   }
   std::lock_guard lock(mu_);
   dfbench_binary_ = remote;

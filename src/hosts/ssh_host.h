@@ -56,8 +56,9 @@ class SshHost : public Host {
   void ReleaseControlEndpoint(int port) override;
   core::Result<int> FreePort() override;
   std::optional<std::string> Which(const std::string& program) override;
-  // Uploads this dfbench executable once (cached on the host by content hash) after checking
-  // that the host runs Linux on the same architecture, and checks that it starts there.
+  // Uploads the dfbench build for the host's architecture once (cached on the host by content
+  // hash): this executable, or the client build beside it (hosts/dfbench_builds.h); checks that
+  // it starts there. kEnvironment for a host that is not Linux or has no build.
   core::Result<std::string> DfbenchBinary() override;
 
   const SshEndpoint& endpoint() const { return options_.endpoint; }

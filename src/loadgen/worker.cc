@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -36,6 +37,22 @@ constexpr int64_t kDrainNs = 2 * kNsPerSec;
 constexpr int64_t kInterruptDrainNs = 200 * kNsPerMs;
 // The loop wakes at least this often to notice interrupts and roll the time series over.
 constexpr int64_t kTickNs = 100 * kNsPerMs;
+
+// epoll_pwait2 (a nanosecond timeout) needs Linux 5.11: older kernels (Ubuntu 20.04's 5.4) and
+// qemu's user-mode emulation answer ENOSYS, and then get epoll_wait with the timeout rounded
+// down to a millisecond, so a request is never sent late; the last millisecond before it is due
+// polls instead of sleeping.
+int WaitForEvents(int epfd, epoll_event* events, int max_events, const timespec& timeout) {
+  static std::atomic<bool> no_pwait2{false};
+  if (!no_pwait2.load(std::memory_order_relaxed)) {
+    const int n = epoll_pwait2(epfd, events, max_events, &timeout, nullptr);
+    if (n >= 0 || errno != ENOSYS) return n;
+    no_pwait2.store(true, std::memory_order_relaxed);
+  }
+  const int64_t ms =
+      (static_cast<int64_t>(timeout.tv_sec) * kNsPerSec + timeout.tv_nsec) / kNsPerMs;
+  return epoll_wait(epfd, events, max_events, static_cast<int>(std::min<int64_t>(ms, INT_MAX)));
+}
 
 int64_t NowNs() {
   timespec ts;
@@ -255,7 +272,7 @@ void Worker::Connect() {
     now = NowNs();
     if (!pending || now >= deadline || core::InterruptRequested()) break;
     timespec ts{0, 50 * kNsPerMs};
-    const int n = epoll_pwait2(epfd_, events, kMaxEvents, &ts, nullptr);
+    const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
     for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
   }
   now = NowNs();
@@ -558,7 +575,7 @@ void Worker::Run(const RunTimes& times) {
     if (drain_deadline > 0) wake = std::min(wake, drain_deadline);
     const int64_t timeout = std::max<int64_t>(0, wake - now);
     timespec ts{static_cast<time_t>(timeout / kNsPerSec), static_cast<long>(timeout % kNsPerSec)};
-    const int n = epoll_pwait2(epfd_, events, kMaxEvents, &ts, nullptr);
+    const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
     // Read every ready connection first, then send all their next requests back to back:
     // the server wakes once for the batch instead of once per connection.
     batching_ = true;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "aws/scripted_http_server_test.h"
@@ -43,9 +44,8 @@ const ScriptedReply kDeleted{200, "<DeleteStackResponse><ResponseMetadata/></Del
 const ScriptedReply kStackGone{400, ErrorDoc("ValidationError", "Stack with id x does not exist")};
 const ScriptedReply kThrottled{400, ErrorDoc("Throttling", "Rate exceeded")};
 
-// dfbench with AWS at `endpoint` and dummy credentials.
-CliResult RunAgainst(const DfbenchRunner& runner, const std::string& endpoint,
-                     const std::vector<std::string>& args) {
+// `dfbench_argv` (DfbenchRunner::Argv) with AWS at `endpoint` and dummy credentials.
+CliResult RunAgainst(const std::vector<std::string>& dfbench_argv, const std::string& endpoint) {
   std::vector<std::string> argv = {"env",
                                    "-u",
                                    "AWS_PROFILE",
@@ -55,10 +55,16 @@ CliResult RunAgainst(const DfbenchRunner& runner, const std::string& endpoint,
                                    "AWS_ACCESS_KEY_ID=testing",
                                    "AWS_SECRET_ACCESS_KEY=testing",
                                    "AWS_SESSION_TOKEN=token"};
-  for (auto& a : runner.Argv(args)) argv.push_back(a);
+  argv.insert(argv.end(), dfbench_argv.begin(), dfbench_argv.end());
   auto r = core::RunCapture(argv, std::chrono::minutes(2));
   if (!r) return {-1, "", r.error().message};
   return {r->status.code, r->out, r->err};
+}
+
+// dfbench with AWS at `endpoint` and dummy credentials.
+CliResult RunAgainst(const DfbenchRunner& runner, const std::string& endpoint,
+                     const std::vector<std::string>& args) {
+  return RunAgainst(runner.Argv(args), endpoint);
 }
 
 // Nothing listens there: any AWS call would fail.
@@ -186,6 +192,55 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   EXPECT_TRUE(Contains(r.err, "then: benchmark and delete the stack")) << r.err;
   EXPECT_TRUE(fs::exists(runner.SetupDir("qs") / "stack.yaml"));
   EXPECT_FALSE(fs::exists(runner.SetupDir("qs") / "state.json"));
+}
+
+// An arm64 client runs the aarch64 client build, which must lie beside dfbench
+// (dfbench-linux-aarch64, made by scripts/build-arm64.sh). Without it setup, quickstart and a
+// dry run stop before the plan and any AWS call (nothing listens at the endpoint: a call would
+// fail otherwise), with exit code 5 and one line naming the file and the script.
+TEST(AwsFaultsCli, Arm64ClientWithoutItsLoadGeneratorStopsBeforeAnyAwsCall) {
+  DfbenchRunner runner("aws-arm64");
+  const std::string dead = DeadEndpoint();
+  // A copy of dfbench alone in a directory, whatever the build tree holds beside the original.
+  const ScopedTempDir bin("aws-arm64-bin");
+  const fs::path self = bin / "dfbench";
+  fs::copy_file(DFBENCH_BINARY, self);
+  auto run = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = runner.Argv(std::move(args));
+    *std::find(argv.begin(), argv.end(), std::string(DFBENCH_BINARY)) = self.string();
+    return RunAgainst(argv, dead);
+  };
+  const std::string missing = (bin / "dfbench-linux-aarch64").string() + " is missing";
+  const std::vector<std::vector<std::string>> refused = {
+      {"setup", "--id", "a", "--client-instance", "c7g.4xlarge", "--client-arch", "arm64", "--yes"},
+      // The family alone makes the client arm64.
+      {"quickstart", "--id", "q", "--client-instance", "c7g.large", "--yes"},
+      {"setup", "--id", "d", "--client-instance", "c7g.4xlarge", "--client-arch", "arm64",
+       "--dry-run"},
+  };
+  for (const auto& args : refused) {
+    CliResult r = run(args);
+    EXPECT_EQ(r.code, 5) << r.err;
+    EXPECT_TRUE(Contains(r.err, missing)) << r.err;
+    EXPECT_TRUE(Contains(r.err, "scripts/build-arm64.sh")) << r.err;
+    // One line, after the family warning of the c7g with the default --client-arch.
+    EXPECT_EQ(CountLines(r.err), Contains(r.err, "warning:") ? 2 : 1) << r.err;
+    EXPECT_FALSE(fs::exists(runner.SetupDir(args[2]))) << args[2];
+  }
+  // An x86_64 client needs nothing beside dfbench: the same copy gets as far as AWS.
+  CliResult r = run({"setup", "--id", "x", "--provider", "aws", "--yes"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_FALSE(Contains(r.err, "is missing")) << r.err;
+  EXPECT_TRUE(fs::exists(runner.SetupDir("x") / "stack.yaml")) << r.err;
+
+  // With the build in place, the arm64 setup passes the check and stops only at the first AWS
+  // call (the template is saved just before it).
+  ASSERT_TRUE(core::WriteFileAtomic(bin / "dfbench-linux-aarch64", "client build"));
+  fs::permissions(bin / "dfbench-linux-aarch64", fs::perms::owner_all);
+  r = run(refused[0]);
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_FALSE(Contains(r.err, "is missing")) << r.err;
+  EXPECT_TRUE(fs::exists(runner.SetupDir("a") / "stack.yaml")) << r.err;
 }
 
 TEST(AwsFaultsCli, ProviderFromFlagsAndEnvironment) {

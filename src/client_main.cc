@@ -1,0 +1,6 @@
+// dfbench's client build: the load generator a client host of another architecture runs.
+#include "cli/client_app.h"
+
+int main(int argc, char** argv) {
+  return dfbench::cli::ClientMain(argc, argv);
+}
