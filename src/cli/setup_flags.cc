@@ -6,6 +6,7 @@
 #include "cli/plan.h"
 #include "cli/provider_flags.h"
 #include "core/time_format.h"
+#include "core/units.h"
 
 namespace dfbench::cli {
 
@@ -15,6 +16,12 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh);
   AddAwsFleetFlags(sub, &f->fleet);
+  {
+    const FlagGroup group(sub, "AWS fleet");
+    sub->add_option("--ssh-wait", f->ssh_wait,
+                    "How long new instances get to accept SSH before setup fails (30s, 10m)")
+        ->capture_default_str();
+  }
   AddPortFlag(sub, &f->port);
 }
 
@@ -46,6 +53,14 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
   if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o->id));
   ApplyAwsFleetFlags(f.fleet, o);
+  if (o->provider == state::ProviderKind::kAws) {
+    const auto wait = core::ParseDuration(f.ssh_wait);
+    if (!wait || wait->count() <= 0) {
+      ExitWith(core::ErrorKind::kUsage,
+               "--ssh-wait " + f.ssh_wait + ": a positive duration, e.g. 30s or 10m");
+    }
+    o->aws.ssh_wait = std::chrono::ceil<std::chrono::seconds>(*wait);
+  }
   const std::string plan = SetupPlan(*o, quickstart, keep);
   if (f.dry_run) {
     DryRun(*o, plan);
