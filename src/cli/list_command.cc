@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "aws/prices.h"
 #include "cli/commands.h"
@@ -37,6 +39,7 @@ std::string AgeOf(const state::SetupState& s) {
 
 // What the setup's AWS stack has cost so far ("~$1.36"), "?" without a known price, "-" when
 // the setup holds no stack (other providers, destroyed, or failed before the stack existed).
+// Shown in a column of its own only when some listed setup holds a stack.
 std::string CostSoFarOf(const state::SetupState& s) {
   const auto stack = providers::BilledStackOf(s);
   if (!stack) return "-";
@@ -49,14 +52,22 @@ std::string CostSoFarOf(const state::SetupState& s) {
 
 int RunList(bool all) {
   using Align = core::Table::Align;
-  core::Table table({"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE", "COST SO FAR"},
-                    {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft,
-                     Align::kLeft, Align::kLeft});
+  std::vector<std::vector<std::string>> rows;
+  bool any_stack = false;
   for (const auto& s : state::ListSetups()) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
-    table.AddRow({s.id, state::ToString(s.status),
-                  s.region.empty() ? state::ToString(s.provider) : s.region, MachineOf(s, "server"),
-                  MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
+    rows.push_back({s.id, state::ToString(s.status),
+                    s.region.empty() ? state::ToString(s.provider) : s.region,
+                    MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
+    any_stack = any_stack || rows.back().back() != "-";
+  }
+  // The reference's columns, plus what held stacks cost when some setup holds one.
+  std::vector<std::string> headers = {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"};
+  if (any_stack) headers.emplace_back("COST SO FAR");
+  core::Table table(headers, std::vector<Align>(headers.size(), Align::kLeft));
+  for (auto& row : rows) {
+    row.resize(headers.size());
+    table.AddRow(row);
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no setups%s under %s\n", all ? "" : " (try --all)",
