@@ -94,18 +94,18 @@ TEST(AwsPreflightTest, RunPreflightStopsAtTheFirstRefusal) {
       {.what = "a",
        .run =
            [&] {
-             ran.push_back("a");
+             ran.emplace_back("a");
              return core::Ok();
            }},
       {.what = "b",
        .run = [&]() -> core::Status {
-         ran.push_back("b");
+         ran.emplace_back("b");
          return core::Fail(core::ErrorKind::kUsage, "b refused");
        }},
       {.what = "c",
        .run =
            [&] {
-             ran.push_back("c");
+             ran.emplace_back("c");
              return core::Ok();
            }},
   };
