@@ -9,7 +9,8 @@ namespace {
 
 // After setup failed: its error, then the stack it left is deleted (or, with --skip-destroy,
 // named with its cost and the destroy command), so that nothing keeps billing unannounced.
-// The setup's exit code, or destroy's when the stack would not go.
+// The setup's exit code, whatever the destroy did (a stack that would not go is named with the
+// command that retries).
 int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_setup) {
   core::Note(error.message);
   const int code = static_cast<int>(error.kind);
