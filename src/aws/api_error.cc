@@ -1,6 +1,7 @@
 #include "aws/api_error.h"
 
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
 #include "aws/credentials.h"
@@ -42,6 +43,7 @@ ErrorCategory Classify(int http_status, std::string_view code, std::string_view 
   }
   if (http_status >= 500) return ErrorCategory::kServer;
   if (EndsWith(code, ".NotFound") || EndsWith(code, "NotFoundException") ||
+      code == "ParameterNotFound" ||
       (code == "ValidationError" && message.find("does not exist") != std::string_view::npos)) {
     return ErrorCategory::kNotFound;
   }
@@ -52,7 +54,16 @@ ApiError ParseApiError(int http_status, std::string_view body) {
   ApiError e;
   e.http_status = http_status;
   pugi::xml_document doc;
-  if (doc.load_buffer(body.data(), body.size())) {
+  const size_t first = body.find_first_not_of(" \r\n\t");
+  if (first != std::string_view::npos && body[first] == '{') {
+    // JSON protocol (SSM): {"__type": "[namespace#]Code", "message": "..."}.
+    const auto j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object()) {
+      const std::string type = j.value("__type", std::string());
+      e.code = type.substr(type.find('#') == std::string::npos ? 0 : type.find('#') + 1);
+      e.message = j.value("message", j.value("Message", std::string()));
+    }
+  } else if (doc.load_buffer(body.data(), body.size())) {
     pugi::xml_node error =
         doc.find_node([](pugi::xml_node n) { return std::strcmp(n.name(), "Error") == 0; });
     e.code = error.child_value("Code");

@@ -16,7 +16,7 @@ enum class ErrorCategory {
                  // AccessDenied(Exception): wrong keys or missing permission
   kThrottling,   // Throttling, ThrottlingException, RequestLimitExceeded: retried
   kServer,       // HTTP 5xx: retried
-  kNotFound,     // "Stack with id X does not exist", *.NotFound
+  kNotFound,     // "Stack with id X does not exist", *.NotFound, ParameterNotFound
   kService,      // any other error document (ValidationError, AlreadyExistsException, ...)
   kTransport,    // no HTTP answer (refused, timed out, TLS); transient ones are retried
   kInterrupted,  // SIGINT/SIGTERM during a retry wait
@@ -34,9 +34,9 @@ struct ApiError {
 // which is a ValidationError).
 ErrorCategory Classify(int http_status, std::string_view code, std::string_view message);
 
-// Reads an error reply: `<ErrorResponse><Error><Code>..<Message>..` (STS, CloudFormation) or
-// `<Response><Errors><Error>..` (EC2). A body that is not such XML keeps the HTTP status and
-// the body's first line as the message.
+// Reads an error reply: `<ErrorResponse><Error><Code>..<Message>..` (STS, CloudFormation),
+// `<Response><Errors><Error>..` (EC2) or `{"__type": "..#Code", "message": ..}` (SSM's JSON). A
+// body that is not such XML keeps the HTTP status and the body's first line as the message.
 ApiError ParseApiError(int http_status, std::string_view body);
 
 // Whether another attempt may succeed (throttling, 5xx, transient transport errors).

@@ -101,10 +101,21 @@ tl::expected<std::string, ApiError> Client::Call(std::string_view service, std::
                                                  const QueryParams& params) const {
   QueryParams all = {{"Action", std::string(action)}, {"Version", std::string(version)}};
   all.insert(all.end(), params.begin(), params.end());
-  const std::string body = FormEncode(all);
+  return PostWithRetries(service, FormEncode(all), {});
+}
+
+tl::expected<std::string, ApiError> Client::CallJson(std::string_view service,
+                                                     std::string_view target,
+                                                     const std::string& json_body) const {
+  return PostWithRetries(service, json_body, target);
+}
+
+tl::expected<std::string, ApiError> Client::PostWithRetries(std::string_view service,
+                                                            const std::string& body,
+                                                            std::string_view target) const {
   const std::string url = ServiceEndpoint(service, region_, env_) + "/";
   for (int attempt = 1;; ++attempt) {
-    auto r = Post(service, url, body);
+    auto r = Post(service, url, body, target);
     if (r || !IsRetryable(r.error()) || attempt >= retry_.max_attempts) return r;
     if (!core::SleepUnlessInterrupted(BackoffDelay(retry_, attempt + 1, UnitRandom()))) {
       return tl::unexpected(ApiError{.category = ErrorCategory::kInterrupted});
@@ -113,14 +124,19 @@ tl::expected<std::string, ApiError> Client::Call(std::string_view service, std::
 }
 
 tl::expected<std::string, ApiError> Client::Post(std::string_view service, const std::string& url,
-                                                 const std::string& body) const {
+                                                 const std::string& body,
+                                                 std::string_view target) const {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) {
     return tl::unexpected(
         ApiError{.category = ErrorCategory::kTransport, .message = "curl_easy_init failed"});
   }
-  curl_slist* headers =
-      curl_slist_append(nullptr, "Content-Type: application/x-www-form-urlencoded; charset=utf-8");
+  curl_slist* headers = curl_slist_append(
+      nullptr, target.empty() ? "Content-Type: application/x-www-form-urlencoded; charset=utf-8"
+                              : "Content-Type: application/x-amz-json-1.1");
+  if (!target.empty()) {
+    headers = curl_slist_append(headers, ("X-Amz-Target: " + std::string(target)).c_str());
+  }
   if (!credentials_.session_token.empty()) {
     headers =
         curl_slist_append(headers, ("X-Amz-Security-Token: " + credentials_.session_token).c_str());

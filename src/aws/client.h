@@ -1,6 +1,7 @@
 // A client of AWS Query APIs (STS, CloudFormation, EC2): form-encoded POSTs of
 // Action=...&Version=... to the service endpoint, signed by libcurl (CURLOPT_AWS_SIGV4), XML
-// answers. Throttling and 5xx answers are retried with bounded exponential backoff and jitter.
+// answers; and of JSON-protocol APIs (SSM) through CallJson. Throttling and 5xx answers are retried
+// with bounded exponential backoff and jitter.
 //
 //   aws::Client client(*creds, "us-east-1");
 //   auto body = client.Call("sts", "GetCallerIdentity", "2011-06-15", {});
@@ -55,13 +56,24 @@ class Client {
                                            std::string_view version,
                                            const QueryParams& params) const;
 
+  // POSTs a JSON-protocol request (SSM): `json_body` with X-Amz-Target: `target`
+  // ("AmazonSSM.GetParameter"); the response body, else the parsed error, retried alike.
+  tl::expected<std::string, ApiError> CallJson(std::string_view service, std::string_view target,
+                                               const std::string& json_body) const;
+
   const std::string& region() const { return region_; }
   const Credentials& credentials() const { return credentials_; }
 
  private:
-  // One HTTP exchange, no retry.
+  // One HTTP exchange, no retry. `target`: the X-Amz-Target of a JSON-protocol call, "" for
+  // the Query protocol's form body.
   tl::expected<std::string, ApiError> Post(std::string_view service, const std::string& url,
-                                           const std::string& body) const;
+                                           const std::string& body,
+                                           std::string_view target = {}) const;
+  // Post, retried as the policy says.
+  tl::expected<std::string, ApiError> PostWithRetries(std::string_view service,
+                                                      const std::string& body,
+                                                      std::string_view target) const;
 
   Credentials credentials_;
   std::string region_;

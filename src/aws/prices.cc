@@ -1,7 +1,11 @@
 #include "aws/prices.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string_view>
+
+#include "core/time_format.h"
 
 namespace dfbench::aws {
 namespace {
@@ -90,6 +94,31 @@ FleetCost EstimateFleetCost(const std::vector<std::string>& instance_types,
     }
   }
   return cost;
+}
+
+std::string CostLine(const std::vector<std::string>& types, const std::string& region) {
+  const FleetCost cost = EstimateFleetCost(types, region);
+  std::string unknown;
+  for (const auto& t : cost.unknown) unknown += (unknown.empty() ? "" : ", ") + t;
+  if (!cost.unknown.empty() && cost.known_per_hour == 0) {
+    return "price unknown for " + unknown + " in " + region;
+  }
+  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, region);
+  if (!unknown.empty()) line += " plus price unknown for " + unknown;
+  return line;
+}
+
+double CostSoFar(double per_hour, std::chrono::seconds up) {
+  if (up.count() <= 0) return 0;
+  return per_hour * static_cast<double>(up.count()) / 3600.0;
+}
+
+std::string CostSoFarLine(const std::vector<std::string>& types, const std::string& region,
+                          std::chrono::seconds up) {
+  const FleetCost cost = EstimateFleetCost(types, region);
+  if (cost.known_per_hour == 0) return "cost so far unknown";
+  return fmt::format("~${:.2f} so far ({} up)", CostSoFar(cost.known_per_hour, up),
+                     core::FormatAge(std::max(up, std::chrono::seconds(0))));
 }
 
 }  // namespace dfbench::aws

@@ -5,8 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "aws/api_error.h"
 #include "aws/cloudformation.h"
 #include "aws/ec2.h"
+#include "aws/ssm.h"
 #include "aws/sts.h"
 
 namespace dfbench::aws {
@@ -113,6 +115,29 @@ TEST(RepliesTest, DescribeInstances) {
   EXPECT_EQ(Rows(*instances),
             (std::vector<std::string>{"i-1|c7g.4xlarge|arm64|running|3.88.12.4|10.0.1.42",
                                       "i-2|||stopped||10.0.1.43"}));
+}
+
+TEST(RepliesTest, GetParameterValue) {
+  auto ami = ParseGetParameter(
+      R"({"Parameter": {"Name": "/aws/service/canonical/ubuntu/server/22.04/stable/current/)"
+      R"(amd64/hvm/ebs-gp2/ami-id", "Type": "String", "Value": "ami-0abc", "Version": 1}})");
+  ASSERT_TRUE(ami) << ami.error().message;
+  EXPECT_EQ(*ami, "ami-0abc");
+  EXPECT_FALSE(ParseGetParameter(R"({"Parameter": {}})"));
+  EXPECT_FALSE(ParseGetParameter("not json"));
+}
+
+TEST(RepliesTest, JsonProtocolErrors) {
+  const ApiError missing = ParseApiError(
+      400, R"({"__type": "ParameterNotFound", "message": "Parameter /x not found."})");
+  EXPECT_EQ(missing.code, "ParameterNotFound");
+  EXPECT_EQ(missing.message, "Parameter /x not found.");
+  EXPECT_EQ(missing.category, ErrorCategory::kNotFound);
+  const ApiError denied = ParseApiError(
+      400, R"({"__type": "com.amazon.coral.service#AccessDeniedException", "Message": "no"})");
+  EXPECT_EQ(denied.code, "AccessDeniedException");
+  EXPECT_EQ(denied.message, "no");
+  EXPECT_EQ(denied.category, ErrorCategory::kAuth);
 }
 
 }  // namespace

@@ -187,5 +187,26 @@ TEST(PricesTest, TableRegionsAndUnknowns) {
   EXPECT_EQ(cost.unknown, std::vector<std::string>{"x9.large"});
 }
 
+TEST(PricesTest, CostLineNamesTheRateAndTheUnknownTypes) {
+  EXPECT_EQ(CostLine({"c6i.2xlarge", "c5.2xlarge"}, "us-east-1"),
+            "~$0.680/hr on demand in us-east-1");
+  EXPECT_EQ(CostLine({"c6i.2xlarge", "x9.large"}, "us-east-1"),
+            "~$0.340/hr on demand in us-east-1 plus price unknown for x9.large");
+  EXPECT_EQ(CostLine({"x9.large", "x9.large"}, "us-east-1"),
+            "price unknown for x9.large in us-east-1");
+}
+
+TEST(PricesTest, CostSoFarIsRateTimesHours) {
+  EXPECT_NEAR(CostSoFar(0.68, std::chrono::hours(2)), 1.36, 1e-12);
+  EXPECT_NEAR(CostSoFar(0.68, std::chrono::minutes(30)), 0.34, 1e-12);
+  EXPECT_EQ(CostSoFar(0.68, std::chrono::seconds(0)), 0);
+  EXPECT_EQ(CostSoFar(0.68, std::chrono::seconds(-60)), 0);  // a clock set back
+  EXPECT_EQ(CostSoFarLine({"c6i.2xlarge", "c5.2xlarge"}, "us-east-1", std::chrono::hours(2)),
+            "~$1.36 so far (2h0m up)");
+  EXPECT_EQ(CostSoFarLine({"c6i.2xlarge"}, "us-east-1", std::chrono::minutes(17)),
+            "~$0.10 so far (17m up)");
+  EXPECT_EQ(CostSoFarLine({"x9.large"}, "us-east-1", std::chrono::hours(1)), "cost so far unknown");
+}
+
 }  // namespace
 }  // namespace dfbench::aws

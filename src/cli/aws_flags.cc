@@ -1,7 +1,5 @@
 #include "cli/aws_flags.h"
 
-#include <fmt/format.h>
-
 #include <regex>
 
 #include "aws/prices.h"
@@ -93,20 +91,7 @@ std::string CostLine(const aws::FleetPlan& plan) {
                     : role == "client" ? plan.client.type
                                        : plan.replica.type);
   }
-  return CostLine(types, plan.region);
-}
-
-std::string CostLine(const std::vector<std::string>& types, const std::string& region) {
-  const aws::FleetCost cost = aws::EstimateFleetCost(types, region);
-  std::string unknown;
-  for (const auto& t : cost.unknown) unknown += (unknown.empty() ? "" : ", ") + t;
-  if (cost.unknown.size() == types.size() ||
-      (cost.unknown.size() > 0 && cost.known_per_hour == 0)) {
-    return "price unknown for " + unknown + " in " + region;
-  }
-  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, region);
-  if (!unknown.empty()) line += " plus price unknown for " + unknown;
-  return line;
+  return aws::CostLine(types, plan.region);
 }
 
 }  // namespace dfbench::cli

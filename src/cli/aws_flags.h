@@ -38,10 +38,7 @@ void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* opt
 aws::FleetPlan ToFleetPlan(const AwsFleetFlags& flags, const std::string& setup_id,
                            const std::string& public_key);
 
-// "~$0.680/hr on demand in us-east-1" for the plan's instances, naming the types without a
-// known price ("price unknown for x2idn.large").
+// aws::CostLine of the plan's instances: "~$0.680/hr on demand in us-east-1".
 std::string CostLine(const aws::FleetPlan& plan);
-// The same for these instances (one entry per instance) in `region`.
-std::string CostLine(const std::vector<std::string>& instance_types, const std::string& region);
 
 }  // namespace dfbench::cli

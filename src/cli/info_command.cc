@@ -3,12 +3,12 @@
 #include <cstdio>
 
 #include "aws/prices.h"
-#include "cli/aws_flags.h"
 #include "cli/commands.h"
 #include "core/files.h"
 #include "core/table.h"
 #include "core/time_format.h"
 #include "hosts/ssh_command.h"
+#include "providers/billed_stack.h"
 #include "providers/ssh_provider.h"
 #include "state/state.h"
 
@@ -51,26 +51,25 @@ std::string AwsSection(const state::SetupState& s) {
       aws.contains("stack_id") ? " (" + aws.value("stack_id", "") + ")" : " (not created)");
   out += fmt::format("  Ubuntu:    {}\n", aws.value("ubuntu_version", "?"));
   const nlohmann::json instances = aws.value("instances", nlohmann::json::array());
-  std::vector<std::string> types;
   core::Table table({"ROLE", "INSTANCE", "TYPE", "ARCH", "PUBLIC IP", "PRIVATE IP"});
   for (const auto& i : instances) {
-    types.push_back(i.value("type", ""));
     table.AddRow({i.value("role", ""), i.value("id", ""), i.value("type", ""), i.value("arch", ""),
                   i.value("public_ip", ""), i.value("private_ip", "")});
   }
-  if (types.empty()) return out + "  Instances: none launched\n";
-  if (s.status != state::SetupStatus::kDestroyed) {
-    const aws::FleetCost cost = aws::EstimateFleetCost(types, s.region);
-    const auto age = std::chrono::duration_cast<std::chrono::seconds>(
-        std::chrono::system_clock::now() - core::ParseIso8601(s.created_at));
-    out += "  Cost:      " + CostLine(types, s.region);
-    if (cost.known_per_hour > 0) {
-      out += fmt::format("; ~${:.2f} so far ({} up)",
-                         cost.known_per_hour * static_cast<double>(age.count()) / 3600.0,
-                         core::FormatAge(age));
+  // Whatever the status: a failed setup may hold its stack too, and it bills the same.
+  if (const auto stack = providers::BilledStackOf(s)) {
+    out += "  Cost:      " + aws::CostLine(stack->instance_types, stack->region) + "; " +
+           aws::CostSoFarLine(stack->instance_types, stack->region,
+                              providers::UpTime(s, std::chrono::system_clock::now())) +
+           "\n";
+    if (s.status == state::SetupStatus::kFailed) {
+      out +=
+          "  Left:      setup failed and its stack is still running; delete it with: "
+          "dfbench destroy --id " +
+          s.id + "\n";
     }
-    out += "\n";
   }
+  if (instances.empty()) return out + "  Instances: none launched\n";
   out += "  Instances:\n" + Indent(Indent(table.Render()));
   return out;
 }

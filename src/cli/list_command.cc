@@ -1,8 +1,14 @@
-#include <cstdio>
+#include <fmt/format.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "aws/prices.h"
 #include "cli/commands.h"
 #include "core/table.h"
 #include "core/time_format.h"
+#include "providers/billed_stack.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -31,16 +37,37 @@ std::string AgeOf(const state::SetupState& s) {
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - created));
 }
 
+// What the setup's AWS stack has cost so far ("~$1.36"), "?" without a known price, "-" when
+// the setup holds no stack (other providers, destroyed, or failed before the stack existed).
+// Shown in a column of its own only when some listed setup holds a stack.
+std::string CostSoFarOf(const state::SetupState& s) {
+  const auto stack = providers::BilledStackOf(s);
+  if (!stack) return "-";
+  const aws::FleetCost cost = aws::EstimateFleetCost(stack->instance_types, stack->region);
+  if (cost.known_per_hour == 0) return "?";
+  return fmt::format(
+      "~${:.2f}",
+      aws::CostSoFar(cost.known_per_hour, providers::UpTime(s, std::chrono::system_clock::now())));
+}
+
 int RunList(bool all) {
   using Align = core::Table::Align;
-  core::Table table(
-      {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"},
-      {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
+  std::vector<std::vector<std::string>> rows;
+  bool any_stack = false;
   for (const auto& s : state::ListSetups()) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
-    table.AddRow({s.id, state::ToString(s.status),
-                  s.region.empty() ? state::ToString(s.provider) : s.region, MachineOf(s, "server"),
-                  MachineOf(s, "client"), AgeOf(s)});
+    rows.push_back({s.id, state::ToString(s.status),
+                    s.region.empty() ? state::ToString(s.provider) : s.region,
+                    MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
+    any_stack = any_stack || rows.back().back() != "-";
+  }
+  // The reference's columns, plus what held stacks cost when some setup holds one.
+  std::vector<std::string> headers = {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"};
+  if (any_stack) headers.emplace_back("COST SO FAR");
+  core::Table table(headers, std::vector<Align>(headers.size(), Align::kLeft));
+  for (auto& row : rows) {
+    row.resize(headers.size());
+    table.AddRow(row);
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no setups%s under %s\n", all ? "" : " (try --all)",

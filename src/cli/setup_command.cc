@@ -31,7 +31,17 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
   o.client_tools = ToClientTools(f);
   if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
-  auto s = OrExit(scenarios::CreateSetup(o));
+  auto created = scenarios::CreateSetup(o);
+  if (!created) {
+    // A stack kept after a failure is left for the user to look at: the last line says what
+    // keeps billing and how to stop it.
+    const auto left = scenarios::StackLeftByFailedSetup(o.id);
+    if (!left) throw ExitError{created.error()};
+    std::fprintf(stderr, "dfbench: %s\ndfbench: %s\n", created.error().message.c_str(),
+                 providers::StillRunningLine(*left).c_str());
+    return static_cast<int>(created.error().kind);
+  }
+  const state::SetupState& s = *created;
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
     std::printf("  %-10s %-28s %s\n", e.name.c_str(), e.version.c_str(), e.binary.c_str());

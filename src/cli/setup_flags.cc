@@ -6,6 +6,7 @@
 #include "cli/plan.h"
 #include "cli/provider_flags.h"
 #include "core/time_format.h"
+#include "core/units.h"
 #include "providers/client_build.h"
 
 namespace dfbench::cli {
@@ -16,6 +17,12 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   AddEngineFlags(sub, &f->engines);
   AddSshFlags(sub, &f->ssh);
   AddAwsFleetFlags(sub, &f->fleet);
+  {
+    const FlagGroup group(sub, "AWS fleet");
+    sub->add_option("--ssh-wait", f->ssh_wait,
+                    "How long new instances get to accept SSH before setup fails (30s, 10m)")
+        ->capture_default_str();
+  }
   AddPortFlag(sub, &f->port);
 }
 
@@ -47,10 +54,17 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
   if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());
   OrExit(state::ValidateId(o->id));
   ApplyAwsFleetFlags(f.fleet, o);
-  // Before the plan is confirmed and any AWS call: a client with no load generator to upload
-  // would only be found out once the stack is up and billed.
-  if (o->provider == state::ProviderKind::kAws)
+  if (o->provider == state::ProviderKind::kAws) {
+    const auto wait = core::ParseDuration(f.ssh_wait);
+    if (!wait || wait->count() <= 0) {
+      ExitWith(core::ErrorKind::kUsage,
+               "--ssh-wait " + f.ssh_wait + ": a positive duration, e.g. 30s or 10m");
+    }
+    o->aws.ssh_wait = std::chrono::ceil<std::chrono::seconds>(*wait);
+    // Before the plan is confirmed and any AWS call: a client with no load generator to upload
+    // would only be found out once the stack is up and billed.
     OrExit(providers::CheckClientLoadgen(o->aws.client));
+  }
   const std::string plan = SetupPlan(*o, quickstart, keep);
   if (f.dry_run) {
     DryRun(*o, plan);

@@ -20,6 +20,7 @@ struct SetupTargetFlags {
   EngineFlags engines;
   SshFlags ssh;
   AwsFleetFlags fleet;
+  std::string ssh_wait = "10m";  // aws: how long new instances get to accept the key over SSH
   int port = 0;
   bool no_pin = false;
   bool yes = false;
@@ -27,7 +28,7 @@ struct SetupTargetFlags {
 };
 
 // --id, --provider, the engine flags (with every --<engine>_version), the SSH hosts' flags, the
-// AWS fleet flags and --port, in that order.
+// AWS fleet flags (with --ssh-wait) and --port, in that order.
 void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags);
 // --no-pin, --yes and --dry-run.
 void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* flags);

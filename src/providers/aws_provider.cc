@@ -6,10 +6,10 @@
 #include "aws/client.h"
 #include "aws/cloudformation.h"
 #include "aws/credentials.h"
-#include "aws/sts.h"
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "providers/aws_preflight.h"
 #include "providers/ssh_key.h"
 #include "providers/ssh_provider.h"
 
@@ -199,12 +199,19 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
                                 : "it ended " + *status;
   }
   std::string left = "it was deleted";
+  bool gone = true;
   // OnFailure=DELETE leaves nothing; a timeout or a failed rollback leaves a stack to delete.
   if (!status->empty() && *status != "DELETE_COMPLETE") {
     core::Notef("setup {}: deleting the stack {} ({})", s->id, name, *status);
     if (auto st = DeleteAndWait(client, *id); !st) {
       left = "deleting it failed too: " + st.error().message;
+      gone = false;
     }
+  }
+  // A stack known to be gone bills nothing: list and info stop showing it as held.
+  if (gone) {
+    recorded.erase("stack_id");
+    (void)state::Save(s);
   }
   return core::Fail(core::ErrorKind::kEnvironment,
                     "the stack " + name + " failed: " + cause + "; " + left +
@@ -283,11 +290,13 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
                              {"instances", nlohmann::json::array()}};
   auto client = MakeClient(fleet.region);
   if (!client) return tl::unexpected(client.error());
-  auto identity = aws::GetCallerIdentity(*client);
-  if (!identity) return tl::unexpected(identity.error());
-  s->provider_data["aws"]["account"] = identity->account;
-  core::Notef("setup {}: AWS account {} ({}), region {}", s->id, identity->account, identity->arn,
-              fleet.region);
+  std::string account;
+  if (auto st =
+          RunPreflight(s->id, FleetPreflight(request, plan, prepared->key, *client, &account));
+      !st) {
+    return st;
+  }
+  s->provider_data["aws"]["account"] = account;
 
   auto stack = CreateFleetStack(*client, s, *stack_name, body, fleet.stack_timeout);
   if (!stack) return tl::unexpected(stack.error());

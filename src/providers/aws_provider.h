@@ -3,10 +3,13 @@
 // engines on the server and replicas) at their public IPs, engine traffic on private IPs.
 //
 // Setup generates the setup's RSA-4096 key pair, saves the rendered template as
-// <setup>/stack.yaml before any AWS call, checks the credentials (sts:GetCallerIdentity), creates
-// the stack with OnFailure=DELETE and follows its events on stderr. A stack that fails is
-// deleted by CloudFormation: the error names the failing resource and AWS's reason, and the same
-// setup can be run again (the key is kept). Destroy deletes the stack and waits for it to go;
+// <setup>/stack.yaml before any AWS call, runs the checks before launching (aws_preflight.h:
+// engines for the hosts' arch, the key, the credentials, the AMI), creates the stack with
+// OnFailure=DELETE and follows its events on stderr. A stack that fails is deleted by
+// CloudFormation: the error names the failing resource and AWS's reason, its id is forgotten
+// (nothing bills), and the same setup can be run again (the key is kept). A failure after the
+// stack is complete (SSH, installs, Ctrl+C) leaves it recorded and running: the caller decides
+// (billed_stack.h). Destroy deletes the stack and waits for it to go;
 // a stack already gone is a note; the local key is removed only once the stack is gone.
 // Unlike other providers, Provision saves the state once the stack exists (its id recorded), so
 // that a setup killed while waiting for the stack can still be destroyed.

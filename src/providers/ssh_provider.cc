@@ -1,7 +1,6 @@
 #include "providers/ssh_provider.h"
 
 #include <cstdio>
-#include <thread>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -117,11 +116,19 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& s
   const auto deadline = std::chrono::steady_clock::now() + wait;
   for (;;) {
     auto host = ConnectHost(setup_id, login, h, std::chrono::seconds(10));
-    if (host || std::chrono::steady_clock::now() >= deadline || core::InterruptRequested()) {
-      return host;
+    if (host || core::InterruptRequested()) return host;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      if (wait.count() == 0) return host;
+      return core::Fail(host.error().kind, h.role + " (" + login.user + "@" + h.address +
+                                               ") did not accept SSH within " +
+                                               std::to_string(wait.count()) +
+                                               " s: " + host.error().message);
     }
     core::Notef("{} is not reachable yet, trying again: {}", h.role, host.error().message);
-    std::this_thread::sleep_for(std::chrono::seconds(5));
+    if (!core::SleepUnlessInterrupted(std::chrono::seconds(5))) {
+      return core::Fail(core::ErrorKind::kInterrupted,
+                        "interrupted while waiting for " + h.role + " to accept SSH");
+    }
   }
 }
 

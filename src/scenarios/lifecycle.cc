@@ -89,6 +89,12 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   return s;
 }
 
+std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& id) {
+  auto s = state::Load(id);
+  if (!s || s->status != state::SetupStatus::kFailed) return std::nullopt;
+  return providers::BilledStackOf(*s);
+}
+
 core::Status DestroySetup(const std::string& id) {
   if (auto st = state::ValidateId(id); !st) return st;
   auto probe = state::Load(id);

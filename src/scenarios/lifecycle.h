@@ -2,11 +2,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "engines/engine.h"
+#include "providers/billed_stack.h"
 #include "providers/provider.h"
 #include "state/state.h"
 
@@ -25,6 +27,10 @@ struct SetupOptions : providers::SetupRequest {
 // provisioned again, keeping its directory: e.g. the SSH key the hosts were just given); on
 // failure the setup is left "failed" with the reason on stderr.
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options);
+
+// The stack setup `id` holds after CreateSetup failed (its status "failed"): what keeps billing
+// until destroy. nullopt when the setup is unknown, not failed, or holds no stack.
+std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& id);
 
 // Destroys a setup: releases what its provider holds and marks it "destroyed" (results stay).
 // Idempotent: an already destroyed setup is a note, not an error. kNotFound for an unknown id.

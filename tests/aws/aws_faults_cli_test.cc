@@ -3,6 +3,7 @@
 // each request with the next scripted reply. Also what must fail before any AWS call.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -300,6 +301,60 @@ TEST(AwsFaultsCli, BadFleetFlagsAreOneLineAndExitTwo) {
   EXPECT_EQ(env->status.code, 2);
   EXPECT_EQ(env->err, "dfbench: DFBENCH_PROVIDER=gcp: use local, ssh or aws\n");
   EXPECT_TRUE(fs::is_empty(runner.home()));
+}
+
+// A build of this machine for a server of the other architecture: refused by the checks before
+// launching, with no AWS call at all (nothing listens at the endpoint).
+TEST(AwsFaultsCli, AnEngineBuildForAnotherArchIsRefusedBeforeAnyAwsCall) {
+  DfbenchRunner runner("aws-preflight-arch");
+  const std::string self = fs::canonical(DFBENCH_BINARY).string();
+  utsname u{};
+  ::uname(&u);
+  const bool arm_here = std::string(u.machine) == "aarch64";
+  CliResult r =
+      RunAgainst(runner, DeadEndpoint(),
+                 {"setup", "--id", "arch", "--provider", "aws", "--engines", "redis",
+                  "--server-instance", arm_here ? "c6i.large" : "c7g.large", "--server-arch",
+                  arm_here ? "x86_64" : "arm64", "--redis_version", self, "--yes"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  const std::string host = arm_here ? "x86_64" : "aarch64";
+  EXPECT_TRUE(Contains(r.err, "dfbench: --redis_version: " + self + " is built for " +
+                                  std::string(u.machine) + ", but the host is " + host +
+                                  " (the server (Ubuntu 22.04 " + (arm_here ? "x86_64" : "arm64") +
+                                  "))\n"))
+      << r.err;
+  EXPECT_FALSE(Contains(r.err, "cannot reach")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "still running")) << r.err;
+  EXPECT_EQ(runner.State("arch")["status"], "failed");
+}
+
+// Canonical publishes no AMI for the release in that region: refused after reading SSM, before
+// CreateStack.
+TEST(AwsFaultsCli, AMissingAmiIsRefusedBeforeCreateStack) {
+  DfbenchRunner runner("aws-preflight-ami");
+  ScriptedHttpServer aws(
+      {{200,
+        "<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account>"
+        "<Arn>arn:aws:iam::123456789012:user/ops</Arn><UserId>AIDA</UserId>"
+        "</GetCallerIdentityResult></GetCallerIdentityResponse>"},
+       {400, R"({"__type": "ParameterNotFound", "message": "Parameter not found."})"}});
+  CliResult r =
+      RunAgainst(runner, aws.url(),
+                 {"setup", "--id", "ami", "--provider", "aws", "--engines", "redis", "--yes"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err,
+                       "dfbench: no Canonical AMI in us-east-1 "
+                       "(/aws/service/canonical/ubuntu/server/22.04/stable/current/amd64/hvm/"
+                       "ebs-gp2/ami-id does not exist there): try another --region or "
+                       "--ubuntu-version\n"))
+      << r.err;
+  size_t ssm = 0;
+  for (const auto& request : aws.requests()) {
+    ssm += Contains(request, "AmazonSSM.GetParameter");
+  }
+  EXPECT_EQ(ssm, 1u);
+  EXPECT_EQ(CountActions(aws, "CreateStack"), 0u);
+  EXPECT_EQ(CountActions(aws, "DescribeStacks"), 0u);
 }
 
 }  // namespace
