@@ -118,6 +118,10 @@ TEST(BooleanFlags, ValuesReachTheSetup) {
   auto r = dfb.Run({"setup", "--id", "pinned", "--no-pin=false", "--engines", "redis"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State("pinned")["settings"]["pin_cpus"], true);
+  // Where the reference puts it: top level; no Ubuntu release outside AWS.
+  EXPECT_EQ(dfb.State("pinned")["tune_network"], false);
+  EXPECT_FALSE(dfb.State("pinned").contains("ubuntu_version"));
+  EXPECT_FALSE(dfb.State("pinned")["settings"].contains("tune_network"));
   r = dfb.Run({"setup", "--id", "unpinned", "--no-pin", "--engines", "redis"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State("unpinned")["settings"]["pin_cpus"], false);
@@ -148,6 +152,10 @@ TEST(BooleanFlags, ValuesReachTheSetup) {
   json out = json::parse(r.out);
   EXPECT_EQ(out["memtier"]["distinct_client_seed"], true);
   EXPECT_FALSE(out["engines"][0]["tuning"].contains("pin_network")) << out["engines"][0]["tuning"];
+  // The same in the engine row, where the reference puts it.
+  EXPECT_EQ(out["engines"][0]["pin_network"], false) << out["engines"][0];
+  EXPECT_EQ(out["engines"][0]["io_threads"], 0) << out["engines"][0];
+  EXPECT_FALSE(out["engines"][0].contains("num_shards")) << out["engines"][0];
 }
 
 // An ssh setup of hosts that do not exist: every test below stops before contacting them.
