@@ -9,10 +9,18 @@
 namespace dfbench::cli {
 namespace {
 
-// Flags that shape a custom command only.
-const std::vector<std::string> kCustomOnly = {"--command-name",   "--command-mutates",
-                                              "--command-drains", "--preload-template",
-                                              "--preload-items",  "--command-key-maximum"};
+// The first flag that shapes a custom command only and holds other than its default ("" when
+// none does): the reference's scripts may spell the defaults out beside --command.
+std::string CustomOnlyFlagSet(const PerCommandFlags& f) {
+  const PerCommandFlags d;
+  if (f.command_name != d.command_name) return "--command-name";
+  if (f.command_mutates != d.command_mutates) return "--command-mutates";
+  if (f.command_drains != d.command_drains) return "--command-drains";
+  if (f.preload_template != d.preload_template) return "--preload-template";
+  if (f.preload_items != d.preload_items) return "--preload-items";
+  if (f.command_key_maximum != d.command_key_maximum) return "--command-key-maximum";
+  return "";
+}
 
 void Usage(const std::string& message) {
   ExitWith(core::ErrorKind::kUsage, message);
@@ -93,15 +101,16 @@ scenarios::CommandProfile CustomProfile(const PerCommandFlags& f) {
   CheckTemplate("--command-template", text);
   scenarios::CommandProfile c;
   c.tmpl = text;
-  c.name = f.Given("--command-name") ? f.command_name
-                                     : Upper(protocol::CommandTemplate::Compile(text)->name());
+  // Empty values are the defaults, given or not (the reference's defaults are "").
+  c.name = !f.command_name.empty() ? f.command_name
+                                   : Upper(protocol::CommandTemplate::Compile(text)->name());
   CheckName(c.name);
   c.drains = f.command_drains;
   c.mutates = f.command_mutates || f.command_drains;
-  if (f.Given("--preload-items") && !f.Given("--preload-template")) {
+  if (f.preload_items != 1 && f.preload_template.empty()) {
     Usage("--preload-items needs --preload-template");
   }
-  if (f.Given("--preload-template")) {
+  if (!f.preload_template.empty()) {
     if (f.preload_template.find("__key__") == std::string::npos) {
       Usage("--preload-template must contain __key__");
     }
@@ -146,9 +155,9 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   sub->add_option("--command-key-maximum", f->command_key_maximum,
-                  "Custom command: its key range (default --key-maximum); required when "
+                  "Custom command: its key range (0, the default: --key-maximum); required when "
                   "--preload-items > 1")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 62));
   sub->add_option("--key-maximum", f->load.key_maximum,
                   "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use at most "
                   "1000000 keys, or --key-maximum when smaller (a small value keeps a smoke run "
@@ -170,7 +179,8 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
 
 scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
                                                  const std::string& engines) {
-  const bool builtin = f.Given("--command"), custom = f.Given("--command-template");
+  // An empty one is not given: "" is the reference's default of both.
+  const bool builtin = !f.command.empty(), custom = !f.command_template.empty();
   if (builtin && custom) Usage("--command and --command-template are mutually exclusive");
   if (!builtin && !custom) {
     Usage("give --command NAME (" + scenarios::BuiltinCommandNames() +
@@ -178,8 +188,8 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
   }
   scenarios::CommandRunOptions o;
   if (builtin) {
-    for (const auto& flag : kCustomOnly) {
-      if (f.Given(flag)) Usage(flag + " applies to --command-template only");
+    if (const std::string flag = CustomOnlyFlagSet(f); !flag.empty()) {
+      Usage(flag + " applies to --command-template only");
     }
     const auto* profile = scenarios::FindBuiltinCommand(f.command);
     if (!profile) {

@@ -8,9 +8,13 @@
 namespace dfbench::cli {
 namespace {
 
+// The upstream playground's five levels: the default, and what an empty --cases means (as in
+// the reference).
+constexpr char kDefaultCases[] = "qps=100000,qps=80000,qps=50000,qps=30000,maxload";
+
 struct RunReplicationFlags {
   BenchTargetFlags target{.engines = "dragonfly"};
-  std::string cases = "qps=100000,qps=80000,qps=50000,qps=30000,maxload";
+  std::string cases = kDefaultCases;
   int test_time = 60;
   std::string preload_keys = "1_000_000";
   int value_size = 256;
@@ -25,18 +29,19 @@ struct RunReplicationFlags {
 };
 
 int RunRunReplication(const RunReplicationFlags& f) {
-  scenarios::ReplicationOptions o{.engines = ParseEngines(f.target.engines),
-                                  .cases = OrExit(scenarios::ParseReplicationCases(f.cases)),
-                                  .test_time = std::chrono::seconds(f.test_time),
-                                  .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
-                                  .value_size = f.value_size,
-                                  .ratio = f.ratio,
-                                  .master_flags = scenarios::SplitFlags(f.master_flags),
-                                  .replica_flags = scenarios::SplitFlags(f.replica_flags),
-                                  .dfly_ref = f.dfly_ref,
-                                  .output_dir = f.output_dir,
-                                  .load_generator = f.load_generator,
-                                  .dfly_bench_binary = f.dfly_bench_binary};
+  scenarios::ReplicationOptions o{
+      .engines = ParseEngines(f.target.engines),
+      .cases = OrExit(scenarios::ParseReplicationCases(f.cases.empty() ? kDefaultCases : f.cases)),
+      .test_time = std::chrono::seconds(f.test_time),
+      .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
+      .value_size = f.value_size,
+      .ratio = f.ratio,
+      .master_flags = scenarios::SplitFlags(f.master_flags),
+      .replica_flags = scenarios::SplitFlags(f.replica_flags),
+      .dfly_ref = f.dfly_ref,
+      .output_dir = f.output_dir,
+      .load_generator = f.load_generator,
+      .dfly_bench_binary = f.dfly_bench_binary};
   (void)OrExit(core::ParseRatio(f.ratio));
   return OrExit(scenarios::RunReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
 }
@@ -48,8 +53,10 @@ void AddRunReplication(CLI::App* sub, Action* action) {
       AddBenchCommand(sub, action, &RunRunReplication,
                       {.id = "Setup with a replica ('dfbench setup --provider local --replicas 1')",
                        .engines = "Engines to measure: dragonfly, redis, valkey"});
-  sub->add_option("--cases", f->cases,
-                  "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload")
+  sub->add_option(
+         "--cases", f->cases,
+         "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload; empty: "
+         "the default")
       ->capture_default_str();
   sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
       ->capture_default_str()

@@ -1,7 +1,9 @@
 // `dfbench template`: the CloudFormation YAML a setup with these flags would apply, rendered
 // without calling AWS and without any state, for review or `aws cloudformation
-// validate-template`.
+// validate-template`; saved as ~/.dfbench/runs/<run-id>/stack.yaml too, where the reference
+// keeps it.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "aws/template.h"
@@ -9,6 +11,7 @@
 #include "cli/commands.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "state/state.h"
 
 namespace dfbench::cli {
 namespace {
@@ -30,6 +33,21 @@ std::string ReadPublicKey(const std::string& path) {
   return line;
 }
 
+// Saves `yaml` as <run-id>/stack.yaml, unless a live setup of that id keeps the template its
+// stack was made from (then one note says so).
+void SaveStackYaml(const std::string& run_id, const std::string& yaml) {
+  OrExit(state::ValidateId(run_id));
+  const std::filesystem::path path = state::SetupDir(run_id) / "stack.yaml";
+  if (auto s = state::Load(run_id); s && s->status != state::SetupStatus::kDestroyed &&
+                                    s->status != state::SetupStatus::kFailed) {
+    core::Note("setup \"" + run_id + "\" exists: its " + path.string() + " is left as it is");
+    return;
+  }
+  OrExit(core::MakeDirs(path.parent_path()));
+  OrExit(core::WriteFileAtomic(path, yaml));
+  core::Note("saved as " + path.string());
+}
+
 }  // namespace
 
 void AddTemplate(CLI::App* sub, Action* action) {
@@ -40,7 +58,9 @@ void AddTemplate(CLI::App* sub, Action* action) {
     AwsFleetFlags fleet;
   };
   auto o = std::make_shared<Options>();
-  sub->add_option("--run-id", o->run_id, "Names the stack's resources (dfbench-<id>); no state")
+  sub->add_option("--run-id", o->run_id,
+                  "Names the stack's resources (dfbench-<id>); the YAML is saved as "
+                  "~/.dfbench/runs/<id>/stack.yaml (no state)")
       ->required();
   sub->add_option("--out", o->out, "Write the YAML to this file (default: stdout)");
   sub->add_option("--public-key", o->public_key,
@@ -52,6 +72,7 @@ void AddTemplate(CLI::App* sub, Action* action) {
           o->public_key.empty() ? kPlaceholderKey : ReadPublicKey(o->public_key);
       const aws::FleetPlan plan = ToFleetPlan(o->fleet, o->run_id, key);
       const std::string yaml = aws::RenderTemplate(plan);
+      SaveStackYaml(o->run_id, yaml);
       if (o->out.empty()) {
         std::fwrite(yaml.data(), 1, yaml.size(), stdout);
       } else {

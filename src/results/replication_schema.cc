@@ -6,6 +6,9 @@
 namespace dfbench::results {
 namespace {
 
+// Milliseconds, requests per thousand seconds, nanoseconds: finer than any sample means.
+constexpr int kCsvDecimals = 3;
+
 Stats SeriesStats(const ReplicationCase& c, double RepSample::*field) {
   std::vector<double> values;
   values.reserve(c.series.size());
@@ -36,10 +39,15 @@ std::string RenderReplicationJson(const ReplicationRunResults& r) {
 }
 
 std::string RenderReplicationCsv(const ReplicationRunResults& r) {
+  // Several engines' cases share run names, so only then does Run_Name carry the engine.
+  bool several_engines = false;
+  for (const auto& c : r.cases) several_engines = several_engines || c.engine != r.cases[0].engine;
   std::string out = "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n";
   for (const auto& c : r.cases) {
+    const std::string name = several_engines ? CaseName(c) : c.run_name;
     for (const auto& s : c.series) {
-      out += CsvRow({CaseName(c), CsvNumber(s.t_sec), CsvNumber(s.rps), CsvNumber(s.p99_us)});
+      out += CsvRow({name, CsvNumber(s.t_sec, kCsvDecimals), CsvNumber(s.rps, kCsvDecimals),
+                     CsvNumber(s.p99_us, kCsvDecimals)});
     }
   }
   return out;

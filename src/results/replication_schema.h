@@ -92,7 +92,9 @@ void Fields(auto& v, FieldsOf<ReplicationRunResults> auto& x) {
 std::string RenderReplicationJson(const ReplicationRunResults& r);
 
 // benchmark_results.csv, the upstream playground's schema: one row per sample,
-// "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us" (Run_Name is CaseName).
+// "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us". Run_Name is the case's run_name as the
+// reference writes it ("qps=100000"), or CaseName ("redis qps=100000") when the cases are of
+// several engines; numbers with at most 3 decimals.
 std::string RenderReplicationCsv(const ReplicationRunResults& r);
 
 }  // namespace dfbench::results

@@ -1,10 +1,12 @@
 #include "results/replication_schema.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/files.h"
 #include "results/json_util.h"
 #include "results/test_fixtures.h"
+#include "results/writers.h"
 #include "support/test_data.h"
 
 namespace dfbench::results {
@@ -125,9 +127,35 @@ TEST(ReplicationSchema, EngineAndErrorRoundTripAndNameTheCase) {
   reference.engine.clear();
   EXPECT_EQ(CaseName(reference), "qps=500");
   EXPECT_EQ(SyncEndSec(reference), 0);
+  // One engine: Run_Name is the run name alone, as the reference writes it.
   EXPECT_EQ(RenderReplicationCsv(r),
             "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
-            "redis qps=500,1,1000,250.5\n");
+            "qps=500,1,1000,250.5\n");
+}
+
+TEST(ReplicationSchema, CsvNamesEnginesOnlyWhenSeveralShareTheFile) {
+  ReplicationRunResults r;
+  // 4018.18 as a division leaves 4018.1800000000003 in the double.
+  const double rps = 401818.0 * 0.01;
+  ASSERT_NE(fmt::format("{}", rps), "4018.18");
+  r.cases.push_back({.run_name = "qps=500",
+                     .series = {{.t_sec = 1.0000001, .rps = rps, .p99_us = 0.1 + 0.2}},
+                     .engine = "redis"});
+  r.cases.push_back(
+      {.run_name = "qps=500", .series = {{.t_sec = 2, .rps = 7, .p99_us = 9}}, .engine = "valkey"});
+  EXPECT_EQ(RenderReplicationCsv(r),
+            "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
+            "redis qps=500,1,4018.18,0.3\n"
+            "valkey qps=500,2,7,9\n");
+}
+
+TEST(ReplicationSchema, CsvNumberRoundsToShortDecimals) {
+  EXPECT_EQ(CsvNumber(401818.0 * 0.01, 3), "4018.18");
+  EXPECT_EQ(CsvNumber(2646502, 3), "2646502");
+  EXPECT_EQ(CsvNumber(0.0004, 3), "0");
+  EXPECT_EQ(CsvNumber(-0.0004, 3), "0");
+  EXPECT_EQ(CsvNumber(1.23456, 3), "1.235");
+  EXPECT_EQ(CsvNumber(1.5, 0), "2");
 }
 
 }  // namespace

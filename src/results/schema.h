@@ -55,7 +55,15 @@ struct EngineResult {
   std::string sha256;  // of the engine's binary, when dfbench installed it ("": unknown)
   std::string error;   // non-empty when the engine failed; trials may be partial
   nlohmann::json tuning = nullptr;  // engine flags that shaped the run (io_threads, num_shards ...)
-  bool approximate = false;         // per-command draining commands
+  // The reference's per-engine fields of the same flags, where it puts them; each only on the
+  // engines it applies to (SetReferenceTuning): io_threads (0: the engine's default) and
+  // pin_network (pinning applied) on Redis and Valkey, num_shards (as started; 0: Dragonfly's
+  // default) and conn_use_incoming_cpu on Dragonfly.
+  std::optional<int> io_threads;
+  std::optional<int> num_shards;
+  std::optional<bool> conn_use_incoming_cpu;
+  std::optional<bool> pin_network;
+  bool approximate = false;  // per-command draining commands
   // The server's own count of data operations over warmup and trials (INFO commandstats or
   // memcached stats); 0 when unknown. Equals warmup + trial ops + errors when nothing was lost.
   uint64_t server_ops = 0;
@@ -118,6 +126,7 @@ void Fields(auto& v, FieldsOf<EngineResult> auto& x) {
   DFBENCH_FIELDS(engine, version)
   DFBENCH_OPTIONAL_FIELDS(origin, sha256)
   DFBENCH_FIELDS(trials, throughput, p50, p99, p999, avg_latency)
+  DFBENCH_OPTIONAL_FIELDS(io_threads, num_shards, conn_use_incoming_cpu, pin_network)
   DFBENCH_OPTIONAL_FIELDS(error, tuning, approximate)
   DFBENCH_FIELDS(server_ops, warmup_ops)
 }

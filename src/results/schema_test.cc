@@ -79,11 +79,15 @@ RunResults FullRun() {
   e.trials[1].duration_sec = 1.922;
   e.Aggregate();
   e.tuning = {{"num_shards", 14}, {"conn_use_incoming_cpu", true}};
+  e.num_shards = 14;
+  e.conn_use_incoming_cpu = true;
   e.approximate = true;
   EngineResult failed;
   failed.engine = "redis";
   failed.version = "Redis server v=7.0.15";
   failed.error = "redis-server exited: exit code 1";
+  failed.io_threads = 0;
+  failed.pin_network = false;
   r.engines = {e, failed};
   r.context.build_type = "Release";
   r.context.provider = "local";
@@ -180,6 +184,39 @@ TEST(RunResultsJson, OptionalEngineFieldsAreWrittenOnlyWhenSet) {
   EXPECT_EQ(j["engines"][0]["origin"], "release");
   EXPECT_FALSE(j["engines"][1].contains("origin"));
   EXPECT_FALSE(j["engines"][1].contains("sha256"));
+}
+
+TEST(RunResultsJson, TuningFieldsSitInTheEngineRowAsInTheReference) {
+  const nlohmann::json j = ToJson(FullRun());
+  const nlohmann::json& dragonfly = j["engines"][0];
+  EXPECT_EQ(dragonfly["num_shards"], 14);
+  EXPECT_EQ(dragonfly["conn_use_incoming_cpu"], true);
+  EXPECT_FALSE(dragonfly.contains("io_threads"));
+  EXPECT_FALSE(dragonfly.contains("pin_network"));
+  EXPECT_EQ(dragonfly["tuning"]["num_shards"], 14);  // the tuning record stays
+  const nlohmann::json& redis = j["engines"][1];
+  EXPECT_EQ(redis["io_threads"], 0);  // written when set, zero included
+  EXPECT_EQ(redis["pin_network"], false);
+  EXPECT_FALSE(redis.contains("num_shards"));
+  EXPECT_FALSE(redis.contains("conn_use_incoming_cpu"));
+
+  RunResults back;
+  ASSERT_TRUE(testing::RoundTrips(FullRun(), RenderRunJson, &back));
+  EXPECT_EQ(back.engines[0].num_shards, 14);
+  EXPECT_EQ(back.engines[0].conn_use_incoming_cpu, true);
+  EXPECT_FALSE(back.engines[0].io_threads.has_value());
+  EXPECT_EQ(back.engines[1].io_threads, 0);
+  EXPECT_EQ(back.engines[1].pin_network, false);
+  // The reference's own file: the fields read as they are.
+  RunResults reference;
+  std::string error;
+  ASSERT_TRUE(FromJson(nlohmann::json::parse(
+                           R"({"engines": [{"engine": "redis", "io_threads": 8,
+                                            "pin_network": true}]})"),
+                       &reference, &error))
+      << error;
+  EXPECT_EQ(reference.engines[0].io_threads, 8);
+  EXPECT_EQ(reference.engines[0].pin_network, true);
 }
 
 TEST(RunResultsJson, WritesKeysInReferenceOrderAndWholeNumbersAsIntegers) {

@@ -66,6 +66,14 @@ std::string CsvNumber(double v) {
   return fmt::format("{}", v);
 }
 
+std::string CsvNumber(double v, int max_decimals) {
+  const double scale = std::pow(10.0, max_decimals);
+  // An integer count of the last decimal divided by the scale is the double nearest to the
+  // rounded decimal, whose shortest form is that decimal.
+  const double rounded = std::round(v * scale) / scale;
+  return CsvNumber(rounded == 0 ? 0.0 : rounded);  // no "-0"
+}
+
 std::string RenderRunTable(const RunResults& r) {
   return HeaderLine(r) + RenderEngineTable(r.engines);
 }

@@ -25,5 +25,8 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines);
 // One CSV line (RFC 4180 quoting) ending in "\n", and a number in its shortest exact form.
 std::string CsvRow(const std::vector<std::string>& fields);
 std::string CsvNumber(double v);
+// `v` rounded to at most `max_decimals` decimals, then in its shortest form: a figure computed
+// as 4018.1800000000003 is written 4018.18 (for readers that parse numbers as text).
+std::string CsvNumber(double v, int max_decimals);
 
 }  // namespace dfbench::results

@@ -77,6 +77,18 @@ std::string NewRunId(const fs::path& parent) {
   return id;
 }
 
+void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* row) {
+  const nlohmann::json& t = row->tuning;
+  if (!t.is_object()) return;
+  const engines::TuningFacts& facts = spec.tuning;
+  if (facts.io_threads) row->io_threads = t.value("io_threads", 0);
+  if (facts.pin_network) row->pin_network = t.value("pin_network", false);
+  if (facts.command_line == engines::CommandLine::kDragonfly) {
+    row->num_shards = t.value("num_shards", 0);
+    row->conn_use_incoming_cpu = t.value("conn_use_incoming_cpu", false);
+  }
+}
+
 results::Context MakeContext(const state::SetupState& setup, const drivers::Driver& driver) {
   results::Context c;
   c.tool_version = core::VersionLine();
@@ -95,6 +107,7 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   engines::Tuning pinned = tuning;
   pinned.cpus = fleet.server_cpus;
   row->tuning = engines::TuningJson(spec, pinned);
+  SetReferenceTuning(spec, row);
   core::Notef("[{}] starting {}", spec.name, install.binary);
   auto engine =
       engines::Start(*fleet.server, spec, install.binary, pinned, {.port = fleet.engine_port});
@@ -107,6 +120,7 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   row->origin = install.origin;
   row->sha256 = install.sha256;
   row->tuning = engine->tuning();  // with derived values resolved
+  SetReferenceTuning(spec, row);
   core::Notef("[{}] {} ready on {}:{}", spec.name, row->version, engine->address(), engine->port());
   return EngineTurn(std::move(*engine), row);
 }

@@ -49,6 +49,10 @@ std::string NewRunId(const std::filesystem::path& parent);
 // The context block of a result file written from this setup with this driver.
 results::Context MakeContext(const state::SetupState& setup, const drivers::Driver& driver);
 
+// Fills the reference's per-engine tuning fields of `row` (io_threads, num_shards,
+// conn_use_incoming_cpu, pin_network: those that apply to `spec`) from its `tuning` record.
+void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* row);
+
 // One engine's turn. Progress goes to stderr as "[engine] ..." lines; failures are recorded in
 // the engine's result row, never returned, so the run can go on with the next engine.
 class EngineTurn {

@@ -60,10 +60,10 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
     s.settings["replica_instance"] = a.replica.type;
     s.settings["replica_arch"] = aws::ArchName(a.replica.arch);
     s.settings["replicas"] = a.replicas;
-    s.settings["ubuntu_version"] = a.ubuntu_version;
+    s.ubuntu_version = a.ubuntu_version;
     if (!options.ssh.user.empty()) s.settings["ssh_user"] = options.ssh.user;
   }
-  s.settings["tune_network"] = options.tune_network;
+  s.tune_network = options.tune_network;
   if (options.provider == state::ProviderKind::kLocal)
     s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());

@@ -35,8 +35,9 @@ void Fields(auto& v, results::FieldsOf<SetupState> auto& x) {
   v.Enum("status", &x.status, kSetupStatusNames);
   DFBENCH_OPTIONAL_FIELDS(active)
   v.Enum("provider", &x.provider, kProviderNames);
-  DFBENCH_FIELDS(created_at, updated_at, region, hosts, engines, benchmarks, provider_data,
-                 settings)
+  DFBENCH_FIELDS(created_at, updated_at, region)
+  DFBENCH_OPTIONAL_FIELDS(ubuntu_version)
+  DFBENCH_FIELDS(tune_network, hosts, engines, benchmarks, provider_data, settings)
 }
 
 namespace {

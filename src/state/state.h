@@ -103,6 +103,10 @@ struct SetupState {
   std::string created_at;
   std::string updated_at;
   std::string region;  // aws only
+  // Where the reference records them: the Ubuntu release of the instances (aws only, "" else)
+  // and whether setup was asked to tune the server's NIC (what it did: provider_data).
+  std::string ubuntu_version;
+  bool tune_network = false;
   std::vector<results::HostFacts> hosts;
   std::vector<EngineInstall> engines;
   std::vector<BenchmarkRecord> benchmarks;

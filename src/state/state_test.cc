@@ -23,6 +23,8 @@ SetupState FullState(const std::string& id) {
   s.provider = ProviderKind::kSsh;
   s.created_at = "2026-04-08T14:30:11Z";
   s.region = "us-east-1";
+  s.ubuntu_version = "24.04";
+  s.tune_network = true;
   s.hosts = {testing::FullHost("server"),
              {.role = "client", .name = "cli", .address = "3.88.12.17", .vcpus = 16}};
   s.engines = {{.name = "redis",
@@ -88,6 +90,33 @@ TEST_F(StateTest, SaveThenLoadRoundTrips) {
   ASSERT_TRUE(text);
   EXPECT_EQ(text->rfind("{\n  \"id\": \"perf-may\",\n  \"status\": \"ready\",\n", 0), 0u) << *text;
   EXPECT_EQ(text->back(), '\n');
+}
+
+TEST_F(StateTest, UbuntuVersionAndTuneNetworkAreTopLevelAsInTheReference) {
+  SetupState in = FullState("tuned");
+  ASSERT_TRUE(Save(&in));
+  auto text = core::ReadFile(SetupDir("tuned") / "state.json");
+  ASSERT_TRUE(text);
+  const nlohmann::json j = nlohmann::json::parse(*text);
+  EXPECT_EQ(j["ubuntu_version"], "24.04");
+  EXPECT_EQ(j["tune_network"], true);
+  auto out = Load("tuned");
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->ubuntu_version, "24.04");
+  EXPECT_TRUE(out->tune_network);
+
+  // Outside AWS there is no Ubuntu release to record; tune_network is always written.
+  SetupState local;
+  local.id = "here";
+  ASSERT_TRUE(Save(&local));
+  const nlohmann::json l = nlohmann::json::parse(*core::ReadFile(SetupDir("here") / "state.json"));
+  EXPECT_FALSE(l.contains("ubuntu_version"));
+  EXPECT_EQ(l["tune_network"], false);
+  // A state written before these fields reads with their defaults.
+  auto old = FromJson(nlohmann::json::parse(R"({"id": "x", "status": "ready"})"));
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->ubuntu_version, "");
+  EXPECT_FALSE(old->tune_network);
 }
 
 TEST_F(StateTest, SaveStampsCreatedAtWhenMissing) {

@@ -261,7 +261,7 @@ TEST(AwsFaultsCli, ProviderFromFlagsAndEnvironment) {
   EXPECT_TRUE(Contains(env->err, "CloudFormation stack dfbench-b")) << env->err;
   r = RunAgainst(runner, dead, {"setup", "--id", "c", "--dry-run"});
   EXPECT_TRUE(Contains(r.err, "(local provider)")) << r.err;
-  // Without a terminal and without --yes: exit 2 before anything happens.
+  // No answer on stdin (end of input) and no --yes: exit 2 before anything happens.
   r = RunAgainst(runner, dead, {"setup", "--id", "d", "--provider", "aws"});
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(Contains(r.err, "pass --yes")) << r.err;

@@ -40,8 +40,32 @@ TEST(TemplateCliTest, WritesYamlWithoutCallingAws) {
   EXPECT_NE(yaml->find("dfbench-placeholder-key"), std::string::npos);
   // Two c7g.4xlarge servers (server and replica) and a client: 3 x $0.578.
   EXPECT_NE(r.err.find("~$1.734/hr on demand in us-east-1"), std::string::npos) << r.err;
-  // Read-only: nothing under DFBENCH_HOME.
-  EXPECT_TRUE(std::filesystem::is_empty(runner.home()));
+  // As the reference's file table says: the YAML is saved as runs/<run-id>/stack.yaml, and no
+  // state is written.
+  auto saved = core::ReadFile(runner.SetupDir("preview") / "stack.yaml");
+  ASSERT_TRUE(saved) << saved.error().message;
+  EXPECT_EQ(*saved, *yaml);
+  EXPECT_FALSE(std::filesystem::exists(runner.SetupDir("preview") / "state.json"));
+  EXPECT_NE(r.err.find("saved as " + (runner.SetupDir("preview") / "stack.yaml").string()),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(TemplateCliTest, LeavesTheStackYamlOfALiveSetupAlone) {
+  DfbenchRunner runner("template-live");
+  // A live setup of the same id (a local one: no AWS needed) keeps its own stack.yaml.
+  ASSERT_EQ(runner.Run({"setup", "--id", "live", "--engines", "redis"}).code, 0);
+  const auto path = runner.SetupDir("live") / "stack.yaml";
+  ASSERT_TRUE(core::WriteFileAtomic(path, "the stack's own\n"));
+  CliResult r = RunOffline(runner, {"template", "--run-id", "live"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(*core::ReadFile(path), "the stack's own\n");
+  EXPECT_NE(r.err.find("is left as it is"), std::string::npos) << r.err;
+  // Once destroyed, the id's stack.yaml is the new template's.
+  ASSERT_EQ(runner.Run({"destroy", "--id", "live"}).code, 0);
+  r = RunOffline(runner, {"template", "--run-id", "live"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(*core::ReadFile(path), r.out);
 }
 
 TEST(TemplateCliTest, DefaultsToStdoutWithTheReferenceDefaultsAndAGivenKey) {

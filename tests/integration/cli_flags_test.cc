@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "dfbench_runner.h"
+#include "hosts/ssh_command.h"
 #include "on_terminal.h"
 #include "support/test_data.h"
 
@@ -117,6 +118,10 @@ TEST(BooleanFlags, ValuesReachTheSetup) {
   auto r = dfb.Run({"setup", "--id", "pinned", "--no-pin=false", "--engines", "redis"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State("pinned")["settings"]["pin_cpus"], true);
+  // Where the reference puts it: top level; no Ubuntu release outside AWS.
+  EXPECT_EQ(dfb.State("pinned")["tune_network"], false);
+  EXPECT_FALSE(dfb.State("pinned").contains("ubuntu_version"));
+  EXPECT_FALSE(dfb.State("pinned")["settings"].contains("tune_network"));
   r = dfb.Run({"setup", "--id", "unpinned", "--no-pin", "--engines", "redis"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State("unpinned")["settings"]["pin_cpus"], false);
@@ -147,6 +152,10 @@ TEST(BooleanFlags, ValuesReachTheSetup) {
   json out = json::parse(r.out);
   EXPECT_EQ(out["memtier"]["distinct_client_seed"], true);
   EXPECT_FALSE(out["engines"][0]["tuning"].contains("pin_network")) << out["engines"][0]["tuning"];
+  // The same in the engine row, where the reference puts it.
+  EXPECT_EQ(out["engines"][0]["pin_network"], false) << out["engines"][0];
+  EXPECT_EQ(out["engines"][0]["io_threads"], 0) << out["engines"][0];
+  EXPECT_FALSE(out["engines"][0].contains("num_shards")) << out["engines"][0];
 }
 
 // An ssh setup of hosts that do not exist: every test below stops before contacting them.
@@ -156,23 +165,78 @@ std::vector<std::string> SshSetup(const std::string& command, const std::string&
           "ubuntu",   "--engines", "redis",    "--ssh-key",  "/dev/null"};
 }
 
-TEST(Confirmation, WithoutATerminalAndWithoutYesStopsAtOnce) {
+// The last line of `text` that is not empty.
+std::string LastLine(const std::string& text) {
+  const size_t end = text.find_last_not_of('\n');
+  if (end == std::string::npos) return "";
+  const size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start + 1) + 1);
+}
+
+TEST(Confirmation, EndOfInputWithoutYesChangesNothing) {
   DfbenchRunner dfb("no-terminal");
   for (const char* command : {"setup", "quickstart"}) {
+    // Empty input: stdin is a pipe closed at once, as </dev/null.
     auto r = dfb.Run(SshSetup(command, "lab"), std::chrono::seconds(20));
     EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(CountLines(r.err), 1) << r.err;
-    EXPECT_TRUE(Contains(r.err, "pass --yes (or set DFBENCH_NO_CONFIRM=1)")) << r.err;
+    EXPECT_TRUE(Contains(r.err, "Proceed? [y/N]")) << r.err;
+    EXPECT_EQ(LastLine(r.err),
+              "dfbench: no answer on stdin (end of input): pass --yes (or set "
+              "DFBENCH_NO_CONFIRM=1) to go on; nothing changed")
+        << r.err;
     EXPECT_FALSE(std::filesystem::exists(dfb.SetupDir("lab"))) << command;
   }
+  // The same through the shell's own redirection.
+  auto r = core::RunCapture(
+      {"sh", "-c", hosts::ShellJoin(dfb.Argv(SshSetup("setup", "lab"))) + " </dev/null"},
+      std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status.code, 2) << r->err;
+  EXPECT_TRUE(Contains(r->err, "(end of input): pass --yes")) << r->err;
   // DFBENCH_NO_CONFIRM=0 still asks.
   auto argv = Concat({"env", "DFBENCH_NO_CONFIRM=0"}, dfb.Argv(SshSetup("setup", "lab")));
-  auto r = core::RunCapture(argv, std::chrono::seconds(20));
+  r = core::RunCapture(argv, std::chrono::seconds(20));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status.code, 2) << r->err;
   // Local setups change nothing outside DFBENCH_HOME and do not ask.
   EXPECT_EQ(dfb.Run({"setup", "--id", "here", "--engines", "redis"}).code, 0);
   EXPECT_EQ(dfb.Run({"destroy", "--id", "here"}).code, 0);
+}
+
+// An ssh setup of this machine on a port where nothing listens: a command that goes past the
+// prompt fails at once reaching the host (exit 5), one that stops at the prompt changes nothing.
+std::vector<std::string> RefusedSshSetup(const std::string& id, const std::string& key) {
+  return {"setup",     "--id",      id,          "--provider", "ssh", "--server",
+          "127.0.0.1", "--client",  "127.0.0.1", "--ssh-port", "1",   "--ssh-user",
+          "nobody",    "--engines", "redis",     "--ssh-key",  key};
+}
+
+TEST(Confirmation, APipedYIsAnAnswer) {
+  DfbenchRunner dfb("piped-answer");
+  const std::string key = (dfb.home() / "id_ed25519").string();
+  auto keygen = core::RunCapture({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key});
+  ASSERT_TRUE(keygen && keygen->status.ok()) << (keygen ? keygen->err : keygen.error().message);
+  const core::RunOptions piped_y{.timeout = std::chrono::seconds(60), .stdin_data = "y\n"};
+  auto r = core::RunCapture(dfb.Argv(RefusedSshSetup("lab", key)), piped_y);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(Contains(r->err, "Proceed? [y/N]")) << r->err;
+  EXPECT_FALSE(Contains(r->err, "nothing changed")) << r->err;
+  EXPECT_EQ(r->status.code, 5) << r->err;  // went on, and the host refused
+  ASSERT_TRUE(std::filesystem::exists(dfb.SetupDir("lab") / "state.json"));
+
+  // destroy asks about the same hosts: no answer keeps the setup, a piped y goes on.
+  auto kept = dfb.Run({"destroy", "--id", "lab"}, std::chrono::seconds(20));
+  EXPECT_EQ(kept.code, 2) << kept.err;
+  EXPECT_TRUE(Contains(kept.err, "(end of input): pass --yes")) << kept.err;
+  EXPECT_NE(dfb.State("lab")["status"], "destroyed");
+  auto sh = core::RunCapture(
+      {"sh", "-c", "echo y | " + hosts::ShellJoin(dfb.Argv({"destroy", "--id", "lab"}))},
+      std::chrono::seconds(60));
+  ASSERT_TRUE(sh);
+  EXPECT_TRUE(Contains(sh->err, "Proceed? [y/N]")) << sh->err;
+  EXPECT_FALSE(Contains(sh->err, "nothing changed")) << sh->err;
+  EXPECT_EQ(sh->status.code, 0) << sh->err;
+  EXPECT_EQ(dfb.State("lab")["status"], "destroyed") << sh->err;
 }
 
 TEST(Confirmation, AnsweringNoOnATerminalChangesNothing) {

@@ -97,7 +97,7 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_TRUE(Contains(st["engines"][0]["version"], "7."));
   // Already installed on the host: found, not reinstalled.
   EXPECT_EQ(st["provider_data"]["installs"]["redis"]["method"], "present");
-  EXPECT_EQ(st["settings"]["tune_network"], true);
+  EXPECT_EQ(st["tune_network"], true);
   EXPECT_EQ(st["provider_data"]["tune_network"]["applied"], true)
       << st["provider_data"]["tune_network"];
   EXPECT_EQ(st["provider_data"]["tune_network"]["rps_queues"], 1);
