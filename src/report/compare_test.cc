@@ -352,13 +352,14 @@ TEST(Compare, AReferenceCaseMeetsOursByRunNameAndTheSyncWindowStaysOut) {
       EXPECT_EQ(*m.delta_pct, 0) << m.metric;  // the sync window's 10 and 20 rps stay out
     }
   }
-  // Two engines' cases of one name cannot meet one reference case: named apart, they do not.
+  // Two engines' cases of one name cannot meet one reference case: named apart, they share
+  // nothing, which is an input error.
   results::ReplicationCase theirs = mine;
   theirs.engine = "valkey";
   auto c = Compare(reference, ReplicationDoc({mine, theirs}), kDefault);
-  ASSERT_TRUE(c);
-  EXPECT_TRUE(c->groups.empty());
-  EXPECT_EQ(c->only_in_candidate, (std::vector<std::string>{"redis qps=1000", "valkey qps=1000"}));
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().kind, core::ErrorKind::kUsage) << c.error().message;
+  EXPECT_NE(c.error().message.find("redis qps=1000"), std::string::npos) << c.error().message;
 }
 
 TEST(RenderComparisonJson, GroupsAndRegressionsAreSelectable) {

@@ -19,10 +19,8 @@ namespace {
 using nlohmann::json;
 
 // Redis waits 5 s by default before a diskless full sync, for more replicas to join; without
-// that wait the sync time is the dataset's. The preload writes for 1 s instead of the
-// reference's 30, to keep the cases short.
-const std::vector<std::string> kNoSyncDelay = {"--master-flags", "--repl-diskless-sync-delay 0",
-                                               "--preload-time", "1s"};
+// that wait the sync time is the dataset's.
+const std::vector<std::string> kNoSyncDelay = {"--master-flags", "--repl-diskless-sync-delay 0"};
 
 // The median of `series`' `field`, as compare and the table compute it.
 double Median(const json& series, const char* field) {
@@ -65,9 +63,14 @@ class ReplicationTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { EndSuiteSetup(dfb_, "rep"); }
 
+  // The preload writes for 1 s unless `extra` says otherwise, not the reference's 30, to keep
+  // the cases short.
   static std::vector<std::string> Args(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run-replication", "--id", "rep", "--engines", "redis"};
     args.insert(args.end(), extra.begin(), extra.end());
+    if (std::find(extra.begin(), extra.end(), "--preload-time") == extra.end()) {
+      args.insert(args.end(), {"--preload-time", "1s"});
+    }
     return args;
   }
 
