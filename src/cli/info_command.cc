@@ -108,9 +108,15 @@ void PrintInfo(const state::SetupState& s) {
   }
   if (auto tools = s.provider_data.find("load_generators"); tools != s.provider_data.end()) {
     for (const auto& [name, t] : tools->items()) {
-      const bool built = t.value("method", "") == "source";
-      out += fmt::format("  Load generator: {} at {} ({})\n", name, t.value("binary", ""),
-                         built ? "built from " + t.value("source", "") : "found on the client");
+      const std::string method = t.value("method", "");
+      if (method == "missing") {
+        out +=
+            fmt::format("  Load generator: {} not installed ({})\n", name, t.value("reason", ""));
+        continue;
+      }
+      out += fmt::format(
+          "  Load generator: {} at {} ({})\n", name, t.value("binary", ""),
+          method == "source" ? "built from " + t.value("source", "") : "found on the client");
     }
   }
   const auto roles = providers::SshRoles(s);

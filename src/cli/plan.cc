@@ -28,10 +28,29 @@ std::string EngineList(const scenarios::SetupOptions& o) {
 
 // What setup does about one external load generator on the client.
 std::string ClientToolLine(const std::string& program, const std::string& version,
-                           const std::string& work) {
+                           const std::string& work, providers::ToolNeed need) {
   return "  client: find " + program + " on the PATH or in ~/.local/bin, or build " + program +
          " " + version + " from source under " + work + "build/ into ~/.local (its build " +
-         "dependencies through apt-get as root or sudo -n)\n";
+         "dependencies through apt-get as root or sudo -n)" +
+         (need == providers::ToolNeed::kIfBuildable
+              ? "; where the client cannot (no network, say), it is recorded as not installed "
+                "and setup goes on"
+              : "") +
+         "\n";
+}
+
+// The client tool lines of `o`, for both remote providers.
+std::string ClientToolLines(const scenarios::SetupOptions& o, const std::string& work) {
+  const providers::ClientTools& tools = o.client_tools;
+  std::string p;
+  if (tools.memtier != providers::ToolNeed::kNone) {
+    p += ClientToolLine("memtier_benchmark", providers::kMemtierRelease, work, tools.memtier);
+  }
+  if (tools.dfly_bench != providers::ToolNeed::kNone) {
+    p += ClientToolLine("dfly_bench", "at Dragonfly ref " + tools.dfly_bench_ref, work,
+                        tools.dfly_bench);
+  }
+  return p;
 }
 
 std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
@@ -49,11 +68,7 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
                                                 " (its public key must be added on each host)"
                                           : "the key " + o.ssh.key_path);
   p += "  client: upload this dfbench binary to " + work + "bin/\n";
-  if (o.client_tools.memtier)
-    p += ClientToolLine("memtier_benchmark", providers::kMemtierRelease, work);
-  if (!o.client_tools.dfly_bench_ref.empty()) {
-    p += ClientToolLine("dfly_bench", "at Dragonfly ref " + o.client_tools.dfly_bench_ref, work);
-  }
+  p += ClientToolLines(o, work);
   p += "  server: find " + EngineList(o) +
        " on the PATH, or install what is missing (apt-get as root or through sudo -n, or a "
        "release into ~/.dfbench/cache/engines/)\n";
@@ -98,6 +113,7 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   p += "  template: saved as " + dir + "/stack.yaml before any AWS call\n";
   p += "  client: upload this dfbench binary; server" +
        std::string(o.aws.replicas > 0 ? " and replicas" : "") + ": install " + EngineList(o) + "\n";
+  p += ClientToolLines(o, "~/.dfbench-work/" + o.id + "/");
   p += o.tune_network
            ? "  network tuning: steer the server NIC's IRQs and RPS/XPS onto its top CPUs\n"
            : "  network tuning: none\n";

@@ -25,9 +25,11 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions setup_options = ToSetupOptions(t, provider, requested);
   setup_options.skip_missing_engines = true;
   // A remote client without memtier_benchmark gets it built there by setup.
-  setup_options.client_tools.memtier = state::IsRemote(provider) &&
-                                       load_generator.name == "memtier" &&
-                                       load_generator.memtier_binary.empty();
+  // (quickstart's run needs no other tool, so it builds no other).
+  if (state::IsRemote(provider) && load_generator.name == "memtier" &&
+      load_generator.memtier_binary.empty()) {
+    setup_options.client_tools.memtier = providers::ToolNeed::kRequired;
+  }
   if (!PlanAndConfirm(t, &setup_options, /*quickstart=*/true, f.skip_destroy)) return 0;
   options.driver = driver.get();
   return OrExit(

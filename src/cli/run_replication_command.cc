@@ -17,6 +17,7 @@ struct RunReplicationFlags {
   std::string cases = kDefaultCases;
   int test_time = 60;
   std::string preload_keys = "1_000_000";
+  std::string preload_time = "30s";
   int value_size = 256;
   std::string ratio = "1:1";
   std::string master_flags;
@@ -28,12 +29,25 @@ struct RunReplicationFlags {
   std::string output = "table";
 };
 
+// Whole seconds, at least one: the preload is time-boxed as the reference's.
+std::chrono::seconds PreloadTime(const std::string& text) {
+  auto d = core::ParseDuration(text);
+  if (!d) throw ExitError{core::WithContext(d.error(), "--preload-time")};
+  if (*d < std::chrono::seconds(1) || *d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
+    throw ExitError{
+        core::Error{core::ErrorKind::kUsage,
+                    "--preload-time: \"" + text + "\" is not a whole number of seconds"}};
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(*d);
+}
+
 int RunRunReplication(const RunReplicationFlags& f) {
   scenarios::ReplicationOptions o{
       .engines = ParseEngines(f.target.engines),
       .cases = OrExit(scenarios::ParseReplicationCases(f.cases.empty() ? kDefaultCases : f.cases)),
       .test_time = std::chrono::seconds(f.test_time),
       .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
+      .preload_time = PreloadTime(f.preload_time),
       .value_size = f.value_size,
       .ratio = f.ratio,
       .master_flags = scenarios::SplitFlags(f.master_flags),
@@ -63,6 +77,9 @@ void AddRunReplication(CLI::App* sub, Action* action) {
       ->check(CLI::Range(1, 86400));
   sub->add_option("--preload-keys", f->preload_keys,
                   "Key range written before the replica starts (underscores allowed)")
+      ->capture_default_str();
+  sub->add_option("--preload-time", f->preload_time,
+                  "How long the preload writes random keys of the range (30s as the reference)")
       ->capture_default_str();
   sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
       ->capture_default_str()

@@ -10,16 +10,28 @@ namespace {
 
 struct SetupFlags {
   SetupTargetFlags target;
-  std::string load_generator = "builtin";
-  std::string dfly_bench_ref;
+  std::string load_generator;  // "": as the reference, both tools if the client can have them
+  std::string dfly_bench_ref = providers::kDflyBenchDefaultRef;
 };
 
-// External load generators setup finds or builds on a remote client (ResolveProvider refused
-// them on local).
-providers::ClientTools ToClientTools(const SetupFlags& f) {
-  providers::ClientTools tools{.memtier = f.load_generator == "memtier",
+// External load generators setup finds or builds on a remote client, as the reference's setup:
+// memtier_benchmark and dfly_bench, each when the client can build it. Named on the command
+// line, a tool is required; --load-generator builtin asks for neither (unless --dfly-bench-ref
+// is given). This machine gets none (ResolveProvider refused the flags there).
+providers::ClientTools ToClientTools(const SetupFlags& f, state::ProviderKind provider,
+                                     const CLI::App* sub) {
+  using providers::ToolNeed;
+  if (!state::IsRemote(provider)) return {};
+  const bool ref_given = sub->get_option("--dfly-bench-ref")->count() > 0;
+  const bool plain = f.load_generator.empty();
+  providers::ClientTools tools{.memtier = f.load_generator == "memtier" ? ToolNeed::kRequired
+                                          : plain                       ? ToolNeed::kIfBuildable
+                                                                        : ToolNeed::kNone,
+                               .dfly_bench = ref_given ? ToolNeed::kRequired
+                                             : plain   ? ToolNeed::kIfBuildable
+                                                       : ToolNeed::kNone,
                                .dfly_bench_ref = f.dfly_bench_ref};
-  if (!tools.dfly_bench_ref.empty()) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
+  if (tools.dfly_bench != ToolNeed::kNone) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
   return tools;
 }
 
@@ -29,7 +41,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   auto engines = ParseEngines(t.engines.engines);
   scenarios::SetupOptions o =
       ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
-  o.client_tools = ToClientTools(f);
+  o.client_tools = ToClientTools(f, o.provider, sub);
   if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
   auto created = scenarios::CreateSetup(o);
   if (!created) {
@@ -62,12 +74,15 @@ void AddSetup(CLI::App* sub, Action* action) {
   auto f = std::make_shared<SetupFlags>();
   AddSetupTargetFlags(sub, &f->target);
   AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "memtier"},
-                "memtier: find memtier_benchmark on the client, or build release " +
+                "ssh, aws: by default memtier_benchmark (release " +
                     std::string(providers::kMemtierRelease) +
-                    " there from source (ssh); builtin needs nothing but dfbench");
+                    ") and dfly_bench are found on the client or built there from source when "
+                    "it can, else recorded as not installed; memtier: memtier_benchmark is "
+                    "required; builtin: neither, nothing but dfbench");
   sub->add_option("--dfly-bench-ref", f->dfly_bench_ref,
-                  "Find dfly_bench on the client, or build it there at this Dragonfly git ref "
-                  "(ssh; for run-commands-dfly)");
+                  "Dragonfly git ref dfly_bench is built at on the client (ssh, aws); given, "
+                  "dfly_bench is required")
+      ->capture_default_str();
   AddSetupConfirmFlags(sub, &f->target);
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }

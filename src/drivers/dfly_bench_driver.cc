@@ -81,8 +81,8 @@ const ToolSpec& DflyBenchSpec() {
       .name = "dfly_bench",
       .program = "dfly_bench",
       .how_to_provide =
-          "build it from the Dragonfly sources, pass --dfly-bench-binary PATH, or on "
-          "an ssh client let setup build it: dfbench setup --dfly-bench-ref REF",
+          "build it from the Dragonfly sources, or pass --dfly-bench-binary PATH; setup builds "
+          "it on an ssh or aws client that reaches github.com (at --dfly-bench-ref)",
       .build_args = &BuildArgs};
   return spec;
 }

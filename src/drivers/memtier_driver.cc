@@ -41,8 +41,8 @@ const ToolSpec& MemtierSpec() {
   static const ToolSpec spec{.name = "memtier",
                              .program = "memtier_benchmark",
                              .how_to_provide =
-                                 "install it, pass --memtier-binary PATH, or on an ssh client "
-                                 "let setup build it: dfbench setup --load-generator memtier",
+                                 "install it, or pass --memtier-binary PATH; setup builds it on "
+                                 "an ssh or aws client that reaches github.com",
                              .build_args = &BuildArgs};
   return spec;
 }

@@ -16,6 +16,12 @@ echo @@arch; uname -m
 echo @@os; cat /etc/os-release 2>/dev/null
 echo @@sudo; sudo -n true >/dev/null 2>&1 && echo yes
 echo @@dpkg; command -v dpkg-query >/dev/null 2>&1 && echo yes
+echo @@net
+if command -v curl >/dev/null 2>&1; then
+  curl -s -o /dev/null --connect-timeout 5 --max-time 15 https://github.com && echo yes
+else
+  getent hosts github.com >/dev/null 2>&1 && echo yes
+fi
 echo @@installed
 dpkg-query -W -f='${Package} ${Status}\n' $1 2>/dev/null | sed -n 's/ install ok installed$//p'
 exit 0
@@ -32,11 +38,14 @@ constexpr const char* kDragonflyRepository = "https://github.com/dragonflydb/dra
 struct ToolInfo {
   std::string program;
   std::string binary_flag;  // how a user points at a build instead
+  std::string key;          // in provider_data.load_generators
 };
 
 ToolInfo InfoOf(ClientTool tool) {
-  if (tool == ClientTool::kMemtier) return {"memtier_benchmark", "--memtier-binary PATH"};
-  return {"dfly_bench", "--dfly-bench-binary PATH"};
+  if (tool == ClientTool::kMemtier) {
+    return {"memtier_benchmark", "--memtier-binary PATH", "memtier"};
+  }
+  return {"dfly_bench", "--dfly-bench-binary PATH", "dfly_bench"};
 }
 
 std::string Quoted(const std::vector<std::string>& argv) {
@@ -88,11 +97,14 @@ void AppendPackageSteps(const ToolHostOffer& offer, std::vector<std::string>* st
   steps->push_back(with(std::move(install)));
 }
 
-// Why the host cannot get the build dependencies; "" when it can (or has them).
+// Why the host cannot get the sources or the build dependencies; "" when it can.
 std::string PackageProblem(const ToolHostOffer& offer, const ToolInfo& info) {
-  if (offer.missing_packages.empty()) return "";
   const std::string instead =
       "install " + info.program + " there yourself, or pass " + info.binary_flag;
+  if (!offer.network) {
+    return "it cannot reach github.com, where the source is: " + instead;
+  }
+  if (offer.missing_packages.empty()) return "";
   if (!engines::IsDebianLike(offer.os)) {
     return "it is not Debian or Ubuntu (" +
            (offer.os.pretty.empty() ? "unknown OS" : offer.os.pretty) +
@@ -171,6 +183,7 @@ core::Result<ToolHostOffer> ProbeToolHost(hosts::Host& host, ClientTool tool) {
   offer.home = first(s["home"]);
   offer.root = first(s["uid"]) == "0";
   offer.sudo = first(s["sudo"]) == "yes";
+  offer.network = first(s["net"]) == "yes";
   const std::vector<std::string> installed = Lines(s["installed"]);
   // Without dpkg nothing is known to be installed: every dependency counts as missing.
   for (const auto& p : BuildPackages(tool)) {
@@ -187,7 +200,7 @@ core::Result<ToolHostOffer> ProbeToolHost(hosts::Host& host, ClientTool tool) {
 namespace {
 
 core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
-                                        const std::string& version) {
+                                        const std::string& version, ToolNeed need) {
   const ToolInfo info = InfoOf(tool);
   if (auto found = host.Which(info.program)) {
     core::Notef("{}: {} found at {}", host.Name(), info.program, *found);
@@ -200,6 +213,10 @@ core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
   const std::string dir = *work + "/build";
   const ToolBuildPlan plan = PlanToolBuild(tool, version, *offer, dir);
   if (!plan.reason.empty()) {
+    if (need == ToolNeed::kIfBuildable) {
+      core::Notef("{}: {} not installed: {}", host.Name(), info.program, plan.reason);
+      return nlohmann::json{{"method", "missing"}, {"version", version}, {"reason", plan.reason}};
+    }
     return core::Fail(core::ErrorKind::kEnvironment,
                       info.program + " is not installed on " + host.Name() +
                           " and cannot be built there: " + plan.reason);
@@ -211,11 +228,17 @@ core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
                      .timeout = std::chrono::minutes(tool == ClientTool::kMemtier ? 30 : 120)});
   if (!r) return tl::unexpected(core::WithContext(r.error(), "building " + info.program));
   if (!r->status.ok()) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      "building " + info.program + " " + version + " on " + host.Name() +
-                          " failed (" + r->status.Describe() + "; log: " + log +
-                          "): " + WhyItFailed(r->err) + " — install it there yourself, or pass " +
-                          info.binary_flag);
+    const std::string failure = r->status.Describe() + "; log: " + log +
+                                "): " + WhyItFailed(r->err) +
+                                " — install it there yourself, or pass " + info.binary_flag;
+    if (need == ToolNeed::kIfBuildable) {
+      const std::string why = "its build failed (" + failure;
+      core::Notef("{}: {} not installed: {}", host.Name(), info.program, why);
+      return nlohmann::json{{"method", "missing"}, {"version", version}, {"reason", why}};
+    }
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        "building " + info.program + " " + version + " on " + host.Name() + " failed (" + failure);
   }
   return nlohmann::json{
       {"method", "source"}, {"binary", plan.binary}, {"version", version}, {"source", plan.source}};
@@ -285,18 +308,31 @@ std::string BuildScript(const ToolBuildPlan& plan) {
 
 core::Result<nlohmann::json> EnsureClientTools(hosts::Host& client, const ClientTools& tools) {
   nlohmann::json record = nlohmann::json::object();
-  if (tools.memtier) {
-    auto done = EnsureTool(client, ClientTool::kMemtier, kMemtierRelease);
+  if (tools.dfly_bench != ToolNeed::kNone) {
+    if (auto st = ValidateGitRef(tools.dfly_bench_ref); !st) return tl::unexpected(st.error());
+  }
+  if (tools.memtier != ToolNeed::kNone) {
+    auto done = EnsureTool(client, ClientTool::kMemtier, kMemtierRelease, tools.memtier);
     if (!done) return tl::unexpected(done.error());
     record["memtier"] = *done;
   }
-  if (!tools.dfly_bench_ref.empty()) {
-    if (auto st = ValidateGitRef(tools.dfly_bench_ref); !st) return tl::unexpected(st.error());
-    auto done = EnsureTool(client, ClientTool::kDflyBench, tools.dfly_bench_ref);
+  if (tools.dfly_bench != ToolNeed::kNone) {
+    auto done = EnsureTool(client, ClientTool::kDflyBench, tools.dfly_bench_ref, tools.dfly_bench);
     if (!done) return tl::unexpected(done.error());
     record["dfly_bench"] = *done;
   }
   return record;
+}
+
+std::optional<std::string> MissingToolNote(const nlohmann::json& provider_data,
+                                           const std::string& tool) {
+  const nlohmann::json::json_pointer where("/load_generators/" + tool);
+  if (!provider_data.is_object() || !provider_data.contains(where)) return std::nullopt;
+  const nlohmann::json& t = provider_data.at(where);
+  if (!t.is_object() || t.value("method", "") != "missing") return std::nullopt;
+  const ToolInfo info = InfoOf(tool == "memtier" ? ClientTool::kMemtier : ClientTool::kDflyBench);
+  return info.program + " is not installed on the client host: setup could not build it (" +
+         t.value("reason", std::string("no reason recorded")) + ")";
 }
 
 }  // namespace dfbench::providers

@@ -3,7 +3,9 @@
 // reference builds them: memtier_benchmark from its release tarball (autoreconf, configure,
 // make), dfly_bench from a git ref of Dragonfly (helio's blaze.sh, then ninja). Build
 // dependencies come from the OS packages (Debian and Ubuntu); the binary is installed under the
-// SSH user's ~/.local, the sources are built in the setup's work directory.
+// SSH user's ~/.local, the sources are built in the setup's work directory. A plain setup wants
+// both, as the reference's does, but goes on without one it cannot have (no network, say): the
+// tool is recorded as not installed, and the run that needs it says why (MissingToolNote).
 //
 // Planning is pure (PlanToolBuild: what the host offers in, the exact shell steps out), so the
 // command lines are tested without a network; EnsureClientTools probes the host once per tool
@@ -11,6 +13,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,11 +26,23 @@ namespace dfbench::providers {
 // The memtier_benchmark release setup builds (the newest tag of RedisLabs/memtier_benchmark).
 inline constexpr const char* kMemtierRelease = "2.3.0";
 
+// The Dragonfly ref dfly_bench is built at unless --dfly-bench-ref names another (the
+// reference's default).
+inline constexpr const char* kDflyBenchDefaultRef = "main";
+
+// How much setup wants one load generator on the client.
+enum class ToolNeed {
+  kNone,
+  kIfBuildable,  // a plain setup: found or built when the client can; else recorded as missing
+  kRequired,     // asked for by name: a client where it cannot be had fails the setup
+};
+
 // The load generators setup provides on the client, beside dfbench itself.
 struct ClientTools {
-  bool memtier = false;        // --load-generator memtier: memtier_benchmark kMemtierRelease
-  std::string dfly_bench_ref;  // --dfly-bench-ref: dfly_bench built at this Dragonfly git ref
-  bool any() const { return memtier || !dfly_bench_ref.empty(); }
+  ToolNeed memtier = ToolNeed::kNone;     // memtier_benchmark kMemtierRelease
+  ToolNeed dfly_bench = ToolNeed::kNone;  // dfly_bench built at dfly_bench_ref
+  std::string dfly_bench_ref = kDflyBenchDefaultRef;
+  bool any() const { return memtier != ToolNeed::kNone || dfly_bench != ToolNeed::kNone; }
 };
 
 enum class ClientTool { kMemtier, kDflyBench };
@@ -39,6 +54,7 @@ struct ToolHostOffer {
   std::string home;                           // the SSH user's $HOME
   bool root = false;                          // uid 0
   bool sudo = false;                          // passwordless sudo works
+  bool network = false;                       // github.com answers (the sources live there)
   std::vector<std::string> missing_packages;  // build dependencies not installed (dpkg)
 };
 
@@ -74,8 +90,15 @@ std::string BuildScript(const ToolBuildPlan& plan);
 // Finds or builds the requested tools on `client`, returning what to record in
 // provider_data.load_generators: {"memtier": {"method": "present" | "source", "binary",
 // "version" (the release, or dfly_bench's git ref), "source"}, "dfly_bench": {...}}; a tool
-// found on the host records only method and binary. kEnvironment naming the host, the tool and what
-// to do when one is missing and cannot be built there.
+// found on the host records only method and binary. A kIfBuildable tool that cannot be had
+// records {"method": "missing", "version", "reason"} (a line on stderr says so) and the others go
+// on; a kRequired one fails with kEnvironment naming the host, the tool and what to do.
 core::Result<nlohmann::json> EnsureClientTools(hosts::Host& client, const ClientTools& tools);
+
+// For a run whose load generator `tool` ("memtier", "dfly_bench": the record's keys and the
+// drivers' names) is not on the client: the one line saying so with setup's reason, when
+// `provider_data` records it as missing; nullopt otherwise.
+std::optional<std::string> MissingToolNote(const nlohmann::json& provider_data,
+                                           const std::string& tool);
 
 }  // namespace dfbench::providers

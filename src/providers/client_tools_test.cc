@@ -24,6 +24,7 @@ ToolHostOffer UbuntuWithSudo(std::vector<std::string> missing) {
   offer.arch = "x86_64";
   offer.home = "/home/ubuntu";
   offer.sudo = true;
+  offer.network = true;
   offer.missing_packages = std::move(missing);
   return offer;
 }
@@ -128,6 +129,75 @@ TEST(ClientTools, WhatCannotBeBuiltSaysWhatToDoInstead) {
   EXPECT_EQ(PlanToolBuild(ClientTool::kMemtier, "2.3.0", riscv, kBuildDir).reason, "");
 }
 
+TEST(ClientTools, AClientWithoutNetworkCannotBuildEither) {
+  ToolHostOffer offline = UbuntuWithSudo({});
+  offline.network = false;
+  auto plan = PlanToolBuild(ClientTool::kMemtier, "2.3.0", offline, kBuildDir);
+  EXPECT_TRUE(plan.steps.empty());
+  EXPECT_EQ(plan.reason,
+            "it cannot reach github.com, where the source is: install memtier_benchmark there "
+            "yourself, or pass --memtier-binary PATH");
+  plan = PlanToolBuild(ClientTool::kDflyBench, "main", offline, kBuildDir);
+  EXPECT_TRUE(plan.steps.empty());
+  EXPECT_EQ(plan.reason,
+            "it cannot reach github.com, where the source is: install dfly_bench there "
+            "yourself, or pass --dfly-bench-binary PATH");
+}
+
+TEST(ClientTools, ARunIsToldWhySetupRecordedAToolAsMissing) {
+  const nlohmann::json data = {
+      {"load_generators",
+       {{"memtier", {{"method", "missing"}, {"version", "2.3.0"}, {"reason", "no network"}}},
+        {"dfly_bench", {{"method", "source"}, {"binary", "/home/u/.local/bin/dfly_bench"}}}}}};
+  EXPECT_EQ(MissingToolNote(data, "memtier"),
+            "memtier_benchmark is not installed on the client host: setup could not build it (no "
+            "network)");
+  EXPECT_EQ(MissingToolNote(data, "dfly_bench"), std::nullopt);  // built: not missing
+  EXPECT_EQ(MissingToolNote(nlohmann::json::object(), "memtier"), std::nullopt);
+  EXPECT_EQ(MissingToolNote(data, "builtin"), std::nullopt);
+}
+
+// A plain setup on a client that cannot build the tools (this machine, when it has no way to
+// GitHub): both are recorded as missing and setup goes on; asked for by name, one fails it.
+TEST(ClientTools, APlainSetupGoesOnWithoutToolsItCannotBuild) {
+  const std::string old_path = std::getenv("PATH");
+  setenv("PATH", "/usr/bin:/bin", 1);
+  const bool present =
+      core::FindOnPath("memtier_benchmark").has_value() || core::FindOnPath("dfly_bench");
+  const testing::ScopedTempDir dir("client-tools");
+  hosts::LocalHost host(dir.path() / "work");
+  auto offer = ProbeToolHost(host, ClientTool::kMemtier);
+  if (present || !offer || offer->network) {
+    setenv("PATH", old_path.c_str(), 1);
+    GTEST_SKIP() << "this machine has the tools or reaches github.com: setup would build them";
+  }
+  auto record = EnsureClientTools(host, {.memtier = ToolNeed::kIfBuildable,
+                                         .dfly_bench = ToolNeed::kIfBuildable,
+                                         .dfly_bench_ref = "v1.31.0"});
+  auto required = EnsureClientTools(host, {.memtier = ToolNeed::kRequired});
+  setenv("PATH", old_path.c_str(), 1);
+  ASSERT_TRUE(record) << record.error().message;
+  EXPECT_EQ((*record)["memtier"]["method"], "missing");
+  EXPECT_EQ((*record)["memtier"]["version"], kMemtierRelease);
+  EXPECT_EQ((*record)["dfly_bench"]["method"], "missing");
+  EXPECT_EQ((*record)["dfly_bench"]["version"], "v1.31.0");
+  const std::string reason = (*record)["memtier"]["reason"];
+  EXPECT_EQ(reason.rfind("it cannot reach github.com", 0), 0u) << reason;
+  EXPECT_EQ(MissingToolNote({{"load_generators", *record}}, "dfly_bench"),
+            "dfly_bench is not installed on the client host: setup could not build it (it cannot "
+            "reach github.com, where the source is: install dfly_bench there yourself, or pass "
+            "--dfly-bench-binary PATH)");
+  ASSERT_FALSE(required);
+  EXPECT_EQ(required.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(required.error().message.find("memtier_benchmark is not installed on "),
+            std::string::npos)
+      << required.error().message;
+  EXPECT_NE(required.error().message.find("cannot be built there: it cannot reach github.com"),
+            std::string::npos)
+      << required.error().message;
+  EXPECT_FALSE(fs::exists(dir.path() / "work" / "build"));  // nothing was fetched or built
+}
+
 TEST(ClientTools, GitRefsArePlainNames) {
   for (const char* ok : {"main", "v1.31.0", "release/1.2", "f8eca6d", "a_b-c"}) {
     EXPECT_TRUE(ValidateGitRef(ok)) << ok;
@@ -170,7 +240,7 @@ TEST(ClientTools, AToolAlreadyThereIsUsedWithoutBuilding) {
   const std::string old_path = std::getenv("PATH");
   setenv("PATH", (bin.string() + ":" + old_path).c_str(), 1);
   hosts::LocalHost host(dir.path() / "work");
-  auto record = EnsureClientTools(host, {.memtier = true});
+  auto record = EnsureClientTools(host, {.memtier = ToolNeed::kRequired});
   setenv("PATH", old_path.c_str(), 1);
   ASSERT_TRUE(record) << record.error().message;
   EXPECT_EQ((*record)["memtier"]["method"], "present");
@@ -182,7 +252,8 @@ TEST(ClientTools, AToolAlreadyThereIsUsedWithoutBuilding) {
 TEST(ClientTools, ABadRefStopsBeforeTheHostIsTouched) {
   const testing::ScopedTempDir dir("client-tools");
   hosts::LocalHost host(dir.path() / "work");
-  auto record = EnsureClientTools(host, {.dfly_bench_ref = "main;reboot"});
+  auto record = EnsureClientTools(
+      host, {.dfly_bench = ToolNeed::kIfBuildable, .dfly_bench_ref = "main;reboot"});
   ASSERT_FALSE(record);
   EXPECT_EQ(record.error().kind, core::ErrorKind::kUsage);
   EXPECT_FALSE(fs::exists(dir.path() / "work"));

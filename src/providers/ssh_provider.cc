@@ -40,8 +40,8 @@ int HostSteps(const SetupRequest& request) {
 
 std::string Describe(const ClientTools& tools) {
   std::string out;
-  if (tools.memtier) out = std::string("memtier_benchmark ") + kMemtierRelease;
-  if (!tools.dfly_bench_ref.empty()) {
+  if (tools.memtier != ToolNeed::kNone) out = std::string("memtier_benchmark ") + kMemtierRelease;
+  if (tools.dfly_bench != ToolNeed::kNone) {
     out += (out.empty() ? "" : ", ") + std::string("dfly_bench at ") + tools.dfly_bench_ref;
   }
   return out;

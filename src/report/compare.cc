@@ -193,7 +193,13 @@ void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comp
 
 void CompareReplications(const results::ReplicationRunResults& b,
                          const results::ReplicationRunResults& c, Comparison* out) {
-  auto key = [](const results::ReplicationCase& rc) { return results::CaseName(rc); };
+  // A reference file names no engine: its cases meet ours by run name, when no name is run for
+  // two engines.
+  const bool by_run_name = (results::NamesNoEngine(b) || results::NamesNoEngine(c)) &&
+                           results::RunNamesUnique(b) && results::RunNamesUnique(c);
+  auto key = [by_run_name](const results::ReplicationCase& rc) {
+    return by_run_name ? rc.run_name : results::CaseName(rc);
+  };
   Match(
       b.cases, c.cases, key,
       [&](const results::ReplicationCase& bc, const results::ReplicationCase& cc) {

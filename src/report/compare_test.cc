@@ -334,6 +334,34 @@ TEST(Compare, ReplicationCasesUseSeriesMediansAndSpreads) {
   EXPECT_EQ(c->groups[0].regressions, std::vector<std::string>{"sync_duration_ms"});
 }
 
+TEST(Compare, AReferenceCaseMeetsOursByRunNameAndTheSyncWindowStaysOut) {
+  // The reference's file names no engine; ours (one engine) does and keeps its sync window.
+  auto reference = ReplicationDoc({Case("qps=1000", {2000, 1990, 2010}, {300, 310, 290}, 1500)});
+  results::ReplicationCase mine = Case("qps=1000", {2000, 1980, 2020}, {300, 320, 280}, 1500);
+  mine.engine = "redis";
+  mine.sync_series = {{.t_sec = 1, .rps = 10, .p99_us = 90000},
+                      {.t_sec = 2, .rps = 20, .p99_us = 80000}};
+  auto ours = ReplicationDoc({mine});
+  for (const auto& [b, c] : {std::pair{reference, ours}, std::pair{ours, reference}}) {
+    auto cmp = Compare(b, c, kDefault);
+    ASSERT_TRUE(cmp) << cmp.error().message;
+    ASSERT_EQ(cmp->groups.size(), 1u);
+    EXPECT_TRUE(cmp->only_in_baseline.empty());
+    EXPECT_TRUE(cmp->only_in_candidate.empty());
+    for (const auto& m : cmp->groups[0].metrics) {
+      EXPECT_EQ(*m.delta_pct, 0) << m.metric;  // the sync window's 10 and 20 rps stay out
+    }
+  }
+  // Two engines' cases of one name cannot meet one reference case: named apart, they share
+  // nothing, which is an input error.
+  results::ReplicationCase theirs = mine;
+  theirs.engine = "valkey";
+  auto c = Compare(reference, ReplicationDoc({mine, theirs}), kDefault);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().kind, core::ErrorKind::kUsage) << c.error().message;
+  EXPECT_NE(c.error().message.find("redis qps=1000"), std::string::npos) << c.error().message;
+}
+
 TEST(RenderComparisonJson, GroupsAndRegressionsAreSelectable) {
   auto base = ReplicationDoc({Case("qps=100000", {100, 100}, {2000, 2000}, 3000),
                               Case("maxload", {500, 500}, {900, 900}, 4000)});

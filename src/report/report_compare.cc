@@ -64,6 +64,10 @@ const results::ReplicationCase* FindCase(const results::ReplicationRunResults& r
   for (const auto& c : r.cases) {
     if (results::CaseName(c) == name) return &c;
   }
+  // A case of ours met a reference file's by run name (CompareReplications).
+  for (const auto& c : r.cases) {
+    if (c.run_name == name && results::RunNamesUnique(r)) return &c;
+  }
   return nullptr;
 }
 
@@ -75,7 +79,8 @@ std::string Overlay(const results::ReplicationCase& b, const results::Replicatio
   const bool rps = field == SeriesField::kRps;
   auto series = [rps](const results::ReplicationCase& rc, std::string name, std::string col) {
     svg::LineSeries s{.name = std::move(name), .color = std::move(col)};
-    for (const auto& p : rc.series) s.points.push_back({p.t_sec, rps ? p.rps : p.p99_us});
+    for (const auto& p : results::Timeline(rc))
+      s.points.push_back({p.t_sec, rps ? p.rps : p.p99_us});
     return s;
   };
   svg::LineChart chart{
@@ -86,12 +91,12 @@ std::string Overlay(const results::ReplicationCase& b, const results::Replicatio
       .series = {series(b, "baseline " + cmp.baseline_run_id, "#9ca3af"),
                  series(c, "candidate " + cmp.candidate_run_id, color)}};
   if (b.sync_duration_ms > 0) {
-    chart.markers.push_back(
-        {results::SyncEndSec(b), "baseline sync " + Fixed(b.sync_duration_ms / 1000, 1) + " s"});
+    chart.markers.push_back({results::SustainedStartSec(b),
+                             "baseline sync " + Fixed(b.sync_duration_ms / 1000, 1) + " s"});
   }
   if (c.sync_duration_ms > 0) {
-    chart.markers.push_back(
-        {results::SyncEndSec(c), "candidate sync " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
+    chart.markers.push_back({results::SustainedStartSec(c),
+                             "candidate sync " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
   }
   return "<div class=\"card\">" + svg::RenderLineChart(chart) + "</div>\n";
 }

@@ -419,13 +419,13 @@ std::string ReplicationSection(const ResultDocument& d, const std::string& ancho
     const results::ReplicationCase& c = r.cases[i];
     svg::LineSeries rps{.name = results::CaseName(c) + " rps", .color = CaseColor(i)};
     svg::LineSeries p99{.name = results::CaseName(c) + " p99", .color = CaseColor(i)};
-    for (const auto& s : c.series) {
+    for (const auto& s : results::Timeline(c)) {
       rps.points.push_back({s.t_sec, s.rps});
       p99.points.push_back({s.t_sec, s.p99_us});
     }
     std::vector<svg::VerticalMarker> markers;
     if (c.sync_duration_ms > 0) {
-      markers.push_back({results::SyncEndSec(c),
+      markers.push_back({results::SustainedStartSec(c),
                          "stable sync after " + Fixed(c.sync_duration_ms / 1000, 1) + " s"});
     }
     out += Card(svg::RenderLineChart({.title = results::CaseName(c) + " · throughput over time",

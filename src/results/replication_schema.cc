@@ -1,5 +1,8 @@
 #include "results/replication_schema.h"
 
+#include <algorithm>
+#include <set>
+
 #include "results/key_order.h"
 #include "results/writers.h"
 
@@ -22,8 +25,31 @@ std::string CaseName(const ReplicationCase& c) {
   return c.engine.empty() ? c.run_name : c.engine + " " + c.run_name;
 }
 
-double SyncEndSec(const ReplicationCase& c) {
-  return c.engine.empty() ? 0 : c.sync_duration_ms / 1000;
+bool NamesNoEngine(const ReplicationRunResults& r) {
+  return std::all_of(r.cases.begin(), r.cases.end(),
+                     [](const ReplicationCase& c) { return c.engine.empty(); });
+}
+
+bool RunNamesUnique(const ReplicationRunResults& r) {
+  std::set<std::string> names;
+  for (const auto& c : r.cases) {
+    if (!names.insert(c.run_name).second) return false;
+  }
+  return true;
+}
+
+double SustainedStartSec(const ReplicationCase& c) {
+  return c.sync_series.empty() ? 0 : c.sync_series.back().t_sec;
+}
+
+std::vector<RepSample> Timeline(const ReplicationCase& c) {
+  std::vector<RepSample> all = c.sync_series;
+  const double offset = SustainedStartSec(c);
+  for (RepSample s : c.series) {
+    s.t_sec += offset;
+    all.push_back(s);
+  }
+  return all;
 }
 
 Stats RpsStats(const ReplicationCase& c) {

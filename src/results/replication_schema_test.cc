@@ -121,12 +121,11 @@ TEST(ReplicationSchema, EngineAndErrorRoundTripAndNameTheCase) {
   ASSERT_TRUE(FromJson(j, &back, &error)) << error;
   EXPECT_EQ(back.cases[1].error, "redis failed to start");
   EXPECT_EQ(CaseName(back.cases[0]), "redis qps=500");
-  // Our series starts with the replica; a reference case (no engine) starts after the sync.
-  EXPECT_EQ(SyncEndSec(back.cases[0]), 2.5);
+  EXPECT_FALSE(j["cases"][0].contains("sync_series"));  // none recorded: left out
+  EXPECT_FALSE(NamesNoEngine(back));
   ReplicationCase reference = back.cases[0];
   reference.engine.clear();
   EXPECT_EQ(CaseName(reference), "qps=500");
-  EXPECT_EQ(SyncEndSec(reference), 0);
   // One engine: Run_Name is the run name alone, as the reference writes it.
   EXPECT_EQ(RenderReplicationCsv(r),
             "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
@@ -156,6 +155,62 @@ TEST(ReplicationSchema, CsvNumberRoundsToShortDecimals) {
   EXPECT_EQ(CsvNumber(-0.0004, 3), "0");
   EXPECT_EQ(CsvNumber(1.23456, 3), "1.235");
   EXPECT_EQ(CsvNumber(1.5, 0), "2");
+}
+
+TEST(ReplicationSchema, TheSyncWindowStaysOutOfTheMediansAndPrecedesTheSeriesInTheTimeline) {
+  ReplicationCase c{.run_name = "qps=1000",
+                    .series = {{.t_sec = 1, .rps = 2000, .p99_us = 300},
+                               {.t_sec = 2, .rps = 2010, .p99_us = 310},
+                               {.t_sec = 3, .rps = 1990, .p99_us = 290}},
+                    .sync_duration_ms = 2400,
+                    .engine = "redis",
+                    .sync_series = {{.t_sec = 1, .rps = 500, .p99_us = 90000},
+                                    {.t_sec = 2, .rps = 600, .p99_us = 80000},
+                                    {.t_sec = 3, .rps = 900, .p99_us = 40000}}};
+  EXPECT_EQ(RpsStats(c).median, 2000);
+  EXPECT_EQ(RpsStats(c).min, 1990);
+  EXPECT_EQ(P99UsStats(c).median, 300);
+  EXPECT_EQ(SustainedStartSec(c), 3);
+  const std::vector<RepSample> all = Timeline(c);
+  ASSERT_EQ(all.size(), 6u);
+  EXPECT_EQ(all[2], (RepSample{.t_sec = 3, .rps = 900, .p99_us = 40000}));
+  EXPECT_EQ(all[3], (RepSample{.t_sec = 4, .rps = 2000, .p99_us = 300}));
+  EXPECT_EQ(all[5].t_sec, 6);
+
+  // Written after the reference's fields, read back; the CSV holds the series only.
+  ReplicationRunResults r;
+  r.cases = {c};
+  const json j = json::parse(RenderReplicationJson(r));
+  EXPECT_EQ(j["cases"][0]["sync_series"].size(), 3u);
+  EXPECT_EQ(j["cases"][0]["sync_series"][0]["rps"], 500);
+  ReplicationRunResults back;
+  std::string error;
+  ASSERT_TRUE(FromJson(j, &back, &error)) << error;
+  EXPECT_EQ(back.cases[0].sync_series, c.sync_series);
+  EXPECT_EQ(RenderReplicationCsv(r),
+            "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
+            "qps=1000,1,2000,300\n"
+            "qps=1000,2,2010,310\n"
+            "qps=1000,3,1990,290\n");
+
+  // A reference case: no sync window, the series starts at the sync.
+  ReplicationCase reference = c;
+  reference.engine.clear();
+  reference.sync_series.clear();
+  EXPECT_EQ(SustainedStartSec(reference), 0);
+  EXPECT_EQ(Timeline(reference), reference.series);
+}
+
+TEST(ReplicationSchema, FilesOfTheReferenceNameNoEngine) {
+  ReplicationRunResults ours, reference;
+  ours.cases = {{.run_name = "qps=1000", .engine = "redis"},
+                {.run_name = "maxload", .engine = "redis"}};
+  reference.cases = {{.run_name = "qps=1000"}, {.run_name = "maxload"}};
+  EXPECT_FALSE(NamesNoEngine(ours));
+  EXPECT_TRUE(NamesNoEngine(reference));
+  EXPECT_TRUE(RunNamesUnique(ours));
+  ours.cases.push_back({.run_name = "qps=1000", .engine = "valkey"});
+  EXPECT_FALSE(RunNamesUnique(ours));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/log.h"
+#include "providers/client_tools.h"
 #include "scenarios/recovery.h"
 
 namespace dfbench::scenarios {
@@ -36,7 +37,15 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::vector<const engines::EngineSpec*>& engines,
                                       const std::map<std::string, engines::VersionSpec>& versions) {
-  if (auto st = driver.Prepare(*fleet_.client); !st) return st;
+  if (auto st = driver.Prepare(*fleet_.client); !st) {
+    // Not on the host's PATH (an explicit path the user gave is another error): when setup
+    // recorded why it could not build the tool, that is the line to show.
+    const auto note = providers::MissingToolNote(setup_.provider_data, driver.Name());
+    if (note && st.error().message.find(" not found on the client host (") != std::string::npos) {
+      return core::Fail(st.error().kind, *note);
+    }
+    return st;
+  }
   bool installed = false;
   for (const auto& [engine, version] : versions) {
     const std::string& name = engine;  // clang 14 cannot capture a structured binding

@@ -1,7 +1,8 @@
 // The `run-replication` scenario: per engine and case, a master is preloaded, a replica does
 // its full sync under load, and the load goes on for the test time while the replica is
-// watched. What clients see is recorded second by second from the replica's start, so the sync
-// window is part of the series.
+// watched. What clients see is recorded second by second: the case's series (and its medians)
+// is the test time after the stable sync, as the reference's; the seconds of the sync window
+// are kept apart (sync_series).
 #pragma once
 
 #include <chrono>
@@ -40,7 +41,8 @@ struct ReplicationOptions {
   std::vector<const engines::EngineSpec*> engines;  // Redis-protocol, installed in the setup
   std::vector<ReplicationCaseSpec> cases;
   std::chrono::seconds test_time{60};
-  uint64_t preload_keys = 1'000'000;  // keys 1..preload_keys
+  uint64_t preload_keys = 1'000'000;      // the key range 0..preload_keys-1, not a count written
+  std::chrono::seconds preload_time{30};  // the reference's time-boxed preload
   int value_size = 256;
   std::string ratio = "1:1";  // SET:GET of the load (the preload only writes)
   std::vector<std::string> master_flags;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 
 #include "core/interrupt.h"
@@ -13,6 +15,7 @@
 #include "protocol/blocking_client.h"
 #include "scenarios/background_load.h"
 #include "scenarios/replication_dfly_bench.h"
+#include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
 
 namespace dfbench::scenarios {
@@ -27,6 +30,9 @@ constexpr int kLoadPipeline = 5;
 constexpr std::chrono::milliseconds kSyncPoll{50};
 constexpr std::chrono::seconds kWatchPoll{2};
 constexpr std::chrono::seconds kControlTimeout{10};
+// The built-in load runs on this long after the test time's last second, so that the generator,
+// started a moment after we noted its start, has closed that second when it is stopped.
+constexpr std::chrono::seconds kLastSecondMargin{1};
 
 core::Result<protocol::Reply> Ask(const engines::RunningEngine& engine,
                                   const std::vector<std::string>& args) {
@@ -78,12 +84,16 @@ class CaseRun {
     if (!master) return Failed("master: " + master.error().message);
     const drivers::Target target{master->address(), master->port(), "redis"};
     if (!Preload(target)) return Ended(*master, nullptr);
+    // The reference's sentinel, set once the preload is done and before the replica starts.
+    if (auto r = Ask(*master, {"SET", "READY", "true"}); !r) {
+      return Failed("master: " + r.error().message, &*master);
+    }
 
     // The built-in load starts right before the sync does (Redis and Valkey: their replica is
     // already up when the load starts and is then told its master; Dragonfly's replica gets its
-    // master at start), so the series' time axis and sync_duration_ms share their origin and the
-    // series shows what clients see during the sync. dfly_bench's load starts after the sync, as
-    // in the reference.
+    // master at start) and runs through it, so that what clients see during the sync is kept
+    // (sync_series); the case's series is the test time that follows the stable sync, as the
+    // reference's. dfly_bench's load starts after the sync, as in the reference.
     const bool replicaof_at_start = s_.spec.replicaof_at_start;
     std::optional<engines::RunningEngine> replica;  // RunningEngine is not move-assignable
     auto start_replica = [&] {
@@ -128,8 +138,8 @@ class CaseRun {
                            .ratio = o_.ratio,
                            .data_size = o_.value_size,
                            .pipeline = kLoadPipeline,
-                           .key_minimum = 1,
-                           .key_maximum = o_.preload_keys,
+                           .key_minimum = 0,
+                           .key_maximum = o_.preload_keys - 1,
                            .length = drivers::Workload::Length::kTestTime,
                            .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1)};
     return BackgroundLoad::Start(*s_.fleet.client, target, load,
@@ -137,6 +147,7 @@ class CaseRun {
   }
 
   std::unique_ptr<BackgroundLoad> StartLoad(const drivers::Target& target) {
+    load_start_ = Clock::now();  // a moment before the generator's own start
     auto bg = LaunchLoad(target);
     if (!bg) {
       Failed("load: " + bg.error().message);
@@ -190,20 +201,21 @@ class CaseRun {
   bool Preload(const drivers::Target& target) {
     const auto start = Clock::now();
     if (dfly_bench_ ? !PreloadWithDflyBench(target) : !PreloadWithBuiltin(target)) return false;
-    core::Notef("[{}] preloaded keys 1..{} with {} bytes in {:.1f} s", label_, o_.preload_keys,
-                o_.value_size, std::chrono::duration<double>(Clock::now() - start).count());
+    core::Notef("[{}] preloaded: {} s of writes over keys 0..{} with {} bytes in {:.1f} s", label_,
+                o_.preload_time.count(), o_.preload_keys - 1, o_.value_size,
+                std::chrono::duration<double>(Clock::now() - start).count());
     return true;
   }
 
-  // The reference's preload: 30 s of dfly_bench writes over the key range.
+  // The reference's preload: --preload-time (30 s) of dfly_bench writes over the key range.
   bool PreloadWithDflyBench(const drivers::Target& target) {
     auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
     if (!report) return Failed("preload: " + report.error().message), false;
-    const auto argv = DflyBenchPreloadArgs(Shape(target, *report));
+    const auto argv = DflyBenchPreloadArgs(Shape(target, *report), o_.preload_time);
     out_->preload_args = hosts::ShellJoinForDisplay(argv);
     const auto raw = s_.raw_dir / (stem_ + "-preload.json");
     auto out = drivers::RunKeepingStdout(*s_.fleet.client, argv, s_.fleet.client_cpus,
-                                         kDflyBenchPreloadTime + std::chrono::minutes(2), raw);
+                                         o_.preload_time + std::chrono::minutes(2), raw);
     if (!out) return Failed("preload: " + out.error().message), false;
     if (!out->status.ok()) {
       return Failed("preload: dfly_bench failed (" + out->status.Describe() + ")"), false;
@@ -214,17 +226,21 @@ class CaseRun {
     return true;
   }
 
-  // Every key of 1..preload_keys written once, with the reference's preload shape.
+  // The reference's preload with the built-in generator: writes of random keys over
+  // 0..preload_keys-1 for the preload time, closed loop, in its shape (4 threads x 15
+  // connections, pipeline 10). Time-boxed, so a large range ends up partly written, as there.
   bool PreloadWithBuiltin(const drivers::Target& target) {
     drivers::Workload fill{.threads = kPreloadThreads,
                            .clients = kPreloadClients,
                            .data_size = o_.value_size,
                            .pipeline = kPreloadPipeline,
+                           .distinct_client_seed = true,
                            .command = "SET __key__ __data__",
-                           .key_pattern = drivers::KeyPattern::kParallel,
-                           .key_minimum = 1,
-                           .key_maximum = o_.preload_keys,
-                           .length = drivers::Workload::Length::kFill};
+                           .key_pattern = drivers::KeyPattern::kRandom,
+                           .key_minimum = 0,
+                           .key_maximum = o_.preload_keys - 1,
+                           .length = drivers::Workload::Length::kTestTime,
+                           .test_time = o_.preload_time};
     const auto raw = s_.raw_dir / (stem_ + "-preload.json");
     out_->preload_args = hosts::ShellJoinForDisplay(
         drivers::BuiltinDriver::BuildArgs("dfbench", target, fill, raw.filename().string()));
@@ -290,8 +306,9 @@ class CaseRun {
       }
       if (!core::SleepUnlessInterrupted(kSyncPoll)) return false;
     }
+    sync_end_ = Clock::now();
     out_->sync_duration_ms = static_cast<double>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sync_start_).count());
+        std::chrono::duration_cast<std::chrono::milliseconds>(sync_end_ - sync_start_).count());
     core::Notef("[{}] full sync done in {} ms; {} s of load follow", label_, out_->sync_duration_ms,
                 o_.test_time.count());
     return true;
@@ -311,10 +328,16 @@ class CaseRun {
   }
 
   // The test time under load, INFO replication of the master every 2 s: a replica that drops
-  // ends the case.
+  // ends the case. The built-in load, started before the sync, runs until the test time's last
+  // whole second after the sync is over (SplitAtSync); dfly_bench for its own test time.
   void Watch(engines::RunningEngine& master, engines::RunningEngine& replica,
              BackgroundLoad& load) {
-    const auto end = Clock::now() + o_.test_time;
+    const auto end =
+        dfly_bench_
+            ? Clock::now() + o_.test_time
+            : load_start_ +
+                  std::chrono::seconds(static_cast<int64_t>(std::ceil(SyncEndOnLoadAxis()))) +
+                  o_.test_time + kLastSecondMargin;
     for (auto now = Clock::now(); now < end; now = Clock::now()) {
       const auto step = std::min<Clock::duration>(kWatchPoll, end - now);
       if (!core::SleepUnlessInterrupted(
@@ -343,11 +366,18 @@ class CaseRun {
       Failed("load: " + series.error().message);
       return;
     }
-    out_->series = std::move(*series);
-    // Its series starts after the sync; ours all start with the replica.
-    if (dfly_bench_) {
-      for (auto& sample : out_->series) sample.t_sec += out_->sync_duration_ms / 1000;
-    }
+    SplitSeries split =
+        SplitAtSync(*series, SyncEndOnLoadAxis(), static_cast<size_t>(o_.test_time.count()));
+    out_->series = std::move(split.sustained);
+    out_->sync_series = std::move(split.sync_window);
+  }
+
+  // When the replica reported stable sync, in seconds since the load started: 0 for dfly_bench
+  // (started after it), infinity when the sync never ended.
+  double SyncEndOnLoadAxis() const {
+    if (dfly_bench_) return 0;
+    if (sync_end_ == Clock::time_point{}) return std::numeric_limits<double>::infinity();
+    return std::chrono::duration<double>(sync_end_ - load_start_).count();
   }
 
   const ReplicationCaseSetting& s_;
@@ -357,6 +387,8 @@ class CaseRun {
   std::string label_;  // "redis qps=1000"
   std::string stem_;   // "redis-qps-1000"
   Clock::time_point sync_start_;
+  Clock::time_point sync_end_;  // unset until the sync is over
+  Clock::time_point load_start_;
   const bool dfly_bench_;
 };
 

@@ -15,11 +15,11 @@ void AppendData(const DflyBenchShape& s, std::vector<std::string>* args) {
 
 }  // namespace
 
-std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape) {
+std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
+                                              std::chrono::seconds preload_time) {
   std::vector<std::string> args = Common(shape);
-  args.insert(args.end(),
-              {"--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
-               "--test_time=" + std::to_string(kDflyBenchPreloadTime.count()), "--ratio=1:0"});
+  args.insert(args.end(), {"--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
+                           "--test_time=" + std::to_string(preload_time.count()), "--ratio=1:0"});
   AppendData(shape, &args);
   return args;
 }

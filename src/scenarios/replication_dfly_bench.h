@@ -19,17 +19,16 @@ struct DflyBenchShape {
   std::string report_path;  // --json_out_file
 };
 
-// The preload: 30 s of writes over 4 threads x 15 connections, pipeline 10, unthrottled:
+// The preload: `preload_time` (the reference's 30 s) of writes over 4 threads x 15 connections,
+// pipeline 10, unthrottled:
 // "--proactor_threads=4 -c=15 --pipeline=10 --qps=0 --test_time=30 --ratio=1:0".
-std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape);
+std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
+                                              std::chrono::seconds preload_time);
 
 // The load: one thread, two connections, pipeline 5, --qps=<per connection> (0 for maxload:
 // omitted, dfly_bench would default to 20), for `test_time`.
 std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t qps_per_connection,
                                            const std::string& ratio,
                                            std::chrono::seconds test_time);
-
-// How long the reference's preload writes.
-inline constexpr std::chrono::seconds kDflyBenchPreloadTime{30};
 
 }  // namespace dfbench::scenarios

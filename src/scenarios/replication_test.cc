@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "scenarios/background_load.h"
 #include "scenarios/replication_dfly_bench.h"
+#include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
 
 namespace dfbench::scenarios {
@@ -92,7 +95,7 @@ TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
   shape.key_maximum = 500000;
   shape.value_size = 4096;
   shape.report_path = "/w/r.json";
-  EXPECT_EQ(DflyBenchPreloadArgs(shape),
+  EXPECT_EQ(DflyBenchPreloadArgs(shape, std::chrono::seconds(30)),
             (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
                                       "--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
                                       "--test_time=30", "--ratio=1:0", "-d=4096",
@@ -105,6 +108,54 @@ TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
   // maxload: --qps=0 said explicitly, as dfly_bench's default is 20.
   const auto maxload = DflyBenchLoadArgs(shape, 0, "1:1", std::chrono::seconds(5));
   EXPECT_EQ(maxload[6], "--qps=0");
+}
+
+std::vector<results::RepSample> Seconds(const std::vector<double>& rps) {
+  std::vector<results::RepSample> samples;
+  for (size_t i = 0; i < rps.size(); ++i) {
+    samples.push_back({.t_sec = static_cast<double>(i + 1), .rps = rps[i], .p99_us = 10 * rps[i]});
+  }
+  return samples;
+}
+
+TEST(SplitAtSync, TheSecondTheSyncEndedInBelongsToTheSyncWindow) {
+  // Sync over at 2.4 s: seconds (0,1], (1,2], (2,3] are the window; the sustained load starts
+  // with (3,4], renumbered 1.
+  const auto split = SplitAtSync(Seconds({100, 110, 150, 900, 910, 920, 930}), 2.4, 3);
+  ASSERT_EQ(split.sync_window.size(), 3u);
+  EXPECT_EQ(split.sync_window[2], (results::RepSample{.t_sec = 3, .rps = 150, .p99_us = 1500}));
+  ASSERT_EQ(split.sustained.size(), 3u);  // cut at the test time: 930 ran past it
+  EXPECT_EQ(split.sustained[0], (results::RepSample{.t_sec = 1, .rps = 900, .p99_us = 9000}));
+  EXPECT_EQ(split.sustained[2].t_sec, 3);
+  EXPECT_EQ(split.sustained[2].rps, 920);
+}
+
+TEST(SplitAtSync, AWholeSecondSyncLosesNoSecondAndAStartAfterTheSyncKeepsAll) {
+  // Exactly at 2 s: (2,3] began after the sync.
+  auto split = SplitAtSync(Seconds({1, 2, 3, 4}), 2.0, 10);
+  EXPECT_EQ(split.sync_window.size(), 2u);
+  ASSERT_EQ(split.sustained.size(), 2u);
+  EXPECT_EQ(split.sustained[0].rps, 3);
+  EXPECT_EQ(split.sustained[0].t_sec, 1);
+  // Load started once the sync was over (dfly_bench): every second is sustained.
+  split = SplitAtSync(Seconds({5, 6, 7}), 0, 60);
+  EXPECT_TRUE(split.sync_window.empty());
+  EXPECT_EQ(split.sustained, Seconds({5, 6, 7}));
+  // A sync that never ended: nothing is sustained, so the case has no median.
+  split = SplitAtSync(Seconds({5, 6}), std::numeric_limits<double>::infinity(), 60);
+  EXPECT_EQ(split.sync_window.size(), 2u);
+  EXPECT_TRUE(split.sustained.empty());
+}
+
+TEST(SplitAtSync, TheMedianIsTheSustainedLoadsAlone) {
+  // Throughput collapses during the sync; the case's median is that of the seconds after it.
+  results::ReplicationCase c;
+  const auto split = SplitAtSync(Seconds({50, 60, 40, 70, 2000, 2010, 1990, 2005, 1995}), 3.8, 5);
+  c.series = split.sustained;
+  c.sync_series = split.sync_window;
+  EXPECT_EQ(results::RpsStats(c).median, 2000);
+  EXPECT_EQ(results::P99UsStats(c).median, 20000);
+  EXPECT_EQ(c.sync_series.size(), 4u);
 }
 
 TEST(RenderReplicationTable, TotalsMediansSyncAndHowEachCaseEnded) {

@@ -166,6 +166,10 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
            "  client     c5.2xlarge x86_64, Ubuntu 22.04\n",
            "  replica-0  c6i.2xlarge x86_64, Ubuntu 22.04\n", "/hr on demand in eu-west-1",
            "install redis, memcached\n",
+           // As the reference's setup, both load generators on the client, when it can.
+           "  client: find memtier_benchmark on the PATH or in ~/.local/bin, or build "
+           "memtier_benchmark 2.3.0 from source",
+           "or build dfly_bench at Dragonfly ref main from source",
            "dfbench: dry run: the template is saved as " + (dir / "stack.yaml").string() +
                "; no AWS call was made, nothing was created\n"}) {
     EXPECT_TRUE(Contains(r.err, line)) << line << r.err;

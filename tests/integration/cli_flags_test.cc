@@ -279,9 +279,23 @@ TEST(Confirmation, LoadGeneratorBuildsArePlannedOnRemoteClientsOnly) {
   EXPECT_TRUE(Contains(r.err, "client: find memtier_benchmark on the PATH or in ~/.local/bin"));
   EXPECT_TRUE(Contains(r.err, "or build memtier_benchmark 2.3.0 from source")) << r.err;
   EXPECT_TRUE(Contains(r.err, "or build dfly_bench at Dragonfly ref v1.31.0 from source")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "recorded as not installed")) << r.err;  // both asked for: required
+  // A plain setup wants both, as the reference's, and goes on without one it cannot build.
+  r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "or build memtier_benchmark 2.3.0 from source")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "or build dfly_bench at Dragonfly ref main from source")) << r.err;
+  EXPECT_TRUE(Contains(r.err,
+                       "where the client cannot (no network, say), it is recorded as not "
+                       "installed and setup goes on"))
+      << r.err;
+  r = dfb.Run(Concat(SshSetup("setup", "lab"), {"--load-generator", "builtin", "--dry-run"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(Contains(r.err, "client: find")) << r.err;
   r = dfb.Run(Concat(SshSetup("quickstart", "qs"), {"--load-generator", "memtier", "--dry-run"}));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "build memtier_benchmark 2.3.0")) << r.err;
+  EXPECT_FALSE(Contains(r.err, "dfly_bench")) << r.err;  // quickstart's run needs memtier only
   // This machine: nothing is built here; a ref that is not one stops before anything.
   r = dfb.Run({"setup", "--id", "here", "--engines", "redis", "--load-generator", "memtier"});
   EXPECT_EQ(r.code, 2) << r.err;

@@ -261,6 +261,52 @@ TEST_F(CommandsTest, InvalidCombinationsAreRefusedOneLineEach) {
   EXPECT_EQ(dfb_->State("c1")["status"], "ready");
 }
 
+// What an ssh or aws setup records when its client could not build the tools (no network):
+// the run that needs one says so, with setup's reason, in one line. A local setup builds no
+// tools, so the record is written into its state here.
+TEST_F(CommandsTest, ToolsSetupCouldNotBuildAreNamedWithItsReason) {
+  if (core::FindOnPath("memtier_benchmark") || core::FindOnPath("dfly_bench")) {
+    GTEST_SKIP() << "the tools are on this machine";
+  }
+  ASSERT_EQ(dfb_->Run({"setup", "--id", "offline", "--engines", "redis"}).code, 0);
+  nlohmann::json state = dfb_->State("offline");
+  const std::string why =
+      "it cannot reach github.com, where the source is: install memtier_benchmark there "
+      "yourself, or pass --memtier-binary PATH";
+  state["provider_data"]["load_generators"] = {
+      {"memtier", {{"method", "missing"}, {"version", "2.3.0"}, {"reason", why}}},
+      {"dfly_bench", {{"method", "missing"}, {"version", "main"}, {"reason", "no network"}}}};
+  std::ofstream(dfb_->SetupDir("offline") / "state.json") << state.dump(2);
+
+  auto r =
+      dfb_->Run({"run", "--id", "offline", "--engines", "redis", "--load-generator", "memtier"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("memtier_benchmark is not installed on the client host: setup could not "
+                       "build it (" +
+                       why + ")"),
+            std::string::npos)
+      << r.err;
+  r = dfb_->Run({"run-commands-dfly", "--id", "offline", "--engines", "redis", "--command", "GET"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("dfly_bench is not installed on the client host: setup could not build it "
+                       "(no network)"),
+            std::string::npos)
+      << r.err;
+  // A binary given by path that is not there is that error, whatever setup recorded.
+  r = dfb_->Run({"run", "--id", "offline", "--engines", "redis", "--load-generator", "memtier",
+                 "--memtier-binary", "/nonexistent/memtier_benchmark"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_NE(r.err.find("not found at /nonexistent/memtier_benchmark"), std::string::npos) << r.err;
+  r = dfb_->Run({"info", "--id", "offline"});
+  EXPECT_NE(r.out.find("  Load generator: memtier not installed (" + why + ")\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(dfb_->State("offline")["status"], "ready");
+  EXPECT_EQ(dfb_->Run({"destroy", "--id", "offline", "-y"}).code, 0);
+}
+
 TEST_F(CommandsTest, MissingLoadGeneratorsSayHowToProvideThem) {
   if (!core::FindOnPath("memtier_benchmark")) {
     auto r = dfb_->Run({"run-commands", "--id", "c1", "--engines", "redis", "--command", "GET",

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -20,6 +21,15 @@ using nlohmann::json;
 // Redis waits 5 s by default before a diskless full sync, for more replicas to join; without
 // that wait the sync time is the dataset's.
 const std::vector<std::string> kNoSyncDelay = {"--master-flags", "--repl-diskless-sync-delay 0"};
+
+// The median of `series`' `field`, as compare and the table compute it.
+double Median(const json& series, const char* field) {
+  std::vector<double> v;
+  for (const json& s : series) v.push_back(s[field].get<double>());
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0;
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
 
 // Pids of the live children of `parent` whose command name is `comm` (redis-server renames its
 // command line, so the name in /proc/<pid>/stat is what identifies it).
@@ -93,9 +103,14 @@ class ReplicationTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { EndSuiteSetup(dfb_, "rep"); }
 
+  // The preload writes for 1 s unless `extra` says otherwise, not the reference's 30, to keep
+  // the cases short.
   static std::vector<std::string> Args(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run-replication", "--id", "rep", "--engines", "redis"};
     args.insert(args.end(), extra.begin(), extra.end());
+    if (std::find(extra.begin(), extra.end(), "--preload-time") == extra.end()) {
+      args.insert(args.end(), {"--preload-time", "1s"});
+    }
     return args;
   }
 
@@ -117,6 +132,12 @@ class ReplicationTest : public ::testing::Test {
     return dfb_->Start(Args(
         Concat({"--cases", "qps=500,qps=300", "--test-time", test_time, "--preload-keys", "5000"},
                kNoSyncDelay)));
+  }
+
+  static std::string Write(const std::string& name, const json& j) {
+    const auto path = dfb_->home() / name;
+    std::ofstream(path) << j.dump(2);
+    return path.string();
   }
 
   // Waits until the background run's stderr contains `text`.
@@ -151,11 +172,22 @@ TEST_F(ReplicationTest, TwoCasesWithSeriesCoveringTheTestTime) {
     EXPECT_EQ(c["termination_reason"], "timeout") << c.dump();
     EXPECT_GT(c["sync_duration_ms"].get<double>(), 0);
     EXPECT_EQ(c["master_flags"], json({"--repl-diskless-sync-delay", "0"}));
-    // One sample per second from the replica's start: the sync window, then the test time.
-    ASSERT_GE(c["series"].size(), 3u);
-    EXPECT_EQ(c["series"][0]["t_sec"], 1);
+    // The series is the test time after the stable sync, one sample per second from 1, as the
+    // reference's; the seconds from the load's start to the sync are kept apart and cover it.
+    ASSERT_EQ(c["series"].size(), 3u) << c.dump();
+    for (size_t i = 0; i < 3; ++i) EXPECT_EQ(c["series"][i]["t_sec"], i + 1);
     for (const json& s : c["series"]) EXPECT_GT(s["rps"].get<double>(), 0) << c.dump();
+    ASSERT_FALSE(c["sync_series"].empty()) << c.dump();
+    EXPECT_EQ(c["sync_series"][0]["t_sec"], 1);
+    EXPECT_GE(c["sync_series"].back()["t_sec"].get<double>(),
+              c["sync_duration_ms"].get<double>() / 1000);
+    // Time-boxed random writes over the key range 0..19999, as the reference's preload.
+    EXPECT_NE(c["preload_args"].get<std::string>().find("--test-time 1s"), std::string::npos)
+        << c["preload_args"];
+    EXPECT_NE(c["preload_args"].get<std::string>().find("--key-maximum 19999"), std::string::npos)
+        << c["preload_args"];
   }
+
   EXPECT_EQ(j["cases"][0]["run_name"], "qps=1000");
   EXPECT_EQ(j["cases"][1]["run_name"], "maxload");
 
@@ -177,14 +209,92 @@ TEST_F(ReplicationTest, TwoCasesWithSeriesCoveringTheTestTime) {
 TEST_F(ReplicationTest, SyncTakesLongerForLargerPreloads) {
   std::vector<double> sync_ms;
   for (const char* keys : {"2_000", "100_000", "600_000"}) {
-    auto r = dfb_->Run(Args(Concat(
-        {"--cases", "qps=200", "--test-time", "1", "--preload-keys", keys, "--value-size", "512"},
-        kNoSyncDelay)));
+    auto r = dfb_->Run(Args(Concat({"--cases", "qps=200", "--test-time", "1", "--preload-keys",
+                                    keys, "--value-size", "512", "--preload-time", "3s"},
+                                   kNoSyncDelay)));
     ASSERT_EQ(r.code, 0) << r.err;
     sync_ms.push_back(LatestResults()["cases"][0]["sync_duration_ms"].get<double>());
   }
   EXPECT_LT(sync_ms[0], sync_ms[1]);
   EXPECT_LT(sync_ms[1], sync_ms[2]);
+}
+
+// A results file of the reference (its README's schema, written by hand) for the case we ran:
+// compare pairs the two by run name and compares them metric by metric.
+TEST_F(ReplicationTest, AReferenceFileForTheSameCaseComparesMetricByMetric) {
+  auto r = dfb_->Run(Args(Concat({"--cases", "qps=500", "--test-time", "4", "--preload-keys",
+                                  "10_000", "--value-size", "256", "--ratio", "1:0"},
+                                 kNoSyncDelay)));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json ours = LatestResults();
+  const json& mine = ours["cases"][0];
+  ASSERT_EQ(mine["series"].size(), 4u) << mine.dump();
+  const std::string ours_path = Write("ours.json", ours);
+
+  const json reference = json::parse(R"({
+    "scenario": "replication",
+    "run_id": "20260408-143217",
+    "setup_id": "rep-demo",
+    "created_at": "2026-04-08T14:32:17Z",
+    "completed_at": "2026-04-08T14:36:02Z",
+    "region": "us-east-1",
+    "master_instance": "c7g.4xlarge",
+    "replica_instance": "c7g.4xlarge",
+    "client_instance": "c7g.4xlarge",
+    "dfly_bench_ref": "main",
+    "cases": [
+      {
+        "run_name": "qps=500",
+        "preload_args": "dfly_bench --h=10.0.1.42 --ratio=1:0 --proactor_threads=4 -c=15 --pipeline=10 --qps=0 --test_time=30",
+        "load_args": "dfly_bench --h=10.0.1.42 --ratio=1:0 --proactor_threads=1 -c=2 --pipeline=5 --qps=500",
+        "master_flags": ["--repl-diskless-sync-delay", "0"],
+        "replica_flags": [],
+        "series": [
+          {"t_sec": 1, "rps": 1000, "p99_us": 2100},
+          {"t_sec": 2, "rps": 998, "p99_us": 2050},
+          {"t_sec": 3, "rps": 1002, "p99_us": 1900},
+          {"t_sec": 4, "rps": 999, "p99_us": 2000}
+        ],
+        "sync_duration_ms": 3427,
+        "termination_reason": "timeout"
+      }
+    ]
+  })");
+  const std::string reference_path = Write("reference.json", reference);
+
+  auto cmp = dfb_->Run({"compare", reference_path, ours_path, "--format", "json"});
+  ASSERT_TRUE(cmp.code == 0 || cmp.code == 1) << cmp.err;
+  const json c = json::parse(cmp.out);
+  EXPECT_EQ(c["shape"], "replication");
+  EXPECT_EQ(c["only_in_baseline"], json::array());
+  EXPECT_EQ(c["only_in_candidate"], json::array());
+  ASSERT_EQ(c["rows"].size(), 3u) << c.dump();
+  const std::vector<std::tuple<std::string, double, double>> expected = {
+      {"median_rps", 999.5, Median(mine["series"], "rps")},
+      {"median_p99_us", 2025, Median(mine["series"], "p99_us")},
+      {"sync_duration_ms", 3427, mine["sync_duration_ms"].get<double>()}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto& [metric, baseline, candidate] = expected[i];
+    EXPECT_EQ(c["rows"][i]["run_name"], "qps=500");
+    EXPECT_EQ(c["rows"][i]["metric"], metric);
+    EXPECT_DOUBLE_EQ(c["rows"][i]["baseline"].get<double>(), baseline) << metric;
+    EXPECT_DOUBLE_EQ(c["rows"][i]["candidate"].get<double>(), candidate) << metric;
+  }
+
+  // Our case written as the reference would write it (its fields only): nothing differs, so
+  // our medians and the reference's are taken over the same seconds.
+  json as_reference = reference;
+  json& rc = as_reference["cases"][0];
+  rc["series"] = mine["series"];
+  rc["sync_duration_ms"] = mine["sync_duration_ms"];
+  for (const auto& [a, b] : {std::pair{Write("as-reference.json", as_reference), ours_path},
+                             std::pair{ours_path, Write("as-reference.json", as_reference)}}) {
+    auto same = dfb_->Run({"compare", a, b, "--format", "json"});
+    EXPECT_EQ(same.code, 0) << same.out << same.err;
+    const json s = json::parse(same.out);
+    ASSERT_EQ(s["rows"].size(), 3u);
+    for (const json& row : s["rows"]) EXPECT_EQ(row["delta_pct"], 0) << row.dump();
+  }
 }
 
 TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {

@@ -72,11 +72,14 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   CliResult r{-1, "", *core::ReadFile(dfb.home() / "bg.stderr")};
   ASSERT_EQ(finished->code, 0) << r.err;
   EXPECT_TRUE(seen.count("installing")) << r.err;
-  // The reference's step banners.
-  for (const char* banner : {"\n[1/4] Logging in to the hosts (server, client)...\n",
-                             "\n[2/4] Uploading dfbench to the client...\n",
-                             "\n[3/4] Installing engines on the server (redis)...\n",
-                             "\n[4/4] Tuning the network on the server...\n", "\nDone.\n"}) {
+  // The reference's step banners; a plain setup looks for both load generators on the client.
+  for (const char* banner :
+       {"\n[1/5] Logging in to the hosts (server, client)...\n",
+        "\n[2/5] Uploading dfbench to the client...\n",
+        "\n[3/5] Installing load generators on the client (memtier_benchmark 2.3.0, dfly_bench "
+        "at main)...\n",
+        "\n[4/5] Installing engines on the server (redis)...\n",
+        "\n[5/5] Tuning the network on the server...\n", "\nDone.\n"}) {
     EXPECT_TRUE(Contains(r.err, banner)) << banner << r.err;
   }
   json st = dfb.State(id);
@@ -295,23 +298,22 @@ TEST(SshProvider, MemtierIsBuiltOnTheClientOrFoundThere) {
   const fs::path installed = HomeOf("client") / ".local" / "bin" / "memtier_benchmark";
   ASSERT_FALSE(fs::exists(installed));
   const auto args = Concat(SetupArgs(id, "redis"), {"--load-generator", "memtier"});
-  // Missing on the client: setup builds release 2.3.0 there from its source tarball. Without a
-  // way to the internet the download fails, and setup says so in one line with what to do.
+  // Missing on the client: setup builds release 2.3.0 there from its source tarball. Asked for
+  // by name, it is required: a client without a way to github.com fails the setup in one line
+  // with what to do.
   auto r = dfb.Run(args);
   auto said = [&r](const std::string& part) { return Contains(r.err, part); };
-  const fs::path log = HomeOf("client") / ".dfbench-work" / id / "build" / "memtier_benchmark.log";
   EXPECT_TRUE(
       said("[3/4] Installing load generators on the client (memtier_benchmark "
            "2.3.0)...\n"))
       << r.err;
-  EXPECT_TRUE(Contains(*core::ReadFile(log), "memtier_benchmark/archive/refs/tags/2.3.0.tar.gz"));
-  if (r.code == 0) {  // this machine reaches GitHub: the build itself ran
+  if (r.code == 0) {  // the client reaches GitHub: the build itself ran
     EXPECT_EQ(dfb.State(id)["provider_data"]["load_generators"]["memtier"]["method"], "source");
   } else {
     EXPECT_EQ(r.code, 5) << r.err;
     EXPECT_TRUE(
-        said("building memtier_benchmark 2.3.0 on client (root@10.200.0.3) "
-             "failed"))
+        said("memtier_benchmark is not installed on client (root@10.200.0.3) and cannot be "
+             "built there: it cannot reach github.com"))
         << r.err;
     EXPECT_TRUE(said("pass --memtier-binary PATH")) << r.err;
     EXPECT_EQ(dfb.State(id)["status"], "failed");
@@ -349,7 +351,7 @@ TEST(SshProvider, GeneratedKeyIsPrintedAndMustBeAcceptedFirst) {
   const std::string id = "gen";
   auto r = dfb.Run(SetupArgs(id, "redis", /*key=*/"", "-y"));
   EXPECT_EQ(r.code, 5) << r.err;
-  EXPECT_TRUE(Contains(r.err, "\n[1/4] Generating SSH key pair...\n")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "\n[1/5] Generating SSH key pair...\n")) << r.err;
   const fs::path key = dfb.SetupDir(id) / "ssh" / "id_rsa";
   const std::string pub = *core::ReadFile(key.string() + ".pub");
   EXPECT_TRUE(Contains(r.err, pub.substr(0, pub.size() - 1))) << r.err;  // printed in full
