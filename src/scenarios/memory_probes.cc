@@ -111,7 +111,11 @@ core::Status StartBgsave(const std::string& address, int port) {
 PersistenceState ParsePersistence(const std::string& info) {
   PersistenceState s;
   auto field = [&](const char* key) { return protocol::InfoField(info, key); };
-  s.in_progress = field("rdb_bgsave_in_progress") == "1" || field("saving") == "1";
+  // Dragonfly reports its snapshots in `saving` and, once it has run a BGSAVE, keeps
+  // rdb_bgsave_in_progress at 1 after the save is over (v1.40 does): where `saving` is present it
+  // alone tells.
+  const std::string saving = field("saving");
+  s.in_progress = saving.empty() ? field("rdb_bgsave_in_progress") == "1" : saving == "1";
   s.last_failed = field("rdb_last_bgsave_status") == "err";
   // Dragonfly keeps its last failure beside its last success: the later one is the last save.
   const std::string failed_at = field("last_failed_save");

@@ -35,7 +35,8 @@ struct PersistenceState {
 
 // Parses an INFO persistence body: Redis and Valkey (rdb_bgsave_in_progress,
 // rdb_last_bgsave_status, rdb_last_bgsave_time_sec) and Dragonfly (saving, last_failed_save
-// against last_success_save, last_error, last_success_save_duration_sec).
+// against last_success_save, last_error, last_success_save_duration_sec; its
+// rdb_bgsave_in_progress is ignored, as it stays 1 after a BGSAVE ended).
 PersistenceState ParsePersistence(const std::string& info);
 core::Result<PersistenceState> ReadPersistence(const std::string& address, int port);
 

@@ -1,6 +1,6 @@
-// `dfbench run-memory` against real redis-server and memcached: populate, idle memory, update
-// traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on counts
-// and statuses, never on timings.
+// `dfbench run-memory` against real redis-server, memcached and Dragonfly: populate, idle memory,
+// update traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on
+// counts and statuses, never on timings.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "support/test_data.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::testing {
 namespace {
@@ -51,14 +52,15 @@ std::vector<std::string> FilesStartingWith(const fs::path& dir, const std::strin
 }
 
 // The engine's one trial of kSmallMemoryRun: its 20,000 keys filled by `populate`, each holding
-// its 1 KB value and more, by both figures.
-void ExpectOneFilledTrial(const json& engine, const std::string& populate) {
+// more than `value_bytes` (its 1 KB value as the engine stores it), by both figures.
+void ExpectOneFilledTrial(const json& engine, const std::string& populate,
+                          double value_bytes = 1024) {
   ASSERT_EQ(engine["trials"].size(), 1u);
   const json& t = engine["trials"][0];
   EXPECT_EQ(t["populate"], populate);
   EXPECT_EQ(t["keys"], 20000);
-  EXPECT_GT(t["bytes_per_key"].get<double>(), 1024);
-  EXPECT_GT(t["info_bytes_per_key"].get<double>(), 1024);
+  EXPECT_GT(t["bytes_per_key"].get<double>(), value_bytes);
+  EXPECT_GT(t["info_bytes_per_key"].get<double>(), value_bytes);
 }
 
 TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
@@ -134,6 +136,52 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("bytes/key"), std::string::npos) << r.out;
   EXPECT_EQ(ResultsOf(dfb, "m")["engines"][0]["trials"][0]["snapshot_status"], "skipped");
+}
+
+// Dragonfly snapshots in-process (no fork) into several files (<name>-summary.dfs and one per
+// shard), reports its save in INFO persistence's `saving`, and fills itself with DEBUG POPULATE
+// without a switch: the whole run against the real build, in dfbench's own snapshot directory
+// and then in one given with --snapshot-dir, both left without a snapshot file.
+TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("memory-dfly");
+  auto r = dfb.Run({"setup", "--id", "df", "--engines", "dragonfly", "--dragonfly_binary",
+                    DragonflyBinary().string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const fs::path given = dfb.home() / "snapshots-here";
+  fs::create_directories(given);
+  for (const std::vector<std::string>& where :
+       {std::vector<std::string>{}, std::vector<std::string>{"--snapshot-dir", given.string()}}) {
+    r = dfb.Run(
+        Concat(Concat({"run-memory", "--id", "df", "--engines", "dragonfly", "--output", "json"},
+                      kSmallMemoryRun),
+               where));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("[dragonfly] BGSAVE"), std::string::npos) << r.err;
+    const json results = ResultsOf(dfb, "df");
+    EXPECT_EQ(results["status"], "completed");
+    ASSERT_EQ(results["engines"].size(), 1u);
+    const json& df = results["engines"][0];
+    EXPECT_EQ(df["engine"], "dragonfly");
+    EXPECT_EQ(df["version"].get<std::string>().rfind("dragonfly v", 0), 0u) << df["version"];
+    EXPECT_TRUE(df["engine_args"].empty());
+    // Its DEBUG POPULATE values are ASCII ('x' repeated), which Dragonfly packs 7 bits a byte.
+    ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(df, "debug_populate", 1024 * 7 / 8));
+    const json& t = df["trials"][0];
+    EXPECT_EQ(t["snapshot_status"], "ok") << t["snapshot_error"];
+    EXPECT_GT(t["snapshot_duration_ms"].get<double>(), 0);
+    // The BGSAVE ran under the update traffic, and the traffic was served.
+    EXPECT_GT(t["snapshot_start_sec"].get<double>(), t["load_start_sec"].get<double>());
+    EXPECT_GE(t["snapshot_end_sec"].get<double>(), t["snapshot_start_sec"].get<double>());
+    EXPECT_FALSE(t["load"].empty());
+    EXPECT_GE(t["peak_pss_bytes"].get<uint64_t>(), t["idle_pss_bytes"].get<uint64_t>());
+    EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("df"), "dfbench-").empty());
+    EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("df") / "work" / "snapshots", "").empty());
+    EXPECT_TRUE(FilesStartingWith(given, "").empty());
+  }
+  EXPECT_EQ(dfb.State("df")["status"], "ready");
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine or load generator was left running";
 }
 
 // A directory the engine cannot write to: read-only to everyone (a read-only tmpfs when we are
