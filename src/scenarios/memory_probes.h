@@ -31,6 +31,9 @@ struct PersistenceState {
   bool last_failed = false;      // the last snapshot failed
   std::string last_error;        // where the engine says why (Dragonfly's last_error)
   double last_duration_sec = 0;  // the engine's own figure for the last snapshot
+  // The fields that say how a save goes, as the engine reported them ("saving:1,
+  // current_snapshot_perc:42.5, ..."): what a message about a stuck snapshot quotes.
+  std::string progress;
 };
 
 // Parses an INFO persistence body: Redis and Valkey (rdb_bgsave_in_progress,

@@ -58,6 +58,21 @@ TEST(ParsePersistence, DragonflySavingAloneTells) {
   EXPECT_FALSE(s.in_progress);
   EXPECT_FALSE(s.last_failed);
   EXPECT_EQ(s.last_duration_sec, 1);
+  // What a message about a stuck save quotes: the save's fields, in the engine's order.
+  EXPECT_EQ(ParsePersistence(during).progress,
+            "current_snapshot_perc:2.765, current_save_keys_processed:2765, "
+            "current_save_keys_total:100000, saving:1, current_save_duration_sec:0, "
+            "rdb_bgsave_in_progress:1, rdb_last_bgsave_status:ok, last_error:");
+}
+
+TEST(ParsePersistence, RedisProgress) {
+  EXPECT_EQ(ParsePersistence("# Persistence\r\nloading:0\r\ncurrent_save_keys_processed:10\r\n"
+                             "current_save_keys_total:20\r\nrdb_bgsave_in_progress:1\r\n"
+                             "rdb_last_bgsave_status:ok\r\nrdb_current_bgsave_time_sec:3\r\n")
+                .progress,
+            "current_save_keys_processed:10, current_save_keys_total:20, "
+            "rdb_bgsave_in_progress:1, rdb_last_bgsave_status:ok, rdb_current_bgsave_time_sec:3");
+  EXPECT_EQ(ParsePersistence("").progress, "");
 }
 
 TEST(SnapshotFailureLine, TheNewLineThatSaysItFailed) {

@@ -6,8 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "core/files.h"
 #include "dfbench_runner.h"
+#include "protocol/blocking_client.h"
 #include "support/test_data.h"
 #include "support/testbed_engines.h"
 
@@ -182,6 +185,62 @@ TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
   EXPECT_EQ(dfb.State("df")["status"], "ready");
   EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
       << "an engine or load generator was left running";
+}
+
+// The port of the engine dfbench started on this machine, read from the name of its log
+// (<name>-<port>.log in the setup's work directory); 0 when none came within 30 s.
+int EnginePortFromItsLog(const fs::path& work_dir, const std::string& engine) {
+  for (int i = 0; i < 600; ++i) {
+    std::error_code ec;
+    for (const auto& f : fs::directory_iterator(work_dir, ec)) {
+      const std::string name = f.path().filename().string();
+      if (name.rfind(engine + "-", 0) == 0 && name.ends_with(".log")) {
+        return std::atoi(name.c_str() + engine.size() + 1);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return 0;
+}
+
+// A BGSAVE that outlasts --snapshot-timeout: redis-server's own rdb-key-save-delay, set on the
+// engine dfbench started before its BGSAVE, makes the save child sleep 100 ms per key. The wait
+// gives up at the timeout, naming the signal and what INFO persistence showed, and the run
+// cleans up (no engine or save child left, no snapshot file).
+TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
+  DfbenchRunner dfb("memory-stuck");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "s", "--engines", "redis"}).code, 0);
+  auto proc = dfb.Start(
+      Concat({"run-memory", "--id", "s", "--engines", "redis", "--snapshot-timeout", "2s"},
+             kSmallMemoryRun));
+  const int port = EnginePortFromItsLog(dfb.SetupDir("s") / "work", "redis");
+  ASSERT_GT(port, 0) << dfb.BackgroundErrTail();
+  bool delayed = false;
+  for (int i = 0; i < 100 && !delayed; ++i) {  // the log comes before the engine listens
+    auto client = protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2));
+    if (client) {
+      auto r = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "100000"});
+      ASSERT_TRUE(r) << r.error().message;
+      ASSERT_FALSE(r->is_error()) << r->str;
+      delayed = true;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ASSERT_TRUE(delayed) << dfb.BackgroundErrTail();
+  const auto status = proc.WaitFor(std::chrono::minutes(2));
+  ASSERT_TRUE(status) << "still running " << dfb.BackgroundErrTail();
+  EXPECT_EQ(status->code, 1) << dfb.BackgroundErrTail();
+  const json results = ResultsOf(dfb, "s");
+  EXPECT_EQ(results["status"], "failed");
+  const std::string error = results["engines"][0]["error"];
+  ExpectContainsAll(error, {"the snapshot did not end within 2s (--snapshot-timeout)",
+                            "waited for INFO persistence to show no save in progress",
+                            "rdb_bgsave_in_progress:1"});
+  EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("s") / "work" / "snapshots", "").empty());
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine, its save child or the load generator was left running";
+  EXPECT_EQ(dfb.State("s")["status"], "ready");
 }
 
 // A directory the engine cannot write to: read-only to everyone (a read-only tmpfs when we are
