@@ -157,7 +157,8 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   results::MemoryTrial t;
   {
     MemorySampler fresh(*fleet.server, engine.pid());
-    auto empty = fresh.WaitUntilSettled(kSettleWindow, kEmptySettleLimit);
+    auto empty = fresh.WaitUntilSettled(kSettleWindow, kEmptySettleLimit,
+                                        "[" + spec.name + "] empty memory");
     if (!empty) return tl::unexpected(empty.error());
     t.empty_pss_bytes = empty->pss_bytes;
   }
@@ -173,7 +174,8 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   t.keys = *keys;
 
   MemorySampler sampler(*fleet.server, engine.pid());
-  auto idle = sampler.WaitUntilSettled(kSettleWindow, kIdleSettleLimit);
+  auto idle =
+      sampler.WaitUntilSettled(kSettleWindow, kIdleSettleLimit, "[" + spec.name + "] idle memory");
   if (!idle) return tl::unexpected(idle.error());
   t.idle_pss_bytes = idle->pss_bytes;
   t.idle_rss_bytes = idle->rss_bytes;
