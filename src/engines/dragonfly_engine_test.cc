@@ -31,6 +31,14 @@ std::vector<TuningCase> Cases() {
   const int cpu = hosts::AllowedCpus().back();
   return {
       {.name = "defaults (Dragonfly sizes itself)", .tuning = {}},
+      {.name = "run's defaults on the local provider: pinned, --conn_use_incoming_cpu",
+       .tuning = {.dragonfly_num_shards = 0,
+                  .dragonfly_conn_use_incoming_cpu = true,
+                  .cpus = {cpu}},
+       .threads = 1,
+       .shards = 1},
+      {.name = "unpinned, shards derived from the host's vCPUs",
+       .tuning = {.dragonfly_num_shards = -1}},
       {.name = "pinned: --proactor_threads from the pinned CPUs, shards derived",
        .tuning = {.dragonfly_num_shards = -1, .cpus = {cpu}},
        .threads = 1,
