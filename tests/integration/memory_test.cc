@@ -291,6 +291,32 @@ TEST(RunMemory, ReadOnlySnapshotDirGivesTheEnginesErrorAndTheRunGoesOn) {
   EXPECT_EQ(dfb.State("ro")["status"], "ready");
 }
 
+// Dragonfly's failed save, read from its INFO persistence (last_failed_save after
+// last_success_save, and last_error), not from its log.
+TEST(RunMemory, ReadOnlySnapshotDirGivesDragonflysOwnError) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("memory-ro-df");
+  ReadOnlyDir readonly(dfb.home() / "readonly");
+  if (!readonly.ok()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "rodf", "--engines", "dragonfly", "--dragonfly_binary",
+                     DragonflyBinary().string()})
+                .code,
+            0);
+  auto r = dfb.Run(Concat({"run-memory", "--id", "rodf", "--engines", "dragonfly", "--snapshot-dir",
+                           (dfb.home() / "readonly").string()},
+                          kSmallMemoryRun));
+  EXPECT_EQ(r.code, 1) << r.err;
+  const json results = ResultsOf(dfb, "rodf");
+  EXPECT_EQ(results["status"], "failed");
+  const json& t = results["engines"][0]["trials"][0];
+  EXPECT_EQ(t["snapshot_status"], "failed");
+  const std::string error = t["snapshot_error"];
+  EXPECT_TRUE(error.find("Read-only file system") != std::string::npos ||
+              error.find("Permission denied") != std::string::npos)
+      << error;
+  EXPECT_EQ(dfb.State("rodf")["status"], "ready");
+}
+
 TEST(RunMemory, SigintKeepsTheFinishedEngines) {
   DfbenchRunner dfb("memory-int");
   ASSERT_EQ(dfb.Run({"setup", "--id", "i", "--engines", "redis,memcached"}).code, 0);
