@@ -169,7 +169,7 @@ TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
     EXPECT_EQ(df["version"].get<std::string>().rfind("dragonfly v", 0), 0u) << df["version"];
     EXPECT_TRUE(df["engine_args"].empty());
     // Its DEBUG POPULATE values are ASCII ('x' repeated), which Dragonfly packs 7 bits a byte.
-    ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(df, "debug_populate", 1024 * 7 / 8));
+    ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(df, "debug_populate", 1024 * 7.0 / 8));
     const json& t = df["trials"][0];
     EXPECT_EQ(t["snapshot_status"], "ok") << t["snapshot_error"];
     EXPECT_GT(t["snapshot_duration_ms"].get<double>(), 0);
