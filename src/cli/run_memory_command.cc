@@ -16,6 +16,7 @@ struct RunMemoryFlags {
   std::string snapshot = "bgsave";
   std::string snapshot_dir;
   std::string snapshot_delay = "5s";
+  std::string snapshot_timeout = "0";
   std::string update_rate = "0";
   std::string test_time = "30s";
   std::string ratio = "1:0";
@@ -47,6 +48,7 @@ int RunRunMemory(const RunMemoryFlags& f) {
       f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
   o.snapshot_dir = f.snapshot_dir;
   o.snapshot_delay = Seconds(f.snapshot_delay, "--snapshot-delay");
+  o.snapshot_timeout = Seconds(f.snapshot_timeout, "--snapshot-timeout");
   o.update_rate = static_cast<double>(Count(f.update_rate, "--update-rate"));
   o.test_time = Seconds(f.test_time, "--test-time");
   o.ratio = OrExit(core::ParseRatio(f.ratio)).ToString();
@@ -73,6 +75,10 @@ void AddRunMemory(CLI::App* sub, Action* action) {
                   "per engine and run in dfbench's work directory); removed afterwards");
   sub->add_option("--snapshot-delay", f->snapshot_delay,
                   "Update traffic before the BGSAVE (shorter than --test-time)")
+      ->capture_default_str();
+  sub->add_option("--snapshot-timeout", f->snapshot_timeout,
+                  "How long a BGSAVE may run before the trial fails as stuck (e.g. 30m); 0: 2m "
+                  "plus keys x value size at 4 MiB/s")
       ->capture_default_str();
   sub->add_option("--update-rate", f->update_rate,
                   "Update requests per second in all (open loop, e.g. 20k); 0: closed loop")

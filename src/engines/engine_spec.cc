@@ -187,8 +187,10 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
   switch (facts.command_line) {
     case CommandLine::kDragonfly: {
       DFB_CHECK(!tuning.dragonfly_num_shards || *tuning.dragonfly_num_shards >= 0);
+      // --version_check=false: a benchmark must not make the engine reach out to Dragonfly's
+      // version server (nor depend on a network that may be absent).
       Append(argv, {"--port", port, "--bind", params.address, "--dbfilename=", "--logtostderr",
-                    "--dir", params.work_dir});
+                    "--dir", params.work_dir, "--version_check=false"});
       if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
         argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
       }

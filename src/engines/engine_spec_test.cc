@@ -105,6 +105,7 @@ TEST(BuildArgv, DragonflyDefaults) {
   EXPECT_EQ(ValueOf(argv, "--dir"), "/w");
   EXPECT_TRUE(Contains(argv, "--dbfilename="));
   EXPECT_TRUE(Contains(argv, "--logtostderr"));
+  EXPECT_TRUE(Contains(argv, "--version_check=false"));
   for (const auto& a : argv) {
     EXPECT_EQ(a.find("--num_shards"), std::string::npos) << "num_shards 0 is omitted";
     EXPECT_EQ(a.find("--proactor_threads"), std::string::npos);
@@ -121,7 +122,19 @@ TEST(BuildArgv, DragonflyTuning) {
   EXPECT_TRUE(Contains(argv, "--num_shards=6"));
   EXPECT_TRUE(Contains(argv, "--conn_use_incoming_cpu"));
   EXPECT_TRUE(Contains(argv, "--proactor_threads=8"));
+  EXPECT_TRUE(Contains(argv, "--version_check=false"));
   EXPECT_EQ(argv.back(), "--cache_mode=true");
+}
+
+// No start of Dragonfly may phone out, whatever the tuning, pinning or snapshot flags.
+TEST(BuildArgv, DragonflyNeverChecksItsVersionOnline) {
+  const EngineSpec& df = *FindEngine("dragonfly");
+  for (const Tuning& t : {Tuning{}, Tuning{.dragonfly_num_shards = 3, .cpus = {0, 1}},
+                          Tuning{.extra_args = SnapshotArgs("/snap", "dfbench-x")}}) {
+    auto argv = BuildArgv(df, t, Params());
+    EXPECT_EQ(std::count(argv.begin(), argv.end(), "--version_check=false"), 1);
+  }
+  EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--version_check=false"));
 }
 
 TEST(BuildArgv, DragonflyPinnedSizesProactorsToThePin) {

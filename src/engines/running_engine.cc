@@ -1,8 +1,11 @@
 // An engine's lifecycle on a host: start, wait until it answers, version, flush, health, stop.
+#include <signal.h>
+
 #include <algorithm>
 #include <thread>
 
 #include "core/interrupt.h"
+#include "core/log.h"
 #include "engines/engine.h"
 #include "protocol/blocking_client.h"
 
@@ -50,6 +53,11 @@ core::Result<std::string> MemcachedVersion(protocol::BlockingClient& client) {
                       "unexpected reply to version: " + (lines->empty() ? "" : lines->back()));
   }
   return lines->back().substr(kPrefix.size());
+}
+
+// The request whose answer says the engine serves clients (Ping).
+std::string ReadySignal(const EngineSpec& spec) {
+  return spec.protocol == Protocol::kMemcacheText ? "version" : "PING";
 }
 
 // One request that proves the engine serves clients: PING, or memcached's "version".
@@ -169,10 +177,11 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     if (ping) break;
     last_error = ping.error().message;
     if (steady_clock::now() >= deadline) {
-      return give_up(core::ErrorKind::kEnvironment, "no answer on " + params.address + ":" +
+      return give_up(core::ErrorKind::kEnvironment, "no answer to " + ReadySignal(spec) + " on " +
+                                                        params.address + ":" +
                                                         std::to_string(params.port) + " within " +
                                                         FormatDuration(options.ready_timeout) +
-                                                        " (" + last_error + ")");
+                                                        " (the last try: " + last_error + ")");
     }
     if (!core::SleepUnlessInterrupted(kPollInterval)) {
       return give_up(core::ErrorKind::kInterrupted, "interrupted");
@@ -266,19 +275,32 @@ core::Status RunningEngine::Stop() {
   if (stopped_) return core::Ok();
   stopped_ = true;
   if (spec_->protocol == Protocol::kRedis && host_->DaemonAlive(daemon_)) {
-    // A clean shutdown; the server closes the connection instead of replying, so the
-    // result is ignored and the exit is what counts.
+    // A clean shutdown; the server closes the connection instead of replying, so the exit is
+    // what counts, and the answer only explains an engine that stays.
+    std::string answer;
     if (auto client =
             protocol::BlockingClient::Connect(control_.address, control_.port, kControlTimeout)) {
-      (void)client->Command({"SHUTDOWN", "NOSAVE"});
+      auto reply = client->Command({"SHUTDOWN", "NOSAVE"});
+      answer = !reply ? reply.error().message : reply->str;
+    } else {
+      answer = client.error().message;
     }
     // Plain sleeps: stopping must finish even after an interrupt.
     const auto deadline = steady_clock::now() + options_.stop_grace;
     while (host_->DaemonAlive(daemon_) && steady_clock::now() < deadline) {
       std::this_thread::sleep_for(milliseconds(20));
     }
+    if (host_->DaemonAlive(daemon_)) {
+      core::Notef("[{}] still running {} after SHUTDOWN NOSAVE (it answered: {}); sending SIGTERM",
+                  spec_->name, FormatDuration(options_.stop_grace),
+                  answer.empty() ? "nothing" : answer);
+    }
   }
   auto stopped = host_->StopDaemon(daemon_, options_.stop_grace);
+  if (daemon_.exit_status && daemon_.exit_status->signal == SIGKILL) {
+    core::Notef("[{}] did not exit within {} of SIGTERM; killed with SIGKILL", spec_->name,
+                FormatDuration(options_.stop_grace));
+  }
   host_->ReleaseControlEndpoint(port_);
   return stopped;
 }

@@ -145,7 +145,8 @@ TEST_F(EngineTest, BinaryThatNeverAnswersTimesOutAndIsKilled) {
   ASSERT_FALSE(engine);
   EXPECT_EQ(engine.error().kind, core::ErrorKind::kEnvironment);
   const std::string& msg = engine.error().message;
-  EXPECT_NE(msg.find("no answer on 127.0.0.1:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("no answer to PING on 127.0.0.1:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(the last try: "), std::string::npos) << msg;
   EXPECT_NE(msg.find("within 600ms"), std::string::npos) << msg;
   EXPECT_NE(msg.find("waiting"), std::string::npos) << msg;
   auto pid = core::ReadFile(pid_file);
@@ -182,6 +183,27 @@ TEST_F(EngineTest, KilledEngineFailsHealthCheck) {
   for (int i = 0; i < 200 && engine->Alive(); ++i) usleep(10000);
   EXPECT_FALSE(engine->Alive());
   EXPECT_TRUE(engine->Stop());
+}
+
+// An engine that neither answers SHUTDOWN nor exits on SIGTERM (a stopped process: SIGSTOP
+// holds both off) is killed, and each overdue step says what it waited for and what it got.
+TEST_F(EngineTest, StopSaysWhichSignalTheEngineIgnored) {
+  auto engine = Start(*host_, *FindEngine("redis"), Binary("redis"), {},
+                      StartOptions{.stop_grace = milliseconds(300)});
+  ASSERT_TRUE(engine) << engine.error().message;
+  const int pid = engine->pid();
+  ASSERT_EQ(kill(pid, SIGSTOP), 0);
+  ::testing::internal::CaptureStderr();
+  EXPECT_TRUE(engine->Stop());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(ProcessExists(pid));
+  EXPECT_NE(err.find("[redis] still running 300ms after SHUTDOWN NOSAVE (it answered: "),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("timed out"), std::string::npos) << err;  // no reply from a frozen engine
+  EXPECT_NE(err.find("[redis] did not exit within 300ms of SIGTERM; killed with SIGKILL"),
+            std::string::npos)
+      << err;
 }
 
 TEST_F(EngineTest, MemcachedLifecycle) {

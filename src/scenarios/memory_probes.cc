@@ -17,11 +17,16 @@ core::Result<protocol::BlockingClient> Connect(const std::string& address, int p
   return protocol::BlockingClient::Connect(address, port, kControlTimeout);
 }
 
-// A Redis-protocol command whose error reply is a failure naming the command.
+// A Redis-protocol command whose error reply, or missing reply, is a failure naming the command
+// (a timeout then says which answer it waited for).
 core::Result<protocol::Reply> Ask(protocol::BlockingClient& client,
                                   const std::vector<std::string>& args) {
   auto reply = client.Command(args);
-  if (!reply) return tl::unexpected(reply.error());
+  if (!reply) {
+    // "INFO persistence", "DEBUG POPULATE", "BGSAVE": the command and its subcommand.
+    const std::string name = args.size() > 1 ? args[0] + " " + args[1] : args[0];
+    return tl::unexpected(core::WithContext(reply.error(), name));
+  }
   if (reply->is_error()) return core::Fail(core::ErrorKind::kFailure, args[0] + ": " + reply->str);
   return reply;
 }
@@ -111,7 +116,11 @@ core::Status StartBgsave(const std::string& address, int port) {
 PersistenceState ParsePersistence(const std::string& info) {
   PersistenceState s;
   auto field = [&](const char* key) { return protocol::InfoField(info, key); };
-  s.in_progress = field("rdb_bgsave_in_progress") == "1" || field("saving") == "1";
+  // Dragonfly reports its snapshots in `saving` and, once it has run a BGSAVE, keeps
+  // rdb_bgsave_in_progress at 1 after the save is over (v1.40 does): where `saving` is present it
+  // alone tells.
+  const std::string saving = field("saving");
+  s.in_progress = saving.empty() ? field("rdb_bgsave_in_progress") == "1" : saving == "1";
   s.last_failed = field("rdb_last_bgsave_status") == "err";
   // Dragonfly keeps its last failure beside its last success: the later one is the last save.
   const std::string failed_at = field("last_failed_save");
@@ -125,6 +134,19 @@ PersistenceState ParsePersistence(const std::string& info) {
   if (duration.empty()) duration = field("last_success_save_duration_sec");
   if (!duration.empty())
     s.last_duration_sec = std::max(0.0, std::strtod(duration.c_str(), nullptr));
+  // Redis / Valkey and Dragonfly spell them differently; each says what it has, in its order.
+  static const std::set<std::string> kProgress = {"saving",
+                                                  "rdb_bgsave_in_progress",
+                                                  "current_snapshot_perc",
+                                                  "current_save_keys_processed",
+                                                  "current_save_keys_total",
+                                                  "current_save_duration_sec",
+                                                  "rdb_current_bgsave_time_sec",
+                                                  "rdb_last_bgsave_status",
+                                                  "last_error"};
+  for (const auto& [key, value] : protocol::ParseInfo(info)) {
+    if (kProgress.count(key)) s.progress += (s.progress.empty() ? "" : ", ") + key + ":" + value;
+  }
   return s;
 }
 

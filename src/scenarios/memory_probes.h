@@ -31,11 +31,15 @@ struct PersistenceState {
   bool last_failed = false;      // the last snapshot failed
   std::string last_error;        // where the engine says why (Dragonfly's last_error)
   double last_duration_sec = 0;  // the engine's own figure for the last snapshot
+  // The fields that say how a save goes, as the engine reported them ("saving:1,
+  // current_snapshot_perc:42.5, ..."): what a message about a stuck snapshot quotes.
+  std::string progress;
 };
 
 // Parses an INFO persistence body: Redis and Valkey (rdb_bgsave_in_progress,
 // rdb_last_bgsave_status, rdb_last_bgsave_time_sec) and Dragonfly (saving, last_failed_save
-// against last_success_save, last_error, last_success_save_duration_sec).
+// against last_success_save, last_error, last_success_save_duration_sec; its
+// rdb_bgsave_in_progress is ignored, as it stays 1 after a BGSAVE ended).
 PersistenceState ParsePersistence(const std::string& info);
 core::Result<PersistenceState> ReadPersistence(const std::string& address, int port);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/interrupt.h"
+#include "core/log.h"
 #include "hosts/process_memory.h"
 
 namespace dfbench::scenarios {
@@ -38,9 +39,11 @@ core::Result<results::MemorySample> MemorySampler::SampleNow() {
 }
 
 core::Result<results::MemorySample> MemorySampler::WaitUntilSettled(chr::milliseconds window,
-                                                                    chr::milliseconds limit) {
+                                                                    chr::milliseconds limit,
+                                                                    const std::string& what) {
   const size_t span = std::max<size_t>(2, window / kInterval);
   const auto deadline = chr::steady_clock::now() + limit;
+  uint64_t lowest = 0, highest = 0;
   while (true) {
     auto s = Tick();
     if (!s) return s;
@@ -48,9 +51,19 @@ core::Result<results::MemorySample> MemorySampler::WaitUntilSettled(chr::millise
       auto [lo, hi] = std::minmax_element(
           samples_.end() - static_cast<std::ptrdiff_t>(span), samples_.end(),
           [](const auto& a, const auto& b) { return a.pss_bytes < b.pss_bytes; });
-      if (static_cast<double>(hi->pss_bytes - lo->pss_bytes) <= 0.01 * hi->pss_bytes) return s;
+      lowest = lo->pss_bytes;
+      highest = hi->pss_bytes;
+      if (static_cast<double>(highest - lowest) <= 0.01 * static_cast<double>(highest)) return s;
     }
-    if (chr::steady_clock::now() >= deadline) return s;
+    if (chr::steady_clock::now() >= deadline) {
+      core::Notef(
+          "{}: PSS did not settle within {}s (still {:.1f}-{:.1f} MiB over the last {} ms); "
+          "recording the last sample",
+          what, chr::duration_cast<chr::seconds>(limit).count(),
+          static_cast<double>(lowest) / (1 << 20), static_cast<double>(highest) / (1 << 20),
+          window.count());
+      return s;
+    }
   }
 }
 

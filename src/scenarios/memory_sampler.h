@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -26,9 +27,11 @@ class MemorySampler {
   // Reads the tree now, off the schedule (the moment a snapshot forks), keeping the sample.
   core::Result<results::MemorySample> SampleNow();
   // Ticks until the tree's PSS stays within 1% over `window` (at least `window` of samples),
-  // or `limit` has passed; returns the last sample.
+  // or `limit` has passed, which a progress line names with `what` ("[redis] idle memory") and
+  // the PSS range it still moved over; returns the last sample.
   core::Result<results::MemorySample> WaitUntilSettled(std::chrono::milliseconds window,
-                                                       std::chrono::milliseconds limit);
+                                                       std::chrono::milliseconds limit,
+                                                       const std::string& what);
 
   const std::vector<results::MemorySample>& samples() const { return samples_; }
 

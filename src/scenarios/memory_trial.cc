@@ -9,6 +9,7 @@
 #include "scenarios/background_load.h"
 #include "scenarios/memory_probes.h"
 #include "scenarios/memory_sampler.h"
+#include "scenarios/snapshot_deadline.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -20,8 +21,6 @@ using std::chrono::seconds;
 constexpr seconds kSettleWindow{1};
 constexpr seconds kEmptySettleLimit{10};
 constexpr seconds kIdleSettleLimit{60};
-// A snapshot that outlasts this is reported as stuck rather than waited for forever.
-constexpr seconds kSnapshotLimit{3600};
 
 // The keys DEBUG POPULATE writes ("key:0" ...), so fills and updates hit the same keys.
 drivers::Workload KeyRange(const MemoryOptions& o) {
@@ -76,8 +75,10 @@ core::Status SampleUntil(MemorySampler& sampler, BackgroundLoad& load, double un
   return core::Ok();
 }
 
-// BGSAVE under the running load; samples until the engine says the snapshot is over.
-core::Status Snapshot(EngineTurn& turn, MemorySampler& sampler, results::MemoryTrial* t) {
+// BGSAVE under the running load; samples until the engine says the snapshot is over, or until
+// the snapshot limit, which fails the trial naming what INFO persistence last showed.
+core::Status Snapshot(const MemoryOptions& o, EngineTurn& turn, MemorySampler& sampler,
+                      results::MemoryTrial* t) {
   auto& engine = turn.engine();
   const std::string log_before = engine.LogTail();
   core::Notef("[{}] BGSAVE", turn.spec().name);
@@ -90,15 +91,20 @@ core::Status Snapshot(EngineTurn& turn, MemorySampler& sampler, results::MemoryT
   t->snapshot_start_sec = sampler.Now();
   // The engine forked before it answered: catch the child before a short snapshot ends.
   if (auto s = sampler.SampleNow(); !s) return tl::unexpected(s.error());
+  const seconds limit = SnapshotLimit(o.keys, o.value_size, o.snapshot_timeout);
   PersistenceState state;
   while (true) {
     if (auto s = sampler.Tick(); !s) return tl::unexpected(s.error());
     auto read = ReadPersistence(engine.address(), engine.port());
-    if (!read) return tl::unexpected(read.error());
+    if (!read) {
+      return tl::unexpected(core::WithContext(read.error(), "waiting for the snapshot's end"));
+    }
     state = *read;
     if (!state.in_progress) break;
-    if (sampler.Now() - t->snapshot_start_sec > static_cast<double>(kSnapshotLimit.count())) {
-      return core::Fail(core::ErrorKind::kFailure, "the snapshot did not end within an hour");
+    if (sampler.Now() - t->snapshot_start_sec > static_cast<double>(limit.count())) {
+      return core::Fail(
+          core::ErrorKind::kFailure,
+          SnapshotStuckMessage(limit, o.snapshot_timeout.count() > 0, state.progress));
     }
   }
   t->snapshot_end_sec = sampler.Now();
@@ -151,7 +157,8 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   results::MemoryTrial t;
   {
     MemorySampler fresh(*fleet.server, engine.pid());
-    auto empty = fresh.WaitUntilSettled(kSettleWindow, kEmptySettleLimit);
+    auto empty = fresh.WaitUntilSettled(kSettleWindow, kEmptySettleLimit,
+                                        "[" + spec.name + "] empty memory");
     if (!empty) return tl::unexpected(empty.error());
     t.empty_pss_bytes = empty->pss_bytes;
   }
@@ -167,7 +174,8 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   t.keys = *keys;
 
   MemorySampler sampler(*fleet.server, engine.pid());
-  auto idle = sampler.WaitUntilSettled(kSettleWindow, kIdleSettleLimit);
+  auto idle =
+      sampler.WaitUntilSettled(kSettleWindow, kIdleSettleLimit, "[" + spec.name + "] idle memory");
   if (!idle) return tl::unexpected(idle.error());
   t.idle_pss_bytes = idle->pss_bytes;
   t.idle_rss_bytes = idle->rss_bytes;
@@ -196,7 +204,7 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   if (snapshot) {
     const double at = t.load_start_sec + static_cast<double>(o.snapshot_delay.count());
     if (auto st = SampleUntil(sampler, *load, at); !st) return tl::unexpected(st.error());
-    if (auto st = Snapshot(turn, sampler, &t); !st) return tl::unexpected(st.error());
+    if (auto st = Snapshot(o, turn, sampler, &t); !st) return tl::unexpected(st.error());
   }
   if (auto st = SampleUntil(sampler, *load, load_end); !st) return tl::unexpected(st.error());
   auto series = load->Finish(raw_dir / (stem + "-load.json"));

@@ -43,11 +43,14 @@ core::Result<SnapshotPlace> PrepareSnapshotPlace(hosts::Host& server, const Memo
 }
 
 void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place) {
-  // The engine's file and its temporary ones (temp-<pid>.rdb sits beside it in its own dir).
-  auto removed =
-      place.own_dir
-          ? server.Run({.argv = {"rm", "-rf", "--", place.dir}})
-          : server.Run({.argv = {"sh", "-c", "rm -rf -- \"$1/$2\"*", "sh", place.dir, place.file}});
+  // The engine's file and its temporary ones (temp-<pid>.rdb sits beside it in its own dir;
+  // Dragonfly writes <file>-summary.dfs and one <file>-NNNN.dfs per shard). Cleanup: it runs
+  // after Ctrl+C too.
+  const std::vector<std::string> argv =
+      place.own_dir ? std::vector<std::string>{"rm", "-rf", "--", place.dir}
+                    : std::vector<std::string>{"sh", "-c",      "rm -rf -- \"$1/$2\"*",
+                                               "sh", place.dir, place.file};
+  auto removed = server.Run({.argv = argv, .interrupts = core::Interrupts::kIgnore});
   if (!removed || !removed->status.ok()) {
     core::Notef("could not remove the snapshot in {}", place.dir);
   }

@@ -28,6 +28,9 @@ struct MemoryOptions {
   double update_rate = 0;  // requests per second in all; 0: closed loop
   std::chrono::seconds test_time{30};
   std::chrono::seconds snapshot_delay{5};  // traffic before the BGSAVE; < test_time
+  // How long a BGSAVE may run before the trial fails as stuck; 0: derived from keys x value_size
+  // (SnapshotLimit).
+  std::chrono::seconds snapshot_timeout{0};
   std::string ratio = "1:0";
   int threads = 2;
   int clients = 10;  // per thread

@@ -1,14 +1,18 @@
-// `dfbench run-memory` against real redis-server and memcached: populate, idle memory, update
-// traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on counts
-// and statuses, never on timings.
+// `dfbench run-memory` against real redis-server, memcached and Dragonfly: populate, idle memory,
+// update traffic with a BGSAVE, the snapshot's failure in the row, Ctrl+C. Assertions are on
+// counts and statuses, never on timings.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "core/files.h"
 #include "dfbench_runner.h"
+#include "protocol/blocking_client.h"
 #include "support/test_data.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::testing {
 namespace {
@@ -51,14 +55,15 @@ std::vector<std::string> FilesStartingWith(const fs::path& dir, const std::strin
 }
 
 // The engine's one trial of kSmallMemoryRun: its 20,000 keys filled by `populate`, each holding
-// its 1 KB value and more, by both figures.
-void ExpectOneFilledTrial(const json& engine, const std::string& populate) {
+// more than `value_bytes` (its 1 KB value as the engine stores it), by both figures.
+void ExpectOneFilledTrial(const json& engine, const std::string& populate,
+                          double value_bytes = 1024) {
   ASSERT_EQ(engine["trials"].size(), 1u);
   const json& t = engine["trials"][0];
   EXPECT_EQ(t["populate"], populate);
   EXPECT_EQ(t["keys"], 20000);
-  EXPECT_GT(t["bytes_per_key"].get<double>(), 1024);
-  EXPECT_GT(t["info_bytes_per_key"].get<double>(), 1024);
+  EXPECT_GT(t["bytes_per_key"].get<double>(), value_bytes);
+  EXPECT_GT(t["info_bytes_per_key"].get<double>(), value_bytes);
 }
 
 TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
@@ -136,6 +141,108 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   EXPECT_EQ(ResultsOf(dfb, "m")["engines"][0]["trials"][0]["snapshot_status"], "skipped");
 }
 
+// Dragonfly snapshots in-process (no fork) into several files (<name>-summary.dfs and one per
+// shard), reports its save in INFO persistence's `saving`, and fills itself with DEBUG POPULATE
+// without a switch: the whole run against the real build, in dfbench's own snapshot directory
+// and then in one given with --snapshot-dir, both left without a snapshot file.
+TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("memory-dfly");
+  auto r = dfb.Run({"setup", "--id", "df", "--engines", "dragonfly", "--dragonfly_binary",
+                    DragonflyBinary().string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const fs::path given = dfb.home() / "snapshots-here";
+  fs::create_directories(given);
+  for (const std::vector<std::string>& where :
+       {std::vector<std::string>{}, std::vector<std::string>{"--snapshot-dir", given.string()}}) {
+    r = dfb.Run(
+        Concat(Concat({"run-memory", "--id", "df", "--engines", "dragonfly", "--output", "json"},
+                      kSmallMemoryRun),
+               where));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("[dragonfly] BGSAVE"), std::string::npos) << r.err;
+    const json results = ResultsOf(dfb, "df");
+    EXPECT_EQ(results["status"], "completed");
+    ASSERT_EQ(results["engines"].size(), 1u);
+    const json& df = results["engines"][0];
+    EXPECT_EQ(df["engine"], "dragonfly");
+    EXPECT_EQ(df["version"].get<std::string>().rfind("dragonfly v", 0), 0u) << df["version"];
+    EXPECT_TRUE(df["engine_args"].empty());
+    // Its DEBUG POPULATE values are ASCII ('x' repeated), which Dragonfly packs 7 bits a byte.
+    ASSERT_NO_FATAL_FAILURE(ExpectOneFilledTrial(df, "debug_populate", 1024 * 7.0 / 8));
+    const json& t = df["trials"][0];
+    EXPECT_EQ(t["snapshot_status"], "ok") << t["snapshot_error"];
+    EXPECT_GT(t["snapshot_duration_ms"].get<double>(), 0);
+    // The BGSAVE ran under the update traffic, and the traffic was served.
+    EXPECT_GT(t["snapshot_start_sec"].get<double>(), t["load_start_sec"].get<double>());
+    EXPECT_GE(t["snapshot_end_sec"].get<double>(), t["snapshot_start_sec"].get<double>());
+    EXPECT_FALSE(t["load"].empty());
+    EXPECT_GE(t["peak_pss_bytes"].get<uint64_t>(), t["idle_pss_bytes"].get<uint64_t>());
+    EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("df"), "dfbench-").empty());
+    EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("df") / "work" / "snapshots", "").empty());
+    EXPECT_TRUE(FilesStartingWith(given, "").empty());
+  }
+  EXPECT_EQ(dfb.State("df")["status"], "ready");
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine or load generator was left running";
+}
+
+// The port of the engine dfbench started on this machine, read from the name of its log
+// (<name>-<port>.log in the setup's work directory); 0 when none came within 30 s.
+int EnginePortFromItsLog(const fs::path& work_dir, const std::string& engine) {
+  for (int i = 0; i < 600; ++i) {
+    std::error_code ec;
+    for (const auto& f : fs::directory_iterator(work_dir, ec)) {
+      const std::string name = f.path().filename().string();
+      if (name.rfind(engine + "-", 0) == 0 && name.ends_with(".log")) {
+        return std::atoi(name.c_str() + engine.size() + 1);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return 0;
+}
+
+// A BGSAVE that outlasts --snapshot-timeout: redis-server's own rdb-key-save-delay, set on the
+// engine dfbench started before its BGSAVE, makes the save child sleep 100 ms per key. The wait
+// gives up at the timeout, naming the signal and what INFO persistence showed, and the run
+// cleans up (no engine or save child left, no snapshot file).
+TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
+  DfbenchRunner dfb("memory-stuck");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "s", "--engines", "redis"}).code, 0);
+  auto proc = dfb.Start(
+      Concat({"run-memory", "--id", "s", "--engines", "redis", "--snapshot-timeout", "2s"},
+             kSmallMemoryRun));
+  const int port = EnginePortFromItsLog(dfb.SetupDir("s") / "work", "redis");
+  ASSERT_GT(port, 0) << dfb.BackgroundErrTail();
+  bool delayed = false;
+  for (int i = 0; i < 100 && !delayed; ++i) {  // the log comes before the engine listens
+    auto client = protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2));
+    if (client) {
+      auto r = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "100000"});
+      ASSERT_TRUE(r) << r.error().message;
+      ASSERT_FALSE(r->is_error()) << r->str;
+      delayed = true;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ASSERT_TRUE(delayed) << dfb.BackgroundErrTail();
+  const auto status = proc.WaitFor(std::chrono::minutes(2));
+  ASSERT_TRUE(status) << "still running " << dfb.BackgroundErrTail();
+  EXPECT_EQ(status->code, 1) << dfb.BackgroundErrTail();
+  const json results = ResultsOf(dfb, "s");
+  EXPECT_EQ(results["status"], "failed");
+  const std::string error = results["engines"][0]["error"];
+  ExpectContainsAll(error, {"the snapshot did not end within 2s (--snapshot-timeout)",
+                            "waited for INFO persistence to show no save in progress",
+                            "rdb_bgsave_in_progress:1"});
+  EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("s") / "work" / "snapshots", "").empty());
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine, its save child or the load generator was left running";
+  EXPECT_EQ(dfb.State("s")["status"], "ready");
+}
+
 // A directory the engine cannot write to: read-only to everyone (a read-only tmpfs when we are
 // root, whom permissions do not stop). Empty when neither can be made here.
 class ReadOnlyDir {
@@ -182,6 +289,32 @@ TEST(RunMemory, ReadOnlySnapshotDirGivesTheEnginesErrorAndTheRunGoesOn) {
   // The next engine still ran.
   EXPECT_EQ(results["engines"][1]["trials"].size(), 1u);
   EXPECT_EQ(dfb.State("ro")["status"], "ready");
+}
+
+// Dragonfly's failed save, read from its INFO persistence (last_failed_save after
+// last_success_save, and last_error), not from its log.
+TEST(RunMemory, ReadOnlySnapshotDirGivesDragonflysOwnError) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("memory-ro-df");
+  ReadOnlyDir readonly(dfb.home() / "readonly");
+  if (!readonly.ok()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "rodf", "--engines", "dragonfly", "--dragonfly_binary",
+                     DragonflyBinary().string()})
+                .code,
+            0);
+  auto r = dfb.Run(Concat({"run-memory", "--id", "rodf", "--engines", "dragonfly", "--snapshot-dir",
+                           (dfb.home() / "readonly").string()},
+                          kSmallMemoryRun));
+  EXPECT_EQ(r.code, 1) << r.err;
+  const json results = ResultsOf(dfb, "rodf");
+  EXPECT_EQ(results["status"], "failed");
+  const json& t = results["engines"][0]["trials"][0];
+  EXPECT_EQ(t["snapshot_status"], "failed");
+  const std::string error = t["snapshot_error"];
+  EXPECT_TRUE(error.find("Read-only file system") != std::string::npos ||
+              error.find("Permission denied") != std::string::npos)
+      << error;
+  EXPECT_EQ(dfb.State("rodf")["status"], "ready");
 }
 
 TEST(RunMemory, SigintKeepsTheFinishedEngines) {
