@@ -25,7 +25,11 @@ int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_
     core::Note("destroy: " + st.error().message);
     core::Notef("the stack {} may still be running: run 'dfbench destroy --id {}'",
                 left->stack_name, id);
+    return code;
   }
+  // The last line says how it ended: destroy's own "Done." is not the quickstart's.
+  core::Notef("quickstart {} failed; its stack {} is deleted, nothing is left running", id,
+              left->stack_name);
   return code;
 }
 

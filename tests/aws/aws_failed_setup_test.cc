@@ -107,6 +107,10 @@ TEST_F(AwsFailedSetupTest, QuickstartDeletesTheStackWhenAHostNeverTakesSsh) {
         std::string("the stack dfbench-qsfail is deleted")}) {
     EXPECT_TRUE(Contains(r.err, part)) << part << "\n" << r.err;
   }
+  EXPECT_EQ(LastLine(r.err),
+            "dfbench: quickstart qsfail failed; its stack dfbench-qsfail is deleted, nothing is "
+            "left running")
+      << r.err;
   ExpectStackGone("qsfail");
   EXPECT_EQ(dfb.State("qsfail")["status"], "destroyed");
   r = dfb.Run({"list", "--all"});
