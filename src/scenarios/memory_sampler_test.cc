@@ -26,10 +26,13 @@ class MemorySamplerTest : public ::testing::Test {
 };
 
 TEST_F(MemorySamplerTest, AQuietProcessSettlesWithoutANote) {
-  core::Process sleeper = SpawnOrFail({"sleep", "30"});
-  MemorySampler sampler(host_, sleeper.pid());
+  // 64 MiB of its own, then idle: a tiny process (sleep: 0.3 MiB) is mostly shared libc pages,
+  // whose PSS moves by more than the 1% criterion as other processes start and exit beside it.
+  core::Process holder =
+      SpawnOrFail({"python3", "-c", "import time\nheld = b'x' * (64 << 20)\ntime.sleep(30)\n"});
+  MemorySampler sampler(host_, holder.pid());
   ::testing::internal::CaptureStderr();
-  auto s = sampler.WaitUntilSettled(milliseconds(300), milliseconds(5000), "[sleep] idle memory");
+  auto s = sampler.WaitUntilSettled(milliseconds(300), milliseconds(5000), "[holder] idle memory");
   const std::string notes = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_GT(s->pss_bytes, 0u);
