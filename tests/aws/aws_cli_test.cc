@@ -3,7 +3,6 @@
 // (MOTO_BENCH_TESTBED), so setup logs in with the stack's key and installs real engines, run
 // measures them, destroy deletes the stack. Skipped, saying why, without the bed or moto.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 
@@ -23,26 +22,7 @@ bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-class AwsCliTest : public EmulatedFleetTest {
- protected:
-  void SetUp() override {
-    EmulatedFleetTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    ::unsetenv("DFBENCH_PROVIDER");
-    ::unsetenv("DFBENCH_NO_CONFIRM");
-  }
-
-  // The stack of setup `id` as AWS (the emulator) knows it; kNotFound once deleted.
-  core::Result<aws::Stack> StackOf(const std::string& id) const {
-    return aws::DescribeStack(AwsEmulator::Client(), "dfbench-" + id);
-  }
-
-  void ExpectStackGone(const std::string& id) const {
-    auto stack = StackOf(id);
-    ASSERT_FALSE(stack) << stack->status;
-    EXPECT_EQ(stack.error().kind, core::ErrorKind::kNotFound) << stack.error().message;
-  }
-};
+using AwsCliTest = EmulatedFleetTest;
 
 // Setup flags on the bed: its hosts log in as root (EC2's Ubuntu would be "ubuntu").
 std::vector<std::string> SetupArgs(const std::string& command, const std::string& id, int replicas,

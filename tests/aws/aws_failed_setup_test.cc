@@ -72,20 +72,7 @@ class AwsFailedSetupTest : public EmulatedFleetTest {
   void SetUp() override {
     EmulatedFleetTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    ::unsetenv("DFBENCH_PROVIDER");
-    ::unsetenv("DFBENCH_NO_CONFIRM");
     StopClientSshd();
-  }
-
-  // The stack of setup `id` as the emulator knows it; kNotFound once deleted.
-  static core::Result<aws::Stack> StackOf(const std::string& id) {
-    return aws::DescribeStack(AwsEmulator::Client(), "dfbench-" + id);
-  }
-
-  static void ExpectStackGone(const std::string& id) {
-    auto stack = StackOf(id);
-    ASSERT_FALSE(stack) << "still there: " << stack->status;
-    EXPECT_EQ(stack.error().kind, core::ErrorKind::kNotFound) << stack.error().message;
   }
 };
 
