@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/files.h"
 #include "core/interrupt.h"
 
 extern char** environ;
@@ -399,6 +400,15 @@ std::optional<std::string> FindOnPath(const std::string& program) {
     start = end + 1;
   }
   return std::nullopt;
+}
+
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0) return errno == ESRCH;
+  auto stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return false;
+  // The state is the field after the command name, which ends at the last ')'.
+  const size_t close = stat->rfind(')');
+  return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
 }
 
 std::string SelfExecutable() {

@@ -104,6 +104,10 @@ inline Result<CapturedOutput> RunCapture(
 // executable); nullopt otherwise.
 std::optional<std::string> FindOnPath(const std::string& program);
 
+// True when no process `pid` runs: it never existed, was reaped, or has exited and waits as a
+// zombie for a parent that is not us (an orphan whose reaper is slow).
+bool ProcessGone(pid_t pid);
+
 // Path of the running executable (/proc/self/exe).
 std::string SelfExecutable();
 

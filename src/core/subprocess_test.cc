@@ -46,6 +46,19 @@ TEST(Subprocess, SpawnRedirectsAndTerminates) {
   EXPECT_FALSE(p->running());
 }
 
+TEST(Subprocess, ProcessGoneCountsAZombieAsGone) {
+  auto p = Spawn({.argv = {"sleep", "30"}});
+  ASSERT_TRUE(p);
+  const pid_t pid = p->pid();
+  EXPECT_FALSE(ProcessGone(pid));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  // Not reaped yet: a zombie, which no longer runs.
+  for (int i = 0; i < 200 && !ProcessGone(pid); ++i) usleep(10000);
+  EXPECT_TRUE(ProcessGone(pid));
+  EXPECT_EQ(p->Wait().signal, SIGKILL);
+  EXPECT_TRUE(ProcessGone(pid));
+}
+
 TEST(Subprocess, PinsToCpus) {
   auto log = std::filesystem::path(testing::TempDir()) / "subprocess_affinity.log";
   auto p = Spawn({.argv = {"sh", "-c", "grep Cpus_allowed_list /proc/self/status"},

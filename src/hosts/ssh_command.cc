@@ -119,6 +119,20 @@ std::vector<std::string> SshControlArgv(const SshEndpoint& e, const std::string&
           command, "-p", std::to_string(e.port),          "--", Destination(e)};
 }
 
+int MasterPidFromCheck(std::string_view check_stderr) {
+  constexpr std::string_view kMarker = "(pid=";
+  const size_t at = check_stderr.find(kMarker);
+  if (at == std::string_view::npos) return 0;
+  int pid = 0;
+  for (size_t i = at + kMarker.size(); i < check_stderr.size(); ++i) {
+    const char c = check_stderr[i];
+    if (c < '0' || c > '9') return c == ')' ? pid : 0;
+    if (pid > 100'000'000) return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  return 0;
+}
+
 std::vector<std::string> SshForwardArgv(const SshEndpoint& e, const std::string& command,
                                         int local_port, const std::string& address, int port) {
   // An IPv6 address needs brackets inside the colon-separated forward spec.

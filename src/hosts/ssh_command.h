@@ -50,6 +50,9 @@ std::vector<std::string> SshMasterArgv(const SshEndpoint& e);
 // ssh argv that sends `command` ("check": is it alive, "exit": close it) to the shared
 // connection (-O).
 std::vector<std::string> SshControlArgv(const SshEndpoint& e, const std::string& command);
+
+// The master's pid from `ssh -O check` ("Master running (pid=N)"), or 0 when absent.
+int MasterPidFromCheck(std::string_view check_stderr);
 // ssh argv that asks the shared connection to start (`command` "forward") or stop ("cancel")
 // forwarding 127.0.0.1:`local_port` on this machine to `address`:`port` as the host sees it.
 std::vector<std::string> SshForwardArgv(const SshEndpoint& e, const std::string& command,

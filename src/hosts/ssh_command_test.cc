@@ -105,6 +105,14 @@ TEST(SshMasterArgv, BackgroundsAfterLogin) {
   EXPECT_TRUE(HasOption(exit_argv, "ControlPath=/c/cm-server"));
 }
 
+TEST(MasterPidFromCheck, ReadsThePidOrZero) {
+  EXPECT_EQ(MasterPidFromCheck("Master running (pid=41235)\r\n"), 41235);
+  EXPECT_EQ(MasterPidFromCheck("Control socket connect(/c/cm): No such file or directory\n"), 0);
+  EXPECT_EQ(MasterPidFromCheck("Master running (pid=12x)"), 0);
+  EXPECT_EQ(MasterPidFromCheck("Master running (pid=77"), 0);
+  EXPECT_EQ(MasterPidFromCheck(""), 0);
+}
+
 TEST(SshForwardArgv, ForwardsALoopbackPortOverTheSharedConnection) {
   EXPECT_EQ(ShellJoinForDisplay(SshForwardArgv(Endpoint(), "forward", 40001, "10.0.0.7", 6379)),
             "ssh -o ControlPath=/c/cm-server -o LogLevel=ERROR -O forward "

@@ -1,10 +1,12 @@
 #include "hosts/ssh_host.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "core/files.h"
 #include "core/interrupt.h"
@@ -168,7 +170,22 @@ std::string SshHost::Where() const {
 void SshHost::CloseMaster() {
   if (!master_open_) return;
   master_open_ = false;
+  // `-O exit` only asks: the master (ours or a leftover's) exits on its own time, so wait for its
+  // pid to go, and end it if it has not within the deadline; nothing outlives the host.
+  auto check =
+      RunLocal(SshControlArgv(options_.endpoint, "check"), seconds(10), Interrupts::kIgnore);
+  const int pid = check && check->status.ok() ? MasterPidFromCheck(check->err) : 0;
   (void)RunLocal(SshControlArgv(options_.endpoint, "exit"), seconds(10), Interrupts::kIgnore);
+  if (pid <= 0) return;
+  const auto deadline = std::chrono::steady_clock::now() + seconds(5);
+  while (!core::ProcessGone(pid) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  if (!core::ProcessGone(pid)) {
+    core::Notef("{}: its ssh master (pid {}) did not exit within 5 s of being asked; ending it",
+                Where(), pid);
+    (void)kill(pid, SIGKILL);
+  }
 }
 
 core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>& argv,
