@@ -244,7 +244,8 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
     return core::Fail(core::ErrorKind::kEnvironment,
                       binary + " " + flag + " failed: " + out.error().message);
   }
-  std::string text = out->out.empty() ? out->err : out->out;
+  // Dragonfly colours its version even into a pipe.
+  std::string text = core::StripTerminalEscapes(out->out.empty() ? out->err : out->out);
   std::string first = core::Trim(text.substr(0, text.find('\n')));
   if (!out->status.ok() || first.empty()) {
     std::string detail = core::Trim(out->err.empty() ? out->out : out->err);

@@ -231,6 +231,11 @@ TEST_F(EngineTest, ProbeVersion) {
   auto mc = ProbeVersion(*host_, Binary("memcached"), *FindEngine("memcached"));
   ASSERT_TRUE(mc) << mc.error().message;
   EXPECT_EQ(mc->rfind("memcached 1.", 0), 0u) << *mc;
+  auto coloured =
+      ProbeVersion(*host_, Script("coloured", "printf 'dragonfly \\033[0;32mv1.40.0\\033[m\\n'"),
+                   *FindEngine("dragonfly"));
+  ASSERT_TRUE(coloured) << coloured.error().message;
+  EXPECT_EQ(*coloured, "dragonfly v1.40.0");
   auto missing = ProbeVersion(*host_, "/nonexistent/redis-server", *FindEngine("redis"));
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, core::ErrorKind::kEnvironment);
