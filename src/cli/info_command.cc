@@ -130,9 +130,12 @@ void PrintInfo(const state::SetupState& s) {
                          hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
     }
     if (auto server = providers::LoginEndpoint(s, "server"); server) {
-      out += fmt::format("  copy:   scp {}-P {} FILE {}@{}:\n",
-                         server->key_path.empty() ? "" : "-i " + server->key_path + " ",
-                         server->port, server->user, server->host);
+      // Quoted like the ssh lines: a key path may hold spaces or shell characters.
+      std::vector<std::string> scp = {"scp"};
+      if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});
+      scp.insert(scp.end(),
+                 {"-P", std::to_string(server->port), "FILE", hosts::Destination(*server) + ":"});
+      out += fmt::format("  copy:   {}\n", hosts::ShellJoinForDisplay(scp));
     }
   }
   out += "\nEngines:\n";

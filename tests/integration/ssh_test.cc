@@ -171,6 +171,9 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_TRUE(Contains(r.out, "Network tuning: eth0 steered to CPUs [1]")) << r.out;
   EXPECT_TRUE(Contains(r.out, "server: " + login + Testbed::kServer)) << r.out;
   EXPECT_TRUE(Contains(r.out, "client: " + login + Testbed::kClient)) << r.out;
+  EXPECT_TRUE(Contains(r.out, "copy:   scp -i " + Bed().key.string() + " -P 22 FILE root@" +
+                                  Testbed::kServer + ":\n"))
+      << r.out;
   EXPECT_TRUE(Contains(r.out, "dfbench ssh     --id lab --target server")) << r.out;
 
   // list names the hosts and their vCPUs, and the provider in the REGION column.
