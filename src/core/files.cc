@@ -1,6 +1,7 @@
 #include "core/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,28 @@ Status MakeDirs(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Fail(ErrorKind::kEnvironment, "cannot create " + dir.string() + ": " + ec.message());
+  return Ok();
+}
+
+Status MakePrivateDirs(const std::filesystem::path& dir) {
+  std::filesystem::path at;
+  for (const auto& part : dir) {
+    at /= part;
+    if (mkdir(at.c_str(), 0700) == 0) {
+      // mkdir's mode is masked by the umask; chmod is not.
+      if (chmod(at.c_str(), 0700) != 0) {
+        return Fail(ErrorKind::kEnvironment,
+                    "cannot make " + at.string() + " private: " + std::strerror(errno));
+      }
+    } else if (errno != EEXIST) {
+      return Fail(ErrorKind::kEnvironment,
+                  "cannot create " + at.string() + ": " + std::strerror(errno));
+    }
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return Fail(ErrorKind::kEnvironment, "cannot create " + dir.string() + ": not a directory");
+  }
   return Ok();
 }
 

@@ -22,5 +22,8 @@ std::string ReadTail(const std::filesystem::path& path, size_t max_bytes = 2048)
 
 // Creates `dir` and its parents. kEnvironment on failure.
 Status MakeDirs(const std::filesystem::path& dir);
+// As MakeDirs, but every directory it creates is 0700 whatever the umask (keys and state live
+// there); directories that exist keep their mode.
+Status MakePrivateDirs(const std::filesystem::path& dir);
 
 }  // namespace dfbench::core

@@ -161,6 +161,7 @@ core::Status Save(SetupState* s) {
     a.started_at = s->updated_at;
     s->active = a;
   }
+  if (auto made = core::MakePrivateDirs(SetupDir(s->id)); !made) return made;
   // Keys in the order of the field lists above.
   return core::WriteFileAtomic(StatePath(s->id), results::RenderDocument(*s));
 }

@@ -1,6 +1,7 @@
 #include "state/state.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -64,6 +65,21 @@ TEST_F(StateTest, HomeDirFallsBackToHomeWhenDfbenchHomeIsEmpty) {
     setenv("HOME", saved.c_str(), 1);
   } else {
     unsetenv("HOME");
+  }
+}
+
+TEST_F(StateTest, HomeRunsAndSetupDirectoriesArePrivateWhateverTheUmask) {
+  const std::filesystem::path home = home_ / "fresh";
+  setenv("DFBENCH_HOME", home.c_str(), 1);
+  const mode_t saved = umask(0);
+  SetupState s = FullState("open");
+  auto saved_state = Save(&s);
+  umask(saved);
+  ASSERT_TRUE(saved_state) << saved_state.error().message;
+  for (const auto& dir : {home, home / "runs", home / "runs" / "open"}) {
+    struct stat st;
+    ASSERT_EQ(stat(dir.c_str(), &st), 0) << dir;
+    EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
   }
 }
 
