@@ -33,6 +33,8 @@ constexpr std::chrono::seconds kControlTimeout{10};
 // From the replica's start (or REPLICAOF) to the start of its full sync: a replica that cannot
 // reach its master says so in a minute, not at the end of the whole sync's deadline.
 constexpr std::chrono::seconds kLinkTimeout{60};
+// From the load's end until the replica holds as many keys as its master.
+constexpr std::chrono::seconds kCatchUpTimeout{30};
 // How long dfly_bench may take to exit and write its report once its test time is over.
 constexpr std::chrono::seconds kDflyBenchExitGrace{30};
 // The built-in load runs on this long after the test time's last second, so that the generator,
@@ -123,6 +125,9 @@ class CaseRun {
       if (load) Watch(*master, *replica, *load);
     }
     if (load) Collect(*load);
+    if (replica && out_->termination_reason == results::kTerminationTimeout) {
+      WaitForCatchUp(*master, *replica);
+    }
     if (replica) replica->Stop();
     return Ended(*master, nullptr);
   }
@@ -331,6 +336,38 @@ class CaseRun {
     core::Notef("[{}] full sync done in {} ms; {} s of load follow", label_, out_->sync_duration_ms,
                 o_.test_time.count());
     return true;
+  }
+
+  // Once the load has stopped: polls DBSIZE of both until the replica holds as many keys as its
+  // master, and says how long that took, or what each held when kCatchUpTimeout passed. A
+  // replica that lags only says so: the case's figures stand.
+  void WaitForCatchUp(engines::RunningEngine& master, engines::RunningEngine& replica) {
+    const auto start = Clock::now();
+    for (;;) {
+      const KeyCounts keys{.master = KeyCount(master), .replica = KeyCount(replica)};
+      const auto waited = Clock::now() - start;
+      if (CaughtUp(keys)) {
+        core::Notef("[{}] replica caught up: {} keys on both, {} ms after the load's end", label_,
+                    keys.master,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(waited).count());
+        return;
+      }
+      if (!replica.Alive() || !master.Alive()) {
+        core::Notef("[{}] no catch-up: the {} exited", label_,
+                    replica.Alive() ? "master" : "replica");
+        return;
+      }
+      if (waited >= kCatchUpTimeout) {
+        core::Notef("[{}] {}", label_, CatchUpExpired(keys, kCatchUpTimeout));
+        return;
+      }
+      if (!core::SleepUnlessInterrupted(kSyncPoll)) return;
+    }
+  }
+
+  static int64_t KeyCount(const engines::RunningEngine& engine) {
+    auto reply = Ask(engine, {"DBSIZE"});
+    return reply && reply->type == protocol::ReplyType::kInteger ? reply->integer : -1;
   }
 
   // `load` may be null (none running yet).

@@ -79,6 +79,18 @@ std::string ExpiredSyncWait(const std::string& info_replication, bool full_sync_
       what, limit.count(), signal, SummarizeReplicaInfo(info_replication), PhaseName(phase));
 }
 
+bool CaughtUp(const KeyCounts& keys) {
+  return keys.master >= 0 && keys.replica == keys.master;
+}
+
+std::string CatchUpExpired(const KeyCounts& keys, std::chrono::seconds limit) {
+  auto count = [](int64_t n) { return n < 0 ? std::string("no answer") : std::to_string(n); };
+  return fmt::format(
+      "the replica did not catch up with its master within {} s of the load's end (waited for "
+      "the same DBSIZE on both); the master held {} keys, the replica {}",
+      limit.count(), count(keys.master), count(keys.replica));
+}
+
 std::optional<int> ConnectedReplicas(const std::string& info_replication) {
   const std::string text = protocol::InfoField(info_replication, "connected_slaves");
   int n = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -51,6 +52,21 @@ struct SyncDeadlines {
 // slave_repl_offset (connecting)".
 std::string ExpiredSyncWait(const std::string& info_replication, bool full_sync_seen,
                             std::chrono::milliseconds elapsed, const SyncDeadlines& deadlines);
+
+// DBSIZE of a master and its replica once the load has stopped; -1 where one did not answer.
+struct KeyCounts {
+  int64_t master = -1;
+  int64_t replica = -1;
+};
+
+// True when both answered and the replica holds as many keys as its master: with no more
+// writes, it has caught up.
+bool CaughtUp(const KeyCounts& keys);
+
+// The line a catch-up wait ends with when `limit` passed: "the replica did not catch up with
+// its master within 30 s of the load's end (waited for the same DBSIZE on both); the master
+// held 3205904 keys, the replica 3205100".
+std::string CatchUpExpired(const KeyCounts& keys, std::chrono::seconds limit);
 
 // connected_slaves of a master's INFO replication; nullopt when absent or not a number.
 std::optional<int> ConnectedReplicas(const std::string& info_replication);

@@ -88,6 +88,19 @@ TEST(ReplicaPhase, DragonflysOwnRepliesPhaseByPhase) {
   }
 }
 
+TEST(CatchUp, SameKeyCountOnBothAndTheLineWhenItNeverCame) {
+  EXPECT_TRUE(CaughtUp({.master = 5000, .replica = 5000}));
+  EXPECT_TRUE(CaughtUp({.master = 0, .replica = 0}));
+  EXPECT_FALSE(CaughtUp({.master = 5000, .replica = 4990}));
+  EXPECT_FALSE(CaughtUp({.master = -1, .replica = -1}));  // neither answered
+  EXPECT_EQ(CatchUpExpired({.master = 3205904, .replica = 3205100}, std::chrono::seconds(30)),
+            "the replica did not catch up with its master within 30 s of the load's end (waited "
+            "for the same DBSIZE on both); the master held 3205904 keys, the replica 3205100");
+  EXPECT_EQ(CatchUpExpired({.master = 10, .replica = -1}, std::chrono::seconds(30)),
+            "the replica did not catch up with its master within 30 s of the load's end (waited "
+            "for the same DBSIZE on both); the master held 10 keys, the replica no answer");
+}
+
 TEST(ConnectedReplicas, DragonflyMastersOwnReplies) {
   EXPECT_EQ(ConnectedReplicas(InfoFixture("dragonfly_master_no_replica")), 0);
   EXPECT_EQ(ConnectedReplicas(InfoFixture("dragonfly_master_full_sync")), 1);

@@ -85,6 +85,8 @@ TEST_F(DragonflyReplicationTest, BuiltinLoadSyncTimeAndSeries) {
   ASSERT_EQ(r.code, 0) << r.err;
   // 5000 keys sync in a few ms, often between two polls: only the end is sure to be seen.
   EXPECT_NE(r.err.find("[dragonfly qps=500] full sync done in"), std::string::npos) << r.err;
+  // The load stopped, the replica holds every key its master does.
+  EXPECT_NE(r.err.find("[dragonfly qps=500] replica caught up: "), std::string::npos) << r.err;
 
   const json j = Results("builtin");
   EXPECT_EQ(j["status"], "completed");
