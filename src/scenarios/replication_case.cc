@@ -30,6 +30,13 @@ constexpr int kLoadPipeline = 5;
 constexpr std::chrono::milliseconds kSyncPoll{50};
 constexpr std::chrono::seconds kWatchPoll{2};
 constexpr std::chrono::seconds kControlTimeout{10};
+// From the replica's start (or REPLICAOF) to the start of its full sync: a replica that cannot
+// reach its master says so in a minute, not at the end of the whole sync's deadline.
+constexpr std::chrono::seconds kLinkTimeout{60};
+// From the load's end until the replica holds as many keys as its master.
+constexpr std::chrono::seconds kCatchUpTimeout{30};
+// How long dfly_bench may take to exit and write its report once its test time is over.
+constexpr std::chrono::seconds kDflyBenchExitGrace{30};
 // The built-in load runs on this long after the test time's last second, so that the generator,
 // started a moment after we noted its start, has closed that second when it is stopped.
 constexpr std::chrono::seconds kLastSecondMargin{1};
@@ -118,6 +125,9 @@ class CaseRun {
       if (load) Watch(*master, *replica, *load);
     }
     if (load) Collect(*load);
+    if (replica && out_->termination_reason == results::kTerminationTimeout) {
+      WaitForCatchUp(*master, *replica);
+    }
     if (replica) replica->Stop();
     return Ended(*master, nullptr);
   }
@@ -289,19 +299,33 @@ class CaseRun {
     return r.has_value();
   }
 
-  // Polls the replica until its full sync is over; records sync_duration_ms.
+  // Polls the replica until it is in stable sync; records sync_duration_ms. Each phase it
+  // enters is said with its time; a deadline that passes fails the case with what INFO showed.
   bool WaitForSync(engines::RunningEngine& master, engines::RunningEngine& replica,
                    BackgroundLoad* load) {
-    const auto deadline = sync_start_ + o_.sync_timeout;
-    while (!FullSyncDone(InfoReplication(replica))) {
+    const SyncDeadlines deadlines{.linked = std::min(kLinkTimeout, o_.sync_timeout),
+                                  .stable = o_.sync_timeout};
+    ReplicaPhase shown = ReplicaPhase::kNoAnswer;
+    bool full_sync_seen = false;
+    for (;;) {
+      const std::string info = InfoReplication(replica);
+      const ReplicaPhase phase = ReadReplicaPhase(info);
+      const auto elapsed =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sync_start_);
+      if (phase == ReplicaPhase::kStableSync) break;
+      if (phase != shown && phase != ReplicaPhase::kNoAnswer) {
+        core::Notef("[{}] replica: {} after {} ms", label_, PhaseName(phase), elapsed.count());
+        shown = phase;
+      }
+      full_sync_seen = full_sync_seen || phase == ReplicaPhase::kFullSync;
       if (!replica.Alive()) {
         End(results::kTerminationReplicaDisconnect, "the replica exited during its full sync");
         return false;
       }
       if (!Healthy(master, load)) return false;
-      if (Clock::now() >= deadline) {
-        Failed(fmt::format("the replica did not finish its full sync within {} s",
-                           o_.sync_timeout.count()));
+      if (auto expired = ExpiredSyncWait(info, full_sync_seen, elapsed, deadlines);
+          !expired.empty()) {
+        Failed(expired);
         return false;
       }
       if (!core::SleepUnlessInterrupted(kSyncPoll)) return false;
@@ -312,6 +336,38 @@ class CaseRun {
     core::Notef("[{}] full sync done in {} ms; {} s of load follow", label_, out_->sync_duration_ms,
                 o_.test_time.count());
     return true;
+  }
+
+  // Once the load has stopped: polls DBSIZE of both until the replica holds as many keys as its
+  // master, and says how long that took, or what each held when kCatchUpTimeout passed. A
+  // replica that lags only says so: the case's figures stand.
+  void WaitForCatchUp(engines::RunningEngine& master, engines::RunningEngine& replica) {
+    const auto start = Clock::now();
+    for (;;) {
+      const KeyCounts keys{.master = KeyCount(master), .replica = KeyCount(replica)};
+      const auto waited = Clock::now() - start;
+      if (CaughtUp(keys)) {
+        core::Notef("[{}] replica caught up: {} keys on both, {} ms after the load's end", label_,
+                    keys.master,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(waited).count());
+        return;
+      }
+      if (!replica.Alive() || !master.Alive()) {
+        core::Notef("[{}] no catch-up: the {} exited", label_,
+                    replica.Alive() ? "master" : "replica");
+        return;
+      }
+      if (waited >= kCatchUpTimeout) {
+        core::Notef("[{}] {}", label_, CatchUpExpired(keys, kCatchUpTimeout));
+        return;
+      }
+      if (!core::SleepUnlessInterrupted(kSyncPoll)) return;
+    }
+  }
+
+  static int64_t KeyCount(const engines::RunningEngine& engine) {
+    auto reply = Ask(engine, {"DBSIZE"});
+    return reply && reply->type == protocol::ReplyType::kInteger ? reply->integer : -1;
   }
 
   // `load` may be null (none running yet).
@@ -358,8 +414,15 @@ class CaseRun {
 
   void Collect(BackgroundLoad& load) {
     // dfly_bench writes its report as it exits on its own: give it the time to.
-    for (int i = 0; dfly_bench_ && i < 150 && load.Alive(); ++i) {
-      if (!core::SleepUnlessInterrupted(std::chrono::milliseconds(200))) break;
+    if (dfly_bench_) {
+      const auto deadline = Clock::now() + kDflyBenchExitGrace;
+      while (load.Alive() && Clock::now() < deadline) {
+        if (!core::SleepUnlessInterrupted(std::chrono::milliseconds(200))) break;
+      }
+      if (load.Alive() && !core::InterruptRequested()) {
+        core::Notef("[{}] dfly_bench still running {} s after its test time; stopping it", label_,
+                    kDflyBenchExitGrace.count());
+      }
     }
     auto series = load.Finish(s_.raw_dir / (stem_ + "-load.json"));
     if (!series) {

@@ -4,10 +4,12 @@
 
 #include <limits>
 
+#include "core/files.h"
 #include "scenarios/background_load.h"
 #include "scenarios/replication_dfly_bench.h"
 #include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
+#include "support/test_data.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -49,18 +51,98 @@ TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
       "master_sync_in_progress:0\r\nslave_repl_offset:14\r\n";
   EXPECT_TRUE(FullSyncDone(redis_done));
   // Redis while transferring: link down, sync in progress.
-  EXPECT_FALSE(
-      FullSyncDone("role:slave\r\nmaster_link_status:down\r\n"
-                   "master_sync_in_progress:1\r\nslave_repl_offset:1\r\n"));
-  // Dragonfly before its first full sync ended: link up, no sync in progress, no offset yet.
-  EXPECT_FALSE(
-      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
-                   "master_sync_in_progress:0\r\n"));
-  EXPECT_TRUE(
-      FullSyncDone("role:replica\r\nmaster_link_status:up\r\n"
-                   "master_sync_in_progress:0\r\nslave_repl_offset:0\r\n"));
-  EXPECT_FALSE(FullSyncDone("role:master\r\nconnected_slaves:0\r\n"));
-  EXPECT_FALSE(FullSyncDone(""));
+  const std::string redis_syncing =
+      "role:slave\r\nmaster_link_status:down\r\nmaster_sync_in_progress:1\r\n"
+      "slave_repl_offset:1\r\n";
+  EXPECT_FALSE(FullSyncDone(redis_syncing));
+  EXPECT_EQ(ReadReplicaPhase(redis_syncing), ReplicaPhase::kFullSync);
+  // Dragonfly linked and preparing its sync: link up, no sync in progress, no offset yet.
+  EXPECT_EQ(ReadReplicaPhase("role:slave\r\nmaster_link_status:up\r\n"
+                             "master_sync_in_progress:0\r\n"),
+            ReplicaPhase::kConnecting);
+  EXPECT_EQ(ReadReplicaPhase("role:master\r\nconnected_slaves:0\r\n"), ReplicaPhase::kNotReplica);
+  EXPECT_EQ(ReadReplicaPhase(""), ReplicaPhase::kNoAnswer);
+}
+
+std::string InfoFixture(const std::string& name) {
+  auto text = core::ReadFile(testing::FixturePath("info_replication/" + name + ".txt"));
+  EXPECT_TRUE(text) << name;
+  return text ? *text : std::string();
+}
+
+// Each phase of a real Dragonfly replica's first sync, as it answered INFO replication.
+TEST(ReplicaPhase, DragonflysOwnRepliesPhaseByPhase) {
+  EXPECT_EQ(ReadReplicaPhase(InfoFixture("dragonfly_replica_connecting")),
+            ReplicaPhase::kConnecting);
+  EXPECT_EQ(ReadReplicaPhase(InfoFixture("dragonfly_replica_full_sync")), ReplicaPhase::kFullSync);
+  EXPECT_EQ(ReadReplicaPhase(InfoFixture("dragonfly_replica_stable_sync")),
+            ReplicaPhase::kStableSync);
+  EXPECT_TRUE(FullSyncDone(InfoFixture("dragonfly_replica_stable_sync")));
+  // Its master gone, the replica keeps its offset but the link is down: not stable any more.
+  EXPECT_EQ(ReadReplicaPhase(InfoFixture("dragonfly_replica_master_lost")),
+            ReplicaPhase::kConnecting);
+  EXPECT_FALSE(FullSyncDone(InfoFixture("dragonfly_replica_master_lost")));
+  for (const char* master : {"dragonfly_master_no_replica", "dragonfly_master_full_sync",
+                             "dragonfly_master_stable_sync"}) {
+    EXPECT_EQ(ReadReplicaPhase(InfoFixture(master)), ReplicaPhase::kNotReplica) << master;
+  }
+}
+
+TEST(CatchUp, SameKeyCountOnBothAndTheLineWhenItNeverCame) {
+  EXPECT_TRUE(CaughtUp({.master = 5000, .replica = 5000}));
+  EXPECT_TRUE(CaughtUp({.master = 0, .replica = 0}));
+  EXPECT_FALSE(CaughtUp({.master = 5000, .replica = 4990}));
+  EXPECT_FALSE(CaughtUp({.master = -1, .replica = -1}));  // neither answered
+  EXPECT_EQ(CatchUpExpired({.master = 3205904, .replica = 3205100}, std::chrono::seconds(30)),
+            "the replica did not catch up with its master within 30 s of the load's end (waited "
+            "for the same DBSIZE on both); the master held 3205904 keys, the replica 3205100");
+  EXPECT_EQ(CatchUpExpired({.master = 10, .replica = -1}, std::chrono::seconds(30)),
+            "the replica did not catch up with its master within 30 s of the load's end (waited "
+            "for the same DBSIZE on both); the master held 10 keys, the replica no answer");
+}
+
+TEST(ConnectedReplicas, DragonflyMastersOwnReplies) {
+  EXPECT_EQ(ConnectedReplicas(InfoFixture("dragonfly_master_no_replica")), 0);
+  EXPECT_EQ(ConnectedReplicas(InfoFixture("dragonfly_master_full_sync")), 1);
+  EXPECT_EQ(ConnectedReplicas(InfoFixture("dragonfly_master_stable_sync")), 1);
+}
+
+TEST(SummarizeReplicaInfo, TheFieldsThePhaseIsReadFrom) {
+  EXPECT_EQ(SummarizeReplicaInfo(InfoFixture("dragonfly_replica_connecting")),
+            "role:slave master_link_status:down master_sync_in_progress:0 no slave_repl_offset");
+  EXPECT_EQ(SummarizeReplicaInfo(InfoFixture("dragonfly_replica_stable_sync")),
+            "role:slave master_link_status:up master_sync_in_progress:0 slave_repl_offset:1");
+  EXPECT_EQ(SummarizeReplicaInfo(""), "no answer");
+}
+
+TEST(ExpiredSyncWait, TheLinkDeadlineThenTheStableSyncDeadline) {
+  using std::chrono::milliseconds;
+  using std::chrono::seconds;
+  const SyncDeadlines d{.linked = seconds(60), .stable = seconds(600)};
+  const std::string connecting = InfoFixture("dragonfly_replica_connecting");
+  const std::string full_sync = InfoFixture("dragonfly_replica_full_sync");
+  EXPECT_EQ(ExpiredSyncWait(connecting, false, milliseconds(59'999), d), "");
+  EXPECT_EQ(ExpiredSyncWait(connecting, false, seconds(60), d),
+            "the replica did not start its full sync with the master within 60 s (waited for "
+            "master_sync_in_progress:1 or stable sync); its INFO replication showed role:slave "
+            "master_link_status:down master_sync_in_progress:0 no slave_repl_offset "
+            "(connecting)");
+  // In full sync, only the whole sync's deadline counts.
+  EXPECT_EQ(ExpiredSyncWait(full_sync, false, seconds(599), d), "");
+  EXPECT_EQ(ExpiredSyncWait(full_sync, false, seconds(600), d),
+            "the replica did not reach stable sync within 600 s (waited for "
+            "master_link_status:up, master_sync_in_progress:0 and slave_repl_offset); its INFO "
+            "replication showed role:slave master_link_status:up master_sync_in_progress:1 no "
+            "slave_repl_offset (full sync)");
+  // A sync that began and fell back to connecting is past its link.
+  EXPECT_EQ(ExpiredSyncWait(connecting, true, seconds(61), d), "");
+  EXPECT_NE(ExpiredSyncWait(connecting, true, seconds(600), d).find("reach stable sync"),
+            std::string::npos);
+  // A replica that does not answer says so.
+  EXPECT_NE(ExpiredSyncWait("", false, seconds(60), d).find("showed no answer (no answer)"),
+            std::string::npos);
+  EXPECT_EQ(ExpiredSyncWait(InfoFixture("dragonfly_replica_stable_sync"), true, seconds(900), d),
+            "");
 }
 
 TEST(ConnectedReplicas, ReadsTheMastersCount) {

@@ -31,28 +31,6 @@ double Median(const json& series, const char* field) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// Pids of the live children of `parent` whose command name is `comm` (redis-server renames its
-// command line, so the name in /proc/<pid>/stat is what identifies it).
-std::vector<int> ChildrenNamed(int parent, const std::string& comm) {
-  std::vector<int> pids;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    auto stat = core::ReadFile(e.path() / "stat");
-    if (!stat) continue;
-    const auto open = stat->find('('), close = stat->rfind(')');
-    if (open == std::string::npos || close == std::string::npos) continue;
-    std::istringstream rest(stat->substr(close + 2));
-    std::string state;
-    int ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == parent && state != "Z" && stat->substr(open + 1, close - open - 1) == comm) {
-      pids.push_back(std::stoi(name));
-    }
-  }
-  return pids;
-}
-
 // What the upstream playground's compare.py needs of benchmark_results.csv: its four columns by
 // name, Run_Name as text and the others as floats. Prints each row as JSON: the name, the three
 // numbers, and the three fields' text.

@@ -54,4 +54,25 @@ std::vector<int> ProcessesMatching(const std::string& needle) {
   return pids;
 }
 
+std::vector<int> ChildrenNamed(int parent, const std::string& comm) {
+  std::vector<int> pids;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = ReadProcFile(e.path() / "stat");
+    const auto open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 2 > stat.size()) {
+      continue;
+    }
+    std::istringstream rest(stat.substr(close + 2));
+    std::string state;
+    int ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && state != "Z" && stat.substr(open + 1, close - open - 1) == comm) {
+      pids.push_back(std::stoi(name));
+    }
+  }
+  return pids;
+}
+
 }  // namespace dfbench::testing

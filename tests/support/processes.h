@@ -13,4 +13,8 @@ std::vector<std::string> LiveProcesses(const std::string& needle);
 // The pids of LiveProcesses(needle).
 std::vector<int> ProcessesMatching(const std::string& needle);
 
+// Pids of the live children of `parent` whose command name is `comm` (redis-server renames its
+// command line, so the name in /proc/<pid>/stat is what identifies it).
+std::vector<int> ChildrenNamed(int parent, const std::string& comm);
+
 }  // namespace dfbench::testing
