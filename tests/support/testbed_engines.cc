@@ -3,16 +3,36 @@
 #include <unistd.h>
 
 namespace dfbench::testing {
+namespace {
+
+std::filesystem::path DragonflyBin() {
+  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "dragonfly" / "bin";
+}
+
+// "" when `path` is an executable file; otherwise the line a test skips with.
+std::string MissingBuild(const std::filesystem::path& path, const std::string& what) {
+  if (access(path.c_str(), X_OK) == 0) return "";
+  return "no " + what + " build at " + path.string() +
+         " (the test beds' build lives in shared/testbeds beside the clone)";
+}
+
+}  // namespace
 
 std::filesystem::path DragonflyBinary() {
-  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "dragonfly" / "bin" / "dragonfly";
+  return DragonflyBin() / "dragonfly";
 }
 
 std::string DragonflySkipReason() {
-  const auto path = DragonflyBinary();
-  if (access(path.c_str(), X_OK) == 0) return "";
-  return "no Dragonfly build at " + path.string() +
-         " (the test beds' build lives in shared/testbeds beside the clone)";
+  return MissingBuild(DragonflyBinary(), "Dragonfly");
+}
+
+std::filesystem::path DflyBenchBinary() {
+  return DragonflyBin() / "dfly_bench";
+}
+
+std::string DflyBenchSkipReason() {
+  if (auto why = DragonflySkipReason(); !why.empty()) return why;
+  return MissingBuild(DflyBenchBinary(), "dfly_bench");
 }
 
 }  // namespace dfbench::testing

@@ -1,6 +1,6 @@
 // Engine builds the test beds provide beside the clone (shared/testbeds/), used by path and never
-// copied into the project: a real Dragonfly, so its flags, INFO fields and snapshots are checked
-// against the thing itself.
+// copied into the project: a real Dragonfly and its dfly_bench, so flags, INFO fields, snapshots
+// and the load generator's outputs are checked against the things themselves.
 //
 //   if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
 //   ... "--dragonfly_binary", DragonflyBinary().string() ...
@@ -16,5 +16,12 @@ std::filesystem::path DragonflyBinary();
 
 // "" when DragonflyBinary() is an executable file; otherwise the line a test skips with.
 std::string DragonflySkipReason();
+
+// shared/testbeds/dragonfly/bin/dfly_bench, Dragonfly's load generator from the same build.
+std::filesystem::path DflyBenchBinary();
+
+// "" when both DragonflyBinary() and DflyBenchBinary() are executable files; otherwise the line
+// a test skips with.
+std::string DflyBenchSkipReason();
 
 }  // namespace dfbench::testing
