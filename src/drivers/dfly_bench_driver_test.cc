@@ -106,6 +106,23 @@ TEST(DflyBenchDriver, ARequestCountedPassTakesItsDurationFromStdout) {
   EXPECT_DOUBLE_EQ(t->p99, 0.170769);
 }
 
+// Its "Total time" is an absl duration: "826us" (seen on short passes), "13.314419ms", "1m2.5s".
+TEST(DflyBenchDriver, ReadsEveryDurationUnitOfItsStdout) {
+  for (auto [printed, seconds] :
+       {std::pair{"826us", 826e-6}, std::pair{"13.314419ms", 0.013314419}, std::pair{"1.5s", 1.5},
+        std::pair{"1m2.5s", 62.5}, std::pair{"1h0m1s", 3601.0}}) {
+    ToolOutput out = DflyOutput("set_fill");
+    out.stdout_text = std::string("Total time: ") + printed +
+                      ". Overall number of requests: 1000, QPS: 1, P99 lat: 1us\n";
+    auto t = DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill});
+    ASSERT_TRUE(t) << printed << ": " << t.error().message;
+    EXPECT_DOUBLE_EQ(t->duration_sec, seconds) << printed;
+  }
+  ToolOutput out = DflyOutput("set_fill");
+  out.stdout_text = "Total time: 5 fortnights. Overall number of requests: 1000, QPS: 1\n";
+  EXPECT_FALSE(DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill}));
+}
+
 TEST(DflyBenchDriver, ReadsTheSetGetForm) {
   auto t = DflyBenchDriver::ParseReport(DflyOutput("set_get_ratio"),
                                         Workload{.requests_per_client = 1000});
