@@ -52,8 +52,8 @@ class DragonflyCommandsCliTest : public ::testing::Test {
   }
 
   // run-commands-dfly (the real dfly_bench) or run-commands (the built-in generator) on
-  // Dragonfly, 1000 keys, one 1 s trial; `args` add the command. The parsed stdout.
-  static json Run(bool dfly_bench, const std::vector<std::string>& args) {
+  // Dragonfly, 1000 keys, one 1 s trial; `args` add the command.
+  static CliResult RunCli(bool dfly_bench, const std::vector<std::string>& args) {
     std::vector<std::string> argv = {"--id",
                                      "df",
                                      "--engines",
@@ -82,7 +82,12 @@ class DragonflyCommandsCliTest : public ::testing::Test {
       argv.insert(argv.end(),
                   {"--memtier-threads", "1", "--memtier-clients", "2", "--memtier-pipeline", "5"});
     }
-    auto r = dfb_->Run(Concat(argv, args));
+    return dfb_->Run(Concat(argv, args));
+  }
+
+  // RunCli that must succeed: its parsed stdout.
+  static json Run(bool dfly_bench, const std::vector<std::string>& args) {
+    auto r = RunCli(dfly_bench, args);
     EXPECT_EQ(r.code, 0) << r.err;
     if (r.code != 0) return json::object();
     return json::parse(r.out);
@@ -156,7 +161,8 @@ TEST_F(DragonflyCommandsCliTest, DflyBenchAndBuiltinResultsShareTheSchemaAndComp
 }
 
 // Error replies are counted from dfly_bench's stdout (its JSON report has no error count): LPOP on
-// the string keys of a SET preload is all WRONGTYPE.
+// the string keys of a SET preload is all WRONGTYPE, and a preload Dragonfly refuses fails the
+// engine with one line instead of leaving an empty keyspace behind a measured trial.
 TEST_F(DragonflyCommandsCliTest, DflyBenchErrorRepliesAreCounted) {
   const json out = Run(
       true, {"--command-template", "LPOP __key__", "--preload-template", "SET __key__ __data__"});
@@ -167,6 +173,15 @@ TEST_F(DragonflyCommandsCliTest, DflyBenchErrorRepliesAreCounted) {
   EXPECT_NE(
       core::ReadFile(RunDir(out) / "memtier" / "dragonfly-LPOP-t1.txt")->find(" error responses!"),
       std::string::npos);
+
+  auto r = RunCli(
+      true, {"--command-template", "GET __key__", "--preload-template", "INCRBY __key__ __data__"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("[dragonfly] preload before trial 1: 1000 error replies to \"INCRBY "
+                       "__key__ __data__\""),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(json::parse(r.out)["commands"][0]["engines"][0]["trials"].empty()) << r.out;
 }
 
 }  // namespace
