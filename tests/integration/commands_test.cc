@@ -343,7 +343,7 @@ std::filesystem::path FakeTool(const std::filesystem::path& dir, const std::stri
                                const std::string& report_flag, const std::string& report,
                                const std::string& printed = "") {
   std::filesystem::create_directories(dir);
-  const auto script = dir / name;
+  std::filesystem::path script = dir / name;
   std::ofstream out(script);
   out << "#!/bin/sh\n"
       << "echo \"$@\" >> '" << (dir / (name + ".argv")).string() << "'\n"
