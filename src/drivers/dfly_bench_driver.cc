@@ -1,5 +1,7 @@
 #include "drivers/dfly_bench_driver.h"
 
+#include "drivers/dfly_bench_report.h"
+
 namespace dfbench::drivers {
 namespace {
 
@@ -83,7 +85,8 @@ const ToolSpec& DflyBenchSpec() {
       .how_to_provide =
           "build it from the Dragonfly sources, or pass --dfly-bench-binary PATH; setup builds "
           "it on an ssh or aws client that reaches github.com (at --dfly-bench-ref)",
-      .build_args = &BuildArgs};
+      .build_args = &BuildArgs,
+      .parse_report = &ParseDflyBenchOutput};
   return spec;
 }
 

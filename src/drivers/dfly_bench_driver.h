@@ -1,7 +1,7 @@
 // dfly_bench (Dragonfly's load generator) as the load generator of `run-commands-dfly`. Its
 // --json_out_file report has memtier's layout ("ALL STATS" / "Totals" first, then one section
-// per operation named "Sets"/"Gets" or the UPPER-CASE first word of --command), so the same
-// report parser reads it.
+// per operation named "Sets"/"Gets" or the UPPER-CASE first word of --command) but no error
+// count, which only its stdout has: ParseDflyBenchOutput reads both.
 //
 // Its command line (absl --flag=value form): threads are --proactor_threads, clients -c (per
 // thread); --qps is always explicit (its default is 20, not unlimited). Key patterns map

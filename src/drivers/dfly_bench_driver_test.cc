@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <nlohmann/json.hpp>
+
 #include "core/files.h"
 #include "drivers/driver_test_workloads.h"
 #include "hosts/local_host.h"
@@ -11,15 +14,22 @@
 namespace dfbench::drivers {
 namespace {
 
-// A --json_out_file report as dfly_bench (v1.40+) writes it for --command (command_report.json):
-// "Totals" first, then one section named by the UPPER-CASE first word of the command; latencies
-// in ms; no Hits/Misses, KB/sec, Accumulated Latency or compressed histogram. The SET:GET form
-// (ratio_report.json) has "Sets" and "Gets" sections after "Totals".
-std::string DflyReport(const std::string& name) {
-  auto text = core::ReadFile(testing::FixturePath("dfly_bench/" + name));
-  EXPECT_TRUE(text) << name;
-  return text.value_or("");
+// What the real dfly_bench (v1.40.0-87-gf8eca6d0b) left of one pass, by fixture stem: its
+// --json_out_file report (<stem>.json) and its stdout (<stem>.txt); see the fixtures' README.
+ToolOutput DflyOutput(const std::string& stem) {
+  const auto dir = testing::FixturePath("dfly_bench");
+  ToolOutput out{.report_path = (dir / (stem + ".json")).string(),
+                 .stdout_path = (dir / (stem + ".txt")).string()};
+  auto report = core::ReadFile(out.report_path);
+  auto printed = core::ReadFile(out.stdout_path);
+  EXPECT_TRUE(report && printed) << stem;
+  out.report = report.value_or("");
+  out.stdout_text = printed.value_or("");
+  return out;
 }
+
+const Workload kOneSecond{.length = Workload::Length::kTestTime,
+                          .test_time = std::chrono::seconds(1)};
 
 using testing::JoinArgs;
 using testing::ScopedTempDir;
@@ -71,27 +81,133 @@ TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
   EXPECT_NE(line.find("--key_dist=S --qps=0 --n=40"), std::string::npos) << line;
 }
 
-TEST(DflyBenchDriver, ParsesItsCommandReport) {
-  Workload w{.length = Workload::Length::kTestTime, .test_time = std::chrono::seconds(15)};
-  auto t = DflyBenchDriver::ParseReport(DflyReport("command_report.json"), w);
+TEST(DflyBenchDriver, ReadsATimeBoxedCommandPass) {
+  // run-commands-dfly's measured GET pass: one "GET" section after Totals.
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("get_trial"), kOneSecond);
   ASSERT_TRUE(t) << t.error().message;
-  EXPECT_EQ(t->ops, 4500000u);
-  EXPECT_DOUBLE_EQ(t->throughput, 300000);  // Count over the test time
-  EXPECT_DOUBLE_EQ(t->p50, 0.455);
-  EXPECT_DOUBLE_EQ(t->p99, 1.631);
-  EXPECT_DOUBLE_EQ(t->p999, 3.903);
-  EXPECT_DOUBLE_EQ(t->avg_latency, 0.512);
+  EXPECT_EQ(t->ops, 79170u);
+  EXPECT_DOUBLE_EQ(t->throughput, 79170);  // Count over the test time
+  EXPECT_DOUBLE_EQ(t->duration_sec, 1);
+  EXPECT_DOUBLE_EQ(t->p50, 0.092342);
+  EXPECT_DOUBLE_EQ(t->p99, 0.622892);
+  EXPECT_DOUBLE_EQ(t->p999, 2.580645);
+  EXPECT_DOUBLE_EQ(t->avg_latency, 0.118251);
   EXPECT_EQ(t->errors, 0u);
 }
 
-TEST(DflyBenchDriver, ParsesItsSetGetReport) {
-  auto t = DflyBenchDriver::ParseReport(DflyReport("ratio_report.json"),
-                                        Workload{.requests_per_client = 3000});
+TEST(DflyBenchDriver, ARequestCountedPassTakesItsDurationFromStdout) {
+  // The preload's fill: "Total duration" 13 (ms, truncated), stdout "Total time: 13.314419ms".
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_fill"),
+                                        Workload{.length = Workload::Length::kFill});
   ASSERT_TRUE(t) << t.error().message;
-  EXPECT_EQ(t->ops, 3000u);
-  EXPECT_DOUBLE_EQ(t->throughput, 1500);  // by requests: Count over its Total duration
-  EXPECT_DOUBLE_EQ(t->avg_latency, (1000 * 0.4 + 2000 * 0.25) / 3000);
-  EXPECT_DOUBLE_EQ(t->p99, 0.9);
+  EXPECT_EQ(t->ops, 1000u);
+  EXPECT_DOUBLE_EQ(t->duration_sec, 0.013314419);
+  EXPECT_DOUBLE_EQ(t->throughput, 1000 / 0.013314419);
+  EXPECT_DOUBLE_EQ(t->p99, 0.170769);
+}
+
+// Its "Total time" is an absl duration: "826us" (seen on short passes), "13.314419ms", "1m2.5s".
+TEST(DflyBenchDriver, ReadsEveryDurationUnitOfItsStdout) {
+  for (auto [printed, seconds] :
+       {std::pair{"826us", 826e-6}, std::pair{"13.314419ms", 0.013314419}, std::pair{"1.5s", 1.5},
+        std::pair{"1m2.5s", 62.5}, std::pair{"1h0m1s", 3601.0}}) {
+    ToolOutput out = DflyOutput("set_fill");
+    out.stdout_text = std::string("Total time: ") + printed +
+                      ". Overall number of requests: 1000, QPS: 1, P99 lat: 1us\n";
+    auto t = DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill});
+    ASSERT_TRUE(t) << printed << ": " << t.error().message;
+    EXPECT_DOUBLE_EQ(t->duration_sec, seconds) << printed;
+  }
+  ToolOutput out = DflyOutput("set_fill");
+  out.stdout_text = "Total time: 5 fortnights. Overall number of requests: 1000, QPS: 1\n";
+  EXPECT_FALSE(DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill}));
+}
+
+TEST(DflyBenchDriver, ReadsTheSetGetForm) {
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_get_ratio"),
+                                        Workload{.requests_per_client = 1000});
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->ops, 2000u);
+  EXPECT_DOUBLE_EQ(t->duration_sec, 0.018782129);
+  // The "Sets" and "Gets" sections' averages weighted by their counts.
+  EXPECT_NEAR(t->avg_latency, (709 * 0.089468 + 1291 * 0.08688) / 2000, 1e-9);
+  EXPECT_DOUBLE_EQ(t->p99, 0.158182);
+}
+
+TEST(DflyBenchDriver, ErrorRepliesComeFromStdout) {
+  // LPOP on string keys: every reply is WRONGTYPE. The report counts them as requests and has
+  // no error count; stdout says "Got 130035 error responses!".
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("lpop_wrongtype"), kOneSecond);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->errors, 130035u);
+  EXPECT_EQ(t->ops, 0u);
+  EXPECT_DOUBLE_EQ(t->throughput, 0);
+}
+
+// A changed format is one line naming the file and what was expected, never zeros.
+TEST(DflyBenchDriver, AnUnknownFormatIsOneLineNamingTheFile) {
+  struct Case {
+    const char* what;
+    std::function<void(ToolOutput*)> change;
+    bool in_stdout;
+    const char* expected;
+  } cases[] = {
+      {"not JSON", [](ToolOutput* o) { o->report = "Count: 10"; }, false, "a JSON object"},
+      {"renamed results section",
+       [](ToolOutput* o) {
+         auto doc = nlohmann::json::parse(o->report);
+         doc["RESULTS"] = doc["ALL STATS"];
+         doc.erase("ALL STATS");
+         o->report = doc.dump();
+       },
+       false, "\"ALL STATS\""},
+      {"no percentiles",
+       [](ToolOutput* o) {
+         auto doc = nlohmann::json::parse(o->report);
+         doc["ALL STATS"]["Totals"].erase("Percentile Latencies");
+         o->report = doc.dump();
+       },
+       false, "Totals.\"Percentile Latencies\""},
+      {"p99.9 spelled otherwise",
+       [](ToolOutput* o) {
+         auto doc = nlohmann::json::parse(o->report);
+         auto& pl = doc["ALL STATS"]["Totals"]["Percentile Latencies"];
+         pl["p99.900"] = pl["p99.90"];
+         pl.erase("p99.90");
+         o->report = doc.dump();
+       },
+       false, "\"p99.90\""},
+      {"no per-operation section",
+       [](ToolOutput* o) {
+         auto doc = nlohmann::json::parse(o->report);
+         doc["ALL STATS"].erase("GET");
+         o->report = doc.dump();
+       },
+       false, "a section per operation"},
+      {"no summary on stdout", [](ToolOutput* o) { o->stdout_text = "Connecting\n"; }, true,
+       "Overall number of requests"},
+      {"summary reworded",
+       [](ToolOutput* o) {
+         o->stdout_text = "Total time: 1s. Number of requests: 79170, QPS: 79108\n";
+       },
+       true, "Overall number of requests"},
+      {"counts disagree",
+       [](ToolOutput* o) {
+         o->stdout_text = "Total time: 1.0s. Overall number of requests: 79000, QPS: 79000\n";
+       },
+       true, "79000 requests should be the report's Totals.Count, 79170"},
+  };
+  for (const auto& c : cases) {
+    ToolOutput out = DflyOutput("get_trial");
+    c.change(&out);
+    auto t = DflyBenchDriver::ParseReport(out, kOneSecond);
+    ASSERT_FALSE(t) << c.what;
+    EXPECT_EQ(t.error().kind, core::ErrorKind::kUsage) << c.what;
+    const std::string& m = t.error().message;
+    EXPECT_EQ(m.rfind((c.in_stdout ? out.stdout_path : out.report_path) + ": ", 0), 0u) << m;
+    EXPECT_NE(m.find(c.expected), std::string::npos) << c.what << ": " << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
 }
 
 TEST(DflyBenchDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
@@ -117,26 +233,52 @@ TEST(DflyBenchDriver, PrepareNamesTheBinaryItFound) {
 
 TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
   const ScopedTempDir dir("dfly-fake");
-  const auto report = dir / "report.json";
-  ASSERT_TRUE(core::WriteFileAtomic(report, DflyReport("command_report.json")));
+  // A stand-in printing the real one's outputs of a pass: the driver's part is to keep them.
+  const ToolOutput real = DflyOutput("get_trial");
   testing::WriteExecutable(dir / "dfly_bench",
                            "#!/bin/sh\n"
                            "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
-                               report.string() +
+                               real.report_path +
                                "' \"${a#--json_out_file=}\";; esac; done\n"
-                               "echo 'Total time: 15.01s. Overall number of requests: 4500000'\n");
+                               "cat '" +
+                               real.stdout_path + "'\n");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
   Workload w{.command = "GET __key__",
              .key_minimum = 1,
              .key_maximum = 100,
              .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(15)};
+             .test_time = std::chrono::seconds(1)};
   auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "out" / "d-GET-t1.json");
   ASSERT_TRUE(t) << t.error().message;
-  EXPECT_EQ(t->ops, 4500000u);
+  EXPECT_EQ(t->ops, 79170u);
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "d-GET-t1.json"));
   EXPECT_NE(core::ReadFile(dir / "out" / "d-GET-t1.txt")->find("Total time"), std::string::npos);
+}
+
+// A pass whose every reply was an error is measured as such, once: not an empty pass to retry.
+TEST(DflyBenchDriver, APassOfOnlyErrorRepliesIsNotRetried) {
+  const ScopedTempDir dir("dfly-errors");
+  const ToolOutput real = DflyOutput("lpop_wrongtype");
+  testing::WriteExecutable(dir / "dfly_bench",
+                           "#!/bin/sh\n"
+                           "echo run >> '" +
+                               (dir / "runs").string() +
+                               "'\n"
+                               "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
+                               real.report_path +
+                               "' \"${a#--json_out_file=}\";; esac; done\n"
+                               "cat '" +
+                               real.stdout_path + "'\n");
+  hosts::LocalHost host(dir / "work");
+  DflyBenchDriver driver((dir / "dfly_bench").string());
+  Workload w = kOneSecond;
+  w.command = "LPOP __key__";
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "out" / "d-LPOP-t1.json");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->errors, 130035u);
+  EXPECT_EQ(t->ops, 0u);
+  EXPECT_EQ(*core::ReadFile(dir / "runs"), "run\n");
 }
 
 }  // namespace

@@ -2,9 +2,13 @@
 
 namespace dfbench::drivers {
 
-core::Result<results::TrialResult> ParseToolReport(const std::string& json_text,
+core::Result<results::TrialResult> ParseToolReport(const ToolOutput& output,
                                                    const Workload& workload) {
-  return ParseLoadReport(json_text, ReportOptionsFor(workload));
+  auto trial = ParseLoadReport(output.report, ReportOptionsFor(workload));
+  if (!trial && !output.report_path.empty()) {
+    return tl::unexpected(core::WithContext(trial.error(), output.report_path));
+  }
+  return trial;
 }
 
 core::Status ExternalToolDriver::Prepare(hosts::Host& client) {
@@ -32,7 +36,7 @@ core::Result<results::TrialResult> ExternalToolDriver::Run(
       .cpus = cpus,
       .timeout = PassTimeout(workload),
       .retry = spec_.retry,
-      .parse = [parse, workload](const std::string& text) { return parse(text, workload); }};
+      .parse = [parse, workload](const ToolOutput& output) { return parse(output, workload); }};
   return RunToolPass(client, pass, raw_report);
 }
 

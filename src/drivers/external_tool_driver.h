@@ -16,13 +16,13 @@ using ToolArgsBuilder = core::Result<std::vector<std::string>> (*)(const std::st
                                                                    const Target& target,
                                                                    const Workload& workload,
                                                                    const std::string& report);
-// Reads a tool's report of a pass of `workload` (kUsage when malformed).
-using ToolReportParser = core::Result<results::TrialResult> (*)(const std::string& json_text,
+// Reads what a tool left of a pass of `workload` (kUsage when malformed, naming the file).
+using ToolReportParser = core::Result<results::TrialResult> (*)(const ToolOutput& output,
                                                                 const Workload& workload);
 
-// A memtier-format report (ParseLoadReport); time-boxed passes take Count over the test time
-// rather than the tool's sometimes-wrong duration.
-core::Result<results::TrialResult> ParseToolReport(const std::string& json_text,
+// A memtier-format report (ParseLoadReport; the stdout is not read); time-boxed passes take Count
+// over the test time rather than the tool's sometimes-wrong duration.
+core::Result<results::TrialResult> ParseToolReport(const ToolOutput& output,
                                                    const Workload& workload);
 
 // What one external load generator is.
@@ -73,9 +73,9 @@ class ToolDriver : public ExternalToolDriver {
                                                           const std::string& report_path) {
     return Spec().build_args(binary, target, workload, report_path);
   }
-  static core::Result<results::TrialResult> ParseReport(const std::string& json_text,
+  static core::Result<results::TrialResult> ParseReport(const ToolOutput& output,
                                                         const Workload& workload) {
-    return Spec().parse_report(json_text, workload);
+    return Spec().parse_report(output, workload);
   }
 };
 

@@ -127,7 +127,7 @@ TEST(MemtierDriver, ParsesEveryFixtureWithTheRightTotals) {
       w.length = Workload::Length::kTestTime;
       w.test_time = std::chrono::seconds(c.test_time_sec);
     }
-    auto t = MemtierDriver::ParseReport(*text, w);
+    auto t = MemtierDriver::ParseReport({.report = *text}, w);
     ASSERT_TRUE(t) << c.file << ": " << t.error().message;
     EXPECT_EQ(t->ops, c.count) << c.file;
     EXPECT_EQ(t->errors, 0u) << c.file;

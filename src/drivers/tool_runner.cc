@@ -44,13 +44,15 @@ Attempt RunOnce(hosts::Host& client, const ToolPass& pass, const std::string& re
   if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
     return {core::Fail(core::ErrorKind::kFailure, pass.tool + " wrote an empty report"), true};
   }
-  auto trial = pass.parse(*text);
-  if (!trial) {
-    return {
-        core::Fail(core::ErrorKind::kFailure, raw_report.string() + ": " + trial.error().message),
-        true};
-  }
-  if (trial->ops == 0) {
+  std::filesystem::path stdout_copy = raw_report;
+  stdout_copy.replace_extension(".txt");
+  auto trial = pass.parse({.report = *text,
+                           .stdout_text = out->out,
+                           .report_path = raw_report.string(),
+                           .stdout_path = stdout_copy.string()});
+  if (!trial) return {core::Fail(core::ErrorKind::kFailure, trial.error().message), true};
+  // Only error replies is a measurement (of a command the server refuses), not an empty pass.
+  if (trial->ops == 0 && trial->errors == 0) {
     return {core::Fail(core::ErrorKind::kFailure, pass.tool + " reported zero operations"), true};
   }
   return {std::move(trial), false};

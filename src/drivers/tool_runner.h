@@ -38,6 +38,15 @@ core::Result<hosts::CommandOutput> RunKeepingStdout(hosts::Host& client,
                                                     std::chrono::milliseconds timeout,
                                                     const std::filesystem::path& raw_report);
 
+// What one pass of an external tool left: its JSON report and its stdout, with the paths both are
+// kept at on this machine (for messages; empty when they were never written to a file).
+struct ToolOutput {
+  std::string report;
+  std::string stdout_text;
+  std::string report_path;
+  std::string stdout_path;
+};
+
 // How often a pass that came back empty is run again.
 struct RetryPolicy {
   int retries = 1;  // extra attempts after a failed run, no or an empty report, zero operations
@@ -52,14 +61,14 @@ struct ToolPass {
   std::vector<int> cpus;
   std::chrono::milliseconds timeout = std::chrono::hours(6);
   RetryPolicy retry;
-  // Parses the JSON report (kUsage when malformed).
-  std::function<core::Result<results::TrialResult>(const std::string& json_text)> parse;
+  // Reads what the pass left (kUsage when malformed, the message naming the file).
+  std::function<core::Result<results::TrialResult>(const ToolOutput& output)> parse;
 };
 
 // Runs the pass, copies the report to `raw_report` and the tool's stdout beside it (same name,
-// .txt), and parses it. A pass that fails, leaves no or a malformed report, or reports zero
-// operations is retried (pass.retry) after a short pause, with a line on stderr; a last failure
-// is kFailure naming the reason ("... (after one retry)"). kInterrupted on SIGINT/SIGTERM
+// .txt), and parses both. A pass that fails, leaves no or a malformed report, or reports neither
+// operations nor errors is retried (pass.retry) after a short pause, with a line on stderr; a last
+// failure is kFailure naming the reason ("... (after one retry)"). kInterrupted on SIGINT/SIGTERM
 // (never retried).
 core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPass& pass,
                                                const std::filesystem::path& raw_report);

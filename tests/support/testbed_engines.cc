@@ -3,31 +3,36 @@
 #include <unistd.h>
 
 namespace dfbench::testing {
-
-std::filesystem::path DragonflyBinary() {
-  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "dragonfly" / "bin" / "dragonfly";
-}
-
 namespace {
 
-std::string SkipReason(const std::filesystem::path& path, const std::string& what) {
+std::filesystem::path DragonflyBin() {
+  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "dragonfly" / "bin";
+}
+
+// "" when `path` is an executable file; otherwise the line a test skips with.
+std::string MissingBuild(const std::filesystem::path& path, const std::string& what) {
   if (access(path.c_str(), X_OK) == 0) return "";
-  return "no " + what + " at " + path.string() +
+  return "no " + what + " build at " + path.string() +
          " (the test beds' build lives in shared/testbeds beside the clone)";
 }
 
 }  // namespace
 
+std::filesystem::path DragonflyBinary() {
+  return DragonflyBin() / "dragonfly";
+}
+
 std::string DragonflySkipReason() {
-  return SkipReason(DragonflyBinary(), "Dragonfly build");
+  return MissingBuild(DragonflyBinary(), "Dragonfly");
 }
 
 std::filesystem::path DflyBenchBinary() {
-  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "dragonfly" / "bin" / "dfly_bench";
+  return DragonflyBin() / "dfly_bench";
 }
 
 std::string DflyBenchSkipReason() {
-  return SkipReason(DflyBenchBinary(), "dfly_bench build");
+  if (auto why = DragonflySkipReason(); !why.empty()) return why;
+  return MissingBuild(DflyBenchBinary(), "dfly_bench");
 }
 
 }  // namespace dfbench::testing

@@ -1,6 +1,6 @@
 // Engine builds the test beds provide beside the clone (shared/testbeds/), used by path and never
-// copied into the project: a real Dragonfly, so its flags, INFO fields and snapshots are checked
-// against the thing itself, and its dfly_bench.
+// copied into the project: a real Dragonfly and its dfly_bench, so flags, INFO fields, snapshots
+// and the load generator's outputs are checked against the things themselves.
 //
 //   if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
 //   ... "--dragonfly_binary", DragonflyBinary().string() ...
@@ -17,10 +17,11 @@ std::filesystem::path DragonflyBinary();
 // "" when DragonflyBinary() is an executable file; otherwise the line a test skips with.
 std::string DragonflySkipReason();
 
-// shared/testbeds/dragonfly/bin/dfly_bench: Dragonfly's load generator of the same build.
+// shared/testbeds/dragonfly/bin/dfly_bench, Dragonfly's load generator from the same build.
 std::filesystem::path DflyBenchBinary();
 
-// "" when DflyBenchBinary() is an executable file; otherwise the line a test skips with.
+// "" when both DragonflyBinary() and DflyBenchBinary() are executable files; otherwise the line
+// a test skips with.
 std::string DflyBenchSkipReason();
 
 }  // namespace dfbench::testing
