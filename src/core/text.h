@@ -10,5 +10,7 @@ namespace dfbench::core {
 std::string Trim(std::string_view s);
 // The first non-blank line of `s` (a program's message), without its line end; "" when none.
 std::string FirstLine(std::string_view s);
+// `s` without the terminal colour codes (ESC [ ... m) some programs print even into a pipe.
+std::string WithoutColourCodes(std::string_view s);
 
 }  // namespace dfbench::core
