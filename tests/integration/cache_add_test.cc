@@ -54,7 +54,7 @@ TEST(CacheAdd, DragonflyBuildIsFoundWithoutTheFlag) {
   // between tags, "v1.40.0-87-gf8eca6d0b".
   const auto entries = CacheEntries(dfb, "dragonfly");
   ASSERT_EQ(entries.size(), 1u);
-  const std::string name = entries[0];
+  const std::string& name = entries[0];
   std::smatch m;
   ASSERT_TRUE(std::regex_match(name, m, std::regex(R"((v\d+\.\d+\.\d+(-\d+-g[0-9a-f]+)?)-x86_64)")))
       << name;
