@@ -87,7 +87,7 @@ const std::vector<CommandSpec>& Commands() {
       {"report", "Write a self-contained HTML report (charts) of result files", AddReport},
       {"info", "Show a setup's status, hosts, engines and benchmark history", AddInfo},
       {"list", "List known setups with status and age", AddList},
-      {"cache", "List or prune the engine versions installed on this machine", AddCache},
+      {"cache", "List, add or prune the engine builds cached on this machine", AddCache},
       {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},
       {"destroy", "Tear a setup down (idempotent)", AddDestroy},
       {"template", "Render the AWS CloudFormation YAML of a fleet, without calling AWS",

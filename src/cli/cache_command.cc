@@ -1,4 +1,4 @@
-// `dfbench cache list|prune`: the engine versions installed on this machine.
+// `dfbench cache list|add|prune`: the engine versions installed on this machine.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/table.h"
 #include "engines/engine_cache.h"
+#include "engines/local_build.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -31,17 +32,19 @@ std::string Size(uintmax_t bytes) {
 
 int RunList(const std::string& engine) {
   const auto in_use = DirsInUse();
-  core::Table table({"ENGINE", "VERSION", "SOURCE", "CHECKSUM", "SIZE", "IN USE", "DIRECTORY"});
+  core::Table table(
+      {"ENGINE", "VERSION", "SOURCE", "CHECKSUM", "SHA256", "SIZE", "IN USE", "DIRECTORY"});
   for (const auto& e : engines::ListCache(state::EngineCacheDir())) {
     if (!engine.empty() && e.engine != engine) continue;
     const bool used = in_use.count(e.dir) > 0;
     if (!e.complete) {
-      table.AddRow({e.engine, e.name, "-", "-", Size(e.bytes), "no", e.dir.string()});
+      table.AddRow({e.engine, e.name, "-", "-", "-", Size(e.bytes), "no", e.dir.string()});
       continue;
     }
+    const std::string sha256 = e.manifest.value("sha256", "");
     table.AddRow({e.engine, e.name, e.manifest.value("origin", "-"),
-                  e.manifest.value("checksum", "-"), Size(e.bytes), used ? "yes" : "no",
-                  e.dir.string()});
+                  e.manifest.value("checksum", "-"), sha256.empty() ? "-" : sha256.substr(0, 12),
+                  Size(e.bytes), used ? "yes" : "no", e.dir.string()});
   }
   if (table.empty()) {
     std::fprintf(stderr, "dfbench: no engines cached under %s\n", state::EngineCacheDir().c_str());
@@ -49,6 +52,25 @@ int RunList(const std::string& engine) {
   }
   std::string out = table.Render();
   std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+int RunAdd(const std::string& engine, const std::string& path, bool force) {
+  const engines::EngineSpec* spec = engines::FindEngine(engine);
+  if (!spec) {
+    ExitWith(core::ErrorKind::kUsage,
+             "cache add " + engine + ": not an engine (dragonfly, redis, valkey or memcached)");
+  }
+  auto added = OrExit(
+      engines::AddLocalBuild(state::EngineCacheDir(), *spec, path,
+                             force ? engines::OnCached::kReplace : engines::OnCached::kRefuse));
+  const std::string label = added.manifest.value("label", "");
+  std::printf("added %s %s to %s (sha256 %s)\n", engine.c_str(), label.c_str(),
+              added.dir.string().c_str(), added.manifest.value("sha256", "").c_str());
+  core::Notef(
+      "setups use it when {} is not on PATH and neither --{}_binary nor --{}_version is given; "
+      "--{}_version {} picks it by name",
+      spec->program, engine, engine, engine, label);
   return 0;
 }
 
@@ -94,6 +116,18 @@ void AddCache(CLI::App* sub, Action* action) {
   list->add_option("--engine", *engine, "Only this engine's versions");
   list->callback([engine, action] { *action = [engine] { return RunList(*engine); }; });
 
+  auto path = std::make_shared<std::string>();
+  auto force = std::make_shared<bool>(false);
+  CLI::App* add = sub->add_subcommand(
+      "add", "Copy a build of an engine on this machine into the cache, for setups to find");
+  add->add_option("engine", *engine, "dragonfly, redis, valkey or memcached")->required();
+  add->add_option("path", *path, "The engine's executable (dragonfly, redis-server, ...)")
+      ->required();
+  AddBoolFlag(add, "--force", force.get(), "Replace a cached build of the same version");
+  add->callback([engine, path, force, action] {
+    *action = [engine, path, force] { return RunAdd(*engine, *path, *force); };
+  });
+
   CLI::App* prune = sub->add_subcommand(
       "prune", "Remove cached versions no setup uses, and leftovers of interrupted installs");
   prune->add_option("--engine", *engine, "Only this engine's versions");
@@ -106,7 +140,7 @@ void AddCache(CLI::App* sub, Action* action) {
   sub->callback([sub, action] {
     if (sub->get_subcommands().empty()) {
       *action = [] {
-        ExitWith(core::ErrorKind::kUsage, "cache needs a subcommand: list or prune");
+        ExitWith(core::ErrorKind::kUsage, "cache needs a subcommand: list, add or prune");
         return 2;
       };
     }

@@ -62,6 +62,7 @@ TEST(HelpText, ExamplesParse) {
   };
   for (const auto& spec : Commands()) check(spec.name);
   check("cache_list");
+  check("cache_add");
   check("cache_prune");
   EXPECT_GT(checked, Commands().size());
 }

@@ -13,26 +13,26 @@ std::string Trim(std::string_view s) {
   return std::string(s.substr(b, s.find_last_not_of(kSpace) - b + 1));
 }
 
-std::string StripTerminalEscapes(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\x1b') {
-      out += s[i];
-      continue;
-    }
-    if (i + 1 < s.size() && s[i + 1] == '[') {
-      i += 2;
-      while (i < s.size() && !(s[i] >= 0x40 && s[i] <= 0x7e)) ++i;
-    }
-  }
-  return out;
-}
-
 std::string FirstLine(std::string_view s) {
   const size_t b = s.find_first_not_of(kSpace);
   if (b == std::string_view::npos) return "";
   return std::string(s.substr(b, s.find_first_of("\r\n", b) - b));
+}
+
+std::string WithoutColourCodes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      const size_t end = s.find_first_not_of("0123456789;", i + 2);
+      if (end != std::string_view::npos && s[end] == 'm') {
+        i = end;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
 }
 
 }  // namespace dfbench::core

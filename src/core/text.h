@@ -8,10 +8,9 @@ namespace dfbench::core {
 
 // `s` without leading and trailing spaces, tabs, carriage returns and line feeds.
 std::string Trim(std::string_view s);
-// `s` without terminal escape sequences (ESC [ ... final byte), which some programs print
-// around their version even into a pipe.
-std::string StripTerminalEscapes(std::string_view s);
 // The first non-blank line of `s` (a program's message), without its line end; "" when none.
 std::string FirstLine(std::string_view s);
+// `s` without the terminal colour codes (ESC [ ... m) some programs print even into a pipe.
+std::string WithoutColourCodes(std::string_view s);
 
 }  // namespace dfbench::core

@@ -14,17 +14,21 @@ TEST(TrimTest, DropsSurroundingWhitespaceOnly) {
   EXPECT_EQ(Trim("x"), "x");
 }
 
-TEST(StripTerminalEscapesTest, DropsColourCodesOnly) {
-  EXPECT_EQ(StripTerminalEscapes("dragonfly \x1b[0;32mv1.40.0\x1b[m"), "dragonfly v1.40.0");
-  EXPECT_EQ(StripTerminalEscapes("plain [text]"), "plain [text]");
-  EXPECT_EQ(StripTerminalEscapes("cut \x1b[0;3"), "cut ");
-}
-
 TEST(FirstLineTest, SkipsBlankLinesAndStopsAtTheLineEnd) {
   const std::string ssh_error = "\n  ssh: connect to host 10.0.0.2: Connection refused\r\nmore\n";
   EXPECT_EQ(FirstLine(ssh_error), "ssh: connect to host 10.0.0.2: Connection refused");
   EXPECT_EQ(FirstLine("last"), "last");
   EXPECT_EQ(FirstLine(" \n"), "");
+}
+
+TEST(WithoutColourCodesTest, DropsColourCodesOnly) {
+  // Dragonfly's `--version` first line, as its binary prints it into a pipe.
+  EXPECT_EQ(WithoutColourCodes("dragonfly \x1b[0;32mv1.40.0-87-gf8eca6d0b-f8eca6d\x1b[m"),
+            "dragonfly v1.40.0-87-gf8eca6d0b-f8eca6d");
+  EXPECT_EQ(WithoutColourCodes("plain [0m text"), "plain [0m text");
+  // An escape that is not a colour code stays.
+  EXPECT_EQ(WithoutColourCodes("a\x1b[2Jb"), "a\x1b[2Jb");
+  EXPECT_EQ(WithoutColourCodes("cut\x1b[0;3"), "cut\x1b[0;3");
 }
 
 }  // namespace

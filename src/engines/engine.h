@@ -70,6 +70,9 @@ struct TuningFacts {
 struct EngineSpec {
   std::string name;     // dragonfly | redis | valkey | memcached
   std::string program;  // looked up on PATH: dragonfly, redis-server, valkey-server ...
+  // How the first line of `<program> --version` (memcached: -V) starts, the version following:
+  // "dragonfly v1.31.0-<commit>", "Redis server v=7.4.2 ...", "memcached 1.6.18".
+  std::string version_banner;
   Protocol protocol;
   // Its builds come from its own release archives only (no OS package to fall back on), so a
   // host without one gets the latest release.
@@ -140,9 +143,15 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
 // no version.
 std::string VersionFromInfo(const std::string& info_server);
 
-// `<binary> --version` (memcached: `-V`) on the host, trimmed; kEnvironment if it fails.
+// `<binary> --version` (memcached: `-V`) on the host: its first line, trimmed and without colour
+// codes; kEnvironment if it fails.
 core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& binary,
                                        const EngineSpec& spec);
+
+// The version a ProbeVersion line names, as a cache directory calls it: "v1.40.0-87-gf8eca6d0b"
+// (Dragonfly's trailing commit hash dropped), "7.4.2", "1.6.18". kUsage when the line is not
+// `spec`'s (its version_banner does not start it, or no version follows).
+core::Result<std::string> VersionLabel(const EngineSpec& spec, const std::string& version_line);
 
 struct StartOptions {
   int port = 0;  // 0: a free port of the host

@@ -3,6 +3,7 @@
 // host. An install is staged in <root>/<engine>/.stage-*, checked (published checksum where
 // there is one, the binary's ELF architecture, a run of `--version`) and only then renamed into
 // place: a version directory that exists is complete, whatever interrupted an earlier install.
+// A build already on this machine enters the same way (engines/local_build.h).
 #pragma once
 
 #include <filesystem>
@@ -31,8 +32,10 @@ struct CacheTarget {
 struct CachedEngine {
   std::string dir;     // <root>/<engine>/<label>-<arch>
   std::string binary;  // <dir>/<program>
-  std::string origin;  // release (a binary in the archive) or build (made from its source)
-  std::string sha256;  // of the binary
+  // release (a binary in the archive), build (made from its source) or local (a build already on
+  // the machine, engines/local_build.h)
+  std::string origin;
+  std::string sha256;              // of the binary
   bool checksum_verified = false;  // the archive matched its published <url>.sha256
   bool reused = false;             // found in the cache: nothing was downloaded
 };

@@ -23,13 +23,14 @@ void Append(std::vector<std::string>& argv, std::initializer_list<std::string> a
 
 // Redis and its fork Valkey: "<name>-server" with redis-server's command line, DEBUG behind a
 // switch, snapshots; each has its own releases and its own io-threads and pinning fields.
-EngineSpec RedisFamily(const std::string& name, ReleaseFacts releases, int Tuning::*io_threads,
-                       bool Tuning::*pin_network) {
+EngineSpec RedisFamily(const std::string& name, const std::string& banner, ReleaseFacts releases,
+                       int Tuning::*io_threads, bool Tuning::*pin_network) {
   const std::string program = name + "-server";
   releases.source_release = true;
   releases.archive_binary = program;
   return {.name = name,
           .program = program,
+          .version_banner = banner,
           .protocol = Protocol::kRedis,
           .releases = std::move(releases),
           .debug_populate = true,
@@ -46,6 +47,7 @@ const std::vector<EngineSpec>& KnownEngines() {
   static const std::vector<EngineSpec> engines = {
       {.name = "dragonfly",
        .program = "dragonfly",
+       .version_banner = "dragonfly ",
        .protocol = Protocol::kRedis,
        .versioned_builds = true,
        .releases = {.base_url = "https://github.com/dragonflydb/dragonfly/releases",
@@ -59,16 +61,17 @@ const std::vector<EngineSpec>& KnownEngines() {
        .snapshots = true,
        .replicaof_at_start = true,
        .tuning = {.command_line = CommandLine::kDragonfly}},
-      RedisFamily("redis",
+      RedisFamily("redis", "Redis server v=",
                   {.base_url = "https://download.redis.io/releases", .known_latest = "7.4.2"},
                   &Tuning::redis_io_threads, &Tuning::redis_pin_network),
-      RedisFamily("valkey",
+      RedisFamily("valkey", "Valkey server v=",
                   {.base_url = "https://download.valkey.io/releases",
                    .known_latest = "8.0.2",
                    .builds = PublishedBuilds::kUbuntuBuilds},
                   &Tuning::valkey_io_threads, &Tuning::valkey_pin_network),
       {.name = "memcached",
        .program = "memcached",
+       .version_banner = "memcached ",
        .protocol = Protocol::kMemcacheText,
        .releases = {.base_url = "https://memcached.org/files",
                     .known_latest = "1.6.38",
@@ -244,9 +247,8 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
     return core::Fail(core::ErrorKind::kEnvironment,
                       binary + " " + flag + " failed: " + out.error().message);
   }
-  // Dragonfly colours its version even into a pipe.
-  std::string text = core::StripTerminalEscapes(out->out.empty() ? out->err : out->out);
-  std::string first = core::Trim(text.substr(0, text.find('\n')));
+  std::string text = out->out.empty() ? out->err : out->out;
+  std::string first = core::Trim(core::WithoutColourCodes(text.substr(0, text.find('\n'))));
   if (!out->status.ok() || first.empty()) {
     std::string detail = core::Trim(out->err.empty() ? out->out : out->err);
     return core::Fail(core::ErrorKind::kEnvironment,
@@ -254,6 +256,31 @@ core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& bin
                           (detail.empty() ? "" : ": " + detail.substr(0, detail.find('\n'))));
   }
   return first;
+}
+
+core::Result<std::string> VersionLabel(const EngineSpec& spec, const std::string& version_line) {
+  const std::string& banner = spec.version_banner;
+  const std::string line = core::Trim(core::WithoutColourCodes(version_line));
+  std::string version;
+  if (line.rfind(banner, 0) == 0) {
+    version = line.substr(banner.size());
+    version = version.substr(0, version.find_first_of(" \t"));
+  }
+  // Dragonfly appends its full commit hash: "v1.40.0-87-gf8eca6d0b-f8eca6d0b05c...".
+  if (const size_t dash = version.rfind('-');
+      dash != std::string::npos && version.size() - dash - 1 == 40 &&
+      version.find_first_not_of("0123456789abcdef", dash + 1) == std::string::npos) {
+    version.resize(dash);
+  }
+  const bool plain = !version.empty() && version.find('/') == std::string::npos &&
+                     version.front() != '.' &&
+                     version.find_first_of("0123456789") != std::string::npos;
+  if (!plain) {
+    return core::Fail(core::ErrorKind::kUsage, "not " + spec.name + ": its version line is \"" +
+                                                   line + "\", not \"" + banner +
+                                                   "<version> ...\"");
+  }
+  return version;
 }
 
 }  // namespace dfbench::engines

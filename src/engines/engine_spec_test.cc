@@ -232,6 +232,35 @@ TEST(VersionFromInfo, NamesTheRealEngine) {
 namespace dfbench::engines {
 namespace {
 
+// The first lines of `--version` (memcached: -V) as the real programs print them.
+TEST(VersionLabel, NamesTheVersionOfItsOwnEngineOnly) {
+  const EngineSpec& dragonfly = *FindEngine("dragonfly");
+  const EngineSpec& redis = *FindEngine("redis");
+  const EngineSpec& valkey = *FindEngine("valkey");
+  const EngineSpec& memcached = *FindEngine("memcached");
+  EXPECT_EQ(VersionLabel(dragonfly,
+                         "dragonfly \x1b[0;32mv1.40.0-87-gf8eca6d0b-"
+                         "f8eca6d0b05c915cee9439036b5b04aebbb973bb\x1b[m"),
+            "v1.40.0-87-gf8eca6d0b");
+  EXPECT_EQ(VersionLabel(dragonfly, "dragonfly v1.31.0-6c3c6a6e5b2b1a4c9d8e7f6a5b4c3d2e1f0a9b8c"),
+            "v1.31.0");
+  const std::string redis_line =
+      "Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 build=ae4d7c971a948f0";
+  EXPECT_EQ(VersionLabel(redis, redis_line), "7.0.15");
+  EXPECT_EQ(VersionLabel(valkey, "Valkey server v=8.0.1 sha=00000000:1 malloc=jemalloc-5.3.0"),
+            "8.0.1");
+  EXPECT_EQ(VersionLabel(memcached, "memcached 1.6.18"), "1.6.18");
+
+  auto wrong = VersionLabel(valkey, redis_line);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(wrong.error().message, "not valkey: its version line is \"" + redis_line +
+                                       "\", not \"Valkey server v=<version> ...\"");
+  EXPECT_FALSE(VersionLabel(dragonfly, "memcached 1.6.18"));
+  EXPECT_FALSE(VersionLabel(memcached, "memcached"));
+  EXPECT_FALSE(VersionLabel(memcached, "memcached ../x1"));
+}
+
 TEST(NetworkCpus, TopCpusForIoAndCpuZeroForPinning) {
   EXPECT_EQ(NetworkIoCpus(32, 8),
             (std::vector<int>{16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}));

@@ -301,9 +301,12 @@ core::Result<InstalledEngine> InstallThroughCache(hosts::Host& host, const Engin
   installed.binary = cached->binary;
   installed.sha256 = cached->sha256;
   installed.checksum_verified = cached->checksum_verified;
-  // The archive decides: a source tree is built whatever the plan expected.
+  // The archive decides: a source tree is built whatever the plan expected; a version found in
+  // the cache may also be a build `dfbench cache add` put there.
   if (plan.method != InstallMethod::kUpload) {
-    installed.method = cached->origin == "build" ? "source" : "release";
+    installed.method = cached->origin == "build"   ? "source"
+                       : cached->origin == "local" ? "local"
+                                                   : "release";
   }
   if (cached->reused) core::Notef("{}: {} from the cache {}", host.Name(), spec.name, cached->dir);
   auto done = WithVersion(host, spec, installed);

@@ -107,14 +107,14 @@ struct InstallRequest {
 struct InstalledEngine {
   std::string binary;              // absolute path on the host
   std::string version;             // first line of `<binary> --version`
-  std::string method;              // present, binary, apt, release, source, upload
+  std::string method;              // present, binary, apt, release, source, upload, local
   std::string source;              // package name, URL or local file
-  std::string origin;              // release, build or system (OriginOf(method))
+  std::string origin;              // release, build, local or system (OriginOf(method))
   std::string sha256;              // of the installed binary (cached installs)
   bool checksum_verified = false;  // the archive matched its published checksum
 };
-// "release" (a downloaded or uploaded build), "build" (built on the host) or "system" (a
-// package, the PATH or --<engine>_binary).
+// "release" (a downloaded or uploaded build), "build" (built on the host), "local" (a build
+// `dfbench cache add` put into the cache) or "system" (a package, the PATH or --<engine>_binary).
 std::string OriginOf(const std::string& method);
 
 // Finds or installs `spec` on `host` and reads its version. Privileged steps (apt-get) run as

@@ -64,6 +64,24 @@ bool TrustedHttpUrl(const std::string& url, const EngineSpec& spec) {
   return mirror != spec.releases.base_url && url.rfind(mirror + "/", 0) == 0;
 }
 
+// "v1.31.0", "8.0.2", "7.4.0-rc1", or a build between tags as `git describe` names it,
+// "v1.40.0-87-gf8eca6d0b" (a local build added to the cache says so).
+bool IsTagLike(const std::string& text) {
+  auto release = [](const std::string& t) {
+    return t.find_first_not_of("v0123456789.-rcRC") == std::string::npos &&
+           t.find_first_of("0123456789") != std::string::npos;
+  };
+  if (release(text)) return true;
+  const size_t g = text.rfind("-g");
+  if (g == std::string::npos || g + 2 == text.size() ||
+      text.find_first_not_of("0123456789abcdef", g + 2) != std::string::npos) {
+    return false;
+  }
+  const size_t dash = text.rfind('-', g - 1);
+  return dash != std::string::npos && dash + 1 < g &&
+         text.find_first_not_of("0123456789", dash + 1) >= g && release(text.substr(0, dash));
+}
+
 std::string How(const EngineSpec& spec) {
   return "install " + spec.program + " on the host yourself, or pass --" + spec.name +
          "_binary PATH";
@@ -149,10 +167,7 @@ core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const Engine
                           "in " +
                           MirrorVariable(spec) + ")");
   }
-  const bool tag_like = text.find('/') == std::string::npos &&
-                        text.find_first_not_of("v0123456789.-rcRC") == std::string::npos &&
-                        text.find_first_of("0123456789") != std::string::npos;
-  if (tag_like && !std::filesystem::exists(text)) {
+  if (IsTagLike(text) && !std::filesystem::exists(text)) {
     std::string bare = text.front() == 'v' ? text.substr(1) : text;
     return VersionSpec{VersionSpec::Kind::kTag, spec.releases.tag_prefix + bare};
   }
@@ -204,6 +219,7 @@ std::string SourceReleaseUrl(const EngineSpec& spec, const std::string& version)
 std::string OriginOf(const std::string& method) {
   if (method == "release" || method == "upload") return "release";
   if (method == "source") return "build";
+  if (method == "local") return "local";
   return "system";
 }
 

@@ -88,6 +88,13 @@ TEST(VersionSpec, TagsLatestUrlsAndFiles) {
   // Only Dragonfly's tags carry a "v".
   EXPECT_EQ(ParseVersionSpec("v8.0.2", E("valkey"))->value, "8.0.2");
   EXPECT_EQ(ParseVersionSpec("7.4.2", E("redis"))->kind, VersionSpec::Kind::kTag);
+  // A build between tags, as `git describe` (and `dfbench cache add`) names it.
+  auto between = ParseVersionSpec("v1.40.0-87-gf8eca6d0b", E("dragonfly"));
+  ASSERT_TRUE(between);
+  EXPECT_EQ(between->kind, VersionSpec::Kind::kTag);
+  EXPECT_EQ(between->value, "v1.40.0-87-gf8eca6d0b");
+  EXPECT_FALSE(ParseVersionSpec("v1.40.0-gf8eca6d0b", E("dragonfly")));
+  EXPECT_FALSE(ParseVersionSpec("v1.40.0-87-gxyz", E("dragonfly")));
   auto bad = ParseVersionSpec("./no/such/valkey", E("valkey"));
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,

@@ -1,6 +1,7 @@
 #include "providers/local_provider.h"
 
 #include "core/log.h"
+#include "engines/local_build.h"
 #include "hosts/local_host.h"
 
 namespace dfbench::providers {
@@ -32,8 +33,30 @@ core::Result<std::string> LocateBinary(hosts::Host& host, const engines::EngineS
       "\"" + spec.program + "\" not found on PATH (install it or pass " + flag + " PATH)");
 }
 
-// A pinned version (--<engine>_version: a tag, latest, a URL or a file) from the engine cache
-// under ~/.dfbench, installed there without root when missing; otherwise the binary as found.
+// The build of `entry` in the engine cache, as a setup records it.
+core::Result<state::EngineInstall> UseCachedBuild(hosts::Host& host,
+                                                  const engines::EngineSpec& spec,
+                                                  const engines::CacheEntry& entry) {
+  const std::string binary = (entry.dir / spec.program).string();
+  auto version = engines::ProbeVersion(host, binary, spec);
+  if (!version) return tl::unexpected(version.error());
+  const std::string origin = entry.manifest.value("origin", "release");
+  core::Notef("{}: \"{}\" is not on PATH: using {} from the engine cache ({}{})", spec.name,
+              spec.program, entry.dir.string(), origin,
+              origin == "local" ? ", added from " + entry.manifest.value("source_path", "?") : "");
+  return state::EngineInstall{.name = spec.name,
+                              .binary = binary,
+                              .version = *version,
+                              .status = state::InstallStatus::kInstalled,
+                              .origin = origin,
+                              .sha256 = entry.manifest.value("sha256", "")};
+}
+
+// Where an engine comes from, first match wins: --<engine>_binary; a pinned version
+// (--<engine>_version: a tag, latest, a URL or a file) from the engine cache under ~/.dfbench,
+// installed there without root when missing (a tag the cache holds, a local build added with
+// `dfbench cache add` included, is used without a download); the program on PATH; the build
+// added to or installed in the cache last; and for quickstart, the latest release downloaded.
 core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engines::EngineSpec& spec,
                                                  const SetupRequest& request) {
   using Kind = engines::VersionSpec::Kind;
@@ -49,6 +72,15 @@ core::Result<state::EngineInstall> FindOrInstall(hosts::Host& host, const engine
     return InstalledRecord(spec, *done);
   }
   auto binary = LocateBinary(host, spec, request);
+  // Nothing asked for and nothing on PATH: a build the cache already holds beats a download.
+  // "system" means the PATH only.
+  const bool open = (v == request.versions.end() || v->second.kind == Kind::kAny) &&
+                    !request.binaries.count(spec.name);
+  if (!binary && open) {
+    if (auto cached = engines::NewestCachedBuild(state::EngineCacheDir(), spec)) {
+      return UseCachedBuild(host, spec, *cached);
+    }
+  }
   // quickstart: an engine missing here is fetched (its latest release, into the cache) where
   // there is network; without, the line that skips it says both why.
   if (!binary && request.skip_missing_engines && v == request.versions.end() &&

@@ -15,8 +15,10 @@ class LocalProvider : public Provider {
   // least two usable CPUs, the server gets the first half of them (at least one) and the
   // client the rest; with request.local_replicas, "replica-N" roles are recorded too, each on
   // CPUs of its own where there are enough (SplitCpusWithReplicas), else sharing the server's
-  // (a line on stderr says so). Binaries: request.binaries[name] (must be executable) or the
-  // engine's program on PATH; a missing one is skipped with a line on stderr or is kEnvironment.
+  // (a line on stderr says so). Binaries: request.binaries[name] (must be executable), a pinned
+  // version from the engine cache, the engine's program on PATH, else the build added to or
+  // installed in the engine cache last; a missing one is skipped with a line on stderr or is
+  // kEnvironment.
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
   // One LocalHost (work dir SetupDir(id)/work) serving as both server and client.
   core::Result<Fleet> Connect(const state::SetupState& state) override;

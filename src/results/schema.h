@@ -51,7 +51,8 @@ struct EngineResult {
   std::vector<TrialResult> trials;
   Stats throughput, p50, p99, p999, avg_latency;
   // Beyond the reference schema:
-  std::string origin;  // how the engine came to the host: release | build | system ("": unknown)
+  std::string
+      origin;  // how the engine came to the host: release | build | local | system ("": unknown)
   std::string sha256;  // of the engine's binary, when dfbench installed it ("": unknown)
   std::string error;   // non-empty when the engine failed; trials may be partial
   nlohmann::json tuning = nullptr;  // engine flags that shaped the run (io_threads, num_shards ...)

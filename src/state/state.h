@@ -72,7 +72,7 @@ struct EngineInstall {
   std::string binary;   // absolute path on the server host
   std::string version;  // e.g. "Redis server v=7.0.15"
   InstallStatus status = InstallStatus::kInstalled;
-  std::string origin;  // release | build | system ("" in setups recorded before it was)
+  std::string origin;  // release | build | local | system ("" in setups recorded before it was)
   std::string sha256;  // of the binary, when dfbench installed it into the engine cache
 };
 
