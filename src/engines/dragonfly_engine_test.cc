@@ -107,6 +107,10 @@ TEST_F(DragonflyEngineTest, EveryDocumentedTuningStartsServesAndStops) {
     if (c.threads > 0) {
       EXPECT_EQ(protocol::InfoField(info->str, "thread_count"), std::to_string(c.threads));
     }
+    // Recorded whether its command line set it or Dragonfly chose it.
+    EXPECT_EQ(std::to_string(engine->tuning().value("proactor_threads", 0)),
+              protocol::InfoField(info->str, "thread_count"))
+        << engine->tuning();
     ASSERT_EQ(client->Command({"SET", "k", "v"})->str, "OK");
     ASSERT_TRUE(engine->Flush());
     EXPECT_EQ(client->Command({"DBSIZE"})->integer, 0);

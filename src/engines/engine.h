@@ -143,6 +143,12 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
 // no version.
 std::string VersionFromInfo(const std::string& info_server);
 
+// What the engine reports of its own threads, added to `tuning` (TuningJson) where the start
+// left it to the engine: Dragonfly's proactor count (INFO server `thread_count`) as
+// "proactor_threads" when its command line set none. Other engines' tuning is left as it is.
+void AddReportedTuning(const EngineSpec& spec, const std::string& info_server,
+                       nlohmann::json* tuning);
+
 // `<binary> --version` (memcached: `-V`) on the host: its first line, trimmed and without colour
 // codes; kEnvironment if it fails.
 core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& binary,

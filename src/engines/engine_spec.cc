@@ -1,6 +1,7 @@
 // The engine table and everything about an engine that needs no running process: list
 // parsing, tuning resolution, command lines, version strings.
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include "core/check.h"
@@ -236,6 +237,19 @@ std::string VersionFromInfo(const std::string& info_server) {
   v = protocol::InfoField(info_server, "redis_version");
   if (!v.empty()) return "redis " + v;
   return "";
+}
+
+void AddReportedTuning(const EngineSpec& spec, const std::string& info_server,
+                       nlohmann::json* tuning) {
+  if (spec.tuning.command_line != CommandLine::kDragonfly || tuning->contains("proactor_threads")) {
+    return;
+  }
+  const std::string threads = protocol::InfoField(info_server, "thread_count");
+  int count = 0;
+  const auto [end, ec] = std::from_chars(threads.data(), threads.data() + threads.size(), count);
+  if (ec == std::errc() && end == threads.data() + threads.size() && count > 0) {
+    (*tuning)["proactor_threads"] = count;
+  }
 }
 
 core::Result<std::string> ProbeVersion(hosts::Host& host, const std::string& binary,

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "core/files.h"
 #include "engines/engine.h"
+#include "support/test_data.h"
 
 namespace dfbench::engines {
 namespace {
@@ -224,6 +226,39 @@ TEST(VersionFromInfo, NamesTheRealEngine) {
   EXPECT_EQ(VersionFromInfo("# Server\r\nredis_version:7.4.0\r\ndragonfly_version:df-v1.27.0\r\n"),
             "dragonfly v1.27.0");
   EXPECT_EQ(VersionFromInfo("# Server\r\n"), "");
+}
+
+std::string Fixture(const std::string& name) {
+  auto text = core::ReadFile(testing::FixturePath("info/" + name));
+  EXPECT_TRUE(text.has_value()) << name;
+  return text ? *text : "";
+}
+
+// The test beds' Dragonfly, started with --proactor_threads 2 (tests/fixtures/info/README.md).
+TEST(VersionFromInfo, ReadsDragonflysOwnVersionOverItsRedisCompatibleOne) {
+  const std::string info = Fixture("dragonfly_info_server.txt");
+  ASSERT_NE(info.find("redis_version:7.4.0\r\n"), std::string::npos) << info;
+  EXPECT_EQ(VersionFromInfo(info), "dragonfly v1.40.0-87-gf8eca6d0b");
+}
+
+TEST(AddReportedTuning, DragonflysThreadCountWhereItsStartSetNone) {
+  const std::string info = Fixture("dragonfly_info_server.txt");
+  const EngineSpec& dragonfly = *FindEngine("dragonfly");
+  nlohmann::json tuning = {{"conn_use_incoming_cpu", true}};
+  AddReportedTuning(dragonfly, info, &tuning);
+  EXPECT_EQ(tuning, (nlohmann::json{{"conn_use_incoming_cpu", true}, {"proactor_threads", 2}}));
+
+  nlohmann::json given = {{"proactor_threads", 1}};  // what its command line said stays
+  AddReportedTuning(dragonfly, info, &given);
+  EXPECT_EQ(given, (nlohmann::json{{"proactor_threads", 1}}));
+
+  nlohmann::json redis = nlohmann::json::object();
+  AddReportedTuning(*FindEngine("redis"), "redis_version:7.0.15\r\nthread_count:4\r\n", &redis);
+  EXPECT_EQ(redis, nlohmann::json::object());
+
+  nlohmann::json unreadable = nlohmann::json::object();
+  AddReportedTuning(dragonfly, "dragonfly_version:df-v1.40.0\r\nthread_count:x\r\n", &unreadable);
+  EXPECT_EQ(unreadable, nlohmann::json::object());
 }
 
 }  // namespace

@@ -76,8 +76,9 @@ core::Status Ping(const EngineSpec& spec, const std::string& address, int port,
   return core::Ok();
 }
 
-core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string& address,
-                                      int port) {
+// The version the engine reports; what it reports of its threads goes into `tuning`.
+core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string& address, int port,
+                                      nlohmann::json* tuning) {
   auto client = protocol::BlockingClient::Connect(address, port, kControlTimeout);
   if (!client) return tl::unexpected(client.error());
   if (spec.protocol == Protocol::kMemcacheText) {
@@ -94,6 +95,7 @@ core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string&
   if (version.empty()) {
     return core::Fail(core::ErrorKind::kEnvironment, "INFO server names no version");
   }
+  AddReportedTuning(spec, reply->str, tuning);
   return version;
 }
 
@@ -190,7 +192,7 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
 
   RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port, *control,
                        TuningJson(spec, resolved), options);
-  auto version = ReadVersion(spec, control->address, control->port);
+  auto version = ReadVersion(spec, control->address, control->port, &engine.tuning_);
   if (!version) {
     return core::Fail(
         core::ErrorKind::kEnvironment,

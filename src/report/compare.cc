@@ -150,7 +150,7 @@ std::string Joined(const std::vector<std::string>& items) {
 }
 
 // Pairs the engines of two files by name, `compare(b, c, options)` making each pair's group (its
-// versions noted);
+// versions and the engine flags it ran with noted: "dragonfly.tuning.num_shards: 0 -> 2");
 // with `command`, those of one command, named "<command>/<engine>" when in one file only.
 template <class Engine, class CompareFn>
 void MatchEngines(const std::vector<Engine>& b, const std::vector<Engine>& c, CompareFn compare,
@@ -162,6 +162,7 @@ void MatchEngines(const std::vector<Engine>& b, const std::vector<Engine>& c, Co
         if (command) g.command = *command;
         out->groups.push_back(std::move(g));
         NoteVersion(out->groups.back(), &out->notes);
+        NoteDifferences(out->groups.back().Label() + ".tuning", be.tuning, ce.tuning, &out->notes);
       },
       command ? *command + "/" : "", &out->only_in_baseline, &out->only_in_candidate);
 }

@@ -225,6 +225,26 @@ TEST(Compare, NamesRegressedMetricsAndEnginesInOneFileOnly) {
               "[490k..510k]", "500,000"});
 }
 
+// Dragonfly's flags change what is measured as much as its version does (shards, proactors,
+// incoming-CPU): a difference is noted; a flag one file does not record says nothing.
+TEST(Compare, NotesEngineTuningThatDiffers) {
+  auto base = RunDoc("a.json", {Engine("dragonfly", 500000, 490000, 510000, 2.0),
+                                Engine("redis", 400000, 390000, 410000, 2.0)});
+  auto cand = base;
+  base.run.engines[0].tuning = {
+      {"num_shards", 0}, {"conn_use_incoming_cpu", true}, {"proactor_threads", 1}, {"cpus", {0}}};
+  cand.run.engines[0].tuning = {{"num_shards", 2},
+                                {"conn_use_incoming_cpu", true},
+                                {"proactor_threads", 2},
+                                {"pin_network", true}};
+  cand.run.engines[1].tuning = {{"io_threads", 4}};  // the baseline's redis records none
+  auto c = Compare(base, cand, kDefault);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->Regressed());
+  EXPECT_EQ(c->notes, (std::vector<std::string>{"dragonfly.tuning.num_shards: 0 -> 2",
+                                                "dragonfly.tuning.proactor_threads: 1 -> 2"}));
+}
+
 TEST(Compare, ShapesMustMatchAndShareSomething) {
   auto run = RunDoc("a.json", {Engine("redis", 1, 1, 1, 1)});
   ResultDocument rep;

@@ -246,6 +246,24 @@ std::string ConfigCard(const Facts& facts, const std::string& more, const result
   return Card("<h3>Configuration</h3>\n" + FactsList(facts) + more + ContextFacts(c));
 }
 
+// Each engine's flags as its file records them ("dragonfly: proactor_threads 1 · num_shards 0 ·
+// ..."): what shaped its numbers beside the version; "" when no engine records any.
+template <class Engine>
+std::string EngineFlags(const std::vector<Engine>& engines) {
+  Facts items;
+  for (const auto& e : engines) {
+    if (!e.tuning.is_object() || e.tuning.empty()) continue;
+    std::string text;
+    for (auto it = e.tuning.begin(); it != e.tuning.end(); ++it) {
+      const auto& v = it.value();
+      text += (text.empty() ? "" : " · ") + it.key() + " " +
+              (v.is_string() ? v.template get<std::string>() : v.dump());
+    }
+    items.emplace_back(e.engine, text);
+  }
+  return items.empty() ? "" : "<div class=\"label\">engine flags</div>" + Chips(items);
+}
+
 std::string FlagsText(const std::vector<std::string>& flags) {
   std::string s;
   for (const auto& f : flags) s += (s.empty() ? "" : " ") + f;
@@ -338,7 +356,8 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
              {"pipeline", std::to_string(m.pipeline)},
              {"distinct client seed", m.distinct_client_seed ? "yes" : "no"},
              {"warmup requests", WithSeparators(static_cast<double>(r.warmup_requests))},
-             {"trials", std::to_string(r.trials)}});
+             {"trials", std::to_string(r.trials)}}) +
+      EngineFlags(r.engines);
   out += ConfigCard(ServerClientRunFacts(r, {"engines", engines}, ToolFacts(r.context)), load,
                     r.context);
   out += Card("<h3>Results</h3>\n" + EngineTable(r.engines, known));
@@ -460,7 +479,8 @@ std::string SweepSection(const ResultDocument& d, const std::string& anchor,
              {"pipeline", std::to_string(m.pipeline)},
              {"step", fmt::format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
              {"bracket", fmt::format("{}%", st.bracket * 100)},
-             {"confirm", std::to_string(st.confirm)}});
+             {"confirm", std::to_string(st.confirm)}}) +
+      EngineFlags(r.engines);
   out += ConfigCard(ServerClientRunFacts(r, {"objectives", objectives}, ToolFacts(r.context)), load,
                     r.context);
   std::string summary =

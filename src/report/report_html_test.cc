@@ -96,6 +96,25 @@ TEST(RenderHtmlReport, EscapesEverythingTakenFromFiles) {
                            "&lt;script&gt;alert(1)&lt;/script&gt;", "qps=&lt;i&gt;1&lt;/i&gt;"});
 }
 
+// Each engine's recorded flags sit beside the load settings; an engine that records none (and a
+// string value from a file) add no markup of their own.
+TEST(RenderHtmlReport, EngineFlagsAreListedPerEngine) {
+  ResultDocument d = RunDoc("run-1", 500000);
+  const std::string none = RenderHtmlReport({d}, kOptions);
+  EXPECT_EQ(none.find("engine flags"), std::string::npos);
+  d.run.engines[0].engine = "dragonfly";
+  d.run.engines[0].tuning = {{"proactor_threads", 2},
+                             {"num_shards", 0},
+                             {"conn_use_incoming_cpu", true},
+                             {"cpus", {0, 1}},
+                             {"note", "<b>x</b>"}};
+  const std::string html = RenderHtmlReport({d}, kOptions);
+  EXPECT_EQ(CountOccurrences(html, "engine flags"), 1u);
+  ExpectContainsAll(html, {"<li><b>dragonfly</b> conn_use_incoming_cpu true · cpus [0,1] · note "
+                           "&lt;b&gt;x&lt;/b&gt; · num_shards 0 · proactor_threads 2</li>"});
+  ExpectContainsNone(html, {"<li><b>memcached</b>"});
+}
+
 TEST(RenderHtmlReport, ReplicationCasesGetLineChartsWithTheSyncPoint) {
   const std::string html = RenderHtmlReport({Replication("rep-1", "qps=100000")}, kOptions);
   EXPECT_EQ(CountOccurrences(html, "<svg class=\"chart line-chart\""), 2u);

@@ -41,10 +41,15 @@ core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
   auto reply = client->Command({"INFO", "commandstats"});
   if (!reply) return tl::unexpected(reply.error());
   if (reply->is_error()) return core::Fail(core::ErrorKind::kFailure, "INFO: " + reply->str);
+  return DataOpsFromCommandStats(reply->str);
+}
+
+uint64_t DataOpsFromCommandStats(const std::string& info_commandstats) {
   uint64_t ops = 0;
-  for (const auto& [key, value] : protocol::ParseInfo(reply->str)) {
+  for (const auto& [key, value] : protocol::ParseInfo(info_commandstats)) {
     if (key.rfind("cmdstat_", 0) != 0) continue;
     std::string name = key.substr(8);
+    // Redis 7 names subcommands ("config|get"); they count as their command.
     if (auto bar = name.find('|'); bar != std::string::npos) name = name.substr(0, bar);
     if (IsControlCommand(name)) continue;
     ops += ParseCalls(value);

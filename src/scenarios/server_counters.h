@@ -16,6 +16,12 @@ namespace dfbench::scenarios {
 core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
                                      engines::Protocol protocol);
 
+// The data operations of an `INFO commandstats` reply: the sum of its cmdstat_<name> calls,
+// control commands excluded. Redis ("cmdstat_config|get:calls=2,...,failed_calls=0") and
+// Dragonfly ("cmdstat_get:calls=1000,usec=768,usec_per_call=0.768", one line per command summed
+// over its threads) both read this way.
+uint64_t DataOpsFromCommandStats(const std::string& info_commandstats);
+
 // True for the control commands ServerDataOps leaves out (any case: "ping", "PING").
 bool IsControlCommand(std::string_view name);
 

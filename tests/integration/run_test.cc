@@ -13,6 +13,7 @@
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "support/test_data.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::testing {
 namespace {
@@ -154,6 +155,84 @@ TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   for (const char* f : {"config.json", "results.csv", "memtier/redis-t1.json",
                         "memtier/redis-t2.json", "memtier/memcached-t2.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  }
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
+}
+
+// The test beds' Dragonfly beside redis-server through quickstart (setup, run, destroy): the
+// server's own count equals the load generator's for both, Dragonfly's version is the one its
+// INFO names and its tuning is recorded; then compare and report read the file, alone and
+// against a copy where Dragonfly lost half its throughput and redis is missing.
+TEST(DragonflyRun, QuickstartCountsVersionTuningThenCompareAndReport) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("dragonfly-run");
+  auto r = dfb.Run(Concat({"quickstart", "--id", "df", "--engines", "dragonfly,redis",
+                           "--dragonfly_binary", DragonflyBinary().string()},
+                          kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The table: one row per engine with its median and [min..max].
+  for (const char* engine : {"\ndragonfly  dragonfly v", "\nredis      redis "}) {
+    const size_t row = r.out.find(engine);
+    ASSERT_NE(row, std::string::npos) << engine << "\n" << r.out;
+    const std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find(" ["), std::string::npos) << line;
+    EXPECT_NE(line.find(".."), std::string::npos) << line;
+  }
+  const json st = dfb.State("df");
+  ASSERT_EQ(st["benchmarks"].size(), 1u);
+  const auto results = dfb.SetupDir("df") / "benchmarks" /
+                       st["benchmarks"][0]["run_id"].get<std::string>() / "results.json";
+  const json out = ReadJson(results);
+  ExpectRunResultsSchema(out, 2);
+  ExpectCountsMatchServer(out);
+  ASSERT_EQ(out["engines"][0]["engine"], "dragonfly");
+  const json& df = out["engines"][0];
+  // INFO's dragonfly_version "df-v1.40.0-87-gf8eca6d0b", not its redis_version or --version.
+  const std::string version = df["version"].get<std::string>();
+  EXPECT_EQ(version.rfind("dragonfly v", 0), 0u) << version;
+  EXPECT_EQ(version.find("df-"), std::string::npos) << version;
+  EXPECT_EQ(version.find('\x1b'), std::string::npos) << version;
+  // Pinned to the server's half of the CPUs: one proactor per CPU, Dragonfly's own shard count.
+  const json& tuning = df["tuning"];
+  ASSERT_TRUE(tuning.contains("cpus")) << tuning;
+  EXPECT_EQ(tuning["proactor_threads"], tuning["cpus"].size()) << tuning;
+  EXPECT_EQ(tuning["num_shards"], 0) << tuning;
+  EXPECT_EQ(tuning["conn_use_incoming_cpu"], true) << tuning;
+  EXPECT_EQ(df["num_shards"], 0);
+  EXPECT_EQ(df["conn_use_incoming_cpu"], true);
+
+  r = dfb.Run({"compare", results.string(), results.string()});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ok: no metric regressed beyond 5% (10 compared)"), std::string::npos)
+      << r.out;
+
+  json worse = out;
+  worse["engines"].erase(1);  // redis
+  for (const char* k : {"median", "min", "max"}) {
+    worse["engines"][0]["throughput"][k] = df["throughput"][k].get<double>() / 2;
+  }
+  worse["engines"][0]["tuning"]["num_shards"] = 1;
+  const auto candidate = dfb.home() / "dragonfly-half.json";
+  std::ofstream(candidate) << worse.dump(2);
+  r = dfb.Run({"compare", results.string(), candidate.string()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("only in baseline: redis"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: dragonfly.tuning.num_shards: 0 -> 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("REGRESSION: 1 metric beyond 5%: dragonfly throughput -50.0%"),
+            std::string::npos)
+      << r.out;
+  // The other way round Dragonfly doubled: an improvement, and redis is new.
+  r = dfb.Run({"compare", candidate.string(), results.string()});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("only in candidate: redis"), std::string::npos) << r.out;
+
+  const auto page = dfb.home() / "report.html";
+  r = dfb.Run({"report", results.string(), candidate.string(), "-o", page.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = core::ReadFile(page).value_or("");
+  for (const std::string& text : std::vector<std::string>{
+           version, "redis 7", "Only in baseline", "dragonfly throughput -50.0%", "engine flags"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
   }
   EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty());
 }
