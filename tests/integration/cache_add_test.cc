@@ -19,16 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The entries of the engine's cache directory (staging leftovers included).
-std::vector<std::string> CacheEntries(const DfbenchRunner& dfb, const std::string& engine) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dfb.home() / "cache" / "engines" / engine, ec)) {
-    names.push_back(e.path().filename().string());
-  }
-  return names;
-}
-
 // sha256sum's digest of `file`: a second opinion on the manifest's.
 std::string Sha256Sum(const fs::path& file) {
   auto r = core::RunCapture({"sha256sum", file.string()}, std::chrono::seconds(30));
@@ -52,7 +42,7 @@ TEST(CacheAdd, DragonflyBuildIsFoundWithoutTheFlag) {
 
   // One complete version directory, named by the version the binary reports: "v1.40.0" or,
   // between tags, "v1.40.0-87-gf8eca6d0b".
-  const auto entries = CacheEntries(dfb, "dragonfly");
+  const auto entries = dfb.CacheEntries("dragonfly");
   ASSERT_EQ(entries.size(), 1u);
   const std::string& name = entries[0];
   std::smatch m;
@@ -84,7 +74,7 @@ TEST(CacheAdd, DragonflyBuildIsFoundWithoutTheFlag) {
   EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
   r = dfb.Run({"cache", "add", "dragonfly", source, "--force"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(CacheEntries(dfb, "dragonfly"), std::vector<std::string>{name});
+  EXPECT_EQ(dfb.CacheEntries("dragonfly"), std::vector<std::string>{name});
 
   // A setup without --dragonfly_binary records the cached build, and a run starts it.
   const std::string cached =
@@ -114,7 +104,7 @@ TEST(CacheAdd, DragonflyBuildIsFoundWithoutTheFlag) {
 
   // In use, the build survives a prune.
   ASSERT_EQ(dfb.Run({"cache", "prune"}).code, 0);
-  EXPECT_EQ(CacheEntries(dfb, "dragonfly"), std::vector<std::string>{name});
+  EXPECT_EQ(dfb.CacheEntries("dragonfly"), std::vector<std::string>{name});
   ASSERT_EQ(dfb.Run({"destroy", "--id", "d1", "--yes"}).code, 0);
   ASSERT_EQ(dfb.Run({"destroy", "--id", "d2", "--yes"}).code, 0);
 }
@@ -126,7 +116,7 @@ TEST(CacheAdd, PathComesFirstAndAVersionPicksTheCachedBuild) {
   DfbenchRunner dfb("cache-add-redis");
   auto r = dfb.Run({"cache", "add", "redis", RedisServer()});
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto entries = CacheEntries(dfb, "redis");
+  const auto entries = dfb.CacheEntries("redis");
   ASSERT_EQ(entries.size(), 1u);
   const std::string label = Manifest(dfb, "redis", entries[0])["label"];
   EXPECT_TRUE(std::regex_match(label, std::regex(R"(\d+\.\d+\.\d+)"))) << label;

@@ -41,6 +41,16 @@ nlohmann::json DfbenchRunner::State(const std::string& id) const {
   return nlohmann::json::parse(*text, nullptr, false);
 }
 
+std::vector<std::string> DfbenchRunner::CacheEntries(const std::string& engine) const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e :
+       std::filesystem::directory_iterator(home() / "cache" / "engines" / engine, ec)) {
+    names.push_back(e.path().filename().string());
+  }
+  return names;
+}
+
 std::string DfbenchRunner::BackgroundErrTail() const {
   return core::ReadTail(home_ / "bg.stderr");
 }

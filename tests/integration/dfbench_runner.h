@@ -35,6 +35,8 @@ class DfbenchRunner {
   const std::filesystem::path& home() const { return home_.path(); }
   std::filesystem::path SetupDir(const std::string& id) const { return home_ / "runs" / id; }
   nlohmann::json State(const std::string& id) const;
+  // The entries of `engine`'s directory in the engine cache (staging leftovers included).
+  std::vector<std::string> CacheEntries(const std::string& engine) const;
 
   // The end of the background run's stderr, for failure messages.
   std::string BackgroundErrTail() const;

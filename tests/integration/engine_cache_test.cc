@@ -20,16 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Every entry of the engine cache (staging leftovers included).
-std::vector<std::string> CacheEntries(const DfbenchRunner& dfb, const std::string& engine) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dfb.home() / "cache" / "engines" / engine, ec)) {
-    names.push_back(e.path().filename().string());
-  }
-  return names;
-}
-
 // The lines of stderr that report an error (progress lines do not).
 std::vector<std::string> ErrorLines(const std::string& err) {
   std::vector<std::string> lines;
@@ -81,7 +71,7 @@ TEST_F(EngineCache, ValkeyFromAUrlIsInstalledOnceAndRuns) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dfb.State("v2")["engines"][0]["binary"], binary);
   EXPECT_EQ(server.Downloads("valkey-8.0.2-jammy-x86_64.tar.gz"), 1);
-  EXPECT_EQ(CacheEntries(dfb, "valkey").size(), 1u);
+  EXPECT_EQ(dfb.CacheEntries("valkey").size(), 1u);
 
   r = dfb.Run({"info", "--id", "v2"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -95,12 +85,12 @@ TEST_F(EngineCache, ValkeyFromAUrlIsInstalledOnceAndRuns) {
   EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(".stage-x-x86_64.abc"), std::string::npos) << r.out;
   ASSERT_EQ(dfb.Run({"cache", "prune"}).code, 0);
-  EXPECT_EQ(CacheEntries(dfb, "valkey").size(), 1u);
+  EXPECT_EQ(dfb.CacheEntries("valkey").size(), 1u);
   ASSERT_EQ(dfb.Run({"destroy", "--id", "v1", "--yes"}).code, 0);
   ASSERT_EQ(dfb.Run({"destroy", "--id", "v2", "--yes"}).code, 0);
   r = dfb.Run({"cache", "prune"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(CacheEntries(dfb, "valkey").empty()) << r.out;
+  EXPECT_TRUE(dfb.CacheEntries("valkey").empty()) << r.out;
   EXPECT_EQ(dfb.Run({"cache"}).code, 2);
 }
 
@@ -172,7 +162,7 @@ TEST_F(EngineCache, TagsResolveAgainstTheMirror) {
   }
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("no published checksum"), std::string::npos) << r.err;
-  EXPECT_EQ(CacheEntries(dfb, "valkey"), std::vector<std::string>{"8.1.0-x86_64"});
+  EXPECT_EQ(dfb.CacheEntries("valkey"), std::vector<std::string>{"8.1.0-x86_64"});
 }
 
 // quickstart fetches an engine that is not installed (its latest release) where the mirror has
@@ -197,7 +187,7 @@ TEST_F(EngineCache, QuickstartFetchesMissingEnginesOrSaysWhyNot) {
   json out = json::parse(r.out);
   ASSERT_EQ(out["engines"].size(), 2u) << r.err;
   EXPECT_EQ(out["engines"][1]["engine"], "valkey");
-  EXPECT_EQ(CacheEntries(dfb, "valkey"), std::vector<std::string>{"8.0.2-x86_64"});
+  EXPECT_EQ(dfb.CacheEntries("valkey"), std::vector<std::string>{"8.0.2-x86_64"});
 }
 
 // Redis' source release built on this machine. The source tree is the test's own: its Makefile
@@ -267,7 +257,7 @@ TEST_F(EngineCache, FailuresSayWhyAndLeaveTheCacheClean) {
     auto errors = ErrorLines(r.err);
     ASSERT_EQ(errors.size(), 1u) << version << ": " << r.err;
     EXPECT_NE(errors[0].find(why), std::string::npos) << errors[0];
-    EXPECT_TRUE(CacheEntries(dfb, "valkey").empty()) << version;
+    EXPECT_TRUE(dfb.CacheEntries("valkey").empty()) << version;
     (void)dfb.Run({"destroy", "--id", "e", "--yes"});
   }
 }
