@@ -15,6 +15,8 @@ packages=(
   libcurl4-openssl-dev libpugixml-dev
   # engines and tools used by the quickstart and the tests
   redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
+  # what memtier_benchmark links against (the tests run a release build of it)
+  libevent-2.1-7 libevent-openssl-2.1-7
   # the HTML report's browser test (headless)
   chromium
   # bench/ scripts

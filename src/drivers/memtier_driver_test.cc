@@ -10,6 +10,7 @@
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 #include "support/test_server.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::drivers {
 namespace {
@@ -235,15 +236,14 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   EXPECT_NE(t.error().message.find("after one retry"), std::string::npos) << t.error().message;
 }
 
-// Against the real tool, where it is installed.
+// Against the real tool: the test beds' build.
 TEST(MemtierDriver, LiveRunAgainstRedis) {
-  auto memtier = core::FindOnPath("memtier_benchmark");
-  if (!memtier) GTEST_SKIP() << "memtier_benchmark is not installed on this machine";
+  if (auto why = testing::MemtierSkipReason(); !why.empty()) GTEST_SKIP() << why;
   auto server = testing::TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("drivers-live");
   hosts::LocalHost host(dir / "work");
-  MemtierDriver driver;
+  MemtierDriver driver(testing::MemtierBinary().string());
   ASSERT_TRUE(driver.Prepare(host));
   const Target target{server->host(), server->port(), "redis"};
   Workload fill = Fill("RPUSH __key__ __data__", 1000, 2, 5);

@@ -9,6 +9,7 @@
 #include "core/subprocess.h"
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::providers {
 namespace {
@@ -223,16 +224,9 @@ TEST(ClientTools, ProbeReadsThisHost) {
   }
 }
 
-// The real memtier_benchmark, when this machine has one (on PATH or where it is built here).
-std::string RealMemtier() {
-  if (auto found = core::FindOnPath("memtier_benchmark")) return *found;
-  const char* built = "/tmp/memtier-src/memtier_benchmark";
-  return access(built, X_OK) == 0 ? built : "";
-}
-
 TEST(ClientTools, AToolAlreadyThereIsUsedWithoutBuilding) {
-  const std::string memtier = RealMemtier();
-  if (memtier.empty()) GTEST_SKIP() << "memtier_benchmark is not on this machine";
+  if (auto why = testing::MemtierSkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string memtier = testing::MemtierBinary().string();
   const testing::ScopedTempDir dir("client-tools");
   const fs::path bin = dir.path() / "bin";
   fs::create_directories(bin);

@@ -16,6 +16,7 @@
 #include "release_server.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::testing {
 namespace {
@@ -285,17 +286,10 @@ TEST(SshProvider, QuickstartSetsUpRunsAndDestroys) {
   ExpectNothingRunning(dfb, "qs");
 }
 
-// The real memtier_benchmark, when this machine has one (on PATH or where it is built here).
-std::string RealMemtier() {
-  if (auto found = core::FindOnPath("memtier_benchmark")) return *found;
-  const char* built = "/tmp/memtier-src/memtier_benchmark";
-  return access(built, X_OK) == 0 ? built : "";
-}
-
 TEST(SshProvider, MemtierIsBuiltOnTheClientOrFoundThere) {
   REQUIRE_TESTBED();
-  const std::string memtier = RealMemtier();
-  if (memtier.empty()) GTEST_SKIP() << "memtier_benchmark is not on this machine";
+  if (auto why = MemtierSkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string memtier = MemtierBinary().string();
   DfbenchRunner dfb("ssh-memtier");
   const std::string id = "lg";
   const fs::path installed = HomeOf("client") / ".local" / "bin" / "memtier_benchmark";

@@ -35,4 +35,12 @@ std::string DflyBenchSkipReason() {
   return MissingBuild(DflyBenchBinary(), "dfly_bench");
 }
 
+std::filesystem::path MemtierBinary() {
+  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "bin" / "memtier_benchmark";
+}
+
+std::string MemtierSkipReason() {
+  return MissingBuild(MemtierBinary(), "memtier_benchmark");
+}
+
 }  // namespace dfbench::testing

@@ -24,4 +24,10 @@ std::filesystem::path DflyBenchBinary();
 // a test skips with.
 std::string DflyBenchSkipReason();
 
+// shared/testbeds/bin/memtier_benchmark: memtier_benchmark 2.3.0 built from its release.
+std::filesystem::path MemtierBinary();
+
+// "" when MemtierBinary() is an executable file; otherwise the line a test skips with.
+std::string MemtierSkipReason();
+
 }  // namespace dfbench::testing
