@@ -51,6 +51,17 @@ std::vector<std::string> DfbenchRunner::CacheEntries(const std::string& engine) 
   return names;
 }
 
+bool DfbenchRunner::WaitForBackgroundErr(const std::string& text,
+                                         std::chrono::seconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    auto err = core::ReadFile(home_ / "bg.stderr");
+    if (err && err->find(text) != std::string::npos) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 std::string DfbenchRunner::BackgroundErrTail() const {
   return core::ReadTail(home_ / "bg.stderr");
 }

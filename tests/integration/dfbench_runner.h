@@ -40,6 +40,8 @@ class DfbenchRunner {
 
   // The end of the background run's stderr, for failure messages.
   std::string BackgroundErrTail() const;
+  // Waits (up to `timeout`) for the background run's stderr to contain `text`.
+  bool WaitForBackgroundErr(const std::string& text, std::chrono::seconds timeout) const;
   // Waits (up to 60 s) for a run directory of setup `id` under `kind` ("benchmarks", "sweeps",
   // "memory") that `ready` accepts, as a background run writes it; empty, with a failure showing
   // the run's stderr, when none comes.

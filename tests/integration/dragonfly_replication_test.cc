@@ -65,15 +65,6 @@ class DragonflyReplicationTest : public ::testing::Test {
     return longest;
   }
 
-  static bool WaitForStderr(const std::string& text) {
-    for (int i = 0; i < 600; ++i) {  // 60 s
-      auto err = core::ReadFile(dfb_->home() / "bg.stderr");
-      if (err && err->find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-
   static DfbenchRunner* dfb_;
 };
 DfbenchRunner* DragonflyReplicationTest::dfb_ = nullptr;
@@ -143,7 +134,9 @@ TEST_F(DragonflyReplicationTest, DflyBenchLoad) {
 // ends with replica_disconnect, keeping the seconds measured until then.
 TEST_F(DragonflyReplicationTest, KilledReplicaEndsTheCaseWithReplicaDisconnect) {
   core::Process run = dfb_->Start(Args("killed", "8"));
-  ASSERT_TRUE(WaitForStderr("[dragonfly qps=500] full sync done")) << dfb_->BackgroundErrTail();
+  ASSERT_TRUE(
+      dfb_->WaitForBackgroundErr("[dragonfly qps=500] full sync done", std::chrono::seconds(60)))
+      << dfb_->BackgroundErrTail();
   // Of the run's two Dragonfly children, the replica is the one started with --replicaof.
   std::vector<int> replicas;
   for (int pid : ChildrenNamed(run.pid(), "dragonfly")) {

@@ -119,15 +119,6 @@ class ReplicationTest : public ::testing::Test {
   }
 
   // Waits until the background run's stderr contains `text`.
-  static bool WaitForStderr(const std::string& text) {
-    for (int i = 0; i < 1200; ++i) {
-      auto err = core::ReadFile(dfb_->home() / "bg.stderr");
-      if (err && err->find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-
   static DfbenchRunner* dfb_;
 };
 DfbenchRunner* ReplicationTest::dfb_ = nullptr;
@@ -277,7 +268,8 @@ TEST_F(ReplicationTest, AReferenceFileForTheSameCaseComparesMetricByMetric) {
 
 TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
   core::Process run = StartTwoCases("6");
-  ASSERT_TRUE(WaitForStderr("[redis qps=500] full sync done"));
+  ASSERT_TRUE(
+      dfb_->WaitForBackgroundErr("[redis qps=500] full sync done", std::chrono::seconds(120)));
   // Master and replica are the run's redis-server children; the replica started last.
   std::vector<int> engines = ChildrenNamed(run.pid(), "redis-server");
   ASSERT_EQ(engines.size(), 2u);
@@ -295,7 +287,8 @@ TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
 
 TEST_F(ReplicationTest, InterruptKeepsFinishedCasesAndTheSetupReady) {
   core::Process run = StartTwoCases("2");
-  ASSERT_TRUE(WaitForStderr("[redis qps=300] full sync done"));
+  ASSERT_TRUE(
+      dfb_->WaitForBackgroundErr("[redis qps=300] full sync done", std::chrono::seconds(120)));
   ASSERT_NO_FATAL_FAILURE(dfb_->Interrupt(&run, std::chrono::minutes(1)));
 
   const json j = LatestResults();
