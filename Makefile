@@ -4,7 +4,7 @@
 all: build
 
 deps:
-	scripts/install-deps.sh
+	scripts/install-deps.sh --tests --arm64
 
 build:
 	scripts/build.sh

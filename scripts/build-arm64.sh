@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out_dir=${1:-build}
 if ! command -v aarch64-linux-gnu-g++ >/dev/null; then
   echo "build-arm64: aarch64-linux-gnu-g++ is missing: apt-get install g++-aarch64-linux-gnu" \
-    "(scripts/install-deps.sh installs it)" >&2
+    "(scripts/install-deps.sh --arm64 installs it)" >&2
   exit 5
 fi
 cross_dir=build/cross-aarch64

@@ -1,33 +1,46 @@
 #!/usr/bin/env bash
-# Installs everything dfbench needs to build, test and benchmark on Debian/Ubuntu.
-# Idempotent: packages already present are skipped. Works as root or through sudo.
-#   scripts/install-deps.sh [--arm64]   --arm64: also the cross compiler of the aarch64 client
-#                                       build (scripts/build-arm64.sh) and qemu to test it
+# Installs what dfbench needs on Debian/Ubuntu. Idempotent: packages already present are
+# skipped. Works as root or through sudo.
+#   scripts/install-deps.sh            building dfbench and running the quickstart
+#   scripts/install-deps.sh --tests    also the tests, checks, package and bench/ scripts
+#   scripts/install-deps.sh --arm64    also the cross compiler of the aarch64 client build
+#                                      (scripts/build-arm64.sh) and qemu to test it
 set -euo pipefail
 
 packages=(
   # build
-  cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format clang-tidy pkg-config git
+  cmake ninja-build ccache g++ pkg-config git
   # libraries
-  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libssl-dev
-  libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libssl-dev
   # AWS: HTTPS with SigV4 signing (libcurl) and the Query API's XML replies (pugixml)
   libcurl4-openssl-dev libpugixml-dev
-  # engines and tools used by the quickstart and the tests
-  redis-server redis-tools memcached procps iproute2 openssh-client openssh-server util-linux
-  # what memtier_benchmark links against (the tests run a release build of it)
-  libevent-2.1-7 libevent-openssl-2.1-7
+  # engines and tools the quickstart runs
+  redis-server redis-tools memcached procps iproute2 openssh-client util-linux
+)
+tests=(
+  # sanitizers, formatting, lint
+  clang libclang-rt-14-dev clang-format clang-tidy
+  # test and micro-benchmark libraries
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # the SSH test bed's hosts; what memtier_benchmark links against (the tests run a release build)
+  openssh-server libevent-2.1-7 libevent-openssl-2.1-7
   # the HTML report's browser test (headless)
   chromium
+  # the Debian package (its dependencies, and the man page it installs)
+  dpkg-dev man-db
   # bench/ scripts
   time bc python3
 )
-if [ "${1:-}" = "--arm64" ]; then
-  packages+=(g++-aarch64-linux-gnu qemu-user-static)
-elif [ $# -gt 0 ]; then
-  echo "install-deps: unknown argument $1 (only --arm64)" >&2
-  exit 2
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --tests) packages+=("${tests[@]}") ;;
+    --arm64) packages+=(g++-aarch64-linux-gnu qemu-user-static) ;;
+    *)
+      echo "install-deps: unknown argument $arg (only --tests, --arm64)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
