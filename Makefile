@@ -1,5 +1,5 @@
 # Shortcuts for developers; the scripts under scripts/ are what the README and CI run.
-.PHONY: all build arm64 test quickstart check deps bench clean
+.PHONY: all build arm64 package test quickstart check deps bench clean
 
 all: build
 
@@ -11,6 +11,9 @@ build:
 
 arm64:
 	scripts/build-arm64.sh
+
+package:
+	scripts/package.sh
 
 test:
 	scripts/test.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The checks CI runs besides the tests: formatting, the layering of includes, clang-tidy, the
-# tests under ASan+UBSan, and a short fuzzing run of the protocol parsers.
+# Debian package, the tests under ASan+UBSan, and a short fuzzing run of the protocol parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +15,9 @@ echo "== clang-tidy (production code under src/)"
 # Configuring is enough: clang-tidy needs only the compile commands.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDFBENCH_WERROR=ON >/dev/null
 scripts/check-tidy.sh build
+
+echo "== Debian package (installed with apt-get, used, removed)"
+scripts/check-package.sh
 
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFBENCH_WERROR=ON \

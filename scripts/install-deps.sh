@@ -2,7 +2,8 @@
 # Installs what dfbench needs on Debian/Ubuntu. Idempotent: packages already present are
 # skipped. Works as root or through sudo.
 #   scripts/install-deps.sh            building dfbench and running the quickstart
-#   scripts/install-deps.sh --tests    also the tests, checks, package and bench/ scripts
+#   scripts/install-deps.sh --package  also what scripts/package.sh needs
+#   scripts/install-deps.sh --tests    also the tests, checks and bench/ scripts (and --package)
 #   scripts/install-deps.sh --arm64    also the cross compiler of the aarch64 client build
 #                                      (scripts/build-arm64.sh) and qemu to test it
 set -euo pipefail
@@ -26,17 +27,20 @@ tests=(
   openssh-server libevent-2.1-7 libevent-openssl-2.1-7
   # the HTML report's browser test (headless)
   chromium
-  # the Debian package (its dependencies, and the man page it installs)
-  dpkg-dev man-db
+  # reading the packaged man page
+  man-db
   # bench/ scripts
   time bc python3
 )
+# the Debian package: Depends from the linked libraries (dpkg-shlibdeps), the man page's generator
+package=(dpkg-dev python3)
 for arg in "$@"; do
   case "$arg" in
-    --tests) packages+=("${tests[@]}") ;;
+    --tests) packages+=("${tests[@]}" "${package[@]}") ;;
+    --package) packages+=("${package[@]}") ;;
     --arm64) packages+=(g++-aarch64-linux-gnu qemu-user-static) ;;
     *)
-      echo "install-deps: unknown argument $arg (only --tests, --arm64)" >&2
+      echo "install-deps: unknown argument $arg (only --package, --tests, --arm64)" >&2
       exit 2
       ;;
   esac
