@@ -1,9 +1,9 @@
 // Progress and warnings for humans, always on stderr so stdout stays a clean payload.
 #pragma once
 
-#include <fmt/format.h>
-
 #include <string>
+
+#include "core/format.h"
 
 namespace dfbench::core {
 
@@ -12,7 +12,7 @@ void Note(const std::string& line);
 
 template <class... Args>
 void Notef(fmt::format_string<Args...> format, Args&&... args) {
-  Note(fmt::format(format, std::forward<Args>(args)...));
+  Note(Format(format, std::forward<Args>(args)...));
 }
 
 // Suppresses Note() (tests, --quiet).

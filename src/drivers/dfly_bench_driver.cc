@@ -25,9 +25,9 @@ std::string Flag(const std::string& name, const std::string& value) {
   return "--" + name + "=" + value;
 }
 
-core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, const Target& target,
-                                                 const Workload& workload,
-                                                 const std::string& report_path) {
+core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
+                                                     const Target& target, const Workload& workload,
+                                                     const std::string& report_path) {
   if (auto st = RefuseOpenLoop(workload, "dfly_bench"); !st) return tl::unexpected(st.error());
   const bool fill = workload.length == Workload::Length::kFill;
   if (fill && workload.command.empty()) {
@@ -85,7 +85,7 @@ const ToolSpec& DflyBenchSpec() {
       .how_to_provide =
           "build it from the Dragonfly sources, or pass --dfly-bench-binary PATH; setup builds "
           "it on an ssh or aws client that reaches github.com (at --dfly-bench-ref)",
-      .build_args = &BuildArgs,
+      .build_args = &DflyBenchArgs,
       .parse_report = &ParseDflyBenchOutput};
   return spec;
 }

@@ -5,9 +5,9 @@
 namespace dfbench::drivers {
 namespace {
 
-core::Result<std::vector<std::string>> BuildArgs(const std::string& binary, const Target& target,
-                                                 const Workload& workload,
-                                                 const std::string& report_path) {
+core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, const Target& target,
+                                                   const Workload& workload,
+                                                   const std::string& report_path) {
   if (workload.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage, "memtier_benchmark takes no dfly_bench-style rate");
   }
@@ -43,7 +43,7 @@ const ToolSpec& MemtierSpec() {
                              .how_to_provide =
                                  "install it, or pass --memtier-binary PATH; setup builds it on "
                                  "an ssh or aws client that reaches github.com",
-                             .build_args = &BuildArgs};
+                             .build_args = &MemtierArgs};
   return spec;
 }
 

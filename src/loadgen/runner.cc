@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/interrupt.h"
+#include "loadgen/clock.h"
 #include "loadgen/loadgen.h"
 #include "loadgen/stats.h"
 #include "loadgen/worker.h"
@@ -27,14 +28,6 @@ namespace {
 
 using core::ErrorKind;
 using core::Fail;
-
-constexpr int64_t kNsPerSec = 1'000'000'000;
-
-int64_t SteadyNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string Where(const Config& c) {
   return c.server + ":" + std::to_string(c.port);
@@ -292,7 +285,7 @@ core::Status CheckConnections(const Config& config, WorkerPool& pool) {
 // The schedule from now: warm-up, then the measured window (open-ended when by requests).
 RunTimes StartClock(const Config& config) {
   RunTimes times;
-  times.start_ns = SteadyNs();
+  times.start_ns = NowNs();
   times.measured_start_ns = times.start_ns + config.warmup_time.count() * 1000;
   times.end_ns = config.by_time() ? times.measured_start_ns + config.test_time.count() * 1000 : 0;
   return times;
@@ -314,7 +307,7 @@ void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
     }
     Collect(pool.workers(), series);
     if (all_finished) break;
-    const int64_t now = SteadyNs();
+    const int64_t now = NowNs();
     if (now > times.measured_start_ns) {
       progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
                       series->LastFinished());
@@ -360,7 +353,7 @@ int64_t SetWindow(const Config& config, const RunTimes& times,
                   std::chrono::system_clock::time_point wall_start, int64_t last_reply_ns,
                   Report* report) {
   int64_t end_ns = last_reply_ns;
-  if (end_ns <= times.measured_start_ns) end_ns = SteadyNs();
+  if (end_ns <= times.measured_start_ns) end_ns = NowNs();
   const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
   const int64_t warmup_ns = config.warmup_time.count() * 1000;
   report->duration_ms = static_cast<double>(duration_ns) / 1e6;
@@ -442,7 +435,7 @@ core::Result<Report> Run(const Config& config) {
   // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
   // is what this tells.
   const ClientCpu cpu{.cpu_sec = ProcessCpuSec() - cpu_start_sec,
-                      .wall_sec = static_cast<double>(SteadyNs() - times.start_ns) / kNsPerSec,
+                      .wall_sec = static_cast<double>(NowNs() - times.start_ns) / kNsPerSec,
                       .usable_cpus = UsableCpus(config)};
 
   Report report;

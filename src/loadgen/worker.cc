@@ -14,6 +14,7 @@
 
 #include "core/check.h"
 #include "core/interrupt.h"
+#include "loadgen/clock.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
@@ -21,8 +22,6 @@
 namespace dfbench::loadgen {
 namespace {
 
-constexpr int64_t kNsPerSec = 1'000'000'000;
-constexpr int64_t kNsPerMs = 1'000'000;
 constexpr uint16_t kAuthSlot = 0xFFFF;
 constexpr int kMaxEvents = 256;
 constexpr size_t kMaxErrorSamples = 5;
@@ -52,12 +51,6 @@ int WaitForEvents(int epfd, epoll_event* events, int max_events, const timespec&
   const int64_t ms =
       (static_cast<int64_t>(timeout.tv_sec) * kNsPerSec + timeout.tv_nsec) / kNsPerMs;
   return epoll_wait(epfd, events, max_events, static_cast<int>(std::min<int64_t>(ms, INT_MAX)));
-}
-
-int64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
 }
 
 std::string ErrnoText(int err) {

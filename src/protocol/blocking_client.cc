@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
 
@@ -138,23 +139,6 @@ core::Status ReadMore(int* fd, std::string* buffer, std::chrono::milliseconds ti
   }
 }
 
-// The <bytes> field of "VALUE <key> <flags> <bytes> [<cas>]", or -1.
-int64_t ValueBytes(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (start <= line.size()) {
-    const size_t space = std::min(line.find(' ', start), line.size());
-    fields.push_back(line.substr(start, space - start));
-    start = space + 1;
-  }
-  if (fields.size() < 4 || fields.size() > 5) return -1;
-  int64_t bytes = -1;
-  const std::string_view f = fields[3];
-  const auto parsed = std::from_chars(f.data(), f.data() + f.size(), bytes);
-  if (parsed.ec != std::errc() || parsed.ptr != f.data() + f.size() || bytes < 0) return -1;
-  return bytes;
-}
-
 }  // namespace
 
 core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, int port,
@@ -255,7 +239,7 @@ core::Result<std::vector<std::string>> BlockingClient::MemcacheCommand(const std
     size_t next = crlf + 2;
     if (text.starts_with("VALUE ")) {
       // The data block may hold any bytes, CRLF included: read it by its length.
-      const int64_t value_bytes = ValueBytes(text);
+      const int64_t value_bytes = MemcacheValueBytes(text);
       if (value_bytes < 0) {
         return tl::unexpected(Broken(&fd_, &buffer_, "malformed reply line: " + text));
       }

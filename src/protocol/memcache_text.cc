@@ -24,8 +24,9 @@ bool IsWord(std::string_view line, std::string_view word) {
   return line.starts_with(word) && (line.size() == word.size() || line[word.size()] == ' ');
 }
 
-// "VALUE <key> <flags> <bytes> [<cas>]": the byte count, or -1 when malformed.
-int64_t ValueBytes(std::string_view line) {
+}  // namespace
+
+int64_t MemcacheValueBytes(std::string_view line) {
   std::string_view fields[4];
   size_t n = 0;
   line.remove_prefix(6);  // "VALUE "
@@ -44,8 +45,6 @@ int64_t ValueBytes(std::string_view line) {
   std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), bytes);
   return bytes;
 }
-
-}  // namespace
 
 void AppendMemcacheSet(std::string* out, std::string_view key, std::string_view data,
                        std::chrono::seconds exptime) {
@@ -70,7 +69,7 @@ bool MemcacheScanner::OnLine(std::string_view line, bool* done) {
   error_text_ = {};
   *done = true;
   if (line.starts_with("VALUE ")) {
-    const int64_t bytes = ValueBytes(line);
+    const int64_t bytes = MemcacheValueBytes(line);
     if (bytes < 0) {
       Fail(0, "malformed VALUE line " + detail::Quote(line));
       return false;

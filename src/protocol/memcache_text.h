@@ -19,6 +19,9 @@ void AppendMemcacheSet(std::string* out, std::string_view key, std::string_view 
 // Appends "get <key>\r\n".
 void AppendMemcacheGet(std::string* out, std::string_view key);
 
+// The <bytes> of a "VALUE <key> <flags> <bytes> [<cas>]" line, or -1 when it is malformed.
+int64_t MemcacheValueBytes(std::string_view line);
+
 // Scans the reply stream of one memcached connection, like RespScanner. Replies:
 //   STORED, NOT_STORED, EXISTS, DELETED, TOUCHED, OK, RESET, VERSION x, <number>  -> kOk
 //   VALUE <key> <flags> <bytes> [<cas>]\r\n<data>\r\n ... END                    -> kOk (hit)

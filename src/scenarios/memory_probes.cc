@@ -7,14 +7,13 @@
 
 #include "core/text.h"
 #include "protocol/blocking_client.h"
+#include "scenarios/engine_control.h"
 
 namespace dfbench::scenarios {
 namespace {
 
-constexpr std::chrono::seconds kControlTimeout{10};
-
 core::Result<protocol::BlockingClient> Connect(const std::string& address, int port) {
-  return protocol::BlockingClient::Connect(address, port, kControlTimeout);
+  return protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
 }
 
 // A Redis-protocol command whose error reply, or missing reply, is a failure naming the command

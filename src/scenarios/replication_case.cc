@@ -14,6 +14,7 @@
 #include "hosts/ssh_command.h"
 #include "protocol/blocking_client.h"
 #include "scenarios/background_load.h"
+#include "scenarios/engine_control.h"
 #include "scenarios/replication_dfly_bench.h"
 #include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
@@ -29,7 +30,6 @@ constexpr int kPreloadThreads = 4, kPreloadClients = 15, kPreloadPipeline = 10;
 constexpr int kLoadPipeline = 5;
 constexpr std::chrono::milliseconds kSyncPoll{50};
 constexpr std::chrono::seconds kWatchPoll{2};
-constexpr std::chrono::seconds kControlTimeout{10};
 // From the replica's start (or REPLICAOF) to the start of its full sync: a replica that cannot
 // reach its master says so in a minute, not at the end of the whole sync's deadline.
 constexpr std::chrono::seconds kLinkTimeout{60};
@@ -44,7 +44,7 @@ constexpr std::chrono::seconds kLastSecondMargin{1};
 core::Result<protocol::Reply> Ask(const engines::RunningEngine& engine,
                                   const std::vector<std::string>& args) {
   auto client = protocol::BlockingClient::Connect(engine.control().address, engine.control().port,
-                                                  kControlTimeout);
+                                                  kEngineControlTimeout);
   if (!client) return tl::unexpected(client.error());
   auto reply = client->Command(args);
   if (!reply) return tl::unexpected(reply.error());

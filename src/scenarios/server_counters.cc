@@ -4,6 +4,7 @@
 #include <set>
 
 #include "protocol/blocking_client.h"
+#include "scenarios/engine_control.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -26,7 +27,7 @@ uint64_t ParseCalls(const std::string& value) {
 
 core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
                                      engines::Protocol protocol) {
-  auto client = protocol::BlockingClient::Connect(address, port, std::chrono::seconds(5));
+  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
   if (!client) return tl::unexpected(client.error());
   if (protocol == engines::Protocol::kMemcacheText) {
     auto lines = client->MemcacheCommand("stats");
@@ -64,7 +65,7 @@ bool IsControlCommand(std::string_view name) {
 }
 
 core::Result<uint64_t> ServerKeyCount(const std::string& address, int port) {
-  auto client = protocol::BlockingClient::Connect(address, port, std::chrono::seconds(5));
+  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
   if (!client) return tl::unexpected(client.error());
   auto reply = client->Command({"DBSIZE"});
   if (!reply) return tl::unexpected(reply.error());

@@ -1,0 +1,20 @@
+// The load generator's clock: nanoseconds of CLOCK_MONOTONIC, as the workers schedule sends and
+// the runner measures the test time, so both read the same time.
+#pragma once
+
+#include <time.h>
+
+#include <cstdint>
+
+namespace dfbench::loadgen {
+
+inline constexpr int64_t kNsPerSec = 1'000'000'000;
+inline constexpr int64_t kNsPerMs = 1'000'000;
+
+inline int64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+}
+
+}  // namespace dfbench::loadgen
