@@ -93,13 +93,19 @@ void ForgetFiles(Host& host, const std::string& key) {
                   .interrupts = core::Interrupts::kIgnore});
 }
 
+std::vector<std::string> StopLeftoversArgv(const std::string& work_dir) {
+  return {"sh", "-c",
+          std::string(kStartOfFunction) + kStopLeftoversFunction + kClearScratchFunction +
+              "stop_leftovers \"$1\" && clear_scratch \"$1\"\n",
+          "sh", work_dir};
+}
+
 core::Status StopLeftovers(Host& host) {
   auto work = host.WorkDir();
   if (!work) return tl::unexpected(work.error());
-  const std::string script = std::string(kStartOfFunction) + kStopLeftoversFunction +
-                             kClearScratchFunction +
-                             "stop_leftovers \"$1\" && clear_scratch \"$1\"\n";
-  auto r = RunScript(host, script, {*work}, kStopTimeout);
+  auto r = host.Run({.argv = StopLeftoversArgv(*work),
+                     .timeout = kStopTimeout,
+                     .interrupts = core::Interrupts::kIgnore});
   if (r) NoteWhatWasDone(host, r->out);
   return Checked(r, "stop what was left in " + *work, host);
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "hosts/host.h"
@@ -34,6 +35,8 @@ void ForgetFiles(Host& host, const std::string& key);
 // directory's scratch files (ClearScratch), and drops the records. One line on stderr names what
 // it stopped and removed. Only for a work directory no live dfbench command uses.
 core::Status StopLeftovers(Host& host);
+// The command StopLeftovers runs on a host whose work directory is `work_dir`.
+std::vector<std::string> StopLeftoversArgv(const std::string& work_dir);
 
 // Removes the scratch files of `host`'s work directory (engine logs, load generator reports,
 // snapshot directories): its regular files and snapshots/. The directories that outlive a command

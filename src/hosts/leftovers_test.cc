@@ -10,6 +10,8 @@
 
 #include "core/files.h"
 #include "hosts/local_host.h"
+#include "hosts/ssh_command.h"
+#include "hosts/ssh_scripts.h"
 #include "support/scoped_temp_dir.h"
 
 namespace dfbench::hosts {
@@ -122,6 +124,36 @@ TEST(Leftovers, ForgottenFilesStayAndScratchGoes) {
   EXPECT_TRUE(fs::exists(tmp / "work" / "build" / "memtier"));
   ASSERT_TRUE(StopLeftovers(host));
   EXPECT_TRUE(fs::exists(tmp / "mine" / "file"));
+}
+
+// What SshHost::Run sends for StopLeftovers, as the host's login shell reads it: kRunWrapper,
+// which records the command's own pid under run/, around StopLeftoversArgv. It stops a recorded
+// daemon's group and a dead command's, and spares itself.
+TEST(Leftovers, OverSshTheWrappedCommandStopsOthersAndSparesItself) {
+  testing::ScopedTempDir tmp("leftovers-ssh");
+  const std::string work = (tmp / "work").string();
+  auto dead_command = core::Spawn({.argv = {"sleep", "30"}});
+  ASSERT_TRUE(dead_command) << dead_command.error().message;
+  ASSERT_TRUE(
+      core::WriteFileAtomic(work + "/run/cmd-1-0.pid", std::to_string(dead_command->pid()) + "\n"));
+  auto daemon = core::Spawn({.argv = {"sleep", "31"}});
+  ASSERT_TRUE(daemon) << daemon.error().message;
+  const auto record = LocalDaemonRecord(daemon->pid());
+  ASSERT_TRUE(record);
+  ASSERT_TRUE(
+      core::WriteFileAtomic(work + "/daemons/" + std::to_string(daemon->pid()), *record + "\n"));
+
+  std::vector<std::string> argv = {"sh", "-c", kRunWrapper, "sh", work + "/run/cmd-2-0.pid"};
+  const auto stop = StopLeftoversArgv(work);
+  argv.insert(argv.end(), stop.begin(), stop.end());
+  auto r = core::RunCapture({"sh", "-c", ShellJoin(argv)}, std::chrono::seconds(30));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->status.ok()) << r->status.Describe() << "\n" << r->err;
+  EXPECT_NE(r->out.find("stopped " + std::to_string(daemon->pid())), std::string::npos) << r->out;
+  EXPECT_TRUE(daemon->WaitFor(std::chrono::seconds(5)));
+  EXPECT_TRUE(dead_command->WaitFor(std::chrono::seconds(5)));
+  EXPECT_TRUE(fs::is_empty(work + "/run"));
+  EXPECT_TRUE(fs::is_empty(work + "/daemons"));
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ esac
 // is not reused while its group has members, so what is left is the daemon's: a snapshot child
 // forked by an engine killed with dfbench), the process groups of its commands, then the
 // recorded files, and an engine's temp-<pid>.rdb of a process it stopped. Prints "stopped PID"
-// and "removed PATH" lines.
+// and "removed PATH" lines. Run through kRunWrapper, it spares its own command's pid record.
 inline constexpr const char* kStopLeftoversFunction = R"sh(group_of() {
   g=$1
   for s in /proc/[0-9]*/stat; do
@@ -137,6 +137,7 @@ stop_leftovers() {
     [ -f "$f" ] || continue
     read pid <"$f" || continue
     case $pid in ''|*[!0-9]*) continue ;; esac
+    [ "$pid" = "$$" ] && continue  # this very command, run by kRunWrapper
     kill -KILL -$pid 2>/dev/null
     rm -f "$f"
   done
