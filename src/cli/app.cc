@@ -85,7 +85,7 @@ const std::vector<CommandSpec>& Commands() {
       {"loadgen", "The built-in load generator (memtier_benchmark-compatible flags)", AddLoadgen},
       {"compare", "Diff two result files of the same shape; exit 1 on a regression", AddCompare},
       {"report", "Write a self-contained HTML report (charts) of result files", AddReport},
-      {"info", "Show a setup's status, hosts, engines and benchmark history", AddInfo},
+      {"info", "Show a setup's status, disk use, hosts, engines and benchmark history", AddInfo},
       {"list", "List known setups with status and age", AddList},
       {"cache", "List, add or prune the engine builds cached on this machine", AddCache},
       {"ssh", "Log in to a setup's server, client or replica (--print: show the command)", AddSsh},

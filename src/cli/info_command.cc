@@ -7,6 +7,7 @@
 #include "core/files.h"
 #include "core/table.h"
 #include "core/time_format.h"
+#include "core/units.h"
 #include "hosts/ssh_command.h"
 #include "providers/billed_stack.h"
 #include "providers/ssh_provider.h"
@@ -79,6 +80,10 @@ void PrintInfo(const state::SetupState& s) {
                                 state::ToString(s.status), state::ToString(s.provider));
   out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
                      state::SetupDir(s.id).string());
+  // work/ holds engine logs and reports while a command runs; results live in the run directories.
+  out += fmt::format("  Disk:      {} in all, {} of it in work/\n",
+                     core::FormatBytes(core::TreeBytes(state::SetupDir(s.id))),
+                     core::FormatBytes(core::TreeBytes(state::SetupDir(s.id) / "work")));
   if (s.provider == state::ProviderKind::kAws) out += AwsSection(s);
   out += "\nHosts:\n";
   for (const auto& h : s.hosts) {

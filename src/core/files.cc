@@ -12,6 +12,27 @@
 
 namespace dfbench::core {
 
+uint64_t TreeBytes(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status top = fs::symlink_status(dir, ec);
+  if (ec) return 0;
+  if (fs::is_regular_file(top)) {
+    const uintmax_t size = fs::file_size(dir, ec);
+    return ec ? 0 : size;
+  }
+  if (!fs::is_directory(top)) return 0;
+  uint64_t total = 0;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec) || entry_ec || it->is_symlink(entry_ec)) continue;
+    const uintmax_t size = it->file_size(entry_ec);
+    if (!entry_ec) total += size;
+  }
+  return total;
+}
+
 Status MakeDirs(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

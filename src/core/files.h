@@ -1,6 +1,7 @@
 // Reading and atomically writing files: a crash never leaves a half-written result file.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -25,5 +26,10 @@ Status MakeDirs(const std::filesystem::path& dir);
 // As MakeDirs, but every directory it creates is 0700 whatever the umask (keys and state live
 // there); directories that exist keep their mode.
 Status MakePrivateDirs(const std::filesystem::path& dir);
+
+// The bytes of the regular files under `dir` (itself included when it is a file), symbolic links
+// not followed; 0 when it does not exist. Entries that vanish or cannot be read while it walks
+// count as 0: it is a figure for people, never a check.
+uint64_t TreeBytes(const std::filesystem::path& dir);
 
 }  // namespace dfbench::core

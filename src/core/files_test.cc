@@ -22,6 +22,23 @@ TEST(Files, AtomicWriteCreatesParentsAndReplaces) {
   EXPECT_EQ(count, 1);
 }
 
+TEST(Files, TreeBytesSumsRegularFilesWithoutFollowingLinks) {
+  auto dir = std::filesystem::path(testing::TempDir()) / "files_test_tree";
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(WriteFileAtomic(dir / "a", std::string(1000, 'a')));
+  ASSERT_TRUE(WriteFileAtomic(dir / "sub" / "b", std::string(24, 'b')));
+  ASSERT_TRUE(MakeDirs(dir / "empty"));
+  // A link to a big file elsewhere adds nothing.
+  ASSERT_TRUE(WriteFileAtomic(dir.string() + "-big", std::string(5000, 'c')));
+  std::filesystem::create_symlink(dir.string() + "-big", dir / "link");
+  EXPECT_EQ(TreeBytes(dir), 1024u);
+  EXPECT_EQ(TreeBytes(dir / "a"), 1000u);
+  EXPECT_EQ(TreeBytes(dir / "empty"), 0u);
+  EXPECT_EQ(TreeBytes(dir / "missing"), 0u);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(dir.string() + "-big");
+}
+
 TEST(Files, ModeAppliesFromCreation) {
   auto path = std::filesystem::path(testing::TempDir()) / "files_test_mode" / "key";
   ASSERT_TRUE(WriteFileAtomic(path, "secret", 0600));

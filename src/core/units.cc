@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 
 namespace dfbench::core {
 namespace {
@@ -103,6 +105,21 @@ Result<Range> ParseRange(std::string_view text) {
                 "invalid range '" + std::string(text) + "': minimum is greater than maximum");
   }
   return r;
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  size_t unit = 0;
+  // 1023.96 KiB would print as "1024.0 KiB": move on while the rounded value reaches 1024.
+  while (value >= 1023.95 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f %s", value, kUnits[unit]);
+  return text;
 }
 
 }  // namespace dfbench::core

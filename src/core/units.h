@@ -31,4 +31,7 @@ struct Range {
 };
 Result<Range> ParseRange(std::string_view text);
 
+// A size as people read it, in powers of 1024: "512 B", "1.5 KiB", "17.2 MiB", "3.0 GiB".
+std::string FormatBytes(uint64_t bytes);
+
 }  // namespace dfbench::core

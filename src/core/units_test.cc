@@ -50,5 +50,15 @@ TEST(ParseRange, Valid) {
   for (const char* text : {"20-10", "x"}) EXPECT_FALSE(ParseRange(text)) << text;
 }
 
+TEST(FormatBytes, PowersOf1024NeverShowing1024OfAUnit) {
+  EXPECT_EQ(FormatBytes(0), "0 B");
+  EXPECT_EQ(FormatBytes(1023), "1023 B");
+  EXPECT_EQ(FormatBytes(1024), "1.0 KiB");
+  EXPECT_EQ(FormatBytes(1536), "1.5 KiB");
+  EXPECT_EQ(FormatBytes(1024 * 1024 - 1), "1.0 MiB");  // never "1024.0 KiB"
+  EXPECT_EQ(FormatBytes(17ull * 1024 * 1024 + 200 * 1024), "17.2 MiB");
+  EXPECT_EQ(FormatBytes(3ull << 30), "3.0 GiB");
+}
+
 }  // namespace
 }  // namespace dfbench::core

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "core/files.h"
+#include "hosts/leftovers.h"
 #include "hosts/remote_facts.h"
 
 namespace dfbench::hosts {
@@ -62,7 +63,15 @@ LocalHost::LocalHost(std::filesystem::path work_dir) : work_dir_(std::move(work_
 
 LocalHost::~LocalHost() {
   std::lock_guard lock(mu_);
-  for (auto& [pid, proc] : daemons_) proc.Terminate(std::chrono::milliseconds(500));
+  for (auto& [pid, proc] : daemons_) {
+    proc.Terminate(std::chrono::milliseconds(500));
+    ForgetDaemon(pid);
+  }
+}
+
+void LocalHost::ForgetDaemon(int pid) {
+  std::error_code ec;
+  std::filesystem::remove(work_dir_ / "daemons" / std::to_string(pid), ec);
 }
 
 core::Result<CommandOutput> LocalHost::Run(const CommandSpec& spec) {
@@ -94,6 +103,15 @@ core::Result<DaemonHandle> LocalHost::StartDaemon(const DaemonSpec& spec) {
                            .working_dir = spec.working_dir});
   if (!proc) return tl::unexpected(proc.error());
   DaemonHandle handle{.pid = proc->pid(), .log_path = spec.log_path, .description = spec.argv[0]};
+  // Its process group outlives a killed dfbench when it forked (a snapshot child): the record
+  // lets the next command stop it (hosts/leftovers.h).
+  if (auto record = LocalDaemonRecord(handle.pid)) {
+    if (auto st = core::WriteFileAtomic(work_dir_ / "daemons" / std::to_string(handle.pid),
+                                        *record + "\n");
+        !st) {
+      return tl::unexpected(st.error());  // `proc` goes, and kills the daemon with it
+    }
+  }
   std::lock_guard lock(mu_);
   daemons_[handle.pid] = std::move(*proc);
   return handle;
@@ -122,6 +140,7 @@ core::Status LocalHost::StopDaemon(DaemonHandle& handle, std::chrono::millisecon
   }
   // Outside the lock: the grace period may take a while.
   handle.exit_status = proc.Terminate(grace);
+  ForgetDaemon(handle.pid);
   handle.pid = -1;  // a later pid reuse must not be mistaken for this daemon
   return core::Ok();
 }

@@ -17,7 +17,8 @@ core::Result<int> FreeLocalPort(const std::string& address);
 // start daemons from a thread that outlives them.
 class LocalHost : public Host {
  public:
-  // `work_dir`: where logs and reports go (created on first use).
+  // `work_dir`: where logs and reports go (created on first use), and the records of the daemons
+  // it runs (hosts/leftovers.h).
   explicit LocalHost(std::filesystem::path work_dir);
   // Terminates the daemons that were started here and not stopped.
   ~LocalHost() override;
@@ -35,6 +36,7 @@ class LocalHost : public Host {
   core::Result<std::string> DfbenchBinary() override;
 
  private:
+  void ForgetDaemon(int pid);  // drops its record under work_dir_/daemons
   std::filesystem::path work_dir_;
   std::mutex mu_;                         // guards daemons_
   std::map<int, core::Process> daemons_;  // by pid; destroying the host kills leftovers

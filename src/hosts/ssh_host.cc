@@ -475,19 +475,6 @@ core::Result<std::string> SshHost::DfbenchBinary() {
   return remote;
 }
 
-core::Status SshHost::StopLeftovers() {
-  auto r =
-      RunScript(std::string(kStartOfFunction) + kStopLeftoversFunction + "stop_leftovers \"$1\"\n",
-                {work_dir_}, std::chrono::minutes(2));
-  if (!r) return tl::unexpected(r.error());
-  if (!r->status.ok()) {
-    return core::Fail(core::ErrorKind::kEnvironment, "cannot stop what was left in " + work_dir_ +
-                                                         " on " + Where() + ": " +
-                                                         core::FirstLine(r->err));
-  }
-  return core::Ok();
-}
-
 core::Status SshHost::RemoveWorkDir() {
   auto r = RunScript(std::string(kStartOfFunction) + kStopLeftoversFunction + kRemoveWorkDirScript,
                      {work_dir_}, std::chrono::minutes(2));

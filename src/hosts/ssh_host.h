@@ -70,9 +70,6 @@ class SshHost : public Host {
   core::Result<CommandOutput> RunScript(const std::string& script,
                                         const std::vector<std::string>& args,
                                         std::chrono::milliseconds timeout);
-  // Stops daemons and commands that an earlier dfbench process started in this setup's work
-  // directory and left behind (e.g. one that was killed).
-  core::Status StopLeftovers();
   // Stops daemons that any earlier dfbench process started in this setup's work directory and
   // left behind (e.g. one that was killed), then removes the work directory.
   core::Status RemoveWorkDir();

@@ -1,4 +1,5 @@
-// The fixed POSIX sh scripts SshHost runs on a host. They take every variable part as a
+// The fixed POSIX sh scripts SshHost runs on a host (and the leftovers' scripts, which every host
+// runs: hosts/leftovers.h). They take every variable part as a
 // positional argument ($1, $2 ...), never spliced into their text.
 #pragma once
 
@@ -92,33 +93,89 @@ case $1 in
 esac
 )sh";
 
-// stop_leftovers DIR: stops what dfbench processes left running in work directory DIR: the
-// daemons of its registry (checked by start time) and the process groups of its commands.
-inline constexpr const char* kStopLeftoversFunction = R"sh(stop_leftovers() {
-  for f in "$1"/daemons/*; do
+// group_of PGID: the pids of the live processes in process group PGID, one per line.
+// stop_leftovers DIR: stops what dfbench processes left running in work directory DIR and
+// removes what they wrote (hosts/leftovers.h describes the records): each recorded daemon's
+// process group, when its leader is still the recorded process (by start time) or is gone (a pgid
+// is not reused while its group has members, so what is left is the daemon's: a snapshot child
+// forked by an engine killed with dfbench), the process groups of its commands, then the
+// recorded files, and an engine's temp-<pid>.rdb of a process it stopped. Prints "stopped PID"
+// and "removed PATH" lines. Run through kRunWrapper, it spares its own command's pid record.
+inline constexpr const char* kStopLeftoversFunction = R"sh(group_of() {
+  g=$1
+  for s in /proc/[0-9]*/stat; do
+    l=""; read -r l 2>/dev/null <"$s" || [ -n "$l" ] || continue
+    set -- ${l##*) }
+    case $1 in Z|X) continue ;; esac
+    [ "$3" = "$g" ] || continue
+    p=${s#/proc/}; echo "${p%/stat}"
+  done
+}
+stop_leftovers() {
+  w=$1; killed=""
+  for f in "$w"/daemons/*; do
     [ -f "$f" ] || continue
-    read pid start <"$f" || continue
-    if [ "$(start_of "$pid")" = "$start" ]; then
-      kill -TERM -$pid 2>/dev/null || kill -TERM $pid 2>/dev/null
-      i=0; while [ "$(start_of "$pid")" = "$start" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
-      kill -KILL -$pid 2>/dev/null || kill -KILL $pid 2>/dev/null
+    pid=""; start=""; read pid start <"$f"
+    case $pid in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
+    now=$(start_of "$pid")
+    if [ -z "$now" ] || [ "$now" = "$start" ]; then
+      members=$(group_of "$pid")
+      if [ -n "$now" ]; then
+        kill -TERM -$pid 2>/dev/null || kill -TERM $pid 2>/dev/null
+        i=0; while [ "$(start_of "$pid")" = "$start" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
+      fi
+      kill -KILL -$pid 2>/dev/null
+      for m in $members; do
+        i=0; while start_of "$m" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+        echo "stopped $m"
+      done
+      killed="$killed $members"
     fi
     rm -f "$f"
   done
-  for f in "$1"/run/*.pid; do
+  for f in "$w"/run/*.pid; do
     [ -f "$f" ] || continue
     read pid <"$f" || continue
     case $pid in ''|*[!0-9]*) continue ;; esac
+    [ "$pid" = "$$" ] && continue  # this very command, run by kRunWrapper
     kill -KILL -$pid 2>/dev/null
     rm -f "$f"
   done
+  for f in "$w"/files/*; do
+    [ -f "$f" ] || continue
+    dir=""; prefix=""
+    { IFS= read -r dir; IFS= read -r prefix; } <"$f"
+    if [ -n "$dir" ] && [ -z "$prefix" ]; then
+      if [ -e "$dir" ]; then rm -rf -- "$dir" && echo "removed $dir"; fi
+    elif [ -n "$dir" ]; then
+      for p in "$dir/$prefix"*; do
+        if [ -e "$p" ]; then rm -rf -- "$p" && echo "removed $p"; fi
+      done
+      for m in $killed; do
+        if [ -e "$dir/temp-$m.rdb" ]; then rm -f -- "$dir/temp-$m.rdb" && echo "removed $dir/temp-$m.rdb"; fi
+      done
+    fi
+    rm -f "$f"
+  done
+  return 0
+}
+)sh";
+
+// clear_scratch DIR: removes the scratch files of work directory DIR (its regular files and
+// snapshots/); its other directories stay.
+inline constexpr const char* kClearScratchFunction = R"sh(clear_scratch() {
+  [ -d "$1" ] || return 0
+  for f in "$1"/* "$1"/.[!.]*; do
+    if [ -f "$f" ]; then rm -f -- "$f"; fi
+  done
+  rm -rf -- "$1/snapshots"
 }
 )sh";
 
 // $1 work directory: stops what dfbench processes left running there, then removes it.
 inline constexpr const char* kRemoveWorkDirScript = R"sh(w=$1
 case $w in */.dfbench-work/*) ;; *) echo "refusing to remove $w" >&2; exit 2 ;; esac
-stop_leftovers "$w"
+stop_leftovers "$w" >/dev/null
 rm -rf -- "$w" && { rmdir -- "${w%/*}" 2>/dev/null; true; }
 )sh";
 

@@ -2,6 +2,7 @@
 
 #include "core/log.h"
 #include "engines/local_build.h"
+#include "hosts/leftovers.h"
 #include "hosts/local_host.h"
 
 namespace dfbench::providers {
@@ -241,7 +242,15 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   return fleet;
 }
 
+core::Status LocalProvider::StopLeftovers(const state::SetupState& state) {
+  hosts::LocalHost host(WorkDirOf(state.id));
+  return hosts::StopLeftovers(host);
+}
+
 core::Status LocalProvider::Destroy(state::SetupState* state) {
+  // What a killed command left (a snapshot child, files in a --snapshot-dir) is named by the
+  // records in work/, which go with it.
+  if (auto st = StopLeftovers(*state); !st) return st;
   std::error_code ec;
   std::filesystem::remove_all(WorkDirOf(state->id), ec);
   if (ec) {

@@ -22,8 +22,12 @@ class LocalProvider : public Provider {
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
   // One LocalHost (work dir SetupDir(id)/work) serving as both server and client.
   core::Result<Fleet> Connect(const state::SetupState& state) override;
-  // Removes SetupDir(id)/work. Idempotent.
+  // StopLeftovers, then removes SetupDir(id)/work. Idempotent.
   core::Status Destroy(state::SetupState* state) override;
+  // Stops and removes what the records under SetupDir(id)/work name (hosts::StopLeftovers): an
+  // engine's children outlive a killed dfbench (the parent-death signal reaches the engine
+  // only), and so do its files.
+  core::Status StopLeftovers(const state::SetupState& state) override;
   // As at setup: a tag, latest, a URL or a file into the engine cache under ~/.dfbench; system
   // from the PATH.
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,

@@ -115,9 +115,9 @@ class Provider {
   virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
   // Releases what Provision acquired. Idempotent.
   virtual core::Status Destroy(state::SetupState* state) = 0;
-  // Stops what a dead dfbench command of this setup left running on its hosts (engines, load
-  // generators). Local children die with dfbench (parent-death signal), so the default does
-  // nothing.
+  // Stops what a dead dfbench command of this setup left running on its hosts (engines, what
+  // they forked, load generators) and removes what it wrote there (hosts::StopLeftovers). The
+  // default, for a provider without hosts of its own, does nothing.
   virtual core::Status StopLeftovers(const state::SetupState& state) {
     (void)state;
     return core::Ok();

@@ -5,6 +5,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "engines/install.h"
+#include "hosts/leftovers.h"
 #include "hosts/ssh_host.h"
 #include "providers/net_tune.h"
 #include "providers/ssh_key.h"
@@ -377,7 +378,7 @@ core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
       core::Notef("{} is unreachable; what runs there stays: {}", h.role, host.error().message);
       continue;
     }
-    if (auto st = (*host)->StopLeftovers(); !st) {
+    if (auto st = hosts::StopLeftovers(**host); !st) {
       failures += (failures.empty() ? "" : "; ") + st.error().message;
     }
   }

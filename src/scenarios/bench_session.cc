@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/log.h"
+#include "hosts/leftovers.h"
 #include "providers/client_tools.h"
 #include "scenarios/recovery.h"
 
@@ -32,6 +33,17 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
   if (!fleet) return tl::unexpected(fleet.error());
   session->fleet_ = std::move(*fleet);
   return session;
+}
+
+BenchSession::~BenchSession() {
+  std::vector<hosts::Host*> done;
+  std::vector<std::shared_ptr<hosts::Host>> all = {fleet_.server, fleet_.client};
+  all.insert(all.end(), fleet_.replicas.begin(), fleet_.replicas.end());
+  for (const auto& host : all) {
+    if (!host || std::find(done.begin(), done.end(), host.get()) != done.end()) continue;
+    done.push_back(host.get());
+    if (auto st = hosts::ClearScratch(*host); !st) core::Note(st.error().message);
+  }
 }
 
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,

@@ -24,6 +24,12 @@ class BenchSession {
   // otherwise, naming the status), moves it to "benchmarking" and connects to its hosts
   // through its provider. The previous status comes back when the session goes away.
   static core::Result<std::unique_ptr<BenchSession>> Open(const std::string& id);
+  // Clears the scratch files of the hosts' work directories (engine logs, load generator
+  // reports: hosts::ClearScratch), whatever way the run ended; the run directory keeps what
+  // its results point to.
+  ~BenchSession();
+  BenchSession(const BenchSession&) = delete;
+  BenchSession& operator=(const BenchSession&) = delete;
 
   state::SetupState& setup() { return setup_; }
   providers::Provider& provider() { return *provider_; }

@@ -7,6 +7,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/text.h"
+#include "hosts/leftovers.h"
 #include "scenarios/bench_session.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/memory_trial.h"
@@ -39,10 +40,15 @@ core::Result<SnapshotPlace> PrepareSnapshotPlace(hosts::Host& server, const Memo
     return core::Fail(core::ErrorKind::kEnvironment,
                       "snapshot directory " + place.dir + ": " + core::Trim(made->err));
   }
+  // Should this command die, the next one removes what the engine wrote (a snapshot child
+  // killed mid-write leaves its temporary file).
+  if (auto st = hosts::RecordFiles(server, stem, place.dir, place.own_dir ? "" : place.file); !st) {
+    return tl::unexpected(st.error());
+  }
   return place;
 }
 
-void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place) {
+void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place, const std::string& stem) {
   // The engine's file and its temporary ones (temp-<pid>.rdb sits beside it in its own dir;
   // Dragonfly writes <file>-summary.dfs and one <file>-NNNN.dfs per shard). Cleanup: it runs
   // after Ctrl+C too.
@@ -53,7 +59,9 @@ void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place) {
   auto removed = server.Run({.argv = argv, .interrupts = core::Interrupts::kIgnore});
   if (!removed || !removed->status.ok()) {
     core::Notef("could not remove the snapshot in {}", place.dir);
+    return;  // the record stays: the next command or destroy tries again
   }
+  hosts::ForgetFiles(server, stem);
 }
 
 // A failed snapshot is a failed measurement too: the row says why, the exit code says so.
@@ -128,7 +136,7 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
         turn->Stop();
       }
     }
-    if (place) RemoveSnapshot(*fleet.server, *place);
+    if (place) RemoveSnapshot(*fleet.server, *place, stem);
     publish();
     if (!go_on) return false;
     if (!row->error.empty()) return true;
