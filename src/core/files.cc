@@ -10,8 +10,6 @@
 #include <fstream>
 #include <random>
 
-#include "core/interrupt.h"
-
 namespace dfbench::core {
 namespace {
 
@@ -26,7 +24,8 @@ std::string KindOf(mode_t mode) {
 
 enum class Beyond { kRefuse, kStop };
 
-// Reads up to `max_bytes` of a regular file in chunks, checking for an interrupt between them.
+// Reads up to `max_bytes` of a regular file. It never checks for an interrupt: an interrupted run
+// still reads its reports and state to record what it measured, and the cap bounds the read.
 // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
 Result<std::string> ReadRegular(const std::filesystem::path& path, uint64_t max_bytes,
                                 Beyond beyond) {
@@ -58,9 +57,6 @@ Result<std::string> ReadRegular(const std::filesystem::path& path, uint64_t max_
   std::string text;
   char chunk[1 << 16];
   while (text.size() < max_bytes || beyond == Beyond::kRefuse) {
-    if (InterruptRequested()) {
-      return Fail(ErrorKind::kInterrupted, path.string() + ": interrupted while reading");
-    }
     const size_t want = beyond == Beyond::kStop
                             ? std::min<uint64_t>(sizeof(chunk), max_bytes - text.size())
                             : sizeof(chunk);

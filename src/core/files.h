@@ -32,7 +32,7 @@ Status WriteOutputFile(const std::filesystem::path& path, std::string_view conte
 
 // Reads a whole regular file of at most kMaxReadBytes. kNotFound when it does not exist; kUsage
 // for anything but a regular file (directory, device, FIFO: never opened for blocking reads) or
-// a larger one; kInterrupted once SIGINT/SIGTERM arrived; kEnvironment on other I/O errors.
+// a larger one; kEnvironment on other I/O errors.
 Result<std::string> ReadFile(const std::filesystem::path& path);
 
 // The first `max_bytes` (or fewer) of a regular file, with ReadFile's errors.

@@ -191,8 +191,6 @@ core::Result<ResultDocument> LoadResultDocument(const std::filesystem::path& pat
   if (std::filesystem::is_directory(path, ec)) file = path / "results.json";
   auto text = core::ReadFile(file);
   // ReadFile's messages already name the file; a missing file is bad input here, not exit 3.
-  if (!text && text.error().kind == core::ErrorKind::kInterrupted)
-    return tl::unexpected(text.error());
   if (!text) return tl::unexpected(UsageError(text.error().message));
   if (text->empty()) return tl::unexpected(UsageError(file.string() + ": empty file"));
   auto json = results::ParseJson(*text);

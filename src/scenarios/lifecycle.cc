@@ -13,7 +13,6 @@ namespace {
 // Deletes the directory of a corrupt setup when forced to; else says why not, in one line.
 core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
                            IfCorrupt if_corrupt) {
-  if (corrupt.kind == core::ErrorKind::kInterrupted) return tl::unexpected(corrupt);
   const std::filesystem::path dir = state::SetupDir(id);
   if (if_corrupt == IfCorrupt::kRefuse) {
     return core::Fail(corrupt.kind, corrupt.message +

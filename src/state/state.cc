@@ -49,10 +49,9 @@ std::filesystem::path StatePath(const std::string& id) {
   return SetupDir(id) / kStateFile;
 }
 
-// Load's error for a state file it cannot use: one line naming the setup and the file. An
-// interrupt stays one.
-core::Error Corrupt(const std::string& id, const std::filesystem::path& path, core::Error e) {
-  if (e.kind == core::ErrorKind::kInterrupted) return e;
+// Load's error for a state file it cannot use: one line naming the setup and the file.
+core::Error Corrupt(const std::string& id, const std::filesystem::path& path,
+                    const core::Error& e) {
   const std::string where =
       e.message.rfind(path.string(), 0) == 0 ? e.message : path.string() + ": " + e.message;
   return core::Error{core::ErrorKind::kUsage, "setup \"" + id + "\" is corrupt: " + where};
