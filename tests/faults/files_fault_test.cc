@@ -184,7 +184,7 @@ TEST_F(ResultInputTest, CompareOnAFifoThatNeverEndsStopsOnSigterm) {
 class SetupStateTest : public ::testing::Test {
  protected:
   DfbenchRunner dfb_{"files-state"};
-  void Setup(const std::string& id, const std::vector<std::string>& more = {}) {
+  void MakeSetup(const std::string& id, const std::vector<std::string>& more = {}) {
     auto r = dfb_.Run(
         Concat({"setup", "--id", id, "--engines", "redis", "--provider", "local", "--yes"}, more));
     ASSERT_EQ(r.code, 0) << r.err;
@@ -223,7 +223,7 @@ TEST_F(SetupStateTest, UmaskZeroStillMakesPrivateDirectories) {
 }
 
 TEST_F(SetupStateTest, CorruptStateIsListedAndRefusedByInfoAndDestroy) {
-  Setup("c");
+  MakeSetup("c");
   Corrupt("c");
   const fs::path state = dfb_.SetupDir("c") / "state.json";
 
@@ -252,7 +252,7 @@ TEST_F(SetupStateTest, CorruptStateIsListedAndRefusedByInfoAndDestroy) {
 }
 
 TEST_F(SetupStateTest, SetupReplacesACorruptStateOnlyWithForce) {
-  Setup("c");
+  MakeSetup("c");
   Corrupt("c");
   const fs::path state = dfb_.SetupDir("c") / "state.json";
   const std::string corrupt = core::ReadFile(state).value_or("");
@@ -263,7 +263,7 @@ TEST_F(SetupStateTest, SetupReplacesACorruptStateOnlyWithForce) {
   EXPECT_NE(refused.err.find("--force"), std::string::npos) << refused.err;
   EXPECT_EQ(core::ReadFile(state).value_or(""), corrupt);
 
-  Setup("c", {"--force"});
+  MakeSetup("c", {"--force"});
   EXPECT_EQ(dfb_.State("c")["status"], "ready");
   EXPECT_EQ(dfb_.Run({"info", "--id", "c"}).code, 0);
   EXPECT_EQ(dfb_.Run({"destroy", "--id", "c"}).code, 0);
