@@ -150,7 +150,10 @@ int Main(int argc, char** argv) {
   // Recorded with a working status, so that a command that dies can be named.
   for (const auto* sub : app.get_subcommands()) state::SetCommandName(sub->get_name());
   try {
-    return action();
+    const int code = action();
+    // A command with nothing to wait for notices a signal only here: it was interrupted all the
+    // same, and its output may be incomplete.
+    return core::InterruptRequested() ? static_cast<int>(core::ErrorKind::kInterrupted) : code;
   } catch (const ExitError& e) {
     return PrintError(e.error.message, static_cast<int>(e.error.kind));
   }

@@ -54,12 +54,17 @@ int RunList(bool all) {
   using Align = core::Table::Align;
   std::vector<std::vector<std::string>> rows;
   bool any_stack = false;
-  for (const auto& s : state::ListSetups()) {  // newest first
+  std::vector<std::string> corrupt;
+  for (const auto& s : state::ListSetups(&corrupt)) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
     rows.push_back({s.id, state::ToString(s.status),
                     s.region.empty() ? state::ToString(s.provider) : s.region,
                     MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
     any_stack = any_stack || rows.back().back() != "-";
+  }
+  // Shown whatever --all says: nothing is known of them but that they need a look.
+  for (const auto& id : corrupt) {
+    rows.push_back({id, state::kCorruptStatus, "-", "-", "-", "?", "-"});
   }
   // The reference's columns, plus what held stacks cost when some setup holds one.
   std::vector<std::string> headers = {"ID", "STATUS", "REGION", "SERVER", "CLIENT", "AGE"};

@@ -13,11 +13,13 @@ namespace {
 
 int RunLoadgen(const loadgen::Options& options) {
   const loadgen::Config config = OrExit(loadgen::ParseOptions(options));
+  // A path that cannot be written is refused before the load, not after it.
+  if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
   const loadgen::Report report = OrExit(loadgen::Run(config));
   std::fputs(loadgen::ReportTable(report, config).c_str(), stdout);
   std::fflush(stdout);
   if (!config.json_out_file.empty()) {
-    OrExit(core::WriteFileAtomic(config.json_out_file, loadgen::ReportJson(report, config)));
+    OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(report, config)));
   }
   if (report.interrupted) return static_cast<int>(core::ErrorKind::kInterrupted);
   if (!report.aborted_reason.empty()) {

@@ -22,6 +22,7 @@ int RunReport(const ReportFlags& f) {
   if (!std::isfinite(f.regression_pct) || f.regression_pct < 0) {
     ExitWith(core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
   }
+  OrExit(core::ResolveOutputPath(f.output));
   std::vector<report::ResultDocument> docs;
   for (const auto& file : f.files) docs.push_back(OrExit(report::LoadResultDocument(file)));
   const report::ReportOptions options{
@@ -30,7 +31,7 @@ int RunReport(const ReportFlags& f) {
                                                          : report::Significance::kThresholdOnly},
       .generated_at = core::NowIso8601(),
       .tool_version = core::VersionLine()};
-  OrExit(core::WriteFileAtomic(f.output, report::RenderHtmlReport(docs, options)));
+  OrExit(core::WriteOutputFile(f.output, report::RenderHtmlReport(docs, options)));
   std::error_code ec;
   const auto shown = std::filesystem::absolute(f.output, ec);
   core::Note("report: " + (ec ? f.output : shown.string()));

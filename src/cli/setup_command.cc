@@ -12,6 +12,7 @@ struct SetupFlags {
   SetupTargetFlags target;
   std::string load_generator;  // "": as the reference, both tools if the client can have them
   std::string dfly_bench_ref = providers::kDflyBenchDefaultRef;
+  bool force = false;
 };
 
 // External load generators setup finds or builds on a remote client, as the reference's setup:
@@ -42,6 +43,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o =
       ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
   o.client_tools = ToClientTools(f, o.provider, sub);
+  o.if_corrupt = f.force ? scenarios::IfCorrupt::kForce : scenarios::IfCorrupt::kRefuse;
   if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
   auto created = scenarios::CreateSetup(o);
   if (!created) {
@@ -83,6 +85,9 @@ void AddSetup(CLI::App* sub, Action* action) {
                   "Dragonfly git ref dfly_bench is built at on the client (ssh, aws); given, "
                   "dfly_bench is required")
       ->capture_default_str();
+  AddBoolFlag(sub, "--force", &f->force,
+              "Replace a setup of this --id whose state.json cannot be read (list shows it "
+              "\"corrupt\"); without it, setup refuses");
   AddSetupConfirmFlags(sub, &f->target);
   sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
 }

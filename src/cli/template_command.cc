@@ -68,6 +68,7 @@ void AddTemplate(CLI::App* sub, Action* action) {
   AddAwsFleetFlags(sub, &o->fleet);
   sub->callback([o, action] {
     *action = [o] {
+      if (!o->out.empty()) OrExit(core::ResolveOutputPath(o->out));
       const std::string key =
           o->public_key.empty() ? kPlaceholderKey : ReadPublicKey(o->public_key);
       const aws::FleetPlan plan = ToFleetPlan(o->fleet, o->run_id, key);
@@ -76,7 +77,7 @@ void AddTemplate(CLI::App* sub, Action* action) {
       if (o->out.empty()) {
         std::fwrite(yaml.data(), 1, yaml.size(), stdout);
       } else {
-        OrExit(core::WriteFileAtomic(o->out, yaml));
+        OrExit(core::WriteOutputFile(o->out, yaml));
         core::Note("wrote " + o->out);
       }
       core::Note("estimated cost: " + CostLine(plan));

@@ -4,13 +4,77 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <random>
-#include <sstream>
 
 namespace dfbench::core {
+namespace {
+
+// What a non-regular file is, for the line that refuses it.
+std::string KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+enum class Beyond { kRefuse, kStop };
+
+// Reads up to `max_bytes` of a regular file. It never checks for an interrupt: an interrupted run
+// still reads its reports and state to record what it measured, and the cap bounds the read.
+// O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
+Result<std::string> ReadRegular(const std::filesystem::path& path, uint64_t max_bytes,
+                                Beyond beyond) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Fail(ErrorKind::kNotFound, path.string() + ": no such file");
+    return Fail(ErrorKind::kEnvironment, path.string() + ": cannot read: " + std::strerror(errno));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat st = {};
+  if (fstat(fd, &st) != 0) {
+    return Fail(ErrorKind::kEnvironment, path.string() + ": cannot read: " + std::strerror(errno));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return Fail(ErrorKind::kUsage,
+                path.string() + ": " + KindOf(st.st_mode) + ", not a regular file");
+  }
+  const auto too_big = [&] {
+    return Fail(ErrorKind::kUsage, path.string() + ": larger than " +
+                                       std::to_string(max_bytes >> 20) +
+                                       " MiB, the most a dfbench file can be");
+  };
+  if (beyond == Beyond::kRefuse && static_cast<uint64_t>(st.st_size) > max_bytes) {
+    return too_big();
+  }
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() < max_bytes || beyond == Beyond::kRefuse) {
+    const size_t want = beyond == Beyond::kStop
+                            ? std::min<uint64_t>(sizeof(chunk), max_bytes - text.size())
+                            : sizeof(chunk);
+    const ssize_t n = read(fd, chunk, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Fail(ErrorKind::kEnvironment,
+                  path.string() + ": cannot read: " + std::strerror(errno));
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<size_t>(n));
+    // The file may grow while it is read.
+    if (beyond == Beyond::kRefuse && text.size() > max_bytes) return too_big();
+  }
+  return text;
+}
+
+}  // namespace
 
 uint64_t TreeBytes(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
@@ -96,18 +160,48 @@ Status WriteFileAtomic(const std::filesystem::path& path, std::string_view conte
   return Ok();
 }
 
-Result<std::string> ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-      return Fail(ErrorKind::kNotFound, path.string() + ": no such file");
+Result<std::filesystem::path> ResolveOutputPath(const std::filesystem::path& path) {
+  const auto refuse = [&](const std::string& why) {
+    return Fail(ErrorKind::kUsage, path.string() + ": " + why);
+  };
+  if (path.empty()) return refuse("an empty path");
+  struct stat link = {};
+  if (lstat(path.c_str(), &link) == 0) {
+    struct stat target = {};
+    if (stat(path.c_str(), &target) != 0) {
+      return refuse("a symlink to nothing; write to a regular file instead");
     }
-    return Fail(ErrorKind::kEnvironment, path.string() + ": cannot read");
+    if (!S_ISREG(target.st_mode)) {
+      return refuse(KindOf(target.st_mode) + "; only regular files are written");
+    }
+    if (!S_ISLNK(link.st_mode)) return path;
+    // The file the link names is replaced (atomically, beside it); the link stays.
+    std::error_code ec;
+    auto resolved = std::filesystem::canonical(path, ec);
+    if (ec) return refuse("cannot follow the symlink: " + ec.message());
+    return resolved;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (errno != ENOENT) return refuse(std::string("cannot write it: ") + std::strerror(errno));
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return refuse("directory " + dir.string() + " does not exist; create it first");
+  }
+  return path;
+}
+
+Status WriteOutputFile(const std::filesystem::path& path, std::string_view content) {
+  auto target = ResolveOutputPath(path);
+  if (!target) return tl::unexpected(target.error());
+  return WriteFileAtomic(*target, content);
+}
+
+Result<std::string> ReadFile(const std::filesystem::path& path) {
+  return ReadRegular(path, kMaxReadBytes, Beyond::kRefuse);
+}
+
+Result<std::string> ReadFileHead(const std::filesystem::path& path, size_t max_bytes) {
+  return ReadRegular(path, max_bytes, Beyond::kStop);
 }
 
 std::string ReadTail(const std::filesystem::path& path, size_t max_bytes) {

@@ -10,13 +10,33 @@
 
 namespace dfbench::core {
 
+// The largest file ReadFile reads: far above any result, state or report file dfbench writes
+// (the largest seen are a few MiB), low enough that a wrong path fails at once.
+inline constexpr uint64_t kMaxReadBytes = uint64_t{256} << 20;
+
 // Writes `content` to a temporary file beside `path`, fsyncs it, then renames it over `path`.
 // Creates missing parent directories. `mode` applies to the new file from its creation.
+// For dfbench's own files; a path the user names goes through WriteOutputFile.
 Status WriteFileAtomic(const std::filesystem::path& path, std::string_view content,
                        unsigned mode = 0644);
 
-// Reads a whole file. kNotFound when it does not exist, kEnvironment on other I/O errors.
+// The file a user-named output path (report -o, template --out, loadgen --json-out-file)
+// writes: `path` itself when it is a regular file or does not exist yet, the regular file a
+// symlink points to (the link is kept). kUsage, with one line naming `path`, for a device, FIFO,
+// socket, directory or dangling symlink, and when the directory it goes in does not exist
+// (it is never created).
+Result<std::filesystem::path> ResolveOutputPath(const std::filesystem::path& path);
+
+// WriteFileAtomic onto ResolveOutputPath(path).
+Status WriteOutputFile(const std::filesystem::path& path, std::string_view content);
+
+// Reads a whole regular file of at most kMaxReadBytes. kNotFound when it does not exist; kUsage
+// for anything but a regular file (directory, device, FIFO: never opened for blocking reads) or
+// a larger one; kEnvironment on other I/O errors.
 Result<std::string> ReadFile(const std::filesystem::path& path);
+
+// The first `max_bytes` (or fewer) of a regular file, with ReadFile's errors.
+Result<std::string> ReadFileHead(const std::filesystem::path& path, size_t max_bytes);
 
 // The last `max_bytes` of a file, starting at a line boundary; "" if unreadable.
 std::string ReadTail(const std::filesystem::path& path, size_t max_bytes = 2048);

@@ -73,6 +73,52 @@ TEST(Files, MissingFileIsNotFound) {
   EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
 }
 
+TEST(Files, ReadsOnlyRegularFilesWithoutWaitingOnAFifo) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "files_test_kinds";
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(MakeDirs(dir));
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
+  for (const auto& path : {dir, dir / "fifo", std::filesystem::path("/dev/zero")}) {
+    auto r = ReadFile(path);
+    ASSERT_FALSE(r) << path;
+    EXPECT_EQ(r.error().kind, ErrorKind::kUsage) << path;
+    EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos);
+  }
+}
+
+TEST(Files, HeadStopsAtItsSizeAndReadFileAtTheCap) {
+  const auto path = std::filesystem::path(testing::TempDir()) / "files_test_head";
+  ASSERT_TRUE(WriteFileAtomic(path, "abcdef"));
+  EXPECT_EQ(*ReadFileHead(path, 2), "ab");
+  EXPECT_EQ(*ReadFileHead(path, 100), "abcdef");
+  // Sparse: one byte past the cap, refused from its size alone.
+  std::filesystem::resize_file(path, kMaxReadBytes + 1);
+  auto r = ReadFile(path);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kUsage);
+  EXPECT_NE(r.error().message.find("256 MiB"), std::string::npos) << r.error().message;
+  std::filesystem::remove(path);
+}
+
+TEST(Files, OutputPathIsARegularFileInADirectoryThatExists) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "files_test_output";
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(MakeDirs(dir));
+  EXPECT_EQ(*ResolveOutputPath(dir / "new.html"), dir / "new.html");
+  ASSERT_TRUE(WriteFileAtomic(dir / "target.html", "old"));
+  std::filesystem::create_symlink(dir / "target.html", dir / "link.html");
+  EXPECT_EQ(*ResolveOutputPath(dir / "link.html"), dir / "target.html");
+  ASSERT_TRUE(WriteOutputFile(dir / "link.html", "new"));
+  EXPECT_EQ(*ReadFile(dir / "target.html"), "new");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.html"));
+  for (const auto& refused : {dir, dir / "missing" / "x.html", std::filesystem::path("")}) {
+    auto r = ResolveOutputPath(refused);
+    ASSERT_FALSE(r) << refused;
+    EXPECT_EQ(r.error().kind, ErrorKind::kUsage);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+}
+
 TEST(Files, TailStartsAtLineBoundary) {
   auto path = std::filesystem::path(testing::TempDir()) / "files_test_tail.log";
   std::string content;

@@ -140,7 +140,7 @@ core::Result<std::filesystem::path> LocalBinary(const std::filesystem::path& fil
                                                 const std::string& host_arch,
                                                 const EngineSpec& spec,
                                                 std::filesystem::path* scratch) {
-  auto head = core::ReadFile(file);
+  auto head = core::ReadFileHead(file, 2);
   if (!head) return tl::unexpected(head.error());
   std::filesystem::path binary = file;
   if (head->size() >= 2 && static_cast<unsigned char>((*head)[0]) == 0x1f &&

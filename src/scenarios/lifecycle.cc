@@ -8,6 +8,30 @@
 #include "scenarios/recovery.h"
 
 namespace dfbench::scenarios {
+namespace {
+
+// Deletes the directory of a corrupt setup when forced to; else says why not, in one line.
+core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
+                           IfCorrupt if_corrupt) {
+  const std::filesystem::path dir = state::SetupDir(id);
+  if (if_corrupt == IfCorrupt::kRefuse) {
+    return core::Fail(corrupt.kind, corrupt.message +
+                                        "; the hosts or stack it records cannot be read, so "
+                                        "nothing is torn down: check them, then 'dfbench destroy "
+                                        "--id " +
+                                        id + " --force' deletes " + dir.string());
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot delete " + dir.string() + ": " + ec.message());
+  }
+  core::Notef("setup \"{}\" was corrupt: deleted {}", id, dir.string());
+  return core::Ok();
+}
+
+}  // namespace
 
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   state::SetupState s;
@@ -18,7 +42,13 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
 
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
-  if (auto existing = state::Load(s.id); existing) {
+  auto existing = state::Load(s.id);
+  if (!existing && existing.error().kind != core::ErrorKind::kNotFound &&
+      options.if_corrupt == IfCorrupt::kRefuse) {
+    return core::Fail(existing.error().kind,
+                      existing.error().message + "; pass --force to replace it");
+  }
+  if (existing) {
     if (auto st = RecoverAbandoned(&*existing); !st) return tl::unexpected(st.error());
     if (existing->status != state::SetupStatus::kDestroyed &&
         existing->status != state::SetupStatus::kFailed) {
@@ -95,13 +125,17 @@ std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& 
   return providers::BilledStackOf(*s);
 }
 
-core::Status DestroySetup(const std::string& id) {
+core::Status DestroySetup(const std::string& id, IfCorrupt if_corrupt) {
   if (auto st = state::ValidateId(id); !st) return st;
   auto probe = state::Load(id);
-  if (!probe) return tl::unexpected(probe.error());
+  if (!probe && probe.error().kind == core::ErrorKind::kNotFound) {
+    return tl::unexpected(probe.error());
+  }
   auto lock = state::SetupLock::Acquire(id);
   if (!lock) return tl::unexpected(lock.error());
   auto s = state::Load(id);
+  if (!s && s.error().kind != core::ErrorKind::kNotFound)
+    return RemoveCorrupt(id, s.error(), if_corrupt);
   if (!s) return tl::unexpected(s.error());
   if (auto st = RecoverAbandoned(&*s); !st) return st;
   if (s->status == state::SetupStatus::kDestroyed) {

@@ -49,6 +49,14 @@ std::filesystem::path StatePath(const std::string& id) {
   return SetupDir(id) / kStateFile;
 }
 
+// Load's error for a state file it cannot use: one line naming the setup and the file.
+core::Error Corrupt(const std::string& id, const std::filesystem::path& path,
+                    const core::Error& e) {
+  const std::string where =
+      e.message.rfind(path.string(), 0) == 0 ? e.message : path.string() + ": " + e.message;
+  return core::Error{core::ErrorKind::kUsage, "setup \"" + id + "\" is corrupt: " + where};
+}
+
 std::string& CommandNameStorage() {
   static std::string name = "dfbench";
   return name;
@@ -136,12 +144,12 @@ core::Result<SetupState> Load(const std::string& id) {
           core::ErrorKind::kNotFound,
           "setup \"" + id + "\" not found (run 'dfbench list' to see available setups)");
     }
-    return tl::unexpected(text.error());
+    return tl::unexpected(Corrupt(id, path, text.error()));
   }
   auto j = results::ParseJson(*text);
-  if (!j) return tl::unexpected(core::WithContext(j.error(), path.string()));
+  if (!j) return tl::unexpected(Corrupt(id, path, j.error()));
   auto s = FromJson(*j);
-  if (!s) return tl::unexpected(core::WithContext(s.error(), path.string()));
+  if (!s) return tl::unexpected(Corrupt(id, path, s.error()));
   // The directory names the setup, even if the file was copied from another one.
   s->id = id;
   return s;
@@ -166,7 +174,7 @@ core::Status Save(SetupState* s) {
   return core::WriteFileAtomic(StatePath(s->id), results::RenderDocument(*s));
 }
 
-std::vector<SetupState> ListSetups() {
+std::vector<SetupState> ListSetups(std::vector<std::string>* corrupt) {
   std::vector<SetupState> setups;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(RunsDir(), ec)) {
@@ -174,8 +182,14 @@ std::vector<SetupState> ListSetups() {
     if (!entry.is_directory(entry_ec)) continue;
     const std::string id = entry.path().filename().string();
     if (!ValidateId(id)) continue;
-    if (auto s = Load(id)) setups.push_back(std::move(*s));
+    auto s = Load(id);
+    if (s) {
+      setups.push_back(std::move(*s));
+    } else if (corrupt && s.error().kind != core::ErrorKind::kNotFound) {
+      corrupt->push_back(id);
+    }
   }
+  if (corrupt) std::sort(corrupt->begin(), corrupt->end());
   // ISO-8601 UTC timestamps order as text; ties by id keep the listing stable.
   std::sort(setups.begin(), setups.end(), [](const SetupState& a, const SetupState& b) {
     if (a.created_at != b.created_at) return a.created_at > b.created_at;

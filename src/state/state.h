@@ -124,13 +124,17 @@ struct SetupState {
 nlohmann::json ToJson(const SetupState& s);
 core::Result<SetupState> FromJson(const nlohmann::json& j);
 
-// Loads RunsDir()/<id>/state.json. kNotFound when absent (message names `dfbench list`),
-// kUsage when malformed.
+// Loads RunsDir()/<id>/state.json. kNotFound when absent (message names `dfbench list`); any
+// other error means the setup is corrupt: its file cannot be read or is malformed (kUsage, the
+// message says "corrupt" and names the file).
 core::Result<SetupState> Load(const std::string& id);
+// The status `list` shows for a setup whose state.json Load cannot read.
+inline constexpr char kCorruptStatus[] = "corrupt";
 // Writes state.json atomically, stamping updated_at (and `active`, see above).
 core::Status Save(SetupState* s);
-// Every setup under RunsDir(), newest first. Unreadable ones are skipped.
-std::vector<SetupState> ListSetups();
+// Every setup under RunsDir(), newest first. The ids of corrupt ones (see Load) go to `corrupt`
+// when given, by name; directories without state.json are not setups.
+std::vector<SetupState> ListSetups(std::vector<std::string>* corrupt = nullptr);
 
 // Validates a user-given id: [A-Za-z0-9._-], 1..64 chars, not "." or "..". kUsage otherwise.
 core::Status ValidateId(const std::string& id);

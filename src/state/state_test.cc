@@ -187,23 +187,24 @@ TEST_F(StateTest, MissingSetupIsNotFound) {
 
 TEST_F(StateTest, MalformedStateIsUsageErrorNamingTheFile) {
   const auto path = SetupDir("bad") / "state.json";
+  const std::string corrupt = "setup \"bad\" is corrupt: ";
   WriteText(path, "{\"id\": \"bad\",");
   auto s = Load("bad");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().kind, ErrorKind::kUsage);
-  EXPECT_EQ(s.error().message.rfind(path.string() + ": malformed JSON", 0), 0u)
+  EXPECT_EQ(s.error().message.rfind(corrupt + path.string() + ": malformed JSON", 0), 0u)
       << s.error().message;
 
   WriteText(path, R"({"id": "bad", "hosts": [{"role": "server"}, {"vcpus": "16"}]})");
   s = Load("bad");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().kind, ErrorKind::kUsage);
-  EXPECT_EQ(s.error().message, path.string() + ": hosts[1].vcpus: expected an integer");
+  EXPECT_EQ(s.error().message, corrupt + path.string() + ": hosts[1].vcpus: expected an integer");
 
   WriteText(path, "[]");
   s = Load("bad");
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message, path.string() + ": expected an object");
+  EXPECT_EQ(s.error().message, corrupt + path.string() + ": expected an object");
 }
 
 TEST_F(StateTest, LoadTakesTheIdFromTheDirectory) {
@@ -215,7 +216,7 @@ TEST_F(StateTest, LoadTakesTheIdFromTheDirectory) {
   EXPECT_EQ(loaded->id, "renamed");
 }
 
-TEST_F(StateTest, ListSetupsNewestFirstSkippingUnreadable) {
+TEST_F(StateTest, ListSetupsNewestFirstWithCorruptOnesApart) {
   EXPECT_TRUE(ListSetups().empty());  // no runs directory yet
   for (const auto& [id, created] :
        std::vector<std::pair<std::string, std::string>>{{"old", "2026-01-01T00:00:00Z"},
@@ -232,8 +233,19 @@ TEST_F(StateTest, ListSetupsNewestFirstSkippingUnreadable) {
   WriteText(RunsDir() / "stray-file", "x");
 
   std::vector<std::string> ids;
-  for (const auto& s : ListSetups()) ids.push_back(s.id);
+  std::vector<std::string> corrupt;
+  for (const auto& s : ListSetups(&corrupt)) ids.push_back(s.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"newest", "middle", "middle-b", "old"}));
+  // A directory without state.json is no setup; one whose file is not JSON is corrupt.
+  EXPECT_EQ(corrupt, std::vector<std::string>{"broken"});
+  auto broken = Load("broken");
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(
+      broken.error().message.rfind(
+          "setup \"broken\" is corrupt: " + (SetupDir("broken") / "state.json").string() + ": ", 0),
+      0u)
+      << broken.error().message;
 }
 
 TEST(ValidateId, AcceptsAndRejects) {
