@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/deprecated_flags.h"
 #include "cli/help_texts.h"
 #include "core/interrupt.h"
 #include "state/state.h"
@@ -125,6 +126,7 @@ int Main(int argc, char** argv) {
   CLI::App& app = *app_owner;
   try {
     app.parse(argc, argv);
+    for (const auto* sub : app.get_subcommands()) CheckDeprecatedFlags(*sub);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
