@@ -96,8 +96,16 @@ Result<uint64_t> ParseCount(std::string_view text) {
     return Fail(ErrorKind::kUsage,
                 "invalid count suffix in '" + std::string(text) + "' (use k, M or G)");
   }
-  // Past 2^64 - 1 a count cannot be held: refused, never capped. (A double holds every count
-  // up to 2^53 exactly; counts above that are rounded to 53 bits.)
+  // A whole number is read exactly (a double holds only 53 bits); past 2^64 - 1 a count cannot
+  // be held: refused, never capped.
+  const std::string_view number(digits.data(), digits.size() - unit.size());
+  if (uint64_t whole = 0; number.find('.') == std::string_view::npos && ParseUint(number, &whole)) {
+    const auto m = static_cast<uint64_t>(mult);
+    if (whole > UINT64_MAX / m) {
+      return Fail(ErrorKind::kUsage, "count '" + std::string(text) + "' is too large");
+    }
+    return whole * m;
+  }
   const double n = std::round(v * mult);
   if (n >= 18446744073709551615.0) {
     return Fail(ErrorKind::kUsage, "count '" + std::string(text) + "' is too large");

@@ -29,7 +29,9 @@ TEST(ParseCount, AcceptsSuffixes) {
 }
 
 TEST(ParseCount, RefusesWhatDoesNotFitInsteadOfCapping) {
-  EXPECT_EQ(*ParseCount("18446744073709549568"), 18446744073709549568u);  // the largest below 2^64
+  EXPECT_EQ(*ParseCount("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(*ParseCount("4611686018427387905"), 4611686018427387905u);  // exact past 2^53
+  EXPECT_EQ(*ParseCount("18446744073709551k"), 18446744073709551000u);
   for (const char* text : {"18446744073709551616", "99999999999999999999G", "20000000000G"}) {
     auto n = ParseCount(text);
     ASSERT_FALSE(n) << text << " -> " << *n;
