@@ -56,6 +56,18 @@ int PrintError(const std::string& message, int code) {
   return code;
 }
 
+// CLI11 leaves a hidden (deprecated) flag unnamed in its errors; the one it means when it says
+// a value is missing is the one given as "--flag=" with nothing after the '='.
+std::string HiddenFlagWithoutValue(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      return std::string(arg.substr(0, arg.size() - 1));
+    }
+  }
+  return "";
+}
+
 // Ends a command's --help with its help text, and its nested commands' with theirs.
 void AttachHelpText(CLI::App* sub, const std::string& key) {
   const std::string_view text = HelpText(key);
@@ -139,6 +151,7 @@ int Main(int argc, char** argv) {
     return PrintError(msg, static_cast<int>(core::ErrorKind::kUsage));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
+    if (msg.rfind(": ", 0) == 0) msg = HiddenFlagWithoutValue(argc, argv) + msg;
     if (msg.find("subcommand") != std::string::npos && argc > 1 && argv[1][0] != '-') {
       std::string hint = SuggestCommand(argv[1]);
       msg = "unknown command '" + std::string(argv[1]) + "'" +

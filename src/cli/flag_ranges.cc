@@ -174,14 +174,33 @@ CLI::Option* WithRange(CLI::Option* opt, NumberKind kind) {
   const FlagRange* range = FindFlagRange(name, kind);
   if (range == nullptr) std::fprintf(stderr, "no range for %s\n", name.c_str());
   DFB_CHECK(range != nullptr);
-  return opt->check(CLI::Validator(
+  return opt->transform(CLI::Validator(
       [range](std::string& text) -> std::string {
         auto v = ParseInRange(*range, text);
         // Thrown past CLI11's own wording ("name: ..."), which leaves a hidden flag unnamed.
         if (!v) throw CLI::ConversionError(v.error().message);
+        // In plain decimal for CLI11, which would read "010" as octal (hence a transform, which
+        // may rewrite the text, rather than a check).
+        if (range->kind == kInteger) text = std::to_string(*v);
         return "";
       },
-      "[" + RangeText(*range) + "]"));
+      "[" + RangeText(*range) + "]", RangeValidatorName(kind)));
+}
+
+std::string RangeValidatorName(NumberKind kind) {
+  return "range-" + std::to_string(static_cast<int>(kind));
+}
+
+const FlagRange* RangeOfOption(CLI::Option* opt) {
+  if (opt->get_lnames().empty()) return nullptr;
+  for (const NumberKind kind : {kInteger, kCount, kDuration}) {
+    try {
+      opt->get_validator(RangeValidatorName(kind));
+      return FindFlagRange("--" + opt->get_lnames().front(), kind);
+    } catch (const CLI::OptionNotFound&) {
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace dfbench::cli

@@ -45,4 +45,11 @@ core::Result<int64_t> ParseInRange(const FlagRange& range, std::string_view text
 // (one entry must exist: a programmer error otherwise) and shows the range in --help.
 CLI::Option* WithRange(CLI::Option* opt, NumberKind kind);
 
+// The name of the validator WithRange adds for `kind`: a flag whose value holds numbers among
+// other words (--cases) names its own check so, to be found by RangeOfOption.
+std::string RangeValidatorName(NumberKind kind);
+
+// The entry `opt` was registered with; nullptr for a flag without a range.
+const FlagRange* RangeOfOption(CLI::Option* opt);
+
 }  // namespace dfbench::cli

@@ -91,7 +91,9 @@ void AddRunReplication(CLI::App* sub, Action* action) {
          "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload; empty: "
          "the default")
       ->capture_default_str()
-      ->check(CLI::Validator(CheckCaseRates, RangeText(*FindFlagRange("--cases", kCount))));
+      ->check(CLI::Validator(CheckCaseRates,
+                             "[qps=" + RangeText(*FindFlagRange("--cases", kCount)) + "]",
+                             RangeValidatorName(kCount)));
   WithRange(
       sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
           ->capture_default_str(),
