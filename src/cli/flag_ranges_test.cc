@@ -137,6 +137,7 @@ std::vector<Sample> Samples(const FlagRange& r, std::mt19937_64& rng, int random
     values.push_back(rng() % 4 == 0 ? above : inside);
   }
   std::vector<Sample> samples;
+  samples.reserve(values.size() + 32);
   for (const int128 v : values) samples.push_back(Spell(r.kind, v, rng));
   for (const char* bad : {"",
                           "abc",
@@ -203,6 +204,7 @@ Outcome ParseInProcess(const std::vector<std::string>& args) {
 Outcome RunInProcess(std::vector<std::string> args) {
   args.insert(args.begin(), "dfbench");
   std::vector<char*> argv;
+  argv.reserve(args.size());
   for (auto& a : args) argv.push_back(a.data());
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
