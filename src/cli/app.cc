@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/deprecated_flags.h"
 #include "cli/help_texts.h"
 #include "core/interrupt.h"
 #include "state/state.h"
@@ -53,6 +54,18 @@ namespace {
 int PrintError(const std::string& message, int code) {
   std::fprintf(stderr, "dfbench: %s\n", message.c_str());
   return code;
+}
+
+// CLI11 leaves a hidden (deprecated) flag unnamed in its errors; the one it means when it says
+// a value is missing is the one given as "--flag=" with nothing after the '='.
+std::string HiddenFlagWithoutValue(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      return std::string(arg.substr(0, arg.size() - 1));
+    }
+  }
+  return "";
 }
 
 // Ends a command's --help with its help text, and its nested commands' with theirs.
@@ -125,6 +138,7 @@ int Main(int argc, char** argv) {
   CLI::App& app = *app_owner;
   try {
     app.parse(argc, argv);
+    for (const auto* sub : app.get_subcommands()) CheckDeprecatedFlags(*sub);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -137,6 +151,7 @@ int Main(int argc, char** argv) {
     return PrintError(msg, static_cast<int>(core::ErrorKind::kUsage));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
+    if (msg.rfind(": ", 0) == 0) msg = HiddenFlagWithoutValue(argc, argv) + msg;
     if (msg.find("subcommand") != std::string::npos && argc > 1 && argv[1][0] != '-') {
       std::string hint = SuggestCommand(argv[1]);
       msg = "unknown command '" + std::string(argv[1]) + "'" +

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "aws/prices.h"
+#include "cli/flag_ranges.h"
 #include "core/log.h"
 
 namespace dfbench::cli {
@@ -33,11 +34,13 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
                   "x86_64 or arm64 (arm64 runs dfbench-linux-aarch64 from beside dfbench: "
                   "scripts/build-arm64.sh)")
       ->capture_default_str();
-  sub->add_option("--replicas", f->replicas,
-                  "Replica hosts to provision (0-16); with --provider local, replica engines on "
-                  "this machine")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 16));
+  auto* replicas =
+      sub->add_option(
+             "--replicas", f->replicas,
+             "Replica hosts to provision (0-16); with --provider local, replica engines on "
+             "this machine")
+          ->capture_default_str();
+  WithRange(replicas, NumberKind::kInteger);
   sub->add_option("--replica-instance", f->replica_instance,
                   "EC2 type of each replica (default: --server-instance)");
   sub->add_option("--replica-arch", f->replica_arch,

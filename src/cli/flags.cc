@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include "cli/flag_ranges.h"
 #include "cli/load_flags.h"
 #include "core/log.h"
 #include "core/units.h"
@@ -25,11 +26,8 @@ void AddEngineFlags(CLI::App* sub, EngineFlags* flags) {
 void AddVersionFlags(CLI::App* sub, VersionFlags* flags, VersionFlagsOf when) {
   for (const auto& spec : engines::KnownEngines()) {
     const std::string name = spec.name;
-    // --dfly-version: the reference's older spelling.
-    const std::string names =
-        "--" + name + "_version" + (name == "dragonfly" ? ",--dfly-version" : "");
     sub->add_option_function<std::string>(
-        names, [flags, name](const std::string& v) { (*flags)[name] = v; },
+        "--" + name + "_version", [flags, name](const std::string& v) { (*flags)[name] = v; },
         "Version of " + name +
             (when == VersionFlagsOf::kSetup ? " to install into the engine cache"
                                             : " to install into the setup before the run") +
@@ -38,6 +36,11 @@ void AddVersionFlags(CLI::App* sub, VersionFlags* flags, VersionFlagsOf when) {
             (when == VersionFlagsOf::kSetup ? " (default: the one on the host)"
                                             : " (default: the setup's)"));
   }
+  // --dfly-version: the reference's older spelling, a flag of its own (see AddTuningFlags).
+  sub->add_option_function<std::string>(
+         "--dfly-version", [flags](const std::string& v) { (*flags)["dragonfly"] = v; },
+         "Deprecated: --dragonfly_version")
+      ->group("");
 }
 
 std::map<std::string, engines::VersionSpec> ParseVersions(const VersionFlags& flags) {
@@ -55,29 +58,39 @@ std::vector<const engines::EngineSpec*> ParseEngines(const std::string& csv) {
 }
 
 void AddPortFlag(CLI::App* sub, int* port) {
-  sub->add_option("--port", *port,
-                  "Port the engines listen on, for every run of the setup (default: 6379 on "
-                  "ssh hosts, a free one on this machine)")
-      ->check(CLI::Range(1, 65535));
+  WithRange(sub->add_option("--port", *port,
+                            "Port the engines listen on, for every run of the setup (default: "
+                            "6379 on ssh hosts, a free one on this machine)"),
+            NumberKind::kInteger);
 }
 
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
-  sub->add_option("--redis_io_threads", flags->redis_io_threads,
-                  "Redis --io-threads (0: the engine's default)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--valkey_io_threads", flags->valkey_io_threads,
-                  "Valkey --io-threads (0: the engine's default)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--io-threads", flags->io_threads_alias,
-                  "Deprecated: sets --redis_io_threads and --valkey_io_threads")
-      ->group("")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--dragonfly_num_shards,--num-shards", flags->dragonfly_num_shards,
-                  "Dragonfly --num_shards: 0 its default, >0 explicit, -1 derived from the CPUs")
-      ->check(CLI::Range(-1, 1 << 16));
-  AddBoolFlag(sub, "--dragonfly_conn_use_incoming_cpu,--conn-use-incoming-cpu",
-              &flags->dragonfly_conn_use_incoming_cpu,
+  using enum NumberKind;
+  WithRange(sub->add_option("--redis_io_threads", flags->redis_io_threads,
+                            "Redis --io-threads (0: the engine's default)"),
+            kInteger);
+  WithRange(sub->add_option("--valkey_io_threads", flags->valkey_io_threads,
+                            "Valkey --io-threads (0: the engine's default)"),
+            kInteger);
+  WithRange(sub->add_option("--io-threads", flags->io_threads_alias,
+                            "Deprecated: sets --redis_io_threads and --valkey_io_threads")
+                ->group(""),
+            kInteger);
+  WithRange(sub->add_option("--dragonfly_num_shards", flags->dragonfly_num_shards,
+                            "Dragonfly --num_shards: 0 its default, >0 explicit, -1 derived from "
+                            "the CPUs"),
+            kInteger);
+  // The deprecated spellings are flags of their own, so that one given beside its new name
+  // with another value is refused (CheckDeprecatedAliases) rather than one silently winning.
+  WithRange(sub->add_option("--num-shards", flags->dragonfly_num_shards,
+                            "Deprecated: --dragonfly_num_shards")
+                ->group(""),
+            kInteger);
+  AddBoolFlag(sub, "--dragonfly_conn_use_incoming_cpu", &flags->dragonfly_conn_use_incoming_cpu,
               "Run Dragonfly with --conn_use_incoming_cpu (default true; =false disables)");
+  AddBoolFlag(sub, "--conn-use-incoming-cpu", &flags->dragonfly_conn_use_incoming_cpu,
+              "Deprecated: --dragonfly_conn_use_incoming_cpu")
+      ->group("");
   AddBoolFlag(sub, "--redis_pin_network", &flags->redis_pin_network,
               "Pin Redis onto CPU 0 plus the network-I/O CPUs where the server's NIC queues "
               "are known, best effort (default true; =false disables)");
@@ -137,14 +150,15 @@ void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTarg
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
   if (with_versions) AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
   AddWorkloadFlags(sub, &flags->memtier, &flags->ratio);
-  sub->add_option("--memtier-requests", flags->memtier.requests,
-                  "Requests per connection per trial, as memtier's --requests: a trial sends "
-                  "threads x clients x requests in all")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--warmup-requests", flags->warmup_requests,
-                  "Requests per connection of the discarded warmup pass (0 disables)")
-      ->capture_default_str();
+  WithRange(sub->add_option("--memtier-requests", flags->memtier.requests,
+                            "Requests per connection per trial, as memtier's --requests: a trial "
+                            "sends threads x clients x requests in all")
+                ->capture_default_str(),
+            NumberKind::kInteger);
+  WithRange(sub->add_option("--warmup-requests", flags->warmup_requests,
+                            "Requests per connection of the discarded warmup pass (0 disables)")
+                ->capture_default_str(),
+            NumberKind::kInteger);
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
 }
@@ -189,12 +203,13 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning) {
   if (trials != nullptr) {
-    sub->add_option("--trials", *trials, "Measured trials per engine")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+    WithRange(
+        sub->add_option("--trials", *trials, "Measured trials per engine")->capture_default_str(),
+        NumberKind::kInteger);
   }
-  sub->add_option("--cooldown", *cooldown, "Pause between engines (e.g. 30s, 500ms)")
-      ->capture_default_str();
+  WithRange(sub->add_option("--cooldown", *cooldown, "Pause between engines (e.g. 30s, 500ms)")
+                ->capture_default_str(),
+            NumberKind::kDuration);
   AddOutputFlag(sub, output);
   AddTuningFlags(sub, tuning);
 }

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "cli/flag_ranges.h"
+
 namespace dfbench::cli {
 namespace {
 
@@ -52,9 +54,10 @@ void AddLoadFlags(CLI::App* sub, results::LoadSettings* load, LoadFlagsOf comman
   const CommandSpelling& spelling = SpellingOf(command);
   for (size_t i = 0; i < results::kLoadSettingRanges.size(); ++i) {
     const auto& range = results::kLoadSettingRanges.at(i);
-    sub->add_option(spelling.ranged.at(i).names, load->*range.member, spelling.ranged.at(i).help)
-        ->capture_default_str()
-        ->check(CLI::Range(range.min, range.max));
+    WithRange(sub->add_option(spelling.ranged.at(i).names, load->*range.member,
+                              spelling.ranged.at(i).help)
+                  ->capture_default_str(),
+              NumberKind::kInteger);
   }
   if (spelling.seed.names != nullptr) {
     AddBoolFlag(sub, spelling.seed.names, &load->distinct_client_seed, spelling.seed.help);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cli/flag_ranges.h"
 #include "core/log.h"
 #include "protocol/resp_encoder.h"
 
@@ -150,27 +151,29 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   sub->add_option("--preload-template", f->preload_template,
                   "Custom command: the preload request, e.g. \"SET __key__ __data__\"; __item__ "
                   "is replaced by the item number (1..N) of each pass");
-  sub->add_option("--preload-items", f->preload_items,
-                  "Custom command: items per key (one preload pass each)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--command-key-maximum", f->command_key_maximum,
-                  "Custom command: its key range (0, the default: --key-maximum); required when "
-                  "--preload-items > 1")
-      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 62));
-  sub->add_option("--key-maximum", f->load.key_maximum,
-                  "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use at most "
-                  "1000000 keys, or --key-maximum when smaller (a small value keeps a smoke run "
-                  "small)")
-      ->capture_default_str()
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sub->add_option("--test-time", f->load.test_time_sec, "Seconds of measured load per trial")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
-  sub->add_option("--warmup-time", f->load.warmup_time_sec,
-                  "Seconds of discarded warmup load per engine (0 disables)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 86400));
+  using enum NumberKind;
+  WithRange(sub->add_option("--preload-items", f->preload_items,
+                            "Custom command: items per key (one preload pass each)")
+                ->capture_default_str(),
+            kInteger);
+  WithRange(sub->add_option("--command-key-maximum", f->command_key_maximum,
+                            "Custom command: its key range (0, the default: --key-maximum); "
+                            "required when --preload-items > 1"),
+            kInteger);
+  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
+                            "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use "
+                            "at most 1000000 keys, or --key-maximum when smaller (a small value "
+                            "keeps a smoke run small)")
+                ->capture_default_str(),
+            kInteger);
+  WithRange(
+      sub->add_option("--test-time", f->load.test_time_sec, "Seconds of measured load per trial")
+          ->capture_default_str(),
+      kInteger);
+  WithRange(sub->add_option("--warmup-time", f->load.warmup_time_sec,
+                            "Seconds of discarded warmup load per engine (0 disables)")
+                ->capture_default_str(),
+            kInteger);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
   AddLoadFlags(sub, &f->load, spelling);
@@ -207,7 +210,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
             " does not speak the Redis protocol; per-command runs need dragonfly, "
             "redis or valkey");
     }
-    if (e->sharded && !f.Given("--dragonfly_num_shards")) {
+    if (e->sharded && !f.Given("--dragonfly_num_shards") && !f.Given("--num-shards")) {
       Usage(
           "--dragonfly_num_shards is required when dragonfly is among the engines (-1: derived "
           "from the CPUs, 0: Dragonfly's default, >0: explicit)");

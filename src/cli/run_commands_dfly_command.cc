@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/flag_ranges.h"
 #include "cli/per_command_flags.h"
 #include "core/log.h"
 #include "drivers/dfly_bench_driver.h"
@@ -30,15 +31,15 @@ int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
 // A hidden, deprecated spelling of an int flag: it sets the same value and leaves a notice.
 void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlags>& f,
                         const std::string& old_name, const std::string& new_name, int* target) {
-  sub->add_option_function<int>(
-         old_name,
-         [f, target, old_name, new_name](int v) {
-           *target = v;
-           f->deprecated.push_back(old_name + " is deprecated; use " + new_name);
-         },
-         "Deprecated: " + new_name)
-      ->check(CLI::Range(1, 64 << 20))
-      ->group("");
+  WithRange(sub->add_option_function<int>(
+                   old_name,
+                   [f, target, old_name, new_name](int v) {
+                     *target = v;
+                     f->deprecated.push_back(old_name + " is deprecated; use " + new_name);
+                   },
+                   "Deprecated: " + new_name)
+                ->group(""),
+            NumberKind::kInteger);
 }
 
 }  // namespace
@@ -46,11 +47,11 @@ void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlag
 void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunRunCommandsDfly);
   AddPerCommandFlags(sub, &f->common, LoadFlagsOf::kRunCommandsDfly);
-  sub->add_option("--dfly-bench-qps", f->qps,
-                  "dfly_bench --qps per connection (batches of --dfly-bench-pipeline per "
-                  "second); 0 = closed loop, as fast as the server answers")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 30));
+  WithRange(sub->add_option("--dfly-bench-qps", f->qps,
+                            "dfly_bench --qps per connection (batches of --dfly-bench-pipeline "
+                            "per second); 0 = closed loop, as fast as the server answers")
+                ->capture_default_str(),
+            NumberKind::kInteger);
   sub->add_option("--dfly-bench-ref", f->ref,
                   "Dragonfly git ref dfly_bench is built from, recorded in results.json (the "
                   "build is setup's: dfbench setup --dfly-bench-ref on an ssh client; or see "

@@ -1,6 +1,8 @@
 #include <memory>
+#include <sstream>
 
 #include "cli/commands.h"
+#include "cli/flag_ranges.h"
 #include "cli/flags.h"
 #include "core/units.h"
 #include "scenarios/replication.h"
@@ -28,6 +30,22 @@ struct RunReplicationFlags {
   std::string dfly_bench_binary;
   std::string output = "table";
 };
+
+// Every qps=<n> of --cases within the table's range for it (other words are left to
+// scenarios::ParseReplicationCases).
+std::string CheckCaseRates(const std::string& cases) {
+  std::stringstream in(cases);
+  for (std::string token; std::getline(in, token, ',');) {
+    if (token.rfind("qps=", 0) != 0) continue;
+    const FlagRange& range = *FindFlagRange("--cases", NumberKind::kCount);
+    if (!ParseInRange(range, token.substr(4))) {
+      // Thrown past CLI11's own wording, as WithRange's.
+      throw CLI::ConversionError("--cases \"" + token + "\": use qps=N, N from " +
+                                 RangeText(range) + " per connection, or maxload");
+    }
+  }
+  return "";
+}
 
 // Whole seconds, at least one: the preload is time-boxed as the reference's.
 std::chrono::seconds PreloadTime(const std::string& text) {
@@ -67,23 +85,31 @@ void AddRunReplication(CLI::App* sub, Action* action) {
       AddBenchCommand(sub, action, &RunRunReplication,
                       {.id = "Setup with a replica ('dfbench setup --provider local --replicas 1')",
                        .engines = "Engines to measure: dragonfly, redis, valkey"});
+  using enum NumberKind;
   sub->add_option(
          "--cases", f->cases,
          "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload; empty: "
          "the default")
-      ->capture_default_str();
-  sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
-  sub->add_option("--preload-keys", f->preload_keys,
-                  "Key range written before the replica starts (underscores allowed)")
-      ->capture_default_str();
-  sub->add_option("--preload-time", f->preload_time,
-                  "How long the preload writes random keys of the range (30s as the reference)")
-      ->capture_default_str();
-  sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64 << 20));
+      ->check(CLI::Validator(CheckCaseRates,
+                             "[qps=" + RangeText(*FindFlagRange("--cases", kCount)) + "]",
+                             RangeValidatorName(kCount)));
+  WithRange(
+      sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
+          ->capture_default_str(),
+      kInteger);
+  WithRange(sub->add_option("--preload-keys", f->preload_keys,
+                            "Key range written before the replica starts (underscores allowed)")
+                ->capture_default_str(),
+            kCount);
+  WithRange(sub->add_option("--preload-time", f->preload_time,
+                            "How long the preload writes random keys of the range (30s as the "
+                            "reference)")
+                ->capture_default_str(),
+            kDuration);
+  WithRange(sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
+                ->capture_default_str(),
+            kInteger);
   sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
       ->capture_default_str();
   sub->add_option("--master-flags", f->master_flags,

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "cli/confirm.h"
+#include "cli/flag_ranges.h"
 #include "cli/plan.h"
 #include "cli/provider_flags.h"
 #include "core/time_format.h"
@@ -19,9 +20,11 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   AddAwsFleetFlags(sub, &f->fleet);
   {
     const FlagGroup group(sub, "AWS fleet");
-    sub->add_option("--ssh-wait", f->ssh_wait,
-                    "How long new instances get to accept SSH before setup fails (30s, 10m)")
-        ->capture_default_str();
+    WithRange(sub->add_option("--ssh-wait", f->ssh_wait,
+                              "How long new instances get to accept SSH before setup fails (30s, "
+                              "10m)")
+                  ->capture_default_str(),
+              NumberKind::kDuration);
   }
   AddPortFlag(sub, &f->port);
 }

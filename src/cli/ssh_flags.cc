@@ -1,5 +1,6 @@
 #include "cli/ssh_flags.h"
 
+#include "cli/flag_ranges.h"
 #include "hosts/ssh_command.h"
 
 namespace dfbench::cli {
@@ -21,9 +22,8 @@ void AddSshFlags(CLI::App* sub, SshFlags* f) {
                   "User on every host (root, or one with passwordless sudo; aws: default ubuntu)");
   sub->add_option("--ssh-key", f->key,
                   "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)");
-  sub->add_option("--ssh-port", f->port, "SSH port of every host")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
+  WithRange(sub->add_option("--ssh-port", f->port, "SSH port of every host")->capture_default_str(),
+            NumberKind::kInteger);
   AddBoolFlag(sub, "--tune-network", &f->tune_network,
               "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
               "failure is reported, not fatal)");

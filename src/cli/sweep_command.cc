@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/flag_ranges.h"
 #include "cli/flags.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
@@ -58,18 +59,20 @@ void AddSweep(CLI::App* sub, Action* action) {
                   "several, every one must hold")
       ->required();
   AddWorkloadFlags(sub, &f->memtier, &f->ratio);
-  sub->add_option("--key-maximum", f->key_maximum,
-                  "Keys 1..N (default: the load generator's range, 0..10000000)")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sub->add_option("--step-time", f->step_time,
-                  "Measured load per step, whole seconds; each step starts with a discarded "
-                  "warmup of a fifth of it (at most 1s)")
-      ->capture_default_str();
-  sub->add_option("--confirm", f->confirm,
-                  "Rounds that re-run the found rate (stepping down 2% while it fails); the "
-                  "spread of their rates is reported")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 20));
+  using enum NumberKind;
+  WithRange(sub->add_option("--key-maximum", f->key_maximum,
+                            "Keys 1..N (default: the load generator's range, 0..10000000)"),
+            kInteger);
+  WithRange(sub->add_option("--step-time", f->step_time,
+                            "Measured load per step, whole seconds; each step starts with a "
+                            "discarded warmup of a fifth of it (at most 1s)")
+                ->capture_default_str(),
+            kDuration);
+  WithRange(sub->add_option("--confirm", f->confirm,
+                            "Rounds that re-run the found rate (stepping down 2% while it fails); "
+                            "the spread of their rates is reported")
+                ->capture_default_str(),
+            kInteger);
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
 }
 

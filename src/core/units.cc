@@ -1,8 +1,10 @@
 #include "core/units.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iterator>
 
 namespace dfbench::core {
@@ -21,6 +23,23 @@ bool SplitNumber(std::string_view text, double* value, std::string_view* suffix)
   if (end != number.c_str() + number.size() || !std::isfinite(*value)) return false;
   *suffix = text.substr(i);
   return true;
+}
+
+// "1_000_000" as 1000000: an underscore may stand between two digits. "" when one stands
+// elsewhere.
+std::string WithoutDigitSeparators(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '_') {
+      out += text[i];
+      continue;
+    }
+    const bool between_digits = i > 0 && i + 1 < text.size() &&
+                                std::isdigit(static_cast<unsigned char>(text[i - 1])) &&
+                                std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (!between_digits) return "";
+  }
+  return out;
 }
 
 bool ParseUint(std::string_view s, uint64_t* out) {
@@ -53,13 +72,19 @@ Result<std::chrono::microseconds> ParseDuration(std::string_view text) {
     return Fail(ErrorKind::kUsage,
                 "invalid duration unit in '" + std::string(text) + "' (use us, ms, s, m or h)");
   }
-  return std::chrono::microseconds(static_cast<int64_t>(std::llround(v * us_per_unit)));
+  // 2^63 microseconds (about 292,000 years) is where int64 ends: refused, never wrapped.
+  const double us = v * us_per_unit;
+  if (us >= 9.2e18) {
+    return Fail(ErrorKind::kUsage, "duration '" + std::string(text) + "' is too long");
+  }
+  return std::chrono::microseconds(static_cast<int64_t>(std::llround(us)));
 }
 
 Result<uint64_t> ParseCount(std::string_view text) {
+  const std::string digits = WithoutDigitSeparators(text);
   double v = 0;
   std::string_view unit;
-  if (!SplitNumber(text, &v, &unit)) {
+  if (digits.empty() || !SplitNumber(digits, &v, &unit)) {
     return Fail(ErrorKind::kUsage, "invalid count '" + std::string(text) + "'");
   }
   double mult = 1;
@@ -73,7 +98,21 @@ Result<uint64_t> ParseCount(std::string_view text) {
     return Fail(ErrorKind::kUsage,
                 "invalid count suffix in '" + std::string(text) + "' (use k, M or G)");
   }
-  return static_cast<uint64_t>(std::llround(v * mult));
+  // A whole number is read exactly (a double holds only 53 bits); past 2^64 - 1 a count cannot
+  // be held: refused, never capped.
+  const std::string_view number(digits.data(), digits.size() - unit.size());
+  if (uint64_t whole = 0; number.find('.') == std::string_view::npos && ParseUint(number, &whole)) {
+    const auto m = static_cast<uint64_t>(mult);
+    if (whole > UINT64_MAX / m) {
+      return Fail(ErrorKind::kUsage, "count '" + std::string(text) + "' is too large");
+    }
+    return whole * m;
+  }
+  const double n = std::round(v * mult);
+  if (n >= 18446744073709551615.0) {
+    return Fail(ErrorKind::kUsage, "count '" + std::string(text) + "' is too large");
+  }
+  return static_cast<uint64_t>(n);
 }
 
 Result<Ratio> ParseRatio(std::string_view text) {

@@ -10,10 +10,12 @@
 
 namespace dfbench::core {
 
-// "30s", "500ms", "2m", "1h", "250us"; a bare number is seconds. Negative values are refused.
+// "30s", "500ms", "2m", "1h", "250us"; a bare number is seconds. Negative values, and values of
+// 2^63 microseconds or more, are refused.
 Result<std::chrono::microseconds> ParseDuration(std::string_view text);
 
-// "1000", "10k", "2.5M", "1G" (powers of 1000). Negative values are refused.
+// "1000", "10k", "2.5M", "1G" (powers of 1000), "1_000_000" (an underscore between digits).
+// Negative values, and values past 2^64 - 1, are refused, never wrapped or capped.
 Result<uint64_t> ParseCount(std::string_view text);
 
 // A SET:GET-style ratio "A:B" with non-negative integers, not both zero.

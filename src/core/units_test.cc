@@ -28,6 +28,33 @@ TEST(ParseCount, AcceptsSuffixes) {
   EXPECT_FALSE(ParseCount("1q"));
 }
 
+TEST(ParseCount, RefusesWhatDoesNotFitInsteadOfCapping) {
+  EXPECT_EQ(*ParseCount("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(*ParseCount("4611686018427387905"), 4611686018427387905u);  // exact past 2^53
+  EXPECT_EQ(*ParseCount("18446744073709551k"), 18446744073709551000u);
+  for (const char* text : {"18446744073709551616", "99999999999999999999G", "20000000000G"}) {
+    auto n = ParseCount(text);
+    ASSERT_FALSE(n) << text << " -> " << *n;
+    EXPECT_EQ(n.error().kind, ErrorKind::kUsage);
+    EXPECT_NE(n.error().message.find("too large"), std::string::npos) << n.error().message;
+  }
+  for (const char* text : {"-1", "1e21", "", "k", "1.2.3", "+5"})
+    EXPECT_FALSE(ParseCount(text)) << text;
+}
+
+TEST(ParseCount, TakesUnderscoresBetweenDigitsOnly) {
+  EXPECT_EQ(*ParseCount("1_000_000"), 1000000u);
+  EXPECT_EQ(*ParseCount("2_500k"), 2500000u);
+  for (const char* text : {"_1", "1_", "1__0", "1_k", "_"}) EXPECT_FALSE(ParseCount(text)) << text;
+}
+
+TEST(ParseDuration, RefusesWhatDoesNotFitInsteadOfWrapping) {
+  EXPECT_EQ(ParseDuration("2562047h")->count(), int64_t{2562047} * 3600 * 1'000'000);
+  for (const char* text : {"9999999999999999h", "99999999999999999999", "1e30s"}) {
+    EXPECT_FALSE(ParseDuration(text)) << text;
+  }
+}
+
 TEST(ParseRatio, Valid) {
   auto r = ParseRatio("1:10");
   ASSERT_TRUE(r);
