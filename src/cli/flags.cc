@@ -146,6 +146,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
                   "Requests per connection of the discarded warmup pass (0 disables)")
       ->capture_default_str();
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
+  AddMaxErrorPctFlag(sub, &flags->max_error_pct);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
 }
 
@@ -180,6 +181,7 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   o.memtier = ToWorkload(flags.memtier, flags.ratio);
   o.warmup_requests = flags.warmup_requests;
   o.trials = flags.trials;
+  o.max_error_pct = flags.max_error_pct;
   o.cooldown = ToCooldown(flags.cooldown);
   o.tuning = ToTuning(flags.tuning);
   o.versions = ParseVersions(flags.versions);
@@ -197,6 +199,14 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
       ->capture_default_str();
   AddOutputFlag(sub, output);
   AddTuningFlags(sub, tuning);
+}
+
+void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct) {
+  sub->add_option("--max-error-pct", *max_error_pct,
+                  "A trial fails when more than this percentage of its requests failed, or when "
+                  "none succeeded (0-100)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
 }
 
 void AddOutputFlag(CLI::App* sub, std::string* output) {

@@ -172,6 +172,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
+  AddMaxErrorPctFlag(sub, &f->max_error_pct);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
   AddLoadFlags(sub, &f->load, spelling);
   AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
@@ -215,6 +216,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
   }
   o.load = f.load;
   o.trials = f.trials;
+  o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);
