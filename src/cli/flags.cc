@@ -160,6 +160,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
                 ->capture_default_str(),
             NumberKind::kInteger);
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
+  AddMaxErrorPctFlag(sub, &flags->max_error_pct);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
 }
 
@@ -194,6 +195,7 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
   o.memtier = ToWorkload(flags.memtier, flags.ratio);
   o.warmup_requests = flags.warmup_requests;
   o.trials = flags.trials;
+  o.max_error_pct = flags.max_error_pct;
   o.cooldown = ToCooldown(flags.cooldown);
   o.tuning = ToTuning(flags.tuning);
   o.versions = ParseVersions(flags.versions);
@@ -212,6 +214,14 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
             NumberKind::kDuration);
   AddOutputFlag(sub, output);
   AddTuningFlags(sub, tuning);
+}
+
+void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct) {
+  sub->add_option("--max-error-pct", *max_error_pct,
+                  "A trial fails when more than this percentage of its requests failed, or when "
+                  "none succeeded (0-100)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
 }
 
 void AddOutputFlag(CLI::App* sub, std::string* output) {

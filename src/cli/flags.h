@@ -95,6 +95,7 @@ struct RunFlags {
   std::string ratio = "1:10";
   uint64_t warmup_requests = 100000;
   int trials = 3;
+  double max_error_pct = results::kDefaultMaxErrorPct;
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
@@ -118,6 +119,10 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
 // every per-engine benchmark takes them.
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning);
+
+// --max-error-pct: the share of a trial's requests that may fail before the trial fails (every
+// command whose trials count requests: run, quickstart, run-commands, run-commands-dfly).
+void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct);
 
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);

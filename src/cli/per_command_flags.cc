@@ -175,6 +175,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
                 ->capture_default_str(),
             kInteger);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
+  AddMaxErrorPctFlag(sub, &f->max_error_pct);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
   AddLoadFlags(sub, &f->load, spelling);
   AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
@@ -218,6 +219,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
   }
   o.load = f.load;
   o.trials = f.trials;
+  o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);

@@ -25,6 +25,7 @@ struct PerCommandFlags {
   results::CommandLoadConfig load;  // --key-maximum, --test-time, --warmup-time, AddLoadFlags'
   std::string key_letter;           // the load generator's key-distribution flag
   int trials = 3;
+  double max_error_pct = results::kDefaultMaxErrorPct;
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;

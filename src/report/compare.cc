@@ -41,8 +41,22 @@ void Finish(GroupComparison* g) {
   }
 }
 
-GroupComparison CompareEngines(const results::EngineResult& b, const results::EngineResult& c,
-                               const CompareOptions& options) {
+// `e` as compare measures it: a trial that failed (its `failed` reason) is missing data, so
+// the summaries are those of the other trials, and absent when none passed.
+results::EngineResult WithoutFailedTrials(const results::EngineResult& e) {
+  const bool any_failed =
+      std::any_of(e.trials.begin(), e.trials.end(),
+                  [](const results::TrialResult& t) { return !t.failed.empty(); });
+  if (!any_failed) return e;  // a file without trials keeps the summaries it carries
+  results::EngineResult kept = e;
+  kept.Aggregate();
+  return kept;
+}
+
+GroupComparison CompareEngines(const results::EngineResult& b_file,
+                               const results::EngineResult& c_file, const CompareOptions& options) {
+  const results::EngineResult b = WithoutFailedTrials(b_file);
+  const results::EngineResult c = WithoutFailedTrials(c_file);
   GroupComparison g;
   g.engine = b.engine;
   g.baseline_version = b.version;
@@ -169,8 +183,28 @@ void MatchEngines(const std::vector<Engine>& b, const std::vector<Engine>& c, Co
 
 }  // namespace
 
+namespace {
+
+// "baseline redis trial 2 failed (no request succeeded (20 errors)): missing data" for each
+// failed trial of `engines`, one side of the comparison; `prefix` names a command ("GET/").
+void NoteFailedTrials(const char* side, const std::string& prefix,
+                      const std::vector<results::EngineResult>& engines,
+                      std::vector<std::string>* notes) {
+  for (const auto& e : engines) {
+    for (const auto& t : e.trials) {
+      if (t.failed.empty()) continue;
+      notes->push_back(fmt::format("{} {}{} trial {} failed ({}): missing data, not compared", side,
+                                   prefix, e.engine, t.trial, t.failed));
+    }
+  }
+}
+
+}  // namespace
+
 void CompareRuns(const results::RunResults& b, const results::RunResults& c, Comparison* out) {
   MatchEngines(b.engines, c.engines, CompareEngines, out);
+  NoteFailedTrials("baseline", "", b.engines, &out->notes);
+  NoteFailedTrials("candidate", "", c.engines, &out->notes);
   NoteDifferences("memtier", results::ToJson(b.memtier), results::ToJson(c.memtier), &out->notes);
   if (b.warmup_requests != c.warmup_requests) {
     out->notes.push_back(
@@ -186,6 +220,11 @@ void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comp
         MatchEngines(bc.engines, cc.engines, CompareEngines, out, bc.Name());
       },
       "", &out->only_in_baseline, &out->only_in_candidate);
+  for (const auto& e : b.commands)
+    NoteFailedTrials("baseline", e.Name() + "/", e.engines, &out->notes);
+  for (const auto& e : c.commands) {
+    NoteFailedTrials("candidate", e.Name() + "/", e.engines, &out->notes);
+  }
   NoteDifferences("memtier", b.memtier, c.memtier, &out->notes);
   const std::string bt = b.tool.empty() ? "memtier" : b.tool;
   const std::string ct = c.tool.empty() ? "memtier" : c.tool;

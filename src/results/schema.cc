@@ -1,5 +1,7 @@
 #include "results/schema.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,11 +27,27 @@ Stats Summarize(const std::vector<double>& values) {
   return s;
 }
 
+std::string TrialFailure(const TrialResult& t, double max_error_pct) {
+  if (t.ops == 0) {
+    return t.errors == 0 ? std::string("no request was answered")
+                         : fmt::format("no request succeeded ({} errors)", t.errors);
+  }
+  const double error_pct =
+      100.0 * static_cast<double>(t.errors) / static_cast<double>(t.ops + t.errors);
+  if (error_pct > max_error_pct) {
+    return fmt::format("{:.2f} % of requests failed ({} errors), above the {:g} % allowed",
+                       error_pct, t.errors, max_error_pct);
+  }
+  return "";
+}
+
 void EngineResult::Aggregate() {
   auto summarize = [this](double TrialResult::*field) {
     std::vector<double> values;
     values.reserve(trials.size());
-    for (const auto& t : trials) values.push_back(t.*field);
+    for (const auto& t : trials) {
+      if (t.failed.empty()) values.push_back(t.*field);
+    }
     return Summarize(values);
   };
   throughput = summarize(&TrialResult::throughput);

@@ -39,7 +39,18 @@ struct TrialResult {
   uint64_t errors = 0;      // error replies and failed requests
   double duration_sec = 0;  // measured wall time of the trial
   std::string raw_file;     // load generator report, relative to the run directory
+  // Why the trial counts as failed (TrialFailure), "" when it passed. A failed trial is kept
+  // for the record but left out of its engine's summaries and of any comparison.
+  std::string failed;
 };
+
+// The default of --max-error-pct: the share of a trial's requests that may fail before the
+// trial itself counts as failed.
+inline constexpr double kDefaultMaxErrorPct = 1.0;
+
+// Why `t` failed, "" when it passed: no request answered successfully, or more of its requests
+// failed than `max_error_pct` percent (0-100) of ops + errors allows.
+std::string TrialFailure(const TrialResult& t, double max_error_pct);
 
 // One engine's row: its trials and their summaries.
 // clang-tidy sees a throw inside nlohmann::json's special members (`tuning`), which
@@ -70,7 +81,7 @@ struct EngineResult {
   uint64_t server_ops = 0;
   uint64_t warmup_ops = 0;  // operations of the discarded warmup pass
 
-  // Recomputes the Stats fields from `trials`.
+  // Recomputes the Stats fields from the trials that did not fail (all zero when none).
   void Aggregate();
 };
 
@@ -117,6 +128,7 @@ void Fields(auto& v, FieldsOf<Stats> auto& x) {
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
   DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
                  raw_file)
+  DFBENCH_OPTIONAL_FIELDS(failed)
 }
 
 void Fields(auto& v, FieldsOf<MemtierConfig> auto& x) {

@@ -140,6 +140,31 @@ TEST(EngineResult, AggregateSummarizesEachMetric) {
   EXPECT_EQ(e.avg_latency.min, 1.5);
 }
 
+TEST(EngineResult, AggregateLeavesFailedTrialsOut) {
+  EngineResult e;
+  e.trials = {Trial(1, 100, 1, 2, 3, 1.5), Trial(2, 0, 0, 0, 0, 0), Trial(3, 300, 3, 4, 5, 2.5)};
+  e.trials[1].failed = "no request succeeded (20 errors)";
+  e.Aggregate();
+  ExpectStatsEq(e.throughput, MakeStats(200, 100, 300, std::sqrt(20000.0)));
+  e.trials = {e.trials[1]};
+  e.Aggregate();
+  ExpectStatsEq(e.throughput, MakeStats(0, 0, 0, 0));
+}
+
+TEST(TrialFailure, JudgesByTheShareOfFailedRequests) {
+  TrialResult t;
+  EXPECT_EQ(TrialFailure(t, 1), "no request was answered");
+  t.errors = 20;
+  EXPECT_EQ(TrialFailure(t, 100), "no request succeeded (20 errors)");
+  t.ops = 980;                        // 20 of 1000: 2 %
+  EXPECT_EQ(TrialFailure(t, 2), "");  // exactly the limit passes
+  EXPECT_EQ(TrialFailure(t, 1.5), "2.00 % of requests failed (20 errors), above the 1.5 % allowed");
+  t.errors = 0;
+  EXPECT_EQ(TrialFailure(t, 0), "");
+  t.errors = 1;
+  EXPECT_NE(TrialFailure(t, 0), "");
+}
+
 TEST(RunResultsJson, RoundTripKeepsEveryField) {
   const RunResults in = FullRun();
   RunResults out;

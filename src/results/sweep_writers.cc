@@ -36,6 +36,19 @@ std::string HeaderLine(const SweepResults& r) {
   return line + "\n";
 }
 
+// An engine whose search an interrupt cut short: the best rate a step kept the objectives at,
+// not yet confirmed, or that none did so far.
+std::string InterruptedNote(const SweepEngine& e) {
+  std::optional<double> best;
+  for (const auto& step : e.steps) {
+    if (step.target_rate > 0 && step.verdict.passed && (!best || step.target_rate > *best)) {
+      best = step.target_rate;
+    }
+  }
+  return best ? "interrupted; best passing rate so far " + WithSeparators(*best)
+              : std::string("interrupted before any rate kept the objectives");
+}
+
 std::string SummaryTable(const SweepResults& r) {
   using Align = core::Table::Align;
   core::Table table(
@@ -45,7 +58,14 @@ std::string SummaryTable(const SweepResults& r) {
   for (const auto& e : r.engines) {
     const Confirmation& c = e.confirmation;
     std::string note = e.error;
-    if (note.empty() && !e.found_rate && !e.steps.empty()) note = "no rate kept the objectives";
+    // An engine cut short by the interrupt ("step 3: interrupted") says how far it got.
+    const bool cut_short =
+        r.status == RunStatus::kInterrupted && (note.empty() || note.ends_with(": interrupted"));
+    if (cut_short && !e.found_rate) {
+      note = InterruptedNote(e);
+    } else if (note.empty() && !e.found_rate && !e.steps.empty()) {
+      note = "no rate kept the objectives";
+    }
     const auto unsustained =
         std::count(c.round_rates.begin(), c.round_rates.end(), std::optional<double>());
     if (note.empty() && unsustained > 0) {

@@ -80,7 +80,9 @@ core::Result<std::filesystem::path> BenchSession::FinishRun() {
   if (setup_.benchmarks.empty()) {
     return core::Fail(core::ErrorKind::kFailure, "no run was recorded in setup " + setup_.id);
   }
-  return state::SetupDir(setup_.id) / setup_.benchmarks.back().path;
+  const state::BenchmarkRecord& run = setup_.benchmarks.back();
+  if (!run.error.empty()) return core::Fail(core::ErrorKind::kEnvironment, run.error);
+  return state::SetupDir(setup_.id) / run.path;
 }
 
 }  // namespace dfbench::scenarios

@@ -2,6 +2,7 @@
 // status, its provider and the connected fleet, and the "finish run" step that saves the run.
 #pragma once
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -45,7 +46,9 @@ class BenchSession {
                           const std::map<std::string, engines::VersionSpec>& versions);
 
   // The last step of every scenario: saves the state (the run's entry in the history) and
-  // returns the path of the run's results.json.
+  // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
+  // when the run's results could not be written (the record's error, naming where they were
+  // kept instead).
   core::Result<std::filesystem::path> FinishRun();
 
  private:
@@ -81,7 +84,8 @@ ScenarioRequest RequestFor(const std::string& setup_id, const Options& options,
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
 // `steps(session)`, the scenario's own steps returning its results (any kind with a Render
 // overload), finish the run and publish it. Returns the exit code of the run's status; an
-// error for what stopped the run before it had results.
+// error for what stopped the run before it had results, or for results that could not be saved
+// (FinishRun: they still go to stdout, since they were measured).
 template <class Steps>
 core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
@@ -93,7 +97,12 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   auto results = steps(**session);
   if (!results) return tl::unexpected(results.error());
   auto path = (*session)->FinishRun();
-  if (!path) return tl::unexpected(path.error());
+  if (!path) {
+    const std::string rendered = Render(*results, request.format);
+    std::fwrite(rendered.data(), 1, rendered.size(), stdout);
+    std::fflush(stdout);
+    return tl::unexpected(path.error());
+  }
   return Publish(*results, request.format, *path);
 }
 

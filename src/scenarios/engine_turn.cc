@@ -153,6 +153,21 @@ bool EngineTurn::Failed(const std::string& what, const core::Error& e) {
   return true;
 }
 
+bool EngineTurn::RecordTrial(results::TrialResult trial, int of, double max_error_pct) {
+  trial.failed = results::TrialFailure(trial, max_error_pct);
+  core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}{}",
+              spec().name, trial.trial, of, trial.throughput, trial.p50, trial.p99, trial.p999,
+              trial.errors ? fmt::format(", {} errors", trial.errors) : std::string(),
+              trial.failed.empty() ? std::string() : "; failed: " + trial.failed);
+  const bool passed = trial.failed.empty();
+  if (!passed && row_->error.empty()) {
+    row_->error = fmt::format("trial {} failed: {}", trial.trial, trial.failed);
+  }
+  row_->trials.push_back(std::move(trial));
+  row_->Aggregate();
+  return passed;
+}
+
 // The load generator's count must match the server's own; a mismatch means lost or duplicated
 // requests, which would make the throughput figure wrong.
 void EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {

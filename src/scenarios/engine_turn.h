@@ -75,6 +75,11 @@ class EngineTurn {
   // Records a failed step ("warmup", "trial 2", "preload"); false when it was an interrupt
   // (the whole run stops), true when the run may go on with the next engine.
   bool Failed(const std::string& what, const core::Error& e);
+  // Appends measured trial `trial` (its number set) of `of` to the row and says it on stderr.
+  // A trial TrialFailure judges failed (no successful request, or more errors than
+  // `max_error_pct` percent) is kept with its reason, left out of the summaries, and fails the
+  // engine's row: its error names the first failed trial. Returns false for a failed trial.
+  bool RecordTrial(results::TrialResult trial, int of, double max_error_pct);
   // Reads the server's own count of data operations into row->server_ops and warns on stderr
   // when it differs from `client_ops` (what the load generators were answered) by more than
   // `tolerance` (requests still in flight when a time-boxed pass ended).

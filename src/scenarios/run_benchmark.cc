@@ -46,11 +46,7 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
     if (!trial) return turn->Failed(fmt::format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
-    row->trials.push_back(*trial);
-    row->Aggregate();
-    core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}",
-                spec.name, t, o.trials, trial->throughput, trial->p50, trial->p99, trial->p999,
-                trial->errors ? fmt::format(", {} errors", trial->errors) : std::string());
+    turn->RecordTrial(std::move(*trial), o.trials, o.max_error_pct);
     publish();
   }
   uint64_t client_ops = row->warmup_ops;

@@ -24,6 +24,9 @@ struct RunOptions {
   results::MemtierConfig memtier;     // memtier.requests: per connection, as memtier's --requests
   uint64_t warmup_requests = 100000;  // per connection too
   int trials = 3;
+  // A trial with more failed requests than this percentage (0-100), or with none answered
+  // successfully, fails (results::TrialFailure).
+  double max_error_pct = results::kDefaultMaxErrorPct;
   engines::Tuning tuning;  // cpus are filled from the fleet
   // engine name -> --<engine>_version: installed into the setup before the run (see
   // BenchSession::PrepareRun).

@@ -147,13 +147,8 @@ class CommandEngineRun {
     keys.keys_after = KeyCount();
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
-    results::EngineResult* result = &row_->result;
-    result->trials.push_back(*trial);
-    result->Aggregate();
+    turn_->RecordTrial(std::move(*trial), o_.trials, o_.max_error_pct);
     row_->keyspace.push_back(keys);
-    core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}",
-                name, t, o_.trials, trial->throughput, trial->p50, trial->p99, trial->p999,
-                trial->errors ? fmt::format(", {} errors", trial->errors) : std::string());
     return Step::kDone;
   }
 

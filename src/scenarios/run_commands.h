@@ -31,6 +31,9 @@ struct CommandRunOptions {
   drivers::KeyPattern key_pattern = drivers::KeyPattern::kRandom;  // of the measured passes
   int64_t rate_per_connection = 0;                                 // dfly_bench --qps
   int trials = 3;
+  // A trial with more failed requests than this percentage (0-100), or with none answered
+  // successfully, fails (results::TrialFailure).
+  double max_error_pct = results::kDefaultMaxErrorPct;
   engines::Tuning tuning;  // cpus are filled from the fleet
   // engine name -> --<engine>_version: installed into the setup before the run (see
   // BenchSession::PrepareRun).

@@ -7,7 +7,9 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "results/schema.h"
 #include "scenarios/engine_turn.h"
 #include "scenarios/history.h"
+#include "scenarios/unwritten_results.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -67,15 +70,22 @@ struct RunKind {
 };
 
 // The step that writes `r`'s files of `kind` into `dir`, after every change of `r` (which
-// outlives it). A file that cannot be written is a line on stderr: the run goes on and writes
-// it again.
+// outlives it). A file that cannot be written is a line on stderr when it starts failing: the
+// run goes on and writes it again; `*unwritten` holds the last write's error (nullopt once a
+// write succeeds again), for the run's close to act on.
 template <class Results>
 std::function<void()> Publisher(const Results& r, const std::filesystem::path& dir,
-                                const RunKind<Results>& kind) {
-  return [&r, dir, json = kind.json, csv_name = kind.csv_name, csv = kind.csv] {
+                                const RunKind<Results>& kind,
+                                std::shared_ptr<std::optional<core::Error>> unwritten) {
+  return [&r, dir, json = kind.json, csv_name = kind.csv_name, csv = kind.csv, unwritten] {
     core::Status st = core::WriteFileAtomic(dir / "results.json", json(r));
     if (st) st = core::WriteFileAtomic(dir / csv_name, csv(r));
-    if (!st) core::Note(st.error().message);
+    if (st) {
+      unwritten->reset();
+      return;
+    }
+    if (!*unwritten) core::Notef("{} (the run goes on, its numbers kept)", st.error().message);
+    *unwritten = st.error();
   };
 }
 
@@ -127,7 +137,9 @@ class ScenarioRun {
     if (auto st = OpenResultsAt(*setup, driver, run_id, dir, kind.raw_folder, r); !st) {
       return tl::unexpected(st.error());
     }
-    return ScenarioRun(setup, kind.kind, dir, path, r, Publisher(*r, dir, kind));
+    auto unwritten = std::make_shared<std::optional<core::Error>>();
+    return ScenarioRun(setup, kind.kind, dir, path, r, Publisher(*r, dir, kind, unwritten),
+                       kind.json, unwritten);
   }
 
   const std::filesystem::path& dir() const { return dir_; }
@@ -164,7 +176,10 @@ class ScenarioRun {
 
   // Closes the run: its final status from its rows (FinalStatus: any kind with an `error` and an
   // `engine`, `failed` saying which failed) and its end time, its files, then its history record
-  // naming the engines (the caller saves the state).
+  // naming the engines (the caller saves the state). When the last write of its files failed,
+  // the run is "failed" whatever its rows say, its results are kept elsewhere
+  // (KeepUnwrittenResults) and the record's `error` says why and where (its `path` pointing
+  // there).
   template <class Row>
   void Close(
       bool interrupted, const std::vector<const Row*>& rows,
@@ -172,18 +187,37 @@ class ScenarioRun {
     r_->status = FinalStatus(interrupted, rows, failed);
     r_->completed_at = core::NowIso8601();
     publish_();
-    RecordRunEnd(setup_, kind_, path_, *r_, rows);
+    if (!*unwritten_) {
+      RecordRunEnd(setup_, kind_, path_, *r_, rows);
+      return;
+    }
+    r_->status = results::RunStatus::kFailed;
+    std::string error = "results not written: " + (*unwritten_)->message;
+    auto kept = KeepUnwrittenResults(setup_->id, r_->run_id, json_(*r_));
+    std::string path = path_;
+    if (kept) {
+      path = kept->string();
+      error += "; the numbers measured are in " + path;
+    } else {
+      error += "; nor kept elsewhere: " + kept.error().message;
+    }
+    RecordRunEnd(setup_, kind_, path, *r_, rows);
+    if (auto* record = setup_->FindBenchmark(r_->run_id)) record->error = error;
   }
 
  private:
   ScenarioRun(state::SetupState* setup, std::string kind, std::filesystem::path dir,
-              std::string path, Results* r, std::function<void()> publish)
+              std::string path, Results* r, std::function<void()> publish,
+              std::string (*json)(const Results&),
+              std::shared_ptr<std::optional<core::Error>> unwritten)
       : setup_(setup),
         kind_(std::move(kind)),
         dir_(std::move(dir)),
         path_(std::move(path)),
         r_(r),
-        publish_(std::move(publish)) {}
+        publish_(std::move(publish)),
+        json_(json),
+        unwritten_(std::move(unwritten)) {}
 
   state::SetupState* setup_;
   std::string kind_;
@@ -191,6 +225,8 @@ class ScenarioRun {
   std::string path_;
   Results* r_;
   std::function<void()> publish_;
+  std::string (*json_)(const Results&);
+  std::shared_ptr<std::optional<core::Error>> unwritten_;
 };
 
 }  // namespace dfbench::scenarios

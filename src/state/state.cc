@@ -11,6 +11,7 @@
 #include "core/time_format.h"
 #include "results/json_util.h"
 #include "results/key_order.h"
+#include "state/space_reserve.h"
 
 namespace dfbench::state {
 void Fields(auto& v, results::FieldsOf<EngineInstall> auto& x) {
@@ -23,6 +24,7 @@ void Fields(auto& v, results::FieldsOf<BenchmarkRecord> auto& x) {
   DFBENCH_FIELDS(kind, run_id, path, created_at, completed_at)
   v.Enum("status", &x.status, results::kRunStatusNames);
   DFBENCH_FIELDS(engines)
+  DFBENCH_OPTIONAL_FIELDS(error)
 }
 
 void Fields(auto& v, results::FieldsOf<ActiveCommand> auto& x) {
@@ -171,7 +173,14 @@ core::Status Save(SetupState* s) {
   }
   if (auto made = core::MakePrivateDirs(SetupDir(s->id)); !made) return made;
   // Keys in the order of the field lists above.
-  return core::WriteFileAtomic(StatePath(s->id), results::RenderDocument(*s));
+  const std::string text = results::RenderDocument(*s);
+  core::Status written = core::WriteFileAtomic(StatePath(s->id), text);
+  // A full disk must not keep a working status: the reserve's space takes this save.
+  if (!written && ReleaseSpaceReserve(SetupDir(s->id))) {
+    written = core::WriteFileAtomic(StatePath(s->id), text);
+  }
+  if (written) KeepSpaceReserve(SetupDir(s->id));
+  return written;
 }
 
 std::vector<SetupState> ListSetups(std::vector<std::string>* corrupt) {

@@ -80,11 +80,14 @@ struct EngineInstall {
 struct BenchmarkRecord {
   std::string kind;    // run | commands | replication | memory
   std::string run_id;  // timestamp id, also the directory name
-  std::string path;    // results.json, relative to the setup directory
+  std::string path;    // results.json, relative to the setup directory (absolute outside it)
   std::string created_at;
   std::string completed_at;
   results::RunStatus status = results::RunStatus::kRunning;
   std::vector<std::string> engines;
+  // Why the run's results could not be written where they belong, and where they were kept
+  // instead (then `path`); "" when they were written.
+  std::string error;
 };
 
 // Who holds a working status: saved with it, dropped with it, so that the next command can say

@@ -1,0 +1,274 @@
+// Results that must not lie: a run whose files cannot be written, trials whose requests all
+// failed, a sweep cut short after a passing step and a disk that fills up mid-run, each against
+// a real redis-server or memcached, asserting the exit code, the setup's state and history, and
+// that nothing is left running.
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "dfbench_runner.h"
+#include "support/scoped_temp_dir.h"
+#include "support/test_data.h"
+
+namespace dfbench::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// A run of short SET:GET trials, long enough in all (five trials) for a fault to strike between
+// its first trial and its end.
+std::vector<std::string> ShortTrials(const std::string& id) {
+  return {"run",   "--id",
+          id,      "--engines",
+          "redis", "--memtier-threads",
+          "1",     "--memtier-clients",
+          "2",     "--memtier-pipeline",
+          "1",     "--memtier-requests",
+          "4000",  "--warmup-requests",
+          "0",     "--trials",
+          "5",     "--cooldown",
+          "0"};
+}
+
+// Waits (up to 60 s) for the background run to exit; its exit code, or -1 when it did not.
+int WaitForExit(core::Process* run) {
+  const auto status = run->WaitFor(std::chrono::seconds(60));
+  if (!status) return -1;
+  return status->signal ? 128 + status->signal : status->code;
+}
+
+std::string Read(const fs::path& path) {
+  auto text = core::ReadFile(path);
+  return text ? *text : std::string();
+}
+
+// A directory made immutable (chattr +i) for as long as this lives.
+class ImmutableDir {
+ public:
+  explicit ImmutableDir(fs::path dir) : dir_(std::move(dir)) {
+    auto r = core::RunCapture({"chattr", "+i", dir_.string()});
+    ok_ = r && r->status.ok();
+  }
+  ~ImmutableDir() { (void)core::RunCapture({"chattr", "-i", dir_.string()}); }
+  ImmutableDir(const ImmutableDir&) = delete;
+  ImmutableDir& operator=(const ImmutableDir&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  fs::path dir_;
+  bool ok_ = false;
+};
+
+// A tmpfs of `size` mounted on `dir` for as long as this lives.
+class TmpfsMount {
+ public:
+  TmpfsMount(fs::path dir, const std::string& size) : dir_(std::move(dir)) {
+    fs::create_directories(dir_);
+    ok_ = mount("tmpfs", dir_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
+  }
+  ~TmpfsMount() {
+    if (ok_) umount2(dir_.c_str(), MNT_DETACH);
+  }
+  TmpfsMount(const TmpfsMount&) = delete;
+  TmpfsMount& operator=(const TmpfsMount&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  fs::path dir_;
+  bool ok_ = false;
+};
+
+// $TMPDIR pointed at `dir` for as long as this lives (the runs started meanwhile inherit it).
+class TmpdirOverride {
+ public:
+  explicit TmpdirOverride(const fs::path& dir) {
+    if (const char* old = std::getenv("TMPDIR")) old_ = old;
+    setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirOverride() {
+    if (old_.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", old_.c_str(), 1);
+    }
+  }
+  TmpdirOverride(const TmpdirOverride&) = delete;
+  TmpdirOverride& operator=(const TmpdirOverride&) = delete;
+
+ private:
+  std::string old_;
+};
+
+// One local setup with redis and memcached, shared by the tests that leave it ready.
+class ResultsFault : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dfb_ = new DfbenchRunner("results-fault");
+    auto r = dfb_->Run({"setup", "--id", "rf", "--engines", "redis,memcached", "--yes"});
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  static void TearDownTestSuite() { EndSuiteSetup(dfb_, "rf"); }
+
+  void TearDown() override {
+    EXPECT_EQ(dfb_->State("rf")["status"], "ready");
+    EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty())
+        << "an engine or load generator was left running";
+  }
+
+  static json LastRun() { return dfb_->State("rf")["benchmarks"].back(); }
+
+  static DfbenchRunner* dfb_;
+};
+
+DfbenchRunner* ResultsFault::dfb_ = nullptr;
+
+TEST_F(ResultsFault, ImmutableResultsDirFailsTheRunAndKeepsItsNumbers) {
+  auto run = dfb_->Start(ShortTrials("rf"));
+  const fs::path run_dir = dfb_->WaitForRunDir(
+      "rf", "benchmarks", [](const fs::path& dir) { return FirstEngineHas(dir, "trials", 1); });
+  ASSERT_FALSE(run_dir.empty());
+  ImmutableDir immutable(run_dir);
+  ASSERT_TRUE(immutable.ok()) << "chattr +i " << run_dir;
+
+  EXPECT_EQ(WaitForExit(&run), 5) << dfb_->BackgroundErrTail();
+  const std::string err = Read(dfb_->home() / "bg.stderr");
+  const fs::path kept =
+      dfb_->SetupDir("rf") / ("unwritten-" + run_dir.filename().string() + ".json");
+  EXPECT_NE(err.find("the numbers measured are in " + kept.string()), std::string::npos) << err;
+  EXPECT_EQ(err.find("results: "), std::string::npos) << "names a file that lies:\n" << err;
+  const json record = LastRun();
+  EXPECT_EQ(record["status"], "failed");
+  EXPECT_EQ(record["path"], kept.string());
+  EXPECT_NE(record.value("error", "").find("results not written"), std::string::npos) << record;
+  const json results = ReadJsonIfComplete(kept);
+  ASSERT_TRUE(results.is_object()) << kept;
+  EXPECT_EQ(results["status"], "failed");
+  EXPECT_EQ(results["engines"][0]["trials"].size(), 5u);
+  // What the immutable directory still holds is the stale "running" file, named by nobody.
+  EXPECT_EQ(ReadJsonIfComplete(run_dir / "results.json")["status"], "running");
+}
+
+TEST_F(ResultsFault, EveryRequestFailingFailsTheTrialAndCompareLeavesItOut) {
+  const std::vector<std::string> tiny = {
+      "--engines",         "redis", "--key-maximum",      "1000", "--test-time",       "1",
+      "--warmup-time",     "0",     "--trials",           "1",    "--memtier-threads", "1",
+      "--memtier-clients", "2",     "--memtier-pipeline", "4",    "--cooldown",        "0",
+      "--command-name",    "PROBE"};
+  auto good = dfb_->Run(
+      Concat(Concat({"run-commands", "--id", "rf", "--command-template", "EXISTS __key__"}, tiny),
+             {"--output", "json"}));
+  ASSERT_EQ(good.code, 0) << good.err;
+  const fs::path good_file = dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>();
+
+  auto bogus = dfb_->Run(
+      Concat({"run-commands", "--id", "rf", "--command-template", "BOGUSCMD __key__"}, tiny));
+  EXPECT_EQ(bogus.code, 1) << bogus.err;
+  EXPECT_NE(bogus.out.find("trial 1 failed: no request succeeded"), std::string::npos) << bogus.out;
+  EXPECT_EQ(LastRun()["status"], "failed");
+  const fs::path bogus_file = dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>();
+  const json r = ReadJsonIfComplete(bogus_file);
+  ASSERT_TRUE(r.is_object()) << bogus_file;
+  EXPECT_EQ(r["status"], "failed");
+  const json& trial = r["commands"][0]["engines"][0]["trials"][0];
+  EXPECT_EQ(trial["ops"], 0);
+  EXPECT_GT(trial["errors"].get<uint64_t>(), 0u);
+  EXPECT_NE(trial.value("failed", "").find("no request succeeded"), std::string::npos) << trial;
+  EXPECT_EQ(r["commands"][0]["engines"][0]["throughput"]["median"], 0);
+
+  // The failed trial is missing data: a regression by absence, said so, never a number.
+  auto cmp = dfb_->Run({"compare", good_file.string(), bogus_file.string(), "--format", "json"});
+  EXPECT_EQ(cmp.code, 1) << cmp.err;
+  const json c = json::parse(cmp.out, nullptr, false);
+  ASSERT_TRUE(c.is_object()) << cmp.out;
+  EXPECT_NE(cmp.out.find("candidate PROBE/redis trial 1 failed"), std::string::npos) << cmp.out;
+  bool throughput_seen = false;
+  for (const json& m : c["rows"]) {
+    if (m["metric"] != "throughput") continue;
+    throughput_seen = true;
+    EXPECT_EQ(m["verdict"], "missing") << m;
+  }
+  EXPECT_TRUE(throughput_seen) << cmp.out;
+}
+
+TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
+  auto r = dfb_->Run({"run",       "--id",
+                      "rf",        "--engines",
+                      "memcached", "--memtier-threads",
+                      "1",         "--memtier-clients",
+                      "1",         "--memtier-pipeline",
+                      "1",         "--memtier-requests",
+                      "10",        "--warmup-requests",
+                      "0",         "--trials",
+                      "1",         "--cooldown",
+                      "0",         "--memtier-data-size",
+                      "2000000",   "--memtier-ratio",
+                      "1:0"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("trial 1 failed: "), std::string::npos) << r.out;
+  EXPECT_EQ(LastRun()["status"], "failed");
+  const json results =
+      ReadJsonIfComplete(dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>());
+  ASSERT_TRUE(results.is_object());
+  EXPECT_FALSE(results["engines"][0]["trials"][0].value("failed", "").empty()) << results;
+}
+
+TEST_F(ResultsFault, InterruptedSweepShowsItsBestPassingRate) {
+  auto sweep = dfb_->Start({"sweep", "--id", "rf", "--engines", "redis", "--slo", "p99<=10s",
+                            "--memtier-threads", "1", "--memtier-clients", "2",
+                            "--memtier-pipeline", "4", "--step-time", "1s", "--cooldown", "0"});
+  const fs::path run_dir = dfb_->WaitForRunDir("rf", "sweeps", [](const fs::path& dir) {
+    const json r = ReadJsonIfComplete(dir / "results.json");
+    if (!r.is_object() || r["engines"].empty()) return false;
+    for (const json& s : r["engines"][0]["steps"]) {
+      if (s["phase"] != "capacity" && s["passed"] == true) return true;
+    }
+    return false;
+  });
+  ASSERT_FALSE(run_dir.empty());
+  ASSERT_NO_FATAL_FAILURE(dfb_->Interrupt(&sweep));
+  const std::string out = Read(dfb_->home() / "bg.stdout");
+  EXPECT_NE(out.find("interrupted; best passing rate so far "), std::string::npos) << out;
+  EXPECT_EQ(out.find("no rate kept the objectives"), std::string::npos) << out;
+  EXPECT_EQ(LastRun()["status"], "interrupted");
+}
+
+// The disk of the setup fills up mid-run: the run fails with its numbers kept in $TMPDIR and
+// the setup is ready again, its state written in the space it had set aside.
+TEST(ResultsDiskFull, FullDiskFailsTheRunAndRestoresTheSetup) {
+  DfbenchRunner dfb("results-disk-full");
+  ScopedTempDir tmp("results-disk-full-tmp");
+  TmpdirOverride tmpdir(tmp.path());
+  TmpfsMount disk(dfb.SetupDir("full"), "8m");
+  if (!disk.ok()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "full", "--engines", "redis", "--yes"}).code, 0);
+
+  auto run = dfb.Start(ShortTrials("full"));
+  const fs::path run_dir = dfb.WaitForRunDir(
+      "full", "benchmarks", [](const fs::path& dir) { return FirstEngineHas(dir, "trials", 1); });
+  ASSERT_FALSE(run_dir.empty());
+  {
+    std::ofstream filler(dfb.SetupDir("full") / "filler", std::ios::binary);
+    const std::string chunk(64 * 1024, 'x');
+    for (int i = 0; i < 256 && filler.write(chunk.data(), chunk.size()).flush(); ++i) {
+    }
+  }
+
+  EXPECT_EQ(WaitForExit(&run), 5) << dfb.BackgroundErrTail();
+  const json state = dfb.State("full");
+  EXPECT_EQ(state["status"], "ready");
+  const json record = state["benchmarks"].back();
+  EXPECT_EQ(record["status"], "failed");
+  const fs::path kept = tmp.path() / ("dfbench-full-" + run_dir.filename().string() + ".json");
+  EXPECT_EQ(record["path"], kept.string());
+  EXPECT_TRUE(ReadJsonIfComplete(kept).is_object()) << kept;
+  EXPECT_TRUE(ProcessesMatching(dfb.home().string()).empty())
+      << "an engine or load generator was left running";
+}
+
+}  // namespace
+}  // namespace dfbench::testing
