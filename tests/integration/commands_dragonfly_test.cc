@@ -161,15 +161,19 @@ TEST_F(DragonflyCommandsCliTest, DflyBenchAndBuiltinResultsShareTheSchemaAndComp
 }
 
 // Error replies are counted from dfly_bench's stdout (its JSON report has no error count): LPOP on
-// the string keys of a SET preload is all WRONGTYPE, and a preload Dragonfly refuses fails the
-// engine with one line instead of leaving an empty keyspace behind a measured trial.
+// the string keys of a SET preload is all WRONGTYPE, so the trial fails (no request succeeded)
+// and the run exits 1; and a preload Dragonfly refuses fails the engine with one line instead of
+// leaving an empty keyspace behind a measured trial.
 TEST_F(DragonflyCommandsCliTest, DflyBenchErrorRepliesAreCounted) {
-  const json out = Run(
+  auto all_errors = RunCli(
       true, {"--command-template", "LPOP __key__", "--preload-template", "SET __key__ __data__"});
+  EXPECT_EQ(all_errors.code, 1) << all_errors.err;
+  const json out = json::parse(all_errors.out);
   ASSERT_TRUE(out.contains("commands")) << out.dump();
   const json& t = out["commands"][0]["engines"][0]["trials"][0];
   EXPECT_GT(t["errors"].get<uint64_t>(), 0u) << t.dump();
   EXPECT_EQ(t["ops"], 0) << t.dump();
+  EXPECT_NE(t.value("failed", "").find("no request succeeded"), std::string::npos) << t.dump();
   EXPECT_NE(
       core::ReadFile(RunDir(out) / "memtier" / "dragonfly-LPOP-t1.txt")->find(" error responses!"),
       std::string::npos);
