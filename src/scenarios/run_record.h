@@ -76,7 +76,7 @@ struct RunKind {
 template <class Results>
 std::function<void()> Publisher(const Results& r, const std::filesystem::path& dir,
                                 const RunKind<Results>& kind,
-                                std::shared_ptr<std::optional<core::Error>> unwritten) {
+                                const std::shared_ptr<std::optional<core::Error>>& unwritten) {
   return [&r, dir, json = kind.json, csv_name = kind.csv_name, csv = kind.csv, unwritten] {
     core::Status st = core::WriteFileAtomic(dir / "results.json", json(r));
     if (st) st = core::WriteFileAtomic(dir / csv_name, csv(r));
