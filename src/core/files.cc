@@ -54,13 +54,12 @@ Result<std::string> ReadRegular(const std::filesystem::path& path, uint64_t max_
   if (beyond == Beyond::kRefuse && static_cast<uint64_t>(st.st_size) > max_bytes) {
     return too_big();
   }
+  // Refusing reads one byte past the cap: a file that grew while it was read shows by it.
+  const uint64_t limit = beyond == Beyond::kRefuse ? max_bytes + 1 : max_bytes;
   std::string text;
   char chunk[1 << 16];
-  while (text.size() < max_bytes || beyond == Beyond::kRefuse) {
-    const size_t want = beyond == Beyond::kStop
-                            ? std::min<uint64_t>(sizeof(chunk), max_bytes - text.size())
-                            : sizeof(chunk);
-    const ssize_t n = read(fd, chunk, want);
+  while (text.size() < limit) {
+    const ssize_t n = read(fd, chunk, std::min<uint64_t>(sizeof(chunk), limit - text.size()));
     if (n < 0) {
       if (errno == EINTR) continue;
       return Fail(ErrorKind::kEnvironment,
@@ -68,9 +67,8 @@ Result<std::string> ReadRegular(const std::filesystem::path& path, uint64_t max_
     }
     if (n == 0) break;
     text.append(chunk, static_cast<size_t>(n));
-    // The file may grow while it is read.
-    if (beyond == Beyond::kRefuse && text.size() > max_bytes) return too_big();
   }
+  if (text.size() > max_bytes) return too_big();
   return text;
 }
 

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "core/files.h"
@@ -402,13 +403,21 @@ std::optional<std::string> FindOnPath(const std::string& program) {
   return std::nullopt;
 }
 
+std::optional<std::vector<std::string>> ProcStatFields(pid_t pid) {
+  auto stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return std::nullopt;
+  const size_t close = stat->rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::vector<std::string> fields;
+  std::istringstream in(stat->substr(close + 1));
+  for (std::string field; in >> field;) fields.push_back(field);
+  return fields;
+}
+
 bool ProcessGone(pid_t pid) {
   if (kill(pid, 0) != 0) return errno == ESRCH;
-  auto stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return false;
-  // The state is the field after the command name, which ends at the last ')'.
-  const size_t close = stat->rfind(')');
-  return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
+  auto fields = ProcStatFields(pid);
+  return fields && !fields->empty() && (*fields)[0] == "Z";
 }
 
 std::string SelfExecutable() {

@@ -104,6 +104,10 @@ inline Result<CapturedOutput> RunCapture(
 // executable); nullopt otherwise.
 std::optional<std::string> FindOnPath(const std::string& program);
 
+// The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses
+// and ends at the last ')'): [0] is the state, [19] the start time; nullopt when it is gone.
+std::optional<std::vector<std::string>> ProcStatFields(pid_t pid);
+
 // True when no process `pid` runs: it never existed, was reaped, or has exited and waits as a
 // zombie for a parent that is not us (an orphan whose reaper is slow).
 bool ProcessGone(pid_t pid);

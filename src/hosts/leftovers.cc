@@ -8,6 +8,7 @@
 
 #include "core/files.h"
 #include "core/log.h"
+#include "core/subprocess.h"
 #include "core/text.h"
 #include "hosts/ssh_scripts.h"
 
@@ -23,13 +24,19 @@ constexpr const char* kRecordFilesScript =
     R"sh(mkdir -p -- "$1/files" && printf '%s\n%s\n' "$3" "$4" >"$1/files/$2"
 )sh";
 
-core::Result<CommandOutput> RunScript(Host& host, const std::string& script,
-                                      std::vector<std::string> args,
-                                      std::chrono::milliseconds timeout) {
+// `sh -c script sh args...`: the script reads its arguments as $1, $2...
+std::vector<std::string> ShArgv(const std::string& script, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"sh", "-c", script, "sh"};
   argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+core::Result<CommandOutput> RunScript(Host& host, const std::string& script,
+                                      const std::vector<std::string>& args,
+                                      std::chrono::milliseconds timeout) {
   // Cleanup: it runs after Ctrl+C too.
-  return host.Run({.argv = argv, .timeout = timeout, .interrupts = core::Interrupts::kIgnore});
+  return host.Run(
+      {.argv = ShArgv(script, args), .timeout = timeout, .interrupts = core::Interrupts::kIgnore});
 }
 
 core::Status Checked(const core::Result<CommandOutput>& r, const std::string& what, Host& host) {
@@ -63,18 +70,9 @@ void NoteWhatWasDone(Host& host, const std::string& out) {
 }  // namespace
 
 std::optional<std::string> LocalDaemonRecord(int pid) {
-  auto stat = core::ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return std::nullopt;
-  // The fields after the command name, which ends at the last ')': state is the first, the start
-  // time the 20th.
-  const size_t close = stat->rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream fields(stat->substr(close + 1));
-  std::string field;
-  for (int n = 1; n <= 20 && fields >> field; ++n) {
-    if (n == 20) return std::to_string(pid) + " " + field;
-  }
-  return std::nullopt;
+  auto fields = core::ProcStatFields(pid);
+  if (!fields || fields->size() < 20) return std::nullopt;
+  return std::to_string(pid) + " " + (*fields)[19];
 }
 
 core::Status RecordFiles(Host& host, const std::string& key, const std::string& dir,
@@ -94,10 +92,9 @@ void ForgetFiles(Host& host, const std::string& key) {
 }
 
 std::vector<std::string> StopLeftoversArgv(const std::string& work_dir) {
-  return {"sh", "-c",
-          std::string(kStartOfFunction) + kStopLeftoversFunction + kClearScratchFunction +
-              "stop_leftovers \"$1\" && clear_scratch \"$1\"\n",
-          "sh", work_dir};
+  return ShArgv(std::string(kStartOfFunction) + kStopLeftoversFunction + kClearScratchFunction +
+                    "stop_leftovers \"$1\" && clear_scratch \"$1\"\n",
+                {work_dir});
 }
 
 core::Status StopLeftovers(Host& host) {
