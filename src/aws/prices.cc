@@ -1,10 +1,9 @@
 #include "aws/prices.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <string_view>
 
+#include "core/format.h"
 #include "core/time_format.h"
 
 namespace dfbench::aws {
@@ -103,7 +102,7 @@ std::string CostLine(const std::vector<std::string>& types, const std::string& r
   if (!cost.unknown.empty() && cost.known_per_hour == 0) {
     return "price unknown for " + unknown + " in " + region;
   }
-  std::string line = fmt::format("~${:.3f}/hr on demand in {}", cost.known_per_hour, region);
+  std::string line = core::Format("~${:.3f}/hr on demand in {}", cost.known_per_hour, region);
   if (!unknown.empty()) line += " plus price unknown for " + unknown;
   return line;
 }
@@ -117,8 +116,8 @@ std::string CostSoFarLine(const std::vector<std::string>& types, const std::stri
                           std::chrono::seconds up) {
   const FleetCost cost = EstimateFleetCost(types, region);
   if (cost.known_per_hour == 0) return "cost so far unknown";
-  return fmt::format("~${:.2f} so far ({} up)", CostSoFar(cost.known_per_hour, up),
-                     core::FormatAge(std::max(up, std::chrono::seconds(0))));
+  return core::Format("~${:.2f} so far ({} up)", CostSoFar(cost.known_per_hour, up),
+                      core::FormatAge(std::max(up, std::chrono::seconds(0))));
 }
 
 }  // namespace dfbench::aws

@@ -1,9 +1,9 @@
 #include "aws/template.h"
 
-#include <fmt/format.h>
-
 #include <cctype>
 #include <set>
+
+#include "core/format.h"
 
 namespace dfbench::aws {
 namespace {
@@ -16,7 +16,7 @@ std::string Quote(const std::string& s) {
       out += '\\';
       out += static_cast<char>(c);
     } else if (c < 0x20) {
-      out += fmt::format("\\x{:02x}", c);
+      out += core::Format("\\x{:02x}", c);
     } else {
       out += static_cast<char>(c);
     }
@@ -61,7 +61,7 @@ std::string Tags(const FleetPlan& plan, const std::string& name, const std::stri
 
 // The VPC, its public subnet and the route to the internet. Tagged resources take `{tags}`.
 std::string Network(const FleetPlan& plan, const std::string& base) {
-  return fmt::format(R"(  Vpc:
+  return core::Format(R"(  Vpc:
     Type: AWS::EC2::VPC
     Properties:
       CidrBlock: 10.0.0.0/16
@@ -99,14 +99,14 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
       SubnetId: !Ref Subnet
       RouteTableId: !Ref RouteTable
 )",
-                     fmt::arg("tags", Tags(plan, base)));
+                      fmt::arg("tags", Tags(plan, base)));
 }
 
 // SSH from anywhere; engine ports reachable only from instances in the group, never from the
 // internet. The key pair, and one placement group: the same rack for every instance, whose
 // sub-millisecond RTT keeps engine results comparable.
 std::string Access(const FleetPlan& plan, const std::string& base) {
-  return fmt::format(
+  return core::Format(
       R"(  SecurityGroup:
     Type: AWS::EC2::SecurityGroup
     Properties:
@@ -193,8 +193,8 @@ core::Result<std::string> StackName(const std::string& setup_id) {
 
 std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch) {
   const char* volume = ubuntu_version >= "24.04" ? "ebs-gp3" : "ebs-gp2";
-  return fmt::format("/aws/service/canonical/ubuntu/server/{}/stable/current/{}/hvm/{}/ami-id",
-                     ubuntu_version, UbuntuArchName(arch), volume);
+  return core::Format("/aws/service/canonical/ubuntu/server/{}/stable/current/{}/hvm/{}/ami-id",
+                      ubuntu_version, UbuntuArchName(arch), volume);
 }
 
 std::vector<std::string> FleetRoles(const FleetPlan& plan) {
@@ -241,11 +241,11 @@ std::string RenderTemplate(const FleetPlan& plan) {
   const std::vector<std::string> roles = FleetRoles(plan);
   std::string y = "AWSTemplateFormatVersion: \"2010-09-09\"\n";
   y += "Description: " +
-       Quote(fmt::format("dfbench fleet {} ({}): server {} {}, client {} {}, {} replica(s), "
-                         "Ubuntu {}",
-                         plan.setup_id, plan.region, plan.server.type, ArchName(plan.server.arch),
-                         plan.client.type, ArchName(plan.client.arch), plan.replicas,
-                         plan.ubuntu_version)) +
+       Quote(core::Format("dfbench fleet {} ({}): server {} {}, client {} {}, {} replica(s), "
+                          "Ubuntu {}",
+                          plan.setup_id, plan.region, plan.server.type, ArchName(plan.server.arch),
+                          plan.client.type, ArchName(plan.client.arch), plan.replicas,
+                          plan.ubuntu_version)) +
        "\n";
   // One AMI parameter per architecture in use (an unused parameter is a lint warning).
   std::set<Arch> arches;

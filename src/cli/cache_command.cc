@@ -1,10 +1,9 @@
 // `dfbench cache list|add|prune`: the engine versions installed on this machine.
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <set>
 
 #include "cli/commands.h"
+#include "core/format.h"
 #include "core/log.h"
 #include "core/table.h"
 #include "engines/engine_cache.h"
@@ -27,7 +26,7 @@ std::set<fs::path> DirsInUse() {
 }
 
 std::string Size(uintmax_t bytes) {
-  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+  return core::Format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
 }
 
 int RunList(const std::string& engine) {

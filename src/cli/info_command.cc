@@ -1,10 +1,9 @@
-#include <fmt/format.h>
-
 #include <cstdio>
 
 #include "aws/prices.h"
 #include "cli/commands.h"
 #include "core/files.h"
+#include "core/format.h"
 #include "core/table.h"
 #include "core/time_format.h"
 #include "core/units.h"
@@ -46,11 +45,11 @@ std::string Indent(const std::string& text) {
 // The stack, account and instances of an aws setup, and what it has cost so far (rate × age).
 std::string AwsSection(const state::SetupState& s) {
   const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
-  std::string out = fmt::format(
+  std::string out = core::Format(
       "\nAWS:\n  Region:    {}\n  Account:   {}\n  Stack:     {}{}\n", s.region,
       aws.value("account", "?"), aws.value("stack_name", "dfbench-" + s.id),
       aws.contains("stack_id") ? " (" + aws.value("stack_id", "") + ")" : " (not created)");
-  out += fmt::format("  Ubuntu:    {}\n", aws.value("ubuntu_version", "?"));
+  out += core::Format("  Ubuntu:    {}\n", aws.value("ubuntu_version", "?"));
   const nlohmann::json instances = aws.value("instances", nlohmann::json::array());
   core::Table table({"ROLE", "INSTANCE", "TYPE", "ARCH", "PUBLIC IP", "PRIVATE IP"});
   for (const auto& i : instances) {
@@ -76,39 +75,39 @@ std::string AwsSection(const state::SetupState& s) {
 }
 
 void PrintInfo(const state::SetupState& s) {
-  std::string out = fmt::format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
-                                state::ToString(s.status), state::ToString(s.provider));
-  out += fmt::format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at, Age(s.created_at),
-                     state::SetupDir(s.id).string());
+  std::string out = core::Format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
+                                 state::ToString(s.status), state::ToString(s.provider));
+  out += core::Format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at,
+                      Age(s.created_at), state::SetupDir(s.id).string());
   // work/ holds engine logs and reports while a command runs; results live in the run directories.
-  out += fmt::format("  Disk:      {} in all, {} of it in work/\n",
-                     core::FormatBytes(core::TreeBytes(state::SetupDir(s.id))),
-                     core::FormatBytes(core::TreeBytes(state::SetupDir(s.id) / "work")));
+  out += core::Format("  Disk:      {} in all, {} of it in work/\n",
+                      core::FormatBytes(core::TreeBytes(state::SetupDir(s.id))),
+                      core::FormatBytes(core::TreeBytes(state::SetupDir(s.id) / "work")));
   if (s.provider == state::ProviderKind::kAws) out += AwsSection(s);
   out += "\nHosts:\n";
   for (const auto& h : s.hosts) {
-    out += fmt::format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
-                       h.name.empty() ? h.address : h.name, h.vcpus,
-                       static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
-    out += fmt::format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
+    out += core::Format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
+                        h.name.empty() ? h.address : h.name, h.vcpus,
+                        static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
+    out += core::Format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
     if (state::IsRemote(s.provider)) {
-      out += fmt::format(
-          "      reached at {}; engine traffic on {}; NIC: {}\n", h.address, h.private_address,
-          h.nic.empty()
-              ? "unknown"
-              : fmt::format("{} ({} RX queue{})", h.nic, h.rx_queues, h.rx_queues == 1 ? "" : "s"));
+      out += core::Format("      reached at {}; engine traffic on {}; NIC: {}\n", h.address,
+                          h.private_address,
+                          h.nic.empty() ? "unknown"
+                                        : core::Format("{} ({} RX queue{})", h.nic, h.rx_queues,
+                                                       h.rx_queues == 1 ? "" : "s"));
     }
   }
   if (auto tuned = s.provider_data.find("tune_network"); tuned != s.provider_data.end()) {
     if (tuned->value("applied", false)) {
-      out += fmt::format(
+      out += core::Format(
           "  Network tuning: {} steered to CPUs {} (IRQs {}, RPS queues {}, XPS "
           "queues {})\n",
           tuned->value("interface", ""), tuned->value("io_cpus", nlohmann::json()).dump(),
           tuned->value("irqs", 0), tuned->value("rps_queues", 0), tuned->value("xps_queues", 0));
     } else {
-      out += fmt::format("  Network tuning: requested, not applied ({})\n",
-                         tuned->value("error", "unknown reason"));
+      out += core::Format("  Network tuning: requested, not applied ({})\n",
+                          tuned->value("error", "unknown reason"));
     }
   }
   if (auto tools = s.provider_data.find("load_generators"); tools != s.provider_data.end()) {
@@ -116,10 +115,10 @@ void PrintInfo(const state::SetupState& s) {
       const std::string method = t.value("method", "");
       if (method == "missing") {
         out +=
-            fmt::format("  Load generator: {} not installed ({})\n", name, t.value("reason", ""));
+            core::Format("  Load generator: {} not installed ({})\n", name, t.value("reason", ""));
         continue;
       }
-      out += fmt::format(
+      out += core::Format(
           "  Load generator: {} at {} ({})\n", name, t.value("binary", ""),
           method == "source" ? "built from " + t.value("source", "") : "found on the client");
     }
@@ -130,9 +129,9 @@ void PrintInfo(const state::SetupState& s) {
     for (const auto& role : roles) {
       auto endpoint = providers::LoginEndpoint(s, role);
       if (!endpoint) continue;
-      if (role == roles.front()) out += fmt::format("  Key:    {}\n", endpoint->key_path);
-      out += fmt::format("  {:<7} {}\n", role + ":",
-                         hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
+      if (role == roles.front()) out += core::Format("  Key:    {}\n", endpoint->key_path);
+      out += core::Format("  {:<7} {}\n", role + ":",
+                          hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
     }
     if (auto server = providers::LoginEndpoint(s, "server"); server) {
       // Quoted like the ssh lines: a key path may hold spaces or shell characters.
@@ -140,7 +139,7 @@ void PrintInfo(const state::SetupState& s) {
       if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});
       scp.insert(scp.end(),
                  {"-P", std::to_string(server->port), "FILE", hosts::Destination(*server) + ":"});
-      out += fmt::format("  copy:   {}\n", hosts::ShellJoinForDisplay(scp));
+      out += core::Format("  copy:   {}\n", hosts::ShellJoinForDisplay(scp));
     }
   }
   out += "\nEngines:\n";
@@ -165,9 +164,9 @@ void PrintInfo(const state::SetupState& s) {
     out += Indent(runs.Render());
   }
   if (s.status != state::SetupStatus::kDestroyed) {
-    out += fmt::format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
-                       s.id, s.id);
-    if (!roles.empty()) out += fmt::format("  dfbench ssh     --id {} --target server\n", s.id);
+    out += core::Format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
+                        s.id, s.id);
+    if (!roles.empty()) out += core::Format("  dfbench ssh     --id {} --target server\n", s.id);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
 }

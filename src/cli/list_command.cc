@@ -1,11 +1,10 @@
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "aws/prices.h"
 #include "cli/commands.h"
+#include "core/format.h"
 #include "core/table.h"
 #include "core/time_format.h"
 #include "providers/billed_stack.h"
@@ -45,7 +44,7 @@ std::string CostSoFarOf(const state::SetupState& s) {
   if (!stack) return "-";
   const aws::FleetCost cost = aws::EstimateFleetCost(stack->instance_types, stack->region);
   if (cost.known_per_hour == 0) return "?";
-  return fmt::format(
+  return core::Format(
       "~${:.2f}",
       aws::CostSoFar(cost.known_per_hour, providers::UpTime(s, std::chrono::system_clock::now())));
 }

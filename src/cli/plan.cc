@@ -1,9 +1,8 @@
 #include "cli/plan.h"
 
-#include <fmt/format.h>
-
 #include "aws/template.h"
 #include "cli/aws_flags.h"
+#include "core/format.h"
 #include "core/log.h"
 #include "providers/aws_provider.h"
 #include "providers/ssh_provider.h"
@@ -55,18 +54,18 @@ std::string ClientToolLines(const scenarios::SetupOptions& o, const std::string&
 
 std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   const std::string work = "~/.dfbench-work/" + o.id + "/";
-  std::string p = fmt::format("dfbench: {} {} will change these hosts over SSH:\n",
-                              quickstart ? "quickstart" : "setup", o.id);
+  std::string p = core::Format("dfbench: {} {} will change these hosts over SSH:\n",
+                               quickstart ? "quickstart" : "setup", o.id);
   for (const auto& h : o.ssh.hosts) {
-    p += fmt::format(
+    p += core::Format(
         "  {:<10} {}{}\n", h.role, h.address,
         h.private_address.empty() ? "" : " (engine traffic on " + h.private_address + ")");
   }
-  p += fmt::format("  log in as {} on port {} with {}\n", o.ssh.user, o.ssh.port,
-                   o.ssh.key_path.empty() ? "a new 4096-bit RSA key pair, generated under " +
-                                                (state::SetupDir(o.id) / "ssh").string() +
-                                                " (its public key must be added on each host)"
-                                          : "the key " + o.ssh.key_path);
+  p += core::Format("  log in as {} on port {} with {}\n", o.ssh.user, o.ssh.port,
+                    o.ssh.key_path.empty() ? "a new 4096-bit RSA key pair, generated under " +
+                                                 (state::SetupDir(o.id) / "ssh").string() +
+                                                 " (its public key must be added on each host)"
+                                           : "the key " + o.ssh.key_path);
   p += "  client: upload this dfbench binary to " + work + "bin/\n";
   p += ClientToolLines(o, work);
   p += "  server: find " + EngineList(o) +
@@ -96,14 +95,14 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   const aws::FleetPlan fleet = providers::FleetPlanOf(o.aws, o.id, "");
   const std::string dir = state::SetupDir(o.id).string();
   std::string p =
-      fmt::format("dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS):\n",
-                  quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region);
+      core::Format("dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS):\n",
+                   quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region);
   for (const auto& role : aws::FleetRoles(fleet)) {
     const aws::InstanceSpec& spec = role == "server"   ? fleet.server
                                     : role == "client" ? fleet.client
                                                        : fleet.replica;
-    p += fmt::format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
-                     o.aws.ubuntu_version);
+    p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
+                      o.aws.ubuntu_version);
   }
   p += "  cost: " + CostLine(fleet) + ", billed until 'dfbench destroy --id " + o.id + "'\n";
   p += "  network: a VPC with one public subnet, SSH (22) open to the world, engine ports only "
@@ -125,8 +124,8 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
 }
 
 std::string LocalSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
-  std::string p = fmt::format("dfbench: {} {} on this machine (local provider):\n",
-                              quickstart ? "quickstart" : "setup", o.id);
+  std::string p = core::Format("dfbench: {} {} on this machine (local provider):\n",
+                               quickstart ? "quickstart" : "setup", o.id);
   p += "  locate " + EngineList(o) + " and record the versions in " +
        (state::SetupDir(o.id) / "state.json").string() + "\n";
   p += o.pin_cpus ? "  CPUs: split between the engine and the load generator\n"
@@ -174,15 +173,15 @@ std::string DestroyPlan(const state::SetupState& s) {
     const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
     std::string p =
         aws.contains("stack_id")
-            ? fmt::format(
+            ? core::Format(
                   "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account "
                   "{}):\n",
                   s.id, aws.value("stack_name", "dfbench-" + s.id), s.region,
                   aws.value("account", "?"))
-            : fmt::format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
+            : core::Format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
     for (const auto& i : aws.value("instances", nlohmann::json::array())) {
-      p += fmt::format("  {:<10} {} {} at {}\n", i.value("role", ""), i.value("id", ""),
-                       i.value("type", ""), i.value("public_ip", ""));
+      p += core::Format("  {:<10} {} {} at {}\n", i.value("role", ""), i.value("id", ""),
+                        i.value("type", ""), i.value("public_ip", ""));
     }
     p += "  then delete the SSH key pair under " + (state::SetupDir(s.id) / "ssh").string() +
          " (kept if the stack does not delete)\n";
@@ -190,14 +189,14 @@ std::string DestroyPlan(const state::SetupState& s) {
     return p;
   }
   const std::string work = "~/.dfbench-work/" + s.id + "/";
-  std::string p = fmt::format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id,
-                              state::ToString(s.provider));
+  std::string p = core::Format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id,
+                               state::ToString(s.provider));
   std::string user;
   for (const auto& role : providers::SshRoles(s)) {
     auto e = providers::LoginEndpoint(s, role);
     if (!e) continue;
     user = e->user;
-    p += fmt::format("  {:<10} {}\n", role, e->host);
+    p += core::Format("  {:<10} {}\n", role, e->host);
   }
   p += "  as " + (user.empty() ? std::string("the recorded user") : user) +
        ": stop what dfbench started there and remove " + work +

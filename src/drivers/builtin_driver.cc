@@ -1,11 +1,11 @@
 #include "drivers/builtin_driver.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "core/files.h"
+#include "core/format.h"
 #include "drivers/load_report.h"
 #include "drivers/memtier_args.h"
 #include "drivers/tool_runner.h"
@@ -27,14 +27,14 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()) + "s", "allkeys");
   AppendRequestArgs(args, workload);
   if (workload.rate_per_sec > 0) {
-    args.insert(args.end(), {"--rate", fmt::format("{}", workload.rate_per_sec)});
+    args.insert(args.end(), {"--rate", core::Format("{}", workload.rate_per_sec)});
   }
   if (workload.warmup_time.count() > 0) {
-    args.insert(args.end(), {"--warmup-time", fmt::format("{}ms", workload.warmup_time.count())});
+    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", workload.warmup_time.count())});
   }
   if (!workload.percentiles.empty()) {
     args.insert(args.end(),
-                {"--print-percentiles", fmt::format("{}", fmt::join(workload.percentiles, ","))});
+                {"--print-percentiles", core::Format("{}", fmt::join(workload.percentiles, ","))});
   }
   args.emplace_back("--json-out-file");
   args.push_back(report_path);

@@ -1,11 +1,11 @@
 #include "drivers/dfly_bench_report.h"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
+
+#include "core/format.h"
 
 namespace dfbench::drivers {
 namespace {
@@ -14,8 +14,8 @@ using nlohmann::json;
 
 core::Error Unknown(const std::string& file, const std::string& what) {
   return {core::ErrorKind::kUsage,
-          fmt::format("{}: not a dfly_bench output this dfbench knows ({})",
-                      file.empty() ? std::string("dfly_bench") : file, what)};
+          core::Format("{}: not a dfly_bench output this dfbench knows ({})",
+                       file.empty() ? std::string("dfly_bench") : file, what)};
 }
 
 bool IsNumber(const json& obj, const char* key) {
@@ -31,7 +31,7 @@ std::string MissingFromReport(const json& doc) {
   auto totals = all->find("Totals");
   if (totals == all->end() || !totals->is_object()) return "expected \"ALL STATS\".\"Totals\"";
   for (const char* key : {"Count", "Average Latency"}) {
-    if (!IsNumber(*totals, key)) return fmt::format("expected a number at Totals.\"{}\"", key);
+    if (!IsNumber(*totals, key)) return core::Format("expected a number at Totals.\"{}\"", key);
   }
   auto pl = totals->find("Percentile Latencies");
   if (pl == totals->end() || !pl->is_object()) {
@@ -39,7 +39,7 @@ std::string MissingFromReport(const json& doc) {
   }
   for (const char* key : {"p50.00", "p99.00", "p99.90"}) {
     if (!IsNumber(*pl, key)) {
-      return fmt::format("expected a number at Totals.\"Percentile Latencies\".\"{}\"", key);
+      return core::Format("expected a number at Totals.\"Percentile Latencies\".\"{}\"", key);
     }
   }
   auto rt = all->find("Runtime");
@@ -151,13 +151,13 @@ core::Result<results::TrialResult> ParseDflyBenchOutput(const ToolOutput& output
   if (!trial) return tl::unexpected(Unknown(output.report_path, trial.error().message));
   if (summary->requests != trial->ops) {
     return tl::unexpected(Unknown(
-        output.stdout_path, fmt::format("its {} requests should be the report's Totals.Count, {}",
-                                        summary->requests, trial->ops)));
+        output.stdout_path, core::Format("its {} requests should be the report's Totals.Count, {}",
+                                         summary->requests, trial->ops)));
   }
   if (summary->errors > trial->ops) {
     return tl::unexpected(
         Unknown(output.stdout_path,
-                fmt::format("{} error responses of {} requests", summary->errors, trial->ops)));
+                core::Format("{} error responses of {} requests", summary->errors, trial->ops)));
   }
   trial->errors = summary->errors;
   trial->ops -= summary->errors;

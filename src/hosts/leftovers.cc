@@ -1,12 +1,12 @@
 #include "hosts/leftovers.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <sstream>
 #include <vector>
 
 #include "core/files.h"
+#include "core/format.h"
 #include "core/log.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -42,9 +42,10 @@ core::Result<CommandOutput> RunScript(Host& host, const std::string& script,
 core::Status Checked(const core::Result<CommandOutput>& r, const std::string& what, Host& host) {
   if (!r) return tl::unexpected(core::WithContext(r.error(), what + " on " + host.Name()));
   if (!r->status.ok()) {
-    return core::Fail(core::ErrorKind::kEnvironment,
-                      fmt::format("cannot {} on {}: {}", what, host.Name(),
-                                  core::FirstLine(r->err.empty() ? r->status.Describe() : r->err)));
+    return core::Fail(
+        core::ErrorKind::kEnvironment,
+        core::Format("cannot {} on {}: {}", what, host.Name(),
+                     core::FirstLine(r->err.empty() ? r->status.Describe() : r->err)));
   }
   return core::Ok();
 }
@@ -60,10 +61,10 @@ void NoteWhatWasDone(Host& host, const std::string& out) {
   if (stopped.empty() && removed.empty()) return;
   std::string note = host.Name() + ":";
   if (!stopped.empty())
-    note += " stopped process(es) " + fmt::format("{}", fmt::join(stopped, ", "));
+    note += " stopped process(es) " + core::Format("{}", fmt::join(stopped, ", "));
   if (!removed.empty())
     note += (stopped.empty() ? " removed " : "; removed ") +
-            fmt::format("{}", fmt::join(removed, ", "));
+            core::Format("{}", fmt::join(removed, ", "));
   core::Note(note + " left by that command");
 }
 

@@ -1,12 +1,11 @@
 #include "report/compare.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
+#include "core/format.h"
 #include "report/shape_steps.h"
 
 namespace dfbench::report {
@@ -144,7 +143,7 @@ void NoteDifferences(const std::string& what, const nlohmann::json& b, const nlo
     if (other == c.end()) continue;  // absent in one file: nothing to say either way
     if (*other != it.value()) {
       notes->push_back(
-          fmt::format("{}.{}: {} -> {}", what, it.key(), Shown(it.value()), Shown(*other)));
+          core::Format("{}.{}: {} -> {}", what, it.key(), Shown(it.value()), Shown(*other)));
     }
   }
 }
@@ -153,7 +152,7 @@ void NoteVersion(const GroupComparison& g, std::vector<std::string>* notes) {
   if (!g.baseline_version.empty() && !g.candidate_version.empty() &&
       g.baseline_version != g.candidate_version) {
     notes->push_back(
-        fmt::format("{} version: {} -> {}", g.Label(), g.baseline_version, g.candidate_version));
+        core::Format("{} version: {} -> {}", g.Label(), g.baseline_version, g.candidate_version));
   }
 }
 
@@ -193,8 +192,8 @@ void NoteFailedTrials(const char* side, const std::string& prefix,
   for (const auto& e : engines) {
     for (const auto& t : e.trials) {
       if (t.failed.empty()) continue;
-      notes->push_back(fmt::format("{} {}{} trial {} failed ({}): missing data, not compared", side,
-                                   prefix, e.engine, t.trial, t.failed));
+      notes->push_back(core::Format("{} {}{} trial {} failed ({}): missing data, not compared",
+                                    side, prefix, e.engine, t.trial, t.failed));
     }
   }
 }
@@ -208,7 +207,7 @@ void CompareRuns(const results::RunResults& b, const results::RunResults& c, Com
   NoteDifferences("memtier", results::ToJson(b.memtier), results::ToJson(c.memtier), &out->notes);
   if (b.warmup_requests != c.warmup_requests) {
     out->notes.push_back(
-        fmt::format("warmup_requests: {} -> {}", b.warmup_requests, c.warmup_requests));
+        core::Format("warmup_requests: {} -> {}", b.warmup_requests, c.warmup_requests));
   }
 }
 
@@ -228,7 +227,7 @@ void CompareCommandRuns(const CommandsResults& b, const CommandsResults& c, Comp
   NoteDifferences("memtier", b.memtier, c.memtier, &out->notes);
   const std::string bt = b.tool.empty() ? "memtier" : b.tool;
   const std::string ct = c.tool.empty() ? "memtier" : c.tool;
-  if (bt != ct) out->notes.push_back(fmt::format("tool: {} -> {}", bt, ct));
+  if (bt != ct) out->notes.push_back(core::Format("tool: {} -> {}", bt, ct));
 }
 
 void CompareReplications(const results::ReplicationRunResults& b,
@@ -249,8 +248,9 @@ void CompareReplications(const results::ReplicationRunResults& b,
                         {{"master_flags", cc.master_flags}, {"replica_flags", cc.replica_flags}},
                         &out->notes);
         if (cc.termination_reason != bc.termination_reason && !cc.termination_reason.empty()) {
-          out->notes.push_back(fmt::format("{}.termination_reason: {} -> {}", results::CaseName(bc),
-                                           bc.termination_reason, cc.termination_reason));
+          out->notes.push_back(core::Format("{}.termination_reason: {} -> {}",
+                                            results::CaseName(bc), bc.termination_reason,
+                                            cc.termination_reason));
         }
       },
       "", &out->only_in_baseline, &out->only_in_candidate);
@@ -274,7 +274,7 @@ void CompareSweeps(const results::SweepResults& b, const results::SweepResults& 
     return t;
   };
   if (b.objectives != c.objectives) {
-    out->notes.push_back(fmt::format("objectives: {} -> {}", texts(b), texts(c)));
+    out->notes.push_back(core::Format("objectives: {} -> {}", texts(b), texts(c)));
   }
 }
 
@@ -362,11 +362,11 @@ std::vector<std::string> Comparison::RegressionList() const {
 core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDocument& candidate,
                                  const CompareOptions& options) {
   if (baseline.shape != candidate.shape) {
-    return core::Fail(
-        core::ErrorKind::kUsage,
-        fmt::format("cannot compare {} with {}: {} is {}, {} is {}", ShapeName(baseline.shape),
-                    ShapeName(candidate.shape), baseline.source, SpecOf(baseline.shape).description,
-                    candidate.source, SpecOf(candidate.shape).description));
+    return core::Fail(core::ErrorKind::kUsage,
+                      core::Format("cannot compare {} with {}: {} is {}, {} is {}",
+                                   ShapeName(baseline.shape), ShapeName(candidate.shape),
+                                   baseline.source, SpecOf(baseline.shape).description,
+                                   candidate.source, SpecOf(candidate.shape).description));
   }
   Comparison out;
   out.shape = baseline.shape;
@@ -379,11 +379,11 @@ core::Result<Comparison> Compare(const ResultDocument& baseline, const ResultDoc
   if (out.groups.empty()) {
     return core::Fail(
         core::ErrorKind::kUsage,
-        fmt::format("nothing to compare: no {} is in both files (baseline {}: {}; "
-                    "candidate {}: {})",
-                    SpecOf(out.shape).groups.noun, baseline.source,
-                    Joined(SpecOf(baseline.shape).group_names(baseline)), candidate.source,
-                    Joined(SpecOf(candidate.shape).group_names(candidate))));
+        core::Format("nothing to compare: no {} is in both files (baseline {}: {}; "
+                     "candidate {}: {})",
+                     SpecOf(out.shape).groups.noun, baseline.source,
+                     Joined(SpecOf(baseline.shape).group_names(baseline)), candidate.source,
+                     Joined(SpecOf(candidate.shape).group_names(candidate))));
   }
   return out;
 }

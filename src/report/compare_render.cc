@@ -1,8 +1,7 @@
 // The table and JSON renderings of a Comparison.
-#include <fmt/format.h>
-
 #include <cmath>
 
+#include "core/format.h"
 #include "core/table.h"
 #include "report/compare.h"
 #include "results/json_util.h"
@@ -43,7 +42,7 @@ std::string FormatRangeValue(const std::string& metric, double v) {
 
 std::string FormatRange(const std::string& metric, const Measurement& m) {
   if (!m.present || m.min == m.max) return "";  // a single value has no spread to show
-  return fmt::format("[{}..{}]", FormatRangeValue(metric, m.min), FormatRangeValue(metric, m.max));
+  return core::Format("[{}..{}]", FormatRangeValue(metric, m.min), FormatRangeValue(metric, m.max));
 }
 
 std::string Value(const std::string& metric, const Measurement& m) {
@@ -98,7 +97,7 @@ nlohmann::ordered_json MetricJson(const MetricDelta& m) {
 }
 
 std::string SourceLine(const char* role, const std::string& source, const std::string& run_id) {
-  return fmt::format("{} {}{}\n", role, source, run_id.empty() ? "" : " (run " + run_id + ")");
+  return core::Format("{} {}{}\n", role, source, run_id.empty() ? "" : " (run " + run_id + ")");
 }
 
 // A verdict's name in the JSON payload and its label in the table.
@@ -145,8 +144,8 @@ std::string MetricLabel(const std::string& metric) {
   if (metric == "avg_latency") return "avg latency (ms)";
   if (metric == kMaxRateInSlo) return "max rate in SLO (ops/s)";
   if (const auto at = metric.find('@'); at != std::string::npos && metric[0] == 'p') {
-    return fmt::format("{} at {} ops/s (ms)", metric.substr(0, at),
-                       WithSeparators(std::stod(metric.substr(at + 1))));
+    return core::Format("{} at {} ops/s (ms)", metric.substr(0, at),
+                        WithSeparators(std::stod(metric.substr(at + 1))));
   }
   if (metric == "idle_bytes") return "idle memory (bytes)";
   if (metric == "peak_bytes") return "peak memory (bytes)";
@@ -189,7 +188,7 @@ std::string RenderComparisonTable(const Comparison& c) {
       compared += m.verdict != Verdict::kNotComparable;
     }
   }
-  std::string out = fmt::format(
+  std::string out = core::Format(
       "compare {} results · regression threshold {}%{}\n", ShapeName(c.shape),
       c.options.regression_pct,
       c.options.significance == Significance::kOutsideNoise ? " outside the noise" : "");
@@ -211,12 +210,12 @@ std::string RenderComparisonTable(const Comparison& c) {
   for (const auto& n : c.notes) out += "note: " + n + "\n";
   const auto regressions = c.RegressionList();
   if (regressions.empty()) {
-    out += fmt::format("\nok: no metric regressed beyond {}% ({} compared)\n",
-                       c.options.regression_pct, compared);
+    out += core::Format("\nok: no metric regressed beyond {}% ({} compared)\n",
+                        c.options.regression_pct, compared);
   } else {
-    out += fmt::format("\nREGRESSION: {} metric{} beyond {}%: {}\n", regressions.size(),
-                       regressions.size() == 1 ? "" : "s", c.options.regression_pct,
-                       list(regressions));
+    out += core::Format("\nREGRESSION: {} metric{} beyond {}%: {}\n", regressions.size(),
+                        regressions.size() == 1 ? "" : "s", c.options.regression_pct,
+                        list(regressions));
   }
   return out;
 }

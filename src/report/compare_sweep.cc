@@ -1,10 +1,9 @@
 // Sweep files compared per engine: the highest rate within the objectives, and the latency of
 // each objective's percentile at the rates the baseline kept them, read off both curves.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 
+#include "core/format.h"
 #include "report/compare.h"
 
 namespace dfbench::report {
@@ -34,7 +33,7 @@ std::optional<double> LatencyAtRate(const results::SweepEngine& e, double percen
 }
 
 std::string LatencyAtRateMetric(double percentile, double rate) {
-  return fmt::format("p{}@{}", percentile, rate);
+  return core::Format("p{}@{}", percentile, rate);
 }
 
 GroupComparison CompareSweepEngines(const results::SweepEngine& b, const results::SweepEngine& c,

@@ -1,8 +1,7 @@
 // The comparison sections of the HTML report: the verdicts of `dfbench compare`, side by side.
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "core/format.h"
 #include "report/report_html.h"
 #include "report/report_html_parts.h"
 #include "results/number_format.h"
@@ -143,7 +142,7 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
                       candidate.RunId()) +
                     "</h2>\n<p class=\"source\">baseline " + H(baseline.source) + "<br>candidate " +
                     H(candidate.source) + "<br>regression threshold " +
-                    H(fmt::format("{}%", options.regression_pct)) +
+                    H(core::Format("{}%", options.regression_pct)) +
                     (options.significance == Significance::kOutsideNoise
                          ? " (only changes outside the trials' spread count)"
                          : "") +
@@ -158,7 +157,7 @@ std::string RenderComparisonSection(const ResultDocument& baseline, const Result
   const auto regressions = c.RegressionList();
   if (regressions.empty()) {
     out += "<div class=\"verdict verdict-ok\">No metric regressed beyond " +
-           H(fmt::format("{}%", options.regression_pct)) + "</div>\n";
+           H(core::Format("{}%", options.regression_pct)) + "</div>\n";
   } else {
     std::string list;
     for (const auto& r : regressions) list += (list.empty() ? "" : ", ") + r;

@@ -1,10 +1,9 @@
 #include "report/report_html.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 
+#include "core/format.h"
 #include "report/report_html_parts.h"
 #include "report/shape_steps.h"
 #include "results/number_format.h"
@@ -116,7 +115,7 @@ std::string CpuList(const std::vector<int>& cpus) {
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
     if (!out.empty()) out += ',';
     out += std::to_string(cpus[i]);
-    if (j > i) out += fmt::format("-{}", cpus[j]);
+    if (j > i) out += core::Format("-{}", cpus[j]);
     i = j + 1;
   }
   return out;
@@ -135,7 +134,7 @@ std::string ContextFacts(const results::Context& c) {
   for (const auto& h : c.hosts) {
     const std::string mem =
         h.memory_bytes ? Fixed(static_cast<double>(h.memory_bytes) / (1ull << 30), 1) + " GiB" : "";
-    out += fmt::format(
+    out += core::Format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         H(h.role), H(h.name), H(h.cpu_model), h.vcpus, H(mem), H(h.os), H(h.kernel), H(h.arch),
@@ -290,7 +289,7 @@ std::string SweepChart(const results::SweepResults& r, const results::SweepEngin
     }
     // The percentiles told apart by shade: darkest p99, what objectives usually name.
     svg::LineSeries line{.name = kCurves[i].second,
-                         .color = i == 2 ? color : fmt::format("rgba(55,65,81,{})", kOpacity[i]),
+                         .color = i == 2 ? color : core::Format("rgba(55,65,81,{})", kOpacity[i]),
                          .dots = true};
     for (const auto& [rate, ms] : curve) line.points.push_back({rate, ms});
     chart.series.push_back(std::move(line));
@@ -477,8 +476,8 @@ std::string SweepSection(const ResultDocument& d, const std::string& anchor,
              {"ratio", m.ratio},
              {"data size", std::to_string(m.data_size) + " B"},
              {"pipeline", std::to_string(m.pipeline)},
-             {"step", fmt::format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
-             {"bracket", fmt::format("{}%", st.bracket * 100)},
+             {"step", core::Format("{} s (+{} s warmup)", st.step_time_sec, st.warmup_sec)},
+             {"bracket", core::Format("{}%", st.bracket * 100)},
              {"confirm", std::to_string(st.confirm)}}) +
       EngineFlags(r.engines);
   out += ConfigCard(ServerClientRunFacts(r, {"objectives", objectives}, ToolFacts(r.context)), load,
@@ -646,7 +645,7 @@ std::string RenderHtmlReport(const std::vector<ResultDocument>& docs,
   }
   const std::string toc = comparisons_toc + files_toc;
   const std::string body = comparisons + files;
-  std::string subtitle = fmt::format("{} result file{}", docs.size(), docs.size() == 1 ? "" : "s");
+  std::string subtitle = core::Format("{} result file{}", docs.size(), docs.size() == 1 ? "" : "s");
   if (!options.generated_at.empty()) subtitle += " · generated " + options.generated_at;
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

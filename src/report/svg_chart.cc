@@ -1,10 +1,9 @@
 #include "report/svg_chart.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
+#include "core/format.h"
 #include "results/number_format.h"
 
 namespace dfbench::report::svg {
@@ -23,7 +22,7 @@ constexpr const char* kGridColor = "#e5e7eb";
 
 // Coordinates with one decimal: enough for a screen, short markup.
 std::string N(double v) {
-  return fmt::format("{:.1f}", v);
+  return core::Format("{:.1f}", v);
 }
 
 // Roughly how wide a text is at `font_px` (average glyph width ~0.6 em).
@@ -46,7 +45,7 @@ std::string Fit(const std::string& text, double max_px, double font_px) {
 }
 
 std::string Open(const char* kind, int width, int height, const std::string& title) {
-  return fmt::format(
+  return core::Format(
       "<svg class=\"chart {}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" font-family=\"system-ui, "
       "-apple-system, 'Segoe UI', Roboto, sans-serif\">\n<title>{}</title>\n",
@@ -54,7 +53,7 @@ std::string Open(const char* kind, int width, int height, const std::string& tit
 }
 
 std::string Title(const std::string& title) {
-  return fmt::format(
+  return core::Format(
       "<text class=\"chart-title\" x=\"12\" y=\"22\" font-size=\"14\" font-weight=\"600\" "
       "fill=\"{}\">{}</text>\n",
       kTextColor, Escape(title));
@@ -76,7 +75,7 @@ std::string Legend(const std::vector<LegendItem>& items, double width) {
       x = 12;
       y += 14;
     }
-    out += fmt::format(
+    out += core::Format(
         "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{}\" "
         "fill-opacity=\"{}\"/><text class=\"legend-label\" x=\"{}\" y=\"{}\" font-size=\"11\" "
         "fill=\"{}\">{}</text>\n",
@@ -108,14 +107,14 @@ std::string YAxis(const std::vector<YTick>& ticks, double top, double right,
                   const std::string& unit) {
   std::string out = "<g class=\"y-axis\">\n";
   for (const auto& t : ticks) {
-    out += fmt::format(
+    out += core::Format(
         "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" fill=\"{}\">{}</text>\n",
         N(kLeft), N(t.y), N(right), N(t.y), kGridColor, N(kLeft - 6), N(t.y + 3.5), kMutedColor,
         Escape(t.label));
   }
   if (!unit.empty()) {
-    out += fmt::format(
+    out += core::Format(
         "<text class=\"unit\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" "
         "fill=\"{}\">{}</text>\n",
         N(kLeft - 6), N(top - 12), kMutedColor, Escape(unit));
@@ -183,7 +182,7 @@ constexpr GuideStyle kLevelStyle{"level", "#dc2626", "1", "2 3", "#b91c1c"};
 // A guide line from `from` to `to`, with `label` at `at`, anchored at its `anchor`.
 std::string Guide(const GuideStyle& style, LinePoint from, LinePoint to, LinePoint at,
                   const char* anchor, const std::string& label) {
-  return fmt::format(
+  return core::Format(
       "<g class=\"{0}\"><line class=\"{0}-line\" x1=\"{1}\" y1=\"{2}\" x2=\"{3}\" y2=\"{4}\" "
       "stroke=\"{5}\" stroke-width=\"{6}\" stroke-dasharray=\"{7}\"/>"
       "<text class=\"{0}-label\" x=\"{8}\" y=\"{9}\" font-size=\"10\" fill=\"{10}\" "
@@ -193,7 +192,7 @@ std::string Guide(const GuideStyle& style, LinePoint from, LinePoint to, LinePoi
 }
 
 std::string NoData(std::string out, int width, int height) {
-  out += fmt::format(
+  out += core::Format(
       "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"{}\">no data</text>\n"
       "</svg>\n",
       width / 2, height / 2, kMutedColor);
@@ -311,19 +310,19 @@ std::string RenderBarChart(const BarChart& chart) {
       const double x = x0 + bar_w * static_cast<double>(si) + 1.5;
       const double w = std::max(bar_w - 3, 1.0);
       const double y = y_of(b.value);
-      out += fmt::format(
+      out += core::Format(
           "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2\" fill=\"{}\" "
           "fill-opacity=\"{}\"><title>{} · {}: {}</title></rect>\n",
           N(x), N(y), N(w), N(bottom - y), Escape(color), s.opacity, Escape(s.name),
           Escape(chart.categories[ci]),
-          Escape(b.label.empty() ? fmt::format("{}", b.value) : b.label));
+          Escape(b.label.empty() ? core::Format("{}", b.value) : b.label));
       double label_y = y;
       if (b.low && b.high) {
         const double cx = x + w / 2;
         const double cap = std::min(w * 0.25, 8.0);
         const double y_lo = y_of(*b.low);
         const double y_hi = y_of(*b.high);
-        out += fmt::format(
+        out += core::Format(
             "<g class=\"whisker\" stroke=\"#111827\" stroke-width=\"1.2\"><line x1=\"{0}\" "
             "y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/><line x1=\"{3}\" y1=\"{1}\" x2=\"{4}\" "
             "y2=\"{1}\"/><line x1=\"{3}\" y1=\"{2}\" x2=\"{4}\" y2=\"{2}\"/></g>\n",
@@ -331,20 +330,20 @@ std::string RenderBarChart(const BarChart& chart) {
         label_y = std::min(label_y, y_hi);
       }
       if (!b.label.empty() && TextWidth(b.label, 10) <= bar_w + 6) {
-        out += fmt::format(
+        out += core::Format(
             "<text class=\"value-label\" x=\"{}\" y=\"{}\" font-size=\"10\" "
             "text-anchor=\"middle\" fill=\"{}\">{}</text>\n",
             N(x + w / 2), N(label_y - 4), kTextColor, Escape(b.label));
       }
     }
-    out += fmt::format(
+    out += core::Format(
         "<text class=\"category\" x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" "
         "fill=\"{}\">{}</text>\n",
         N(kLeft + band * (static_cast<double>(ci) + 0.5)), N(bottom + 16), kTextColor,
         Escape(Fit(chart.categories[ci], band - 4, 11)));
   }
-  out += fmt::format("</g>\n<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9ca3af\"/>\n",
-                     N(kLeft), N(bottom), N(right), N(bottom));
+  out += core::Format("</g>\n<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9ca3af\"/>\n",
+                      N(kLeft), N(bottom), N(right), N(bottom));
   return out + "</svg>\n";
 }
 
@@ -379,14 +378,14 @@ std::string RenderLineChart(const LineChart& chart) {
   out += "<g class=\"x-axis\">\n";
   const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;
   for (double t : x_ticks) {
-    out += fmt::format(
+    out += core::Format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#9ca3af\"/>"
         "<text x=\"{0}\" y=\"{3}\" font-size=\"10\" text-anchor=\"middle\" "
         "fill=\"{4}\">{5}</text>\n",
         N(x_of(t)), N(bottom), N(bottom + 4), N(bottom + 15), kMutedColor,
         Escape(TickLabel(t, x_step)));
   }
-  out += fmt::format(
+  out += core::Format(
       "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#9ca3af\"/>\n"
       "<text class=\"unit\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" "
       "fill=\"{}\">{}</text>\n</g>\n",
@@ -410,14 +409,14 @@ std::string RenderLineChart(const LineChart& chart) {
     for (const auto& p : s.points) {
       d += (d.empty() ? "M" : " L") + N(x_of(p.x)) + " " + N(y_of(p.y));
     }
-    out += fmt::format(
+    out += core::Format(
         "<path class=\"series-line\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
         "stroke-linejoin=\"round\"><title>{}</title></path>\n",
         d, Escape(s.color), Escape(s.name));
     if (s.points.size() == 1 || s.dots) {
       for (const auto& p : s.points) {
-        out += fmt::format("<circle class=\"point\" cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>\n",
-                           N(x_of(p.x)), N(y_of(p.y)), Escape(s.color));
+        out += core::Format("<circle class=\"point\" cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/>\n",
+                            N(x_of(p.x)), N(y_of(p.y)), Escape(s.color));
       }
     }
   }

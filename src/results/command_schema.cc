@@ -1,7 +1,6 @@
 #include "results/command_schema.h"
 
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "results/key_order.h"
 #include "results/writers.h"
 
@@ -13,11 +12,11 @@ std::string Header(const CommandRunResults& r) {
   std::string line;
   if (!r.run_id.empty()) line += "commands " + r.run_id + " · ";
   for (const auto& c : r.commands) line += c.command + " · ";
-  line += fmt::format("{} trial{} × {} s · {} threads × {} clients · pipeline {} · {} B", r.trials,
-                      r.trials == 1 ? "" : "s", m.test_time_sec, m.threads, m.clients, m.pipeline,
-                      m.data_size);
+  line += core::Format("{} trial{} × {} s · {} threads × {} clients · pipeline {} · {} B", r.trials,
+                       r.trials == 1 ? "" : "s", m.test_time_sec, m.threads, m.clients, m.pipeline,
+                       m.data_size);
   if (!r.commands.empty() && r.commands.front().key_maximum > 0) {
-    line += fmt::format(" · {} keys", r.commands.front().key_maximum);
+    line += core::Format(" · {} keys", r.commands.front().key_maximum);
   }
   if (!r.tool.empty()) line += " · " + r.tool;
   if (r.status && *r.status != RunStatus::kCompleted) line += " · " + ToString(r.status);

@@ -1,6 +1,5 @@
 // The CSV and the table of a memory run (its JSON is in memory_schema.cc).
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "core/table.h"
 #include "results/memory_schema.h"
 #include "results/number_format.h"
@@ -89,8 +88,8 @@ std::string RenderMemoryTable(const MemoryRunResults& r) {
                   OpsCell(t.before), OpsCell(t.during), OpsCell(t.after),
                   t.during.seconds > 0 ? Fixed(t.during.p99_ms, 3) : "-", NoteCell(e)});
   }
-  return fmt::format("memory run {} ({} keys x {} B, snapshot {}):\n", r.run_id, r.settings.keys,
-                     r.settings.value_size, r.settings.snapshot) +
+  return core::Format("memory run {} ({} keys x {} B, snapshot {}):\n", r.run_id, r.settings.keys,
+                      r.settings.value_size, r.settings.snapshot) +
          table.Render();
 }
 

@@ -1,9 +1,9 @@
 #include "results/number_format.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
 #include <iterator>
+
+#include "core/format.h"
 
 namespace dfbench::results {
 
@@ -19,7 +19,7 @@ std::string WithSeparators(double v) {
 }
 
 std::string ShortCount(double v) {
-  if (std::fabs(v) < 999.5) return fmt::format("{:.0f}", v);
+  if (std::fabs(v) < 999.5) return core::Format("{:.0f}", v);
   static constexpr const char* kSuffix[] = {"k", "M", "G", "T"};
   double x = v / 1000;
   size_t unit = 0;
@@ -29,15 +29,15 @@ std::string ShortCount(double v) {
   }
   const double ax = std::fabs(x);
   const int decimals = ax < 9.995 ? 2 : ax < 99.95 ? 1 : 0;
-  return fmt::format("{:.{}f}{}", x, decimals, kSuffix[unit]);
+  return core::Format("{:.{}f}{}", x, decimals, kSuffix[unit]);
 }
 
 std::string Fixed(double v, int decimals) {
-  return fmt::format("{:.{}f}", v, decimals);
+  return core::Format("{:.{}f}", v, decimals);
 }
 
 std::string SignedPercent(double pct) {
-  std::string s = fmt::format("{:+.1f}%", pct);
+  std::string s = core::Format("{:+.1f}%", pct);
   if (s == "+0.0%" || s == "-0.0%") s = "0.0%";
   return s;
 }

@@ -1,9 +1,9 @@
 #include "results/replication_schema.h"
 
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/files.h"
+#include "core/format.h"
 #include "results/json_util.h"
 #include "results/test_fixtures.h"
 #include "results/writers.h"
@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-ReplicationRunResults Sample() {
+ReplicationRunResults SampleReplicationRun() {
   ReplicationRunResults r = testing::CompletedRun<ReplicationRunResults>("rep-demo");
   r.master_instance = "c7g.4xlarge";
   r.replica_instance = "c7g.4xlarge";
@@ -38,7 +38,7 @@ ReplicationRunResults Sample() {
 
 TEST(ReplicationSchema, RoundTripsThroughJson) {
   ReplicationRunResults back;
-  ASSERT_TRUE(testing::RoundTrips(Sample(), RenderReplicationJson, &back));
+  ASSERT_TRUE(testing::RoundTrips(SampleReplicationRun(), RenderReplicationJson, &back));
   const std::string text = RenderReplicationJson(back);  // the sample's text, as RoundTrips found
   EXPECT_EQ(back.cases[0].series[1].rps, 199800.5);
   EXPECT_EQ(back.context.hosts[0].vcpus, 16);
@@ -74,7 +74,7 @@ TEST(ReplicationSchema, ReadsTheReferenceExample) {
 }
 
 TEST(ReplicationSchema, SeriesSummaries) {
-  const ReplicationCase c = Sample().cases[0];
+  const ReplicationCase c = SampleReplicationRun().cases[0];
   const Stats rps = RpsStats(c);
   EXPECT_EQ(rps.median, 198500);
   EXPECT_EQ(rps.min, 190000);
@@ -136,7 +136,7 @@ TEST(ReplicationSchema, CsvNamesEnginesOnlyWhenSeveralShareTheFile) {
   ReplicationRunResults r;
   // 4018.18 as a division leaves 4018.1800000000003 in the double.
   const double rps = 401818.0 * 0.01;
-  ASSERT_NE(fmt::format("{}", rps), "4018.18");
+  ASSERT_NE(core::Format("{}", rps), "4018.18");
   r.cases.push_back({.run_name = "qps=500",
                      .series = {{.t_sec = 1.0000001, .rps = rps, .p99_us = 0.1 + 0.2}},
                      .engine = "redis"});

@@ -1,9 +1,9 @@
 #include "results/schema.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+
+#include "core/format.h"
 
 namespace dfbench::results {
 
@@ -30,13 +30,13 @@ Stats Summarize(const std::vector<double>& values) {
 std::string TrialFailure(const TrialResult& t, double max_error_pct) {
   if (t.ops == 0) {
     return t.errors == 0 ? std::string("no request was answered")
-                         : fmt::format("no request succeeded ({} errors)", t.errors);
+                         : core::Format("no request succeeded ({} errors)", t.errors);
   }
   const double error_pct =
       100.0 * static_cast<double>(t.errors) / static_cast<double>(t.ops + t.errors);
   if (error_pct > max_error_pct) {
-    return fmt::format("{:.2f} % of requests failed ({} errors), above the {:g} % allowed",
-                       error_pct, t.errors, max_error_pct);
+    return core::Format("{:.2f} % of requests failed ({} errors), above the {:g} % allowed",
+                        error_pct, t.errors, max_error_pct);
   }
   return "";
 }

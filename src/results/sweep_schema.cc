@@ -1,10 +1,9 @@
 #include "results/sweep_schema.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <charconv>
 
+#include "core/format.h"
 #include "results/key_order.h"
 
 namespace dfbench::results {
@@ -12,7 +11,7 @@ namespace {
 
 // "p50", "p99.9"; "max" for 100.
 std::string PercentileName(double percentile) {
-  return percentile >= 100 ? "max" : fmt::format("p{}", percentile);
+  return percentile >= 100 ? "max" : core::Format("p{}", percentile);
 }
 
 std::optional<double> PercentileFromName(const std::string& name) {

@@ -1,8 +1,7 @@
 // The table and CSV renderings of a sweep (its JSON is in sweep_schema.cc).
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "core/format.h"
 #include "core/table.h"
 #include "results/number_format.h"
 #include "results/sweep_schema.h"
@@ -28,7 +27,7 @@ std::string HeaderLine(const SweepResults& r) {
   const auto& m = s.memtier;
   std::string objectives;
   for (const auto& o : r.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
-  std::string line = fmt::format(
+  std::string line = core::Format(
       "sweep {} · {} · {} threads × {} clients · pipeline {} · ratio {} · {} B · {} s steps",
       r.run_id, objectives, m.threads, m.clients, m.pipeline, m.ratio, m.data_size,
       s.step_time_sec);
@@ -69,13 +68,13 @@ std::string SummaryTable(const SweepResults& r) {
     const auto unsustained =
         std::count(c.round_rates.begin(), c.round_rates.end(), std::optional<double>());
     if (note.empty() && unsustained > 0) {
-      note = fmt::format("{} of {} rounds sustained no rate", unsustained, c.round_rates.size());
+      note = core::Format("{} of {} rounds sustained no rate", unsustained, c.round_rates.size());
     }
     table.AddRow({e.engine, e.version.empty() ? "-" : e.version,
                   e.capacity > 0 ? WithSeparators(e.capacity) : "-",
                   e.found_rate ? WithSeparators(*e.found_rate) : "-",
                   c.round_rates.size() >= 2
-                      ? fmt::format("[{}..{}]", ShortCount(c.min_rate), ShortCount(c.max_rate))
+                      ? core::Format("[{}..{}]", ShortCount(c.min_rate), ShortCount(c.max_rate))
                       : "-",
                   c.round_rates.size() >= 2 ? Fixed(c.SpreadPct(), 1) + "%" : "-",
                   note.substr(0, note.find('\n'))});

@@ -1,9 +1,8 @@
 #include "results/writers.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
 
+#include "core/format.h"
 #include "core/table.h"
 #include "results/key_order.h"
 #include "results/number_format.h"
@@ -14,7 +13,7 @@ namespace {
 constexpr size_t kMaxNoteChars = 80;
 
 std::string Millis(double ms) {
-  return fmt::format("{:.3f}", ms);
+  return core::Format("{:.3f}", ms);
 }
 
 // The first line of `text`, cut to `max` characters.
@@ -28,9 +27,9 @@ std::string HeaderLine(const RunResults& r) {
   const MemtierConfig& m = r.memtier;
   std::string line;
   if (!r.run_id.empty()) line += "run " + r.run_id + " · ";
-  line +=
-      fmt::format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B", r.trials,
-                  r.trials == 1 ? "" : "s", m.threads, m.clients, m.pipeline, m.ratio, m.data_size);
+  line += core::Format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B",
+                       r.trials, r.trials == 1 ? "" : "s", m.threads, m.clients, m.pipeline,
+                       m.ratio, m.data_size);
   if (r.status && *r.status != RunStatus::kCompleted) line += " · " + ToString(r.status);
   return line + "\n";
 }
@@ -63,7 +62,7 @@ std::string CsvRow(const std::vector<std::string>& fields) {
 
 // Shortest text that reads back as the same double: 2646502, 4.6.
 std::string CsvNumber(double v) {
-  return fmt::format("{}", v);
+  return core::Format("{}", v);
 }
 
 std::string CsvNumber(double v, int max_decimals) {
@@ -100,7 +99,7 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
         e.version.empty() ? "-" : e.version,
         measured ? WithSeparators(e.throughput.median) : "-",
         e.trials.size() >= 2
-            ? fmt::format("[{}..{}]", ShortCount(e.throughput.min), ShortCount(e.throughput.max))
+            ? core::Format("[{}..{}]", ShortCount(e.throughput.min), ShortCount(e.throughput.max))
             : "-",
         latency(e.p50),
         latency(e.p99),

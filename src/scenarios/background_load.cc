@@ -1,11 +1,10 @@
 #include "scenarios/background_load.h"
 
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "core/files.h"
+#include "core/format.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/tool_runner.h"
 #include "hosts/ssh_command.h"
@@ -32,7 +31,7 @@ core::Result<BackgroundLoad> BackgroundLoad::Start(hosts::Host& client,
       drivers::BuiltinDriver::BuildArgs(*binary, target, workload, *report);
   if (rate_per_sec > 0) {
     argv.emplace_back("--rate");
-    argv.push_back(fmt::format("{:.0f}", rate_per_sec));
+    argv.push_back(core::Format("{:.0f}", rate_per_sec));
   }
   argv.emplace_back("--progress");
   argv.emplace_back("never");
@@ -68,9 +67,9 @@ core::Result<std::vector<results::RepSample>> BackgroundLoad::Finish(
   if (!fetched) {
     const std::string log = client_->ReadTail(daemon_.log_path, 2000);
     return core::Fail(core::ErrorKind::kFailure,
-                      fmt::format("the load generator {} no report{}",
-                                  was_alive ? "left" : "ended early and left",
-                                  log.empty() ? std::string() : ": " + log));
+                      core::Format("the load generator {} no report{}",
+                                   was_alive ? "left" : "ended early and left",
+                                   log.empty() ? std::string() : ": " + log));
   }
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());

@@ -1,7 +1,6 @@
 #include "scenarios/engine_turn.h"
 
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
@@ -46,9 +45,9 @@ core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (*in_use) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
-        fmt::format("port {} on {} ({}) is in use by another program: stop it, or "
-                    "create the setup with another --port",
-                    fleet.engine_port, fleet.server->Name(), fleet.server->EngineAddress()));
+        core::Format("port {} on {} ({}) is in use by another program: stop it, or "
+                     "create the setup with another --port",
+                     fleet.engine_port, fleet.server->Name(), fleet.server->EngineAddress()));
   }
   return core::Ok();
 }
@@ -133,7 +132,7 @@ drivers::Target EngineTurn::target() const {
 bool EngineTurn::Healthy(const std::string& before) {
   auto hc = engine_.HealthCheck();
   if (hc) return true;
-  row_->error = fmt::format("before {}: {}", before, hc.error().message);
+  row_->error = core::Format("before {}: {}", before, hc.error().message);
   core::Notef("[{}] {}", spec().name, row_->error);
   return false;
 }
@@ -157,11 +156,11 @@ bool EngineTurn::RecordTrial(results::TrialResult trial, int of, double max_erro
   trial.failed = results::TrialFailure(trial, max_error_pct);
   core::Notef("[{}] trial {}/{}: {:.0f} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, p99.9 {:.3f} ms{}{}",
               spec().name, trial.trial, of, trial.throughput, trial.p50, trial.p99, trial.p999,
-              trial.errors ? fmt::format(", {} errors", trial.errors) : std::string(),
+              trial.errors ? core::Format(", {} errors", trial.errors) : std::string(),
               trial.failed.empty() ? std::string() : "; failed: " + trial.failed);
   const bool passed = trial.failed.empty();
   if (!passed && row_->error.empty()) {
-    row_->error = fmt::format("trial {} failed: {}", trial.trial, trial.failed);
+    row_->error = core::Format("trial {} failed: {}", trial.trial, trial.failed);
   }
   row_->trials.push_back(std::move(trial));
   row_->Aggregate();

@@ -1,9 +1,8 @@
 #include "scenarios/memory_trial.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "core/format.h"
 #include "core/log.h"
 #include "results/number_format.h"
 #include "scenarios/background_load.h"
@@ -219,7 +218,7 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   core::Notef("[{}] peak {} MiB PSS ({} process(es)), snapshot {}{}", spec.name,
               MiB(t.peak_pss_bytes), t.peak_processes, t.snapshot_status,
               t.snapshot_status == results::kSnapshotOk
-                  ? fmt::format(" in {:.2f}s", t.snapshot_duration_ms / 1000)
+                  ? core::Format(" in {:.2f}s", t.snapshot_duration_ms / 1000)
               : t.snapshot_error.empty() ? ""
                                          : ": " + t.snapshot_error);
   return t;

@@ -1,7 +1,6 @@
 #include "scenarios/recovery.h"
 
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "core/log.h"
 #include "providers/provider.h"
 #include "scenarios/history.h"
@@ -26,7 +25,7 @@ core::Status RecoverAbandoned(state::SetupState* setup) {
   if (!state::IsWorkingStatus(setup->status)) return core::Ok();
   const state::SetupStatus stable = StableStatusAfter(*setup);
   const state::ActiveCommand who = setup->active.value_or(state::ActiveCommand{});
-  core::Note(fmt::format(
+  core::Note(core::Format(
       "the previous command on setup \"{}\" ({}, pid {}, started {}) died while {}; its runs are "
       "marked interrupted and the setup is {} again",
       setup->id, who.command.empty() ? "unknown" : who.command,

@@ -1,10 +1,9 @@
 #include "scenarios/replication.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <sstream>
 
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/table.h"
 #include "core/units.h"
@@ -119,7 +118,7 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
                                                                  run_id, dir, path, &r);
   if (!run) return tl::unexpected(run.error());
   r.dfly_bench_ref = options.dfly_ref;
-  const std::string announcement = fmt::format(
+  const std::string announcement = core::Format(
       "replication {}: {} case(s) x {} engine(s), {} s of load each, results in {}", r.run_id,
       options.cases.size(), options.engines.size(), options.test_time.count(), dir.string());
   if (auto st = run->Start(/*config=*/nullptr, announcement); !st) {

@@ -1,12 +1,11 @@
 #include "scenarios/replication_case.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "drivers/builtin_driver.h"
@@ -166,8 +165,8 @@ class CaseRun {
     out_->load_args = bg->args();
     core::Notef("[{}] load: {}", label_,
                 c_.qps_per_connection > 0
-                    ? fmt::format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
-                                  c_.qps_per_connection, ReplicationCaseSpec::kConnections)
+                    ? core::Format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
+                                   c_.qps_per_connection, ReplicationCaseSpec::kConnections)
                     : std::string("closed loop (maxload)"));
     return std::make_unique<BackgroundLoad>(std::move(*bg));
   }
@@ -261,7 +260,7 @@ class CaseRun {
       return false;
     }
     if (pass->errors > 0) {
-      Failed(fmt::format("preload: {} error replies (see {})", pass->errors, raw.string()));
+      Failed(core::Format("preload: {} error replies (see {})", pass->errors, raw.string()));
       return false;
     }
     return true;

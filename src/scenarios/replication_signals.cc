@@ -1,9 +1,8 @@
 #include "scenarios/replication_signals.h"
 
-#include <fmt/format.h>
-
 #include <charconv>
 
+#include "core/format.h"
 #include "protocol/blocking_client.h"
 
 namespace dfbench::scenarios {
@@ -74,7 +73,7 @@ std::string ExpiredSyncWait(const std::string& info_replication, bool full_sync_
   } else {
     return "";
   }
-  return fmt::format(
+  return core::Format(
       "the replica did not {} within {} s (waited for {}); its INFO replication showed {} ({})",
       what, limit.count(), signal, SummarizeReplicaInfo(info_replication), PhaseName(phase));
 }
@@ -85,7 +84,7 @@ bool CaughtUp(const KeyCounts& keys) {
 
 std::string CatchUpExpired(const KeyCounts& keys, std::chrono::seconds limit) {
   auto count = [](int64_t n) { return n < 0 ? std::string("no answer") : std::to_string(n); };
-  return fmt::format(
+  return core::Format(
       "the replica did not catch up with its master within {} s of the load's end (waited for "
       "the same DBSIZE on both); the master held {} keys, the replica {}",
       limit.count(), count(keys.master), count(keys.replica));

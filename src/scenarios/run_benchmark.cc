@@ -1,7 +1,6 @@
 #include "scenarios/run_benchmark.h"
 
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "results/writers.h"
@@ -38,12 +37,12 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
     row->warmup_ops = w->ops + w->errors;
   }
   for (int t = 1; t <= o.trials; ++t) {
-    if (!turn->Healthy(fmt::format("trial {}", t))) return true;
-    const std::string raw = fmt::format("{}-t{}.json", spec.name, t);
+    if (!turn->Healthy(core::Format("trial {}", t))) return true;
+    const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
     auto trial =
         o.driver->Run(*fleet.client, target, workload, fleet.client_cpus, dir / "memtier" / raw);
-    if (!trial) return turn->Failed(fmt::format("trial {}", t), trial.error());
+    if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
     turn->RecordTrial(std::move(*trial), o.trials, o.max_error_pct);
@@ -76,7 +75,7 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   config["warmup_requests"] = options.warmup_requests;
   config["trials"] = options.trials;
   const auto& m = options.memtier;
-  const std::string announcement = fmt::format(
+  const std::string announcement = core::Format(
       "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
       "= {} requests, results in {}",
       r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,

@@ -1,7 +1,6 @@
 #include "scenarios/run_commands.h"
 
-#include <fmt/format.h>
-
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "scenarios/bench_session.h"
@@ -88,7 +87,7 @@ class CommandEngineRun {
       fresh_ = !c.mutates;
     }
     for (int t = 1; t <= o_.trials; ++t) {
-      const std::string before = fmt::format("trial {}", t);
+      const std::string before = core::Format("trial {}", t);
       if (!turn_->Healthy(before)) return true;
       if (c.mutates && !fresh_) {
         if (auto ok = Prepare(before); ok != Step::kDone) return ok == Step::kFailed;
@@ -137,13 +136,13 @@ class CommandEngineRun {
 
   Step Trial(int t) {
     const std::string& name = turn_->spec().name;
-    const std::string raw = fmt::format("{}-t{}.json", stem_, t);
+    const std::string raw = core::Format("{}-t{}.json", stem_, t);
     results::TrialKeyspace keys{.trial = t, .keys_before = KeyCount()};
     core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.load.test_time_sec,
                 o_.command.name);
     auto trial = o_.driver->Run(*fleet_.client, turn_->target(), measured_, fleet_.client_cpus,
                                 dir_ / "memtier" / raw);
-    if (!trial) return Failed(fmt::format("trial {}", t), trial.error());
+    if (!trial) return Failed(core::Format("trial {}", t), trial.error());
     keys.keys_after = KeyCount();
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
@@ -203,15 +202,15 @@ core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Hos
     fill.length = drivers::Workload::Length::kFill;
     fill.rate_per_connection = 0;
     fs::path raw = raw_stem;
-    raw += fmt::format("-p{}.json", i + 1);
+    raw += core::Format("-p{}.json", i + 1);
     auto pass = driver.Run(client, target, fill, cpus, raw);
     if (!pass) return tl::unexpected(pass.error());
     record.ops += pass->ops;
     ++record.passes;
     if (pass->errors > 0) {
       return core::Fail(core::ErrorKind::kFailure,
-                        fmt::format("{} error replies to \"{}\" (see {})", pass->errors, passes[i],
-                                    raw.string()));
+                        core::Format("{} error replies to \"{}\" (see {})", pass->errors, passes[i],
+                                     raw.string()));
     }
   }
   record.duration_sec =
@@ -257,7 +256,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   command.mutates = c.mutates;
   command.engines.reserve(options.engines.size());
   r.commands.push_back(std::move(command));
-  const std::string announcement = fmt::format(
+  const std::string announcement = core::Format(
       "commands {}: {} on {} engine(s), {} trial(s) of {} s each, results in {}", r.run_id, c.name,
       options.engines.size(), options.trials, options.load.test_time_sec, run->dir().string());
   if (auto st = run->Start(CommandsConfigJson(r, options), announcement); !st) {

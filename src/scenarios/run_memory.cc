@@ -1,9 +1,8 @@
 #include "scenarios/run_memory.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/text.h"
@@ -96,7 +95,7 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
                const engines::EngineSpec& spec, results::MemoryEngineResult* row,
                const std::function<void()>& publish) {
   for (int n = 1; n <= o.trials; ++n) {
-    const std::string stem = fmt::format("{}-{}-t{}", run_id, spec.name, n);
+    const std::string stem = core::Format("{}-{}-t{}", run_id, spec.name, n);
     engines::Tuning tuning = o.tuning;
     std::optional<SnapshotPlace> place;
     if (spec.snapshots && o.snapshot == SnapshotMode::kBgsave) {
@@ -124,14 +123,14 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
       go_on = !core::InterruptRequested();
     } else {
       core::Notef("[{}] trial {}/{}", spec.name, n, o.trials);
-      auto trial = RunMemoryTrial(fleet, o, *turn, raw_dir, fmt::format("{}-t{}", spec.name, n));
+      auto trial = RunMemoryTrial(fleet, o, *turn, raw_dir, core::Format("{}-t{}", spec.name, n));
       if (trial) {
         trial->trial = n;
         row->trials.push_back(std::move(*trial));
         row->Aggregate();
         turn->Stop();
       } else {
-        go_on = turn->Failed(fmt::format("trial {}", n), trial.error());
+        go_on = turn->Failed(core::Format("trial {}", n), trial.error());
         row->error = started.error;
         turn->Stop();
       }
@@ -155,8 +154,8 @@ core::Status CheckMemoryOptions(const MemoryOptions& o) {
   }
   if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
     return core::Fail(core::ErrorKind::kUsage,
-                      fmt::format("--snapshot-delay ({}s) must be shorter than --test-time ({}s)",
-                                  o.snapshot_delay.count(), o.test_time.count()));
+                      core::Format("--snapshot-delay ({}s) must be shorter than --test-time ({}s)",
+                                   o.snapshot_delay.count(), o.test_time.count()));
   }
   if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "--update-rate must be >= 0");
   return core::Ok();
@@ -175,7 +174,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   r.settings = Settings(options);
   nlohmann::json config = results::ToJson(r);
   config.erase("engines");
-  const std::string announcement = fmt::format(
+  const std::string announcement = core::Format(
       "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, results in {}",
       r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
       r.settings.snapshot, run->dir().string());

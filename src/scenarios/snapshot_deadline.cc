@@ -1,8 +1,8 @@
 #include "scenarios/snapshot_deadline.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+
+#include "core/format.h"
 
 namespace dfbench::scenarios {
 
@@ -15,7 +15,7 @@ std::chrono::seconds SnapshotLimit(uint64_t keys, int value_size, std::chrono::s
 
 std::string SnapshotStuckMessage(std::chrono::seconds limit, bool given,
                                  const std::string& progress) {
-  return fmt::format(
+  return core::Format(
       "the snapshot did not end within {}s ({}): waited for INFO persistence to show no save "
       "in progress, it last showed {}",
       limit.count(),

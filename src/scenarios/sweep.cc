@@ -1,10 +1,9 @@
 #include "scenarios/sweep.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "core/files.h"
+#include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "drivers/load_report.h"
@@ -87,8 +86,8 @@ class EngineSweep {
           "[{}] highest rate within the objectives: {} ops/s (capacity {} ops/s{})", row_->engine,
           results::WithSeparators(*found.found_rate), results::WithSeparators(row_->capacity),
           found.confirmation.round_rates.size() >= 2
-              ? fmt::format(", spread {:.1f}% over {} rounds", found.confirmation.SpreadPct(),
-                            found.confirmation.round_rates.size())
+              ? core::Format(", spread {:.1f}% over {} rounds", found.confirmation.SpreadPct(),
+                             found.confirmation.round_rates.size())
               : "");
     } else if (!found.stopped) {
       core::Notef("[{}] no rate kept the objectives", row_->engine);
@@ -102,7 +101,7 @@ class EngineSweep {
   std::optional<results::StepMeasurement> Step(results::StepPhase phase, double target) {
     if (core::InterruptRequested()) return std::nullopt;
     const int n = static_cast<int>(row_->steps.size()) + 1;
-    const std::string what = fmt::format("step {}", n);
+    const std::string what = core::Format("step {}", n);
     if (!turn_->Healthy(what)) return std::nullopt;
     drivers::Workload w = SetGetWorkload(o_.memtier);
     w.key_minimum = o_.key_maximum > 0 ? 1u : 0u;
@@ -113,7 +112,7 @@ class EngineSweep {
     w.warmup_time = StepWarmup(o_.step_time);
     w.percentiles = percentiles_;
     const std::string phase_name(results::kStepPhaseNames.Name(phase));
-    const std::string raw = fmt::format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
+    const std::string raw = core::Format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
     core::Notef("[{}] step {} ({}): {}", row_->engine, n, phase_name,
                 target > 0 ? results::WithSeparators(target) + " ops/s" : "closed loop");
     auto trial = o_.driver->Run(*fleet_.client, turn_->target(), w, fleet_.client_cpus, dir_ / raw);
@@ -200,7 +199,7 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   config["objectives"] = doc.at("objectives");
   std::string objectives;
   for (const auto& o : options.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
-  const std::string announcement = fmt::format(
+  const std::string announcement = core::Format(
       "sweep {}: {} engine(s), objectives {}, {} s steps of {} threads × {} clients, "
       "results in {}",
       r.run_id, options.engines.size(), objectives, options.step_time.count(),

@@ -1,11 +1,10 @@
 #include "scenarios/sweep_search.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
+#include "core/format.h"
 #include "core/units.h"
 
 namespace dfbench::scenarios {
@@ -13,13 +12,13 @@ namespace {
 
 core::Error BadObjective(std::string_view text) {
   return core::Error{core::ErrorKind::kUsage,
-                     fmt::format("--slo \"{}\": expected pPERCENTILE<=LATENCY, e.g. p99<=1ms or "
-                                 "p99.9<=500us",
-                                 text)};
+                     core::Format("--slo \"{}\": expected pPERCENTILE<=LATENCY, e.g. p99<=1ms or "
+                                  "p99.9<=500us",
+                                  text)};
 }
 
 std::string Ms(double ms) {
-  return fmt::format("{:.3f} ms", ms);
+  return core::Format("{:.3f} ms", ms);
 }
 
 // Walks the search: records each step and stops when the step function gives up.
@@ -91,28 +90,28 @@ results::StepVerdict JudgeStep(double target_rate, const results::StepMeasuremen
                                double rate_tolerance) {
   results::StepVerdict v;
   if (m.errors > 0) {
-    v.reason = fmt::format("{} error(s)", m.errors);
+    v.reason = core::Format("{} error(s)", m.errors);
     return v;
   }
   const double shortfall = (target_rate - m.achieved_rate) / target_rate;
   if (std::abs(shortfall) > rate_tolerance) {
     v.client_limited = shortfall > 0 && m.client_cpu >= kClientSaturated;
-    v.reason = fmt::format("achieved {:.0f} ops/s, {:.1f}% {} the target", m.achieved_rate,
-                           std::abs(shortfall) * 100, shortfall > 0 ? "below" : "above");
+    v.reason = core::Format("achieved {:.0f} ops/s, {:.1f}% {} the target", m.achieved_rate,
+                            std::abs(shortfall) * 100, shortfall > 0 ? "below" : "above");
     if (v.client_limited) {
-      v.reason += fmt::format(": the load generator could not keep up (client CPU {:.0f}%)",
-                              m.client_cpu * 100);
+      v.reason += core::Format(": the load generator could not keep up (client CPU {:.0f}%)",
+                               m.client_cpu * 100);
     }
     return v;
   }
   for (const auto& o : objectives) {
     const auto at = m.LatencyAt(o.percentile);
     if (!at) {
-      v.reason = fmt::format("{}: not measured", o.text);
+      v.reason = core::Format("{}: not measured", o.text);
       return v;
     }
     if (*at > o.limit_ms) {
-      v.reason = fmt::format("{}: {}", o.text, Ms(*at));
+      v.reason = core::Format("{}: {}", o.text, Ms(*at));
       return v;
     }
   }
