@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# clang-tidy (the repository's .clang-tidy) over src/**/*.cc, with the compile commands of a
-# build directory: scripts/check-tidy.sh [build-dir [file.cc ...]] (default build/, configured by
-# scripts/build.sh; default files: every .cc under src/ but the tests, which keeps the step within
-# a few minutes on two CPUs; name test files to check them too).
+# clang-tidy (the repository's .clang-tidy) over src/**/*.cc:
+#   scripts/check-tidy.sh [file.cc ...]              with build-tidy/, configured here
+#   scripts/check-tidy.sh BUILD_DIR [file.cc ...]    with BUILD_DIR's compile commands
+# clang-tidy needs one compile command per file, which a unity build's batches do not give:
+# build-tidy/ is configured file by file (-DDFBENCH_UNITY=OFF) and never built. Default files:
+# every .cc under src/ but the tests, which keeps the step within a few minutes on two CPUs;
+# name test files to check them too.
 #
 # clang-tidy 14 cannot parse some third-party headers (fmt) against g++ 12's libstdc++: such a
 # file fails with clang-diagnostic-error located outside src/ only, and says nothing about our
 # code, so it is skipped and counted. Any other finding, in a file of src/, fails the check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${1:-build}
-shift || true
+if [ $# -gt 0 ] && [ -d "$1" ]; then
+  build_dir=$1
+  shift
+else
+  build_dir=build-tidy
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDFBENCH_WERROR=ON \
+    -DDFBENCH_UNITY=OFF >/dev/null
+fi
 [ -f "$build_dir/compile_commands.json" ] || {
-  echo "check-tidy: no $build_dir/compile_commands.json (run scripts/build.sh first)" >&2
+  echo "check-tidy: no $build_dir/compile_commands.json (configure it with cmake first)" >&2
   exit 2
 }
 

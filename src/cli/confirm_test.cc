@@ -8,14 +8,15 @@
 namespace dfbench::cli {
 namespace {
 
-struct Outcome {
+struct ConfirmOutcome {
   core::Status status;
   std::string shown;
 };
 
 // Runs the prompt with `answer` written into a pipe as its input; the pipe is closed after the
 // answer unless `keep_open` (a writer that never answers).
-Outcome Ask(const std::string& answer, bool yes = false, bool env = false, bool keep_open = false) {
+ConfirmOutcome Ask(const std::string& answer, bool yes = false, bool env = false,
+                   bool keep_open = false) {
   int fds[2];
   EXPECT_EQ(pipe(fds), 0);
   EXPECT_EQ(write(fds[1], answer.data(), answer.size()), static_cast<ssize_t>(answer.size()));
@@ -23,7 +24,7 @@ Outcome Ask(const std::string& answer, bool yes = false, bool env = false, bool 
   char* buffer = nullptr;
   size_t size = 0;
   std::FILE* out = open_memstream(&buffer, &size);
-  Outcome o{
+  ConfirmOutcome o{
       Confirm("the plan\n", yes, env,
               PromptIo{.in_fd = fds[0], .answer_wait = std::chrono::milliseconds(300), .out = out}),
       ""};
@@ -37,12 +38,12 @@ Outcome Ask(const std::string& answer, bool yes = false, bool env = false, bool 
 
 TEST(Confirm, OnlyYOrYesGoesOn) {
   for (const char* answer : {"y\n", "yes\n", "Y\n", "YES\n", " y \n", "y", "y\nmore\n"}) {
-    Outcome o = Ask(answer);
+    ConfirmOutcome o = Ask(answer);
     EXPECT_TRUE(o.status) << answer;
     EXPECT_EQ(o.shown, "the plan\nProceed? [y/N] ");
   }
   for (const char* answer : {"n\n", "\n", "no\n", "yep\n", "sure\n", "n"}) {
-    Outcome o = Ask(answer);
+    ConfirmOutcome o = Ask(answer);
     ASSERT_FALSE(o.status) << answer;
     EXPECT_EQ(o.status.error().kind, core::ErrorKind::kFailure) << answer;
     EXPECT_EQ(o.status.error().message, "not confirmed; nothing changed");
@@ -50,7 +51,7 @@ TEST(Confirm, OnlyYOrYesGoesOn) {
 }
 
 TEST(Confirm, EndOfInputIsAUsageErrorAdvisingYes) {
-  Outcome o = Ask("");
+  ConfirmOutcome o = Ask("");
   ASSERT_FALSE(o.status);
   EXPECT_EQ(o.status.error().kind, core::ErrorKind::kUsage);
   EXPECT_EQ(o.status.error().message,
@@ -60,7 +61,7 @@ TEST(Confirm, EndOfInputIsAUsageErrorAdvisingYes) {
 }
 
 TEST(Confirm, AnInputThatNeverAnswersEndsAtTheDeadline) {
-  Outcome o = Ask("", false, false, /*keep_open=*/true);
+  ConfirmOutcome o = Ask("", false, false, /*keep_open=*/true);
   ASSERT_FALSE(o.status);
   EXPECT_EQ(o.status.error().kind, core::ErrorKind::kUsage);
   EXPECT_NE(o.status.error().message.find("no answer on stdin within"), std::string::npos)
@@ -69,7 +70,7 @@ TEST(Confirm, AnInputThatNeverAnswersEndsAtTheDeadline) {
 }
 
 TEST(Confirm, YesOrTheEnvironmentSkipsTheQuestion) {
-  Outcome o = Ask("", /*yes=*/true);
+  ConfirmOutcome o = Ask("", /*yes=*/true);
   EXPECT_TRUE(o.status);
   EXPECT_EQ(o.shown, "the plan\n");  // shown, not asked
   o = Ask("", false, /*env=*/true);

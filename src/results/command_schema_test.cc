@@ -7,7 +7,7 @@
 namespace dfbench::results {
 namespace {
 
-CommandRunResults Sample() {
+CommandRunResults SampleCommandRun() {
   CommandRunResults r = testing::CompletedRun<CommandRunResults>("percmd");
   r.tool = "memtier";
   r.trials = 2;
@@ -36,7 +36,7 @@ CommandRunResults Sample() {
 }
 
 TEST(CommandSchema, WritesTheReferenceFieldNames) {
-  auto j = nlohmann::json::parse(RenderCommandRunJson(Sample()));
+  auto j = nlohmann::json::parse(RenderCommandRunJson(SampleCommandRun()));
   EXPECT_EQ(j["scenario"], "commands");
   for (const char* k : {"run_id", "setup_id", "created_at", "completed_at", "status", "region",
                         "server_instance", "client_instance"}) {
@@ -63,11 +63,11 @@ TEST(CommandSchema, WritesTheReferenceFieldNames) {
   EXPECT_EQ(e["preloads"][0]["passes"], 10);
   EXPECT_EQ(e["keyspace"][1]["keys_before"], 1000000);
   // The reference's order: the scenario tag comes first.
-  EXPECT_EQ(RenderCommandRunJson(Sample()).find("\"scenario\""), 4u);
+  EXPECT_EQ(RenderCommandRunJson(SampleCommandRun()).find("\"scenario\""), 4u);
 }
 
 TEST(CommandSchema, RoundTrips) {
-  const CommandRunResults in = Sample();
+  const CommandRunResults in = SampleCommandRun();
   CommandRunResults out;
   ASSERT_TRUE(testing::RoundTrips(in, RenderCommandRunJson, &out));
   EXPECT_EQ(out.commands[0].engines[0].preloads[0].duration_sec, 12.5);
@@ -98,13 +98,13 @@ TEST(CommandSchema, ReadsTheReferenceExample) {
 }
 
 TEST(CommandSchema, ErrorsNameTheFieldPath) {
-  auto j = nlohmann::json::parse(RenderCommandRunJson(Sample()));
+  auto j = nlohmann::json::parse(RenderCommandRunJson(SampleCommandRun()));
   j["commands"][0]["engines"][0]["trials"][1]["p99"] = "slow";
   CommandRunResults r;
   std::string error;
   EXPECT_FALSE(FromJson(j, &r, &error));
   EXPECT_EQ(error, "commands[0].engines[0].trials[1].p99: expected a number");
-  j = nlohmann::json::parse(RenderCommandRunJson(Sample()));
+  j = nlohmann::json::parse(RenderCommandRunJson(SampleCommandRun()));
   j["scenario"] = "replication";
   EXPECT_FALSE(FromJson(j, &r, &error));
   EXPECT_NE(error.find("scenario"), std::string::npos);
@@ -112,7 +112,7 @@ TEST(CommandSchema, ErrorsNameTheFieldPath) {
 }
 
 TEST(CommandSchema, CsvHasOneRowPerTrialThenMedians) {
-  const std::string csv = RenderCommandRunCsv(Sample());
+  const std::string csv = RenderCommandRunCsv(SampleCommandRun());
   EXPECT_EQ(csv,
             "command,engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,"
             "duration_sec,approximate\n"
@@ -123,7 +123,7 @@ TEST(CommandSchema, CsvHasOneRowPerTrialThenMedians) {
 }
 
 TEST(CommandSchema, TableNamesTheCommandAndTheEngines) {
-  const std::string table = RenderCommandRunTable(Sample());
+  const std::string table = RenderCommandRunTable(SampleCommandRun());
   EXPECT_EQ(table.rfind("commands 20260408-143217 · LPOP · 2 trials", 0), 0u) << table;
   EXPECT_NE(table.find("dragonfly v1.27.0"), std::string::npos);
   EXPECT_NE(table.find("2,623,751"), std::string::npos) << table;

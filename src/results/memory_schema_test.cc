@@ -7,7 +7,7 @@
 namespace dfbench::results {
 namespace {
 
-MemoryRunResults Sample() {
+MemoryRunResults SampleMemoryRun() {
   MemoryRunResults r = testing::CompletedRun<MemoryRunResults>("s");
   r.server_instance = "c7g.xlarge";
   r.client_instance = "c7gn.large";
@@ -31,7 +31,7 @@ MemoryRunResults Sample() {
 }
 
 TEST(MemorySchema, RoundTrips) {
-  const MemoryRunResults r = Sample();
+  const MemoryRunResults r = SampleMemoryRun();
   const std::string text = RenderMemoryJson(r);
   EXPECT_EQ(text.rfind("{\n  \"scenario\": \"memory\"", 0), 0u) << text;
   MemoryRunResults back;
@@ -78,7 +78,7 @@ TEST(MemorySchema, PhasesTakeTheWholeSecondsInside) {
 }
 
 TEST(MemorySchema, TableAndCsvNameEachEngine) {
-  MemoryRunResults r = Sample();
+  MemoryRunResults r = SampleMemoryRun();
   r.engines[0].trials[0].snapshot_error = "Read-only file system";
   const std::string table = RenderMemoryTable(r);
   EXPECT_NE(table.find("redis 7.0.15"), std::string::npos) << table;

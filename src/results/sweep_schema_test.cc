@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-SweepResults Sample() {
+SweepResults SampleSweep() {
   SweepResults r = testing::CompletedRun<SweepResults>("sw");
   r.settings.memtier.threads = 2;
   r.settings.memtier.clients = 10;
@@ -53,7 +53,7 @@ SweepResults Sample() {
 
 TEST(SweepSchema, RoundTripsThroughJson) {
   SweepResults back;
-  ASSERT_TRUE(testing::RoundTrips(Sample(), RenderSweepJson, &back));
+  ASSERT_TRUE(testing::RoundTrips(SampleSweep(), RenderSweepJson, &back));
   const std::string text = RenderSweepJson(back);  // the sample's text, as RoundTrips found
   EXPECT_EQ(text.find("\"scenario\": \"sweep\""), 4u) << text;
   EXPECT_NE(text.find("\"latency_ms\": {\n            \"p50\": 0.2,\n            \"p90\": 0.4,"),
@@ -72,24 +72,24 @@ TEST(SweepSchema, RoundTripsThroughJson) {
 }
 
 TEST(SweepSchema, ReadingNamesTheBadField) {
-  json j = json::parse(RenderSweepJson(Sample()));
+  json j = json::parse(RenderSweepJson(SampleSweep()));
   std::string error;
   SweepResults out;
   j["engines"][0]["steps"][1]["latency_ms"]["p99"] = "slow";
   EXPECT_FALSE(FromJson(j, &out, &error));
   EXPECT_EQ(error, "engines[0].steps[1].latency_ms.p99: expected a number");
-  j = json::parse(RenderSweepJson(Sample()));
+  j = json::parse(RenderSweepJson(SampleSweep()));
   j["engines"][0]["found_rate"] = "fast";
   EXPECT_FALSE(FromJson(j, &out, &error));
   EXPECT_EQ(error, "engines[0].found_rate: expected a number");
-  j = json::parse(RenderSweepJson(Sample()));
+  j = json::parse(RenderSweepJson(SampleSweep()));
   j["scenario"] = "replication";
   EXPECT_FALSE(FromJson(j, &out, &error));
   EXPECT_NE(error.find("expected \"sweep\""), std::string::npos);
 }
 
 TEST(SweepSchema, TableAndCsvShowEveryStep) {
-  const SweepResults r = Sample();
+  const SweepResults r = SampleSweep();
   const std::string table = RenderSweepTable(r);
   EXPECT_NE(table.find("sweep 20260408-143217 · p99<=2ms, p99.9<=5ms · 2 threads × 10 clients"),
             std::string::npos)
