@@ -24,4 +24,6 @@ words=$(bash -c 'source /usr/share/bash-completion/completions/dfbench
 [ -s /usr/share/zsh/vendor-completions/_dfbench ] || fail "no zsh completion"
 [ -s /usr/share/fish/vendor_completions.d/dfbench.fish ] || fail "no fish completion"
 [ -s /usr/share/doc/dfbench/README.md ] || fail "no README under /usr/share/doc/dfbench"
+# The README links into docs/: its pages must land beside it.
+[ -s /usr/share/doc/dfbench/docs/commands/run.md ] || fail "no command pages under /usr/share/doc/dfbench/docs"
 echo "check-package: $deb installs; version, help, man page and completions work" >&2

@@ -6,40 +6,10 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/example_lines.h"
 
 namespace dfbench::cli {
 namespace {
-
-// The dfbench command lines of a help text: continuation lines joined, each cut where the shell
-// would take over (a pipe, a redirection, a comment), without the leading "dfbench".
-std::vector<std::string> ExampleCommandLines(std::string_view text) {
-  std::string joined(text);
-  for (size_t at; (at = joined.find("\\\n")) != std::string::npos;) joined.replace(at, 2, " ");
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < joined.size()) {
-    size_t end = joined.find('\n', start);
-    if (end == std::string::npos) end = joined.size();
-    std::string line = joined.substr(start, end - start);
-    start = end + 1;
-    const size_t first = line.find_first_not_of(' ');
-    if (first == std::string::npos || line.compare(first, 8, "dfbench ") != 0) continue;
-    char quote = 0;
-    size_t cut = first + 8;
-    for (; cut < line.size(); ++cut) {
-      const char c = line[cut];
-      if (quote != 0) {
-        if (c == quote) quote = 0;
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '|' || c == '>' || c == '#' || c == ';') {
-        break;
-      }
-    }
-    lines.push_back(line.substr(first + 8, cut - first - 8));
-  }
-  return lines;
-}
 
 TEST(HelpText, EveryCommandHasExamples) {
   for (const auto& spec : Commands()) {
@@ -52,11 +22,12 @@ TEST(HelpText, EveryCommandHasExamples) {
 TEST(HelpText, ExamplesParse) {
   size_t checked = 0;
   auto check = [&checked](const std::string& key) {
-    for (const std::string& line : ExampleCommandLines(HelpText(key))) {
+    for (const ExampleLine& line : ExampleCommandLines(HelpText(key))) {
       Action action;
       const auto app = MakeApp(&action);
-      EXPECT_NO_THROW(app->parse(line, /*program_name_included=*/false)) << key << ": " << line;
-      EXPECT_TRUE(action) << key << ": " << line;
+      EXPECT_NO_THROW(app->parse(line.args, /*program_name_included=*/false))
+          << key << ": " << line.args;
+      EXPECT_TRUE(action) << key << ": " << line.args;
       ++checked;
     }
   };

@@ -8,7 +8,7 @@
 
 namespace dfbench::core {
 
-// The value of each kind is the exit code the CLI returns for it (documented in the README).
+// The value of each kind is the exit code the CLI returns for it (documented in docs/cli.md).
 enum class ErrorKind : int {
   kFailure = 1,       // the work ran but failed (an engine died, a trial failed, a regression)
   kUsage = 2,         // bad flag, bad value, malformed or mismatched input file

@@ -1,6 +1,7 @@
 // The Dragonfly command line dfbench builds, against the real build of the test beds: each tuning
-// the README documents must start it (it exits on a flag it does not know), be what the engine
-// reports, and leave it serving, flushable and stoppable with SHUTDOWN NOSAVE.
+// docs/providers/ssh.md and docs/commands/run.md document must start it (it exits on a flag it does
+// not know), be what the engine reports, and leave it serving, flushable and stoppable with
+// SHUTDOWN NOSAVE.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -26,7 +27,8 @@ struct TuningCase {
   std::optional<int> shards;  // snapshot files per shard SAVE must write; unset: not checked
 };
 
-// The combinations of README's "Tuning on the server" and `run` flags, on this machine's CPUs.
+// The combinations of "Tuning on the server" (docs/providers/ssh.md) and `run` flags, on this
+// machine's CPUs.
 std::vector<TuningCase> Cases() {
   const int cpu = hosts::AllowedCpus().back();
   return {
