@@ -201,6 +201,33 @@ TEST_F(NumbersFault, DeprecatedSpellingDisagreeingWithItsFlagStopsBeforeAnything
   EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
 }
 
+// run-memory's deprecated spellings (the engine tuning's) go through the same check as run's,
+// and its short names (--threads for --memtier-threads) are one flag: two values given under
+// both are refused, not one silently taken.
+TEST_F(NumbersFault, RunMemoryRefusesDisagreeingSpellingsBeforeAnythingStarts) {
+  ASSERT_NE(dfb_, nullptr);
+  const auto history_before = dfb_->State(kId)["history"].dump();
+  const std::vector<std::string> base = {"run-memory", "--id",       kId,   "--engines",
+                                         "redis",      "--snapshot", "none"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--io-threads", "2", "--redis_io_threads", "4"}, "--io-threads 2 and --redis_io_threads 4"},
+      {{"--num-shards", "2", "--dragonfly_num_shards", "3"},
+       "--num-shards 2 and --dragonfly_num_shards 3"},
+      {{"--threads", "2", "--memtier-threads", "3"}, "--memtier-threads"},
+      {{"--clients", "2", "--memtier-clients", "3"}, "--memtier-clients"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const CliResult r = dfb_->Run(argv, std::chrono::seconds(10));
+    EXPECT_EQ(r.code, 2) << flags.front() << ": " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(dfb_->State(kId)["history"].dump(), history_before);
+  EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
+}
+
 // loadgen's numbers against a real Redis that a value let through would load: each refused
 // with exit 2 and one line naming the flag and its range, and not one key written.
 TEST(NumbersFaultLoadgen, ValuesOutsideTheirRangeSendNothing) {
