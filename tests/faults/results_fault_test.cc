@@ -217,6 +217,49 @@ TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
   EXPECT_FALSE(results["engines"][0]["trials"][0].value("failed", "").empty()) << results;
 }
 
+// A failed trial is marked in every form of the results, not only in results.json: the CSV on
+// stdout and in the run directory (its `failed` column) and the HTML report (beside the row).
+TEST_F(ResultsFault, AFailedTrialIsMarkedInTheCsvAndTheHtmlReport) {
+  auto r = dfb_->Run({"run",       "--id",
+                      "rf",        "--engines",
+                      "memcached", "--memtier-threads",
+                      "1",         "--memtier-clients",
+                      "1",         "--memtier-pipeline",
+                      "1",         "--memtier-requests",
+                      "10",        "--warmup-requests",
+                      "0",         "--trials",
+                      "1",         "--cooldown",
+                      "0",         "--memtier-data-size",
+                      "2000000",   "--memtier-ratio",
+                      "1:0",       "--output",
+                      "csv"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const fs::path results = dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>();
+  const json j = ReadJsonIfComplete(results);
+  ASSERT_TRUE(j.is_object()) << results;
+  const std::string why = j["engines"][0]["trials"][0].value("failed", "");
+  ASSERT_FALSE(why.empty()) << j;
+  const std::string csv = Read(results.parent_path() / "results.csv");
+  for (const std::string& text : {r.out, csv}) {
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,"
+              "failed")
+        << text;
+    // The trial's row ends with its reason (quoted: it may hold a comma).
+    EXPECT_NE(text.find(",1,"), std::string::npos) << text;
+    EXPECT_TRUE(text.find("," + why + "\n") != std::string::npos ||
+                text.find(",\"" + why + "\"\n") != std::string::npos)
+        << why << "\n"
+        << text;
+  }
+  const fs::path page = dfb_->home() / "failed-report.html";
+  auto report = dfb_->Run({"report", results.string(), "-o", page.string()});
+  ASSERT_EQ(report.code, 0) << report.err;
+  const std::string html = Read(page);
+  EXPECT_NE(html.find("(1 failed)"), std::string::npos);
+  EXPECT_NE(html.find("trial 1 failed: "), std::string::npos);
+}
+
 TEST_F(ResultsFault, InterruptedSweepShowsItsBestPassingRate) {
   auto sweep = dfb_->Start({"sweep", "--id", "rf", "--engines", "redis", "--slo", "p99<=10s",
                             "--memtier-threads", "1", "--memtier-clients", "2",
