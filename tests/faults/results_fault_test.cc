@@ -260,6 +260,53 @@ TEST_F(ResultsFault, AFailedTrialIsMarkedInTheCsvAndTheHtmlReport) {
   EXPECT_NE(html.find("trial 1 failed: "), std::string::npos);
 }
 
+// A sweep step is judged by the share of its requests that failed: half of them (memcached
+// refuses every too large SET of a 1:1 mix) fail each step under --max-error-pct 10, each row
+// saying so, and fail none under 90.
+TEST_F(ResultsFault, SweepStepsFailByTheirShareOfFailedRequests) {
+  auto sweep = [](const std::string& max_error_pct) {
+    auto r = dfb_->Run({"sweep",      "--id",
+                        "rf",         "--engines",
+                        "memcached",  "--slo",
+                        "p99<=10s",   "--memtier-threads",
+                        "1",          "--memtier-clients",
+                        "1",          "--memtier-pipeline",
+                        "1",          "--memtier-data-size",
+                        "2000000",    "--memtier-ratio",
+                        "1:1",        "--step-time",
+                        "1s",         "--confirm",
+                        "0",          "--cooldown",
+                        "0",          "--max-error-pct",
+                        max_error_pct});
+    EXPECT_NE(r.code, 2) << r.err;
+    const json j = ReadJsonIfComplete(dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>());
+    EXPECT_TRUE(j.is_object());
+    return std::make_pair(r, j);
+  };
+  const auto [strict, strict_json] = sweep("10");
+  ASSERT_TRUE(strict_json.is_object());
+  EXPECT_EQ(strict_json["settings"]["max_error_pct"], 10) << strict_json["settings"];
+  int judged = 0;
+  for (const json& s : strict_json["engines"][0]["steps"]) {
+    if (s["phase"] == "capacity") continue;
+    ++judged;
+    EXPECT_EQ(s["passed"], false) << s;
+    EXPECT_NE(s.value("reason", "").find("% of requests failed"), std::string::npos) << s;
+    EXPECT_NE(s.value("reason", "").find("above the 10 % allowed"), std::string::npos) << s;
+  }
+  EXPECT_GT(judged, 0) << strict_json;
+  EXPECT_NE(strict.out.find("above the 10 % allowed"), std::string::npos) << strict.out;
+
+  const auto [lenient, lenient_json] = sweep("90");
+  ASSERT_TRUE(lenient_json.is_object());
+  bool passed = false;
+  for (const json& s : lenient_json["engines"][0]["steps"]) {
+    EXPECT_EQ(s.value("reason", "").find("requests failed"), std::string::npos) << s;
+    passed = passed || (s["phase"] != "capacity" && s["passed"] == true);
+  }
+  EXPECT_TRUE(passed) << lenient_json;
+}
+
 TEST_F(ResultsFault, InterruptedSweepShowsItsBestPassingRate) {
   auto sweep = dfb_->Start({"sweep", "--id", "rf", "--engines", "redis", "--slo", "p99<=10s",
                             "--memtier-threads", "1", "--memtier-clients", "2",
