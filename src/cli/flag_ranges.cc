@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "core/check.h"
+#include "core/load_limits.h"
 #include "core/units.h"
-#include "results/load_settings.h"
 
 namespace dfbench::cli {
 namespace {
@@ -18,12 +18,12 @@ constexpr int64_t kDayUs = 86'400 * kSecondUs;
 constexpr int64_t kKeyRangeMax = int64_t{1} << 62;   // keys 1..N, as the load generators hold them
 constexpr int64_t kRequestsMax = 1'000'000'000'000;  // per connection: days of load at any speed
 constexpr int64_t kRateMax = int64_t{1} << 30;       // requests per second of one connection
+constexpr int64_t kTotalRateMax = int64_t{1} << 40;  // requests per second of all connections
 
-// The load settings' ranges (results::kLoadSettingRanges), under every spelling of a command.
-void AddLoadSetting(std::vector<FlagRange>* ranges, size_t setting,
-                    std::initializer_list<const char*> flags) {
-  const auto& r = results::kLoadSettingRanges.at(setting);
-  for (const char* flag : flags) ranges->push_back({flag, kInteger, r.min, r.max});
+// A load limit (core/load_limits.h) under every spelling of the commands.
+void AddLoadLimit(std::vector<FlagRange>* ranges, core::LoadLimit limit,
+                  std::initializer_list<const char*> flags) {
+  for (const char* flag : flags) ranges->push_back({flag, kInteger, limit.min, limit.max});
 }
 
 std::vector<FlagRange> MakeRanges() {
@@ -64,12 +64,21 @@ std::vector<FlagRange> MakeRanges() {
       {"--cases", kCount, 1, kRateMax},
       {"--preload-keys", kCount, 1, kKeyRangeMax},
       {"--preload-time", kDuration, kSecondUs, kDayUs},
+      // loadgen (beside --port, --key-maximum, --test-time and the load limits above)
+      {"--requests", kCount, 1, kRequestsMax},
+      {"--key-minimum", kInteger, 0, kKeyRangeMax},
+      {"--rate", kCount, 1, kTotalRateMax},
+      {"--warmup-time", kDuration, 0, kDayUs},
   };
-  AddLoadSetting(&r, 0, {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads"});
-  AddLoadSetting(&r, 1, {"--memtier-clients", "--dfly-bench-conns", "--dfly-conns"});
-  AddLoadSetting(&r, 2, {"--memtier-pipeline", "--dfly-bench-pipeline", "--dfly-pipeline"});
-  AddLoadSetting(
-      &r, 3, {"--memtier-data-size", "--dfly-bench-data-size", "--dfly-data-size", "--value-size"});
+  AddLoadLimit(&r, core::kThreadsLimit,
+               {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});
+  AddLoadLimit(&r, core::kClientsLimit,
+               {"--memtier-clients", "--dfly-bench-conns", "--dfly-conns", "--clients"});
+  AddLoadLimit(&r, core::kPipelineLimit,
+               {"--memtier-pipeline", "--dfly-bench-pipeline", "--dfly-pipeline", "--pipeline"});
+  AddLoadLimit(&r, core::kDataSizeLimit,
+               {"--memtier-data-size", "--dfly-bench-data-size", "--dfly-data-size", "--value-size",
+                "--data-size"});
   return r;
 }
 
@@ -167,7 +176,7 @@ core::Result<int64_t> ParseInRange(const FlagRange& range, std::string_view text
                     given + " is not " + KindName(range.kind) + ": use " + RangeText(range));
 }
 
-CLI::Option* WithRange(CLI::Option* opt, NumberKind kind) {
+CLI::Option* WithRange(CLI::Option* opt, NumberKind kind, std::string_view word) {
   // Not get_name(), which is empty for a hidden (deprecated) flag.
   DFB_CHECK(!opt->get_lnames().empty());
   const std::string name = "--" + opt->get_lnames().front();
@@ -175,7 +184,8 @@ CLI::Option* WithRange(CLI::Option* opt, NumberKind kind) {
   if (range == nullptr) std::fprintf(stderr, "no range for %s\n", name.c_str());
   DFB_CHECK(range != nullptr);
   return opt->transform(CLI::Validator(
-      [range](std::string& text) -> std::string {
+      [range, word = std::string(word)](std::string& text) -> std::string {
+        if (!word.empty() && text == word) return "";
         auto v = ParseInRange(*range, text);
         // Thrown past CLI11's own wording ("name: ..."), which leaves a hidden flag unnamed.
         if (!v) throw CLI::ConversionError(v.error().message);
@@ -184,7 +194,8 @@ CLI::Option* WithRange(CLI::Option* opt, NumberKind kind) {
         if (range->kind == kInteger) text = std::to_string(*v);
         return "";
       },
-      "[" + RangeText(*range) + "]", RangeValidatorName(kind)));
+      "[" + (word.empty() ? "" : std::string(word) + " or ") + RangeText(*range) + "]",
+      RangeValidatorName(kind)));
 }
 
 std::string RangeValidatorName(NumberKind kind) {

@@ -1,8 +1,8 @@
-// The range of every number a benchmark command's flags take (counts, sizes, rates, durations):
-// one table, which flags are registered from (WithRange), docs/cli.md's "Ranges" table lists and
-// the command line's property test walks. A value outside its range, negative where the range is
-// not, too large to hold or with a suffix the kind does not take is one line naming the flag
-// and the range, exit code 2, before anything starts.
+// The range of every number a benchmark command's or loadgen's flags take (counts, sizes, rates,
+// durations): one table, which flags are registered from (WithRange), docs/cli.md's "Ranges" table
+// lists and the command line's property test walks. A value outside its range, negative where the range
+// is not, too large to hold or with a suffix the kind does not take is one line naming the flag and
+// the range, exit code 2, before anything starts.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ struct FlagRange {
 };
 
 // Every entry; a flag appears once per kind it takes (--test-time: whole seconds in
-// run-commands and run-replication, a duration in run-memory).
+// run-commands and run-replication, a duration in run-memory and loadgen).
 const std::vector<FlagRange>& FlagRanges();
 
 // The entry of `flag` as `kind`; nullptr when the table has none.
@@ -42,8 +42,9 @@ std::string RangeText(const FlagRange& range);
 core::Result<int64_t> ParseInRange(const FlagRange& range, std::string_view text);
 
 // Checks every value `opt` is given against the table's entry of `opt`'s long name as `kind`
-// (one entry must exist: a programmer error otherwise) and shows the range in --help.
-CLI::Option* WithRange(CLI::Option* opt, NumberKind kind);
+// (one entry must exist: a programmer error otherwise) and shows the range in --help. `word`,
+// when not empty, is taken as it is besides the numbers (loadgen's `--requests allkeys`).
+CLI::Option* WithRange(CLI::Option* opt, NumberKind kind, std::string_view word = {});
 
 // The name of the validator WithRange adds for `kind`: a flag whose value holds numbers among
 // other words (--cases) names its own check so, to be found by RangeOfOption.

@@ -48,6 +48,7 @@ const std::map<std::string, Base>& Bases() {
       {"run-memory", {{"--id", "nosuch", "--snapshot", "none"}, 3}},
       {"run-replication", {{"--id", "nosuch"}, 3}},
       {"template", {{}, -1}},  // parsed only: it renders a fleet
+      {"loadgen", {{}, -1}},   // parsed only: it would send load to a server
   };
   return bases;
 }

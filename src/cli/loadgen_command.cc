@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/flag_ranges.h"
 #include "core/files.h"
 #include "loadgen/config.h"
 #include "loadgen/loadgen.h"
@@ -82,28 +83,41 @@ void AddCommandFlags(CLI::App* sub, const std::shared_ptr<loadgen::Options>& o) 
 }  // namespace
 
 void AddLoadgen(CLI::App* sub, Action* action) {
+  using enum NumberKind;
   auto o = std::make_shared<loadgen::Options>();
   // As with getopt, a repeated flag takes its last value.
   sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
-  sub->add_option("-p,--port", o->port, "Server port")->capture_default_str();
+  WithRange(sub->add_option("-p,--port", o->port, "Server port")->capture_default_str(), kInteger);
   sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
   sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
-  sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str();
-  sub->add_option("-c,--clients", o->clients, "Connections per thread")->capture_default_str();
-  sub->add_option("--pipeline", o->pipeline,
-                  "Requests in flight per connection (open loop: the cap)")
-      ->capture_default_str();
-  sub->add_option("-n,--requests", o->requests,
-                  "Requests per connection (default 10000), or 'allkeys' (with P:P, each "
-                  "connection writes its slice of the key range once)");
-  sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)");
+  WithRange(sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str(),
+            kInteger);
+  WithRange(
+      sub->add_option("-c,--clients", o->clients, "Connections per thread")->capture_default_str(),
+      kInteger);
+  WithRange(sub->add_option("--pipeline", o->pipeline,
+                            "Requests in flight per connection (open loop: the cap)")
+                ->capture_default_str(),
+            kInteger);
+  WithRange(sub->add_option("-n,--requests", o->requests,
+                            "Requests per connection (default 10000), or 'allkeys' (with P:P, "
+                            "each connection writes its slice of the key range once)"),
+            kCount, "allkeys");
+  WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
+            kDuration);
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  sub->add_option("-d,--data-size", o->data_size, "Value size in bytes")->capture_default_str();
+  WithRange(
+      sub->add_option("-d,--data-size", o->data_size, "Value size in bytes")->capture_default_str(),
+      kInteger);
   sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
   sub->add_option("--key-prefix", o->key_prefix, "Key prefix")->capture_default_str();
-  sub->add_option("--key-minimum", o->key_minimum, "Smallest key index")->capture_default_str();
-  sub->add_option("--key-maximum", o->key_maximum, "Largest key index")->capture_default_str();
+  WithRange(
+      sub->add_option("--key-minimum", o->key_minimum, "Smallest key index")->capture_default_str(),
+      kInteger);
+  WithRange(
+      sub->add_option("--key-maximum", o->key_maximum, "Largest key index")->capture_default_str(),
+      kInteger);
   sub->add_option("--key-pattern", o->key_pattern,
                   "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
                   "slices (P:P only), G gaussian, Z zipf");
@@ -121,11 +135,13 @@ void AddLoadgen(CLI::App* sub, Action* action) {
   sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
       ->capture_default_str();
   AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");
-  sub->add_option("--rate", o->rate,
-                  "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from each "
-                  "request's due time");
-  sub->add_option("--warmup-time", o->warmup_time,
-                  "Run this long first and leave it out of the main figures");
+  WithRange(sub->add_option("--rate", o->rate,
+                            "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
+                            "each request's due time"),
+            kCount);
+  WithRange(sub->add_option("--warmup-time", o->warmup_time,
+                            "Run this long first and leave it out of the main figures"),
+            kDuration);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")

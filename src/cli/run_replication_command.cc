@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/flag_ranges.h"
 #include "cli/flags.h"
+#include "core/files.h"
 #include "core/units.h"
 #include "scenarios/replication.h"
 
@@ -75,6 +76,10 @@ int RunRunReplication(const RunReplicationFlags& f) {
       .load_generator = f.load_generator,
       .dfly_bench_binary = f.dfly_bench_binary};
   (void)OrExit(core::ParseRatio(f.ratio));
+  // Refused before anything starts, as -o is: the results go only into regular files.
+  if (!f.output_dir.empty()) {
+    OrExit(core::CheckOutputDir(f.output_dir, {"results.json", "benchmark_results.csv"}));
+  }
   return OrExit(scenarios::RunReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
 }
 

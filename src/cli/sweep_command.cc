@@ -18,6 +18,7 @@ struct SweepFlags {
   std::vector<std::string> slo;
   std::string step_time = "10s";
   int confirm = 2;
+  double max_error_pct = 0;  // a sweep's steps are strict: any error fails one by default
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
@@ -40,6 +41,7 @@ scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   o.step_time = ToStepTime(f.step_time);
   for (const auto& text : f.slo) o.objectives.push_back(OrExit(scenarios::ParseObjective(text)));
   o.search.confirm = f.confirm;
+  o.search.max_error_pct = f.max_error_pct;
   o.tuning = ToTuning(f.tuning);
   o.cooldown = ToCooldown(f.cooldown);
   return o;
@@ -73,6 +75,11 @@ void AddSweep(CLI::App* sub, Action* action) {
                             "the spread of their rates is reported")
                 ->capture_default_str(),
             kInteger);
+  sub->add_option("--max-error-pct", f->max_error_pct,
+                  "A step fails when more than this percentage of its requests failed (0-100; "
+                  "0: any error fails it)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
 }
 

@@ -188,6 +188,28 @@ Result<std::filesystem::path> ResolveOutputPath(const std::filesystem::path& pat
   return path;
 }
 
+Status CheckOutputDir(const std::filesystem::path& dir, const std::vector<std::string>& files) {
+  if (dir.empty()) return Fail(ErrorKind::kUsage, "an empty output directory");
+  // "out/" names the directory "out".
+  const std::filesystem::path named = dir.has_filename() ? dir : dir.parent_path();
+  std::error_code ec;
+  const auto status = std::filesystem::status(named, ec);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status)) {
+      return Fail(ErrorKind::kUsage, dir.string() + ": not a directory; name a directory");
+    }
+    for (const auto& file : files) {
+      if (auto resolved = ResolveOutputPath(dir / file); !resolved) {
+        return tl::unexpected(resolved.error());
+      }
+    }
+    return Ok();
+  }
+  // A new directory goes in one that exists, as a new output file does (ResolveOutputPath).
+  if (auto resolved = ResolveOutputPath(named); !resolved) return tl::unexpected(resolved.error());
+  return Ok();
+}
+
 Status WriteOutputFile(const std::filesystem::path& path, std::string_view content) {
   auto target = ResolveOutputPath(path);
   if (!target) return tl::unexpected(target.error());

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 
@@ -26,6 +27,12 @@ Status WriteFileAtomic(const std::filesystem::path& path, std::string_view conte
 // socket, directory or dangling symlink, and when the directory it goes in does not exist
 // (it is never created).
 Result<std::filesystem::path> ResolveOutputPath(const std::filesystem::path& path);
+
+// The directory a user-named output directory (run-replication --output-dir) is: `dir` itself
+// when it is a directory or does not exist yet (it is created, but not its parent), and none of
+// `files` in it is other than a regular file or absent (ResolveOutputPath). kUsage, with one
+// line naming the path, otherwise.
+Status CheckOutputDir(const std::filesystem::path& dir, const std::vector<std::string>& files);
 
 // WriteFileAtomic onto ResolveOutputPath(path).
 Status WriteOutputFile(const std::filesystem::path& path, std::string_view content);

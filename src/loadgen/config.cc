@@ -4,9 +4,11 @@
 #include <cmath>
 #include <initializer_list>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "core/load_limits.h"
 #include "core/units.h"
 #include "protocol/resp_encoder.h"
 
@@ -324,14 +326,15 @@ core::Status Validate(const Config& c) {
   if (c.port <= 0 || c.port > 65535) {
     return Fail(ErrorKind::kUsage, "--port must be in 1..65535");
   }
-  if (c.threads < 1 || c.threads > 1024) {
-    return Fail(ErrorKind::kUsage, "--threads must be in 1..1024");
-  }
-  if (c.clients < 1 || c.clients > 100000) {
-    return Fail(ErrorKind::kUsage, "--clients must be in 1..100000");
-  }
-  if (c.pipeline < 1 || c.pipeline > 100000) {
-    return Fail(ErrorKind::kUsage, "--pipeline must be in 1..100000");
+  for (const auto& [flag, value, limit] :
+       {std::tuple{"--threads", c.threads, core::kThreadsLimit},
+        std::tuple{"--clients", c.clients, core::kClientsLimit},
+        std::tuple{"--pipeline", c.pipeline, core::kPipelineLimit}}) {
+    if (value < limit.min || value > limit.max) {
+      return Fail(ErrorKind::kUsage, std::string(flag) + " must be in " +
+                                         std::to_string(limit.min) + ".." +
+                                         std::to_string(limit.max));
+    }
   }
   if (!c.by_time() && !c.all_keys && c.requests == 0) {
     return Fail(ErrorKind::kUsage, "--requests must be greater than 0");

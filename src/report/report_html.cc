@@ -162,12 +162,23 @@ std::string EngineTable(const std::vector<results::EngineResult>& engines,
   for (const auto& e : engines) {
     std::string notes;
     if (!e.error.empty()) notes += "<span class=\"error\">" + H(e.error) + "</span> ";
+    // Every failed trial, left out of the figures beside it, says so and why.
+    int failed = 0;
+    for (const auto& t : e.trials) {
+      if (t.failed.empty()) continue;
+      ++failed;
+      const std::string why = core::Format("trial {} failed: {}", t.trial, t.failed);
+      if (why != e.error) notes += "<span class=\"error\">" + H(why) + "</span> ";
+    }
     if (e.approximate) notes += "<span class=\"warn\">approximate</span>";
     out += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.engine) +
            "</td><td>" + H(e.version) + "</td>" + StatsCell(e.throughput, true) +
            StatsCell(e.p50, false) + StatsCell(e.p99, false) + StatsCell(e.p999, false) +
            StatsCell(e.avg_latency, false) + "<td class=\"num\">" +
-           std::to_string(e.trials.size()) + "</td><td>" + notes + "</td></tr>\n";
+           std::to_string(e.trials.size()) +
+           (failed > 0 ? "<span class=\"error\"> (" + std::to_string(failed) + " failed)</span>"
+                       : "") +
+           "</td><td>" + notes + "</td></tr>\n";
   }
   return out + "</tbody></table>\n";
 }

@@ -151,6 +151,24 @@ TEST(RenderHtmlReport, ReplicationComparisonOverlaysBothSeries) {
   EXPECT_NE(html.find("candidate sync 3.4 s"), std::string::npos);
 }
 
+// A failed trial is marked beside its engine's figures (which leave it out), with its reason,
+// whether or not the engine's error names it.
+TEST(RenderHtmlReport, FailedTrialsAreMarkedWithTheirReason) {
+  ResultDocument d = RunDoc("failed", 500000);
+  d.run.engines[0].trials[1].failed = "no request succeeded (5 errors)";
+  d.run.engines[0].trials[2].failed =
+      "12.00 % of requests failed (3 errors), above the 1 % allowed";
+  d.run.engines[0].error = "trial 2 failed: no request succeeded (5 errors)";
+  d.run.engines[0].Aggregate();
+  const std::string html = RenderHtmlReport({d}, kOptions);
+  ExpectContainsAll(html, {"3<span class=\"error\"> (2 failed)</span>",
+                           "trial 2 failed: no request succeeded (5 errors)",
+                           "trial 3 failed: 12.00 % of requests failed (3 errors), above the 1 % "
+                           "allowed"});
+  EXPECT_EQ(CountOccurrences(html, "trial 2 failed"), 1u);
+  EXPECT_EQ(CountOccurrences(html, "failed)</span>"), 1u);  // memcached's trials all passed
+}
+
 TEST(EngineColor, FixedForKnownEnginesAndStableForOthers) {
   EXPECT_EQ(EngineColor("redis"), "#dc2626");
   EXPECT_EQ(EngineColor("dragonfly"), "#7c3aed");

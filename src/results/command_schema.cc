@@ -35,8 +35,9 @@ std::string RenderCommandRunJson(const CommandRunResults& r) {
 }
 
 std::string RenderCommandRunCsv(const CommandRunResults& r) {
-  std::string out = CsvRow({"command", "engine", "version", "trial", "throughput", "p50", "p99",
-                            "p999", "avg_latency", "ops", "errors", "duration_sec", "approximate"});
+  std::string out =
+      CsvRow({"command", "engine", "version", "trial", "throughput", "p50", "p99", "p999",
+              "avg_latency", "ops", "errors", "duration_sec", "approximate", "failed"});
   for (const auto& c : r.commands) {
     for (const auto& row : c.engines) {
       const EngineResult& e = row.result;
@@ -45,7 +46,7 @@ std::string RenderCommandRunCsv(const CommandRunResults& r) {
             CsvRow({c.command, e.engine, e.version, std::to_string(t.trial),
                     CsvNumber(t.throughput), CsvNumber(t.p50), CsvNumber(t.p99), CsvNumber(t.p999),
                     CsvNumber(t.avg_latency), std::to_string(t.ops), std::to_string(t.errors),
-                    CsvNumber(t.duration_sec), e.approximate ? "true" : "false"});
+                    CsvNumber(t.duration_sec), e.approximate ? "true" : "false", t.failed});
       }
     }
   }
@@ -53,10 +54,10 @@ std::string RenderCommandRunCsv(const CommandRunResults& r) {
     for (const auto& row : c.engines) {
       const EngineResult& e = row.result;
       if (e.trials.empty()) continue;
-      out +=
-          CsvRow({c.command, e.engine, e.version, "median", CsvNumber(e.throughput.median),
-                  CsvNumber(e.p50.median), CsvNumber(e.p99.median), CsvNumber(e.p999.median),
-                  CsvNumber(e.avg_latency.median), "", "", "", e.approximate ? "true" : "false"});
+      out += CsvRow({c.command, e.engine, e.version, "median", CsvNumber(e.throughput.median),
+                     CsvNumber(e.p50.median), CsvNumber(e.p99.median), CsvNumber(e.p999.median),
+                     CsvNumber(e.avg_latency.median), "", "", "", e.approximate ? "true" : "false",
+                     ""});
     }
   }
   return out;

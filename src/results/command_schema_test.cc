@@ -115,11 +115,17 @@ TEST(CommandSchema, CsvHasOneRowPerTrialThenMedians) {
   const std::string csv = RenderCommandRunCsv(SampleCommandRun());
   EXPECT_EQ(csv,
             "command,engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,"
-            "duration_sec,approximate\n"
-            "LPOP,dragonfly,dragonfly v1.27.0,1,2646502,4.6,7.1,9.8,4.72,10,0,0,true\n"
-            "LPOP,dragonfly,dragonfly v1.27.0,2,2601000,4.5,7,9.9,4.7,0,0,0,true\n"
+            "duration_sec,approximate,failed\n"
+            "LPOP,dragonfly,dragonfly v1.27.0,1,2646502,4.6,7.1,9.8,4.72,10,0,0,true,\n"
+            "LPOP,dragonfly,dragonfly v1.27.0,2,2601000,4.5,7,9.9,4.7,0,0,0,true,\n"
             "LPOP,dragonfly,dragonfly v1.27.0,median,2623751,4.55,7.05,9.850000000000001,4.71,,,,"
-            "true\n");
+            "true,\n");
+  // A failed trial says why in its last column.
+  CommandRunResults failed = Sample();
+  failed.commands[0].engines[0].result.trials[1].failed = "no request answered successfully";
+  EXPECT_NE(RenderCommandRunCsv(failed).find(",0,0,0,true,no request answered successfully\n"),
+            std::string::npos)
+      << RenderCommandRunCsv(failed);
 }
 
 TEST(CommandSchema, TableNamesTheCommandAndTheEngines) {

@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "core/load_limits.h"
+
 namespace dfbench::results {
 
 struct LoadSettings {
@@ -32,10 +34,10 @@ struct LoadSettingRange {
   int max;
 };
 inline constexpr std::array<LoadSettingRange, 4> kLoadSettingRanges = {{
-    {&LoadSettings::threads, 1, 1024},
-    {&LoadSettings::clients, 1, 100000},
-    {&LoadSettings::pipeline, 1, 100000},
-    {&LoadSettings::data_size, 1, 64 << 20},
+    {&LoadSettings::threads, core::kThreadsLimit.min, core::kThreadsLimit.max},
+    {&LoadSettings::clients, core::kClientsLimit.min, core::kClientsLimit.max},
+    {&LoadSettings::pipeline, core::kPipelineLimit.min, core::kPipelineLimit.max},
+    {&LoadSettings::data_size, core::kDataSizeLimit.min, core::kDataSizeLimit.max},
 }};
 
 }  // namespace dfbench::results

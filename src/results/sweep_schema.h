@@ -32,7 +32,10 @@ struct PercentileMs {
 
 // What one load-generator pass measured.
 struct StepMeasurement {
-  double achieved_rate = 0;           // answered operations per second in the measured window
+  double achieved_rate = 0;  // answered operations per second in the measured window
+  // Operations answered in the measured window: the base of the error share a step is judged
+  // by (not written; the step's verdict records the judgement).
+  uint64_t ops = 0;
   std::vector<PercentileMs> latency;  // ascending percentiles; 100 = max
   uint64_t errors = 0;                // error replies and failed requests
   // The generator's CPU time over its wall time, per CPU it could use (0..1; 0 = unknown).
@@ -99,7 +102,8 @@ struct SweepSettings {
   double bracket = 0.02;
   double rate_tolerance = 0.01;
   int confirm = 2;
-  int recheck = 1;  // reruns of a failing ladder or bisection step
+  int recheck = 1;           // reruns of a failing ladder or bisection step
+  double max_error_pct = 0;  // share of a step's requests that may fail (0: none may)
 };
 
 // NOLINTNEXTLINE(bugprone-exception-escape): see SweepEngine.
@@ -137,6 +141,7 @@ void Fields(auto& v, FieldsOf<SweepSettings> auto& x) {
   v.Field("memtier", &x.memtier);  // written without `requests`: a step's time bounds it
   DFBENCH_FIELDS(key_maximum, step_time_sec, warmup_sec, fractions, bracket, rate_tolerance,
                  confirm, recheck)
+  DFBENCH_OPTIONAL_FIELDS(max_error_pct)
 }
 
 void Fields(auto& v, FieldsOf<SweepResults> auto& x) {

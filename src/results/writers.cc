@@ -117,18 +117,19 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
 
 std::string RenderRunCsv(const RunResults& r) {
   std::string out = CsvRow({"engine", "version", "trial", "throughput", "p50", "p99", "p999",
-                            "avg_latency", "ops", "errors", "duration_sec"});
+                            "avg_latency", "ops", "errors", "duration_sec", "failed"});
   for (const auto& e : r.engines) {
     for (const auto& t : e.trials) {
       out += CsvRow({e.engine, e.version, std::to_string(t.trial), Num(t.throughput), Num(t.p50),
                      Num(t.p99), Num(t.p999), Num(t.avg_latency), std::to_string(t.ops),
-                     std::to_string(t.errors), Num(t.duration_sec)});
+                     std::to_string(t.errors), Num(t.duration_sec), t.failed});
     }
   }
   for (const auto& e : r.engines) {
     if (e.trials.empty()) continue;
-    out += CsvRow({e.engine, e.version, "median", Num(e.throughput.median), Num(e.p50.median),
-                   Num(e.p99.median), Num(e.p999.median), Num(e.avg_latency.median), "", "", ""});
+    out +=
+        CsvRow({e.engine, e.version, "median", Num(e.throughput.median), Num(e.p50.median),
+                Num(e.p99.median), Num(e.p999.median), Num(e.avg_latency.median), "", "", "", ""});
   }
   return out;
 }

@@ -11,7 +11,8 @@ namespace dfbench::results {
 // [min..max] spread, p50/p99/p99.9/avg latency (ms), and an error column when any engine failed.
 std::string RenderRunTable(const RunResults& r);
 
-// results.csv: header, then one row per (engine, trial), then one "median" row per engine.
+// results.csv: header, then one row per (engine, trial), its last column `failed` why the trial
+// failed ("" when it passed), then one "median" row per engine (over the trials that passed).
 // Columns: engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec
 std::string RenderRunCsv(const RunResults& r);
 

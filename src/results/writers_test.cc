@@ -83,16 +83,17 @@ TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
   r.engines[0].trials[0].duration_sec = 1.889;
   // An engine that failed before its first trial has neither trial nor median rows.
   r.engines.push_back(EngineResult{.engine = "valkey", .error = "did not start"});
-  EXPECT_EQ(RenderRunCsv(r),
-            "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec\n"
-            "dragonfly,dragonfly v1.27.0,1,2646502,0.559,1.215,2.303,0.612,5000000,2,1.889\n"
-            "dragonfly,dragonfly v1.27.0,2,2601000,0.567,1.231,2.415,0.62,0,0,0\n"
-            "dragonfly,dragonfly v1.27.0,3,2672000,0.551,1.199,2.287,0.605,0,0,0\n"
-            "redis,\"Redis \"\"custom\"\", build 7\",1,1210000,1.103,2.511,3.007,1.187,0,0,0\n"
-            "redis,\"Redis \"\"custom\"\", build 7\",2,1300000,1.095,2.479,2.991,1.176,0,0,0\n"
-            "redis,\"Redis \"\"custom\"\", build 7\",3,1250000,1.099,2.495,3.103,1.181,0,0,0\n"
-            "dragonfly,dragonfly v1.27.0,median,2646502,0.559,1.215,2.303,0.612,,,\n"
-            "redis,\"Redis \"\"custom\"\", build 7\",median,1250000,1.099,2.495,3.007,1.181,,,\n");
+  EXPECT_EQ(
+      RenderRunCsv(r),
+      "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,failed\n"
+      "dragonfly,dragonfly v1.27.0,1,2646502,0.559,1.215,2.303,0.612,5000000,2,1.889,\n"
+      "dragonfly,dragonfly v1.27.0,2,2601000,0.567,1.231,2.415,0.62,0,0,0,\n"
+      "dragonfly,dragonfly v1.27.0,3,2672000,0.551,1.199,2.287,0.605,0,0,0,\n"
+      "redis,\"Redis \"\"custom\"\", build 7\",1,1210000,1.103,2.511,3.007,1.187,0,0,0,\n"
+      "redis,\"Redis \"\"custom\"\", build 7\",2,1300000,1.095,2.479,2.991,1.176,0,0,0,\n"
+      "redis,\"Redis \"\"custom\"\", build 7\",3,1250000,1.099,2.495,3.103,1.181,0,0,0,\n"
+      "dragonfly,dragonfly v1.27.0,median,2646502,0.559,1.215,2.303,0.612,,,,\n"
+      "redis,\"Redis \"\"custom\"\", build 7\",median,1250000,1.099,2.495,3.007,1.181,,,,\n");
 }
 
 TEST(RenderRunCsv, QuotesLineBreaks) {
@@ -101,10 +102,31 @@ TEST(RenderRunCsv, QuotesLineBreaks) {
   e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3)};
   e.Aggregate();
   r.engines = {e};
+  EXPECT_EQ(
+      RenderRunCsv(r),
+      "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,failed\n"
+      "x,\"two\nlines\",1,1.5,0.25,0.5,1,0.3,0,0,0,\n"
+      "x,\"two\nlines\",median,1.5,0.25,0.5,1,0.3,,,,\n");
+}
+
+TEST(RenderRunCsv, AFailedTrialSaysWhyInTheFailedColumn) {
+  RunResults r;
+  EngineResult e{.engine = "x"};
+  e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3), Trial(2, 9, 9, 9, 9, 9)};
+  e.trials[1].errors = 90;
+  e.trials[1].ops = 10;
+  e.trials[1].failed = TrialFailure(e.trials[1], kDefaultMaxErrorPct);
+  ASSERT_FALSE(e.trials[1].failed.empty());
+  e.Aggregate();
+  r.engines = {e};
   EXPECT_EQ(RenderRunCsv(r),
-            "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec\n"
-            "x,\"two\nlines\",1,1.5,0.25,0.5,1,0.3,0,0,0\n"
-            "x,\"two\nlines\",median,1.5,0.25,0.5,1,0.3,,,\n");
+            "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,"
+            "failed\n"
+            "x,,1,1.5,0.25,0.5,1,0.3,0,0,0,\n"
+            "x,,2,9,9,9,9,9,10,90,0,\"" +
+                e.trials[1].failed +
+                "\"\n"
+                "x,,median,1.5,0.25,0.5,1,0.3,,,,\n");
 }
 
 }  // namespace

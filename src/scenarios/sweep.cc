@@ -168,7 +168,8 @@ results::SweepSettings SettingsOf(const SweepOptions& o) {
           .bracket = o.search.bracket,
           .rate_tolerance = o.search.rate_tolerance,
           .confirm = o.search.confirm,
-          .recheck = o.search.recheck};
+          .recheck = o.search.recheck,
+          .max_error_pct = o.search.max_error_pct};
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ class Walk {
                          .phase = phase,
                          .target_rate = target,
                          .measured = std::move(*m)};
-    s.verdict = JudgeStep(target, s.measured, objectives_, settings_.rate_tolerance);
+    s.verdict = JudgeStep(target, s.measured, objectives_, settings_.rate_tolerance,
+                          settings_.max_error_pct);
     out_->steps.push_back(s);
     if (observe_) observe_(out_->steps.back());
     return s.verdict.passed;
@@ -87,11 +88,11 @@ core::Result<results::Objective> ParseObjective(std::string_view text) {
 
 results::StepVerdict JudgeStep(double target_rate, const results::StepMeasurement& m,
                                const std::vector<results::Objective>& objectives,
-                               double rate_tolerance) {
+                               double rate_tolerance, double max_error_pct) {
   results::StepVerdict v;
   if (m.errors > 0) {
-    v.reason = core::Format("{} error(s)", m.errors);
-    return v;
+    v.reason = results::TrialFailure({.ops = m.ops, .errors = m.errors}, max_error_pct);
+    if (!v.reason.empty()) return v;
   }
   const double shortfall = (target_rate - m.achieved_rate) / target_rate;
   if (std::abs(shortfall) > rate_tolerance) {

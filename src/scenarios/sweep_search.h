@@ -23,13 +23,14 @@ core::Result<results::Objective> ParseObjective(std::string_view text);
 // A generator busier than this share of its CPUs is taken as the limit of a step it failed.
 inline constexpr double kClientSaturated = 0.9;
 
-// The pass/fail rule of an open-loop step at `target_rate`: passed when it had no errors, the
+// The pass/fail rule of an open-loop step at `target_rate`: passed when no more than
+// `max_error_pct` percent of its requests failed (0: none; results::TrialFailure's rule), the
 // achieved rate is within `rate_tolerance` (a fraction) of the target and every objective
 // holds. The reason names the first rule broken, and the load generator when it fell short of
 // the target with its CPUs saturated: such a step says nothing about the engine.
 results::StepVerdict JudgeStep(double target_rate, const results::StepMeasurement& m,
                                const std::vector<results::Objective>& objectives,
-                               double rate_tolerance);
+                               double rate_tolerance, double max_error_pct);
 
 struct SearchSettings {
   // Rungs as fractions of the closed-loop capacity, climbed until the first failure.
@@ -43,6 +44,7 @@ struct SearchSettings {
   // over a 10 s step) would otherwise end the ladder at a fraction of the engine's knee. The
   // confirmation rounds re-run the found rate, so a lucky rerun cannot raise it unchecked.
   int recheck = 1;
+  double max_error_pct = 0;  // a step with a larger share of failed requests fails (JudgeStep)
 };
 
 struct SearchResult {

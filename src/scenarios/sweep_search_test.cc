@@ -58,28 +58,28 @@ TEST(ParseObjective, RefusesMalformedText) {
 
 TEST(JudgeStep, PassesWhenEveryObjectiveHoldsAndTheRateIsMet) {
   const auto objectives = std::vector<Objective>{{99, 1, "p99<=1ms"}, {100, 5, "p100<=5ms"}};
-  auto v = JudgeStep(1000, Measured(995, 0.9), objectives, 0.01);
+  auto v = JudgeStep(1000, Measured(995, 0.9), objectives, 0.01, 0);
   EXPECT_TRUE(v.passed);
   EXPECT_EQ(v.reason, "");
   // 0.9 ms p99 passes, but the maximum (1.8 ms) is within 5 ms too; a 3 ms p99 breaks both and
   // the first objective is named.
-  v = JudgeStep(1000, Measured(1000, 3), objectives, 0.01);
+  v = JudgeStep(1000, Measured(1000, 3), objectives, 0.01, 0);
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.reason, "p99<=1ms: 3.000 ms");
 }
 
 TEST(JudgeStep, AShortfallBeyondTheToleranceFails) {
   const auto objectives = P99Within(1);
-  auto v = JudgeStep(1000, Measured(980, 0.1), objectives, 0.01);
+  auto v = JudgeStep(1000, Measured(980, 0.1), objectives, 0.01, 0);
   EXPECT_FALSE(v.passed);
   EXPECT_FALSE(v.client_limited);
   EXPECT_EQ(v.reason, "achieved 980 ops/s, 2.0% below the target");
   // Exactly 1 % off is within.
-  EXPECT_TRUE(JudgeStep(1000, Measured(990, 0.1), objectives, 0.01).passed);
+  EXPECT_TRUE(JudgeStep(1000, Measured(990, 0.1), objectives, 0.01, 0).passed);
 }
 
 TEST(JudgeStep, ASaturatedGeneratorIsNamedAndNeverPasses) {
-  auto v = JudgeStep(1000, Measured(700, 0.1, 0.97), P99Within(1), 0.01);
+  auto v = JudgeStep(1000, Measured(700, 0.1, 0.97), P99Within(1), 0.01, 0);
   EXPECT_FALSE(v.passed);
   EXPECT_TRUE(v.client_limited);
   EXPECT_NE(v.reason.find("the load generator could not keep up (client CPU 97%)"),
@@ -90,9 +90,16 @@ TEST(JudgeStep, ASaturatedGeneratorIsNamedAndNeverPasses) {
 TEST(JudgeStep, ErrorsAndMissingPercentilesFail) {
   StepMeasurement m = Measured(1000, 0.1);
   m.errors = 3;
-  EXPECT_EQ(JudgeStep(1000, m, P99Within(1), 0.01).reason, "3 error(s)");
+  EXPECT_EQ(JudgeStep(1000, m, P99Within(1), 0.01, 0).reason, "no request succeeded (3 errors)");
+  // By default any error fails a step; --max-error-pct allows a share of them.
+  m.ops = 997;
+  EXPECT_EQ(JudgeStep(1000, m, P99Within(1), 0.01, 0).reason,
+            "0.30 % of requests failed (3 errors), above the 0 % allowed");
+  EXPECT_TRUE(JudgeStep(1000, m, P99Within(1), 0.01, 0.5).passed);
+  EXPECT_EQ(JudgeStep(1000, m, P99Within(1), 0.01, 0.25).reason,
+            "0.30 % of requests failed (3 errors), above the 0.25 % allowed");
   const auto p999 = std::vector<Objective>{{99.9, 1, "p99.9<=1ms"}};
-  EXPECT_EQ(JudgeStep(1000, Measured(1000, 0.1), p999, 0.01).reason, "p99.9<=1ms: not measured");
+  EXPECT_EQ(JudgeStep(1000, Measured(1000, 0.1), p999, 0.01, 0).reason, "p99.9<=1ms: not measured");
 }
 
 TEST(SearchMaxRate, ClimbsTheLadderThenBisectsToTheBracket) {

@@ -269,5 +269,42 @@ TEST_F(SetupStateTest, SetupReplacesACorruptStateOnlyWithForce) {
   EXPECT_EQ(dfb_.Run({"destroy", "--id", "c"}).code, 0);
 }
 
+// run-replication's --output-dir is a user-named output as -o is: a device or FIFO among its
+// files, a path that is no directory or a directory whose parent is missing is one line and
+// exit 2 before anything starts (no history entry, no run directory, the FIFO left as it was).
+TEST_F(SetupStateTest, ReplicationOutputDirOfNoRegularFilesIsRefusedBeforeAnythingStarts) {
+  MakeSetup("r");
+  const fs::path out = dfb_.home() / "repl-out";
+  fs::create_directory(out);
+  const fs::path fifo = out / "results.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  const fs::path csv_link = out / "benchmark_results.csv";
+  const fs::path not_dir = dfb_.home() / "a-file";
+  std::ofstream(not_dir) << "x";
+  const auto history = dfb_.State("r")["history"].dump();
+  const std::vector<std::pair<fs::path, fs::path>> cases = {
+      {out, fifo},         // a FIFO where results.json goes
+      {not_dir, not_dir},  // a regular file, no directory
+      {dfb_.home() / "missing" / "deeper", dfb_.home() / "missing"},  // parent missing
+  };
+  for (const auto& [dir, named] : cases) {
+    auto r = dfb_.Run({"run-replication", "--id", "r", "--engines", "redis", "--cases", "qps=10",
+                       "--test-time", "1", "--output-dir", dir.string()},
+                      std::chrono::seconds(20));
+    ExpectRefused(r, named);
+  }
+  // The CSV through a symlink to a device (results.json a regular file now).
+  fs::remove(fifo);
+  fs::create_symlink("/dev/null", csv_link);
+  auto r =
+      dfb_.Run({"run-replication", "--id", "r", "--engines", "redis", "--output-dir", out.string()},
+               std::chrono::seconds(20));
+  ExpectRefused(r, csv_link);
+  EXPECT_EQ(Entries(out), std::vector<std::string>{"benchmark_results.csv"});
+  EXPECT_FALSE(fs::exists(dfb_.home() / "missing"));
+  EXPECT_FALSE(fs::exists(dfb_.SetupDir("r") / "replications"));
+  EXPECT_EQ(dfb_.State("r")["history"].dump(), history);
+}
+
 }  // namespace
 }  // namespace dfbench::testing

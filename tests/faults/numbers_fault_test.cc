@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "dfbench_runner.h"
+#include "support/test_server.h"
 
 namespace dfbench::testing {
 namespace {
@@ -198,6 +199,77 @@ TEST_F(NumbersFault, DeprecatedSpellingDisagreeingWithItsFlagStopsBeforeAnything
   EXPECT_NE(r.err.find("--io-threads 2 and --redis_io_threads 4"), std::string::npos) << r.err;
   EXPECT_EQ(dfb_->State(kId)["history"].dump(), history_before);
   EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
+}
+
+// run-memory's deprecated spellings (the engine tuning's) go through the same check as run's,
+// and its short names (--threads for --memtier-threads) are one flag: two values given under
+// both are refused, not one silently taken.
+TEST_F(NumbersFault, RunMemoryRefusesDisagreeingSpellingsBeforeAnythingStarts) {
+  ASSERT_NE(dfb_, nullptr);
+  const auto history_before = dfb_->State(kId)["history"].dump();
+  const std::vector<std::string> base = {"run-memory", "--id",       kId,   "--engines",
+                                         "redis",      "--snapshot", "none"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--io-threads", "2", "--redis_io_threads", "4"}, "--io-threads 2 and --redis_io_threads 4"},
+      {{"--num-shards", "2", "--dragonfly_num_shards", "3"},
+       "--num-shards 2 and --dragonfly_num_shards 3"},
+      {{"--threads", "2", "--memtier-threads", "3"}, "--memtier-threads"},
+      {{"--clients", "2", "--memtier-clients", "3"}, "--memtier-clients"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const CliResult r = dfb_->Run(argv, std::chrono::seconds(10));
+    EXPECT_EQ(r.code, 2) << flags.front() << ": " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(dfb_->State(kId)["history"].dump(), history_before);
+  EXPECT_TRUE(ProcessesMatching(dfb_->home().string()).empty());
+}
+
+// loadgen's numbers against a real Redis that a value let through would load: each refused
+// with exit 2 and one line naming the flag and its range, and not one key written.
+TEST(NumbersFaultLoadgen, ValuesOutsideTheirRangeSendNothing) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  DfbenchRunner dfb("numbers-fault-loadgen");
+  const std::vector<std::string> base = {
+      "loadgen",    "--server", server->host(), "--port", std::to_string(server->port()),
+      "--progress", "never"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--pipeline", "-1"}, "--pipeline \"-1\" is out of range: use 1 to 100000"},
+      {{"--requests", "18446744073709551616"},
+       "--requests \"18446744073709551616\" is out of range: use 1 to 1000000000000"},
+      {{"--threads", "0"}, "--threads \"0\" is out of range: use 1 to 1024"},
+      {{"-c", "100001"}, "--clients \"100001\" is out of range: use 1 to 100000"},
+      {{"--data-size", "67108865"}, "--data-size \"67108865\" is out of range: use 1 to 67108864"},
+      {{"--key-maximum", "0"}, "--key-maximum \"0\" is out of range"},
+      {{"--key-minimum", "-1"}, "--key-minimum \"-1\" is out of range"},
+      {{"--test-time", "25h"}, "--test-time \"25h\" is out of range: use 1s to 24h"},
+      {{"--warmup-time", "-5s"}, "--warmup-time \"-5s\" is not a duration"},
+      {{"--rate", "0"}, "--rate \"0\" is out of range"},
+      {{"--port", "65536"}, "--port \"65536\" is out of range: use 1 to 65535"},
+      {{"--requests", "alkeys"}, "--requests \"alkeys\" is not a count"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const CliResult r = dfb.Run(argv, std::chrono::seconds(10));
+    EXPECT_EQ(r.code, 2) << flags.front() << " " << flags.back() << ": " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(server->Client().Command({"DBSIZE"})->integer, 0);
+  // The edges themselves are taken: allkeys, and a short load at the smallest of each.
+  const std::vector<std::string> edges = {
+      "--threads",     "1", "-c",          "1", "--pipeline",    "1",
+      "--requests",    "1", "--data-size", "1", "--key-minimum", "0",
+      "--key-maximum", "1"};
+  std::vector<std::string> argv = base;
+  argv.insert(argv.end(), edges.begin(), edges.end());
+  const CliResult r = dfb.Run(argv, std::chrono::seconds(30));
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 }  // namespace

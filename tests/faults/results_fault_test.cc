@@ -217,6 +217,98 @@ TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
   EXPECT_FALSE(results["engines"][0]["trials"][0].value("failed", "").empty()) << results;
 }
 
+// A failed trial is marked in every form of the results, not only in results.json: the CSV on
+// stdout and in the run directory (its `failed` column) and the HTML report (beside the row).
+TEST_F(ResultsFault, AFailedTrialIsMarkedInTheCsvAndTheHtmlReport) {
+  auto r = dfb_->Run({"run",       "--id",
+                      "rf",        "--engines",
+                      "memcached", "--memtier-threads",
+                      "1",         "--memtier-clients",
+                      "1",         "--memtier-pipeline",
+                      "1",         "--memtier-requests",
+                      "10",        "--warmup-requests",
+                      "0",         "--trials",
+                      "1",         "--cooldown",
+                      "0",         "--memtier-data-size",
+                      "2000000",   "--memtier-ratio",
+                      "1:0",       "--output",
+                      "csv"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const fs::path results = dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>();
+  const json j = ReadJsonIfComplete(results);
+  ASSERT_TRUE(j.is_object()) << results;
+  const std::string why = j["engines"][0]["trials"][0].value("failed", "");
+  ASSERT_FALSE(why.empty()) << j;
+  const std::string csv = Read(results.parent_path() / "results.csv");
+  for (const std::string& text : {r.out, csv}) {
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,"
+              "failed")
+        << text;
+    // The trial's row ends with its reason (quoted: it may hold a comma).
+    EXPECT_NE(text.find(",1,"), std::string::npos) << text;
+    EXPECT_TRUE(text.find("," + why + "\n") != std::string::npos ||
+                text.find(",\"" + why + "\"\n") != std::string::npos)
+        << why << "\n"
+        << text;
+  }
+  const fs::path page = dfb_->home() / "failed-report.html";
+  auto report = dfb_->Run({"report", results.string(), "-o", page.string()});
+  ASSERT_EQ(report.code, 0) << report.err;
+  const std::string html = Read(page);
+  EXPECT_NE(html.find("(1 failed)"), std::string::npos);
+  EXPECT_NE(html.find("trial 1 failed: "), std::string::npos);
+}
+
+// A sweep step is judged by the share of its requests that failed: half of them (memcached
+// refuses every too large SET of a 1:1 mix) fail each step under --max-error-pct 10, each row
+// saying so, and none for its errors under 90.
+TEST_F(ResultsFault, SweepStepsFailByTheirShareOfFailedRequests) {
+  auto sweep = [](const std::string& max_error_pct) {
+    auto r = dfb_->Run({"sweep",      "--id",
+                        "rf",         "--engines",
+                        "memcached",  "--slo",
+                        "p99<=10s",   "--memtier-threads",
+                        "1",          "--memtier-clients",
+                        "1",          "--memtier-pipeline",
+                        "1",          "--memtier-data-size",
+                        "2000000",    "--memtier-ratio",
+                        "1:1",        "--step-time",
+                        "1s",         "--confirm",
+                        "0",          "--cooldown",
+                        "0",          "--max-error-pct",
+                        max_error_pct});
+    EXPECT_NE(r.code, 2) << r.err;
+    const json j = ReadJsonIfComplete(dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>());
+    EXPECT_TRUE(j.is_object());
+    return std::make_pair(r, j);
+  };
+  const auto [strict, strict_json] = sweep("10");
+  ASSERT_TRUE(strict_json.is_object());
+  EXPECT_EQ(strict_json["settings"]["max_error_pct"], 10) << strict_json["settings"];
+  int judged = 0;
+  for (const json& s : strict_json["engines"][0]["steps"]) {
+    if (s["phase"] == "capacity") continue;
+    ++judged;
+    EXPECT_EQ(s["passed"], false) << s;
+    EXPECT_NE(s.value("reason", "").find("% of requests failed"), std::string::npos) << s;
+    EXPECT_NE(s.value("reason", "").find("above the 10 % allowed"), std::string::npos) << s;
+  }
+  EXPECT_GT(judged, 0) << strict_json;
+  EXPECT_NE(strict.out.find("above the 10 % allowed"), std::string::npos) << strict.out;
+
+  const auto [lenient, lenient_json] = sweep("90");
+  ASSERT_TRUE(lenient_json.is_object());
+  // Judged by the rest of the rules only (2 MB values leave so few ops/s that a step may still
+  // fall short of its rate).
+  int judged_lenient = 0;
+  for (const json& s : lenient_json["engines"][0]["steps"]) {
+    EXPECT_EQ(s.value("reason", "").find("requests failed"), std::string::npos) << s;
+    judged_lenient += s["phase"] != "capacity" ? 1 : 0;
+  }
+  EXPECT_GT(judged_lenient, 0) << lenient_json;
+}
+
 TEST_F(ResultsFault, InterruptedSweepShowsItsBestPassingRate) {
   auto sweep = dfb_->Start({"sweep", "--id", "rf", "--engines", "redis", "--slo", "p99<=10s",
                             "--memtier-threads", "1", "--memtier-clients", "2",
