@@ -121,7 +121,7 @@ TEST(CommandSchema, CsvHasOneRowPerTrialThenMedians) {
             "LPOP,dragonfly,dragonfly v1.27.0,median,2623751,4.55,7.05,9.850000000000001,4.71,,,,"
             "true,\n");
   // A failed trial says why in its last column.
-  CommandRunResults failed = Sample();
+  CommandRunResults failed = SampleCommandRun();
   failed.commands[0].engines[0].result.trials[1].failed = "no request answered successfully";
   EXPECT_NE(RenderCommandRunCsv(failed).find(",0,0,0,true,no request answered successfully\n"),
             std::string::npos)
