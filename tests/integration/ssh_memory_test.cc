@@ -1,8 +1,16 @@
 // `dfbench run-memory` on the SSH test bed: the engine's process tree is read on the server
-// host over SSH, the update traffic comes from the client host.
+// host over SSH, the update traffic comes from the client host; a run killed during its
+// snapshot leaves an engine and its BGSAVE child on the server, which the next command stops.
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <regex>
+#include <thread>
+
+#include "core/files.h"
+#include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "protocol/blocking_client.h"
 #include "ssh_testbed.h"
 #include "support/processes.h"
 #include "support/test_data.h"
@@ -48,6 +56,102 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
                               (out["run_id"].get<std::string>() + "-redis-t1")));
   EXPECT_TRUE(LiveProcesses(".dfbench-work/" + id + "/").empty());
   EXPECT_TRUE(LiveProcesses("redis-server 10.200.0.").empty());
+  EXPECT_EQ(dfb.Run({"destroy", "--id", id, "--yes"}).code, 0);
+}
+
+// The port of a redis-server process of this machine's view, from its command line ("--port N"
+// as started, "<address>:N" once renamed); 0 when neither is there yet.
+int RedisPort(int pid) {
+  auto cmdline = core::ReadFile("/proc/" + std::to_string(pid) + "/cmdline");
+  if (!cmdline) return 0;
+  std::string text = *cmdline;
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex("--port (\\d+)")) ||
+      std::regex_search(text, m, std::regex(":(\\d+)\\s*$"))) {
+    return std::stoi(m[1]);
+  }
+  return 0;
+}
+
+// The leftovers of a run killed with SIGKILL (its engine, the engine's BGSAVE child, the
+// snapshot files, all on the server host) are found from what the run recorded and stopped over
+// SSH by the next command on the setup.
+TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) {
+  REQUIRE_TESTBED();
+  DfbenchRunner dfb("ssh-leftovers");
+  const std::string id = "left";
+  auto r = dfb.Run({"setup", "--id", id, "--provider", "ssh", "--server", Testbed::kServer,
+                    "--client", Testbed::kClient, "--ssh-user", Testbed::kUser, "--ssh-key",
+                    Bed().key.string(), "--engines", "redis", "--yes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string on_server = "redis-server " + std::string(Testbed::kServer);
+  core::Process run = dfb.Start({"run-memory", "--id",
+                                 id,           "--engines",
+                                 "redis",      "--keys",
+                                 "2000",       "--value-size",
+                                 "100",        "--snapshot-delay",
+                                 "1s",         "--update-rate",
+                                 "200",        "--memtier-threads",
+                                 "1",          "--memtier-clients",
+                                 "1",          "--test-time",
+                                 "20s",        "--cooldown",
+                                 "0s"});
+  // The engine (as this machine sees the server's process), slowed to 10 ms a key so that its
+  // BGSAVE child writes for 20 s, and the child.
+  int engine = 0, bgsave = 0;
+  bool slowed = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (bgsave == 0 && std::chrono::steady_clock::now() < deadline && run.running()) {
+    if (engine == 0) {
+      const auto pids = ProcessesMatching(on_server);
+      if (!pids.empty()) engine = pids.front();
+    }
+    if (engine != 0 && !slowed) {
+      if (const int port = RedisPort(engine)) {
+        if (auto client = protocol::BlockingClient::Connect(Testbed::kServer, port,
+                                                            std::chrono::seconds(2))) {
+          auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
+          slowed = set.has_value() && set->str == "OK";
+        }
+      }
+    }
+    if (slowed) {
+      const auto children = ChildrenNamed(engine, "redis-server");
+      if (!children.empty()) bgsave = children.front();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(slowed) << "the engine's BGSAVE could not be slowed\n" << dfb.BackgroundErrTail();
+  ASSERT_NE(bgsave, 0) << "no BGSAVE child came\n" << dfb.BackgroundErrTail();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  run.Signal(SIGKILL);
+  ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
+  ASSERT_FALSE(core::ProcessGone(bgsave)) << "the child went with dfbench: nothing to clean up";
+  EXPECT_EQ(dfb.State(id)["status"], "benchmarking");
+
+  // A tiny run: it starts by stopping what the dead one left, then runs as usual.
+  r = dfb.Run({"run", "--id", id, "--engines", "redis", "--memtier-requests", "100",
+               "--warmup-requests", "0", "--trials", "1", "--cooldown", "0s", "--memtier-threads",
+               "1", "--memtier-clients", "1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stopped process(es)"), std::string::npos) << r.err;
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while ((!core::ProcessGone(bgsave) || !core::ProcessGone(engine)) &&
+         std::chrono::steady_clock::now() < gone_by) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(core::ProcessGone(bgsave)) << "BGSAVE child " << bgsave;
+  EXPECT_TRUE(core::ProcessGone(engine)) << "engine " << engine;
+  EXPECT_TRUE(LiveProcesses(on_server).empty());
+  EXPECT_TRUE(LiveProcesses(".dfbench-work/" + id + "/").empty());
+  // Its snapshot files are gone from the server's work directory.
+  const std::filesystem::path snapshots =
+      Bed().base / "server" / "home" / ".dfbench-work" / id / "snapshots";
+  std::error_code ec;
+  EXPECT_TRUE(std::filesystem::is_empty(snapshots, ec) || ec) << snapshots;
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
   EXPECT_EQ(dfb.Run({"destroy", "--id", id, "--yes"}).code, 0);
 }
 
