@@ -7,14 +7,13 @@
 #include <signal.h>
 
 #include <fstream>
-#include <regex>
 #include <thread>
 
-#include "core/files.h"
 #include "core/subprocess.h"
 #include "core/units.h"
 #include "dfbench_runner.h"
 #include "protocol/blocking_client.h"
+#include "support/processes.h"
 #include "support/test_data.h"
 
 namespace dfbench::testing {
@@ -34,26 +33,6 @@ const std::vector<std::string> kSlowSnapshotRun = {
 const std::vector<std::string> kTinyRun = {
     "run", "--engines",  "redis", "--memtier-requests", "100", "--warmup-requests", "0", "--trials",
     "1",   "--cooldown", "0s",    "--memtier-threads",  "1",   "--memtier-clients", "1"};
-
-std::vector<std::string> With(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
-// The port of a redis-server process, read from its command line: "--port N" as started, or
-// "127.0.0.1:N" once it has renamed itself. 0 when neither is there yet.
-int RedisPort(int pid) {
-  auto cmdline = core::ReadFile("/proc/" + std::to_string(pid) + "/cmdline");
-  if (!cmdline) return 0;
-  std::string text = *cmdline;
-  std::replace(text.begin(), text.end(), '\0', ' ');
-  std::smatch m;
-  if (std::regex_search(text, m, std::regex("--port (\\d+)")) ||
-      std::regex_search(text, m, std::regex(":(\\d+)\\s*$"))) {
-    return std::stoi(m[1]);
-  }
-  return 0;
-}
 
 std::vector<std::string> Entries(const fs::path& dir) {
   std::vector<std::string> names;
@@ -93,8 +72,9 @@ class LeftoversTest : public ::testing::Test {
         dfb_.Run({"setup", "--id", id, "--engines", "redis", "--provider", "local", "--yes"}).code,
         0);
     fs::create_directories(snapshots_);
-    core::Process run = dfb_.Start(With(kSlowSnapshotRun, {"--id", id, "--test-time", "20s",
-                                                           "--snapshot-dir", snapshots_.string()}));
+    core::Process run =
+        dfb_.Start(Concat(kSlowSnapshotRun, {"--id", id, "--test-time", "20s", "--snapshot-dir",
+                                             snapshots_.string()}));
     const auto deadline = steady_clock::now() + std::chrono::seconds(20);
     bool slowed = false;
     while (killed_.bgsave == 0 && steady_clock::now() < deadline && run.running()) {
@@ -151,7 +131,7 @@ class LeftoversTest : public ::testing::Test {
 
 TEST_F(LeftoversTest, NextCommandStopsTheKilledRunsSnapshotChildAndRemovesItsFiles) {
   ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("next"));
-  const auto r = dfb_.Run(With(kTinyRun, {"--id", "next"}));
+  const auto r = dfb_.Run(Concat(kTinyRun, {"--id", "next"}));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stopped process(es) " + std::to_string(killed_.bgsave)), std::string::npos)
@@ -183,18 +163,18 @@ TEST_F(LeftoversTest, WorkKeepsNothingAfterRunsAndInfoShowsTheSize) {
       dfb_.Run({"setup", "--id", "w", "--engines", "redis", "--provider", "local", "--yes"}).code,
       0);
   for (int i = 0; i < 2; ++i) {
-    const auto r = dfb_.Run(With(kTinyRun, {"--id", "w"}));
+    const auto r = dfb_.Run(Concat(kTinyRun, {"--id", "w"}));
     ASSERT_EQ(r.code, 0) << r.err;
   }
   // A failed run: the snapshot cannot be written (a file stands where the directory should be).
   const fs::path not_a_dir = dfb_.home() / "not-a-dir";
   std::ofstream(not_a_dir) << "x";
-  auto r = dfb_.Run(With(kSlowSnapshotRun, {"--id", "w", "--test-time", "2s", "--snapshot-dir",
-                                            (not_a_dir / "sub").string()}));
+  auto r = dfb_.Run(Concat(kSlowSnapshotRun, {"--id", "w", "--test-time", "2s", "--snapshot-dir",
+                                              (not_a_dir / "sub").string()}));
   EXPECT_EQ(r.code, 1) << r.err;
   // An interrupted one.
-  core::Process run =
-      dfb_.Start(With(kSlowSnapshotRun, {"--id", "w", "--test-time", "20s", "--snapshot", "none"}));
+  core::Process run = dfb_.Start(
+      Concat(kSlowSnapshotRun, {"--id", "w", "--test-time", "20s", "--snapshot", "none"}));
   ASSERT_TRUE(dfb_.WaitForBackgroundErr("trial 1/1", std::chrono::seconds(20)))
       << dfb_.BackgroundErrTail();
   ASSERT_NO_FATAL_FAILURE(dfb_.Interrupt(&run));

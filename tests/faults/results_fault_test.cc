@@ -105,6 +105,21 @@ class TmpdirOverride {
 };
 
 // One local setup with redis and memcached, shared by the tests that leave it ready.
+// One trial of SETs of 2 MB values, which memcached refuses (its items are at most 1 MB): every
+// request fails.
+const std::vector<std::string> kRefusedValuesRun = {"run",       "--id",
+                                                    "rf",        "--engines",
+                                                    "memcached", "--memtier-threads",
+                                                    "1",         "--memtier-clients",
+                                                    "1",         "--memtier-pipeline",
+                                                    "1",         "--memtier-requests",
+                                                    "10",        "--warmup-requests",
+                                                    "0",         "--trials",
+                                                    "1",         "--cooldown",
+                                                    "0",         "--memtier-data-size",
+                                                    "2000000",   "--memtier-ratio",
+                                                    "1:0"};
+
 class ResultsFault : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -196,18 +211,7 @@ TEST_F(ResultsFault, EveryRequestFailingFailsTheTrialAndCompareLeavesItOut) {
 }
 
 TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
-  auto r = dfb_->Run({"run",       "--id",
-                      "rf",        "--engines",
-                      "memcached", "--memtier-threads",
-                      "1",         "--memtier-clients",
-                      "1",         "--memtier-pipeline",
-                      "1",         "--memtier-requests",
-                      "10",        "--warmup-requests",
-                      "0",         "--trials",
-                      "1",         "--cooldown",
-                      "0",         "--memtier-data-size",
-                      "2000000",   "--memtier-ratio",
-                      "1:0"});
+  auto r = dfb_->Run(kRefusedValuesRun);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.out.find("trial 1 failed: "), std::string::npos) << r.out;
   EXPECT_EQ(LastRun()["status"], "failed");
@@ -220,19 +224,7 @@ TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
 // A failed trial is marked in every form of the results, not only in results.json: the CSV on
 // stdout and in the run directory (its `failed` column) and the HTML report (beside the row).
 TEST_F(ResultsFault, AFailedTrialIsMarkedInTheCsvAndTheHtmlReport) {
-  auto r = dfb_->Run({"run",       "--id",
-                      "rf",        "--engines",
-                      "memcached", "--memtier-threads",
-                      "1",         "--memtier-clients",
-                      "1",         "--memtier-pipeline",
-                      "1",         "--memtier-requests",
-                      "10",        "--warmup-requests",
-                      "0",         "--trials",
-                      "1",         "--cooldown",
-                      "0",         "--memtier-data-size",
-                      "2000000",   "--memtier-ratio",
-                      "1:0",       "--output",
-                      "csv"});
+  auto r = dfb_->Run(Concat(kRefusedValuesRun, {"--output", "csv"}));
   EXPECT_EQ(r.code, 1) << r.err;
   const fs::path results = dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>();
   const json j = ReadJsonIfComplete(results);

@@ -4,10 +4,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include <regex>
 #include <thread>
 
-#include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
 #include "protocol/blocking_client.h"
@@ -57,21 +55,6 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
   EXPECT_TRUE(LiveProcesses(".dfbench-work/" + id + "/").empty());
   EXPECT_TRUE(LiveProcesses("redis-server 10.200.0.").empty());
   EXPECT_EQ(dfb.Run({"destroy", "--id", id, "--yes"}).code, 0);
-}
-
-// The port of a redis-server process of this machine's view, from its command line ("--port N"
-// as started, "<address>:N" once renamed); 0 when neither is there yet.
-int RedisPort(int pid) {
-  auto cmdline = core::ReadFile("/proc/" + std::to_string(pid) + "/cmdline");
-  if (!cmdline) return 0;
-  std::string text = *cmdline;
-  std::replace(text.begin(), text.end(), '\0', ' ');
-  std::smatch m;
-  if (std::regex_search(text, m, std::regex("--port (\\d+)")) ||
-      std::regex_search(text, m, std::regex(":(\\d+)\\s*$"))) {
-    return std::stoi(m[1]);
-  }
-  return 0;
 }
 
 // The leftovers of a run killed with SIGKILL (its engine, the engine's BGSAVE child, the

@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 namespace dfbench::testing {
@@ -73,6 +75,17 @@ std::vector<int> ChildrenNamed(int parent, const std::string& comm) {
     }
   }
   return pids;
+}
+
+int RedisPort(int pid) {
+  std::string text = ReadProcFile("/proc/" + std::to_string(pid) + "/cmdline");
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex("--port (\\d+)")) ||
+      std::regex_search(text, m, std::regex(":(\\d+)\\s*$"))) {
+    return std::stoi(m[1]);
+  }
+  return 0;
 }
 
 }  // namespace dfbench::testing

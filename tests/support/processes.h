@@ -17,4 +17,8 @@ std::vector<int> ProcessesMatching(const std::string& needle);
 // command line, so the name in /proc/<pid>/stat is what identifies it).
 std::vector<int> ChildrenNamed(int parent, const std::string& comm);
 
+// The port of a redis-server process, read from its command line: "--port N" as started, or
+// "<address>:N" once it has renamed itself. 0 when neither is there yet.
+int RedisPort(int pid);
+
 }  // namespace dfbench::testing
