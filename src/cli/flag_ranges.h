@@ -1,8 +1,8 @@
 // The range of every number a benchmark command's or loadgen's flags take (counts, sizes, rates,
 // durations): one table, which flags are registered from (WithRange), docs/cli.md's "Ranges" table
-// lists and the command line's property test walks. A value outside its range, negative where the range
-// is not, too large to hold or with a suffix the kind does not take is one line naming the flag and
-// the range, exit code 2, before anything starts.
+// lists and the command line's property test walks. A value outside its range, negative where the
+// range is not, too large to hold or with a suffix the kind does not take is one line naming the
+// flag and the range, exit code 2, before anything starts.
 #pragma once
 
 #include <cstdint>
