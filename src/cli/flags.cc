@@ -216,10 +216,11 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
   AddTuningFlags(sub, tuning);
 }
 
-void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct) {
+void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged) {
   sub->add_option("--max-error-pct", *max_error_pct,
-                  "A trial fails when more than this percentage of its requests failed, or when "
-                  "none succeeded (0-100)")
+                  "A " + std::string(judged) +
+                      " fails when more than this percentage of its requests failed, or when none "
+                      "succeeded (0-100)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
 }

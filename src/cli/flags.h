@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
@@ -121,8 +122,9 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
                   TuningFlags* tuning);
 
 // --max-error-pct: the share of a trial's requests that may fail before the trial fails (every
-// command whose trials count requests: run, quickstart, run-commands, run-commands-dfly).
-void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct);
+// command whose trials count requests: run, quickstart, run-commands, run-commands-dfly), or of
+// a step's (sweep: `judged` "step").
+void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged = "trial");
 
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);

@@ -12,9 +12,9 @@ struct Spelling {
   const char* help;
 };
 
-// A command's flags: the ranged settings in kLoadSettingRanges' order, then the seed.
+// A command's flags: the ranged settings in kRangedLoadSettings' order, then the seed.
 struct CommandSpelling {
-  std::array<Spelling, results::kLoadSettingRanges.size()> ranged;
+  std::array<Spelling, results::kRangedLoadSettings.size()> ranged;
   Spelling seed;
 };
 
@@ -52,10 +52,9 @@ const CommandSpelling& SpellingOf(LoadFlagsOf command) {
 
 void AddLoadFlags(CLI::App* sub, results::LoadSettings* load, LoadFlagsOf command) {
   const CommandSpelling& spelling = SpellingOf(command);
-  for (size_t i = 0; i < results::kLoadSettingRanges.size(); ++i) {
-    const auto& range = results::kLoadSettingRanges.at(i);
-    WithRange(sub->add_option(spelling.ranged.at(i).names, load->*range.member,
-                              spelling.ranged.at(i).help)
+  for (size_t i = 0; i < results::kRangedLoadSettings.size(); ++i) {
+    WithRange(sub->add_option(spelling.ranged.at(i).names,
+                              load->*results::kRangedLoadSettings.at(i), spelling.ranged.at(i).help)
                   ->capture_default_str(),
               NumberKind::kInteger);
   }

@@ -75,11 +75,7 @@ void AddSweep(CLI::App* sub, Action* action) {
                             "the spread of their rates is reported")
                 ->capture_default_str(),
             kInteger);
-  sub->add_option("--max-error-pct", f->max_error_pct,
-                  "A step fails when more than this percentage of its requests failed (0-100; "
-                  "0: any error fails it)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0));
+  AddMaxErrorPctFlag(sub, &f->max_error_pct, "step");
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
 }
 

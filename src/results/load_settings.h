@@ -5,8 +5,6 @@
 
 #include <array>
 
-#include "core/load_limits.h"
-
 namespace dfbench::results {
 
 struct LoadSettings {
@@ -27,17 +25,10 @@ inline constexpr LoadSettings kCommandLoad{
 inline constexpr LoadSettings kMemoryLoad{
     .threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024};
 
-// What a command line may set, setting by setting (inclusive).
-struct LoadSettingRange {
-  int LoadSettings::*member;
-  int min;
-  int max;
-};
-inline constexpr std::array<LoadSettingRange, 4> kLoadSettingRanges = {{
-    {&LoadSettings::threads, core::kThreadsLimit.min, core::kThreadsLimit.max},
-    {&LoadSettings::clients, core::kClientsLimit.min, core::kClientsLimit.max},
-    {&LoadSettings::pipeline, core::kPipelineLimit.min, core::kPipelineLimit.max},
-    {&LoadSettings::data_size, core::kDataSizeLimit.min, core::kDataSizeLimit.max},
-}};
+// The settings a command line sets as numbers, in the order of each command's spellings
+// (cli/load_flags); their ranges are core/load_limits.h's.
+inline constexpr std::array<int LoadSettings::*, 4> kRangedLoadSettings = {
+    &LoadSettings::threads, &LoadSettings::clients, &LoadSettings::pipeline,
+    &LoadSettings::data_size};
 
 }  // namespace dfbench::results

@@ -22,9 +22,7 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-memory");
   const std::string id = "mem";
-  auto r = dfb.Run({"setup", "--id", id, "--provider", "ssh", "--server", Testbed::kServer,
-                    "--client", Testbed::kClient, "--ssh-user", Testbed::kUser, "--ssh-key",
-                    Bed().key.string(), "--engines", "redis", "--yes"});
+  auto r = dfb.Run(SetupArgs(id, "redis"));
   ASSERT_EQ(r.code, 0) << r.err;
   // 200k keys of 1 KB: the BGSAVE child writes ~200 MB, long enough (a second or more) for the
   // samples read over SSH to see it however busy the machine is; 20k keys' child could exit
@@ -64,9 +62,7 @@ TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) 
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-leftovers");
   const std::string id = "left";
-  auto r = dfb.Run({"setup", "--id", id, "--provider", "ssh", "--server", Testbed::kServer,
-                    "--client", Testbed::kClient, "--ssh-user", Testbed::kUser, "--ssh-key",
-                    Bed().key.string(), "--engines", "redis", "--yes"});
+  auto r = dfb.Run(SetupArgs(id, "redis"));
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string on_server = "redis-server " + std::string(Testbed::kServer);
   core::Process run = dfb.Start({"run-memory", "--id",

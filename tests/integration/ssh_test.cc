@@ -24,19 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// `confirm` answers the question before hosts are changed ("" leaves it to the test).
-std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
-                                   const std::string& key = Bed().key.string(),
-                                   const std::string& confirm = "--yes") {
-  std::vector<std::string> args = {
-      "setup",        "--id",           id,         "--provider",     "ssh",
-      "--server",     Testbed::kServer, "--client", Testbed::kClient, "--ssh-user",
-      Testbed::kUser, "--engines",      engines};
-  if (!key.empty()) args.insert(args.end(), {"--ssh-key", key});
-  if (!confirm.empty()) args.push_back(confirm);
-  return args;
-}
-
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

@@ -103,4 +103,15 @@ std::string OnHost(const std::string& address, const std::string& command) {
   return r ? r->out : "";
 }
 
+std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
+                                   const std::string& key, const std::string& confirm) {
+  std::vector<std::string> args = {
+      "setup",        "--id",           id,         "--provider",     "ssh",
+      "--server",     Testbed::kServer, "--client", Testbed::kClient, "--ssh-user",
+      Testbed::kUser, "--engines",      engines};
+  if (!key.empty()) args.insert(args.end(), {"--ssh-key", key});
+  if (!confirm.empty()) args.push_back(confirm);
+  return args;
+}
+
 }  // namespace dfbench::testing

@@ -37,6 +37,12 @@ Testbed& Bed();
     if (!::dfbench::testing::Bed().up) GTEST_SKIP() << ::dfbench::testing::Bed().skip_reason; \
   } while (0)
 
+// `dfbench setup` of an ssh setup on the bed's server and client with `key` (the bed's; "" for
+// none); `confirm` answers the question before hosts are changed ("" leaves it to the test).
+std::vector<std::string> SetupArgs(const std::string& id, const std::string& engines,
+                                   const std::string& key = Bed().key.string(),
+                                   const std::string& confirm = "--yes");
+
 // Runs a command on a bed host over a plain ssh connection (not through dfbench), for checks.
 std::string OnHost(const std::string& address, const std::string& command);
 
