@@ -270,6 +270,9 @@ TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
   core::Process run = StartTwoCases("6");
   ASSERT_TRUE(
       dfb_->WaitForBackgroundErr("[redis qps=500] full sync done", std::chrono::seconds(120)));
+  // The series holds whole seconds after the sync: let two of the six pass before the kill
+  // (killed at once, a loaded machine can end the case before its first second closes).
+  std::this_thread::sleep_for(std::chrono::seconds(2));
   // Master and replica are the run's redis-server children; the replica started last.
   std::vector<int> engines = ChildrenNamed(run.pid(), "redis-server");
   ASSERT_EQ(engines.size(), 2u);
