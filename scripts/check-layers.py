@@ -17,6 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 
 TARGET = re.compile(r"add_(library|executable)\(\s*([\w-]+)([^)]*)\)", re.S)
+SOURCE_LIST = re.compile(r"set\(\s*(\w+)([^)]*)\)", re.S)
 LINK = re.compile(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
 KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE"}
@@ -42,6 +43,9 @@ class Build:
 
     def read(self, build_file, layer_dir):
         text = re.sub(r"#[^\n]*", "", build_file.read_text())
+        # Lists of sources set once and named by several targets (set(client_sources a.cc ...)).
+        for name, words in SOURCE_LIST.findall(text):
+            text = text.replace("${" + name + "}", words)
         for kind, target, args in TARGET.findall(text):
             if kind == "library":
                 self.layer_of[target] = layer_dir.name if layer_dir else None
@@ -75,10 +79,13 @@ class Build:
         return layers
 
     def allowed(self, path, layer):
-        """A source file may use what its targets link; a header, what its layer's libraries do."""
-        targets = self.target_of_source.get(path) or self.libraries_of.get(layer, [])
+        """A source file may use what every target compiling it links (it must build in each); a
+        header, what any of its layer's libraries does."""
+        targets = self.target_of_source.get(path)
+        if targets:
+            return {layer} | set.intersection(*(self.reach(t) for t in targets))
         layers = {layer}
-        for target in targets:
+        for target in self.libraries_of.get(layer, []):
             layers |= self.reach(target)
         return layers
 

@@ -59,7 +59,7 @@ std::string InfoReplication(const engines::RunningEngine& engine) {
 }
 
 // "qps=1000" -> "qps-1000": file-name form of a case.
-std::string Slug(const std::string& name) {
+std::string CaseFileName(const std::string& name) {
   std::string s = name;
   std::replace(s.begin(), s.end(), '=', '-');
   return s;
@@ -81,7 +81,7 @@ class CaseRun {
     out_->engine = s_.spec.name;
     out_->master_flags = o_.master_flags;
     out_->replica_flags = o_.replica_flags;
-    stem_ = s_.spec.name + "-" + Slug(c_.name);
+    stem_ = s_.spec.name + "-" + CaseFileName(c_.name);
 
     engines::Tuning master_tuning{.cpus = s_.fleet.server_cpus, .extra_args = o_.master_flags};
     core::Notef("[{}] starting the master", label_);

@@ -37,7 +37,7 @@ nlohmann::json CommandsConfigJson(const results::CommandRunResults& r, const Com
 }
 
 // "trial 2" -> "t2", "warmup" -> "warmup": file-name form of a phase.
-std::string Slug(const std::string& before) {
+std::string PhaseFileName(const std::string& before) {
   if (before.rfind("trial ", 0) == 0) return std::string("t").append(before, 6);
   return before;
 }
@@ -116,9 +116,9 @@ class CommandEngineRun {
     fresh_ = true;
     if (!o_.command.reads()) return Step::kDone;
     drivers::Workload shape = measured_;
-    auto record =
-        Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload, shape,
-                fleet_.client_cpus, dir_ / "memtier" / "preload" / (stem_ + "-" + Slug(before)));
+    auto record = Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload, shape,
+                          fleet_.client_cpus,
+                          dir_ / "memtier" / "preload" / (stem_ + "-" + PhaseFileName(before)));
     if (!record) return Failed("preload before " + before, record.error());
     record->before = before;
     const uint64_t expected = measured_.KeyCount();
