@@ -167,14 +167,17 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
 void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
   const bool requests = sub->count("--memtier-requests") == 0;
   const bool warmup = sub->count("--warmup-requests") == 0;
-  if (!requests && !warmup) return;
+  const bool cooldown = sub->count("--cooldown") == 0;
+  if (!requests && !warmup && !cooldown) return;
   if (requests) flags->memtier.requests = kLocalProfileRequests;
   if (warmup) flags->warmup_requests = kLocalProfileWarmupRequests;
+  if (cooldown) flags->cooldown = kLocalProfileCooldown;
   core::Notef(
       "local profile: {} threads × {} clients × {} requests per connection, warmup {} per "
-      "connection (pass --memtier-requests / --warmup-requests to change)",
+      "connection, cooldown {} (pass --memtier-requests / --warmup-requests / --cooldown to "
+      "change)",
       flags->memtier.threads, flags->memtier.clients, flags->memtier.requests,
-      flags->warmup_requests);
+      flags->warmup_requests, flags->cooldown);
 }
 
 results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio) {

@@ -80,8 +80,12 @@ void ExpectCountsMatchServer(const json& r) {
   }
 }
 
-// Without request flags a local quickstart uses the local profile and says so; explicit
-// flags win (the test above gives them and sees no such line).
+// The config.json of setup `id`'s run whose results are `out`.
+json RunConfig(const DfbenchRunner& dfb, const std::string& id, const json& out) {
+  return json::parse(*core::ReadFile(dfb.SetupDir(id) / "benchmarks" /
+                                     out["run_id"].get<std::string>() / "config.json"));
+}
+
 // Starts a run of setup `id` with 50 short trials in the background, to be interrupted.
 core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
   return dfb.Start({"run", "--id", id, "--engines", "redis", "--memtier-threads", "1",
@@ -89,28 +93,32 @@ core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
                     "7500", "--warmup-requests", "0", "--trials", "50", "--cooldown", "0"});
 }
 
+// Without request or cooldown flags a local quickstart uses the local profile and says so;
+// explicit flags win (the next test gives them all and sees no such line).
 TEST(Quickstart, LocalProfileWhenNoRequestsAreGiven) {
   DfbenchRunner dfb("profile");
   auto r = dfb.Run({"quickstart", "--id", "lp", "--engines", "redis", "--memtier-threads", "1",
                     "--memtier-clients", "2", "--trials", "1", "--output", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("local profile: 1 threads × 2 clients × 10000 requests per connection, "
-                       "warmup 1000 per connection"),
+  EXPECT_NE(r.err.find("local profile: 1 threads × 2 clients × 5000 requests per connection, "
+                       "warmup 500 per connection, cooldown 5s"),
             std::string::npos)
       << r.err;
   json out = json::parse(r.out);
-  EXPECT_EQ(out["memtier"]["requests"], 10000);
-  EXPECT_EQ(out["warmup_requests"], 1000);
-  EXPECT_EQ(out["engines"][0]["trials"][0]["ops"], 20000);
-  EXPECT_EQ(out["engines"][0]["warmup_ops"], 2000);
+  EXPECT_EQ(out["memtier"]["requests"], 5000);
+  EXPECT_EQ(out["warmup_requests"], 500);
+  EXPECT_EQ(out["engines"][0]["trials"][0]["ops"], 10000);
+  EXPECT_EQ(out["engines"][0]["warmup_ops"], 1000);
+  EXPECT_EQ(RunConfig(dfb, "lp", out)["cooldown_sec"], 5);
 
   r = dfb.Run({"quickstart", "--id", "lp2", "--engines", "redis", "--memtier-threads", "1",
-               "--memtier-clients", "2", "--memtier-requests", "50", "--trials", "1", "--output",
-               "json"});
+               "--memtier-clients", "2", "--memtier-requests", "50", "--cooldown", "1s", "--trials",
+               "1", "--output", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   out = json::parse(r.out);
-  EXPECT_EQ(out["memtier"]["requests"], 50);  // given
-  EXPECT_EQ(out["warmup_requests"], 1000);    // from the profile
+  EXPECT_EQ(out["memtier"]["requests"], 50);                 // given
+  EXPECT_EQ(out["warmup_requests"], 500);                    // from the profile
+  EXPECT_EQ(RunConfig(dfb, "lp2", out)["cooldown_sec"], 1);  // given
   EXPECT_NE(r.err.find("local profile"), std::string::npos) << r.err;
 }
 
@@ -254,8 +262,7 @@ TEST(StatefulFlow, RequestsArePerConnection) {
   EXPECT_EQ(redis["server_ops"], 10000);  // cmdstat_set + cmdstat_get calls
   EXPECT_NE(r.err.find("2 threads × 5 clients × 1000 requests = 10000 requests"), std::string::npos)
       << r.err;
-  json config = json::parse(*core::ReadFile(dfb.SetupDir("pc") / "benchmarks" /
-                                            out["run_id"].get<std::string>() / "config.json"));
+  json config = RunConfig(dfb, "pc", out);
   EXPECT_EQ(config["memtier"]["requests"], 1000);
 }
 
