@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 scripts/install-deps.sh
+built=$(date +%s)
 scripts/build.sh --dfbench
-echo "quickstart.sh: dependencies and build took $(($(date +%s) - start)) s" >&2
+echo "quickstart.sh: dependencies took $((built - start)) s, the build $(($(date +%s) - built)) s" >&2
 exec ./build/dfbench quickstart "$@"
