@@ -5,6 +5,10 @@
 # what a new user waits for before the first result.
 
 set(dfbench_hot_targets dfbench_protocol dfbench_histogram dfbench_loadgen)
+# Of those, what runs once per run: loadgen reading its options and writing its report (each
+# then its own unit, out of the library's batch).
+set(dfbench_cold_sources_of_hot_targets
+  ${CMAKE_SOURCE_DIR}/src/loadgen/config.cc ${CMAKE_SOURCE_DIR}/src/loadgen/report.cc)
 
 # The compiled targets defined in `dir` and the directories below it, but for the micro-benchmarks
 # (their loops are measured as built at -O3) and the fuzz targets (their own compiler flags).
@@ -33,5 +37,7 @@ function(dfbench_compile_cold_code)
     foreach(target IN LISTS cold)
       target_compile_options(${target} PRIVATE -Og)
     endforeach()
+    set_source_files_properties(${dfbench_cold_sources_of_hot_targets}
+      TARGET_DIRECTORY dfbench_loadgen PROPERTIES COMPILE_OPTIONS -Og)
   endif()
 endfunction()
