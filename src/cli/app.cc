@@ -68,6 +68,22 @@ std::string HiddenFlagWithoutValue(int argc, char** argv) {
   return "";
 }
 
+// CLI11 says "--memtier-threads: At Most 1 required but received 2" of a flag given twice, under
+// whichever of its names: one line naming them all. "" for any other message.
+std::string GivenTwiceMessage(const CLI::App& app, const std::string& msg) {
+  const auto at = msg.find(": At Most 1 required");
+  if (at == std::string::npos) return "";
+  const std::string name = msg.substr(0, at);
+  for (const CLI::App* sub : app.get_subcommands()) {
+    const CLI::Option* opt = sub->get_option_no_throw(name);
+    if (opt == nullptr) continue;
+    std::string names;
+    for (const auto& l : opt->get_lnames()) names += (names.empty() ? "--" : " or --") + l;
+    return names + " given more than once: give one value";
+  }
+  return "";
+}
+
 // Ends a command's --help with its help text, and its nested commands' with theirs.
 void AttachHelpText(CLI::App* sub, const std::string& key) {
   const std::string_view text = HelpText(key);
@@ -152,6 +168,9 @@ int Main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     if (msg.rfind(": ", 0) == 0) msg = HiddenFlagWithoutValue(argc, argv) + msg;
+    if (std::string twice = GivenTwiceMessage(app, msg); !twice.empty()) {
+      return PrintError(twice, static_cast<int>(core::ErrorKind::kUsage));
+    }
     if (msg.find("subcommand") != std::string::npos && argc > 1 && argv[1][0] != '-') {
       std::string hint = SuggestCommand(argv[1]);
       msg = "unknown command '" + std::string(argv[1]) + "'" +

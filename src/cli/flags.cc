@@ -1,5 +1,8 @@
 #include "cli/flags.h"
 
+#include <charconv>
+#include <cmath>
+
 #include "cli/flag_ranges.h"
 #include "cli/load_flags.h"
 #include "core/log.h"
@@ -223,9 +226,23 @@ void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view j
   sub->add_option("--max-error-pct", *max_error_pct,
                   "A " + std::string(judged) +
                       " fails when more than this percentage of its requests failed, or when none "
-                      "succeeded (0-100)")
+                      "succeeded")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            // Decimal only (strtod would take "0x10" as 16).
+            double v = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+            // Thrown past CLI11's own wording, as WithRange's: one line, plain numbers.
+            const std::string given = "--max-error-pct \"" + text + "\" is ";
+            if (text.empty() || ec != std::errc() || ptr != end || std::isnan(v)) {
+              throw CLI::ConversionError(given + "not a number: use 0 to 100");
+            }
+            if (v < 0 || v > 100) throw CLI::ConversionError(given + "out of range: use 0 to 100");
+            return "";
+          },
+          "[0 to 100]"));
 }
 
 void AddOutputFlag(CLI::App* sub, std::string* output) {
