@@ -124,8 +124,9 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
                   TuningFlags* tuning);
 
 // --max-error-pct: the share of a trial's requests that may fail before the trial fails (every
-// command whose trials count requests: run, quickstart, run-commands, run-commands-dfly), or of
-// a step's (sweep: `judged` "step").
+// command whose trials count requests: run, quickstart, run-commands, run-commands-dfly,
+// run-memory's updates), of a step's (sweep: `judged` "step") or of a case's load
+// (run-replication: "case").
 void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged = "trial");
 
 // --output: the stdout form of a run's results (run, quickstart, run-commands).

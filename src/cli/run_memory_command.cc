@@ -23,6 +23,7 @@ struct RunMemoryFlags {
   std::string ratio = "1:0";
   results::LoadSettings load = results::kMemoryLoad;  // data_size: --value-size
   int trials = 1;
+  double max_error_pct = results::kDefaultMaxErrorPct;
   std::string cooldown = "10s";
   std::string output = "table";
   TuningFlags tuning;
@@ -57,6 +58,7 @@ int RunRunMemory(const RunMemoryFlags& f) {
   o.clients = f.load.clients;
   o.pipeline = f.load.pipeline;
   o.trials = f.trials;
+  o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   OrExit(scenarios::CheckMemoryOptions(o));
@@ -99,6 +101,7 @@ void AddRunMemory(CLI::App* sub, Action* action) {
                   "SET:GET ratio of the traffic over the populated keys")
       ->capture_default_str();
   AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);
+  AddMaxErrorPctFlag(sub, &f->max_error_pct);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
 }
 

@@ -29,6 +29,7 @@ struct RunReplicationFlags {
   std::string output_dir;
   std::string load_generator = "builtin";
   std::string dfly_bench_binary;
+  double max_error_pct = results::kDefaultMaxErrorPct;
   std::string output = "table";
 };
 
@@ -74,7 +75,8 @@ int RunRunReplication(const RunReplicationFlags& f) {
       .dfly_ref = f.dfly_ref,
       .output_dir = f.output_dir,
       .load_generator = f.load_generator,
-      .dfly_bench_binary = f.dfly_bench_binary};
+      .dfly_bench_binary = f.dfly_bench_binary,
+      .max_error_pct = f.max_error_pct};
   (void)OrExit(core::ParseRatio(f.ratio));
   // Refused before anything starts, as -o is: the results go only into regular files.
   if (!f.output_dir.empty()) {
@@ -117,6 +119,7 @@ void AddRunReplication(CLI::App* sub, Action* action) {
             kInteger);
   sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
       ->capture_default_str();
+  AddMaxErrorPctFlag(sub, &f->max_error_pct, "case");
   sub->add_option("--master-flags", f->master_flags,
                   "Extra flags for the master, space-separated, passed verbatim");
   sub->add_option("--replica-flags", f->replica_flags,

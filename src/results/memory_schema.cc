@@ -17,11 +17,11 @@ std::vector<double> TrialValues(const std::vector<MemoryTrial>& trials,
   return values;
 }
 
-bool Always(const MemoryTrial& /*t*/) {
-  return true;
+bool Passed(const MemoryTrial& t) {
+  return t.failed.empty();
 }
 bool SnapshotDone(const MemoryTrial& t) {
-  return t.snapshot_status == kSnapshotOk;
+  return Passed(t) && t.snapshot_status == kSnapshotOk;
 }
 
 }  // namespace
@@ -34,13 +34,13 @@ const std::vector<std::string>& MemoryTrialScalars() {
 
 void MemoryEngineResult::Aggregate() {
   idle_bytes = Summarize(TrialValues(
-      trials, [](const MemoryTrial& t) { return static_cast<double>(t.idle_pss_bytes); }, Always));
+      trials, [](const MemoryTrial& t) { return static_cast<double>(t.idle_pss_bytes); }, Passed));
   bytes_per_key = Summarize(TrialValues(
-      trials, [](const MemoryTrial& t) { return t.bytes_per_key; }, Always));
+      trials, [](const MemoryTrial& t) { return t.bytes_per_key; }, Passed));
   info_bytes_per_key = Summarize(TrialValues(
-      trials, [](const MemoryTrial& t) { return t.info_bytes_per_key; }, Always));
+      trials, [](const MemoryTrial& t) { return t.info_bytes_per_key; }, Passed));
   peak_bytes = Summarize(TrialValues(
-      trials, [](const MemoryTrial& t) { return static_cast<double>(t.peak_pss_bytes); }, Always));
+      trials, [](const MemoryTrial& t) { return static_cast<double>(t.peak_pss_bytes); }, Passed));
   snapshot_duration_ms = Summarize(TrialValues(
       trials, [](const MemoryTrial& t) { return t.snapshot_duration_ms; }, SnapshotDone));
 }

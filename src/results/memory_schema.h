@@ -63,6 +63,11 @@ struct MemoryTrial {
   double snapshot_info_sec = 0;  // the engine's own figure (rdb_last_bgsave_time_sec)
   PhaseLoad before, during, after;
   std::string load_args;
+  uint64_t load_ops = 0;     // update requests answered
+  uint64_t load_errors = 0;  // update requests that failed
+  // Why the trial counts as failed (TrialFailure of the updates), "" when it passed. A failed
+  // trial is kept in the file and left out of the engine's summaries.
+  std::string failed;
   std::vector<MemorySample> memory;
   std::vector<RepSample> load;  // t_sec on the trial's clock (end of each second)
 };
@@ -97,6 +102,7 @@ struct MemorySettings {
   int pipeline = 0;
   int trials = 1;
   std::string snapshot_dir;  // "" : per engine and run under the server's work directory
+  double max_error_pct = kDefaultMaxErrorPct;  // of a trial's updates (MemoryTrial::failed)
 };
 
 struct MemoryRunResults : RunFields {
@@ -124,7 +130,8 @@ void Fields(auto& v, FieldsOf<MemoryTrial> auto& x) {
                  info_bytes_per_key, peak_pss_bytes, peak_rss_bytes, peak_processes,
                  mem_available_drop_bytes, snapshot_status, snapshot_error, load_start_sec,
                  load_end_sec, snapshot_start_sec, snapshot_end_sec, snapshot_duration_ms,
-                 snapshot_info_sec, before, during, after, load_args, memory, load)
+                 snapshot_info_sec, before, during, after, load_args, load_ops, load_errors, failed,
+                 memory, load)
 }
 
 void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
@@ -134,7 +141,7 @@ void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
 
 void Fields(auto& v, FieldsOf<MemorySettings> auto& x) {
   DFBENCH_FIELDS(keys, value_size, snapshot, update_rate, test_time_sec, snapshot_delay_sec, ratio,
-                 threads, clients, pipeline, trials, snapshot_dir)
+                 threads, clients, pipeline, trials, snapshot_dir, max_error_pct)
 }
 
 void Fields(auto& v, FieldsOf<MemoryRunResults> auto& x) {

@@ -62,6 +62,27 @@ TEST(MemorySchema, AggregatesOnlyFinishedSnapshots) {
   EXPECT_EQ(e.snapshot_duration_ms.max, 100);
 }
 
+// A trial whose updates failed is kept in the file, out of every summary, and named in the
+// table's note.
+TEST(MemorySchema, AFailedTrialIsLeftOutOfTheSummariesAndNamedInTheNote) {
+  MemoryRunResults r;
+  MemoryEngineResult& e = r.engines.emplace_back();
+  e.engine = "redis";
+  e.trials.push_back({.trial = 1, .idle_pss_bytes = 1000, .snapshot_status = kSnapshotOk});
+  e.trials.push_back({.trial = 2,
+                      .idle_pss_bytes = 9000,
+                      .snapshot_status = kSnapshotOk,
+                      .snapshot_duration_ms = 7,
+                      .failed = "no request succeeded (40 errors)"});
+  e.Aggregate();
+  EXPECT_EQ(e.idle_bytes.median, 1000);
+  EXPECT_EQ(e.idle_bytes.max, 1000);
+  EXPECT_EQ(e.snapshot_duration_ms.max, 0);
+  EXPECT_NE(RenderMemoryTable(r).find("trial 2 failed: no request succeeded (40 errors)"),
+            std::string::npos)
+      << RenderMemoryTable(r);
+}
+
 TEST(MemorySchema, PhasesTakeTheWholeSecondsInside) {
   const std::vector<RepSample> load = {{.t_sec = 1, .rps = 10, .p99_us = 1000},
                                        {.t_sec = 2, .rps = 20, .p99_us = 2000},

@@ -23,9 +23,13 @@ std::string SnapshotCell(const MemoryEngineResult& e) {
   return Fixed(e.snapshot_duration_ms.median / 1000, 2) + " s";
 }
 
-// The row's note: the engine's error, else a failed snapshot's message.
+// The row's note: the engine's error, else a failed trial's reason, else a failed snapshot's
+// message.
 std::string NoteCell(const MemoryEngineResult& e) {
   if (!e.error.empty()) return e.error;
+  for (const auto& t : e.trials) {
+    if (!t.failed.empty()) return core::Format("trial {} failed: {}", t.trial, t.failed);
+  }
   for (const auto& t : e.trials) {
     if (!t.snapshot_error.empty()) return "snapshot: " + t.snapshot_error;
   }

@@ -6,6 +6,7 @@
 #include "core/files.h"
 #include "core/format.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/load_report.h"
 #include "drivers/tool_runner.h"
 #include "hosts/ssh_command.h"
 
@@ -59,8 +60,7 @@ BackgroundLoad::~BackgroundLoad() {
   if (client_ != nullptr) (void)client_->StopDaemon(daemon_, kStopGrace);
 }
 
-core::Result<std::vector<results::RepSample>> BackgroundLoad::Finish(
-    const std::filesystem::path& raw_report) {
+core::Result<LoadOutcome> BackgroundLoad::Finish(const std::filesystem::path& raw_report) {
   const bool was_alive = client_->DaemonAlive(daemon_);
   if (auto st = client_->StopDaemon(daemon_, kStopGrace); !st) return tl::unexpected(st.error());
   auto fetched = client_->Fetch(report_, raw_report);
@@ -73,7 +73,11 @@ core::Result<std::vector<results::RepSample>> BackgroundLoad::Finish(
   }
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());
-  return SeriesFromReport(*text);
+  auto series = SeriesFromReport(*text);
+  if (!series) return tl::unexpected(series.error());
+  auto totals = drivers::ParseLoadReport(*text);
+  if (!totals) return tl::unexpected(totals.error());
+  return LoadOutcome{.series = std::move(*series), .ops = totals->ops, .errors = totals->errors};
 }
 
 core::Result<std::vector<results::RepSample>> SeriesFromReport(const std::string& report_json) {

@@ -15,6 +15,13 @@
 
 namespace dfbench::scenarios {
 
+// What a background load did, read from its report.
+struct LoadOutcome {
+  std::vector<results::RepSample> series;  // one sample per finished second (SeriesFromReport)
+  uint64_t ops = 0;                        // requests answered
+  uint64_t errors = 0;  // error replies (the built-in generator's count; dfly_bench's has none)
+};
+
 class BackgroundLoad {
  public:
   // Starts `dfbench loadgen` for `workload` (its test_time bounds the run should nobody stop
@@ -36,10 +43,9 @@ class BackgroundLoad {
   const std::string& args() const { return args_; }
   bool Alive() { return client_->DaemonAlive(daemon_); }
   // Stops the generator if still running (SIGTERM: the built-in one ends the current second
-  // and writes its report), copies
-  // the report to `raw_report` on this machine and returns one sample per finished second
-  // (t_sec 1, 2, ...: seconds since the load started).
-  core::Result<std::vector<results::RepSample>> Finish(const std::filesystem::path& raw_report);
+  // and writes its report), copies the report to `raw_report` on this machine and returns its
+  // totals and one sample per finished second (t_sec 1, 2, ...: seconds since the load started).
+  core::Result<LoadOutcome> Finish(const std::filesystem::path& raw_report);
 
  private:
   BackgroundLoad(hosts::Host* client, hosts::DaemonHandle daemon, std::string report,

@@ -61,6 +61,12 @@ core::Status Populate(providers::Fleet& fleet, const MemoryOptions& o, EngineTur
     core::Notef("[{}] filling {} keys with pipelined SETs", spec.name, o.keys);
     auto r = o.driver->Run(*fleet.client, turn.target(), fill, fleet.client_cpus, raw_report);
     if (!r) return tl::unexpected(r.error());
+    // A fill with refused SETs leaves keys out: the memory per key would be measured on fewer.
+    if (r->errors > 0) {
+      return core::Fail(
+          core::ErrorKind::kFailure,
+          core::Format("the fill had {} error replies (see {})", r->errors, raw_report.string()));
+    }
   }
   t->populate_sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return core::Ok();
@@ -206,13 +212,16 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
     if (auto st = Snapshot(o, turn, sampler, &t); !st) return tl::unexpected(st.error());
   }
   if (auto st = SampleUntil(sampler, *load, load_end); !st) return tl::unexpected(st.error());
-  auto series = load->Finish(raw_dir / (stem + "-load.json"));
-  if (!series) return tl::unexpected(series.error());
+  auto outcome = load->Finish(raw_dir / (stem + "-load.json"));
+  if (!outcome) return tl::unexpected(outcome.error());
   t.load_end_sec = sampler.Now();
-  for (auto s : *series) {
+  for (auto s : outcome->series) {
     s.t_sec += t.load_start_sec;
     t.load.push_back(s);
   }
+  t.load_ops = outcome->ops;
+  t.load_errors = outcome->errors;
+  t.failed = results::TrialFailure({.ops = t.load_ops, .errors = t.load_errors}, o.max_error_pct);
   t.memory = sampler.samples();
   Summarize(*idle, &t);
   core::Notef("[{}] peak {} MiB PSS ({} process(es)), snapshot {}{}", spec.name,
@@ -221,6 +230,7 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
                   ? core::Format(" in {:.2f}s", t.snapshot_duration_ms / 1000)
               : t.snapshot_error.empty() ? ""
                                          : ": " + t.snapshot_error);
+  if (!t.failed.empty()) core::Notef("[{}] trial failed: the updates: {}", spec.name, t.failed);
   return t;
 }
 

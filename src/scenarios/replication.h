@@ -16,6 +16,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/replication_schema.h"
+#include "results/schema.h"
 #include "scenarios/run_output.h"
 #include "state/state.h"
 
@@ -54,6 +55,9 @@ struct ReplicationOptions {
   std::string load_generator = "builtin";
   std::string dfly_bench_binary;           // dfly_bench on the client host; resolved by the driver
   std::chrono::seconds sync_timeout{600};  // replica start to the end of its full sync
+  // A case whose load had more failed requests than this share (or none answered) fails
+  // (results::TrialFailure); the preload allows none.
+  double max_error_pct = results::kDefaultMaxErrorPct;
 };
 
 // Runs every case of every engine on a setup with at least one replica (the first one is

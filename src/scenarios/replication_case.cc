@@ -12,6 +12,7 @@
 #include "drivers/tool_runner.h"
 #include "hosts/ssh_command.h"
 #include "protocol/blocking_client.h"
+#include "results/schema.h"
 #include "scenarios/background_load.h"
 #include "scenarios/engine_control.h"
 #include "scenarios/replication_dfly_bench.h"
@@ -423,15 +424,22 @@ class CaseRun {
                     kDflyBenchExitGrace.count());
       }
     }
-    auto series = load.Finish(s_.raw_dir / (stem_ + "-load.json"));
-    if (!series) {
-      Failed("load: " + series.error().message);
+    auto outcome = load.Finish(s_.raw_dir / (stem_ + "-load.json"));
+    if (!outcome) {
+      Failed("load: " + outcome.error().message);
       return;
     }
-    SplitSeries split =
-        SplitAtSync(*series, SyncEndOnLoadAxis(), static_cast<size_t>(o_.test_time.count()));
+    SplitSeries split = SplitAtSync(outcome->series, SyncEndOnLoadAxis(),
+                                    static_cast<size_t>(o_.test_time.count()));
     out_->series = std::move(split.sustained);
     out_->sync_series = std::move(split.sync_window);
+    // A case that ran to its end with its requests failing measured nothing: it fails.
+    const std::string failure =
+        results::TrialFailure({.ops = outcome->ops, .errors = outcome->errors}, o_.max_error_pct);
+    if (!failure.empty() && out_->termination_reason == results::kTerminationTimeout) {
+      out_->termination_reason.clear();
+      Failed("load: " + failure);
+    }
   }
 
   // When the replica reported stable sync, in seconds since the load started: 0 for dfly_bench

@@ -63,11 +63,12 @@ void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place, const std::
   hosts::ForgetFiles(server, stem);
 }
 
-// A failed snapshot is a failed measurement too: the row says why, the exit code says so.
+// A failed snapshot or failed updates are a failed measurement too: the row says why, the exit
+// code says so.
 bool MeasurementFailed(const results::MemoryEngineResult& row) {
   return !row.error.empty() ||
          std::any_of(row.trials.begin(), row.trials.end(), [](const results::MemoryTrial& t) {
-           return t.snapshot_status == results::kSnapshotFailed;
+           return t.snapshot_status == results::kSnapshotFailed || !t.failed.empty();
          });
 }
 
@@ -86,7 +87,8 @@ results::MemorySettings Settings(const MemoryOptions& o) {
           .clients = o.clients,
           .pipeline = o.pipeline,
           .trials = o.trials,
-          .snapshot_dir = o.snapshot_dir};
+          .snapshot_dir = o.snapshot_dir,
+          .max_error_pct = o.max_error_pct};
 }
 
 // One engine's trials, each on a fresh start. Returns false when the run was interrupted.

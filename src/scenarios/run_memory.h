@@ -42,6 +42,9 @@ struct MemoryOptions {
   std::string snapshot_dir;
   engines::Tuning tuning;  // cpus are filled from the fleet
   std::chrono::milliseconds cooldown = std::chrono::seconds(10);
+  // A trial whose update traffic had more failed requests than this share (or none answered)
+  // fails (results::TrialFailure); the fill allows none.
+  double max_error_pct = results::kDefaultMaxErrorPct;
   drivers::Driver* driver = nullptr;  // fills engines without DEBUG POPULATE
 };
 

@@ -221,6 +221,22 @@ TEST_F(ResultsFault, TooLargeValuesForMemcachedFailTheTrial) {
   EXPECT_FALSE(results["engines"][0]["trials"][0].value("failed", "").empty()) << results;
 }
 
+// run-memory fills memcached with SETs of 2 MB values, which it refuses: the engine's row says
+// the fill failed and the run exits 1 rather than measuring memory per key on no keys.
+TEST_F(ResultsFault, RunMemoryFillThatMemcachedRefusesFailsTheEngine) {
+  auto r = dfb_->Run({"run-memory", "--id", "rf", "--engines", "memcached", "--keys", "20",
+                      "--value-size", "2000000", "--snapshot", "none", "--test-time", "2s",
+                      "--cooldown", "0"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(LastRun()["status"], "failed");
+  const json results =
+      ReadJsonIfComplete(dfb_->SetupDir("rf") / LastRun()["path"].get<std::string>());
+  ASSERT_TRUE(results.is_object());
+  EXPECT_NE(results["engines"][0].value("error", "").find("the fill had 20 error replies"),
+            std::string::npos)
+      << results["engines"][0];
+}
+
 // A failed trial is marked in every form of the results, not only in results.json: the CSV on
 // stdout and in the run directory (its `failed` column) and the HTML report (beside the row).
 TEST_F(ResultsFault, AFailedTrialIsMarkedInTheCsvAndTheHtmlReport) {

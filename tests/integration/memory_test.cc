@@ -93,6 +93,11 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   EXPECT_GT(rt["memory"].size(), 10u);
   EXPECT_FALSE(rt["load"].empty());
   EXPECT_NE(rt["load_args"].get<std::string>().find("--key-prefix key:"), std::string::npos);
+  // The updates' totals, read from the generator's report: all answered, so the trial passed.
+  EXPECT_GT(rt["load_ops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rt["load_errors"], 0);
+  EXPECT_EQ(rt["failed"], "");
+  EXPECT_EQ(results["settings"]["max_error_pct"], 1);
   // The forked BGSAVE child is read with its parent while it lives.
   int most_processes = 0;
   for (const json& s : rt["memory"])

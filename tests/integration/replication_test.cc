@@ -313,9 +313,32 @@ TEST_F(ReplicationTest, RejectedReplicaFlagFailsTheCaseWithTheEnginesOwnLine) {
   EXPECT_NE(j["cases"][0]["error"].get<std::string>().find("Bad directive"), std::string::npos);
 }
 
+// GET renamed away on the master: half of a 1:1 load is answered with an error. The case fails
+// by --max-error-pct's default (1 %) and passes when half may fail.
+TEST_F(ReplicationTest, ALoadWithFailingRequestsFailsItsCaseByMaxErrorPct) {
+  const std::vector<std::string> half_failing = {
+      "--cases",        "qps=200", "--test-time",    "2",
+      "--preload-keys", "1000",    "--master-flags", "--rename-command GET NOGET"};
+  auto strict = dfb_->Run(Args(half_failing));
+  EXPECT_EQ(strict.code, 1) << strict.err;
+  const json failed = LatestResults();
+  EXPECT_EQ(failed["status"], "failed");
+  EXPECT_EQ(failed["cases"][0]["termination_reason"], "error");
+  const std::string why = failed["cases"][0].value("error", "");
+  EXPECT_NE(why.find("% of requests failed"), std::string::npos) << why;
+  EXPECT_NE(why.find("above the 1 % allowed"), std::string::npos) << why;
+  EXPECT_FALSE(failed["cases"][0]["series"].empty()) << "the measured seconds are kept";
+
+  auto lenient = dfb_->Run(Args(Concat(half_failing, {"--max-error-pct", "60"})));
+  EXPECT_EQ(lenient.code, 0) << lenient.err;
+  EXPECT_EQ(LatestResults()["cases"][0]["termination_reason"], "timeout");
+}
+
 TEST_F(ReplicationTest, BadFlagsAreUsageErrors) {
-  for (const auto& extra : std::vector<std::vector<std::string>>{
-           {"--cases", "qps=fast"}, {"--preload-keys", "lots"}, {"--ratio", "x"}}) {
+  for (const auto& extra : std::vector<std::vector<std::string>>{{"--cases", "qps=fast"},
+                                                                 {"--preload-keys", "lots"},
+                                                                 {"--ratio", "x"},
+                                                                 {"--max-error-pct", "101"}}) {
     auto r = dfb_->Run(Args(extra));
     EXPECT_EQ(r.code, 2) << extra[0];
     EXPECT_EQ(CountLines(r.err), 1) << r.err;
