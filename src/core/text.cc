@@ -35,4 +35,14 @@ std::string WithoutColourCodes(std::string_view s) {
   return out;
 }
 
+std::vector<std::string> SplitWords(std::string_view s) {
+  std::vector<std::string> words;
+  for (size_t b = s.find_first_not_of(kSpace); b != std::string_view::npos;) {
+    const size_t e = s.find_first_of(kSpace, b);
+    words.emplace_back(s.substr(b, e == std::string_view::npos ? e : e - b));
+    b = s.find_first_not_of(kSpace, e);
+  }
+  return words;
+}
+
 }  // namespace dfbench::core

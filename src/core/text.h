@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dfbench::core {
 
@@ -12,5 +13,7 @@ std::string Trim(std::string_view s);
 std::string FirstLine(std::string_view s);
 // `s` without the terminal colour codes (ESC [ ... m) some programs print even into a pipe.
 std::string WithoutColourCodes(std::string_view s);
+// The words of `s`, split on whitespace: "  --a=1  --b " -> {"--a=1", "--b"}.
+std::vector<std::string> SplitWords(std::string_view s);
 
 }  // namespace dfbench::core

@@ -21,6 +21,15 @@ TEST(FirstLineTest, SkipsBlankLinesAndStopsAtTheLineEnd) {
   EXPECT_EQ(FirstLine(" \n"), "");
 }
 
+TEST(SplitWordsTest, KeepsEachWordVerbatim) {
+  EXPECT_EQ(
+      SplitWords("  --maxmemory=25gb \t --replication_stream_compression=zstd\n"),
+      (std::vector<std::string>{"--maxmemory=25gb", "--replication_stream_compression=zstd"}));
+  EXPECT_EQ(SplitWords("one"), std::vector<std::string>{"one"});
+  EXPECT_TRUE(SplitWords("").empty());
+  EXPECT_TRUE(SplitWords(" \t ").empty());
+}
+
 TEST(WithoutColourCodesTest, DropsColourCodesOnly) {
   // Dragonfly's `--version` first line, as its binary prints it into a pipe.
   EXPECT_EQ(WithoutColourCodes("dragonfly \x1b[0;32mv1.40.0-87-gf8eca6d0b-f8eca6d\x1b[m"),

@@ -15,14 +15,6 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
-std::vector<std::string> Words(const std::string& line) {
-  std::vector<std::string> words;
-  std::istringstream in(line);
-  std::string w;
-  while (in >> w) words.push_back(w);
-  return words;
-}
-
 std::string Unquote(std::string s) {
   if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
     return s.substr(1, s.size() - 2);
@@ -107,7 +99,7 @@ uint64_t MemTotalBytes(const std::string& meminfo) {
 std::vector<NicQueues> ParseNicQueues(const std::string& listing) {
   std::vector<NicQueues> nics;
   for (const auto& line : Lines(listing)) {
-    auto w = Words(line);
+    auto w = core::SplitWords(line);
     if (w.size() != 2 || w[1].find_first_not_of("0123456789") != std::string::npos) continue;
     nics.push_back({w[0], ToInt(w[1])});
   }
@@ -118,7 +110,7 @@ std::string InterfaceWithAddress(const std::string& ip_addr_output, const std::s
   if (address.empty()) return "";
   for (const auto& line : Lines(ip_addr_output)) {
     // "2: eth0@if5    inet 10.200.0.2/24 brd 10.200.0.255 scope global eth0\ ..."
-    auto w = Words(line);
+    auto w = core::SplitWords(line);
     if (w.size() < 4 || (w[2] != "inet" && w[2] != "inet6")) continue;
     if (w[3].substr(0, w[3].find('/')) != address) continue;
     std::string name = w[1];
@@ -130,7 +122,7 @@ std::string InterfaceWithAddress(const std::string& ip_addr_output, const std::s
 
 std::string DefaultRouteInterface(const std::string& ip_route_output) {
   for (const auto& line : Lines(ip_route_output)) {
-    auto w = Words(line);
+    auto w = core::SplitWords(line);
     for (size_t i = 0; i + 1 < w.size(); ++i) {
       if (w[i] == "dev") return w[i + 1];
     }
@@ -185,7 +177,7 @@ std::set<int> LocalPorts(const std::string& proc_net_tcp, const std::string& sta
   std::set<int> ports;
   for (const auto& line : Lines(proc_net_tcp)) {
     // "  0: 0100007F:1F90 00000000:0000 0A ..."; the header line has no ':' in its 2nd word.
-    auto w = Words(line);
+    auto w = core::SplitWords(line);
     if (w.size() < 4 || (!state.empty() && w[3] != state)) continue;
     size_t colon = w[1].rfind(':');
     if (colon == std::string::npos) continue;
