@@ -6,8 +6,12 @@ layer. The allowed arrows come from their single home, the target_link_libraries
 src/*/CMakeLists.txt (and the .cmake files beside them): a layer may include its own headers and
 those of every layer it links, directly or through another layer's PUBLIC links.
 
-Prints one line per violation (file:line, the include, the layers) and exits 1; exits 0 when
-every include points down.
+Also fails when a scenario names a flag: the command line (cli) turns flags into options, and
+the layers below speak of options (a string literal "--name" in a source of src/scenarios/ other
+than a test is refused; engine and tool flags live in engines/ and drivers/).
+
+Prints one line per violation (file:line, the include or the flag, the layers) and exits 1;
+exits 0 when every include points down and no scenario names a flag.
 """
 import pathlib
 import re
@@ -21,6 +25,8 @@ SOURCE_LIST = re.compile(r"set\(\s*(\w+)([^)]*)\)", re.S)
 LINK = re.compile(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
 KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE"}
+FLAG_LITERAL = re.compile(r'"--[a-z]')
+FLAGLESS_LAYERS = ["scenarios"]
 # Libraries outside src/ that test executables link; they pass their PUBLIC links on.
 OTHER_BUILD_FILES = [ROOT / "tests" / "support" / "CMakeLists.txt"]
 
@@ -111,8 +117,27 @@ def main():
         print(f"check-layers: {violations} include(s) point to a layer not linked "
               "(the arrows are the target_link_libraries lines of src/*/CMakeLists.txt)",
               file=sys.stderr)
-        return 1
-    return 0
+    flags = flags_named()
+    if flags:
+        print(f"check-layers: {flags} flag name(s) below the command line (cli adds the flag to "
+              "an option's error; tool and engine flags live in drivers/ and engines/)",
+              file=sys.stderr)
+    return 1 if violations or flags else 0
+
+
+def flags_named():
+    """Prints each string literal naming a flag in a scenario's sources; returns how many."""
+    found = 0
+    for layer in FLAGLESS_LAYERS:
+        for path in sorted((SRC / layer).rglob("*")):
+            if path.suffix not in (".h", ".cc") or path.stem.endswith("_test"):
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                code = line.split("//")[0]
+                if FLAG_LITERAL.search(code):
+                    print(f"{path.relative_to(ROOT)}:{number}: names a flag: {line.strip()}")
+                    found += 1
+    return found
 
 
 if __name__ == "__main__":

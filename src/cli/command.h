@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/bool_flag.h"
@@ -38,6 +39,15 @@ T OrExit(core::Result<T> r) {
 }
 inline void OrExit(core::Status s) {
   if (!s) throw ExitError{s.error()};
+}
+
+// Unwraps the result of reading `flag`'s value or throws ExitError saying it of the flag: the
+// layers below name values, never flags (`"p99": expected ...` becomes `--slo "p99": expected
+// ...`).
+template <class T>
+T OrExitFor(std::string_view flag, core::Result<T> r) {
+  if (!r) throw ExitError{core::Error{r.error().kind, std::string(flag) + " " + r.error().message}};
+  if constexpr (!std::is_void_v<T>) return std::move(*r);
 }
 
 [[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {

@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -246,12 +247,42 @@ void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view j
 }
 
 void AddOutputFlag(CLI::App* sub, std::string* output) {
-  AddChoiceFlag(sub, "--output", output, {"table", "json", "csv"},
-                "stdout format: table, json or csv");
+  const auto& names = scenarios::kOutputFormatNames.names;
+  std::vector<std::string> choices;
+  choices.reserve(names.size());
+  for (const auto& [format, name] : names) choices.emplace_back(name);
+  AddChoiceFlag(sub, "--output", output, choices,
+                "stdout format: " + scenarios::kOutputFormatNames.List());
 }
 
 scenarios::OutputFormat ToOutputFormat(const std::string& output) {
-  return OrExit(scenarios::ParseOutputFormat(output));
+  const auto format = scenarios::kOutputFormatNames.Parse(output);
+  if (!format) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--output \"" + output + "\": use " + scenarios::kOutputFormatNames.List());
+  }
+  return *format;
+}
+
+void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags) {
+  if (s) return;
+  core::Error e = s.error();
+  // '-' too: a flag put in already ("--snapshot-delay") holds no other option's name.
+  auto is_name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  };
+  for (const auto& [option, flag] : flags) {
+    for (size_t at = e.message.find(option); at != std::string::npos;
+         at = e.message.find(option, at + 1)) {
+      const size_t end = at + option.size();
+      if ((at > 0 && is_name_char(e.message[at - 1])) ||
+          (end < e.message.size() && is_name_char(e.message[end]))) {
+        continue;  // a part of another word
+      }
+      e.message.replace(at, option.size(), flag);
+    }
+  }
+  throw ExitError{std::move(e)};
 }
 
 }  // namespace dfbench::cli

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/command.h"
@@ -128,6 +129,11 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
 // run-memory's updates), of a step's (sweep: `judged` "step") or of a case's load
 // (run-replication: "case").
 void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged = "trial");
+
+// Unwraps `s` or throws ExitError with the option names in its message (a scenario names its
+// options by member: "snapshot_delay") replaced by the flags that set them ("--snapshot-delay").
+using FlagOfOption = std::pair<std::string_view, std::string_view>;
+void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags);
 
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);

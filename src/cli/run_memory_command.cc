@@ -61,7 +61,12 @@ int RunRunMemory(const RunMemoryFlags& f) {
   o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
-  OrExit(scenarios::CheckMemoryOptions(o));
+  OrExitNamingFlags(scenarios::CheckMemoryOptions(o), {{"keys", "--keys"},
+                                                       {"value_size", "--value-size"},
+                                                       {"trials", "--trials"},
+                                                       {"test_time", "--test-time"},
+                                                       {"snapshot_delay", "--snapshot-delay"},
+                                                       {"update_rate", "--update-rate"}});
   return RunBench(scenarios::RunMemoryOnSetup, f.target.id, std::move(o),
                   std::make_unique<drivers::BuiltinDriver>(), f.output);
 }

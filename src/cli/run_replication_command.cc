@@ -5,6 +5,7 @@
 #include "cli/flag_ranges.h"
 #include "cli/flags.h"
 #include "core/files.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "scenarios/replication.h"
 
@@ -64,14 +65,16 @@ std::chrono::seconds PreloadTime(const std::string& text) {
 int RunRunReplication(const RunReplicationFlags& f) {
   scenarios::ReplicationOptions o{
       .engines = ParseEngines(f.target.engines),
-      .cases = OrExit(scenarios::ParseReplicationCases(f.cases.empty() ? kDefaultCases : f.cases)),
+      .cases = OrExitFor(
+          "--cases", scenarios::ParseReplicationCases(f.cases.empty() ? kDefaultCases : f.cases)),
       .test_time = std::chrono::seconds(f.test_time),
-      .preload_keys = OrExit(scenarios::ParseKeyRange(f.preload_keys)),
+      // In its range (1 and up) by now: WithRange checked it.
+      .preload_keys = OrExitFor("--preload-keys", core::ParseCount(f.preload_keys)),
       .preload_time = PreloadTime(f.preload_time),
       .value_size = f.value_size,
       .ratio = f.ratio,
-      .master_flags = scenarios::SplitFlags(f.master_flags),
-      .replica_flags = scenarios::SplitFlags(f.replica_flags),
+      .master_flags = core::SplitWords(f.master_flags),
+      .replica_flags = core::SplitWords(f.replica_flags),
       .dfly_ref = f.dfly_ref,
       .output_dir = f.output_dir,
       .load_generator = f.load_generator,

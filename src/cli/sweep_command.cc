@@ -39,7 +39,8 @@ scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   o.memtier = ToWorkload(f.memtier, f.ratio);
   o.key_maximum = f.key_maximum;
   o.step_time = ToStepTime(f.step_time);
-  for (const auto& text : f.slo) o.objectives.push_back(OrExit(scenarios::ParseObjective(text)));
+  for (const auto& text : f.slo)
+    o.objectives.push_back(OrExitFor("--slo", scenarios::ParseObjective(text)));
   o.search.confirm = f.confirm;
   o.search.max_error_pct = f.max_error_pct;
   o.tuning = ToTuning(f.tuning);

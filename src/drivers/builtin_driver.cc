@@ -41,6 +41,15 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   return args;
 }
 
+std::vector<std::string> BuiltinDriver::BuildBackgroundArgs(const std::string& binary,
+                                                            const Target& target,
+                                                            const Workload& workload,
+                                                            const std::string& report_path) {
+  std::vector<std::string> args = BuildArgs(binary, target, workload, report_path);
+  args.insert(args.end(), {"--progress", "never"});
+  return args;
+}
+
 core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const Target& target,
                                                       const Workload& workload,
                                                       const std::vector<int>& cpus,

@@ -16,6 +16,12 @@ class BuiltinDriver : public Driver {
   static std::vector<std::string> BuildArgs(const std::string& binary, const Target& target,
                                             const Workload& workload,
                                             const std::string& report_path);
+  // The same for a generator that runs in the background while the caller does other things
+  // (scenarios/background_load.h): no progress line, which nobody would see.
+  static std::vector<std::string> BuildBackgroundArgs(const std::string& binary,
+                                                      const Target& target,
+                                                      const Workload& workload,
+                                                      const std::string& report_path);
 };
 
 }  // namespace dfbench::drivers

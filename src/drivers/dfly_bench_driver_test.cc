@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
+#include "drivers/dfly_bench_replication.h"
 #include "drivers/driver_test_workloads.h"
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
@@ -279,6 +280,29 @@ TEST(DflyBenchDriver, APassOfOnlyErrorRepliesIsNotRetried) {
   EXPECT_EQ(t->errors, 130035u);
   EXPECT_EQ(t->ops, 0u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "run\n");
+}
+
+TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
+  DflyBenchShape shape;
+  shape.binary = "dfly_bench";
+  shape.target.address = "10.0.0.2";
+  shape.target.port = 6379;
+  shape.key_maximum = 500000;
+  shape.value_size = 4096;
+  shape.report_path = "/w/r.json";
+  EXPECT_EQ(DflyBenchPreloadArgs(shape, std::chrono::seconds(30)),
+            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
+                                      "--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
+                                      "--test_time=30", "--ratio=1:0", "-d=4096",
+                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
+  EXPECT_EQ(DflyBenchLoadArgs(shape, 100000, "1:0", std::chrono::seconds(60)),
+            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
+                                      "--proactor_threads=1", "-c=2", "--pipeline=5",
+                                      "--qps=100000", "--test_time=60", "--ratio=1:0", "-d=4096",
+                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
+  // maxload: --qps=0 said explicitly, as dfly_bench's default is 20.
+  const auto maxload = DflyBenchLoadArgs(shape, 0, "1:1", std::chrono::seconds(5));
+  EXPECT_EQ(maxload[6], "--qps=0");
 }
 
 }  // namespace

@@ -135,6 +135,10 @@ struct LaunchParams {
 // --dir and --dbfilename win over BuildArgv's).
 std::vector<std::string> SnapshotArgs(const std::string& dir, const std::string& file);
 
+// The flag that makes an engine with `replicaof_at_start` a replica of `host`:`port` from its
+// start.
+std::vector<std::string> ReplicaOfArgs(const std::string& host, int port);
+
 // The engine's command line (pure). `tuning` must be resolved (no dragonfly_num_shards -1).
 std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
                                    const LaunchParams& params);

@@ -183,6 +183,10 @@ std::vector<std::string> SnapshotArgs(const std::string& dir, const std::string&
   return {"--dir", dir, "--dbfilename", file};
 }
 
+std::vector<std::string> ReplicaOfArgs(const std::string& host, int port) {
+  return {"--replicaof=" + host + ":" + std::to_string(port)};
+}
+
 std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
                                    const LaunchParams& params) {
   const std::string port = std::to_string(params.port);

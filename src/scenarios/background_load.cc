@@ -22,21 +22,14 @@ constexpr std::chrono::seconds kStopGrace{30};
 core::Result<BackgroundLoad> BackgroundLoad::Start(hosts::Host& client,
                                                    const drivers::Target& target,
                                                    const drivers::Workload& workload,
-                                                   double rate_per_sec,
                                                    const std::vector<int>& cpus) {
   auto binary = client.DfbenchBinary();
   if (!binary) return tl::unexpected(binary.error());
   auto report = drivers::ScratchReportPath(client, "loadgen");
   if (!report) return tl::unexpected(report.error());
-  std::vector<std::string> argv =
-      drivers::BuiltinDriver::BuildArgs(*binary, target, workload, *report);
-  if (rate_per_sec > 0) {
-    argv.emplace_back("--rate");
-    argv.push_back(core::Format("{:.0f}", rate_per_sec));
-  }
-  argv.emplace_back("--progress");
-  argv.emplace_back("never");
-  return StartProgram(client, argv, *report, cpus);
+  return StartProgram(
+      client, drivers::BuiltinDriver::BuildBackgroundArgs(*binary, target, workload, *report),
+      *report, cpus);
 }
 
 core::Result<BackgroundLoad> BackgroundLoad::StartProgram(hosts::Host& client,

@@ -25,9 +25,9 @@ struct LoadOutcome {
 class BackgroundLoad {
  public:
   // Starts `dfbench loadgen` for `workload` (its test_time bounds the run should nobody stop
-  // it) on `client`, pinned to `cpus`; open loop at `rate_per_sec` in total, closed loop at 0.
+  // it; its rate_per_sec makes it an open loop) on `client`, pinned to `cpus`.
   static core::Result<BackgroundLoad> Start(hosts::Host& client, const drivers::Target& target,
-                                            const drivers::Workload& workload, double rate_per_sec,
+                                            const drivers::Workload& workload,
                                             const std::vector<int>& cpus);
   // Starts any generator that writes a memtier-layout JSON report with a "Time-Serie" at
   // `report` on the client host (dfly_bench's --json_out_file).

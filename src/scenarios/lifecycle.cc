@@ -17,9 +17,9 @@ core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
   if (if_corrupt == IfCorrupt::kRefuse) {
     return core::Fail(corrupt.kind, corrupt.message +
                                         "; the hosts or stack it records cannot be read, so "
-                                        "nothing is torn down: check them, then 'dfbench destroy "
-                                        "--id " +
-                                        id + " --force' deletes " + dir.string());
+                                        "nothing is torn down: check them, then a forced destroy "
+                                        "('dfbench help destroy') deletes " +
+                                        dir.string());
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

@@ -198,8 +198,8 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
   drivers::Workload updates = KeyRange(o);
   updates.length = drivers::Workload::Length::kTestTime;
   updates.test_time = o.test_time;
-  auto load = BackgroundLoad::Start(*fleet.client, turn.target(), updates, o.update_rate,
-                                    fleet.client_cpus);
+  updates.rate_per_sec = o.update_rate;
+  auto load = BackgroundLoad::Start(*fleet.client, turn.target(), updates, fleet.client_cpus);
   if (!load) return tl::unexpected(load.error());
   t.load_args = load->args();
   t.load_start_sec = sampler.Now();

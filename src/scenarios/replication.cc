@@ -32,8 +32,8 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
   if (fleet.replicas.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + setup.id +
-                          "\" has no replica: create one with 'dfbench setup --provider local "
-                          "--replicas 1' (local), --replica HOST (ssh) or --replicas N (aws)");
+                          "\" has no replica: 'dfbench help setup' shows how to make a setup "
+                          "with one on each provider");
   }
   return CheckInstalled(setup, o.engines);
 }
@@ -69,31 +69,15 @@ core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::
         token.rfind("qps=", 0) == 0 ? core::ParseCount(token.substr(4)) : core::Result<uint64_t>(0);
     if (!qps || *qps == 0) {
       return core::Fail(core::ErrorKind::kUsage,
-                        "--cases: \"" + token + "\" is neither qps=<n>[k] (n > 0) nor maxload");
+                        "\"" + token + "\" is neither qps=<n>[k] (n > 0) nor maxload");
     }
     cases.push_back(
         {.name = "qps=" + std::to_string(*qps), .qps_per_connection = static_cast<int64_t>(*qps)});
   }
-  if (cases.empty()) return core::Fail(core::ErrorKind::kUsage, "--cases: no case given");
-  return cases;
-}
-
-core::Result<uint64_t> ParseKeyRange(const std::string& text) {
-  std::string digits = text;
-  digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
-  auto n = core::ParseCount(digits);
-  if (!n || *n == 0) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "--preload-keys: \"" + text + "\" is not a positive key count");
+  if (cases.empty()) {
+    return core::Fail(core::ErrorKind::kUsage, "\"" + text + "\" names no case");
   }
-  return *n;
-}
-
-std::vector<std::string> SplitFlags(const std::string& text) {
-  std::vector<std::string> flags;
-  std::stringstream in(text);
-  for (std::string word; in >> word;) flags.push_back(word);
-  return flags;
+  return cases;
 }
 
 core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* setup,

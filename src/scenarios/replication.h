@@ -31,12 +31,9 @@ struct ReplicationCaseSpec {
   int64_t TotalRate() const { return qps_per_connection * kConnections; }
 };
 
-// "qps=100000,qps=50k,maxload" (k/M suffixes allowed); kUsage naming the bad token.
+// "qps=100000,qps=50k,maxload" (k/M suffixes allowed); kUsage naming the bad token, its
+// message starting with it quoted (`"qps=x" is neither ...`).
 core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::string& text);
-// "1_000_000", "1000000" or "1M"; kUsage otherwise.
-core::Result<uint64_t> ParseKeyRange(const std::string& text);
-// "--a=1  --b" -> {"--a=1", "--b"}: engine flags as given, split on whitespace.
-std::vector<std::string> SplitFlags(const std::string& text);
 
 struct ReplicationOptions {
   std::vector<const engines::EngineSpec*> engines;  // Redis-protocol, installed in the setup

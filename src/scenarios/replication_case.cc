@@ -9,13 +9,13 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/dfly_bench_replication.h"
 #include "drivers/tool_runner.h"
 #include "hosts/ssh_command.h"
 #include "protocol/blocking_client.h"
 #include "results/schema.h"
 #include "scenarios/background_load.h"
 #include "scenarios/engine_control.h"
-#include "scenarios/replication_dfly_bench.h"
 #include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
 
@@ -139,7 +139,8 @@ class CaseRun {
       if (!report) return tl::unexpected(report.error());
       return BackgroundLoad::StartProgram(
           *s_.fleet.client,
-          DflyBenchLoadArgs(Shape(target, *report), c_.qps_per_connection, o_.ratio, o_.test_time),
+          drivers::DflyBenchLoadArgs(Shape(target, *report), c_.qps_per_connection, o_.ratio,
+                                     o_.test_time),
           *report, s_.fleet.client_cpus);
     }
     // Bounded should nobody stop it; it is stopped once the case is over.
@@ -151,9 +152,9 @@ class CaseRun {
                            .key_minimum = 0,
                            .key_maximum = o_.preload_keys - 1,
                            .length = drivers::Workload::Length::kTestTime,
-                           .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1)};
-    return BackgroundLoad::Start(*s_.fleet.client, target, load,
-                                 static_cast<double>(c_.TotalRate()), s_.fleet.client_cpus);
+                           .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1),
+                           .rate_per_sec = static_cast<double>(c_.TotalRate())};
+    return BackgroundLoad::Start(*s_.fleet.client, target, load, s_.fleet.client_cpus);
   }
 
   std::unique_ptr<BackgroundLoad> StartLoad(const drivers::Target& target) {
@@ -172,7 +173,7 @@ class CaseRun {
     return std::make_unique<BackgroundLoad>(std::move(*bg));
   }
 
-  DflyBenchShape Shape(const drivers::Target& target, const std::string& report) const {
+  drivers::DflyBenchShape Shape(const drivers::Target& target, const std::string& report) const {
     return {.binary = o_.dfly_bench_binary,
             .target = target,
             .key_maximum = o_.preload_keys,
@@ -221,7 +222,7 @@ class CaseRun {
   bool PreloadWithDflyBench(const drivers::Target& target) {
     auto report = drivers::ScratchReportPath(*s_.fleet.client, "dfly_bench");
     if (!report) return Failed("preload: " + report.error().message), false;
-    const auto argv = DflyBenchPreloadArgs(Shape(target, *report), o_.preload_time);
+    const auto argv = drivers::DflyBenchPreloadArgs(Shape(target, *report), o_.preload_time);
     out_->preload_args = hosts::ShellJoinForDisplay(argv);
     const auto raw = s_.raw_dir / (stem_ + "-preload.json");
     auto out = drivers::RunKeepingStdout(*s_.fleet.client, argv, s_.fleet.client_cpus,
@@ -267,16 +268,16 @@ class CaseRun {
     return true;
   }
 
-  // Starts the replica of `master`: Dragonfly with --replicaof, so its sync starts here;
-  // Redis and Valkey up and empty, told their master later (PointAtMaster).
+  // Starts the replica of `master`: Dragonfly with its master on its command line, so its sync
+  // starts here; Redis and Valkey up and empty, told their master later (PointAtMaster).
   std::optional<engines::RunningEngine> StartReplica(engines::RunningEngine& master) {
     hosts::Host& host = *s_.fleet.replicas.front();
     engines::Tuning tuning{.extra_args = o_.replica_flags};
     if (!s_.fleet.replica_cpus.empty()) tuning.cpus = s_.fleet.replica_cpus.front();
     const bool at_start = s_.spec.replicaof_at_start;
     if (at_start) {
-      tuning.extra_args.push_back("--replicaof=" + master.address() + ":" +
-                                  std::to_string(master.port()));
+      const auto args = engines::ReplicaOfArgs(master.address(), master.port());
+      tuning.extra_args.insert(tuning.extra_args.end(), args.begin(), args.end());
     }
     // One machine for both (local provider): the replica takes another port.
     const int port = &host == s_.fleet.server.get() ? 0 : s_.fleet.engine_port;

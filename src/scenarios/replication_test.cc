@@ -6,7 +6,6 @@
 
 #include "core/files.h"
 #include "scenarios/background_load.h"
-#include "scenarios/replication_dfly_bench.h"
 #include "scenarios/replication_series.h"
 #include "scenarios/replication_signals.h"
 #include "support/test_data.h"
@@ -28,21 +27,6 @@ TEST(ParseReplicationCases, ReferenceDefaultsAndSuffixes) {
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().kind, core::ErrorKind::kUsage);
   }
-}
-
-TEST(ParseKeyRange, UnderscoresAndSuffixes) {
-  EXPECT_EQ(*ParseKeyRange("1_000_000"), 1000000u);
-  EXPECT_EQ(*ParseKeyRange("500000"), 500000u);
-  EXPECT_EQ(*ParseKeyRange("2M"), 2000000u);
-  EXPECT_FALSE(ParseKeyRange("0"));
-  EXPECT_FALSE(ParseKeyRange("many"));
-}
-
-TEST(SplitFlags, KeepsEachWordVerbatim) {
-  EXPECT_EQ(
-      SplitFlags("  --maxmemory=25gb   --replication_stream_compression=zstd "),
-      (std::vector<std::string>{"--maxmemory=25gb", "--replication_stream_compression=zstd"}));
-  EXPECT_TRUE(SplitFlags("").empty());
 }
 
 TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
@@ -167,29 +151,6 @@ TEST(SeriesFromReport, OneSamplePerSecondInMicroseconds) {
   EXPECT_EQ((*series)[2].t_sec, 3);
   EXPECT_FALSE(SeriesFromReport("{}"));
   EXPECT_FALSE(SeriesFromReport("not json"));
-}
-
-TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
-  DflyBenchShape shape;
-  shape.binary = "dfly_bench";
-  shape.target.address = "10.0.0.2";
-  shape.target.port = 6379;
-  shape.key_maximum = 500000;
-  shape.value_size = 4096;
-  shape.report_path = "/w/r.json";
-  EXPECT_EQ(DflyBenchPreloadArgs(shape, std::chrono::seconds(30)),
-            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
-                                      "--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
-                                      "--test_time=30", "--ratio=1:0", "-d=4096",
-                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
-  EXPECT_EQ(DflyBenchLoadArgs(shape, 100000, "1:0", std::chrono::seconds(60)),
-            (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
-                                      "--proactor_threads=1", "-c=2", "--pipeline=5",
-                                      "--qps=100000", "--test_time=60", "--ratio=1:0", "-d=4096",
-                                      "--key_maximum=500000", "--json_out_file=/w/r.json"}));
-  // maxload: --qps=0 said explicitly, as dfly_bench's default is 20.
-  const auto maxload = DflyBenchLoadArgs(shape, 0, "1:1", std::chrono::seconds(5));
-  EXPECT_EQ(maxload[6], "--qps=0");
 }
 
 std::vector<results::RepSample> Seconds(const std::vector<double>& rps) {

@@ -148,18 +148,18 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
 }  // namespace
 
 core::Status CheckMemoryOptions(const MemoryOptions& o) {
-  if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "--keys must be at least 1");
-  if (o.value_size <= 0) return core::Fail(core::ErrorKind::kUsage, "--value-size must be > 0");
-  if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "--trials must be at least 1");
+  if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "keys must be at least 1");
+  if (o.value_size <= 0) return core::Fail(core::ErrorKind::kUsage, "value_size must be > 0");
+  if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "trials must be at least 1");
   if (o.test_time.count() < 1) {
-    return core::Fail(core::ErrorKind::kUsage, "--test-time must be at least 1s");
+    return core::Fail(core::ErrorKind::kUsage, "test_time must be at least 1s");
   }
   if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
     return core::Fail(core::ErrorKind::kUsage,
-                      core::Format("--snapshot-delay ({}s) must be shorter than --test-time ({}s)",
+                      core::Format("snapshot_delay ({}s) must be shorter than test_time ({}s)",
                                    o.snapshot_delay.count(), o.test_time.count()));
   }
-  if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "--update-rate must be >= 0");
+  if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "update_rate must be >= 0");
   return core::Ok();
 }
 

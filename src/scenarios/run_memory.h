@@ -48,7 +48,8 @@ struct MemoryOptions {
   drivers::Driver* driver = nullptr;  // fills engines without DEBUG POPULATE
 };
 
-// kUsage on options that cannot run (no keys, a snapshot delay not inside the test time).
+// kUsage on options that cannot run (no keys, a snapshot delay not inside the test time),
+// naming each option by its member ("snapshot_delay").
 core::Status CheckMemoryOptions(const MemoryOptions& options);
 
 // Runs the scenario on a setup held by the caller; writes <setup>/memory/<run_id>/:

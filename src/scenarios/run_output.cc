@@ -7,14 +7,6 @@
 
 namespace dfbench::scenarios {
 
-core::Result<OutputFormat> ParseOutputFormat(std::string_view name) {
-  if (name == "table") return OutputFormat::kTable;
-  if (name == "json") return OutputFormat::kJson;
-  if (name == "csv") return OutputFormat::kCsv;
-  return core::Fail(core::ErrorKind::kUsage,
-                    "--output \"" + std::string(name) + "\": use table, json or csv");
-}
-
 namespace {
 
 // The writers of one result kind, one per format.

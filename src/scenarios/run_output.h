@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <string_view>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "results/command_schema.h"
 #include "results/memory_schema.h"
@@ -18,9 +18,10 @@
 namespace dfbench::scenarios {
 
 enum class OutputFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; kUsage for anything else.
-core::Result<OutputFormat> ParseOutputFormat(std::string_view name);
+inline constexpr core::EnumNames<OutputFormat, 3> kOutputFormatNames{
+    {{{OutputFormat::kTable, "table"},
+      {OutputFormat::kJson, "json"},
+      {OutputFormat::kCsv, "csv"}}}};
 
 // The results in `format`: the comparison table, results.json's text or results.csv's.
 std::string Render(const results::RunResults& r, OutputFormat format);

@@ -19,7 +19,8 @@ std::string SnapshotStuckMessage(std::chrono::seconds limit, bool given,
       "the snapshot did not end within {}s ({}): waited for INFO persistence to show no save "
       "in progress, it last showed {}",
       limit.count(),
-      given ? "--snapshot-timeout" : "derived from keys x value size; --snapshot-timeout sets it",
+      given ? "the snapshot timeout"
+            : "derived from keys x value size; the snapshot timeout sets it",
       progress.empty() ? "no save fields" : progress);
 }
 

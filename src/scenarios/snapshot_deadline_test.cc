@@ -27,10 +27,10 @@ TEST(SnapshotStuckMessage, NamesTheSignalTheLimitAndWhatTheEngineShowed) {
       seconds(376), false, "saving:1, current_snapshot_perc:42.5, last_error:");
   EXPECT_EQ(derived,
             "the snapshot did not end within 376s (derived from keys x value size; "
-            "--snapshot-timeout sets it): waited for INFO persistence to show no save in "
+            "the snapshot timeout sets it): waited for INFO persistence to show no save in "
             "progress, it last showed saving:1, current_snapshot_perc:42.5, last_error:");
   EXPECT_NE(SnapshotStuckMessage(seconds(5), true, "rdb_bgsave_in_progress:1")
-                .find("within 5s (--snapshot-timeout)"),
+                .find("within 5s (the snapshot timeout)"),
             std::string::npos);
   EXPECT_NE(SnapshotStuckMessage(seconds(5), true, "").find("it last showed no save fields"),
             std::string::npos);

@@ -184,7 +184,7 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (options.objectives.empty()) {
-    return core::Fail(core::ErrorKind::kUsage, "a sweep needs at least one --slo");
+    return core::Fail(core::ErrorKind::kUsage, "a sweep needs at least one objective");
   }
   if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
     return tl::unexpected(st.error());

@@ -12,7 +12,7 @@ namespace {
 
 core::Error BadObjective(std::string_view text) {
   return core::Error{core::ErrorKind::kUsage,
-                     core::Format("--slo \"{}\": expected pPERCENTILE<=LATENCY, e.g. p99<=1ms or "
+                     core::Format("\"{}\": expected pPERCENTILE<=LATENCY, e.g. p99<=1ms or "
                                   "p99.9<=500us",
                                   text)};
 }

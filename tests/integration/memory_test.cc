@@ -239,7 +239,7 @@ TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
   const json results = ResultsOf(dfb, "s");
   EXPECT_EQ(results["status"], "failed");
   const std::string error = results["engines"][0]["error"];
-  ExpectContainsAll(error, {"the snapshot did not end within 2s (--snapshot-timeout)",
+  ExpectContainsAll(error, {"the snapshot did not end within 2s (the snapshot timeout)",
                             "waited for INFO persistence to show no save in progress",
                             "rdb_bgsave_in_progress:1"});
   EXPECT_TRUE(FilesStartingWith(dfb.SetupDir("s") / "work" / "snapshots", "").empty());

@@ -1,6 +1,6 @@
-#include "scenarios/replication_dfly_bench.h"
+#include "drivers/dfly_bench_replication.h"
 
-namespace dfbench::scenarios {
+namespace dfbench::drivers {
 namespace {
 
 std::vector<std::string> Common(const DflyBenchShape& s) {
@@ -35,4 +35,4 @@ std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t 
   return args;
 }
 
-}  // namespace dfbench::scenarios
+}  // namespace dfbench::drivers

@@ -9,11 +9,11 @@
 
 #include "drivers/driver.h"
 
-namespace dfbench::scenarios {
+namespace dfbench::drivers {
 
 struct DflyBenchShape {
   std::string binary;
-  drivers::Target target;
+  Target target;
   uint64_t key_maximum = 0;  // --preload-keys: the key range, not a count of keys written
   int value_size = 256;
   std::string report_path;  // --json_out_file
@@ -31,4 +31,4 @@ std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t 
                                            const std::string& ratio,
                                            std::chrono::seconds test_time);
 
-}  // namespace dfbench::scenarios
+}  // namespace dfbench::drivers
