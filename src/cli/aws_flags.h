@@ -9,7 +9,7 @@
 
 #include "aws/template.h"
 #include "cli/command.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
 

@@ -3,7 +3,7 @@
 #include "cli/commands.h"
 #include "cli/confirm.h"
 #include "cli/plan.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
 namespace {

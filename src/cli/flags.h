@@ -13,8 +13,8 @@
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "results/schema.h"
-#include "scenarios/run_benchmark.h"
-#include "scenarios/run_output.h"
+#include "scenarios/frame/run_output.h"
+#include "scenarios/setget/run_benchmark.h"
 
 namespace dfbench::cli {
 

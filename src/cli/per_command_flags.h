@@ -9,7 +9,7 @@
 #include "cli/flags.h"
 #include "cli/load_flags.h"
 #include "results/command_schema.h"
-#include "scenarios/run_commands.h"
+#include "scenarios/commands/run_commands.h"
 
 namespace dfbench::cli {
 

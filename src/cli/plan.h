@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 #include "state/state.h"
 
 namespace dfbench::cli {

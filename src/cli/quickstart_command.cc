@@ -1,7 +1,7 @@
 #include "cli/commands.h"
 #include "cli/provider_flags.h"
 #include "cli/setup_flags.h"
-#include "scenarios/quickstart.h"
+#include "scenarios/setget/quickstart.h"
 #include "state/state.h"
 
 namespace dfbench::cli {

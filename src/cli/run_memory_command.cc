@@ -6,7 +6,7 @@
 #include "cli/load_flags.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
-#include "scenarios/run_memory.h"
+#include "scenarios/memory/run_memory.h"
 
 namespace dfbench::cli {
 namespace {

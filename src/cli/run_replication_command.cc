@@ -7,7 +7,7 @@
 #include "core/files.h"
 #include "core/text.h"
 #include "core/units.h"
-#include "scenarios/replication.h"
+#include "scenarios/replication/replication.h"
 
 namespace dfbench::cli {
 namespace {

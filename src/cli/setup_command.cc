@@ -3,7 +3,7 @@
 #include "cli/commands.h"
 #include "cli/provider_flags.h"
 #include "cli/setup_flags.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/ssh_flags.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
 

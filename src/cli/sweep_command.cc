@@ -5,7 +5,7 @@
 #include "cli/flags.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
-#include "scenarios/sweep.h"
+#include "scenarios/sweep/sweep.h"
 
 namespace dfbench::cli {
 namespace {

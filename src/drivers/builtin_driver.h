@@ -17,7 +17,7 @@ class BuiltinDriver : public Driver {
                                             const Workload& workload,
                                             const std::string& report_path);
   // The same for a generator that runs in the background while the caller does other things
-  // (scenarios/background_load.h): no progress line, which nobody would see.
+  // (scenarios/frame/background_load.h): no progress line, which nobody would see.
   static std::vector<std::string> BuildBackgroundArgs(const std::string& binary,
                                                       const Target& target,
                                                       const Workload& workload,

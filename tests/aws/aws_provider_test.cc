@@ -13,7 +13,7 @@
 #include "emulated_fleet_test.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
-#include "scenarios/lifecycle.h"
+#include "scenarios/setup/lifecycle.h"
 #include "ssh_testbed.h"
 #include "state/state.h"
 

@@ -1,0 +1,78 @@
+// The `run-commands` scenario: one command measured on each engine in turn. Per engine: start,
+// FLUSHALL, preload when the command reads existing data, a discarded time-boxed warmup, then
+// N time-boxed trials; a mutating command gets a fresh flush (+ preload) before every trial, a
+// read-only one keeps its keyspace across trials.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "engines/install.h"
+#include "providers/provider.h"
+#include "results/command_schema.h"
+#include "scenarios/commands/command_registry.h"
+#include "scenarios/frame/run_output.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+struct CommandRunOptions {
+  std::vector<const engines::EngineSpec*> engines;  // Redis-protocol, installed in the setup
+  CommandProfile command;
+  // threads, clients, pipeline, data_size, key_maximum, test/warmup time, distinct seed; its
+  // key_pattern and qps are filled from the two fields below.
+  results::CommandLoadConfig load;
+  drivers::KeyPattern key_pattern = drivers::KeyPattern::kRandom;  // of the measured passes
+  int64_t rate_per_connection = 0;                                 // dfly_bench --qps
+  int trials = 3;
+  // A trial with more failed requests than this percentage (0-100), or with none answered
+  // successfully, fails (results::TrialFailure).
+  double max_error_pct = results::kDefaultMaxErrorPct;
+  engines::Tuning tuning;  // cpus are filled from the fleet
+  // engine name -> --<engine>_version: installed into the setup before the run (see
+  // BenchSession::PrepareRun).
+  std::map<std::string, engines::VersionSpec> versions;
+  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
+  drivers::Driver* driver = nullptr;
+  std::string dfly_bench_ref;  // recorded only
+};
+
+// Runs the command on a setup held by the caller. Writes, under <setup>/commands/<run_id>/:
+// config.json first; raw reports as they come (memtier/<engine>-<COMMAND>-t<N>.json, the warmup's
+// memtier/<engine>-<COMMAND>-warmup.json, preload passes under memtier/preload/), each with the
+// tool's stdout beside it (.txt); results.json + results.csv after every trial. Records the run
+// in setup->benchmarks (kind "commands") as "running" at once, saved, and sets its final status
+// at the end (the caller saves the state).
+//
+// Failures of one engine are recorded in its row and the run goes on ("failed"); SIGINT/SIGTERM
+// stops it ("interrupted"), keeping what was measured. Errors are returned only for what
+// prevents the run from starting (unknown or uninstalled engine, memcached, missing load
+// generator, unwritable directory).
+core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
+                                                     providers::Fleet& fleet,
+                                                     const CommandRunOptions& options);
+
+// `dfbench run-commands` (and -dfly) on setup `id`: opens a BenchSession, checks the load
+// generator before anything else, installs a requested Dragonfly build, runs the command,
+// finishes the run and publishes it in `format`. Returns the exit code of the run's status; an
+// error for what stopped it before it ran.
+core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
+                                     OutputFormat format);
+
+// Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
+// one fill pass per PreloadSpec::PassTemplates() entry, with shape's threads, clients, pipeline
+// and data size. Raw reports go to "<raw_stem>-p<N>.json". Returns what was written and the
+// server's DBSIZE afterwards.
+core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
+                                             const drivers::Target& target, const PreloadSpec& spec,
+                                             const drivers::Workload& shape,
+                                             const std::vector<int>& cpus,
+                                             const std::filesystem::path& raw_stem);
+
+}  // namespace dfbench::scenarios

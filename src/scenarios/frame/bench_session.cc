@@ -1,0 +1,88 @@
+#include "scenarios/frame/bench_session.h"
+
+#include <algorithm>
+
+#include "core/log.h"
+#include "hosts/leftovers.h"
+#include "providers/client_tools.h"
+#include "scenarios/setup/recovery.h"
+
+namespace dfbench::scenarios {
+
+core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string& id) {
+  if (auto st = state::ValidateId(id); !st) return tl::unexpected(st.error());
+  // Look before locking so an unknown id does not leave an empty directory behind.
+  if (auto probe = state::Load(id); !probe) return tl::unexpected(probe.error());
+  auto lock = state::SetupLock::Acquire(id);
+  if (!lock) return tl::unexpected(lock.error());
+  std::unique_ptr<BenchSession> session(new BenchSession(std::move(*lock)));
+  auto loaded = state::Load(id);
+  if (!loaded) return tl::unexpected(loaded.error());
+  session->setup_ = std::move(*loaded);
+  if (auto st = RecoverAbandoned(&session->setup_); !st) return tl::unexpected(st.error());
+  if (session->setup_.status != state::SetupStatus::kReady) {
+    return core::Fail(core::ErrorKind::kNotFound, "setup \"" + id + "\" is not ready (status=\"" +
+                                                      state::ToString(session->setup_.status) +
+                                                      "\")");
+  }
+  auto guard = state::StatusGuard::Enter(&session->setup_, state::SetupStatus::kBenchmarking);
+  if (!guard) return tl::unexpected(guard.error());
+  session->guard_.emplace(std::move(*guard));
+  session->provider_ = providers::MakeProvider(session->setup_.provider);
+  auto fleet = session->provider_->Connect(session->setup_);
+  if (!fleet) return tl::unexpected(fleet.error());
+  session->fleet_ = std::move(*fleet);
+  return session;
+}
+
+BenchSession::~BenchSession() {
+  std::vector<hosts::Host*> done;
+  std::vector<std::shared_ptr<hosts::Host>> all = {fleet_.server, fleet_.client};
+  all.insert(all.end(), fleet_.replicas.begin(), fleet_.replicas.end());
+  for (const auto& host : all) {
+    if (!host || std::find(done.begin(), done.end(), host.get()) != done.end()) continue;
+    done.push_back(host.get());
+    if (auto st = hosts::ClearScratch(*host); !st) core::Note(st.error().message);
+  }
+}
+
+core::Status BenchSession::PrepareRun(drivers::Driver& driver,
+                                      const std::vector<const engines::EngineSpec*>& engines,
+                                      const std::map<std::string, engines::VersionSpec>& versions) {
+  if (auto st = driver.Prepare(*fleet_.client); !st) {
+    // Not on the host's PATH (an explicit path the user gave is another error): when setup
+    // recorded why it could not build the tool, that is the line to show.
+    const auto note = providers::MissingToolNote(setup_.provider_data, driver.Name());
+    if (note && st.error().message.find(" not found on the client host (") != std::string::npos) {
+      return core::Fail(st.error().kind, *note);
+    }
+    return st;
+  }
+  bool installed = false;
+  for (const auto& [engine, version] : versions) {
+    const std::string& name = engine;  // clang 14 cannot capture a structured binding
+    const auto run =
+        std::find_if(engines.begin(), engines.end(),
+                     [&name](const engines::EngineSpec* e) { return e->name == name; });
+    if (run == engines.end()) {
+      core::Notef("--{}_version ignored: {} is not among the engines of this run", name, name);
+      continue;
+    }
+    core::Notef("installing {} {} on {}", name, version.value, fleet_.server->Name());
+    if (auto st = provider_->InstallEngine(&setup_, fleet_, **run, version); !st) return st;
+    installed = true;
+  }
+  return installed ? state::Save(&setup_) : core::Ok();
+}
+
+core::Result<std::filesystem::path> BenchSession::FinishRun() {
+  if (auto st = state::Save(&setup_); !st) return tl::unexpected(st.error());
+  if (setup_.benchmarks.empty()) {
+    return core::Fail(core::ErrorKind::kFailure, "no run was recorded in setup " + setup_.id);
+  }
+  const state::BenchmarkRecord& run = setup_.benchmarks.back();
+  if (!run.error.empty()) return core::Fail(core::ErrorKind::kEnvironment, run.error);
+  return state::SetupDir(setup_.id) / run.path;
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,119 @@
+// The session every benchmark scenario drives: the setup held under its lock in a working
+// status, its provider and the connected fleet, and the "finish run" step that saves the run.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "providers/provider.h"
+#include "scenarios/frame/run_output.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+class BenchSession {
+ public:
+  // Locks the setup (kLocked at once when held), loads it, checks it is "ready" (kNotFound
+  // otherwise, naming the status), moves it to "benchmarking" and connects to its hosts
+  // through its provider. The previous status comes back when the session goes away.
+  static core::Result<std::unique_ptr<BenchSession>> Open(const std::string& id);
+  // Clears the scratch files of the hosts' work directories (engine logs, load generator
+  // reports: hosts::ClearScratch), whatever way the run ended; the run directory keeps what
+  // its results point to.
+  ~BenchSession();
+  BenchSession(const BenchSession&) = delete;
+  BenchSession& operator=(const BenchSession&) = delete;
+
+  state::SetupState& setup() { return setup_; }
+  providers::Provider& provider() { return *provider_; }
+  providers::Fleet& fleet() { return fleet_; }
+
+  // Before a run: checks that `driver` can run on the client host (so a missing load
+  // generator stops us before anything changes), then installs each of `versions` (engine
+  // name -> --<engine>_version) whose engine is among `engines` through the setup's provider
+  // (the setup's engine binary, version and origin are saved; a note says a flag was ignored
+  // when its engine is not run).
+  core::Status PrepareRun(drivers::Driver& driver,
+                          const std::vector<const engines::EngineSpec*>& engines,
+                          const std::map<std::string, engines::VersionSpec>& versions);
+
+  // The last step of every scenario: saves the state (the run's entry in the history) and
+  // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
+  // when the run's results could not be written (the record's error, naming where they were
+  // kept instead).
+  core::Result<std::filesystem::path> FinishRun();
+
+ private:
+  explicit BenchSession(state::SetupLock lock) : lock_(std::move(lock)) {}
+  state::SetupLock lock_;
+  state::SetupState setup_;
+  std::optional<state::StatusGuard> guard_;
+  std::unique_ptr<providers::Provider> provider_;
+  providers::Fleet fleet_;
+};
+
+// What a benchmark scenario needs before its own steps.
+struct ScenarioRequest {
+  std::string setup_id;
+  drivers::Driver* driver = nullptr;
+  std::vector<const engines::EngineSpec*> engines;
+  std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
+  OutputFormat format = OutputFormat::kTable;
+};
+
+// The request of a scenario whose options name the driver and the engines (and their versions,
+// as RunOptions and CommandRunOptions do).
+template <class Options>
+ScenarioRequest RequestFor(const std::string& setup_id, const Options& options,
+                           OutputFormat format) {
+  ScenarioRequest request{
+      .setup_id = setup_id, .driver = options.driver, .engines = options.engines, .format = format};
+  // Scenarios without --<engine>_version flags run what the setup has.
+  if constexpr (requires { options.versions; }) request.versions = options.versions;
+  return request;
+}
+
+// The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
+// `steps(session)`, the scenario's own steps returning its results (any kind with a Render
+// overload), finish the run and publish it. Returns the exit code of the run's status; an
+// error for what stopped the run before it had results, or for results that could not be saved
+// (FinishRun: they still go to stdout, since they were measured).
+template <class Steps>
+core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
+  if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  auto session = BenchSession::Open(request.setup_id);
+  if (!session) return tl::unexpected(session.error());
+  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions); !st) {
+    return tl::unexpected(st.error());
+  }
+  auto results = steps(**session);
+  if (!results) return tl::unexpected(results.error());
+  auto path = (*session)->FinishRun();
+  if (!path) {
+    const std::string rendered = Render(*results, request.format);
+    std::fwrite(rendered.data(), 1, rendered.size(), stdout);
+    std::fflush(stdout);
+    return tl::unexpected(path.error());
+  }
+  return Publish(*results, request.format, *path);
+}
+
+// RunScenario for a scenario whose steps are one function of the setup, its fleet and its
+// options (e.g. RunBenchmark), its request made by RequestFor.
+template <class Options, class Run>
+core::Result<int> RunScenarioOnSetup(const std::string& setup_id, const Options& options,
+                                     OutputFormat format, Run run) {
+  return RunScenario(RequestFor(setup_id, options, format), [&](BenchSession& session) {
+    return run(&session.setup(), session.fleet(), options);
+  });
+}
+
+}  // namespace dfbench::scenarios

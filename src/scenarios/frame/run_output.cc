@@ -1,0 +1,80 @@
+#include "scenarios/frame/run_output.h"
+
+#include <cstdio>
+
+#include "core/log.h"
+#include "results/writers.h"
+
+namespace dfbench::scenarios {
+
+namespace {
+
+// The writers of one result kind, one per format.
+template <class Results>
+struct Writers {
+  std::string (*table)(const Results&);
+  std::string (*json)(const Results&);
+  std::string (*csv)(const Results&);
+};
+
+template <class Results>
+std::string Write(const Results& r, OutputFormat format, const Writers<Results>& writers) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return writers.json(r);
+    case OutputFormat::kCsv:
+      return writers.csv(r);
+    case OutputFormat::kTable:
+      break;
+  }
+  return writers.table(r);
+}
+
+}  // namespace
+
+std::string Render(const results::RunResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::RunResults>{results::RenderRunTable, results::RenderRunJson,
+                                            results::RenderRunCsv});
+}
+
+std::string Render(const results::CommandRunResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::CommandRunResults>{results::RenderCommandRunTable,
+                                                   results::RenderCommandRunJson,
+                                                   results::RenderCommandRunCsv});
+}
+
+std::string Render(const results::SweepResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::SweepResults>{results::RenderSweepTable, results::RenderSweepJson,
+                                              results::RenderSweepCsv});
+}
+
+std::string Render(const results::MemoryRunResults& r, OutputFormat format) {
+  return Write(
+      r, format,
+      Writers<results::MemoryRunResults>{results::RenderMemoryTable, results::RenderMemoryJson,
+                                         results::RenderMemoryCsv});
+}
+
+int ExitCode(std::optional<results::RunStatus> run_status) {
+  if (run_status == results::RunStatus::kInterrupted) {
+    return static_cast<int>(core::ErrorKind::kInterrupted);
+  }
+  if (run_status != results::RunStatus::kCompleted) {
+    core::Note("one or more engines failed; see the error column");
+    return static_cast<int>(core::ErrorKind::kFailure);
+  }
+  return 0;
+}
+
+int Publish(const std::string& rendered, const std::filesystem::path& results_path,
+            std::optional<results::RunStatus> run_status) {
+  std::fwrite(rendered.data(), 1, rendered.size(), stdout);
+  std::fflush(stdout);
+  core::Notef("results: {}", results_path.string());
+  return ExitCode(run_status);
+}
+
+}  // namespace dfbench::scenarios

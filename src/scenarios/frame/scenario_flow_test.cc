@@ -1,0 +1,282 @@
+// The benchmark scenarios end to end on a local setup (run, run-commands, quickstart, sweep): a
+// real redis-server found on PATH, the built-in load generator (this binary, see
+// tests/support/main_as_dfbench.cc), results files, the setup's history and the exit codes,
+// with small runs.
+#include <gtest/gtest.h>
+
+#include "core/log.h"
+#include "drivers/builtin_driver.h"
+#include "scenarios/commands/run_commands.h"
+#include "scenarios/frame/bench_session.h"
+#include "scenarios/setget/quickstart.h"
+#include "scenarios/setget/run_benchmark.h"
+#include "scenarios/setup/lifecycle.h"
+#include "scenarios/sweep/sweep.h"
+#include "state/state.h"
+#include "support/dfbench_home.h"
+#include "support/test_data.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+using dfbench::testing::ReadJson;
+
+class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
+ protected:
+  void SetUp() override {
+    DfbenchHomeTest::SetUp();
+    core::SetQuiet(true);
+  }
+  void TearDown() override {
+    core::SetQuiet(false);
+    DfbenchHomeTest::TearDown();
+  }
+
+  SetupOptions LocalRedis(const std::string& id) {
+    SetupOptions o;
+    o.id = id;
+    o.engines = {engines::FindEngine("redis")};
+    o.pin_cpus = false;
+    return o;
+  }
+
+  void CreateLocalRedis(const std::string& id) {
+    auto setup = CreateSetup(LocalRedis(id));
+    ASSERT_TRUE(setup) << setup.error().message;
+  }
+
+  // 1 thread x 2 clients x 300 requests, two trials, no warmup, no cooldown.
+  RunOptions SmallRun() {
+    RunOptions o;
+    o.engines = {engines::FindEngine("redis")};
+    o.memtier.threads = 1;
+    o.memtier.clients = 2;
+    o.memtier.requests = 300;
+    o.memtier.pipeline = 4;
+    o.warmup_requests = 0;
+    o.trials = 2;
+    o.cooldown = std::chrono::milliseconds(0);
+    o.driver = &driver_;
+    return o;
+  }
+
+  // GET over 100 keys for one second, one trial.
+  CommandRunOptions SmallGet() {
+    CommandRunOptions o;
+    o.engines = {engines::FindEngine("redis")};
+    o.command = *FindBuiltinCommand("GET");
+    o.load.threads = 1;
+    o.load.clients = 2;
+    o.load.pipeline = 4;
+    o.load.data_size = 32;
+    o.load.key_maximum = 100;
+    o.load.test_time_sec = 1;
+    o.load.warmup_time_sec = 0;
+    o.trials = 1;
+    o.cooldown = std::chrono::milliseconds(0);
+    o.driver = &driver_;
+    return o;
+  }
+
+  static state::SetupState Load(const std::string& id) {
+    auto s = state::Load(id);
+    EXPECT_TRUE(s) << s.error().message;
+    return s.value_or(state::SetupState{});
+  }
+
+  // `code` is Ok and `want`.
+  static void ExpectExit(const core::Result<int>& code, int want) {
+    ASSERT_TRUE(code) << code.error().message;
+    EXPECT_EQ(*code, want);
+  }
+
+  // The results.json of `record` in setup `id`.
+  static nlohmann::json ResultsOf(const std::string& id, const state::BenchmarkRecord& record) {
+    return ReadJson(state::SetupDir(id) / record.path);
+  }
+
+  // The one run recorded in setup `id`, which is ready again; it must be of `kind` and have
+  // ended as `status`.
+  static state::BenchmarkRecord OnlyRun(const std::string& id, const std::string& kind,
+                                        results::RunStatus status) {
+    const auto s = Load(id);
+    EXPECT_EQ(s.status, state::SetupStatus::kReady);
+    EXPECT_EQ(s.benchmarks.size(), 1u);
+    if (s.benchmarks.empty()) return {};
+    EXPECT_EQ(s.benchmarks[0].kind, kind);
+    EXPECT_EQ(s.benchmarks[0].status, status);
+    return s.benchmarks[0];
+  }
+
+  // Two rungs far below capacity and one confirmation round, 1 s steps.
+  SweepOptions SmallSweep(const std::string& slo) {
+    SweepOptions o;
+    o.engines = {engines::FindEngine("redis")};
+    o.memtier.threads = 1;
+    o.memtier.clients = 2;
+    o.memtier.pipeline = 4;
+    o.key_maximum = 1000;
+    o.step_time = std::chrono::seconds(1);
+    o.objectives = {*ParseObjective(slo)};
+    o.search.fractions = {0.02, 0.04};
+    o.search.confirm = 1;
+    o.search.confirm_step_downs = 1;
+    o.cooldown = std::chrono::milliseconds(0);
+    o.driver = &driver_;
+    return o;
+  }
+
+  drivers::BuiltinDriver driver_;
+};
+
+TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
+  CreateLocalRedis("flow-run");
+  ExpectExit(RunOnSetup("flow-run", SmallRun(), OutputFormat::kJson), 0);
+  const auto record = OnlyRun("flow-run", "run", results::RunStatus::kCompleted);
+  EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
+
+  const fs::path dir = state::SetupDir("flow-run") / "benchmarks" / record.run_id;
+  EXPECT_TRUE(fs::exists(dir / "config.json"));
+  EXPECT_TRUE(fs::exists(dir / "results.csv"));
+  EXPECT_TRUE(fs::exists(dir / "memtier" / "redis-t2.json"));
+  const auto results = ResultsOf("flow-run", record);
+  EXPECT_EQ(results["status"], "completed");
+  ASSERT_EQ(results["engines"].size(), 1u);
+  EXPECT_EQ(results["engines"][0]["engine"], "redis");
+  EXPECT_EQ(results["engines"][0]["trials"].size(), 2u);
+  // 1 x 2 x 300 requests per trial, each answered.
+  EXPECT_EQ(results["engines"][0]["trials"][0]["ops"], 600);
+}
+
+TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
+  CreateLocalRedis("flow-commands");
+  ExpectExit(RunCommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);
+  const auto record = OnlyRun("flow-commands", "commands", results::RunStatus::kCompleted);
+  const auto results = ResultsOf("flow-commands", record);
+  EXPECT_EQ(results["status"], "completed");
+  ASSERT_EQ(results["commands"].size(), 1u);
+  EXPECT_EQ(results["commands"][0]["command"], "GET");
+  const auto& engines = results["commands"][0]["engines"];
+  ASSERT_EQ(engines.size(), 1u);
+  EXPECT_EQ(engines[0]["engine"], "redis");
+  EXPECT_GT(engines[0]["trials"][0]["ops"].get<uint64_t>(), 0u);
+}
+
+TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
+  CreateLocalRedis("flow-failed");
+  // A binary that exits at once: the run goes on to its end and says which engine failed.
+  auto s = Load("flow-failed");
+  const fs::path broken = home_ / "broken-redis";
+  dfbench::testing::WriteExecutable(broken, "#!/bin/sh\nexit 3\n");
+  s.engines.at(0).binary = broken.string();
+  ASSERT_TRUE(state::Save(&s));
+
+  ExpectExit(RunOnSetup("flow-failed", SmallRun(), OutputFormat::kTable),
+             static_cast<int>(core::ErrorKind::kFailure));
+  const auto record = OnlyRun("flow-failed", "run", results::RunStatus::kFailed);
+  const auto results = ResultsOf("flow-failed", record);
+  EXPECT_EQ(results["status"], "failed");
+  EXPECT_FALSE(results["engines"][0]["error"].get<std::string>().empty());
+}
+
+TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
+  auto unknown = RunOnSetup("flow-none", SmallRun(), OutputFormat::kTable);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, core::ErrorKind::kNotFound);
+
+  CreateLocalRedis("flow-destroyed");
+  ASSERT_TRUE(DestroySetup("flow-destroyed"));
+  auto destroyed = RunCommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
+  ASSERT_FALSE(destroyed);
+  EXPECT_EQ(destroyed.error().kind, core::ErrorKind::kNotFound);
+  EXPECT_EQ(Load("flow-destroyed").status, state::SetupStatus::kDestroyed);
+}
+
+TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
+  ExpectExit(Quickstart(LocalRedis("flow-quick"), SmallRun(), OutputFormat::kTable,
+                        /*keep_setup=*/false),
+             0);
+  const auto s = Load("flow-quick");
+  EXPECT_EQ(s.status, state::SetupStatus::kDestroyed);
+  ASSERT_EQ(s.benchmarks.size(), 1u);
+  EXPECT_EQ(s.benchmarks[0].status, results::RunStatus::kCompleted);
+  EXPECT_TRUE(fs::exists(state::SetupDir("flow-quick") / s.benchmarks[0].path));
+}
+
+// `sweep`: files, history, status and the search's record, with 1 s steps and a short ladder.
+// Assertions are on structure and on the rules, never on the rates measured.
+TEST(StepWarmup, AFifthOfTheStepAtMostASecond) {
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(1)), std::chrono::milliseconds(200));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(2)), std::chrono::milliseconds(400));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(10)), std::chrono::seconds(1));
+  EXPECT_EQ(StepWarmup(std::chrono::seconds(60)), std::chrono::seconds(1));
+}
+
+TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
+  ASSERT_TRUE(CreateSetup(LocalRedis("sw")));
+  auto code = SweepOnSetup("sw", SmallSweep("p99<=10s"), OutputFormat::kJson);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0);
+
+  auto s = state::Load("sw");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, state::SetupStatus::kReady);
+  ASSERT_EQ(s->benchmarks.size(), 1u);
+  EXPECT_EQ(s->benchmarks[0].kind, "sweep");
+  EXPECT_EQ(s->benchmarks[0].status, results::RunStatus::kCompleted);
+  const fs::path dir = state::SetupDir("sw") / "sweeps" / s->benchmarks[0].run_id;
+  EXPECT_TRUE(fs::exists(dir / "config.json"));
+  EXPECT_TRUE(fs::exists(dir / "results.csv"));
+
+  const auto j = ReadJson(dir / "results.json");
+  results::SweepResults r;
+  std::string error;
+  ASSERT_TRUE(results::FromJson(j, &r, &error)) << error;
+  EXPECT_EQ(j["scenario"], "sweep");
+  EXPECT_EQ(r.status, results::RunStatus::kCompleted);
+  ASSERT_EQ(r.objectives.size(), 1u);
+  EXPECT_EQ(r.objectives[0].text, "p99<=10s");
+  EXPECT_EQ(r.settings.step_time_sec, 1);
+  EXPECT_EQ(r.settings.warmup_sec, 0.2);  // a fifth of the step
+  ASSERT_EQ(r.engines.size(), 1u);
+  const auto& e = r.engines[0];
+  EXPECT_EQ(e.error, "");
+  // The closed-loop capacity first, then open-loop steps at fractions of it.
+  ASSERT_GE(e.steps.size(), 3u);
+  EXPECT_EQ(e.steps[0].phase, results::StepPhase::kCapacity);
+  EXPECT_EQ(e.steps[0].target_rate, 0);
+  EXPECT_EQ(e.capacity, e.steps[0].measured.achieved_rate);
+  EXPECT_GT(e.capacity, 0);
+  EXPECT_EQ(e.steps[1].phase, results::StepPhase::kLadder);
+  EXPECT_EQ(e.steps[1].target_rate, std::max(1.0, std::round(e.capacity * 0.02)));
+  for (size_t i = 0; i < e.steps.size(); ++i) {
+    const auto& step = e.steps[i];
+    EXPECT_EQ(step.index, static_cast<int>(i) + 1);
+    EXPECT_TRUE(fs::exists(dir / step.measured.raw_file)) << step.measured.raw_file;
+    for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+      EXPECT_TRUE(step.measured.LatencyAt(p)) << "step " << step.index << " p" << p;
+    }
+    // The generator reported its own CPU use (how much is a timing, not asserted).
+    const auto raw = ReadJson(dir / step.measured.raw_file);
+    EXPECT_GE(raw["dfbench"]["client_cpu"]["usable_cpus"].get<int>(), 1) << step.index;
+    EXPECT_GE(step.measured.client_cpu, 0) << "step " << step.index;
+    if (i == 0) continue;
+    // The rule: a pass is within 1 % of its target with every objective kept.
+    EXPECT_EQ(step.verdict.passed, step.verdict.reason.empty()) << step.verdict.reason;
+    if (step.verdict.passed) {
+      EXPECT_LE(std::abs(step.measured.achieved_rate - step.target_rate), 0.01 * step.target_rate);
+      EXPECT_LE(*step.measured.LatencyAt(99), 10000);
+    }
+  }
+  // One confirmation round after the search; the found rate is one a round sustained.
+  EXPECT_EQ(e.confirmation.round_rates.size(), e.found_rate ? 2u : 0u);
+  if (e.found_rate) {
+    EXPECT_EQ(e.steps.back().phase, results::StepPhase::kConfirm);
+    EXPECT_EQ(*e.found_rate, e.confirmation.min_rate);
+    EXPECT_LT(*e.found_rate, e.capacity);
+  }
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios

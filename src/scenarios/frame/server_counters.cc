@@ -1,0 +1,78 @@
+#include "scenarios/frame/server_counters.h"
+
+#include <cctype>
+#include <set>
+
+#include "protocol/blocking_client.h"
+#include "scenarios/frame/engine_control.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+const std::set<std::string, std::less<>>& ControlCommands() {
+  static const std::set<std::string, std::less<>> kControl = {
+      "info",    "ping",   "config",   "flushall", "hello",   "auth",  "client",
+      "command", "select", "shutdown", "debug",    "flushdb", "dbsize"};
+  return kControl;
+}
+
+uint64_t ParseCalls(const std::string& value) {
+  // "calls=123,usec=456,usec_per_call=3.7,..."
+  auto pos = value.find("calls=");
+  if (pos == std::string::npos) return 0;
+  return std::strtoull(value.c_str() + pos + 6, nullptr, 10);
+}
+
+}  // namespace
+
+core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
+                                     engines::Protocol protocol) {
+  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
+  if (!client) return tl::unexpected(client.error());
+  if (protocol == engines::Protocol::kMemcacheText) {
+    auto lines = client->MemcacheCommand("stats");
+    if (!lines) return tl::unexpected(lines.error());
+    uint64_t ops = 0;
+    for (const auto& line : *lines) {
+      if (line.rfind("STAT cmd_get ", 0) == 0) ops += std::strtoull(line.c_str() + 13, nullptr, 10);
+      if (line.rfind("STAT cmd_set ", 0) == 0) ops += std::strtoull(line.c_str() + 13, nullptr, 10);
+    }
+    return ops;
+  }
+  auto reply = client->Command({"INFO", "commandstats"});
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->is_error()) return core::Fail(core::ErrorKind::kFailure, "INFO: " + reply->str);
+  return DataOpsFromCommandStats(reply->str);
+}
+
+uint64_t DataOpsFromCommandStats(const std::string& info_commandstats) {
+  uint64_t ops = 0;
+  for (const auto& [key, value] : protocol::ParseInfo(info_commandstats)) {
+    if (key.rfind("cmdstat_", 0) != 0) continue;
+    std::string name = key.substr(8);
+    // Redis 7 names subcommands ("config|get"); they count as their command.
+    if (auto bar = name.find('|'); bar != std::string::npos) name = name.substr(0, bar);
+    if (IsControlCommand(name)) continue;
+    ops += ParseCalls(value);
+  }
+  return ops;
+}
+
+bool IsControlCommand(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ControlCommands().count(lower) > 0;
+}
+
+core::Result<uint64_t> ServerKeyCount(const std::string& address, int port) {
+  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
+  if (!client) return tl::unexpected(client.error());
+  auto reply = client->Command({"DBSIZE"});
+  if (!reply) return tl::unexpected(reply.error());
+  if (reply->type != protocol::ReplyType::kInteger || reply->integer < 0) {
+    return core::Fail(core::ErrorKind::kFailure, "DBSIZE: unexpected reply " + reply->str);
+  }
+  return static_cast<uint64_t>(reply->integer);
+}
+
+}  // namespace dfbench::scenarios

@@ -1,0 +1,43 @@
+#include "scenarios/frame/server_counters.h"
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "support/test_data.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+std::string Fixture(const std::string& name) {
+  auto text = core::ReadFile(testing::FixturePath("info/" + name));
+  EXPECT_TRUE(text.has_value()) << name;
+  return text ? *text : "";
+}
+
+// tests/fixtures/info/README.md: 1000 SETs and 1000 GETs from redis-benchmark, which also sends
+// two CONFIG GETs; INFO itself is counted after its reply, so it is not in the first answer.
+TEST(DataOpsFromCommandStats, DragonflySumsItsCommandsOverItsThreads) {
+  const std::string info = Fixture("dragonfly_info_commandstats.txt");
+  ASSERT_NE(info.find("cmdstat_set:calls=1000,"), std::string::npos) << info;
+  EXPECT_EQ(DataOpsFromCommandStats(info), 2000u);
+}
+
+TEST(DataOpsFromCommandStats, RedisSubcommandsCountAsTheirCommand) {
+  const std::string info = Fixture("redis_info_commandstats.txt");
+  ASSERT_NE(info.find("cmdstat_config|get:calls=2,"), std::string::npos) << info;
+  EXPECT_EQ(DataOpsFromCommandStats(info), 2000u);
+}
+
+TEST(DataOpsFromCommandStats, ControlCommandsAndOtherLinesAreLeftOut) {
+  EXPECT_EQ(DataOpsFromCommandStats("# Commandstats\r\n"
+                                    "cmdstat_ping:calls=7,usec=1,usec_per_call=0.1\r\n"
+                                    "cmdstat_INFO:calls=3,usec=1,usec_per_call=0.3\r\n"
+                                    "cmdstat_flushall:calls=1,usec=1,usec_per_call=1\r\n"
+                                    "cmdstat_lpush:calls=5,usec=1,usec_per_call=0.2\r\n"
+                                    "total_commands_processed:99\r\n"),
+            5u);
+  EXPECT_EQ(DataOpsFromCommandStats(""), 0u);
+}
+
+}  // namespace
+}  // namespace dfbench::scenarios

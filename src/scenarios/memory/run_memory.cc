@@ -1,0 +1,200 @@
+#include "scenarios/memory/run_memory.h"
+
+#include <algorithm>
+
+#include "core/format.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "hosts/leftovers.h"
+#include "scenarios/frame/bench_session.h"
+#include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/run_record.h"
+#include "scenarios/memory/memory_trial.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where one trial's engine writes its snapshot on the server host.
+struct SnapshotPlace {
+  std::string dir;
+  std::string file;
+  bool own_dir = false;  // made for this trial: removed whole afterwards
+};
+
+core::Result<SnapshotPlace> PrepareSnapshotPlace(hosts::Host& server, const MemoryOptions& o,
+                                                 const std::string& stem) {
+  SnapshotPlace place{.dir = o.snapshot_dir, .file = "dfbench-" + stem};
+  if (place.dir.empty()) {
+    auto work = server.WorkDir();
+    if (!work) return tl::unexpected(work.error());
+    place.dir = *work + "/snapshots/" + stem;
+    place.own_dir = true;
+  }
+  auto made = server.Run({.argv = {"mkdir", "-p", place.dir}});
+  if (!made) return tl::unexpected(made.error());
+  if (!made->status.ok()) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "snapshot directory " + place.dir + ": " + core::Trim(made->err));
+  }
+  // Should this command die, the next one removes what the engine wrote (a snapshot child
+  // killed mid-write leaves its temporary file).
+  if (auto st = hosts::RecordFiles(server, stem, place.dir, place.own_dir ? "" : place.file); !st) {
+    return tl::unexpected(st.error());
+  }
+  return place;
+}
+
+void RemoveSnapshot(hosts::Host& server, const SnapshotPlace& place, const std::string& stem) {
+  // The engine's file and its temporary ones (temp-<pid>.rdb sits beside it in its own dir;
+  // Dragonfly writes <file>-summary.dfs and one <file>-NNNN.dfs per shard). Cleanup: it runs
+  // after Ctrl+C too.
+  const std::vector<std::string> argv =
+      place.own_dir ? std::vector<std::string>{"rm", "-rf", "--", place.dir}
+                    : std::vector<std::string>{"sh", "-c",      "rm -rf -- \"$1/$2\"*",
+                                               "sh", place.dir, place.file};
+  auto removed = server.Run({.argv = argv, .interrupts = core::Interrupts::kIgnore});
+  if (!removed || !removed->status.ok()) {
+    core::Notef("could not remove the snapshot in {}", place.dir);
+    return;  // the record stays: the next command or destroy tries again
+  }
+  hosts::ForgetFiles(server, stem);
+}
+
+// A failed snapshot or failed updates are a failed measurement too: the row says why, the exit
+// code says so.
+bool MeasurementFailed(const results::MemoryEngineResult& row) {
+  return !row.error.empty() ||
+         std::any_of(row.trials.begin(), row.trials.end(), [](const results::MemoryTrial& t) {
+           return t.snapshot_status == results::kSnapshotFailed || !t.failed.empty();
+         });
+}
+
+const RunKind<results::MemoryRunResults> kMemory{
+    "memory", "memory", "raw", &results::RenderMemoryJson, &results::RenderMemoryCsv};
+
+results::MemorySettings Settings(const MemoryOptions& o) {
+  return {.keys = o.keys,
+          .value_size = o.value_size,
+          .snapshot = o.snapshot == SnapshotMode::kBgsave ? "bgsave" : "none",
+          .update_rate = o.update_rate,
+          .test_time_sec = static_cast<double>(o.test_time.count()),
+          .snapshot_delay_sec = static_cast<double>(o.snapshot_delay.count()),
+          .ratio = o.ratio,
+          .threads = o.threads,
+          .clients = o.clients,
+          .pipeline = o.pipeline,
+          .trials = o.trials,
+          .snapshot_dir = o.snapshot_dir,
+          .max_error_pct = o.max_error_pct};
+}
+
+// One engine's trials, each on a fresh start. Returns false when the run was interrupted.
+bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::string& run_id,
+               const fs::path& raw_dir, const state::EngineInstall& install,
+               const engines::EngineSpec& spec, results::MemoryEngineResult* row,
+               const std::function<void()>& publish) {
+  for (int n = 1; n <= o.trials; ++n) {
+    const std::string stem = core::Format("{}-{}-t{}", run_id, spec.name, n);
+    engines::Tuning tuning = o.tuning;
+    std::optional<SnapshotPlace> place;
+    if (spec.snapshots && o.snapshot == SnapshotMode::kBgsave) {
+      auto prepared = PrepareSnapshotPlace(*fleet.server, o, stem);
+      if (!prepared) {
+        row->error = prepared.error().message;
+        return true;
+      }
+      place = *prepared;
+      const auto args = engines::SnapshotArgs(place->dir, place->file);
+      tuning.extra_args.insert(tuning.extra_args.end(), args.begin(), args.end());
+    }
+    if (spec.debug_populate) {
+      tuning.extra_args.insert(tuning.extra_args.end(), spec.debug_command_args.begin(),
+                               spec.debug_command_args.end());
+      row->engine_args = spec.debug_command_args;
+    }
+    results::EngineResult started;  // what EngineTurn records: version, tuning, error
+    auto turn = EngineTurn::Start(fleet, install, spec, tuning, &started);
+    row->version = started.version;
+    row->tuning = started.tuning;
+    bool go_on = true;
+    if (!turn) {
+      row->error = started.error;
+      go_on = !core::InterruptRequested();
+    } else {
+      core::Notef("[{}] trial {}/{}", spec.name, n, o.trials);
+      auto trial = RunMemoryTrial(fleet, o, *turn, raw_dir, core::Format("{}-t{}", spec.name, n));
+      if (trial) {
+        trial->trial = n;
+        row->trials.push_back(std::move(*trial));
+        row->Aggregate();
+        turn->Stop();
+      } else {
+        go_on = turn->Failed(core::Format("trial {}", n), trial.error());
+        row->error = started.error;
+        turn->Stop();
+      }
+    }
+    if (place) RemoveSnapshot(*fleet.server, *place, stem);
+    publish();
+    if (!go_on) return false;
+    if (!row->error.empty()) return true;
+  }
+  return true;
+}
+
+}  // namespace
+
+core::Status CheckMemoryOptions(const MemoryOptions& o) {
+  if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "keys must be at least 1");
+  if (o.value_size <= 0) return core::Fail(core::ErrorKind::kUsage, "value_size must be > 0");
+  if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "trials must be at least 1");
+  if (o.test_time.count() < 1) {
+    return core::Fail(core::ErrorKind::kUsage, "test_time must be at least 1s");
+  }
+  if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      core::Format("snapshot_delay ({}s) must be shorter than test_time ({}s)",
+                                   o.snapshot_delay.count(), o.test_time.count()));
+  }
+  if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "update_rate must be >= 0");
+  return core::Ok();
+}
+
+core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, providers::Fleet& fleet,
+                                                  const MemoryOptions& options) {
+  if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
+  if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
+  if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
+  results::MemoryRunResults r;
+  auto run = ScenarioRun<results::MemoryRunResults>::Open(setup, *options.driver, kMemory, &r);
+  if (!run) return tl::unexpected(run.error());
+  r.settings = Settings(options);
+  nlohmann::json config = results::ToJson(r);
+  config.erase("engines");
+  const std::string announcement = core::Format(
+      "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, results in {}",
+      r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
+      r.settings.snapshot, run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(
+      options.engines, options.cooldown, &r.engines,
+      [&](const engines::EngineSpec& spec, results::MemoryEngineResult* row) {
+        return RunEngine(fleet, options, r.run_id, run->dir() / "raw",
+                         *setup->FindEngine(spec.name), spec, row, run->publish());
+      },
+      MeasurementFailed);
+  return r;
+}
+
+core::Result<int> RunMemoryOnSetup(const std::string& id, const MemoryOptions& options,
+                                   OutputFormat format) {
+  if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
+  return RunScenarioOnSetup(id, options, format, RunMemory);
+}
+
+}  // namespace dfbench::scenarios

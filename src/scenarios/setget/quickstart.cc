@@ -1,0 +1,74 @@
+#include "scenarios/setget/quickstart.h"
+
+#include "core/log.h"
+#include "core/time_format.h"
+#include "scenarios/frame/bench_session.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+// After setup failed: its error, then the stack it left is deleted (or, with --skip-destroy,
+// named with its cost and the destroy command), so that nothing keeps billing unannounced.
+// The setup's exit code, whatever the destroy did (a stack that would not go is named with the
+// command that retries).
+int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_setup) {
+  core::Note(error.message);
+  const int code = static_cast<int>(error.kind);
+  const auto left = StackLeftByFailedSetup(id);
+  if (!left) return code;
+  if (keep_setup) {
+    core::Note(providers::StillRunningLine(*left) + " (--skip-destroy)");
+    return code;
+  }
+  core::Notef("setup {} failed: deleting its stack {}", id, left->stack_name);
+  if (auto st = DestroySetup(id); !st) {
+    core::Note("destroy: " + st.error().message);
+    core::Notef("the stack {} may still be running: run 'dfbench destroy --id {}'",
+                left->stack_name, id);
+    return code;
+  }
+  // The last line says how it ended: destroy's own "Done." is not the quickstart's.
+  core::Notef("quickstart {} failed; its stack {} is deleted, nothing is left running", id,
+              left->stack_name);
+  return code;
+}
+
+}  // namespace
+
+core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
+                             OutputFormat format, bool keep_setup) {
+  // Named here, so that a setup that fails half-way can be found and cleaned up.
+  if (setup_options.id.empty()) {
+    setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
+  }
+  auto setup = CreateSetup(setup_options);
+  if (!setup) return AfterFailedSetup(setup_options.id, setup.error(), keep_setup);
+  run_options.engines.clear();
+  for (const auto* spec : setup_options.engines) {
+    const auto* install = setup->FindEngine(spec->name);
+    if (install && install->status == state::InstallStatus::kInstalled)
+      run_options.engines.push_back(spec);
+  }
+  const ScenarioRequest request{
+      .setup_id = setup->id, .driver = run_options.driver, .engines = {}, .format = format};
+  auto run = RunScenario(request, [&](BenchSession& session) {
+    return RunBenchmark(&session.setup(), session.fleet(), run_options);
+  });
+  int code = 0;
+  if (run) {
+    code = *run;
+  } else {
+    core::Note(run.error().message);
+    code = static_cast<int>(run.error().kind);
+  }
+  if (keep_setup) {
+    core::Notef("kept setup {} (--skip-destroy); remove it with 'dfbench destroy --id {}'",
+                setup->id, setup->id);
+  } else if (auto st = DestroySetup(setup->id); !st) {
+    core::Note("destroy: " + st.error().message);
+    if (code == 0) code = static_cast<int>(st.error().kind);
+  }
+  return code;
+}
+
+}  // namespace dfbench::scenarios

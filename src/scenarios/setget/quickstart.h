@@ -1,0 +1,21 @@
+// The `quickstart` scenario: a setup that lives for one run.
+#pragma once
+
+#include "core/error.h"
+#include "scenarios/frame/run_output.h"
+#include "scenarios/setget/run_benchmark.h"
+#include "scenarios/setup/lifecycle.h"
+
+namespace dfbench::scenarios {
+
+// Creates the setup (named by a timestamp when `setup_options.id` is empty), runs the benchmark
+// on the requested engines the setup found (the others were reported while locating them),
+// publishes the results in `format`, then destroys the setup unless `keep_setup`. A setup that
+// fails after its AWS stack exists (a host that never takes SSH, an install, Ctrl+C) has the
+// stack deleted too, unless `keep_setup`, which names it with its cost and the destroy command.
+// Returns the exit code: the run's, or the kind of what stopped the setup, the run or the
+// destroy (each a line on stderr).
+core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
+                             OutputFormat format, bool keep_setup);
+
+}  // namespace dfbench::scenarios

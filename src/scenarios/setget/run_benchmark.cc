@@ -1,0 +1,98 @@
+#include "scenarios/setget/run_benchmark.h"
+
+#include "core/format.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "results/writers.h"
+#include "scenarios/frame/bench_session.h"
+#include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/run_record.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+const RunKind<results::RunResults> kRun{"run", "benchmarks", "memtier", &results::RenderRunJson,
+                                        &results::RenderRunCsv};
+
+// One engine: start, warm up, trials, cross-check, stop. Fills `row`; returns false when the
+// run was interrupted.
+bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir,
+               const state::EngineInstall& install, const engines::EngineSpec& spec,
+               results::EngineResult* row, const std::function<void()>& publish) {
+  auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
+  if (!turn) return !core::InterruptRequested();
+  const drivers::Target target = turn->target();
+  drivers::Workload workload = SetGetWorkload(o.memtier);
+  workload.requests_per_client = o.memtier.requests;
+  if (o.warmup_requests > 0) {
+    drivers::Workload warm = workload;
+    warm.requests_per_client = o.warmup_requests;
+    core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
+                o.warmup_requests, warm.TotalRequests());
+    auto w = o.driver->Run(*fleet.client, target, warm, fleet.client_cpus,
+                           dir / "memtier" / (spec.name + "-warmup.json"));
+    if (!w) return turn->Failed("warmup", w.error());
+    row->warmup_ops = w->ops + w->errors;
+  }
+  for (int t = 1; t <= o.trials; ++t) {
+    if (!turn->Healthy(core::Format("trial {}", t))) return true;
+    const std::string raw = core::Format("{}-t{}.json", spec.name, t);
+    core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
+    auto trial =
+        o.driver->Run(*fleet.client, target, workload, fleet.client_cpus, dir / "memtier" / raw);
+    if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
+    trial->trial = t;
+    trial->raw_file = "memtier/" + raw;
+    turn->RecordTrial(std::move(*trial), o.trials, o.max_error_pct);
+    publish();
+  }
+  uint64_t client_ops = row->warmup_ops;
+  for (const auto& t : row->trials) client_ops += t.ops + t.errors;
+  turn->CrossCheck(client_ops);
+  turn->Stop();
+  return true;
+}
+
+}  // namespace
+
+core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
+                                               const RunOptions& options) {
+  if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
+    return tl::unexpected(st.error());
+  }
+  results::RunResults r;
+  auto run = ScenarioRun<results::RunResults>::Open(setup, *options.driver, kRun, &r);
+  if (!run) return tl::unexpected(run.error());
+  r.memtier = options.memtier;
+  r.warmup_requests = options.warmup_requests;
+  r.trials = options.trials;
+  nlohmann::json config = ConfigJson(r, options);
+  config["memtier"] = results::ToJson(r).at("memtier");
+  config["warmup_requests"] = options.warmup_requests;
+  config["trials"] = options.trials;
+  const auto& m = options.memtier;
+  const std::string announcement = core::Format(
+      "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
+      "= {} requests, results in {}",
+      r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,
+      static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
+      run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,
+                       [&](const engines::EngineSpec& spec, results::EngineResult* row) {
+                         return RunEngine(options, fleet, run->dir(), *setup->FindEngine(spec.name),
+                                          spec, row, run->publish());
+                       });
+  return r;
+}
+
+core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options,
+                             OutputFormat format) {
+  return RunScenarioOnSetup(id, options, format, RunBenchmark);
+}
+
+}  // namespace dfbench::scenarios

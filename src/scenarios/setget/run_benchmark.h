@@ -1,0 +1,56 @@
+// The `run` scenario: each engine in turn on the server host, a discarded warmup, N measured
+// trials from the client host, stop, cool down; results aggregated and written as they come.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "engines/install.h"
+#include "providers/provider.h"
+#include "results/schema.h"
+#include "scenarios/frame/run_output.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+struct RunOptions {
+  std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
+  results::MemtierConfig memtier;     // memtier.requests: per connection, as memtier's --requests
+  uint64_t warmup_requests = 100000;  // per connection too
+  int trials = 3;
+  // A trial with more failed requests than this percentage (0-100), or with none answered
+  // successfully, fails (results::TrialFailure).
+  double max_error_pct = results::kDefaultMaxErrorPct;
+  engines::Tuning tuning;  // cpus are filled from the fleet
+  // engine name -> --<engine>_version: installed into the setup before the run (see
+  // BenchSession::PrepareRun).
+  std::map<std::string, engines::VersionSpec> versions;
+  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
+  drivers::Driver* driver = nullptr;
+};
+
+// Runs the benchmark on a setup held by the caller. Writes, under
+// <setup>/benchmarks/<run_id>/: config.json first, each trial's raw report as soon as the
+// trial ends (memtier/<engine>-t<N>.json), and results.json + results.csv after every trial.
+// Records the run in setup->benchmarks as "running" (saved at once, so a killed run can be
+// recovered) and sets its final status at the end (the caller saves the state).
+//
+// An engine that fails to start or dies gets its error in its row and the run goes on with
+// the next engine; the returned status is then "failed". SIGINT/SIGTERM stops the run with
+// status "interrupted", keeping what was measured. Errors are returned only for what
+// prevents the run from starting (unknown engine, unwritable directory).
+core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
+                                               const RunOptions& options);
+
+// `dfbench run` on setup `id`: opens a BenchSession, installs a requested Dragonfly build,
+// runs the benchmark, finishes the run and publishes it in `format`. Returns the exit code of
+// the run's status; an error for what stopped it before it ran.
+core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options, OutputFormat format);
+
+}  // namespace dfbench::scenarios

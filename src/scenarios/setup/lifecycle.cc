@@ -1,0 +1,160 @@
+#include "scenarios/setup/lifecycle.h"
+
+#include <cstdio>
+
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/time_format.h"
+#include "scenarios/setup/recovery.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+// Deletes the directory of a corrupt setup when forced to; else says why not, in one line.
+core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
+                           IfCorrupt if_corrupt) {
+  const std::filesystem::path dir = state::SetupDir(id);
+  if (if_corrupt == IfCorrupt::kRefuse) {
+    return core::Fail(corrupt.kind, corrupt.message +
+                                        "; the hosts or stack it records cannot be read, so "
+                                        "nothing is torn down: check them, then a forced destroy "
+                                        "('dfbench help destroy') deletes " +
+                                        dir.string());
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (ec) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot delete " + dir.string() + ": " + ec.message());
+  }
+  core::Notef("setup \"{}\" was corrupt: deleted {}", id, dir.string());
+  return core::Ok();
+}
+
+}  // namespace
+
+core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
+  state::SetupState s;
+  s.id =
+      options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
+  if (auto st = state::ValidateId(s.id); !st) return tl::unexpected(st.error());
+  auto provider = providers::MakeProvider(options.provider);
+
+  auto lock = state::SetupLock::Acquire(s.id);
+  if (!lock) return tl::unexpected(lock.error());
+  auto existing = state::Load(s.id);
+  if (!existing && existing.error().kind != core::ErrorKind::kNotFound &&
+      options.if_corrupt == IfCorrupt::kRefuse) {
+    return core::Fail(existing.error().kind,
+                      existing.error().message + "; pass --force to replace it");
+  }
+  if (existing) {
+    if (auto st = RecoverAbandoned(&*existing); !st) return tl::unexpected(st.error());
+    if (existing->status != state::SetupStatus::kDestroyed &&
+        existing->status != state::SetupStatus::kFailed) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        "setup \"" + s.id + "\" already exists (status " +
+                            state::ToString(existing->status) +
+                            "); pick another --id or run 'dfbench destroy --id " + s.id + "'");
+    }
+  }
+  s.provider = options.provider;
+  s.created_at = core::NowIso8601();
+  s.status = state::SetupStatus::kProvisioning;
+  s.settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
+  for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
+  for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
+  for (const auto& [name, v] : options.versions) s.settings[name + "_version"] = v.value;
+  if (options.provider == state::ProviderKind::kSsh) {
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const auto& h : options.ssh.hosts) {
+      if (h.role == "server" || h.role == "client") {
+        s.settings[h.role] = h.address;
+        if (!h.private_address.empty()) s.settings[h.role + "_private_ip"] = h.private_address;
+      } else {
+        replicas.push_back(h.address);
+      }
+    }
+    s.settings["replicas"] = replicas;
+    s.settings["ssh_user"] = options.ssh.user;
+    s.settings["ssh_port"] = options.ssh.port;
+    if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
+  }
+  if (options.provider == state::ProviderKind::kAws) {
+    const auto& a = options.aws;
+    s.settings["region"] = a.region;
+    s.settings["server_instance"] = a.server.type;
+    s.settings["server_arch"] = aws::ArchName(a.server.arch);
+    s.settings["client_instance"] = a.client.type;
+    s.settings["client_arch"] = aws::ArchName(a.client.arch);
+    s.settings["replica_instance"] = a.replica.type;
+    s.settings["replica_arch"] = aws::ArchName(a.replica.arch);
+    s.settings["replicas"] = a.replicas;
+    s.ubuntu_version = a.ubuntu_version;
+    if (!options.ssh.user.empty()) s.settings["ssh_user"] = options.ssh.user;
+  }
+  s.tune_network = options.tune_network;
+  if (options.provider == state::ProviderKind::kLocal)
+    s.settings["replicas"] = options.local_replicas;
+  if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
+
+  providers::SetupRequest request = options;
+  request.on_installing = [&s] {
+    s.status = state::SetupStatus::kInstalling;
+    return state::Save(&s);
+  };
+  core::Notef("setup {}: {} engines on the {} provider", s.id,
+              state::IsRemote(options.provider) ? "installing" : "locating",
+              state::ToString(options.provider));
+  auto provisioned = provider->Provision(&s, request);
+  if (!provisioned || core::InterruptRequested()) {
+    s.status = state::SetupStatus::kFailed;
+    (void)state::Save(&s);
+    if (!provisioned) return tl::unexpected(provisioned.error());
+    return core::Fail(core::ErrorKind::kInterrupted, "interrupted during setup");
+  }
+  s.status = state::SetupStatus::kReady;
+  if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
+  std::fputs("Done.\n", stderr);
+  return s;
+}
+
+std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& id) {
+  auto s = state::Load(id);
+  if (!s || s->status != state::SetupStatus::kFailed) return std::nullopt;
+  return providers::BilledStackOf(*s);
+}
+
+core::Status DestroySetup(const std::string& id, IfCorrupt if_corrupt) {
+  if (auto st = state::ValidateId(id); !st) return st;
+  auto probe = state::Load(id);
+  if (!probe && probe.error().kind == core::ErrorKind::kNotFound) {
+    return tl::unexpected(probe.error());
+  }
+  auto lock = state::SetupLock::Acquire(id);
+  if (!lock) return tl::unexpected(lock.error());
+  auto s = state::Load(id);
+  if (!s && s.error().kind != core::ErrorKind::kNotFound)
+    return RemoveCorrupt(id, s.error(), if_corrupt);
+  if (!s) return tl::unexpected(s.error());
+  if (auto st = RecoverAbandoned(&*s); !st) return st;
+  if (s->status == state::SetupStatus::kDestroyed) {
+    core::Notef("setup \"{}\" is already destroyed; nothing to do", id);
+    return core::Ok();
+  }
+  auto provider = providers::MakeProvider(s->provider);
+  const state::SetupStatus previous = s->status;
+  s->status = state::SetupStatus::kDestroying;
+  if (auto st = state::Save(&*s); !st) return st;
+  if (auto st = provider->Destroy(&*s); !st) {
+    s->status = previous;
+    (void)state::Save(&*s);
+    return st;
+  }
+  s->status = state::SetupStatus::kDestroyed;
+  if (auto st = state::Save(&*s); !st) return st;
+  std::fputs("Done.\n", stderr);
+  return core::Ok();
+}
+
+}  // namespace dfbench::scenarios

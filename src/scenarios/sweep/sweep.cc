@@ -1,0 +1,222 @@
+#include "scenarios/sweep/sweep.h"
+
+#include <algorithm>
+
+#include "core/files.h"
+#include "core/format.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "drivers/load_report.h"
+#include "results/number_format.h"
+#include "scenarios/frame/bench_session.h"
+#include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/run_record.h"
+
+namespace dfbench::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The curve's percentiles, plus any an objective names (the maximum comes with every report).
+std::vector<double> StepPercentiles(const std::vector<results::Objective>& objectives) {
+  std::vector<double> p = {50, 90, 99, 99.9};
+  for (const auto& o : objectives) {
+    if (o.percentile < 100) p.push_back(o.percentile);
+  }
+  std::sort(p.begin(), p.end());
+  p.erase(std::unique(p.begin(), p.end()), p.end());
+  return p;
+}
+
+const RunKind<results::SweepResults> kSweep{"sweep", "sweeps", "loadgen", &results::RenderSweepJson,
+                                            &results::RenderSweepCsv};
+
+// One engine's sweep: start it, measure its closed-loop capacity, search, stop.
+class EngineSweep {
+ public:
+  EngineSweep(const SweepOptions& o, providers::Fleet& fleet, const fs::path& dir,
+              results::SweepEngine* row, std::function<void()> publish)
+      : o_(o),
+        fleet_(fleet),
+        dir_(dir),
+        row_(row),
+        publish_(std::move(publish)),
+        percentiles_(StepPercentiles(o.objectives)) {}
+
+  // False when the sweep was interrupted.
+  bool Run(const state::EngineInstall& install, const engines::EngineSpec& spec) {
+    results::EngineResult turn_row{.engine = spec.name};
+    auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, &turn_row);
+    Adopt(turn_row);
+    if (!turn) return !core::InterruptRequested();
+    turn_ = &*turn;
+    turn_row_ = &turn_row;
+    const bool go_on = Sweep();
+    Adopt(turn_row);
+    turn->Stop();
+    return go_on;
+  }
+
+ private:
+  void Adopt(const results::EngineResult& turn_row) {
+    row_->version = turn_row.version;
+    row_->tuning = turn_row.tuning;
+    row_->error = turn_row.error;
+  }
+
+  bool Sweep() {
+    const auto capacity = Step(results::StepPhase::kCapacity, 0);
+    if (!capacity) return !core::InterruptRequested();
+    Record(results::SweepStep{.phase = results::StepPhase::kCapacity, .measured = *capacity});
+    row_->capacity = capacity->achieved_rate;
+    if (row_->capacity <= 0) {
+      turn_row_->error = "the closed-loop capacity step answered no operation";
+      return true;
+    }
+    const auto found = SearchMaxRate(
+        row_->capacity, o_.objectives, o_.search,
+        [this](results::StepPhase phase, double target) { return Step(phase, target); },
+        [this](const results::SweepStep& s) { Record(s); });
+    row_->found_rate = found.found_rate;
+    row_->first_failing_rate = found.first_failing_rate;
+    row_->confirmation = found.confirmation;
+    Adopt(*turn_row_);
+    if (found.found_rate) {
+      core::Notef(
+          "[{}] highest rate within the objectives: {} ops/s (capacity {} ops/s{})", row_->engine,
+          results::WithSeparators(*found.found_rate), results::WithSeparators(row_->capacity),
+          found.confirmation.round_rates.size() >= 2
+              ? core::Format(", spread {:.1f}% over {} rounds", found.confirmation.SpreadPct(),
+                             found.confirmation.round_rates.size())
+              : "");
+    } else if (!found.stopped) {
+      core::Notef("[{}] no rate kept the objectives", row_->engine);
+    }
+    publish_();
+    return !core::InterruptRequested();
+  }
+
+  // One pass of the generator: closed loop when `target` is 0. nullopt when the engine is
+  // gone, the generator failed or an interrupt came (the reason is in the row).
+  std::optional<results::StepMeasurement> Step(results::StepPhase phase, double target) {
+    if (core::InterruptRequested()) return std::nullopt;
+    const int n = static_cast<int>(row_->steps.size()) + 1;
+    const std::string what = core::Format("step {}", n);
+    if (!turn_->Healthy(what)) return std::nullopt;
+    drivers::Workload w = SetGetWorkload(o_.memtier);
+    w.key_minimum = o_.key_maximum > 0 ? 1u : 0u;
+    w.key_maximum = o_.key_maximum;
+    w.length = drivers::Workload::Length::kTestTime;
+    w.test_time = o_.step_time;
+    w.rate_per_sec = target;
+    w.warmup_time = StepWarmup(o_.step_time);
+    w.percentiles = percentiles_;
+    const std::string phase_name(results::kStepPhaseNames.Name(phase));
+    const std::string raw = core::Format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
+    core::Notef("[{}] step {} ({}): {}", row_->engine, n, phase_name,
+                target > 0 ? results::WithSeparators(target) + " ops/s" : "closed loop");
+    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), w, fleet_.client_cpus, dir_ / raw);
+    if (!trial) {
+      turn_->Failed(what, trial.error());
+      Adopt(*turn_row_);
+      return std::nullopt;
+    }
+    auto text = core::ReadFile(dir_ / raw);
+    auto m = text ? drivers::ParseStepMeasurement(*text, percentiles_)
+                  : core::Result<results::StepMeasurement>(tl::unexpected(text.error()));
+    if (!m) {
+      turn_->Failed(what, m.error());
+      Adopt(*turn_row_);
+      return std::nullopt;
+    }
+    m->raw_file = raw;
+    return *std::move(m);
+  }
+
+  void Record(results::SweepStep s) {
+    s.index = static_cast<int>(row_->steps.size()) + 1;
+    const auto& m = s.measured;
+    core::Notef(
+        "[{}] step {}: achieved {} ops/s, p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms, "
+        "client CPU {:.0f}%{}",
+        row_->engine, s.index, results::WithSeparators(m.achieved_rate),
+        m.LatencyAt(50).value_or(0), m.LatencyAt(99).value_or(0), m.LatencyAt(100).value_or(0),
+        m.client_cpu * 100,
+        s.phase == results::StepPhase::kCapacity ? ""
+        : s.verdict.passed                       ? ": pass"
+                                                 : ": fail, " + s.verdict.reason);
+    row_->steps.push_back(std::move(s));
+    publish_();
+  }
+
+  const SweepOptions& o_;
+  providers::Fleet& fleet_;
+  fs::path dir_;
+  results::SweepEngine* row_;
+  std::function<void()> publish_;
+  std::vector<double> percentiles_;
+  EngineTurn* turn_ = nullptr;
+  results::EngineResult* turn_row_ = nullptr;
+};
+
+results::SweepSettings SettingsOf(const SweepOptions& o) {
+  return {.memtier = o.memtier,
+          .key_maximum = o.key_maximum,
+          .step_time_sec = static_cast<double>(o.step_time.count()),
+          .warmup_sec = std::chrono::duration<double>(StepWarmup(o.step_time)).count(),
+          .fractions = o.search.fractions,
+          .bracket = o.search.bracket,
+          .rate_tolerance = o.search.rate_tolerance,
+          .confirm = o.search.confirm,
+          .recheck = o.search.recheck,
+          .max_error_pct = o.search.max_error_pct};
+}
+
+}  // namespace
+
+std::chrono::milliseconds StepWarmup(std::chrono::seconds step_time) {
+  return std::min<std::chrono::milliseconds>(std::chrono::milliseconds(step_time) / 5,
+                                             std::chrono::seconds(1));
+}
+
+core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers::Fleet& fleet,
+                                             const SweepOptions& options) {
+  if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
+  if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
+  if (options.objectives.empty()) {
+    return core::Fail(core::ErrorKind::kUsage, "a sweep needs at least one objective");
+  }
+  if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
+    return tl::unexpected(st.error());
+  }
+  results::SweepResults r;
+  auto run = ScenarioRun<results::SweepResults>::Open(setup, *options.driver, kSweep, &r);
+  if (!run) return tl::unexpected(run.error());
+  r.settings = SettingsOf(options);
+  r.objectives = options.objectives;
+  nlohmann::json config = ConfigJson(r, options);
+  const nlohmann::json doc = results::ToJson(r);
+  config["settings"] = doc.at("settings");
+  config["objectives"] = doc.at("objectives");
+  std::string objectives;
+  for (const auto& o : options.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
+  const std::string announcement = core::Format(
+      "sweep {}: {} engine(s), objectives {}, {} s steps of {} threads × {} clients, "
+      "results in {}",
+      r.run_id, options.engines.size(), objectives, options.step_time.count(),
+      options.memtier.threads, options.memtier.clients, run->dir().string());
+  if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
+  run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,
+                       [&](const engines::EngineSpec& spec, results::SweepEngine* row) {
+                         EngineSweep sweep(options, fleet, run->dir(), row, run->publish());
+                         return sweep.Run(*setup->FindEngine(spec.name), spec);
+                       });
+  return r;
+}
+
+core::Result<int> SweepOnSetup(const std::string& id, const SweepOptions& options,
+                               OutputFormat format) {
+  return RunScenarioOnSetup(id, options, format, RunSweep);
+}
+
+}  // namespace dfbench::scenarios
