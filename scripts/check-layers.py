@@ -7,8 +7,9 @@ src/*/CMakeLists.txt (and the .cmake files beside them): a layer may include its
 those of every layer it links, directly or through another layer's PUBLIC links.
 
 Also fails when a scenario names a flag: the command line (cli) turns flags into options, and
-the layers below speak of options (a string literal "--name" in a source of src/scenarios/ other
-than a test is refused; engine and tool flags live in engines/ and drivers/).
+the layers below speak of options (a string literal holding "--name" in a source of
+src/scenarios/ other than a test is refused; engine and tool flags live in engines/ and
+drivers/, the one destroy command messages suggest in state/).
 
 Prints one line per violation (file:line, the include or the flag, the layers) and exits 1;
 exits 0 when every include points down and no scenario names a flag.
@@ -25,7 +26,8 @@ SOURCE_LIST = re.compile(r"set\(\s*(\w+)([^)]*)\)", re.S)
 LINK = re.compile(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
 KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE"}
-FLAG_LITERAL = re.compile(r'"--[a-z]')
+STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+FLAG = re.compile(r"(?<![\w-])--[a-z]")
 FLAGLESS_LAYERS = ["scenarios"]
 # Libraries outside src/ that test executables link; they pass their PUBLIC links on.
 OTHER_BUILD_FILES = [ROOT / "tests" / "support" / "CMakeLists.txt"]
@@ -133,8 +135,10 @@ def flags_named():
             if path.suffix not in (".h", ".cc") or path.stem.endswith("_test"):
                 continue
             for number, line in enumerate(path.read_text().splitlines(), 1):
-                code = line.split("//")[0]
-                if FLAG_LITERAL.search(code):
+                # The code before a // comment (a // inside a string literal starts none).
+                masked = STRING_LITERAL.sub(lambda m: "s" * len(m.group()), line)
+                code = line[:masked.find("//")] if "//" in masked else line
+                if any(FLAG.search(s) for s in STRING_LITERAL.findall(code)):
                     print(f"{path.relative_to(ROOT)}:{number}: names a flag: {line.strip()}")
                     found += 1
     return found

@@ -17,7 +17,7 @@ int RunDestroy(const std::string& id, bool yes, bool force) {
     OrExit(Confirm(DestroyPlan(*s), yes));
   }
   OrExit(scenarios::DestroySetup(
-      id, force ? scenarios::IfCorrupt::kForce : scenarios::IfCorrupt::kRefuse));
+      id, {.force = force, .how_to_force = "'" + state::DestroyCommand(id) + " --force'"}));
   if (!s && s.error().kind != core::ErrorKind::kNotFound) {
     std::printf("Setup %s deleted (it was corrupt).\n", id.c_str());
     return 0;

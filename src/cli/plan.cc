@@ -104,7 +104,7 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
     p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
                       o.aws.ubuntu_version);
   }
-  p += "  cost: " + CostLine(fleet) + ", billed until 'dfbench destroy --id " + o.id + "'\n";
+  p += "  cost: " + CostLine(fleet) + ", billed until '" + state::DestroyCommand(o.id) + "'\n";
   p += "  network: a VPC with one public subnet, SSH (22) open to the world, engine ports only "
        "between these instances, one cluster placement group\n";
   p += "  SSH key: a new 4096-bit RSA pair under " + dir + "/ssh (its public half becomes the " +

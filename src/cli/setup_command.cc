@@ -43,7 +43,7 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
   scenarios::SetupOptions o =
       ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
   o.client_tools = ToClientTools(f, o.provider, sub);
-  o.if_corrupt = f.force ? scenarios::IfCorrupt::kForce : scenarios::IfCorrupt::kRefuse;
+  o.if_corrupt = {.force = f.force, .how_to_force = "--force"};
   if (!PlanAndConfirm(t, &o, /*quickstart=*/false, /*keep=*/true)) return 0;
   auto created = scenarios::CreateSetup(o);
   if (!created) {

@@ -167,8 +167,8 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
       return *existing;
     }
     return core::Fail(core::ErrorKind::kUsage,
-                      "the stack " + name + " exists already (" + existing->status +
-                          "); run 'dfbench destroy --id " + s->id + "' or pick another --id");
+                      "the stack " + name + " exists already (" + existing->status + "); run '" +
+                          state::DestroyCommand(s->id) + "' or pick another --id");
   } else if (existing.error().kind != core::ErrorKind::kNotFound) {
     return tl::unexpected(existing.error());
   }

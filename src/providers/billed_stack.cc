@@ -41,8 +41,8 @@ std::string StillRunningLine(const BilledStack& b) {
   for (const auto& t : b.instance_types) types += (types.empty() ? "" : ", ") + t;
   return "setup " + b.setup_id + " failed and its stack is still running: " + b.stack_name +
          (types.empty() ? "" : " (" + types + ")") + " in " + b.region + ", " +
-         aws::CostLine(b.instance_types, b.region) + "; delete it with: dfbench destroy --id " +
-         b.setup_id;
+         aws::CostLine(b.instance_types, b.region) +
+         "; delete it with: " + state::DestroyCommand(b.setup_id);
 }
 
 }  // namespace dfbench::providers

@@ -100,6 +100,10 @@ std::filesystem::path RunsDir() {
   return HomeDir() / "runs";
 }
 
+std::string DestroyCommand(const std::string& id) {
+  return "dfbench destroy --id " + id;
+}
+
 std::filesystem::path SetupDir(const std::string& id) {
   return RunsDir() / id;
 }

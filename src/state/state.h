@@ -65,6 +65,8 @@ std::filesystem::path EngineCacheDir();
 std::filesystem::path RunsDir();
 // RunsDir()/<id>
 std::filesystem::path SetupDir(const std::string& id);
+// The command that destroys setup `id`, as every message suggesting it spells it.
+std::string DestroyCommand(const std::string& id);
 
 // An engine as installed or located on the server host.
 struct EngineInstall {

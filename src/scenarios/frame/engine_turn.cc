@@ -46,7 +46,7 @@ core::Status CheckEnginePort(providers::Fleet& fleet) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
         core::Format("port {} on {} ({}) is in use by another program: stop it, or "
-                     "create the setup with another --port",
+                     "create the setup with another engine port",
                      fleet.engine_port, fleet.server->Name(), fleet.server->EngineAddress()));
   }
   return core::Ok();

@@ -7,7 +7,7 @@
 namespace dfbench::scenarios {
 namespace {
 
-// After setup failed: its error, then the stack it left is deleted (or, with --skip-destroy,
+// After setup failed: its error, then the stack it left is deleted (or, when kept as asked,
 // named with its cost and the destroy command), so that nothing keeps billing unannounced.
 // The setup's exit code, whatever the destroy did (a stack that would not go is named with the
 // command that retries).
@@ -17,14 +17,14 @@ int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_
   const auto left = StackLeftByFailedSetup(id);
   if (!left) return code;
   if (keep_setup) {
-    core::Note(providers::StillRunningLine(*left) + " (--skip-destroy)");
+    core::Note(providers::StillRunningLine(*left) + " (kept as asked)");
     return code;
   }
   core::Notef("setup {} failed: deleting its stack {}", id, left->stack_name);
   if (auto st = DestroySetup(id); !st) {
     core::Note("destroy: " + st.error().message);
-    core::Notef("the stack {} may still be running: run 'dfbench destroy --id {}'",
-                left->stack_name, id);
+    core::Notef("the stack {} may still be running: run '{}'", left->stack_name,
+                state::DestroyCommand(id));
     return code;
   }
   // The last line says how it ended: destroy's own "Done." is not the quickstart's.
@@ -62,8 +62,8 @@ core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
     code = static_cast<int>(run.error().kind);
   }
   if (keep_setup) {
-    core::Notef("kept setup {} (--skip-destroy); remove it with 'dfbench destroy --id {}'",
-                setup->id, setup->id);
+    core::Notef("kept setup {} as asked; remove it with '{}'", setup->id,
+                state::DestroyCommand(setup->id));
   } else if (auto st = DestroySetup(setup->id); !st) {
     core::Note("destroy: " + st.error().message);
     if (code == 0) code = static_cast<int>(st.error().kind);

@@ -12,14 +12,15 @@ namespace {
 
 // Deletes the directory of a corrupt setup when forced to; else says why not, in one line.
 core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
-                           IfCorrupt if_corrupt) {
+                           const IfCorrupt& if_corrupt) {
   const std::filesystem::path dir = state::SetupDir(id);
-  if (if_corrupt == IfCorrupt::kRefuse) {
+  if (!if_corrupt.force) {
+    const std::string force =
+        if_corrupt.how_to_force.empty() ? "a forced destroy" : if_corrupt.how_to_force;
     return core::Fail(corrupt.kind, corrupt.message +
                                         "; the hosts or stack it records cannot be read, so "
-                                        "nothing is torn down: check them, then a forced destroy "
-                                        "('dfbench help destroy') deletes " +
-                                        dir.string());
+                                        "nothing is torn down: check them, then " +
+                                        force + " deletes " + dir.string());
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
@@ -28,6 +29,67 @@ core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
                       "cannot delete " + dir.string() + ": " + ec.message());
   }
   core::Notef("setup \"{}\" was corrupt: deleted {}", id, dir.string());
+  return core::Ok();
+}
+
+// The setup flags as given, recorded in state.json's "settings".
+nlohmann::json SettingsOf(const SetupOptions& options) {
+  nlohmann::json settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
+  for (const auto* e : options.engines) settings["engines"].push_back(e->name);
+  for (const auto& [name, path] : options.binaries) settings[name + "_binary"] = path;
+  for (const auto& [name, v] : options.versions) settings[name + "_version"] = v.value;
+  if (options.provider == state::ProviderKind::kSsh) {
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const auto& h : options.ssh.hosts) {
+      if (h.role == "server" || h.role == "client") {
+        settings[h.role] = h.address;
+        if (!h.private_address.empty()) settings[h.role + "_private_ip"] = h.private_address;
+      } else {
+        replicas.push_back(h.address);
+      }
+    }
+    settings["replicas"] = replicas;
+    settings["ssh_user"] = options.ssh.user;
+    settings["ssh_port"] = options.ssh.port;
+    if (!options.ssh.key_path.empty()) settings["ssh_key"] = options.ssh.key_path;
+  }
+  if (options.provider == state::ProviderKind::kAws) {
+    const auto& a = options.aws;
+    settings["region"] = a.region;
+    settings["server_instance"] = a.server.type;
+    settings["server_arch"] = aws::ArchName(a.server.arch);
+    settings["client_instance"] = a.client.type;
+    settings["client_arch"] = aws::ArchName(a.client.arch);
+    settings["replica_instance"] = a.replica.type;
+    settings["replica_arch"] = aws::ArchName(a.replica.arch);
+    settings["replicas"] = a.replicas;
+    if (!options.ssh.user.empty()) settings["ssh_user"] = options.ssh.user;
+  }
+  if (options.provider == state::ProviderKind::kLocal)
+    settings["replicas"] = options.local_replicas;
+  return settings;
+}
+
+// A setup of that id that is still there (not destroyed or failed) is not replaced; neither
+// is a corrupt one, unless forced. Held under the setup's lock.
+core::Status CheckReplaceable(const std::string& id, const IfCorrupt& if_corrupt) {
+  auto existing = state::Load(id);
+  if (!existing && existing.error().kind != core::ErrorKind::kNotFound && !if_corrupt.force) {
+    return core::Fail(existing.error().kind,
+                      existing.error().message + "; " +
+                          (if_corrupt.how_to_force.empty()
+                               ? std::string("a forced setup replaces it")
+                               : "pass " + if_corrupt.how_to_force + " to replace it"));
+  }
+  if (!existing) return core::Ok();
+  if (auto st = RecoverAbandoned(&*existing); !st) return st;
+  if (existing->status != state::SetupStatus::kDestroyed &&
+      existing->status != state::SetupStatus::kFailed) {
+    return core::Fail(core::ErrorKind::kUsage, "setup \"" + id + "\" already exists (status " +
+                                                   state::ToString(existing->status) +
+                                                   "); pick another id or run '" +
+                                                   state::DestroyCommand(id) + "'");
+  }
   return core::Ok();
 }
 
@@ -42,60 +104,13 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
 
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
-  auto existing = state::Load(s.id);
-  if (!existing && existing.error().kind != core::ErrorKind::kNotFound &&
-      options.if_corrupt == IfCorrupt::kRefuse) {
-    return core::Fail(existing.error().kind,
-                      existing.error().message + "; pass --force to replace it");
-  }
-  if (existing) {
-    if (auto st = RecoverAbandoned(&*existing); !st) return tl::unexpected(st.error());
-    if (existing->status != state::SetupStatus::kDestroyed &&
-        existing->status != state::SetupStatus::kFailed) {
-      return core::Fail(core::ErrorKind::kUsage,
-                        "setup \"" + s.id + "\" already exists (status " +
-                            state::ToString(existing->status) +
-                            "); pick another --id or run 'dfbench destroy --id " + s.id + "'");
-    }
-  }
+  if (auto st = CheckReplaceable(s.id, options.if_corrupt); !st) return tl::unexpected(st.error());
   s.provider = options.provider;
   s.created_at = core::NowIso8601();
   s.status = state::SetupStatus::kProvisioning;
-  s.settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
-  for (const auto* e : options.engines) s.settings["engines"].push_back(e->name);
-  for (const auto& [name, path] : options.binaries) s.settings[name + "_binary"] = path;
-  for (const auto& [name, v] : options.versions) s.settings[name + "_version"] = v.value;
-  if (options.provider == state::ProviderKind::kSsh) {
-    nlohmann::json replicas = nlohmann::json::array();
-    for (const auto& h : options.ssh.hosts) {
-      if (h.role == "server" || h.role == "client") {
-        s.settings[h.role] = h.address;
-        if (!h.private_address.empty()) s.settings[h.role + "_private_ip"] = h.private_address;
-      } else {
-        replicas.push_back(h.address);
-      }
-    }
-    s.settings["replicas"] = replicas;
-    s.settings["ssh_user"] = options.ssh.user;
-    s.settings["ssh_port"] = options.ssh.port;
-    if (!options.ssh.key_path.empty()) s.settings["ssh_key"] = options.ssh.key_path;
-  }
-  if (options.provider == state::ProviderKind::kAws) {
-    const auto& a = options.aws;
-    s.settings["region"] = a.region;
-    s.settings["server_instance"] = a.server.type;
-    s.settings["server_arch"] = aws::ArchName(a.server.arch);
-    s.settings["client_instance"] = a.client.type;
-    s.settings["client_arch"] = aws::ArchName(a.client.arch);
-    s.settings["replica_instance"] = a.replica.type;
-    s.settings["replica_arch"] = aws::ArchName(a.replica.arch);
-    s.settings["replicas"] = a.replicas;
-    s.ubuntu_version = a.ubuntu_version;
-    if (!options.ssh.user.empty()) s.settings["ssh_user"] = options.ssh.user;
-  }
+  s.settings = SettingsOf(options);
+  if (options.provider == state::ProviderKind::kAws) s.ubuntu_version = options.aws.ubuntu_version;
   s.tune_network = options.tune_network;
-  if (options.provider == state::ProviderKind::kLocal)
-    s.settings["replicas"] = options.local_replicas;
   if (auto st = state::Save(&s); !st) return tl::unexpected(st.error());
 
   providers::SetupRequest request = options;
@@ -125,7 +140,7 @@ std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& 
   return providers::BilledStackOf(*s);
 }
 
-core::Status DestroySetup(const std::string& id, IfCorrupt if_corrupt) {
+core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt) {
   if (auto st = state::ValidateId(id); !st) return st;
   auto probe = state::Load(id);
   if (!probe && probe.error().kind == core::ErrorKind::kNotFound) {

@@ -15,22 +15,26 @@
 namespace dfbench::scenarios {
 
 // What setup and destroy do with a setup whose state.json cannot be read (state::Load: corrupt):
-// refuse (one line naming the file and --force), or go on (--force).
-enum class IfCorrupt { kRefuse, kForce };
+// refuse, in one line naming the file and how to force it in the caller's words (the command
+// line's flag), or go on (`force`).
+struct IfCorrupt {
+  bool force = false;
+  std::string how_to_force;  // "--force" (setup), "'dfbench destroy --id x --force'" (destroy)
+};
 
 // A setup to create: its name and provider, and what it asks of the provider (engines,
 // binaries, versions, hosts, ...; `on_installing` is CreateSetup's).
 struct SetupOptions : providers::SetupRequest {
   std::string id;  // empty: a timestamp id
   state::ProviderKind provider = state::ProviderKind::kLocal;
-  IfCorrupt if_corrupt = IfCorrupt::kRefuse;  // kForce: a corrupt setup of this id is replaced
+  IfCorrupt if_corrupt;  // forced: a corrupt setup of this id is replaced
 };
 
 // Creates ~/.dfbench/runs/<id>/, provisions it through the provider ("provisioning", then
 // "installing" while engines are found or installed) and leaves it "ready" ("Done." on stderr).
 // kUsage when the id is taken by a setup that is neither destroyed nor failed (a failed one is
 // provisioned again, keeping its directory: e.g. the SSH key the hosts were just given), and
-// when it is corrupt unless `if_corrupt` is kForce; on failure the setup is left "failed" with
+// when it is corrupt unless `if_corrupt` forces it; on failure the setup is left "failed" with
 // the reason on stderr.
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options);
 
@@ -41,8 +45,8 @@ std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& 
 // Destroys a setup: releases what its provider holds and marks it "destroyed" (results stay).
 // Idempotent: an already destroyed setup is a note, not an error. kNotFound for an unknown id.
 // A corrupt setup records hosts or a stack that cannot be read, so nothing can be torn down:
-// kUsage (one line naming the file and --force), or with kForce its directory is deleted,
-// results included.
-core::Status DestroySetup(const std::string& id, IfCorrupt if_corrupt = IfCorrupt::kRefuse);
+// kUsage (one line naming the file and how to force it), or when forced its directory is
+// deleted, results included.
+core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt = {});
 
 }  // namespace dfbench::scenarios
