@@ -75,11 +75,8 @@ struct ShellScript {
   const char* closing;
 };
 
-const std::map<std::string, ShellScript>& Scripts() {
-  static const std::map<std::string, ShellScript> scripts = {
-      {"bash",
-       {[](const std::vector<Completions>& commands) {
-          return R"sh(# bash completion for dfbench: eval "$(dfbench completion bash)"
+std::string BashOpening(const std::vector<Completions>& commands) {
+  return R"sh(# bash completion for dfbench: eval "$(dfbench completion bash)"
 _dfbench() {
   local cur=${COMP_WORDS[COMP_CWORD]} command= i words
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -90,72 +87,80 @@ _dfbench() {
   done
   case $command in
     '') words=)sh" +
-                 hosts::ShellQuote(JoinedNames(commands) + " --help") + " ;;\n";
-        },
-        [](const Completions& c) {
-          return "    " + c.name + ") words=" + hosts::ShellQuote(WordsOf(c)) + " ;;\n";
-        },
-        R"sh(    *) words= ;;
+         hosts::ShellQuote(JoinedNames(commands) + " --help") + " ;;\n";
+}
+
+std::string BashCommand(const Completions& c) {
+  return "    " + c.name + ") words=" + hosts::ShellQuote(WordsOf(c)) + " ;;\n";
+}
+
+constexpr const char* kBashClosing = R"sh(    *) words= ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 complete -o default -F _dfbench dfbench
-)sh"}},
-      {"zsh",
-       {[](const std::vector<Completions>& commands) {
-          std::string s = R"sh(#compdef dfbench
+)sh";
+
+std::string ZshOpening(const std::vector<Completions>& commands) {
+  std::string s = R"sh(#compdef dfbench
 # zsh completion for dfbench: eval "$(dfbench completion zsh)", or save it as _dfbench
 # in a directory of $fpath
 _dfbench() {
   local -a commands
   commands=(
 )sh";
-          for (const auto& c : commands) {
-            s += "    " + hosts::ShellQuote(c.name + ":" + c.summary) + "\n";
-          }
-          return s + R"sh(  )
+  for (const auto& c : commands) s += "    " + hosts::ShellQuote(c.name + ":" + c.summary) + "\n";
+  return s + R"sh(  )
   if (( CURRENT == 2 )); then
     _describe -t commands 'dfbench command' commands
     return
   fi
   case ${words[2]} in
 )sh";
-        },
-        [](const Completions& c) {
-          return "    " + c.name + ") compadd -- " + WordsOf(c) + " ;;\n";
-        },
-        R"sh(  esac
+}
+
+std::string ZshCommand(const Completions& c) {
+  return "    " + c.name + ") compadd -- " + WordsOf(c) + " ;;\n";
+}
+
+constexpr const char* kZshClosing = R"sh(  esac
 }
 if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
   _dfbench "$@"
 else
   compdef _dfbench dfbench
 fi
-)sh"}},
-      {"fish",
-       {[](const std::vector<Completions>& commands) {
-          std::string s = R"sh(# fish completion for dfbench: dfbench completion fish | source
+)sh";
+
+std::string FishOpening(const std::vector<Completions>& commands) {
+  std::string s = R"sh(# fish completion for dfbench: dfbench completion fish | source
 complete -c dfbench -f
 )sh";
-          for (const auto& c : commands) {
-            s += "complete -c dfbench -n __fish_use_subcommand -a " + c.name + " -d " +
-                 FishQuoted(c.summary) + "\n";
-          }
-          return s;
-        },
-        [](const Completions& c) {
-          const std::string when = " -n '__fish_seen_subcommand_from " + c.name + "'";
-          std::string s;
-          for (const auto& [flag, help] : c.flags) {
-            const bool is_long = flag.rfind("--", 0) == 0;
-            s += "complete -c dfbench" + when +
-                 (is_long ? " -l " + flag.substr(2) : " -s " + flag.substr(1)) +
-                 (help.empty() ? "" : " -d " + FishQuoted(help)) + "\n";
-          }
-          for (const auto& w : c.words) s += "complete -c dfbench" + when + " -a " + w + "\n";
-          return s;
-        },
-        ""}},
+  for (const auto& c : commands) {
+    s += "complete -c dfbench -n __fish_use_subcommand -a " + c.name + " -d " +
+         FishQuoted(c.summary) + "\n";
+  }
+  return s;
+}
+
+std::string FishCommand(const Completions& c) {
+  const std::string when = " -n '__fish_seen_subcommand_from " + c.name + "'";
+  std::string s;
+  for (const auto& [flag, help] : c.flags) {
+    const bool is_long = flag.rfind("--", 0) == 0;
+    s += "complete -c dfbench" + when +
+         (is_long ? " -l " + flag.substr(2) : " -s " + flag.substr(1)) +
+         (help.empty() ? "" : " -d " + FishQuoted(help)) + "\n";
+  }
+  for (const auto& w : c.words) s += "complete -c dfbench" + when + " -a " + w + "\n";
+  return s;
+}
+
+const std::map<std::string, ShellScript>& Scripts() {
+  static const std::map<std::string, ShellScript> scripts = {
+      {"bash", {BashOpening, BashCommand, kBashClosing}},
+      {"zsh", {ZshOpening, ZshCommand, kZshClosing}},
+      {"fish", {FishOpening, FishCommand, ""}},
   };
   return scripts;
 }

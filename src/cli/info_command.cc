@@ -63,10 +63,8 @@ std::string AwsSection(const state::SetupState& s) {
                               providers::UpTime(s, std::chrono::system_clock::now())) +
            "\n";
     if (s.status == state::SetupStatus::kFailed) {
-      out +=
-          "  Left:      setup failed and its stack is still running; delete it with: "
-          "dfbench destroy --id " +
-          s.id + "\n";
+      out += "  Left:      setup failed and its stack is still running; delete it with: " +
+             state::DestroyCommand(s.id) + "\n";
     }
   }
   if (instances.empty()) return out + "  Instances: none launched\n";
@@ -74,7 +72,7 @@ std::string AwsSection(const state::SetupState& s) {
   return out;
 }
 
-void PrintInfo(const state::SetupState& s) {
+std::string SetupSection(const state::SetupState& s) {
   std::string out = core::Format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
                                  state::ToString(s.status), state::ToString(s.provider));
   out += core::Format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at,
@@ -84,20 +82,12 @@ void PrintInfo(const state::SetupState& s) {
                       core::FormatBytes(core::TreeBytes(state::SetupDir(s.id))),
                       core::FormatBytes(core::TreeBytes(state::SetupDir(s.id) / "work")));
   if (s.provider == state::ProviderKind::kAws) out += AwsSection(s);
-  out += "\nHosts:\n";
-  for (const auto& h : s.hosts) {
-    out += core::Format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
-                        h.name.empty() ? h.address : h.name, h.vcpus,
-                        static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
-    out += core::Format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
-    if (state::IsRemote(s.provider)) {
-      out += core::Format("      reached at {}; engine traffic on {}; NIC: {}\n", h.address,
-                          h.private_address,
-                          h.nic.empty() ? "unknown"
-                                        : core::Format("{} ({} RX queue{})", h.nic, h.rx_queues,
-                                                       h.rx_queues == 1 ? "" : "s"));
-    }
-  }
+  return out;
+}
+
+// What setup did to the server's NIC, and the load generators it provided on the client.
+std::string ProvisionedLines(const state::SetupState& s) {
+  std::string out;
   if (auto tuned = s.provider_data.find("tune_network"); tuned != s.provider_data.end()) {
     if (tuned->value("applied", false)) {
       out += core::Format(
@@ -123,46 +113,75 @@ void PrintInfo(const state::SetupState& s) {
           method == "source" ? "built from " + t.value("source", "") : "found on the client");
     }
   }
-  const auto roles = providers::SshRoles(s);
-  if (!roles.empty() && s.status != state::SetupStatus::kDestroyed) {
-    out += "\nSSH:\n";
-    for (const auto& role : roles) {
-      auto endpoint = providers::LoginEndpoint(s, role);
-      if (!endpoint) continue;
-      if (role == roles.front()) out += core::Format("  Key:    {}\n", endpoint->key_path);
-      out += core::Format("  {:<7} {}\n", role + ":",
-                          hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
-    }
-    if (auto server = providers::LoginEndpoint(s, "server"); server) {
-      // Quoted like the ssh lines: a key path may hold spaces or shell characters.
-      std::vector<std::string> scp = {"scp"};
-      if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});
-      scp.insert(scp.end(),
-                 {"-P", std::to_string(server->port), "FILE", hosts::Destination(*server) + ":"});
-      out += core::Format("  copy:   {}\n", hosts::ShellJoinForDisplay(scp));
+  return out;
+}
+
+std::string HostsSection(const state::SetupState& s) {
+  std::string out = "\nHosts:\n";
+  for (const auto& h : s.hosts) {
+    out += core::Format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
+                        h.name.empty() ? h.address : h.name, h.vcpus,
+                        static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
+    out += core::Format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
+    if (state::IsRemote(s.provider)) {
+      out += core::Format("      reached at {}; engine traffic on {}; NIC: {}\n", h.address,
+                          h.private_address,
+                          h.nic.empty() ? "unknown"
+                                        : core::Format("{} ({} RX queue{})", h.nic, h.rx_queues,
+                                                       h.rx_queues == 1 ? "" : "s"));
     }
   }
-  out += "\nEngines:\n";
+  return out + ProvisionedLines(s);
+}
+
+// The ssh line of each role and an scp line for the server ("" without SSH hosts).
+std::string SshSection(const state::SetupState& s, const std::vector<std::string>& roles) {
+  if (roles.empty() || s.status == state::SetupStatus::kDestroyed) return "";
+  std::string out = "\nSSH:\n";
+  for (const auto& role : roles) {
+    auto endpoint = providers::LoginEndpoint(s, role);
+    if (!endpoint) continue;
+    if (role == roles.front()) out += core::Format("  Key:    {}\n", endpoint->key_path);
+    out += core::Format("  {:<7} {}\n", role + ":",
+                        hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
+  }
+  if (auto server = providers::LoginEndpoint(s, "server"); server) {
+    // Quoted like the ssh lines: a key path may hold spaces or shell characters.
+    std::vector<std::string> scp = {"scp"};
+    if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});
+    scp.insert(scp.end(),
+               {"-P", std::to_string(server->port), "FILE", hosts::Destination(*server) + ":"});
+    out += core::Format("  copy:   {}\n", hosts::ShellJoinForDisplay(scp));
+  }
+  return out;
+}
+
+std::string EnginesSection(const state::SetupState& s) {
   core::Table engines({"NAME", "VERSION", "STATUS", "SOURCE", "SHA256", "BINARY"});
   for (const auto& e : s.engines) {
     // The sha256's first 12 digits tell builds apart; the whole is in --json.
     engines.AddRow({e.name, e.version, state::ToString(e.status), e.origin.empty() ? "-" : e.origin,
                     e.sha256.empty() ? "-" : e.sha256.substr(0, 12), e.binary});
   }
-  out += Indent(engines.Render());
-  out += "\nBenchmarks:\n";
-  if (s.benchmarks.empty()) {
-    out += "  none yet\n";
-  } else {
-    core::Table runs({"RUN", "KIND", "STATUS", "ENGINES", "RESULTS"});
-    for (const auto& b : s.benchmarks) {
-      std::string engines_csv;
-      for (const auto& e : b.engines) engines_csv += (engines_csv.empty() ? "" : ",") + e;
-      runs.AddRow({b.run_id, b.kind, results::ToString(b.status), engines_csv,
-                   (state::SetupDir(s.id) / b.path).string()});
-    }
-    out += Indent(runs.Render());
+  return "\nEngines:\n" + Indent(engines.Render());
+}
+
+std::string BenchmarksSection(const state::SetupState& s) {
+  if (s.benchmarks.empty()) return "\nBenchmarks:\n  none yet\n";
+  core::Table runs({"RUN", "KIND", "STATUS", "ENGINES", "RESULTS"});
+  for (const auto& b : s.benchmarks) {
+    std::string engines_csv;
+    for (const auto& e : b.engines) engines_csv += (engines_csv.empty() ? "" : ",") + e;
+    runs.AddRow({b.run_id, b.kind, results::ToString(b.status), engines_csv,
+                 (state::SetupDir(s.id) / b.path).string()});
   }
+  return "\nBenchmarks:\n" + Indent(runs.Render());
+}
+
+void PrintInfo(const state::SetupState& s) {
+  const auto roles = providers::SshRoles(s);
+  std::string out = SetupSection(s) + HostsSection(s) + SshSection(s, roles) + EnginesSection(s) +
+                    BenchmarksSection(s);
   if (s.status != state::SetupStatus::kDestroyed) {
     out += core::Format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
                         s.id, s.id);

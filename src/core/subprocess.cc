@@ -284,7 +284,19 @@ std::string DescribeTimeout(std::chrono::milliseconds timeout) {
 
 }  // namespace
 
-Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options) {
+namespace {
+
+// A child started by RunCapture: its stdout (and stderr, when captured) still to be read.
+struct CapturingChild {
+  Process proc;
+  int out_fd = -1;
+  int err_fd = -1;  // -1: stderr goes where ours goes
+};
+
+// Starts `argv` with its stdout (and stderr when captured) on pipes and its stdin from
+// options.stdin_path or options.stdin_data (then closed).
+Result<CapturingChild> StartCapturing(const std::vector<std::string>& argv,
+                                      const RunOptions& options) {
   auto child = PrepareChild(argv, options.cpus, {});
   if (!child) return tl::unexpected(child.error());
   const bool capture_err = options.stderr_mode == RunOptions::Stderr::kCapture;
@@ -313,7 +325,6 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
     close_pipes();
     return tl::unexpected(started.error());
   }
-  Process proc = std::move(*started);
   close(out_pipe[1]);
   if (capture_err) close(err_pipe[1]);
   close(in_pipe[0]);
@@ -322,10 +333,31 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
     (void)!write(in_pipe[1], options.stdin_data.data(), options.stdin_data.size());
   }
   close(in_pipe[1]);
-  CapturedOutput result;
-  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_fds = capture_err ? 2 : 1;
+  return CapturingChild{std::move(*started), out_pipe[0], err_pipe[0]};
+}
+
+// An error when the wait must end now (an interrupt it obeys, or its deadline), the child
+// stopped; Ok to go on waiting.
+Status StopIfDue(Process& proc, const RunOptions& options,
+                 std::chrono::steady_clock::time_point deadline, const std::string& program) {
+  if (options.interrupts == Interrupts::kObey && InterruptRequested()) {
+    proc.Terminate(std::chrono::milliseconds(500));
+    return Fail(ErrorKind::kInterrupted, "interrupted");
+  }
+  if (std::chrono::steady_clock::now() >= deadline) {
+    proc.Terminate(std::chrono::milliseconds(500));
+    return Fail(ErrorKind::kFailure,
+                program + " timed out after " + DescribeTimeout(options.timeout));
+  }
+  return Ok();
+}
+
+// Reads the child's pipes into `result` until both close (or the wait must end); closes them.
+Status ReadUntilClosed(CapturingChild& c, const RunOptions& options,
+                       std::chrono::steady_clock::time_point deadline, const std::string& program,
+                       CapturedOutput* result) {
+  pollfd fds[2] = {{c.out_fd, POLLIN, 0}, {c.err_fd, POLLIN, 0}};
+  int open_fds = c.err_fd >= 0 ? 2 : 1;
   auto close_all = [&] {
     for (auto& f : fds) {
       if (f.fd >= 0) close(f.fd);
@@ -334,16 +366,9 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
   };
   char buf[65536];
   while (open_fds > 0) {
-    if (options.interrupts == Interrupts::kObey && InterruptRequested()) {
-      proc.Terminate(std::chrono::milliseconds(500));
+    if (auto st = StopIfDue(c.proc, options, deadline, program); !st) {
       close_all();
-      return Fail(ErrorKind::kInterrupted, "interrupted");
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      proc.Terminate(std::chrono::milliseconds(500));
-      close_all();
-      return Fail(ErrorKind::kFailure,
-                  argv[0] + " timed out after " + DescribeTimeout(options.timeout));
+      return st;
     }
     int r = poll(fds, 2, 100);  // a negative fd is ignored by poll
     if (r < 0 && errno != EINTR) break;
@@ -351,7 +376,7 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t n = read(fds[i].fd, buf, sizeof(buf));
       if (n > 0) {
-        (i == 0 ? result.out : result.err).append(buf, static_cast<size_t>(n));
+        (i == 0 ? result->out : result->err).append(buf, static_cast<size_t>(n));
       } else if (n == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;
@@ -360,21 +385,28 @@ Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const Ru
     }
   }
   close_all();
+  return Ok();
+}
+
+}  // namespace
+
+Result<CapturedOutput> RunCapture(const std::vector<std::string>& argv, const RunOptions& options) {
+  auto child = StartCapturing(argv, options);
+  if (!child) return tl::unexpected(child.error());
+  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
+  CapturedOutput result;
+  if (auto st = ReadUntilClosed(*child, options, deadline, argv[0], &result); !st) {
+    return tl::unexpected(st.error());
+  }
   // The pipes closed but the child may still run (it closed its stdout, or a grandchild
   // holds no pipe); keep honouring the deadline and interrupts while it finishes.
   while (true) {
-    if (auto s = proc.WaitFor(std::chrono::milliseconds(50))) {
+    if (auto s = child->proc.WaitFor(std::chrono::milliseconds(50))) {
       result.status = *s;
       return result;
     }
-    if (options.interrupts == Interrupts::kObey && InterruptRequested()) {
-      proc.Terminate(std::chrono::milliseconds(500));
-      return Fail(ErrorKind::kInterrupted, "interrupted");
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      proc.Terminate(std::chrono::milliseconds(500));
-      return Fail(ErrorKind::kFailure,
-                  argv[0] + " timed out after " + DescribeTimeout(options.timeout));
+    if (auto st = StopIfDue(child->proc, options, deadline, argv[0]); !st) {
+      return tl::unexpected(st.error());
     }
   }
 }

@@ -109,16 +109,11 @@ std::string RunAsUser(hosts::Host& host, const EngineSpec& spec) {
 
 }  // namespace
 
-core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
-                                  const std::string& binary, const Tuning& tuning,
-                                  const StartOptions& options) {
-  auto fail = [&](const core::Error& e) {
-    return core::Fail(e.kind, spec.name + " failed to start: " + e.message);
-  };
-  auto work_dir = host.WorkDir();
-  if (!work_dir) return fail(work_dir.error());
-  auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
-  if (!port) return fail(port.error());
+namespace {
+
+// `tuning` as the engine will run: derived shard counts and network pinning worked out from
+// the host's facts (read only when needed).
+core::Result<Tuning> TuningOnHost(hosts::Host& host, const EngineSpec& spec, const Tuning& tuning) {
   const bool derive_shards = tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards < 0;
   const bool pin_network = PinsNetwork(spec, tuning);
   int vcpus = 0, rx_queues = 0;
@@ -127,7 +122,7 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
       spec.tuning.worker_threads && tuning.*spec.tuning.worker_threads <= 0 && tuning.cpus.empty();
   if (derive_shards || (pin_network && tuning.cpus.empty()) || count_cpus) {
     auto facts = host.Facts("server");
-    if (!facts) return fail(facts.error());
+    if (!facts) return tl::unexpected(facts.error());
     vcpus = facts->vcpus;
     rx_queues = facts->rx_queues;
   }
@@ -140,7 +135,58 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     effective.*spec.tuning.pin_network = !cpus.empty();
     if (!cpus.empty()) effective.cpus = cpus;
   }
-  const Tuning resolved = ResolveTuning(spec, effective, vcpus, rx_queues);
+  return ResolveTuning(spec, effective, vcpus, rx_queues);
+}
+
+// Waits until the started engine answers its ready signal; any way out but success stops it
+// and says why, with its log's tail.
+core::Status WaitUntilAnswering(hosts::Host& host, const EngineSpec& spec,
+                                hosts::DaemonHandle& daemon, const hosts::TcpEndpoint& control,
+                                const LaunchParams& params, const std::string& log_path,
+                                milliseconds ready_timeout) {
+  auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
+    host.StopDaemon(daemon, milliseconds(500));
+    host.ReleaseControlEndpoint(params.port);
+    std::string tail = LastLines(host.ReadTail(log_path, kTailBytes));
+    return core::Fail(kind, WithTail(spec.name + " failed to start: " + reason, tail, log_path));
+  };
+  const auto deadline = steady_clock::now() + ready_timeout;
+  while (true) {
+    if (!host.DaemonAlive(daemon)) {
+      std::string how = daemon.exit_status ? " (" + daemon.exit_status->Describe() + ")" : "";
+      return give_up(core::ErrorKind::kEnvironment, params.binary + " exited during startup" + how);
+    }
+    // Bounded by what is left, so a port that accepts but never answers cannot overrun.
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
+    auto ping =
+        Ping(spec, control.address, control.port, std::clamp(left, kPollInterval, kControlTimeout));
+    if (ping) return core::Ok();
+    if (steady_clock::now() >= deadline) {
+      return give_up(core::ErrorKind::kEnvironment,
+                     "no answer to " + ReadySignal(spec) + " on " + params.address + ":" +
+                         std::to_string(params.port) + " within " + FormatDuration(ready_timeout) +
+                         " (the last try: " + ping.error().message + ")");
+    }
+    if (!core::SleepUnlessInterrupted(kPollInterval)) {
+      return give_up(core::ErrorKind::kInterrupted, "interrupted");
+    }
+  }
+}
+
+}  // namespace
+
+core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
+                                  const std::string& binary, const Tuning& tuning,
+                                  const StartOptions& options) {
+  auto fail = [&](const core::Error& e) {
+    return core::Fail(e.kind, spec.name + " failed to start: " + e.message);
+  };
+  auto work_dir = host.WorkDir();
+  if (!work_dir) return fail(work_dir.error());
+  auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
+  if (!port) return fail(port.error());
+  auto resolved = TuningOnHost(host, spec, tuning);
+  if (!resolved) return fail(resolved.error());
   LaunchParams params{.binary = binary,
                       .address = host.EngineAddress(),
                       .port = *port,
@@ -149,49 +195,21 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   auto control = host.ControlEndpoint(*port);
   if (!control) return fail(control.error());
   const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";
-  auto daemon = host.StartDaemon({.argv = BuildArgv(spec, resolved, params),
+  auto daemon = host.StartDaemon({.argv = BuildArgv(spec, *resolved, params),
                                   .log_path = log_path,
-                                  .cpus = resolved.cpus,
+                                  .cpus = resolved->cpus,
                                   .working_dir = *work_dir});
   if (!daemon) {
     host.ReleaseControlEndpoint(*port);
     return fail(daemon.error());
   }
-
-  // Wait until it answers. Any way out but success kills the process.
-  auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
-    host.StopDaemon(*daemon, milliseconds(500));
-    host.ReleaseControlEndpoint(*port);
-    std::string tail = LastLines(host.ReadTail(log_path, kTailBytes));
-    return core::Fail(kind, WithTail(spec.name + " failed to start: " + reason, tail, log_path));
-  };
-  const auto deadline = steady_clock::now() + options.ready_timeout;
-  std::string last_error;
-  while (true) {
-    if (!host.DaemonAlive(*daemon)) {
-      std::string how = daemon->exit_status ? " (" + daemon->exit_status->Describe() + ")" : "";
-      return give_up(core::ErrorKind::kEnvironment, binary + " exited during startup" + how);
-    }
-    // Bounded by what is left, so a port that accepts but never answers cannot overrun.
-    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
-    auto ping = Ping(spec, control->address, control->port,
-                     std::clamp(left, kPollInterval, kControlTimeout));
-    if (ping) break;
-    last_error = ping.error().message;
-    if (steady_clock::now() >= deadline) {
-      return give_up(core::ErrorKind::kEnvironment, "no answer to " + ReadySignal(spec) + " on " +
-                                                        params.address + ":" +
-                                                        std::to_string(params.port) + " within " +
-                                                        FormatDuration(options.ready_timeout) +
-                                                        " (the last try: " + last_error + ")");
-    }
-    if (!core::SleepUnlessInterrupted(kPollInterval)) {
-      return give_up(core::ErrorKind::kInterrupted, "interrupted");
-    }
+  if (auto st = WaitUntilAnswering(host, spec, *daemon, *control, params, log_path,
+                                   options.ready_timeout);
+      !st) {
+    return tl::unexpected(st.error());
   }
-
   RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port, *control,
-                       TuningJson(spec, resolved), options);
+                       TuningJson(spec, *resolved), options);
   auto version = ReadVersion(spec, control->address, control->port, &engine.tuning_);
   if (!version) {
     return core::Fail(

@@ -239,103 +239,123 @@ std::string ReportJson(const Report& r, const Config& config) {
   return root.dump(2) + "\n";
 }
 
+namespace {
+
+// printf into `out`: the table reads as memtier's, whose columns are printf widths.
+template <class... Args>
+void Appendf(std::string* out, const char* fmt, Args... args) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), fmt, args...);
+  *out += buf;
+}
+
+// `text` right-aligned in `width` and a space.
+void Column(std::string* line, const std::string& text, int width) {
+  Appendf(line, "%*s ", width, text.c_str());
+}
+
+// The run's shape, as memtier's table starts.
+std::string TableHead(const Config& config) {
+  std::string out;
+  Appendf(&out, "%-10d%s\n", config.threads, "Threads");
+  Appendf(&out, "%-10d%s\n", config.clients, "Connections per thread");
+  if (config.by_time()) {
+    Appendf(&out, "%-10g%s\n", static_cast<double>(config.test_time.count()) / 1e6, "Seconds");
+  } else {
+    Appendf(&out, "%-10llu%s\n", static_cast<unsigned long long>(config.RequestsForClient(0)),
+            "Requests per client");
+  }
+  return out;
+}
+
+std::string StatsHeader(const Config& config, size_t type_width, bool hits) {
+  std::string header = "Type" + std::string(type_width - 4, ' ');
+  Column(&header, "Ops/sec", 12);
+  if (hits) {
+    Column(&header, "Hits/sec", 12);
+    Column(&header, "Misses/sec", 12);
+  }
+  Column(&header, "Avg. Latency", 15);
+  for (double p : config.percentiles) {
+    std::string name;
+    Appendf(&name, "p%g Latency", p);
+    Column(&header, name, 15);
+  }
+  Column(&header, "KB/sec", 12);
+  return std::string(header.size(), '=') + "\n" + header + "\n" + std::string(header.size(), '-') +
+         "\n";
+}
+
+std::string StatsRow(const SectionStats& s, const Config& config, size_t type_width, bool hits,
+                     double secs) {
+  std::string line =
+      s.section + std::string(type_width - std::min(type_width, s.section.size()), ' ');
+  auto num = [&line](double v, int width, int decimals) {
+    Appendf(&line, "%*.*f ", width, decimals, v);
+  };
+  num(static_cast<double>(s.count) / secs, 12, 2);
+  if (hits) {
+    if (s.has_hits) {
+      num(static_cast<double>(s.hits) / secs, 12, 2);
+      num(static_cast<double>(s.misses) / secs, 12, 2);
+    } else {
+      Column(&line, "---", 12);
+      Column(&line, "---", 12);
+    }
+  }
+  if (s.count == 0) {
+    for (size_t i = 0; i <= config.percentiles.size(); ++i) Column(&line, "---", 15);
+  } else {
+    num(s.latency.avg_ms, 15, 5);
+    for (double v : s.latency.percentiles_ms) num(v, 15, 5);
+  }
+  num(static_cast<double>(s.bytes_rx + s.bytes_tx) / 1024 / secs, 12, 2);
+  return line + "\n";
+}
+
+// What went other than asked: the open loop's rates, errors, losses, an abort or an interrupt.
+std::string TableNotes(const Report& r) {
+  if (r.errors == 0 && r.connection_errors == 0 && r.unanswered == 0 && !r.interrupted &&
+      !r.open_loop && r.aborted_reason.empty()) {
+    return "";
+  }
+  std::string out = "\n";
+  if (r.open_loop) {
+    Appendf(&out,
+            "Open loop: target %.0f ops/sec, achieved %.2f ops/sec; latency measured from the due "
+            "time\n",
+            r.target_rate, r.achieved_rate);
+  }
+  if (r.errors > 0) {
+    Appendf(&out, "Error replies: %llu%s%s\n", static_cast<unsigned long long>(r.errors),
+            r.error_samples.empty() ? "" : " (first: ",
+            r.error_samples.empty() ? "" : (r.error_samples.front() + ")").c_str());
+  }
+  if (r.connection_errors > 0) {
+    Appendf(&out, "Connection errors: %llu, reconnects: %llu\n",
+            static_cast<unsigned long long>(r.connection_errors),
+            static_cast<unsigned long long>(r.reconnects));
+  }
+  if (r.unanswered > 0) {
+    Appendf(&out, "Unanswered requests: %llu\n", static_cast<unsigned long long>(r.unanswered));
+  }
+  if (!r.aborted_reason.empty()) Appendf(&out, "Run aborted: %s\n", r.aborted_reason.c_str());
+  if (r.interrupted) out += "Interrupted: the figures cover the run up to the interrupt\n";
+  return out;
+}
+
+}  // namespace
+
 std::string ReportTable(const Report& r, const Config& config) {
   const bool hits = config.commands.empty();
   size_t type_width = 6;
   for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size());
   type_width += 2;
-  std::string out;
-  char buf[256];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(buf, sizeof(buf), fmt, args...);
-    out += buf;
-  };
-  add("%-10d%s\n", config.threads, "Threads");
-  add("%-10d%s\n", config.clients, "Connections per thread");
-  if (config.by_time()) {
-    add("%-10g%s\n", static_cast<double>(config.test_time.count()) / 1e6, "Seconds");
-  } else {
-    add("%-10llu%s\n", static_cast<unsigned long long>(config.RequestsForClient(0)),
-        "Requests per client");
-  }
-  out += "\n\nALL STATS\n";
-
-  std::string header;
-  auto col = [](std::string* line, const std::string& text, int width) {
-    char b[64];
-    std::snprintf(b, sizeof(b), "%*s ", width, text.c_str());
-    *line += b;
-  };
-  header = "Type" + std::string(type_width - 4, ' ');
-  col(&header, "Ops/sec", 12);
-  if (hits) {
-    col(&header, "Hits/sec", 12);
-    col(&header, "Misses/sec", 12);
-  }
-  col(&header, "Avg. Latency", 15);
-  for (double p : config.percentiles) {
-    std::snprintf(buf, sizeof(buf), "p%g Latency", p);
-    col(&header, buf, 15);
-  }
-  col(&header, "KB/sec", 12);
-  out += std::string(header.size(), '=') + "\n" + header + "\n" + std::string(header.size(), '-') +
-         "\n";
-
+  std::string out = TableHead(config) + "\n\nALL STATS\n" + StatsHeader(config, type_width, hits);
   const double secs = r.seconds() > 0 ? r.seconds() : 1;
-  auto row = [&](const SectionStats& s) {
-    std::string line =
-        s.section + std::string(type_width - std::min(type_width, s.section.size()), ' ');
-    auto num = [&](double v, int width, int decimals) {
-      std::snprintf(buf, sizeof(buf), "%*.*f ", width, decimals, v);
-      line += buf;
-    };
-    num(static_cast<double>(s.count) / secs, 12, 2);
-    if (hits) {
-      if (s.has_hits) {
-        num(static_cast<double>(s.hits) / secs, 12, 2);
-        num(static_cast<double>(s.misses) / secs, 12, 2);
-      } else {
-        col(&line, "---", 12);
-        col(&line, "---", 12);
-      }
-    }
-    if (s.count == 0) {
-      for (size_t i = 0; i <= config.percentiles.size(); ++i) col(&line, "---", 15);
-    } else {
-      num(s.latency.avg_ms, 15, 5);
-      for (double v : s.latency.percentiles_ms) num(v, 15, 5);
-    }
-    num(static_cast<double>(s.bytes_rx + s.bytes_tx) / 1024 / secs, 12, 2);
-    out += line + "\n";
-  };
-  for (const auto& s : r.sections) row(s);
-  row(r.totals);
-
-  if (r.errors > 0 || r.connection_errors > 0 || r.unanswered > 0 || r.interrupted || r.open_loop ||
-      !r.aborted_reason.empty()) {
-    out += "\n";
-    if (r.open_loop) {
-      add("Open loop: target %.0f ops/sec, achieved %.2f ops/sec; latency measured from the due "
-          "time\n",
-          r.target_rate, r.achieved_rate);
-    }
-    if (r.errors > 0) {
-      add("Error replies: %llu%s%s\n", static_cast<unsigned long long>(r.errors),
-          r.error_samples.empty() ? "" : " (first: ",
-          r.error_samples.empty() ? "" : (r.error_samples.front() + ")").c_str());
-    }
-    if (r.connection_errors > 0) {
-      add("Connection errors: %llu, reconnects: %llu\n",
-          static_cast<unsigned long long>(r.connection_errors),
-          static_cast<unsigned long long>(r.reconnects));
-    }
-    if (r.unanswered > 0) {
-      add("Unanswered requests: %llu\n", static_cast<unsigned long long>(r.unanswered));
-    }
-    if (!r.aborted_reason.empty()) add("Run aborted: %s\n", r.aborted_reason.c_str());
-    if (r.interrupted) out += "Interrupted: the figures cover the run up to the interrupt\n";
-  }
-  return out;
+  for (const auto& s : r.sections) out += StatsRow(s, config, type_width, hits, secs);
+  out += StatsRow(r.totals, config, type_width, hits, secs);
+  return out + TableNotes(r);
 }
 
 }  // namespace dfbench::loadgen

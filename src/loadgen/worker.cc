@@ -504,12 +504,72 @@ void Worker::Rollover(int64_t second) {
   mailbox_.current_second.store(second, std::memory_order_release);
 }
 
+void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
+  if (!interrupted_ && core::InterruptRequested()) {
+    interrupted_ = stopping_ = true;
+    *drain_deadline = now + kInterruptDrainNs;
+  }
+  if (config_.by_time() && !stopping_ && now >= times_.end_ns) {
+    stopping_ = true;
+    *drain_deadline = now + kDrainNs;
+  }
+  if (now >= times_.measured_start_ns) {
+    const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
+    if (second > block_->second) Rollover(second);
+  }
+}
+
+bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
+  const bool open_loop = config_.open_loop();
+  const size_t cap = static_cast<size_t>(config_.pipeline);
+  bool all_done = true;
+  *any_alive = false;
+  for (auto& cp : conns_) {
+    Conn& c = *cp;
+    if (c.state == Conn::State::kBackoff && !stopping_) {
+      if (c.retry_at_ns <= now) {
+        StartConnect(c, now);
+      } else {
+        *wake = std::min(*wake, c.retry_at_ns);
+      }
+    } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
+      ConnectFailed(c, now, "connection timed out");
+    }
+    if (c.state == Conn::State::kReady && open_loop) {
+      Issue(c, now);
+      if (c.pending.size() < cap && MoreToIssue(c, now)) *wake = std::min(*wake, NextDue(c));
+    }
+    *any_alive = *any_alive || c.state != Conn::State::kDead;
+    all_done = all_done && Done(c, now);
+  }
+  return all_done;
+}
+
+void Worker::CountLeftovers() {
+  const bool open_loop = config_.open_loop();
+  for (auto& cp : conns_) {
+    Conn& c = *cp;
+    for (size_t i = 0; i < c.pending.size(); ++i) {
+      const Pending& p = c.pending.At(i);
+      if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+        ++stats_.unanswered;
+      }
+    }
+    if (open_loop && config_.by_time() && !interrupted_) {
+      while (NextDue(c) < times_.end_ns) {
+        if (NextDue(c) >= times_.measured_start_ns) ++stats_.unanswered;
+        ++c.k;
+      }
+    }
+    if (c.fd >= 0) close(c.fd);
+    c.fd = -1;
+  }
+}
+
 void Worker::Run(const RunTimes& times) {
   times_ = times;
   block_ = std::make_unique<SecondBlock>();
   block_->slots.resize(workload_.slots.size());
-  const bool open_loop = config_.open_loop();
-  const size_t cap = static_cast<size_t>(config_.pipeline);
   int64_t now = NowNs();
   for (auto& c : conns_) {
     if (c->state == Conn::State::kReady) Issue(*c, now);
@@ -520,45 +580,15 @@ void Worker::Run(const RunTimes& times) {
   bool any_alive = true;
   while (true) {
     now = NowNs();
-    if (!interrupted_ && core::InterruptRequested()) {
-      interrupted_ = stopping_ = true;
-      drain_deadline = now + kInterruptDrainNs;
-    }
-    if (config_.by_time() && !stopping_ && now >= times_.end_ns) {
-      stopping_ = true;
-      drain_deadline = now + kDrainNs;
-    }
-    if (now >= times_.measured_start_ns) {
-      const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
-      if (second > block_->second) Rollover(second);
-    }
+    CheckClock(now, &drain_deadline);
     int64_t wake = now + kTickNs;
     // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
     // only now and then (reconnects, completion), not on every wake-up.
     batching_ = true;
-    if (open_loop || now >= next_scan || stopping_ || rescan_) {
+    if (config_.open_loop() || now >= next_scan || stopping_ || rescan_) {
       next_scan = now + kNsPerMs;
       rescan_ = false;
-      bool all_done = true;
-      any_alive = false;
-      for (auto& cp : conns_) {
-        Conn& c = *cp;
-        if (c.state == Conn::State::kBackoff && !stopping_) {
-          if (c.retry_at_ns <= now) {
-            StartConnect(c, now);
-          } else {
-            wake = std::min(wake, c.retry_at_ns);
-          }
-        } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
-          ConnectFailed(c, now, "connection timed out");
-        }
-        if (c.state == Conn::State::kReady && open_loop) {
-          Issue(c, now);
-          if (c.pending.size() < cap && MoreToIssue(c, now)) wake = std::min(wake, NextDue(c));
-        }
-        any_alive = any_alive || c.state != Conn::State::kDead;
-        all_done = all_done && Done(c, now);
-      }
+      const bool all_done = KeepConnections(now, &wake, &any_alive);
       FlushQueued();
       if (all_done) break;
     }
@@ -580,24 +610,7 @@ void Worker::Run(const RunTimes& times) {
   }
   all_lost_ = !any_alive;
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
-  now = NowNs();
-  for (auto& cp : conns_) {
-    Conn& c = *cp;
-    for (size_t i = 0; i < c.pending.size(); ++i) {
-      const Pending& p = c.pending.At(i);
-      if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-        ++stats_.unanswered;
-      }
-    }
-    if (open_loop && config_.by_time() && !interrupted_) {
-      while (NextDue(c) < times_.end_ns) {
-        if (NextDue(c) >= times_.measured_start_ns) ++stats_.unanswered;
-        ++c.k;
-      }
-    }
-    if (c.fd >= 0) close(c.fd);
-    c.fd = -1;
-  }
+  CountLeftovers();
   progress_ops.store(total_ok_, std::memory_order_relaxed);
   progress_errors.store(total_errors_, std::memory_order_relaxed);
   mailbox_.Post(std::move(block_));

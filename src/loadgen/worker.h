@@ -75,6 +75,13 @@ class Worker {
   bool Done(const Conn& c, int64_t now) const;
   int64_t NextDue(const Conn& c) const;
   void Rollover(int64_t second);
+  // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
+  // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
+  // requests that fell due), lowering `wake` to the next due time, true when every connection
+  // is done; what was left unanswered or unsent at the end, and the sockets closed.
+  void CheckClock(int64_t now, int64_t* drain_deadline);
+  bool KeepConnections(int64_t now, int64_t* wake, bool* any_alive);
+  void CountLeftovers();
   void OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t origin_ns,
                int64_t sent_ns, int kind, std::string_view error_text);
   int64_t Wait(int64_t timeout_ns);  // epoll; returns the number of events

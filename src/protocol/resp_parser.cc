@@ -39,6 +39,8 @@ class Parser {
 
   size_t pos() const { return pos_; }
 
+  // The parser's hot path: one loop over the reply types, kept whole on purpose.
+  // NOLINTNEXTLINE(readability-function-size)
   ParseStatus Value(int depth, Reply* out) {
     while (true) {
       const char* const p = data_.data() + pos_;

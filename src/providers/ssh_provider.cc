@@ -209,20 +209,22 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   return ProvisionSshHosts(s, request, login, std::chrono::seconds(0), explain, steps.done());
 }
 
-core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request,
-                               const SshLogin& login, std::chrono::seconds login_wait,
-                               const std::function<void(core::Error*)>& explain_login_failure,
-                               int steps_done) {
-  // Recorded before logging in, so that destroy knows the key even if setup fails.
-  s->provider_data["ssh"] = ToJson(login);
-  s->provider_data["engine_port"] =
-      request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
-  Steps steps(steps_done + HostSteps(request), steps_done);
+namespace {
 
-  std::vector<std::unique_ptr<hosts::SshHost>> connected;
+// The hosts of a setup, logged in to, by role.
+struct LoggedInHosts {
+  std::vector<std::unique_ptr<hosts::SshHost>> all;
   hosts::SshHost* server = nullptr;
   hosts::SshHost* client = nullptr;
   std::vector<hosts::SshHost*> replicas;
+};
+
+// Logs in to every host of `login` (waiting up to `login_wait` for each) and records its facts
+// in s->hosts.
+core::Result<LoggedInHosts> LogInToHosts(
+    state::SetupState* s, const SshLogin& login, std::chrono::seconds login_wait,
+    const std::function<void(core::Error*)>& explain_login_failure, Steps& steps) {
+  LoggedInHosts out;
   s->hosts.clear();
   std::string roles;
   for (const auto& h : login.hosts) roles += (roles.empty() ? "" : ", ") + h.role;
@@ -239,34 +241,41 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
     if (!facts) return tl::unexpected(facts.error());
     core::Notef("{}: {}", (*host)->Name(), DescribeFacts(*facts));
     s->hosts.push_back(*facts);
-    if (h.role == "server") server = host->get();
-    if (h.role == "client") client = host->get();
-    if (IsReplicaRole(h.role)) replicas.push_back(host->get());
-    connected.push_back(std::move(*host));
+    if (h.role == "server") out.server = host->get();
+    if (h.role == "client") out.client = host->get();
+    if (IsReplicaRole(h.role)) out.replicas.push_back(host->get());
+    out.all.push_back(std::move(*host));
   }
+  return out;
+}
 
-  if (request.on_installing) {
-    if (auto st = request.on_installing(); !st) return st;
-  }
-  // The load generator is this very binary: upload it now so that runs start at once.
+// The load generator is this very binary: uploaded now so that runs start at once; the other
+// load generators asked for are installed beside it.
+core::Status PrepareClient(state::SetupState* s, const SetupRequest& request,
+                           hosts::SshHost& client, Steps& steps) {
   steps.Begin("Uploading dfbench to the client");
-  auto dfbench = client->DfbenchBinary();
+  auto dfbench = client.DfbenchBinary();
   if (!dfbench) return tl::unexpected(dfbench.error());
-  core::Notef("{}: dfbench ready at {}", client->Name(), *dfbench);
+  core::Notef("{}: dfbench ready at {}", client.Name(), *dfbench);
   if (request.client_tools.any()) {
     steps.Begin("Installing load generators on the client (" + Describe(request.client_tools) +
                 ")");
-    auto tools = EnsureClientTools(*client, request.client_tools);
+    auto tools = EnsureClientTools(client, request.client_tools);
     if (!tools) return tl::unexpected(tools.error());
     s->provider_data["load_generators"] = *tools;
   }
+  return core::Ok();
+}
 
+// Each engine on the server (and on the replicas, for those that replicate), recorded in
+// s->engines; one that is missing is skipped when the request allows it.
+core::Status InstallEngines(state::SetupState* s, const SetupRequest& request,
+                            const LoggedInHosts& hosts, Steps& steps) {
   nlohmann::json installs = nlohmann::json::object();
   s->engines.clear();
-  std::vector<std::string> skipped;
   steps.Begin("Installing engines on the server" +
-              std::string(replicas.empty() ? "" : " and replicas") + " (" + Names(request.engines) +
-              ")");
+              std::string(hosts.replicas.empty() ? "" : " and replicas") + " (" +
+              Names(request.engines) + ")");
   for (const auto* spec : request.engines) {
     engines::InstallRequest install;
     if (auto v = request.versions.find(spec->name); v != request.versions.end()) {
@@ -275,7 +284,7 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
     if (auto it = request.binaries.find(spec->name); it != request.binaries.end()) {
       install.explicit_binary = it->second;
     }
-    auto done = Install(*server, *spec, install, &installs);
+    auto done = Install(*hosts.server, *spec, install, &installs);
     if (!done) {
       if (done.error().kind == core::ErrorKind::kInterrupted || core::InterruptRequested()) {
         return core::Fail(core::ErrorKind::kInterrupted, "interrupted during setup");
@@ -284,34 +293,56 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
         return tl::unexpected(done.error());
       }
       core::Note("skipping " + spec->name + ": " + done.error().message);
-      skipped.push_back(spec->name);
       continue;
     }
     s->engines.push_back(*done);
-    if (spec->on_replicas) {
-      for (auto* replica : replicas) {
-        nlohmann::json replica_installs = nlohmann::json::object();
-        auto on_replica = Install(*replica, *spec, install, &replica_installs);
-        if (!on_replica) return tl::unexpected(on_replica.error());
-      }
+    if (!spec->on_replicas) continue;
+    for (auto* replica : hosts.replicas) {
+      nlohmann::json replica_installs = nlohmann::json::object();
+      auto on_replica = Install(*replica, *spec, install, &replica_installs);
+      if (!on_replica) return tl::unexpected(on_replica.error());
     }
   }
   s->provider_data["installs"] = installs;
   if (s->engines.empty()) {
-    return core::Fail(core::ErrorKind::kEnvironment, "no engine to benchmark on " + server->Name());
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "no engine to benchmark on " + hosts.server->Name());
   }
-  if (request.tune_network) {
-    steps.Begin("Tuning the network on the server");
-    const auto* facts = s->FindHost("server");
-    nlohmann::json tuned = TuneNetwork(*server, *facts, server->is_root());
-    if (tuned.value("applied", false)) {
-      core::Notef("{}: network tuned: {} steered to CPUs {}", server->Name(),
-                  tuned.value("interface", ""), tuned["io_cpus"].dump());
-    } else {
-      core::Notef("{}: network tuning skipped: {}", server->Name(), tuned.value("error", ""));
-    }
-    s->provider_data["tune_network"] = tuned;
+  return core::Ok();
+}
+
+void TuneServerNetwork(state::SetupState* s, hosts::SshHost& server, Steps& steps) {
+  steps.Begin("Tuning the network on the server");
+  const auto* facts = s->FindHost("server");
+  nlohmann::json tuned = TuneNetwork(server, *facts, server.is_root());
+  if (tuned.value("applied", false)) {
+    core::Notef("{}: network tuned: {} steered to CPUs {}", server.Name(),
+                tuned.value("interface", ""), tuned["io_cpus"].dump());
+  } else {
+    core::Notef("{}: network tuning skipped: {}", server.Name(), tuned.value("error", ""));
   }
+  s->provider_data["tune_network"] = tuned;
+}
+
+}  // namespace
+
+core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request,
+                               const SshLogin& login, std::chrono::seconds login_wait,
+                               const std::function<void(core::Error*)>& explain_login_failure,
+                               int steps_done) {
+  // Recorded before logging in, so that destroy knows the key even if setup fails.
+  s->provider_data["ssh"] = ToJson(login);
+  s->provider_data["engine_port"] =
+      request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
+  Steps steps(steps_done + HostSteps(request), steps_done);
+  auto hosts = LogInToHosts(s, login, login_wait, explain_login_failure, steps);
+  if (!hosts) return tl::unexpected(hosts.error());
+  if (request.on_installing) {
+    if (auto st = request.on_installing(); !st) return st;
+  }
+  if (auto st = PrepareClient(s, request, *hosts->client, steps); !st) return st;
+  if (auto st = InstallEngines(s, request, *hosts, steps); !st) return st;
+  if (request.tune_network) TuneServerNetwork(s, *hosts->server, steps);
   return core::Ok();
 }
 
