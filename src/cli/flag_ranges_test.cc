@@ -353,5 +353,20 @@ TEST(DeprecatedFlags, DisagreeingWithTheNewFlagIsRefused) {
   }
 }
 
+// A flag given twice, under one name or two of its names, is one line naming every name.
+TEST(RepeatedFlags, AreOneLineNamingEverySpelling) {
+  const std::vector<std::string> base = {"run-memory", "--id", "nosuch", "--snapshot", "none"};
+  for (const auto& twice :
+       std::vector<std::vector<std::string>>{{"--threads", "2", "--memtier-threads", "4"},
+                                             {"--memtier-threads", "2", "--threads", "2"}}) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), twice.begin(), twice.end());
+    const Outcome o = RunInProcess(argv);
+    EXPECT_EQ(o.code, 2) << Join(argv);
+    EXPECT_EQ(o.err,
+              "dfbench: --memtier-threads or --threads given more than once: give one value\n");
+  }
+}
+
 }  // namespace
 }  // namespace dfbench::cli
