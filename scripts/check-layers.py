@@ -11,6 +11,9 @@ the layers below speak of options (a string literal holding "--name" in a source
 src/scenarios/ other than a test is refused; engine and tool flags live in engines/ and
 drivers/, the one destroy command messages suggest in state/).
 
+And it fails when a file outside src/providers/ includes a concrete provider's header: the other
+layers reach a provider through providers/provider.h (MakeProvider and the Provider interface).
+
 Prints one line per violation (file:line, the include or the flag, the layers) and exits 1;
 exits 0 when every include points down and no scenario names a flag.
 """
@@ -29,6 +32,8 @@ KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE"}
 STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 FLAG = re.compile(r"(?<![\w-])--[a-z]")
 FLAGLESS_LAYERS = ["scenarios"]
+CONCRETE_PROVIDERS = {"providers/local_provider.h", "providers/ssh_provider.h",
+                      "providers/aws_provider.h"}
 # Libraries outside src/ that test executables link; they pass their PUBLIC links on.
 OTHER_BUILD_FILES = [ROOT / "tests" / "support" / "CMakeLists.txt"]
 
@@ -119,12 +124,33 @@ def main():
         print(f"check-layers: {violations} include(s) point to a layer not linked "
               "(the arrows are the target_link_libraries lines of src/*/CMakeLists.txt)",
               file=sys.stderr)
+    concrete = concrete_providers_included()
+    if concrete:
+        print(f"check-layers: {concrete} include(s) of a concrete provider outside src/providers/ "
+              "(use providers/provider.h: MakeProvider and the Provider interface)",
+              file=sys.stderr)
     flags = flags_named()
     if flags:
         print(f"check-layers: {flags} flag name(s) below the command line (cli adds the flag to "
               "an option's error; tool and engine flags live in drivers/ and engines/)",
               file=sys.stderr)
-    return 1 if violations or flags else 0
+    return 1 if violations or concrete or flags else 0
+
+
+def concrete_providers_included():
+    """Prints each include of a concrete provider's header outside src/providers/; how many."""
+    found = 0
+    for root in (SRC, ROOT / "tests", ROOT / "bench", ROOT / "fuzz"):
+        for path in sorted(root.rglob("*")):
+            if path.suffix not in (".h", ".cc") or (SRC / "providers") in path.parents:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                m = re.match(r'^\s*#\s*include\s+"([^"]+)"', line)
+                if m and m.group(1) in CONCRETE_PROVIDERS:
+                    print(f'{path.relative_to(ROOT)}:{number}: includes "{m.group(1)}": a concrete '
+                          "provider outside src/providers/")
+                    found += 1
+    return found
 
 
 def flags_named():

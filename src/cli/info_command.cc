@@ -9,7 +9,7 @@
 #include "core/units.h"
 #include "hosts/ssh_command.h"
 #include "providers/billed_stack.h"
-#include "providers/ssh_provider.h"
+#include "providers/provider.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -135,17 +135,18 @@ std::string HostsSection(const state::SetupState& s) {
 }
 
 // The ssh line of each role and an scp line for the server ("" without SSH hosts).
-std::string SshSection(const state::SetupState& s, const std::vector<std::string>& roles) {
+std::string SshSection(const state::SetupState& s, const providers::Provider& provider,
+                       const std::vector<std::string>& roles) {
   if (roles.empty() || s.status == state::SetupStatus::kDestroyed) return "";
   std::string out = "\nSSH:\n";
   for (const auto& role : roles) {
-    auto endpoint = providers::LoginEndpoint(s, role);
+    auto endpoint = provider.LoginEndpoint(s, role);
     if (!endpoint) continue;
     if (role == roles.front()) out += core::Format("  Key:    {}\n", endpoint->key_path);
     out += core::Format("  {:<7} {}\n", role + ":",
                         hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
   }
-  if (auto server = providers::LoginEndpoint(s, "server"); server) {
+  if (auto server = provider.LoginEndpoint(s, "server"); server) {
     // Quoted like the ssh lines: a key path may hold spaces or shell characters.
     std::vector<std::string> scp = {"scp"};
     if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});
@@ -179,9 +180,10 @@ std::string BenchmarksSection(const state::SetupState& s) {
 }
 
 void PrintInfo(const state::SetupState& s) {
-  const auto roles = providers::SshRoles(s);
-  std::string out = SetupSection(s) + HostsSection(s) + SshSection(s, roles) + EnginesSection(s) +
-                    BenchmarksSection(s);
+  const auto provider = providers::MakeProvider(s.provider);
+  const auto roles = provider->LoginRoles(s);
+  std::string out = SetupSection(s) + HostsSection(s) + SshSection(s, *provider, roles) +
+                    EnginesSection(s) + BenchmarksSection(s);
   if (s.status != state::SetupStatus::kDestroyed) {
     out += core::Format("\nNext steps:\n  dfbench run     --id {}\n  dfbench destroy --id {}\n",
                         s.id, s.id);

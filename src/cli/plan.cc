@@ -4,8 +4,7 @@
 #include "cli/aws_flags.h"
 #include "core/format.h"
 #include "core/log.h"
-#include "providers/aws_provider.h"
-#include "providers/ssh_provider.h"
+#include "providers/provider.h"
 
 namespace dfbench::cli {
 namespace {
@@ -160,8 +159,8 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
       ExitWith(core::ErrorKind::kUsage, "setup \"" + o.id + "\" already exists (status " +
                                             state::ToString(s->status) + "); pick another --id");
     }
-    const auto saved = OrExit(providers::SaveFleetTemplate(o.id, o.aws));
-    core::Note("dry run: the template is saved as " + saved.string() +
+    const auto saved = OrExit(providers::MakeProvider(o.provider)->SaveDryRun(o.id, o));
+    core::Note("dry run: the template is saved as " + saved.value_or("").string() +
                "; no AWS call was made, nothing was created");
     return;
   }
@@ -192,8 +191,9 @@ std::string DestroyPlan(const state::SetupState& s) {
   std::string p = core::Format("dfbench: destroy {} will change these hosts ({} provider):\n", s.id,
                                state::ToString(s.provider));
   std::string user;
-  for (const auto& role : providers::SshRoles(s)) {
-    auto e = providers::LoginEndpoint(s, role);
+  const auto provider = providers::MakeProvider(s.provider);
+  for (const auto& role : provider->LoginRoles(s)) {
+    auto e = provider->LoginEndpoint(s, role);
     if (!e) continue;
     user = e->user;
     p += core::Format("  {:<10} {}\n", role, e->host);

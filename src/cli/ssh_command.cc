@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/subprocess.h"
-#include "providers/ssh_provider.h"
+#include "providers/provider.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -26,7 +26,8 @@ int RunSsh(const SshCommandFlags& f) {
   if (s.status == state::SetupStatus::kDestroyed) {
     ExitWith(core::ErrorKind::kNotFound, "setup \"" + f.id + "\" is destroyed");
   }
-  const auto argv = hosts::SshLoginArgv(OrExit(providers::LoginEndpoint(s, f.target)));
+  const auto argv =
+      hosts::SshLoginArgv(OrExit(providers::MakeProvider(s.provider)->LoginEndpoint(s, f.target)));
   if (f.print) {
     std::printf("%s\n", hosts::ShellJoinForDisplay(argv).c_str());
     return 0;

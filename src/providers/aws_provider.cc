@@ -253,24 +253,11 @@ core::Result<fs::path> SaveFleetTemplate(const std::string& setup_id, const AwsR
   return prepared->path;
 }
 
-aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
-                           const std::string& public_key) {
-  // In FleetPlan's field order.
-  return {setup_id,  r.region,   r.server,         r.client,
-          r.replica, r.replicas, r.ubuntu_version, public_key};
-}
-
-FleetLabels RecordedFleetLabels(const state::SetupState& s) {
-  if (s.provider != state::ProviderKind::kAws) return {};
-  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
-  FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
-  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
-    const std::string role = i.value("role", "");
-    if (role == "server") labels.server_instance = i.value("type", "");
-    if (role == "client") labels.client_instance = i.value("type", "");
-    if (role == "replica-0") labels.replica_instance = i.value("type", "");
-  }
-  return labels;
+core::Result<std::optional<fs::path>> AwsProvider::SaveDryRun(const std::string& setup_id,
+                                                              const SetupRequest& request) const {
+  auto saved = SaveFleetTemplate(setup_id, request.aws);
+  if (!saved) return tl::unexpected(saved.error());
+  return std::optional<fs::path>(*saved);
 }
 
 core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& request) {

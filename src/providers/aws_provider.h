@@ -21,6 +21,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "providers/provider.h"
@@ -28,28 +29,14 @@
 
 namespace dfbench::providers {
 
-// The stack's plan for a request (what aws::RenderTemplate renders).
-aws::FleetPlan FleetPlanOf(const AwsRequest& request, const std::string& setup_id,
-                           const std::string& public_key);
-
 // What setup does before its first AWS call, alone (--dry-run): generates the setup's key pair
 // (or reuses it) and saves the template setup would apply as <setup>/stack.yaml; its path.
 // kUsage for a plan AWS would refuse.
 core::Result<std::filesystem::path> SaveFleetTemplate(const std::string& setup_id,
                                                       const AwsRequest& request);
 
-// What results record of the machines of a setup: the region, account and instance types of an
-// aws setup; empty strings for the other providers.
-struct FleetLabels {
-  std::string region;
-  std::string aws_account;
-  std::string server_instance;
-  std::string client_instance;
-  std::string replica_instance;  // the first replica's
-};
-FleetLabels RecordedFleetLabels(const state::SetupState& state);
-
-// Connect, StopLeftovers and InstallEngine are the ssh provider's: the instances are SSH hosts.
+// Connect, StopLeftovers, InstallEngine and the logins are the ssh provider's: the instances are
+// SSH hosts.
 class AwsProvider : public SshProvider {
  public:
   state::ProviderKind Kind() const override { return state::ProviderKind::kAws; }
@@ -58,6 +45,9 @@ class AwsProvider : public SshProvider {
   // kEnvironment (auth, quota, throttling after retries, a stack that will not delete): the
   // stack and the key stay, so destroy can be run again.
   core::Status Destroy(state::SetupState* state) override;
+  // SaveFleetTemplate.
+  core::Result<std::optional<std::filesystem::path>> SaveDryRun(
+      const std::string& setup_id, const SetupRequest& request) const override;
 };
 
 }  // namespace dfbench::providers

@@ -36,6 +36,42 @@ void RecordEngine(state::SetupState* state, const state::EngineInstall& install)
   state->engines.push_back(install);
 }
 
+aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
+                           const std::string& public_key) {
+  // In FleetPlan's field order.
+  return {setup_id,  r.region,   r.server,         r.client,
+          r.replica, r.replicas, r.ubuntu_version, public_key};
+}
+
+FleetLabels RecordedFleetLabels(const state::SetupState& s) {
+  if (s.provider != state::ProviderKind::kAws) return {};
+  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
+  FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
+  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
+    const std::string role = i.value("role", "");
+    if (role == "server") labels.server_instance = i.value("type", "");
+    if (role == "client") labels.client_instance = i.value("type", "");
+    if (role == "replica-0") labels.replica_instance = i.value("type", "");
+  }
+  return labels;
+}
+
+std::vector<std::string> Provider::LoginRoles(const state::SetupState& /*state*/) const {
+  return {};
+}
+
+core::Result<hosts::SshEndpoint> Provider::LoginEndpoint(const state::SetupState& state,
+                                                         const std::string& /*role*/) const {
+  return core::Fail(core::ErrorKind::kUsage, "setup \"" + state.id + "\" uses the " +
+                                                 state::ToString(state.provider) +
+                                                 " provider: there is no host to log in to");
+}
+
+core::Result<std::optional<std::filesystem::path>> Provider::SaveDryRun(
+    const std::string& /*setup_id*/, const SetupRequest& /*request*/) const {
+  return std::nullopt;
+}
+
 std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind) {
   switch (kind) {
     case state::ProviderKind::kSsh:

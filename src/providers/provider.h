@@ -4,9 +4,11 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "engines/engine.h"
 #include "engines/install.h"
 #include "hosts/host.h"
+#include "hosts/ssh_command.h"
 #include "providers/client_tools.h"
 #include "state/state.h"
 
@@ -62,6 +65,21 @@ struct AwsRequest {
   std::chrono::seconds stack_timeout{1800};  // CreateStack until CREATE_COMPLETE
   std::chrono::seconds ssh_wait{600};        // new instances until sshd takes the key
 };
+
+// The stack's plan for a request (what aws::RenderTemplate renders).
+aws::FleetPlan FleetPlanOf(const AwsRequest& request, const std::string& setup_id,
+                           const std::string& public_key);
+
+// What results record of the machines of a setup: the region, account and instance types of an
+// aws setup; empty strings for the other providers.
+struct FleetLabels {
+  std::string region;
+  std::string aws_account;
+  std::string server_instance;
+  std::string client_instance;
+  std::string replica_instance;  // the first replica's
+};
+FleetLabels RecordedFleetLabels(const state::SetupState& state);
 
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
@@ -127,6 +145,17 @@ class Provider {
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                                      const engines::EngineSpec& spec,
                                      const engines::VersionSpec& version) = 0;
+  // The roles of a setup a person logs in to over SSH, in order (server, client, replica-0,
+  // ...); none for a provider whose hosts are not reached over SSH.
+  virtual std::vector<std::string> LoginRoles(const state::SetupState& state) const;
+  // How a person logs in to `role` (`dfbench ssh`, `info`). kUsage naming the roles when there
+  // is no such role, or when the setup's hosts are not reached over SSH.
+  virtual core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
+                                                         const std::string& role) const;
+  // What setup does before it changes anything, alone (--dry-run): the file it saved for the
+  // user to read (aws: the stack's template), nullopt when it saves none.
+  virtual core::Result<std::optional<std::filesystem::path>> SaveDryRun(
+      const std::string& setup_id, const SetupRequest& request) const;
 };
 
 // Records `install` in `state`, in place of an earlier record of the same engine.

@@ -19,7 +19,7 @@
 #include "core/log.h"
 #include "core/time_format.h"
 #include "drivers/driver.h"
-#include "providers/aws_provider.h"
+#include "providers/provider.h"
 #include "results/schema.h"
 #include "scenarios/frame/engine_turn.h"
 #include "scenarios/frame/unwritten_results.h"
