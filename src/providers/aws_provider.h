@@ -35,8 +35,7 @@ namespace dfbench::providers {
 core::Result<std::filesystem::path> SaveFleetTemplate(const std::string& setup_id,
                                                       const AwsRequest& request);
 
-// Connect, StopLeftovers, InstallEngine and the logins are the ssh provider's: the instances are
-// SSH hosts.
+// Connect, StopLeftovers and InstallEngine are the ssh provider's: the instances are SSH hosts.
 class AwsProvider : public SshProvider {
  public:
   state::ProviderKind Kind() const override { return state::ProviderKind::kAws; }

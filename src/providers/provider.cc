@@ -56,15 +56,13 @@ FleetLabels RecordedFleetLabels(const state::SetupState& s) {
   return labels;
 }
 
-std::vector<std::string> Provider::LoginRoles(const state::SetupState& /*state*/) const {
-  return {};
+std::vector<std::string> Provider::LoginRoles(const state::SetupState& state) const {
+  return SshRoles(state);
 }
 
 core::Result<hosts::SshEndpoint> Provider::LoginEndpoint(const state::SetupState& state,
-                                                         const std::string& /*role*/) const {
-  return core::Fail(core::ErrorKind::kUsage, "setup \"" + state.id + "\" uses the " +
-                                                 state::ToString(state.provider) +
-                                                 " provider: there is no host to log in to");
+                                                         const std::string& role) const {
+  return providers::LoginEndpoint(state, role);
 }
 
 core::Result<std::optional<std::filesystem::path>> Provider::SaveDryRun(

@@ -146,12 +146,13 @@ class Provider {
                                      const engines::EngineSpec& spec,
                                      const engines::VersionSpec& version) = 0;
   // The roles of a setup a person logs in to over SSH, in order (server, client, replica-0,
-  // ...); none for a provider whose hosts are not reached over SSH.
-  virtual std::vector<std::string> LoginRoles(const state::SetupState& state) const;
+  // ...); none when its hosts are not reached over SSH. Read from what the setup recorded, the
+  // same for every provider.
+  std::vector<std::string> LoginRoles(const state::SetupState& state) const;
   // How a person logs in to `role` (`dfbench ssh`, `info`). kUsage naming the roles when there
   // is no such role, or when the setup's hosts are not reached over SSH.
-  virtual core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
-                                                         const std::string& role) const;
+  core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
+                                                 const std::string& role) const;
   // What setup does before it changes anything, alone (--dry-run): the file it saved for the
   // user to read (aws: the stack's template), nullopt when it saves none.
   virtual core::Result<std::optional<std::filesystem::path>> SaveDryRun(

@@ -447,8 +447,11 @@ std::vector<std::string> SshRoles(const state::SetupState& s) {
 core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
                                                const std::string& role) {
   auto rec = ReadSshLogin(s);
-  // No SSH record (a setup that failed before its hosts): as a provider without SSH hosts.
-  if (!rec) return SshProvider().Provider::LoginEndpoint(s, role);
+  if (!rec) {
+    return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " +
+                                                   state::ToString(s.provider) +
+                                                   " provider: there is no host to log in to");
+  }
   std::string roles;
   for (const auto& h : rec->hosts) {
     if (h.role == role) return EndpointOf(*rec, h);
@@ -456,15 +459,6 @@ core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
   }
   return core::Fail(core::ErrorKind::kUsage,
                     "setup \"" + s.id + "\" has no " + role + " (its hosts: " + roles + ")");
-}
-
-std::vector<std::string> SshProvider::LoginRoles(const state::SetupState& state) const {
-  return SshRoles(state);
-}
-
-core::Result<hosts::SshEndpoint> SshProvider::LoginEndpoint(const state::SetupState& state,
-                                                            const std::string& role) const {
-  return providers::LoginEndpoint(state, role);
 }
 
 }  // namespace dfbench::providers

@@ -40,10 +40,6 @@ class SshProvider : public Provider {
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec,
                              const engines::VersionSpec& version) override;
-  // SshRoles and LoginEndpoint below.
-  std::vector<std::string> LoginRoles(const state::SetupState& state) const override;
-  core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
-                                                 const std::string& role) const override;
 };
 
 // How the hosts of a setup are logged in to: what provider_data.ssh records.
