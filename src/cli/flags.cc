@@ -140,9 +140,9 @@ std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
   return std::make_unique<drivers::BuiltinDriver>();
 }
 
-void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* m, std::string* ratio) {
-  AddLoadFlags(sub, m, LoadFlagsOf::kRun);
-  sub->add_option("--memtier-ratio", *ratio, "SET:GET ratio (1:10 means 91% reads)")
+void AddSetGetLoadFlags(CLI::App* sub, core::Load* load) {
+  AddLoadFlags(sub, load, LoadFlagsOf::kRun);
+  sub->add_option("--memtier-ratio", load->ratio, "SET:GET ratio (1:10 means 91% reads)")
       ->capture_default_str();
 }
 
@@ -153,8 +153,8 @@ void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTarg
 
 void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
   if (with_versions) AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
-  AddWorkloadFlags(sub, &flags->memtier, &flags->ratio);
-  WithRange(sub->add_option("--memtier-requests", flags->memtier.requests,
+  AddSetGetLoadFlags(sub, &flags->load);
+  WithRange(sub->add_option("--memtier-requests", flags->requests,
                             "Requests per connection per trial, as memtier's --requests: a trial "
                             "sends threads x clients x requests in all")
                 ->capture_default_str(),
@@ -173,21 +173,20 @@ void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
   const bool warmup = sub->count("--warmup-requests") == 0;
   const bool cooldown = sub->count("--cooldown") == 0;
   if (!requests && !warmup && !cooldown) return;
-  if (requests) flags->memtier.requests = kLocalProfileRequests;
+  if (requests) flags->requests = kLocalProfileRequests;
   if (warmup) flags->warmup_requests = kLocalProfileWarmupRequests;
   if (cooldown) flags->cooldown = kLocalProfileCooldown;
   core::Notef(
       "local profile: {} threads × {} clients × {} requests per connection, warmup {} per "
       "connection, cooldown {} (pass --memtier-requests / --warmup-requests / --cooldown to "
       "change)",
-      flags->memtier.threads, flags->memtier.clients, flags->memtier.requests,
-      flags->warmup_requests, flags->cooldown);
+      flags->load.threads, flags->load.clients, flags->requests, flags->warmup_requests,
+      flags->cooldown);
 }
 
-results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio) {
-  results::MemtierConfig m = memtier;
-  m.ratio = OrExit(core::ParseRatio(ratio)).ToString();
-  return m;
+core::Load WithCheckedRatio(core::Load load) {
+  load.ratio = OrExit(core::ParseRatio(load.ratio)).ToString();
+  return load;
 }
 
 std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
@@ -199,7 +198,8 @@ scenarios::RunOptions ToRunOptions(const RunFlags& flags,
                                    const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::RunOptions o;
   o.engines = engines;
-  o.memtier = ToWorkload(flags.memtier, flags.ratio);
+  o.load = WithCheckedRatio(flags.load);
+  o.requests = flags.requests;
   o.warmup_requests = flags.warmup_requests;
   o.trials = flags.trials;
   o.max_error_pct = flags.max_error_pct;

@@ -84,17 +84,18 @@ std::shared_ptr<Flags> AddBenchCommand(CLI::App* sub, Action* action, int (*run)
   return f;
 }
 
-// The SET:GET workload: --memtier-threads, -clients, -ratio (into `ratio`, checked by
-// ToRunOptions' rule), -data-size, -pipeline and --distinct-client-seed (run, quickstart, sweep).
-void AddWorkloadFlags(CLI::App* sub, results::MemtierConfig* memtier, std::string* ratio);
-// `memtier` with the checked ratio; --cooldown as a duration. Throw ExitError(kUsage).
-results::MemtierConfig ToWorkload(const results::MemtierConfig& memtier, const std::string& ratio);
+// The SET:GET load: --memtier-threads, -clients, -ratio, -data-size, -pipeline and
+// --distinct-client-seed (run, quickstart, sweep).
+void AddSetGetLoadFlags(CLI::App* sub, core::Load* load);
+// `load` with its ratio checked and written the one way (" 1:10" -> "1:10"); --cooldown as a
+// duration. Throw ExitError(kUsage).
+core::Load WithCheckedRatio(core::Load load);
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
 
 // The SET:GET workload, trial structure and load generator (run, quickstart).
 struct RunFlags {
-  results::MemtierConfig memtier;
-  std::string ratio = "1:10";
+  core::Load load = core::kRunLoad;
+  uint64_t requests = core::kRunRequestsPerClient;
   uint64_t warmup_requests = 100000;
   int trials = 3;
   double max_error_pct = results::kDefaultMaxErrorPct;

@@ -14,7 +14,7 @@ struct Spelling {
 
 // A command's flags: the ranged settings in kRangedLoadSettings' order, then the seed.
 struct CommandSpelling {
-  std::array<Spelling, results::kRangedLoadSettings.size()> ranged;
+  std::array<Spelling, core::kRangedLoadSettings.size()> ranged;
   Spelling seed;
 };
 
@@ -50,11 +50,11 @@ const CommandSpelling& SpellingOf(LoadFlagsOf command) {
 
 }  // namespace
 
-void AddLoadFlags(CLI::App* sub, results::LoadSettings* load, LoadFlagsOf command) {
+void AddLoadFlags(CLI::App* sub, core::Load* load, LoadFlagsOf command) {
   const CommandSpelling& spelling = SpellingOf(command);
-  for (size_t i = 0; i < results::kRangedLoadSettings.size(); ++i) {
-    WithRange(sub->add_option(spelling.ranged.at(i).names,
-                              load->*results::kRangedLoadSettings.at(i), spelling.ranged.at(i).help)
+  for (size_t i = 0; i < core::kRangedLoadSettings.size(); ++i) {
+    WithRange(sub->add_option(spelling.ranged.at(i).names, load->*core::kRangedLoadSettings.at(i),
+                              spelling.ranged.at(i).help)
                   ->capture_default_str(),
               NumberKind::kInteger);
   }

@@ -1,9 +1,9 @@
-// The load settings' flags (results::LoadSettings) of every benchmark command: each command's
-// spelling and help over the one set of ranges and defaults in results/load_settings.h.
+// The load's flags (core::Load) of every benchmark command: each command's spelling and help
+// over the one set of ranges (core/load_limits.h) and defaults (core/load.h).
 #pragma once
 
 #include "cli/command.h"
-#include "results/load_settings.h"
+#include "core/load.h"
 
 namespace dfbench::cli {
 
@@ -16,6 +16,6 @@ enum class LoadFlagsOf {
 
 // Adds the flags `command` takes for `load`, each checked against its range; `load` holds the
 // defaults (shown in --help).
-void AddLoadFlags(CLI::App* sub, results::LoadSettings* load, LoadFlagsOf command);
+void AddLoadFlags(CLI::App* sub, core::Load* load, LoadFlagsOf command);
 
 }  // namespace dfbench::cli

@@ -56,11 +56,11 @@ void CheckName(const std::string& name) {
 struct KeyFlag {
   std::string name;
   std::string help;
-  std::vector<std::pair<std::string, drivers::KeyPattern>> letters;
+  std::vector<std::pair<std::string, core::KeyPattern>> letters;
 };
 
 const KeyFlag& KeyFlagOf(LoadFlagsOf spelling) {
-  using enum drivers::KeyPattern;
+  using enum core::KeyPattern;
   static const KeyFlag memtier{
       "--memtier-command-key-pattern",
       "Key pattern of the measured passes: R random, S sequential, P parallel, G gaussian",
@@ -79,7 +79,7 @@ void AddKeyFlag(CLI::App* sub, const KeyFlag& flag, std::string* letter) {
   AddChoiceFlag(sub, flag.name, letter, letters, flag.help);
 }
 
-drivers::KeyPattern KeyPatternOf(const KeyFlag& flag, const std::string& letter) {
+core::KeyPattern KeyPatternOf(const KeyFlag& flag, const std::string& letter) {
   for (const auto& [l, pattern] : flag.letters) {
     if (l == letter) return pattern;
   }
@@ -88,7 +88,7 @@ drivers::KeyPattern KeyPatternOf(const KeyFlag& flag, const std::string& letter)
 
 // kUsage when the key pattern is P and the key range has fewer keys than connections.
 void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
-  if (o.key_pattern != drivers::KeyPattern::kParallel) return;
+  if (o.load.key_pattern != core::KeyPattern::kParallel) return;
   const uint64_t keys = o.command.KeyRange(o.load.key_maximum);
   const uint64_t connections = static_cast<uint64_t>(o.load.threads) * o.load.clients;
   if (keys < connections) {
@@ -166,11 +166,10 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
                             "keeps a smoke run small)")
                 ->capture_default_str(),
             kInteger);
-  WithRange(
-      sub->add_option("--test-time", f->load.test_time_sec, "Seconds of measured load per trial")
-          ->capture_default_str(),
-      kInteger);
-  WithRange(sub->add_option("--warmup-time", f->load.warmup_time_sec,
+  WithRange(sub->add_option("--test-time", f->test_time_sec, "Seconds of measured load per trial")
+                ->capture_default_str(),
+            kInteger);
+  WithRange(sub->add_option("--warmup-time", f->warmup_time_sec,
                             "Seconds of discarded warmup load per engine (0 disables)")
                 ->capture_default_str(),
             kInteger);
@@ -218,12 +217,14 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
     }
   }
   o.load = f.load;
+  o.load.key_pattern = KeyPatternOf(KeyFlagOf(f.spelling), f.key_letter);
+  o.test_time = std::chrono::seconds(f.test_time_sec);
+  o.warmup_time = std::chrono::seconds(f.warmup_time_sec);
   o.trials = f.trials;
   o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);
-  o.key_pattern = KeyPatternOf(KeyFlagOf(f.spelling), f.key_letter);
   CheckParallelPattern(o);
   return o;
 }

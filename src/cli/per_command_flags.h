@@ -8,7 +8,6 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_flags.h"
-#include "results/command_schema.h"
 #include "scenarios/commands/run_commands.h"
 
 namespace dfbench::cli {
@@ -22,8 +21,10 @@ struct PerCommandFlags {
   std::string preload_template;
   int preload_items = 1;
   uint64_t command_key_maximum = 0;
-  results::CommandLoadConfig load;  // --key-maximum, --test-time, --warmup-time, AddLoadFlags'
-  std::string key_letter;           // the load generator's key-distribution flag
+  core::Load load = core::kCommandLoad;  // --key-maximum and AddLoadFlags'
+  int test_time_sec = static_cast<int>(core::kCommandTestTime.count());
+  int warmup_time_sec = static_cast<int>(core::kCommandWarmupTime.count());
+  std::string key_letter;  // the load generator's key-distribution flag
   int trials = 3;
   double max_error_pct = results::kDefaultMaxErrorPct;
   std::string cooldown = "30s";

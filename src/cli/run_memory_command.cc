@@ -20,8 +20,7 @@ struct RunMemoryFlags {
   std::string snapshot_timeout = "0";
   std::string update_rate = "0";
   std::string test_time = "30s";
-  std::string ratio = "1:0";
-  results::LoadSettings load = results::kMemoryLoad;  // data_size: --value-size
+  core::Load load = core::kMemoryLoad;  // data_size: --value-size
   int trials = 1;
   double max_error_pct = results::kDefaultMaxErrorPct;
   std::string cooldown = "10s";
@@ -45,7 +44,6 @@ int RunRunMemory(const RunMemoryFlags& f) {
   scenarios::MemoryOptions o;
   o.engines = ParseEngines(f.target.engines);
   o.keys = Count(f.keys, "--keys");
-  o.value_size = f.load.data_size;
   o.snapshot =
       f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
   o.snapshot_dir = f.snapshot_dir;
@@ -53,16 +51,13 @@ int RunRunMemory(const RunMemoryFlags& f) {
   o.snapshot_timeout = Seconds(f.snapshot_timeout, "--snapshot-timeout");
   o.update_rate = static_cast<double>(Count(f.update_rate, "--update-rate"));
   o.test_time = Seconds(f.test_time, "--test-time");
-  o.ratio = OrExit(core::ParseRatio(f.ratio)).ToString();
-  o.threads = f.load.threads;
-  o.clients = f.load.clients;
-  o.pipeline = f.load.pipeline;
+  o.load = WithCheckedRatio(f.load);
   o.trials = f.trials;
   o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   OrExitNamingFlags(scenarios::CheckMemoryOptions(o), {{"keys", "--keys"},
-                                                       {"value_size", "--value-size"},
+                                                       {"data_size", "--value-size"},
                                                        {"trials", "--trials"},
                                                        {"test_time", "--test-time"},
                                                        {"snapshot_delay", "--snapshot-delay"},
@@ -102,7 +97,7 @@ void AddRunMemory(CLI::App* sub, Action* action) {
       sub->add_option("--test-time", f->test_time, "How long the update traffic runs (e.g. 60s)")
           ->capture_default_str(),
       kDuration);
-  sub->add_option("--memtier-ratio,--ratio", f->ratio,
+  sub->add_option("--memtier-ratio,--ratio", f->load.ratio,
                   "SET:GET ratio of the traffic over the populated keys")
       ->capture_default_str();
   AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);

@@ -12,9 +12,7 @@ namespace {
 
 struct SweepFlags {
   BenchTargetFlags target;
-  results::MemtierConfig memtier;
-  std::string ratio = "1:10";
-  uint64_t key_maximum = 0;
+  core::Load load = core::kRunLoad;  // key_maximum: --key-maximum
   std::vector<std::string> slo;
   std::string step_time = "10s";
   int confirm = 2;
@@ -36,8 +34,7 @@ std::chrono::seconds ToStepTime(const std::string& text) {
 scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   scenarios::SweepOptions o;
   o.engines = ParseEngines(f.target.engines);
-  o.memtier = ToWorkload(f.memtier, f.ratio);
-  o.key_maximum = f.key_maximum;
+  o.load = WithCheckedRatio(f.load);
   o.step_time = ToStepTime(f.step_time);
   for (const auto& text : f.slo)
     o.objectives.push_back(OrExitFor("--slo", scenarios::ParseObjective(text)));
@@ -61,9 +58,9 @@ void AddSweep(CLI::App* sub, Action* action) {
                   "Latency objective, pPERCENTILE<=LATENCY (p99<=1ms, p99.9<=500us); repeat for "
                   "several, every one must hold")
       ->required();
-  AddWorkloadFlags(sub, &f->memtier, &f->ratio);
+  AddSetGetLoadFlags(sub, &f->load);
   using enum NumberKind;
-  WithRange(sub->add_option("--key-maximum", f->key_maximum,
+  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
                             "Keys 1..N (default: the load generator's range, 0..10000000)"),
             kInteger);
   WithRange(sub->add_option("--step-time", f->step_time,

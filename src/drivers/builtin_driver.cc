@@ -13,28 +13,28 @@
 namespace dfbench::drivers {
 
 std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, const Target& target,
-                                                  const Workload& workload,
+                                                  const core::Load& load, const core::Pass& pass,
                                                   const std::string& report_path) {
-  int threads = workload.threads, clients = workload.clients;
-  if (workload.length == Workload::Length::kFill) {
+  int threads = load.threads, clients = load.clients;
+  if (pass.length == core::Pass::Length::kFill) {
     // The generator's P slices cover any range exactly; it only needs a key per connection.
-    const uint64_t keys = workload.KeyCount();
+    const uint64_t keys = load.KeyCount();
     threads = static_cast<int>(std::min<uint64_t>(threads, keys));
     clients = static_cast<int>(std::min<uint64_t>(clients, keys / threads));
   }
   std::vector<std::string> args = {binary, "loadgen"};
-  AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
-  AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()) + "s", "allkeys");
-  AppendRequestArgs(args, workload);
-  if (workload.rate_per_sec > 0) {
-    args.insert(args.end(), {"--rate", core::Format("{}", workload.rate_per_sec)});
+  AppendConnectionArgs(args, target, threads, clients, load.pipeline);
+  AppendLengthArgs(args, pass, std::to_string(pass.test_time.count()) + "s", "allkeys");
+  AppendRequestArgs(args, load, pass);
+  if (pass.rate_per_sec > 0) {
+    args.insert(args.end(), {"--rate", core::Format("{}", pass.rate_per_sec)});
   }
-  if (workload.warmup_time.count() > 0) {
-    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", workload.warmup_time.count())});
+  if (pass.warmup_time.count() > 0) {
+    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", pass.warmup_time.count())});
   }
-  if (!workload.percentiles.empty()) {
+  if (!load.percentiles.empty()) {
     args.insert(args.end(),
-                {"--print-percentiles", core::Format("{}", fmt::join(workload.percentiles, ","))});
+                {"--print-percentiles", core::Format("{}", fmt::join(load.percentiles, ","))});
   }
   args.emplace_back("--json-out-file");
   args.push_back(report_path);
@@ -43,18 +43,20 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
 
 std::vector<std::string> BuiltinDriver::BuildBackgroundArgs(const std::string& binary,
                                                             const Target& target,
-                                                            const Workload& workload,
+                                                            const core::Load& load,
+                                                            const core::Pass& pass,
                                                             const std::string& report_path) {
-  std::vector<std::string> args = BuildArgs(binary, target, workload, report_path);
+  std::vector<std::string> args = BuildArgs(binary, target, load, pass, report_path);
   args.insert(args.end(), {"--progress", "never"});
   return args;
 }
 
 core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const Target& target,
-                                                      const Workload& workload,
+                                                      const core::Load& load,
+                                                      const core::Pass& pass,
                                                       const std::vector<int>& cpus,
                                                       const std::filesystem::path& raw_report) {
-  if (workload.rate_per_connection != 0) {
+  if (pass.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage,
                       "the built-in load generator takes no per-connection rate");
   }
@@ -63,7 +65,7 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
   auto remote_report = ScratchReportPath(client, "loadgen");
   if (!remote_report) return tl::unexpected(remote_report.error());
   // Generous: a pass is bounded by its length, and a stuck server must not hang forever.
-  auto out = RunKeepingStdout(client, BuildArgs(*binary, target, workload, *remote_report), cpus,
+  auto out = RunKeepingStdout(client, BuildArgs(*binary, target, load, pass, *remote_report), cpus,
                               std::chrono::hours(6), raw_report);
   if (!out) return tl::unexpected(out.error());
   if (!out->status.ok()) {

@@ -9,18 +9,19 @@ class BuiltinDriver : public Driver {
  public:
   std::string Name() const override { return "builtin"; }
   core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
-                                         const Workload& workload, const std::vector<int>& cpus,
+                                         const core::Load& load, const core::Pass& pass,
+                                         const std::vector<int>& cpus,
                                          const std::filesystem::path& raw_report) override;
 
-  // The loadgen command line for a workload (exposed for tests and for config.json).
+  // The loadgen command line of a pass (exposed for tests).
   static std::vector<std::string> BuildArgs(const std::string& binary, const Target& target,
-                                            const Workload& workload,
+                                            const core::Load& load, const core::Pass& pass,
                                             const std::string& report_path);
   // The same for a generator that runs in the background while the caller does other things
   // (scenarios/frame/background_load.h): no progress line, which nobody would see.
   static std::vector<std::string> BuildBackgroundArgs(const std::string& binary,
-                                                      const Target& target,
-                                                      const Workload& workload,
+                                                      const Target& target, const core::Load& load,
+                                                      const core::Pass& pass,
                                                       const std::string& report_path);
 };
 

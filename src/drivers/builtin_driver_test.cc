@@ -12,23 +12,21 @@ using testing::JoinArgs;
 
 // As memtier's --requests: every connection sends the count, so a pass sends
 // threads x clients times it.
-TEST(Workload, RequestsArePerConnection) {
-  Workload w{.threads = 4, .clients = 50, .requests_per_client = 1000000};
-  EXPECT_EQ(w.RequestsPerClient(), 1000000u);
-  EXPECT_EQ(w.TotalRequests(), 200000000u);
-  w.requests_per_client = 1;
-  EXPECT_EQ(w.TotalRequests(), 200u);
+TEST(Load, RequestsArePerConnection) {
+  const core::Load load{.threads = 4, .clients = 50};
+  EXPECT_EQ(core::TotalRequests(load, core::Pass::Requests(1000000)), 200000000u);
+  EXPECT_EQ(core::TotalRequests(load, core::Pass::Requests(1)), 200u);
 }
 
-TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
-  Workload w{.threads = 2,
-             .clients = 10,
-             .requests_per_client = 100,
-             .ratio = "1:4",
-             .data_size = 128,
-             .pipeline = 16,
-             .distinct_client_seed = true};
-  auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, w, "/tmp/r");
+TEST(BuiltinDriver, CommandLineCarriesTheLoad) {
+  const core::Load load{.threads = 2,
+                        .clients = 10,
+                        .pipeline = 16,
+                        .data_size = 128,
+                        .distinct_client_seed = true,
+                        .ratio = "1:4"};
+  auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, load,
+                                       core::Pass::Requests(100), "/tmp/r");
   EXPECT_EQ(JoinArgs(args),
             "/bin/dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 2 "
             "--clients 10 --pipeline 16 --requests 100 --ratio 1:4 --data-size 128 "
@@ -36,25 +34,30 @@ TEST(BuiltinDriver, CommandLineCarriesTheWorkload) {
 }
 
 TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
-  Workload w{.threads = 1, .clients = 2, .ratio = "1:10", .data_size = 32, .pipeline = 8};
-  w.length = Workload::Length::kTestTime;
-  w.test_time = std::chrono::seconds(2);
-  w.rate_per_sec = 12500;
-  w.warmup_time = std::chrono::milliseconds(400);
-  w.percentiles = {50, 90, 99, 99.9};
-  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w, "r.json");
+  const core::Load load{.threads = 1,
+                        .clients = 2,
+                        .pipeline = 8,
+                        .data_size = 32,
+                        .ratio = "1:10",
+                        .percentiles = {50, 90, 99, 99.9}};
+  core::Pass pass = core::Pass::Time(std::chrono::seconds(2));
+  pass.rate_per_sec = 12500;
+  pass.warmup_time = std::chrono::milliseconds(400);
+  auto args =
+      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, load, pass, "r.json");
   EXPECT_EQ(JoinArgs(args),
             "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 1 "
             "--clients 2 --pipeline 8 --test-time 2s --ratio 1:10 --data-size 32 --rate 12500 "
             "--warmup-time 400ms --print-percentiles 50,90,99,99.9 --json-out-file r.json");
   // External tools refuse what they would not measure the same way.
-  EXPECT_FALSE(RefuseOpenLoop(w, "memtier_benchmark"));
-  EXPECT_TRUE(RefuseOpenLoop(Workload{}, "memtier_benchmark"));
+  EXPECT_FALSE(RefuseOpenLoop(pass, "memtier_benchmark"));
+  EXPECT_TRUE(RefuseOpenLoop(core::Pass{}, "memtier_benchmark"));
 }
 
 TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
-  const Workload w = TimedCommand("HGET __key__ field:1", KeyPattern::kSequential, 300);
-  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w, "r.json");
+  const LoadedPass w = TimedCommand("HGET __key__ field:1", core::KeyPattern::kSequential, 300);
+  auto args =
+      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r.json");
   const auto want = testing::SplitArgs(
       "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 32 --clients 5 "
       "--pipeline 20 --test-time 300s --command 'HGET __key__ field:1' --command-key-pattern S "
@@ -64,27 +67,25 @@ TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
 }
 
 TEST(BuiltinDriver, FillUsesParallelSlicesOverTheWholeRange) {
-  const Workload w = Fill("RPUSH __key__ __data__", 30, 4, 50);
-  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w, "r.json");
+  const LoadedPass w = Fill("RPUSH __key__ __data__", 30, 4, 50);
+  auto args =
+      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r.json");
   std::string joined = JoinArgs(args);
   // At most one connection per key: 4 threads x 7 clients for 30 keys.
   EXPECT_NE(joined.find("--threads 4 --clients 7 --pipeline 20 --requests allkeys --command "
                         "RPUSH __key__ __data__ --command-key-pattern P"),
             std::string::npos)
       << joined;
-  Workload plain{.threads = 1,
-                 .clients = 2,
-                 .key_minimum = 1,
-                 .key_maximum = 10,
-                 .length = Workload::Length::kFill};
-  args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain, "r.json");
+  core::Load plain{.threads = 1, .clients = 2, .key_minimum = 1, .key_maximum = 10};
+  args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain,
+                                  core::Pass::Fill(), "r.json");
   joined = JoinArgs(args);
   EXPECT_NE(joined.find("--requests allkeys --ratio 1:0 --key-pattern P:P"), std::string::npos)
       << joined;
   EXPECT_EQ(joined.find("--key-prefix"), std::string::npos) << joined;
   plain.key_prefix = "key:";
-  joined =
-      JoinArgs(BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain, "r.json"));
+  joined = JoinArgs(BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain,
+                                             core::Pass::Fill(), "r.json"));
   EXPECT_NE(joined.find("--key-maximum 10 --key-prefix key:"), std::string::npos) << joined;
 }
 

@@ -5,17 +5,17 @@
 namespace dfbench::drivers {
 namespace {
 
-core::Result<std::string> KeyDist(KeyPattern pattern) {
+core::Result<std::string> KeyDist(core::KeyPattern pattern) {
   switch (pattern) {
-    case KeyPattern::kRandom:
+    case core::KeyPattern::kRandom:
       return std::string("U");
-    case KeyPattern::kSequential:
+    case core::KeyPattern::kSequential:
       return std::string("S");
-    case KeyPattern::kGaussian:
+    case core::KeyPattern::kGaussian:
       return std::string("N");
-    case KeyPattern::kZipf:
+    case core::KeyPattern::kZipf:
       return std::string("Z");
-    case KeyPattern::kParallel:
+    case core::KeyPattern::kParallel:
       break;
   }
   return core::Fail(core::ErrorKind::kUsage, "dfly_bench has no parallel (P) key distribution");
@@ -26,19 +26,20 @@ std::string Flag(const std::string& name, const std::string& value) {
 }
 
 core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
-                                                     const Target& target, const Workload& workload,
+                                                     const Target& target, const core::Load& load,
+                                                     const core::Pass& pass,
                                                      const std::string& report_path) {
-  if (auto st = RefuseOpenLoop(workload, "dfly_bench"); !st) return tl::unexpected(st.error());
-  const bool fill = workload.length == Workload::Length::kFill;
-  if (fill && workload.command.empty()) {
+  if (auto st = RefuseOpenLoop(pass, "dfly_bench"); !st) return tl::unexpected(st.error());
+  const bool fill = pass.length == core::Pass::Length::kFill;
+  if (fill && load.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");
   }
-  auto dist = KeyDist(fill ? KeyPattern::kSequential : workload.key_pattern);
+  auto dist = KeyDist(fill ? core::KeyPattern::kSequential : load.key_pattern);
   if (!dist) return tl::unexpected(dist.error());
-  int threads = workload.threads, clients = workload.clients;
+  int threads = load.threads, clients = load.clients;
   if (fill) {
     // One connection per thread, each walking its thread's share of the range once.
-    threads = ExactFillLayout(workload.KeyCount(), threads, 1).threads;
+    threads = ExactFillLayout(load.KeyCount(), threads, 1).threads;
     clients = 1;
   }
   std::vector<std::string> args = {binary,
@@ -46,31 +47,31 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                                    Flag("p", std::to_string(target.port)),
                                    Flag("proactor_threads", std::to_string(threads)),
                                    Flag("c", std::to_string(clients)),
-                                   Flag("pipeline", std::to_string(workload.pipeline)),
-                                   Flag("d", std::to_string(workload.data_size))};
+                                   Flag("pipeline", std::to_string(load.pipeline)),
+                                   Flag("d", std::to_string(load.data_size))};
   if (target.protocol == "memcache_text") args.push_back(Flag("P", "memcache_text"));
-  if (workload.key_maximum > 0) {
-    args.push_back(Flag("key_minimum", std::to_string(workload.key_minimum)));
-    args.push_back(Flag("key_maximum", std::to_string(workload.key_maximum)));
+  if (load.key_maximum > 0) {
+    args.push_back(Flag("key_minimum", std::to_string(load.key_minimum)));
+    args.push_back(Flag("key_maximum", std::to_string(load.key_maximum)));
   }
-  if (!workload.key_prefix.empty()) args.push_back(Flag("key_prefix", workload.key_prefix));
+  if (!load.key_prefix.empty()) args.push_back(Flag("key_prefix", load.key_prefix));
   args.push_back(Flag("key_dist", *dist));
-  args.push_back(Flag("qps", std::to_string(fill ? 0 : workload.rate_per_connection)));
-  switch (workload.length) {
-    case Workload::Length::kRequests:
-      args.push_back(Flag("n", std::to_string(workload.RequestsPerClient())));
+  args.push_back(Flag("qps", std::to_string(fill ? 0 : pass.rate_per_connection)));
+  switch (pass.length) {
+    case core::Pass::Length::kRequests:
+      args.push_back(Flag("n", std::to_string(pass.requests_per_client)));
       break;
-    case Workload::Length::kTestTime:
-      args.push_back(Flag("test_time", std::to_string(workload.test_time.count())));
+    case core::Pass::Length::kTestTime:
+      args.push_back(Flag("test_time", std::to_string(pass.test_time.count())));
       break;
-    case Workload::Length::kFill:
-      args.push_back(Flag("n", std::to_string(workload.KeyCount() / threads)));
+    case core::Pass::Length::kFill:
+      args.push_back(Flag("n", std::to_string(load.KeyCount() / threads)));
       break;
   }
-  if (!workload.command.empty()) {
-    args.push_back(Flag("command", workload.command));
+  if (!load.command.empty()) {
+    args.push_back(Flag("command", load.command));
   } else {
-    args.push_back(Flag("ratio", workload.ratio));
+    args.push_back(Flag("ratio", load.ratio));
   }
   args.push_back(Flag("json_out_file", report_path));
   return args;

@@ -29,18 +29,17 @@ ToolOutput DflyOutput(const std::string& stem) {
   return out;
 }
 
-const Workload kOneSecond{.length = Workload::Length::kTestTime,
-                          .test_time = std::chrono::seconds(1)};
+const core::Pass kOneSecond = core::Pass::Time(std::chrono::seconds(1));
 
 using testing::JoinArgs;
 using testing::ScopedTempDir;
 
 TEST(DflyBenchDriver, MeasuredPassCommandLine) {
-  Workload w = TimedCommand("GET __key__", KeyPattern::kZipf, 15);
-  w.distinct_client_seed = false;
-  w.rate_per_connection = 1000;
+  LoadedPass w = TimedCommand("GET __key__", core::KeyPattern::kZipf, 15);
+  w.load.distinct_client_seed = false;
+  w.pass.rate_per_connection = 1000;
   auto args = DflyBenchDriver::BuildArgs("/usr/local/bin/dfly_bench", {"10.0.0.2", 6379, "redis"},
-                                         w, "/work/d.json");
+                                         w.load, w.pass, "/work/d.json");
   ASSERT_TRUE(args);
   const auto want = testing::SplitArgs(
       "/usr/local/bin/dfly_bench --h=10.0.0.2 --p=6379 --proactor_threads=32 --c=5 --pipeline=20 "
@@ -50,31 +49,30 @@ TEST(DflyBenchDriver, MeasuredPassCommandLine) {
 }
 
 TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
-  Workload w{.command = "SET __key__ __data__",
-             .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(1)};
-  for (auto [pattern, dist] : {std::pair{KeyPattern::kRandom, "--key_dist=U"},
-                               std::pair{KeyPattern::kSequential, "--key_dist=S"},
-                               std::pair{KeyPattern::kGaussian, "--key_dist=N"},
-                               std::pair{KeyPattern::kZipf, "--key_dist=Z"}}) {
-    w.key_pattern = pattern;
-    auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
+  core::Load load = core::kRunLoad;
+  load.command = "SET __key__ __data__";
+  using enum core::KeyPattern;
+  for (auto [pattern, dist] :
+       {std::pair{kRandom, "--key_dist=U"}, std::pair{kSequential, "--key_dist=S"},
+        std::pair{kGaussian, "--key_dist=N"}, std::pair{kZipf, "--key_dist=Z"}}) {
+    load.key_pattern = pattern;
+    auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, load, kOneSecond, "r");
     ASSERT_TRUE(args);
     const std::string line = JoinArgs(*args);
     EXPECT_NE(line.find(dist), std::string::npos) << line;
     // dfly_bench's own default is 20 requests per second: never leave it implicit.
     EXPECT_NE(line.find("--qps=0"), std::string::npos) << line;
   }
-  w.key_pattern = KeyPattern::kParallel;
-  auto p = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
+  load.key_pattern = kParallel;
+  auto p = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, load, kOneSecond, "r");
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error().kind, core::ErrorKind::kUsage);
 }
 
 TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
-  Workload w = Fill("SET __key__ __data__", 1000, 32, 5);
-  w.rate_per_connection = 500;
-  auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w, "r");
+  LoadedPass w = Fill("SET __key__ __data__", 1000, 32, 5);
+  w.pass.rate_per_connection = 500;
+  auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w.load, w.pass, "r");
   ASSERT_TRUE(args);
   const std::string line = JoinArgs(*args);
   // 25 threads (dividing 1000) x 1 connection x 40 requests, sequential, unthrottled.
@@ -98,8 +96,7 @@ TEST(DflyBenchDriver, ReadsATimeBoxedCommandPass) {
 
 TEST(DflyBenchDriver, ARequestCountedPassTakesItsDurationFromStdout) {
   // The preload's fill: "Total duration" 13 (ms, truncated), stdout "Total time: 13.314419ms".
-  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_fill"),
-                                        Workload{.length = Workload::Length::kFill});
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_fill"), core::Pass::Fill());
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 1000u);
   EXPECT_DOUBLE_EQ(t->duration_sec, 0.013314419);
@@ -115,18 +112,17 @@ TEST(DflyBenchDriver, ReadsEveryDurationUnitOfItsStdout) {
     ToolOutput out = DflyOutput("set_fill");
     out.stdout_text = std::string("Total time: ") + printed +
                       ". Overall number of requests: 1000, QPS: 1, P99 lat: 1us\n";
-    auto t = DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill});
+    auto t = DflyBenchDriver::ParseReport(out, core::Pass::Fill());
     ASSERT_TRUE(t) << printed << ": " << t.error().message;
     EXPECT_DOUBLE_EQ(t->duration_sec, seconds) << printed;
   }
   ToolOutput out = DflyOutput("set_fill");
   out.stdout_text = "Total time: 5 fortnights. Overall number of requests: 1000, QPS: 1\n";
-  EXPECT_FALSE(DflyBenchDriver::ParseReport(out, Workload{.length = Workload::Length::kFill}));
+  EXPECT_FALSE(DflyBenchDriver::ParseReport(out, core::Pass::Fill()));
 }
 
 TEST(DflyBenchDriver, ReadsTheSetGetForm) {
-  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_get_ratio"),
-                                        Workload{.requests_per_client = 1000});
+  auto t = DflyBenchDriver::ParseReport(DflyOutput("set_get_ratio"), core::Pass::Requests(1000));
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 2000u);
   EXPECT_DOUBLE_EQ(t->duration_sec, 0.018782129);
@@ -245,12 +241,12 @@ TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
                                real.stdout_path + "'\n");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
-  Workload w{.command = "GET __key__",
-             .key_minimum = 1,
-             .key_maximum = 100,
-             .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(1)};
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "out" / "d-GET-t1.json");
+  core::Load load = core::kRunLoad;
+  load.command = "GET __key__";
+  load.key_minimum = 1;
+  load.key_maximum = 100;
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {},
+                      dir / "out" / "d-GET-t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 79170u);
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "d-GET-t1.json"));
@@ -273,9 +269,10 @@ TEST(DflyBenchDriver, APassOfOnlyErrorRepliesIsNotRetried) {
                                real.stdout_path + "'\n");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
-  Workload w = kOneSecond;
-  w.command = "LPOP __key__";
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "out" / "d-LPOP-t1.json");
+  core::Load load = core::kRunLoad;
+  load.command = "LPOP __key__";
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {},
+                      dir / "out" / "d-LPOP-t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->errors, 130035u);
   EXPECT_EQ(t->ops, 0u);

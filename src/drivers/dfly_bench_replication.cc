@@ -3,6 +3,12 @@
 namespace dfbench::drivers {
 namespace {
 
+// "--proactor_threads=T -c=C --pipeline=P" of one of the run's two loads.
+std::vector<std::string> Connections(const core::Load& load) {
+  return {"--proactor_threads=" + std::to_string(load.threads),
+          "-c=" + std::to_string(load.clients), "--pipeline=" + std::to_string(load.pipeline)};
+}
+
 std::vector<std::string> Common(const DflyBenchShape& s) {
   return {s.binary, "--h=" + s.target.address, "--p=" + std::to_string(s.target.port)};
 }
@@ -18,8 +24,10 @@ void AppendData(const DflyBenchShape& s, std::vector<std::string>* args) {
 std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
                                               std::chrono::seconds preload_time) {
   std::vector<std::string> args = Common(shape);
-  args.insert(args.end(), {"--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
-                           "--test_time=" + std::to_string(preload_time.count()), "--ratio=1:0"});
+  const core::Load& preload = core::kReplicationPreload;
+  for (std::string& a : Connections(preload)) args.push_back(std::move(a));
+  args.insert(args.end(), {"--qps=0", "--test_time=" + std::to_string(preload_time.count()),
+                           "--ratio=" + preload.ratio});
   AppendData(shape, &args);
   return args;
 }
@@ -28,8 +36,8 @@ std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t 
                                            const std::string& ratio,
                                            std::chrono::seconds test_time) {
   std::vector<std::string> args = Common(shape);
-  args.insert(args.end(), {"--proactor_threads=1", "-c=2", "--pipeline=5",
-                           "--qps=" + std::to_string(qps_per_connection),
+  for (std::string& a : Connections(core::kReplicationLoad)) args.push_back(std::move(a));
+  args.insert(args.end(), {"--qps=" + std::to_string(qps_per_connection),
                            "--test_time=" + std::to_string(test_time.count()), "--ratio=" + ratio});
   AppendData(shape, &args);
   return args;

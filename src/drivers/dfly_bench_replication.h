@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/load.h"
 #include "drivers/driver.h"
 
 namespace dfbench::drivers {
@@ -19,13 +20,14 @@ struct DflyBenchShape {
   std::string report_path;  // --json_out_file
 };
 
-// The preload: `preload_time` (the reference's 30 s) of writes over 4 threads x 15 connections,
-// pipeline 10, unthrottled:
+// The preload: `preload_time` (the reference's 30 s) of writes in core::kReplicationPreload's
+// shape (4 threads x 15 connections, pipeline 10), unthrottled:
 // "--proactor_threads=4 -c=15 --pipeline=10 --qps=0 --test_time=30 --ratio=1:0".
 std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
                                               std::chrono::seconds preload_time);
 
-// The load: one thread, two connections, pipeline 5, --qps=<per connection> (0 for maxload:
+// The load: core::kReplicationLoad's shape (one thread, two connections, pipeline 5),
+// --qps=<per connection> (0 for maxload:
 // omitted, dfly_bench would default to 20), for `test_time`.
 std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t qps_per_connection,
                                            const std::string& ratio,

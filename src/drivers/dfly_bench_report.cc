@@ -133,7 +133,7 @@ std::optional<StdoutSummary> ReadStdout(std::string_view text) {
 }  // namespace
 
 core::Result<results::TrialResult> ParseDflyBenchOutput(const ToolOutput& output,
-                                                        const Workload& workload) {
+                                                        const core::Pass& pass) {
   const json doc = json::parse(output.report, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     return tl::unexpected(Unknown(output.report_path, "expected a JSON object"));
@@ -147,7 +147,7 @@ core::Result<results::TrialResult> ParseDflyBenchOutput(const ToolOutput& output
                                   "expected a line \"Total time: <duration>. Overall number of "
                                   "requests: <N>, QPS: ...\" on its stdout"));
   }
-  auto trial = ParseLoadReport(output.report, ReportOptionsFor(workload));
+  auto trial = ParseLoadReport(output.report, ReportOptionsFor(pass));
   if (!trial) return tl::unexpected(Unknown(output.report_path, trial.error().message));
   if (summary->requests != trial->ops) {
     return tl::unexpected(Unknown(
@@ -161,7 +161,7 @@ core::Result<results::TrialResult> ParseDflyBenchOutput(const ToolOutput& output
   }
   trial->errors = summary->errors;
   trial->ops -= summary->errors;
-  if (workload.length != Workload::Length::kTestTime) trial->duration_sec = summary->seconds;
+  if (pass.length != core::Pass::Length::kTestTime) trial->duration_sec = summary->seconds;
   trial->throughput =
       trial->duration_sec > 0 ? static_cast<double>(trial->ops) / trial->duration_sec : 0;
   return trial;

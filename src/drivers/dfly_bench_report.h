@@ -22,6 +22,6 @@ namespace dfbench::drivers {
 
 // kUsage "<file>: <what was expected>" when either output is not in the known format.
 core::Result<results::TrialResult> ParseDflyBenchOutput(const ToolOutput& output,
-                                                        const Workload& workload);
+                                                        const core::Pass& pass);
 
 }  // namespace dfbench::drivers

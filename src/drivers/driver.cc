@@ -4,11 +4,6 @@
 
 namespace dfbench::drivers {
 
-uint64_t Workload::TotalRequests() const {
-  return static_cast<uint64_t>(std::max(threads, 0)) * static_cast<uint64_t>(std::max(clients, 0)) *
-         requests_per_client;
-}
-
 Layout ExactFillLayout(uint64_t keys, int threads, int clients) {
   Layout best;
   uint64_t best_product = 1;
@@ -31,8 +26,8 @@ Layout ExactFillLayout(uint64_t keys, int threads, int clients) {
   return best;
 }
 
-core::Status RefuseOpenLoop(const Workload& workload, const std::string& tool) {
-  if (workload.rate_per_sec == 0 && workload.warmup_time.count() == 0) return core::Ok();
+core::Status RefuseOpenLoop(const core::Pass& pass, const std::string& tool) {
+  if (pass.rate_per_sec == 0 && pass.warmup_time.count() == 0) return core::Ok();
   return core::Fail(core::ErrorKind::kUsage,
                     tool +
                         " has no open loop measured from the due time: use the built-in "

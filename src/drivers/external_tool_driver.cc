@@ -3,8 +3,8 @@
 namespace dfbench::drivers {
 
 core::Result<results::TrialResult> ParseToolReport(const ToolOutput& output,
-                                                   const Workload& workload) {
-  auto trial = ParseLoadReport(output.report, ReportOptionsFor(workload));
+                                                   const core::Pass& pass) {
+  auto trial = ParseLoadReport(output.report, ReportOptionsFor(pass));
   if (!trial && !output.report_path.empty()) {
     return tl::unexpected(core::WithContext(trial.error(), output.report_path));
   }
@@ -19,25 +19,25 @@ core::Status ExternalToolDriver::Prepare(hosts::Host& client) {
 }
 
 core::Result<results::TrialResult> ExternalToolDriver::Run(
-    hosts::Host& client, const Target& target, const Workload& workload,
+    hosts::Host& client, const Target& target, const core::Load& load, const core::Pass& pass,
     const std::vector<int>& cpus, const std::filesystem::path& raw_report) {
   if (resolved_.empty()) {
     if (auto st = Prepare(client); !st) return tl::unexpected(st.error());
   }
   auto report = ScratchReportPath(client, spec_.program);
   if (!report) return tl::unexpected(report.error());
-  auto args = spec_.build_args(resolved_, target, workload, *report);
+  auto args = spec_.build_args(resolved_, target, load, pass, *report);
   if (!args) return tl::unexpected(args.error());
   const ToolReportParser parse = spec_.parse_report;
-  ToolPass pass{
+  ToolPass tool_pass{
       .tool = spec_.program,
       .argv = std::move(*args),
       .remote_report = *report,
       .cpus = cpus,
-      .timeout = PassTimeout(workload),
+      .timeout = PassTimeout(pass),
       .retry = spec_.retry,
-      .parse = [parse, workload](const ToolOutput& output) { return parse(output, workload); }};
-  return RunToolPass(client, pass, raw_report);
+      .parse = [parse, pass](const ToolOutput& output) { return parse(output, pass); }};
+  return RunToolPass(client, tool_pass, raw_report);
 }
 
 }  // namespace dfbench::drivers

@@ -10,20 +10,21 @@
 
 namespace dfbench::drivers {
 
-// Builds a tool's command line: (binary, target, workload, report path). kUsage for what the
+// Builds a tool's command line: (binary, target, load, pass, report path). kUsage for what the
 // tool cannot express.
 using ToolArgsBuilder = core::Result<std::vector<std::string>> (*)(const std::string& binary,
                                                                    const Target& target,
-                                                                   const Workload& workload,
+                                                                   const core::Load& load,
+                                                                   const core::Pass& pass,
                                                                    const std::string& report);
-// Reads what a tool left of a pass of `workload` (kUsage when malformed, naming the file).
+// Reads what a tool left of `pass` (kUsage when malformed, naming the file).
 using ToolReportParser = core::Result<results::TrialResult> (*)(const ToolOutput& output,
-                                                                const Workload& workload);
+                                                                const core::Pass& pass);
 
 // A memtier-format report (ParseLoadReport; the stdout is not read); time-boxed passes take Count
 // over the test time rather than the tool's sometimes-wrong duration.
 core::Result<results::TrialResult> ParseToolReport(const ToolOutput& output,
-                                                   const Workload& workload);
+                                                   const core::Pass& pass);
 
 // What one external load generator is.
 struct ToolSpec {
@@ -51,7 +52,8 @@ class ExternalToolDriver : public Driver {
   // A scratch report on the host, the spec's argv, a timeout covering a time-boxed pass, and
   // RunToolPass with the spec's parser and retry policy.
   core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
-                                         const Workload& workload, const std::vector<int>& cpus,
+                                         const core::Load& load, const core::Pass& pass,
+                                         const std::vector<int>& cpus,
                                          const std::filesystem::path& raw_report) override;
 
  private:
@@ -69,13 +71,14 @@ class ToolDriver : public ExternalToolDriver {
 
   static core::Result<std::vector<std::string>> BuildArgs(const std::string& binary,
                                                           const Target& target,
-                                                          const Workload& workload,
+                                                          const core::Load& load,
+                                                          const core::Pass& pass,
                                                           const std::string& report_path) {
-    return Spec().build_args(binary, target, workload, report_path);
+    return Spec().build_args(binary, target, load, pass, report_path);
   }
   static core::Result<results::TrialResult> ParseReport(const ToolOutput& output,
-                                                        const Workload& workload) {
-    return Spec().parse_report(output, workload);
+                                                        const core::Pass& pass) {
+    return Spec().parse_report(output, pass);
   }
 };
 

@@ -10,39 +10,40 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
                std::to_string(clients), "--pipeline", std::to_string(pipeline)});
 }
 
-void AppendLengthArgs(std::vector<std::string>& args, const Workload& workload,
+void AppendLengthArgs(std::vector<std::string>& args, const core::Pass& pass,
                       const std::string& test_time, const std::string& fill_requests) {
-  switch (workload.length) {
-    case Workload::Length::kRequests:
-      args.insert(args.end(), {"--requests", std::to_string(workload.RequestsPerClient())});
+  switch (pass.length) {
+    case core::Pass::Length::kRequests:
+      args.insert(args.end(), {"--requests", std::to_string(pass.requests_per_client)});
       break;
-    case Workload::Length::kTestTime:
+    case core::Pass::Length::kTestTime:
       args.insert(args.end(), {"--test-time", test_time});
       break;
-    case Workload::Length::kFill:
+    case core::Pass::Length::kFill:
       args.insert(args.end(), {"--requests", fill_requests});
       break;
   }
 }
 
-void AppendRequestArgs(std::vector<std::string>& args, const Workload& workload) {
-  const bool fill = workload.length == Workload::Length::kFill;
-  if (!workload.command.empty()) {
-    const KeyPattern pattern = fill ? KeyPattern::kParallel : workload.key_pattern;
-    args.insert(args.end(), {"--command", workload.command, "--command-key-pattern",
+void AppendRequestArgs(std::vector<std::string>& args, const core::Load& load,
+                       const core::Pass& pass) {
+  const bool fill = pass.length == core::Pass::Length::kFill;
+  if (!load.command.empty()) {
+    const core::KeyPattern pattern = fill ? core::KeyPattern::kParallel : load.key_pattern;
+    args.insert(args.end(), {"--command", load.command, "--command-key-pattern",
                              std::string(1, static_cast<char>(pattern))});
   } else if (fill) {
     args.insert(args.end(), {"--ratio", "1:0", "--key-pattern", "P:P"});
   } else {
-    args.insert(args.end(), {"--ratio", workload.ratio});
+    args.insert(args.end(), {"--ratio", load.ratio});
   }
-  args.insert(args.end(), {"--data-size", std::to_string(workload.data_size)});
-  if (workload.key_maximum > 0) {
-    args.insert(args.end(), {"--key-minimum", std::to_string(workload.key_minimum), "--key-maximum",
-                             std::to_string(workload.key_maximum)});
+  args.insert(args.end(), {"--data-size", std::to_string(load.data_size)});
+  if (load.key_maximum > 0) {
+    args.insert(args.end(), {"--key-minimum", std::to_string(load.key_minimum), "--key-maximum",
+                             std::to_string(load.key_maximum)});
   }
-  if (!workload.key_prefix.empty()) args.insert(args.end(), {"--key-prefix", workload.key_prefix});
-  if (workload.distinct_client_seed) args.emplace_back("--distinct-client-seed");
+  if (!load.key_prefix.empty()) args.insert(args.end(), {"--key-prefix", load.key_prefix});
+  if (load.distinct_client_seed) args.emplace_back("--distinct-client-seed");
 }
 
 }  // namespace dfbench::drivers

@@ -6,31 +6,31 @@ namespace dfbench::drivers {
 namespace {
 
 core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, const Target& target,
-                                                   const Workload& workload,
+                                                   const core::Load& load, const core::Pass& pass,
                                                    const std::string& report_path) {
-  if (workload.rate_per_connection != 0) {
+  if (pass.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage, "memtier_benchmark takes no dfly_bench-style rate");
   }
-  if (auto st = RefuseOpenLoop(workload, "memtier_benchmark"); !st) {
+  if (auto st = RefuseOpenLoop(pass, "memtier_benchmark"); !st) {
     return tl::unexpected(st.error());
   }
-  const bool fill = workload.length == Workload::Length::kFill;
-  if (fill && workload.command.empty()) {
+  const bool fill = pass.length == core::Pass::Length::kFill;
+  if (fill && load.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a memtier_benchmark fill needs a command");
   }
-  int threads = workload.threads, clients = workload.clients;
+  int threads = load.threads, clients = load.clients;
   if (fill) {
-    const Layout layout = ExactFillLayout(workload.KeyCount(), threads, clients);
+    const Layout layout = ExactFillLayout(load.KeyCount(), threads, clients);
     threads = layout.threads;
     clients = layout.clients;
   }
   std::vector<std::string> args = {binary};
-  AppendConnectionArgs(args, target, threads, clients, workload.pipeline);
+  AppendConnectionArgs(args, target, threads, clients, load.pipeline);
   // A fill: each connection sends exactly its slice of the range.
   const uint64_t connections = static_cast<uint64_t>(threads) * clients;
-  AppendLengthArgs(args, workload, std::to_string(workload.test_time.count()),
-                   std::to_string(workload.KeyCount() / connections));
-  AppendRequestArgs(args, workload);
+  AppendLengthArgs(args, pass, std::to_string(pass.test_time.count()),
+                   std::to_string(load.KeyCount() / connections));
+  AppendRequestArgs(args, load, pass);
   args.insert(args.end(), {"--print-percentiles", "50,99,99.9", "--json-out-file", report_path});
   return args;
 }

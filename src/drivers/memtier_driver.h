@@ -1,5 +1,5 @@
-// memtier_benchmark as the load generator: the same Workload as the built-in driver, run on the
-// client host with memtier's own flags, its --json-out-file report kept and parsed.
+// memtier_benchmark as the load generator: the same Load and Pass as the built-in driver, run on
+// the client host with memtier's own flags, its --json-out-file report kept and parsed.
 //
 // Its command line: fills use P with an explicit per-client request count over ExactFillLayout
 // connections (memtier's "-n allkeys" ignores P in arbitrary-command mode and rounds slices

@@ -46,24 +46,27 @@ TEST(ExactFillLayout, LargestConnectionCountThatDividesTheRange) {
 
 TEST(MemtierDriver, SetGetRunCommandLine) {
   // The defaults are the reference's: 4 threads x 50 clients, 1:10, 256 bytes, pipeline 30.
-  const Workload w{.requests_per_client = 5000, .distinct_client_seed = true};
-  auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, w,
-                                       "/work/r.json");
+  core::Load load = core::kRunLoad;
+  load.distinct_client_seed = true;
+  const core::Pass pass = core::Pass::Requests(5000);
+  auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, load,
+                                       pass, "/work/r.json");
   ASSERT_TRUE(args);
   EXPECT_EQ(JoinArgs(*args),
             "/opt/memtier_benchmark --server 10.0.0.2 --port 6379 --protocol redis --threads 4 "
             "--clients 50 --pipeline 30 --requests 5000 --ratio 1:10 --data-size 256 "
             "--distinct-client-seed --print-percentiles 50,99,99.9 --json-out-file /work/r.json");
-  auto mc = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 11211, "memcache_text"}, w,
-                                     "r.json");
+  auto mc = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 11211, "memcache_text"},
+                                     load, pass, "r.json");
   ASSERT_TRUE(mc);
   EXPECT_NE(JoinArgs(*mc).find("--protocol memcache_text"), std::string::npos);
 }
 
 TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
-  Workload w = TimedCommand("LRANGE __key__ 0 9", KeyPattern::kGaussian, 300);
-  w.data_size = 128;
-  auto args = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 7000, "redis"}, w, "r");
+  LoadedPass w = TimedCommand("LRANGE __key__ 0 9", core::KeyPattern::kGaussian, 300);
+  w.load.data_size = 128;
+  auto args = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 7000, "redis"}, w.load,
+                                       w.pass, "r");
   ASSERT_TRUE(args);
   // --command is one argument: no shell ever sees it.
   const auto want = testing::SplitArgs(
@@ -75,8 +78,8 @@ TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
 }
 
 TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
-  const Workload w = Fill("RPUSH __key__ __data__", 1000, 32, 5);
-  auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w, "r");
+  const LoadedPass w = Fill("RPUSH __key__ __data__", 1000, 32, 5);
+  auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r");
   ASSERT_TRUE(args);
   // 125 connections x 8 requests, each connection its own P slice of 8 keys.
   const std::string line = JoinArgs(*args);
@@ -88,12 +91,18 @@ TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
 }
 
 TEST(MemtierDriver, RefusesWhatMemtierCannotExpress) {
-  Workload rate{.command = "GET __key__", .rate_per_connection = 10};
-  auto a = MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, rate, "r");
+  core::Load get = core::kRunLoad;
+  get.command = "GET __key__";
+  core::Pass rate = core::Pass::Requests(10);
+  rate.rate_per_connection = 10;
+  auto a = MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, get, rate, "r");
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().kind, core::ErrorKind::kUsage);
-  Workload fill{.key_minimum = 1, .key_maximum = 10, .length = Workload::Length::kFill};
-  EXPECT_FALSE(MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, fill, "r"));
+  core::Load no_command = core::kRunLoad;
+  no_command.key_minimum = 1;
+  no_command.key_maximum = 10;
+  EXPECT_FALSE(
+      MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, no_command, core::Pass::Fill(), "r"));
 }
 
 // Every real memtier report in tests/fixtures/peers/, with the workload of its command line
@@ -123,12 +132,9 @@ TEST(MemtierDriver, ParsesEveryFixtureWithTheRightTotals) {
   for (const auto& c : cases) {
     auto text = core::ReadFile(PeerFixture(c.file));
     ASSERT_TRUE(text) << c.file;
-    Workload w;
-    if (c.test_time_sec > 0) {
-      w.length = Workload::Length::kTestTime;
-      w.test_time = std::chrono::seconds(c.test_time_sec);
-    }
-    auto t = MemtierDriver::ParseReport({.report = *text}, w);
+    core::Pass pass;
+    if (c.test_time_sec > 0) pass = core::Pass::Time(std::chrono::seconds(c.test_time_sec));
+    auto t = MemtierDriver::ParseReport({.report = *text}, pass);
     ASSERT_TRUE(t) << c.file << ": " << t.error().message;
     EXPECT_EQ(t->ops, c.count) << c.file;
     EXPECT_EQ(t->errors, 0u) << c.file;
@@ -186,14 +192,15 @@ TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(fake.string());
   ASSERT_TRUE(driver.Prepare(host));
-  Workload w{.threads = 1,
-             .clients = 5,
-             .requests_per_client = 2000,
-             .command = "LPUSH __key__ __data__",
-             .key_minimum = 1,
-             .key_maximum = 1000};
+  core::Load load = core::kRunLoad;
+  load.threads = 1;
+  load.clients = 5;
+  load.command = "LPUSH __key__ __data__";
+  load.key_minimum = 1;
+  load.key_maximum = 1000;
   const auto raw = dir / "results" / "memtier" / "redis-LPUSH-t1.json";
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, raw);
+  auto t =
+      driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, core::Pass::Requests(2000), {}, raw);
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 10000u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");  // the empty first report was retried
@@ -212,12 +219,11 @@ TEST(MemtierDriver, RetriesOnceOnZeroOperations) {
                                          "Totals": {"Count": 0, "Ops/sec": 0}}})");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(fake.string());
-  Workload w{.threads = 2,
-             .clients = 10,
-             .pipeline = 30,
-             .length = Workload::Length::kTestTime,
-             .test_time = std::chrono::seconds(3)};
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
+  core::Load load = core::kRunLoad;
+  load.threads = 2;
+  load.clients = 10;
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load,
+                      core::Pass::Time(std::chrono::seconds(3)), {}, dir / "r.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 1088370u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");
@@ -229,8 +235,11 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   testing::WriteExecutable(script, "#!/bin/sh\nexit 0\n");
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(script.string());
-  Workload w{.threads = 1, .clients = 1, .requests_per_client = 10};
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, w, {}, dir / "r.json");
+  core::Load load = core::kRunLoad;
+  load.threads = 1;
+  load.clients = 1;
+  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, core::Pass::Requests(10), {},
+                      dir / "r.json");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);
   EXPECT_NE(t.error().message.find("after one retry"), std::string::npos) << t.error().message;
@@ -246,20 +255,20 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   MemtierDriver driver(testing::MemtierBinary().string());
   ASSERT_TRUE(driver.Prepare(host));
   const Target target{server->host(), server->port(), "redis"};
-  Workload fill = Fill("RPUSH __key__ __data__", 1000, 2, 5);
-  fill.pipeline = 10;
-  auto f = driver.Run(host, target, fill, {}, dir / "fill.json");
+  LoadedPass fill = Fill("RPUSH __key__ __data__", 1000, 2, 5);
+  fill.load.pipeline = 10;
+  auto f = driver.Run(host, target, fill.load, fill.pass, {}, dir / "fill.json");
   ASSERT_TRUE(f) << f.error().message;
   EXPECT_EQ(f->ops, 1000u);
   auto client = server->Client();
   EXPECT_EQ(client.Command({"DBSIZE"})->integer, 1000);
   EXPECT_EQ(client.Command({"LLEN", "memtier-1000"})->integer, 1);
-  Workload timed = TimedCommand("LRANGE __key__ 0 9", KeyPattern::kRandom, 1);
-  timed.threads = 1;
-  timed.pipeline = 10;
-  timed.distinct_client_seed = false;
-  timed.key_maximum = 1000;
-  auto t = driver.Run(host, target, timed, {}, dir / "t1.json");
+  LoadedPass timed = TimedCommand("LRANGE __key__ 0 9", core::KeyPattern::kRandom, 1);
+  timed.load.threads = 1;
+  timed.load.pipeline = 10;
+  timed.load.distinct_client_seed = false;
+  timed.load.key_maximum = 1000;
+  auto t = driver.Run(host, target, timed.load, timed.pass, {}, dir / "t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_GT(t->throughput, 0);
   EXPECT_GT(t->p50, 0);

@@ -132,17 +132,17 @@ core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPa
                                                    DescribeRetries(pass.retry.retries) + ")");
 }
 
-ReportOptions ReportOptionsFor(const Workload& workload) {
+ReportOptions ReportOptionsFor(const core::Pass& pass) {
   ReportOptions options;
-  if (workload.length == Workload::Length::kTestTime) {
-    options.test_time_sec = static_cast<double>(workload.test_time.count());
+  if (pass.length == core::Pass::Length::kTestTime) {
+    options.test_time_sec = static_cast<double>(pass.test_time.count());
   }
   return options;
 }
 
-std::chrono::milliseconds PassTimeout(const Workload& workload) {
-  if (workload.length == Workload::Length::kTestTime) {
-    return workload.test_time + std::chrono::minutes(10);
+std::chrono::milliseconds PassTimeout(const core::Pass& pass) {
+  if (pass.length == core::Pass::Length::kTestTime) {
+    return pass.test_time + std::chrono::minutes(10);
   }
   return std::chrono::hours(6);
 }

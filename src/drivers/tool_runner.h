@@ -73,12 +73,12 @@ struct ToolPass {
 core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPass& pass,
                                                const std::filesystem::path& raw_report);
 
-// How to read a report of a pass of `workload`: time-boxed passes take Count over the test
+// How to read a report of `pass`: time-boxed passes take Count over the test
 // time rather than the tool's own duration.
-ReportOptions ReportOptionsFor(const Workload& workload);
+ReportOptions ReportOptionsFor(const core::Pass& pass);
 
-// How long a pass of `workload` may take: generous, since a pass is bounded by its length,
+// How long `pass` may take: generous, since a pass is bounded by its length,
 // but a stuck server must not hang the run forever.
-std::chrono::milliseconds PassTimeout(const Workload& workload);
+std::chrono::milliseconds PassTimeout(const core::Pass& pass);
 
 }  // namespace dfbench::drivers

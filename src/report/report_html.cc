@@ -355,7 +355,7 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
     engines += (engines.empty() ? "" : ", ") + e.engine +
                (e.version.empty() ? "" : " (" + e.version + ")");
   }
-  const results::MemtierConfig& m = r.memtier;
+  const results::RunLoadRecord& m = r.memtier;
   const std::string load =
       "<div class=\"label\">load settings (memtier)</div>" +
       Chips({{"threads", std::to_string(m.threads)},
@@ -479,7 +479,7 @@ std::string SweepSection(const ResultDocument& d, const std::string& anchor,
   std::string objectives;
   for (const auto& o : r.objectives) objectives += (objectives.empty() ? "" : ", ") + o.text;
   const results::SweepSettings& st = r.settings;
-  const results::MemtierConfig& m = st.memtier;
+  const results::RunLoadRecord& m = st.memtier;
   const std::string load =
       "<div class=\"label\">load settings</div>" +
       Chips({{"threads", std::to_string(m.threads)},

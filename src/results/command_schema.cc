@@ -8,7 +8,7 @@ namespace dfbench::results {
 namespace {
 
 std::string Header(const CommandRunResults& r) {
-  const CommandLoadConfig& m = r.memtier;
+  const CommandLoadRecord& m = r.memtier;
   std::string line;
   if (!r.run_id.empty()) line += "commands " + r.run_id + " · ";
   for (const auto& c : r.commands) line += c.command + " · ";
@@ -24,6 +24,20 @@ std::string Header(const CommandRunResults& r) {
 }
 
 }  // namespace
+
+CommandLoadRecord RecordOf(const core::Load& load, std::chrono::seconds test_time,
+                           std::chrono::seconds warmup_time, int64_t rate_per_connection) {
+  return {.threads = load.threads,
+          .clients = load.clients,
+          .pipeline = load.pipeline,
+          .data_size = load.data_size,
+          .key_maximum = load.key_maximum,
+          .test_time_sec = static_cast<int>(test_time.count()),
+          .warmup_time_sec = static_cast<int>(warmup_time.count()),
+          .distinct_client_seed = load.distinct_client_seed,
+          .key_pattern = std::string(1, static_cast<char>(load.key_pattern)),
+          .qps = static_cast<int>(rate_per_connection)};
+}
 
 // The reference's order for the fields it has; ours follow their neighbours. An engine's own
 // fields keep their place before the shared ones here.

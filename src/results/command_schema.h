@@ -3,27 +3,38 @@
 // rows reuse EngineResult and Stats, so files compare like those of `run`.
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/load.h"
 #include "results/run_status.h"
 #include "results/schema.h"
 
 namespace dfbench::results {
 
-// The load settings of a per-command run. The reference calls the object "memtier" whatever
-// the tool; for dfly_bench, threads are its --proactor_threads and clients its -c.
-struct CommandLoadConfig : LoadSettings {
-  CommandLoadConfig() : LoadSettings(kCommandLoad) {}
-  uint64_t key_maximum = 100000000;
-  int test_time_sec = 300;
-  int warmup_time_sec = 10;
+// The load of a per-command run as its result files record it. The reference calls the object
+// "memtier" whatever the tool; for dfly_bench, threads are its --proactor_threads and clients
+// its -c. A file without a field reads the per-command default.
+struct CommandLoadRecord {
+  int threads = core::kCommandLoad.threads;
+  int clients = core::kCommandLoad.clients;
+  int pipeline = core::kCommandLoad.pipeline;
+  int data_size = core::kCommandLoad.data_size;
+  uint64_t key_maximum = core::kCommandLoad.key_maximum;
+  int test_time_sec = static_cast<int>(core::kCommandTestTime.count());
+  int warmup_time_sec = static_cast<int>(core::kCommandWarmupTime.count());
+  bool distinct_client_seed = core::kCommandLoad.distinct_client_seed;
   // Beyond the reference schema:
   std::string key_pattern = "R";  // measured pass: memtier letter, or dfly_bench --key_dist
   int qps = 0;                    // dfly_bench --qps per connection (0: closed loop)
 };
+// What a per-command run of `load` records: its measured passes of `test_time` (paced at
+// `rate_per_connection`, dfly_bench's --qps), after a warmup of `warmup_time`.
+CommandLoadRecord RecordOf(const core::Load& load, std::chrono::seconds test_time,
+                           std::chrono::seconds warmup_time, int64_t rate_per_connection);
 
 // One preload of an engine's keyspace (after a flush).
 struct PreloadRecord {
@@ -66,7 +77,7 @@ struct CommandRunResults : RunFields {
   std::string scenario = "commands";
   std::string server_instance;
   std::string client_instance;
-  CommandLoadConfig memtier;
+  CommandLoadRecord memtier;
   int trials = 3;
   std::vector<CommandResult> commands;  // the one command the run measured
   // Beyond the reference schema:
@@ -78,7 +89,7 @@ struct CommandRunResults : RunFields {
 // The field lists (json_fields.h): ToJson writes these structs and FromJson reads them, lenient
 // as in schema.h, with errors naming the field path ("commands[0].engines[1].trials[0].p99:
 // expected a number"); a `scenario` other than "commands" is an error.
-void Fields(auto& v, FieldsOf<CommandLoadConfig> auto& x) {
+void Fields(auto& v, FieldsOf<CommandLoadRecord> auto& x) {
   DFBENCH_FIELDS(threads, clients, pipeline, data_size, key_maximum, test_time_sec, warmup_time_sec,
                  distinct_client_seed, key_pattern, qps)
 }

@@ -57,4 +57,14 @@ void EngineResult::Aggregate() {
   avg_latency = summarize(&TrialResult::avg_latency);
 }
 
+RunLoadRecord RecordOf(const core::Load& load, uint64_t requests) {
+  return {.threads = load.threads,
+          .clients = load.clients,
+          .requests = requests,
+          .ratio = load.ratio,
+          .data_size = load.data_size,
+          .pipeline = load.pipeline,
+          .distinct_client_seed = load.distinct_client_seed};
+}
+
 }  // namespace dfbench::results

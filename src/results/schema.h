@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/host_facts.h"
+#include "core/load.h"
 #include "results/json_fields.h"
-#include "results/load_settings.h"
 #include "results/run_fields.h"
 
 namespace dfbench::results {
@@ -85,12 +85,19 @@ struct EngineResult {
   void Aggregate();
 };
 
-// The load-generator settings of a `run` (the reference calls the object "memtier").
-struct MemtierConfig : LoadSettings {
-  MemtierConfig() : LoadSettings(kRunLoad) {}
-  uint64_t requests = 1000000;  // per connection, as memtier's --requests
-  std::string ratio = "1:10";
+// The load of a `run` as its result files record it, under the reference's "memtier" key
+// whatever generator sent it; a file without a field reads the `run` default.
+struct RunLoadRecord {
+  int threads = core::kRunLoad.threads;
+  int clients = core::kRunLoad.clients;
+  uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
+  std::string ratio = core::kRunLoad.ratio;
+  int data_size = core::kRunLoad.data_size;
+  int pipeline = core::kRunLoad.pipeline;
+  bool distinct_client_seed = core::kRunLoad.distinct_client_seed;
 };
+// What a run of `requests` per connection of `load` records.
+RunLoadRecord RecordOf(const core::Load& load, uint64_t requests);
 
 // Host facts recorded with every result file and in state.json (the struct lives in core so
 // that hosts, which produce it, need not include the result schemas).
@@ -111,7 +118,7 @@ struct RunResults : RunFields {
   std::string aws_account;
   std::string server_instance;
   std::string client_instance;
-  MemtierConfig memtier;
+  RunLoadRecord memtier;
   uint64_t warmup_requests = 100000;
   int trials = 3;
   std::vector<EngineResult> engines;
@@ -131,7 +138,7 @@ void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
   DFBENCH_OPTIONAL_FIELDS(failed)
 }
 
-void Fields(auto& v, FieldsOf<MemtierConfig> auto& x) {
+void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {
   DFBENCH_FIELDS(threads, clients, requests, ratio, data_size, pipeline, distinct_client_seed)
 }
 

@@ -94,7 +94,7 @@ struct SweepEngine {
 
 // How the sweep was run.
 struct SweepSettings {
-  MemtierConfig memtier;     // threads, clients, ratio, data_size, pipeline (requests unused)
+  RunLoadRecord memtier;     // threads, clients, ratio, data_size, pipeline (requests unused)
   uint64_t key_maximum = 0;  // 0: the generator's default key range
   double step_time_sec = 10;
   double warmup_sec = 1;  // of each step, discarded

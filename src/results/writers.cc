@@ -24,7 +24,7 @@ std::string OneLine(const std::string& text, size_t max) {
 }
 
 std::string HeaderLine(const RunResults& r) {
-  const MemtierConfig& m = r.memtier;
+  const RunLoadRecord& m = r.memtier;
   std::string line;
   if (!r.run_id.empty()) line += "run " + r.run_id + " · ";
   line += core::Format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B",

@@ -115,11 +115,11 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("client-build-redis");
   EmulatedArm64Client client(dir.path());
-  const drivers::Workload w{
-      .threads = 2, .clients = 3, .requests_per_client = 200, .ratio = "1:1", .pipeline = 4};
+  const core::Load load{
+      .threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = "1:1"};
   drivers::BuiltinDriver driver;
-  auto trial =
-      driver.Run(client, {server->host(), server->port(), "redis"}, w, {}, dir / "report.json");
+  auto trial = driver.Run(client, {server->host(), server->port(), "redis"}, load,
+                          core::Pass::Requests(200), {}, dir / "report.json");
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 2u * 3u * 200u);
   EXPECT_EQ(trial->errors, 0u);
@@ -135,10 +135,12 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstMemcached) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("client-build-memcached");
   EmulatedArm64Client client(dir.path());
-  const drivers::Workload w{.threads = 1, .clients = 2, .requests_per_client = 300};
+  core::Load load = core::kRunLoad;
+  load.threads = 1;
+  load.clients = 2;
   drivers::BuiltinDriver driver;
-  auto trial = driver.Run(client, {server->host(), server->port(), "memcache_text"}, w, {},
-                          dir / "report.json");
+  auto trial = driver.Run(client, {server->host(), server->port(), "memcache_text"}, load,
+                          core::Pass::Requests(300), {}, dir / "report.json");
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 600u);
   EXPECT_EQ(trial->errors, 0u);
@@ -151,13 +153,13 @@ TEST_F(ClientBuild, OpenLoopPassIsParsed) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("client-build-open-loop");
   EmulatedArm64Client client(dir.path());
-  drivers::Workload w{.threads = 1, .clients = 2, .ratio = "1:1", .pipeline = 1};
-  w.length = drivers::Workload::Length::kTestTime;
-  w.test_time = std::chrono::seconds(2);
-  w.rate_per_sec = 200;
+  const core::Load load{
+      .threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = "1:1"};
+  core::Pass pass = core::Pass::Time(std::chrono::seconds(2));
+  pass.rate_per_sec = 200;
   drivers::BuiltinDriver driver;
-  auto trial =
-      driver.Run(client, {server->host(), server->port(), "redis"}, w, {}, dir / "report.json");
+  auto trial = driver.Run(client, {server->host(), server->port(), "redis"}, load, pass, {},
+                          dir / "report.json");
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_GT(trial->ops, 0u);
   EXPECT_EQ(trial->errors, 0u);

@@ -46,12 +46,12 @@ class PreloadTest : public ::testing::Test {
   results::PreloadRecord Load(const scenarios::PreloadSpec& spec, const std::string& stem) {
     auto client = server_->Client();
     EXPECT_TRUE(client.Command({"FLUSHALL"}));
-    const drivers::Workload shape{.threads = 2,
-                                  .clients = 4,
-                                  .data_size = kDataSize,
-                                  .pipeline = 8,
-                                  .key_minimum = 1,
-                                  .key_maximum = kKeys};
+    const core::Load shape{.threads = 2,
+                           .clients = 4,
+                           .pipeline = 8,
+                           .data_size = kDataSize,
+                           .key_minimum = 1,
+                           .key_maximum = kKeys};
     auto record = scenarios::Preload(driver_, *host_, {server_->host(), server_->port(), "redis"},
                                      spec, shape, {}, dir_ / "raw" / stem);
     EXPECT_TRUE(record) << (record ? "" : record.error().message);
@@ -169,14 +169,13 @@ TEST(DragonflyCommands, EveryBuiltinCommandPreloadsAndRunsWithoutErrors) {
   size_t preloads = 0;
   for (const auto& c : commands) {
     SCOPED_TRACE(c.name);
-    const drivers::Workload measured{.threads = 1,
-                                     .clients = 2,
-                                     .requests_per_client = 100,
-                                     .data_size = 32,
-                                     .pipeline = 4,
-                                     .command = c.tmpl,
-                                     .key_minimum = 1,
-                                     .key_maximum = c.KeyRange(kRunKeys)};
+    const core::Load measured{.threads = 1,
+                              .clients = 2,
+                              .pipeline = 4,
+                              .data_size = 32,
+                              .command = c.tmpl,
+                              .key_minimum = 1,
+                              .key_maximum = c.KeyRange(kRunKeys)};
     const bool same_preload = c.reads() && preloaded &&
                               preloaded->preload.PassTemplates() == c.preload.PassTemplates() &&
                               preloaded->key_maximum == c.key_maximum;
@@ -193,7 +192,8 @@ TEST(DragonflyCommands, EveryBuiltinCommandPreloadsAndRunsWithoutErrors) {
       preloaded = &c;
       ++preloads;
     }
-    auto pass = driver.Run(host, target, measured, {}, dir / "raw" / (c.name + ".json"));
+    auto pass = driver.Run(host, target, measured, core::Pass::Requests(100), {},
+                           dir / "raw" / (c.name + ".json"));
     ASSERT_TRUE(pass) << pass.error().message;
     EXPECT_EQ(pass->errors, 0u);
     EXPECT_EQ(pass->ops, 200u);

@@ -58,29 +58,22 @@ class CommandEngineRun {
     turn_ = &*turn;
     const CommandProfile& c = o_.command;
     stem_ = spec.name + "-" + c.name;
-    measured_ = drivers::Workload{.threads = o_.load.threads,
-                                  .clients = o_.load.clients,
-                                  .data_size = o_.load.data_size,
-                                  .pipeline = o_.load.pipeline,
-                                  .distinct_client_seed = o_.load.distinct_client_seed,
-                                  .command = c.tmpl,
-                                  .key_pattern = o_.key_pattern,
-                                  .key_minimum = 1,
-                                  .key_maximum = c.KeyRange(o_.load.key_maximum),
-                                  .length = drivers::Workload::Length::kTestTime,
-                                  .test_time = std::chrono::seconds(o_.load.test_time_sec),
-                                  .rate_per_connection = o_.rate_per_connection};
+    measured_ = o_.load;
+    measured_.command = c.tmpl;
+    measured_.key_minimum = 1;
+    measured_.key_maximum = c.KeyRange(o_.load.key_maximum);
+    measured_pass_ = core::Pass::Time(o_.test_time);
+    measured_pass_.rate_per_connection = o_.rate_per_connection;
 
-    const bool warmup = o_.load.warmup_time_sec > 0;
+    const bool warmup = o_.warmup_time.count() > 0;
     if (auto ok = Prepare(warmup ? "warmup" : "trial 1"); ok != Step::kDone) {
       return ok == Step::kFailed;
     }
     if (warmup) {
-      core::Notef("[{}] warmup: {} s of {} (discarded)", spec.name, o_.load.warmup_time_sec,
-                  c.name);
-      drivers::Workload warm = measured_;
-      warm.test_time = std::chrono::seconds(o_.load.warmup_time_sec);
-      auto w = o_.driver->Run(*fleet_.client, turn_->target(), warm, fleet_.client_cpus,
+      core::Notef("[{}] warmup: {} s of {} (discarded)", spec.name, o_.warmup_time.count(), c.name);
+      core::Pass warm = measured_pass_;
+      warm.test_time = o_.warmup_time;
+      auto w = o_.driver->Run(*fleet_.client, turn_->target(), measured_, warm, fleet_.client_cpus,
                               dir_ / "memtier" / (stem_ + "-warmup.json"));
       if (!w) return turn_->Failed("warmup", w.error());
       result->warmup_ops = w->ops + w->errors;
@@ -115,9 +108,8 @@ class CommandEngineRun {
     if (auto st = turn_->engine().Flush(); !st) return Failed("flush before " + before, st.error());
     fresh_ = true;
     if (!o_.command.reads()) return Step::kDone;
-    drivers::Workload shape = measured_;
-    auto record = Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload, shape,
-                          fleet_.client_cpus,
+    auto record = Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload,
+                          measured_, fleet_.client_cpus,
                           dir_ / "memtier" / "preload" / (stem_ + "-" + PhaseFileName(before)));
     if (!record) return Failed("preload before " + before, record.error());
     record->before = before;
@@ -138,10 +130,10 @@ class CommandEngineRun {
     const std::string& name = turn_->spec().name;
     const std::string raw = core::Format("{}-t{}.json", stem_, t);
     results::TrialKeyspace keys{.trial = t, .keys_before = KeyCount()};
-    core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.load.test_time_sec,
+    core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.test_time.count(),
                 o_.command.name);
-    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), measured_, fleet_.client_cpus,
-                                dir_ / "memtier" / raw);
+    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), measured_, measured_pass_,
+                                fleet_.client_cpus, dir_ / "memtier" / raw);
     if (!trial) return Failed(core::Format("trial {}", t), trial.error());
     keys.keys_after = KeyCount();
     trial->trial = t;
@@ -168,7 +160,7 @@ class CommandEngineRun {
     const results::EngineResult& result = row_->result;
     uint64_t client_ops = preload_ops_ + result.warmup_ops;
     for (const auto& t : result.trials) client_ops += t.ops + t.errors;
-    const uint64_t passes = result.trials.size() + (o_.load.warmup_time_sec > 0 ? 1 : 0);
+    const uint64_t passes = result.trials.size() + (o_.warmup_time.count() > 0 ? 1 : 0);
     const uint64_t in_flight =
         static_cast<uint64_t>(o_.load.threads) * o_.load.clients * o_.load.pipeline * passes;
     turn_->CrossCheck(client_ops, in_flight);
@@ -180,8 +172,9 @@ class CommandEngineRun {
   results::CommandEngineResult* row_;
   std::function<void()> publish_;
   EngineTurn* turn_ = nullptr;
-  std::string stem_;  // "<engine>-<COMMAND>"
-  drivers::Workload measured_;
+  std::string stem_;     // "<engine>-<COMMAND>"
+  core::Load measured_;  // the command on its key range
+  core::Pass measured_pass_;
   bool fresh_ = false;  // the keyspace is as the last Prepare left it
   uint64_t preload_ops_ = 0;
 };
@@ -190,20 +183,17 @@ class CommandEngineRun {
 
 core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
                                              const drivers::Target& target, const PreloadSpec& spec,
-                                             const drivers::Workload& shape,
-                                             const std::vector<int>& cpus,
+                                             const core::Load& shape, const std::vector<int>& cpus,
                                              const fs::path& raw_stem) {
   results::PreloadRecord record;
   const auto start = std::chrono::steady_clock::now();
   const auto passes = spec.PassTemplates();
   for (size_t i = 0; i < passes.size(); ++i) {
-    drivers::Workload fill = shape;
+    core::Load fill = shape;
     fill.command = passes[i];
-    fill.length = drivers::Workload::Length::kFill;
-    fill.rate_per_connection = 0;
     fs::path raw = raw_stem;
     raw += core::Format("-p{}.json", i + 1);
-    auto pass = driver.Run(client, target, fill, cpus, raw);
+    auto pass = driver.Run(client, target, fill, core::Pass::Fill(), cpus, raw);
     if (!pass) return tl::unexpected(pass.error());
     record.ops += pass->ops;
     ++record.passes;
@@ -240,9 +230,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   results::CommandRunResults r;
   auto run = ScenarioRun<results::CommandRunResults>::Open(setup, *options.driver, kCommands, &r);
   if (!run) return tl::unexpected(run.error());
-  r.memtier = options.load;
-  r.memtier.key_pattern = std::string(1, static_cast<char>(options.key_pattern));
-  r.memtier.qps = static_cast<int>(options.rate_per_connection);
+  r.memtier = results::RecordOf(options.load, options.test_time, options.warmup_time,
+                                options.rate_per_connection);
   r.trials = options.trials;
   r.tool = options.driver->Name();
   r.dfly_bench_ref = options.dfly_bench_ref;
@@ -258,7 +247,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   r.commands.push_back(std::move(command));
   const std::string announcement = core::Format(
       "commands {}: {} on {} engine(s), {} trial(s) of {} s each, results in {}", r.run_id, c.name,
-      options.engines.size(), options.trials, options.load.test_time_sec, run->dir().string());
+      options.engines.size(), options.trials, options.test_time.count(), run->dir().string());
   if (auto st = run->Start(CommandsConfigJson(r, options), announcement); !st) {
     return tl::unexpected(st.error());
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "engines/install.h"
@@ -25,11 +26,13 @@ namespace dfbench::scenarios {
 struct CommandRunOptions {
   std::vector<const engines::EngineSpec*> engines;  // Redis-protocol, installed in the setup
   CommandProfile command;
-  // threads, clients, pipeline, data_size, key_maximum, test/warmup time, distinct seed; its
-  // key_pattern and qps are filled from the two fields below.
-  results::CommandLoadConfig load;
-  drivers::KeyPattern key_pattern = drivers::KeyPattern::kRandom;  // of the measured passes
-  int64_t rate_per_connection = 0;                                 // dfly_bench --qps
+  // Connections, pipeline, value size, seeds, the key pattern of the measured passes and the
+  // largest key (the command's profile may cap it: CommandProfile::KeyRange); the command
+  // and the range itself come from `command`.
+  core::Load load = core::kCommandLoad;
+  std::chrono::seconds test_time = core::kCommandTestTime;      // each measured trial
+  std::chrono::seconds warmup_time = core::kCommandWarmupTime;  // 0: no warmup
+  int64_t rate_per_connection = 0;                              // dfly_bench --qps
   int trials = 3;
   // A trial with more failed requests than this percentage (0-100), or with none answered
   // successfully, fails (results::TrialFailure).
@@ -66,13 +69,12 @@ core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOpti
                                      OutputFormat format);
 
 // Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
-// one fill pass per PreloadSpec::PassTemplates() entry, with shape's threads, clients, pipeline
-// and data size. Raw reports go to "<raw_stem>-p<N>.json". Returns what was written and the
+// one fill pass per PreloadSpec::PassTemplates() entry, with shape's connections, pipeline and
+// value size. Raw reports go to "<raw_stem>-p<N>.json". Returns what was written and the
 // server's DBSIZE afterwards.
 core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
                                              const drivers::Target& target, const PreloadSpec& spec,
-                                             const drivers::Workload& shape,
-                                             const std::vector<int>& cpus,
+                                             const core::Load& shape, const std::vector<int>& cpus,
                                              const std::filesystem::path& raw_stem);
 
 }  // namespace dfbench::scenarios

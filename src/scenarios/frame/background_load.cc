@@ -21,14 +21,14 @@ constexpr std::chrono::seconds kStopGrace{30};
 
 core::Result<BackgroundLoad> BackgroundLoad::Start(hosts::Host& client,
                                                    const drivers::Target& target,
-                                                   const drivers::Workload& workload,
+                                                   const core::Load& load, const core::Pass& pass,
                                                    const std::vector<int>& cpus) {
   auto binary = client.DfbenchBinary();
   if (!binary) return tl::unexpected(binary.error());
   auto report = drivers::ScratchReportPath(client, "loadgen");
   if (!report) return tl::unexpected(report.error());
   return StartProgram(
-      client, drivers::BuiltinDriver::BuildBackgroundArgs(*binary, target, workload, *report),
+      client, drivers::BuiltinDriver::BuildBackgroundArgs(*binary, target, load, pass, *report),
       *report, cpus);
 }
 

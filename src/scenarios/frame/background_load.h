@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "hosts/host.h"
 #include "results/replication_schema.h"
@@ -24,10 +25,10 @@ struct LoadOutcome {
 
 class BackgroundLoad {
  public:
-  // Starts `dfbench loadgen` for `workload` (its test_time bounds the run should nobody stop
-  // it; its rate_per_sec makes it an open loop) on `client`, pinned to `cpus`.
+  // Starts `dfbench loadgen` sending `load` for `pass` (its test_time bounds the run should
+  // nobody stop it; its rate_per_sec makes it an open loop) on `client`, pinned to `cpus`.
   static core::Result<BackgroundLoad> Start(hosts::Host& client, const drivers::Target& target,
-                                            const drivers::Workload& workload,
+                                            const core::Load& load, const core::Pass& pass,
                                             const std::vector<int>& cpus);
   // Starts any generator that writes a memtier-layout JSON report with a "Time-Serie" at
   // `report` on the client host (dfly_bench's --json_out_file).

@@ -60,15 +60,6 @@ core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fle
   return CheckEnginePort(fleet);
 }
 
-drivers::Workload SetGetWorkload(const results::MemtierConfig& m) {
-  return {.threads = m.threads,
-          .clients = m.clients,
-          .ratio = m.ratio,
-          .data_size = m.data_size,
-          .pipeline = m.pipeline,
-          .distinct_client_seed = m.distinct_client_seed};
-}
-
 std::string NewRunId(const fs::path& parent) {
   const std::string base = core::FormatTimestampId(std::chrono::system_clock::now());
   std::string id = base;

@@ -39,10 +39,6 @@ core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fle
                            drivers::Driver& driver,
                            const std::vector<const engines::EngineSpec*>& engines);
 
-// The SET:GET load of `memtier` as a driver's workload: connections, ratio, value size, pipeline
-// and seeds; how long each pass lasts is the caller's.
-drivers::Workload SetGetWorkload(const results::MemtierConfig& memtier);
-
 // A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
 std::string NewRunId(const std::filesystem::path& parent);
 

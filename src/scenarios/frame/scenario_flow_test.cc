@@ -50,10 +50,10 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
   RunOptions SmallRun() {
     RunOptions o;
     o.engines = {engines::FindEngine("redis")};
-    o.memtier.threads = 1;
-    o.memtier.clients = 2;
-    o.memtier.requests = 300;
-    o.memtier.pipeline = 4;
+    o.load.threads = 1;
+    o.load.clients = 2;
+    o.requests = 300;
+    o.load.pipeline = 4;
     o.warmup_requests = 0;
     o.trials = 2;
     o.cooldown = std::chrono::milliseconds(0);
@@ -71,8 +71,8 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
     o.load.pipeline = 4;
     o.load.data_size = 32;
     o.load.key_maximum = 100;
-    o.load.test_time_sec = 1;
-    o.load.warmup_time_sec = 0;
+    o.test_time = std::chrono::seconds(1);
+    o.warmup_time = std::chrono::seconds(0);
     o.trials = 1;
     o.cooldown = std::chrono::milliseconds(0);
     o.driver = &driver_;
@@ -113,10 +113,10 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
   SweepOptions SmallSweep(const std::string& slo) {
     SweepOptions o;
     o.engines = {engines::FindEngine("redis")};
-    o.memtier.threads = 1;
-    o.memtier.clients = 2;
-    o.memtier.pipeline = 4;
-    o.key_maximum = 1000;
+    o.load.threads = 1;
+    o.load.clients = 2;
+    o.load.pipeline = 4;
+    o.load.key_maximum = 1000;
     o.step_time = std::chrono::seconds(1);
     o.objectives = {*ParseObjective(slo)};
     o.search.fractions = {0.02, 0.04};

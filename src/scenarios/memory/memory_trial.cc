@@ -22,15 +22,12 @@ constexpr seconds kEmptySettleLimit{10};
 constexpr seconds kIdleSettleLimit{60};
 
 // The keys DEBUG POPULATE writes ("key:0" ...), so fills and updates hit the same keys.
-drivers::Workload KeyRange(const MemoryOptions& o) {
-  return {.threads = o.threads,
-          .clients = o.clients,
-          .ratio = o.ratio,
-          .data_size = o.value_size,
-          .pipeline = o.pipeline,
-          .key_minimum = 0,
-          .key_maximum = o.keys - 1,
-          .key_prefix = "key:"};
+core::Load KeyRange(const MemoryOptions& o) {
+  core::Load load = o.load;
+  load.key_minimum = 0;
+  load.key_maximum = o.keys - 1;
+  load.key_prefix = "key:";
+  return load;
 }
 
 std::string MiB(uint64_t bytes) {
@@ -49,17 +46,17 @@ core::Status Populate(providers::Fleet& fleet, const MemoryOptions& o, EngineTur
   const auto start = std::chrono::steady_clock::now();
   if (spec.debug_populate) {
     t->populate = "debug_populate";
-    core::Notef("[{}] DEBUG POPULATE {} key {}", spec.name, o.keys, o.value_size);
-    if (auto st = DebugPopulate(engine.address(), engine.port(), o.keys, o.value_size); !st) {
+    core::Notef("[{}] DEBUG POPULATE {} key {}", spec.name, o.keys, o.load.data_size);
+    if (auto st = DebugPopulate(engine.address(), engine.port(), o.keys, o.load.data_size); !st) {
       return st;
     }
   } else {
     t->populate = "set";
-    drivers::Workload fill = KeyRange(o);
-    fill.pipeline = std::max(o.pipeline, 30);  // a fill is throughput, not latency
-    fill.length = drivers::Workload::Length::kFill;
+    core::Load fill = KeyRange(o);
+    fill.pipeline = std::max(o.load.pipeline, 30);  // a fill is throughput, not latency
     core::Notef("[{}] filling {} keys with pipelined SETs", spec.name, o.keys);
-    auto r = o.driver->Run(*fleet.client, turn.target(), fill, fleet.client_cpus, raw_report);
+    auto r = o.driver->Run(*fleet.client, turn.target(), fill, core::Pass::Fill(),
+                           fleet.client_cpus, raw_report);
     if (!r) return tl::unexpected(r.error());
     // A fill with refused SETs leaves keys out: the memory per key would be measured on fewer.
     if (r->errors > 0) {
@@ -96,7 +93,7 @@ core::Status Snapshot(const MemoryOptions& o, EngineTurn& turn, MemorySampler& s
   t->snapshot_start_sec = sampler.Now();
   // The engine forked before it answered: catch the child before a short snapshot ends.
   if (auto s = sampler.SampleNow(); !s) return tl::unexpected(s.error());
-  const seconds limit = SnapshotLimit(o.keys, o.value_size, o.snapshot_timeout);
+  const seconds limit = SnapshotLimit(o.keys, o.load.data_size, o.snapshot_timeout);
   PersistenceState state;
   while (true) {
     if (auto s = sampler.Tick(); !s) return tl::unexpected(s.error());
@@ -195,11 +192,10 @@ core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const
       spec.name, t.keys, t.populate_sec, MiB(t.idle_pss_bytes), t.bytes_per_key,
       t.info_bytes_per_key);
 
-  drivers::Workload updates = KeyRange(o);
-  updates.length = drivers::Workload::Length::kTestTime;
-  updates.test_time = o.test_time;
+  core::Pass updates = core::Pass::Time(o.test_time);
   updates.rate_per_sec = o.update_rate;
-  auto load = BackgroundLoad::Start(*fleet.client, turn.target(), updates, fleet.client_cpus);
+  auto load =
+      BackgroundLoad::Start(*fleet.client, turn.target(), KeyRange(o), updates, fleet.client_cpus);
   if (!load) return tl::unexpected(load.error());
   t.load_args = load->args();
   t.load_start_sec = sampler.Now();

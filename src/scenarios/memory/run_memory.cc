@@ -77,15 +77,15 @@ const RunKind<results::MemoryRunResults> kMemory{
 
 results::MemorySettings Settings(const MemoryOptions& o) {
   return {.keys = o.keys,
-          .value_size = o.value_size,
+          .value_size = o.load.data_size,
           .snapshot = o.snapshot == SnapshotMode::kBgsave ? "bgsave" : "none",
           .update_rate = o.update_rate,
           .test_time_sec = static_cast<double>(o.test_time.count()),
           .snapshot_delay_sec = static_cast<double>(o.snapshot_delay.count()),
-          .ratio = o.ratio,
-          .threads = o.threads,
-          .clients = o.clients,
-          .pipeline = o.pipeline,
+          .ratio = o.load.ratio,
+          .threads = o.load.threads,
+          .clients = o.load.clients,
+          .pipeline = o.load.pipeline,
           .trials = o.trials,
           .snapshot_dir = o.snapshot_dir,
           .max_error_pct = o.max_error_pct};
@@ -149,7 +149,9 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
 
 core::Status CheckMemoryOptions(const MemoryOptions& o) {
   if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "keys must be at least 1");
-  if (o.value_size <= 0) return core::Fail(core::ErrorKind::kUsage, "value_size must be > 0");
+  if (o.load.data_size <= 0) {
+    return core::Fail(core::ErrorKind::kUsage, "data_size must be > 0");
+  }
   if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "trials must be at least 1");
   if (o.test_time.count() < 1) {
     return core::Fail(core::ErrorKind::kUsage, "test_time must be at least 1s");
@@ -178,8 +180,8 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   config.erase("engines");
   const std::string announcement = core::Format(
       "memory run {}: {} engine(s), {} keys x {} B, {}s of updates, snapshot {}, results in {}",
-      r.run_id, options.engines.size(), options.keys, options.value_size, options.test_time.count(),
-      r.settings.snapshot, run->dir().string());
+      r.run_id, options.engines.size(), options.keys, options.load.data_size,
+      options.test_time.count(), r.settings.snapshot, run->dir().string());
   if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
   run->TakeEngineTurns(
       options.engines, options.cooldown, &r.engines,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
@@ -22,19 +23,17 @@ enum class SnapshotMode { kBgsave, kNone };
 struct MemoryOptions {
   std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
   uint64_t keys = 1000000;
-  int value_size = 1024;
+  // The update traffic (and a fill where DEBUG POPULATE is missing): connections, pipeline,
+  // SET:GET ratio and the value size of every key.
+  core::Load load = core::kMemoryLoad;
   SnapshotMode snapshot = SnapshotMode::kBgsave;
-  // The update traffic: built-in load generator over the populated keys.
+  // The update traffic's pace over the populated keys, built-in load generator.
   double update_rate = 0;  // requests per second in all; 0: closed loop
   std::chrono::seconds test_time{30};
   std::chrono::seconds snapshot_delay{5};  // traffic before the BGSAVE; < test_time
-  // How long a BGSAVE may run before the trial fails as stuck; 0: derived from keys x value_size
+  // How long a BGSAVE may run before the trial fails as stuck; 0: derived from keys x data_size
   // (SnapshotLimit).
   std::chrono::seconds snapshot_timeout{0};
-  std::string ratio = "1:0";
-  int threads = 2;
-  int clients = 10;  // per thread
-  int pipeline = 1;
   int trials = 1;  // each a fresh start of the engine
   // On the server host: where snapshots go ("": a directory per engine and run under the
   // host's work directory, removed afterwards). Given, it must exist; the snapshot files the

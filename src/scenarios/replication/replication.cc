@@ -57,6 +57,11 @@ std::string OneLine(std::string error) {
 
 }  // namespace
 
+int64_t ReplicationCaseSpec::TotalRate() const {
+  const core::Load& load = core::kReplicationLoad;
+  return qps_per_connection * load.threads * load.clients;
+}
+
 core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::string& text) {
   std::vector<ReplicationCaseSpec> cases;
   std::stringstream in(text);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
@@ -27,8 +28,8 @@ namespace dfbench::scenarios {
 struct ReplicationCaseSpec {
   std::string name;
   int64_t qps_per_connection = 0;  // 0: maxload
-  static constexpr int kConnections = 2;
-  int64_t TotalRate() const { return qps_per_connection * kConnections; }
+  // Over the load's connections (core::kReplicationLoad).
+  int64_t TotalRate() const;
 };
 
 // "qps=100000,qps=50k,maxload" (k/M suffixes allowed); kUsage naming the bad token, its

@@ -26,8 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 // The reference's shapes: dfly_bench -c=15 --proactor_threads=4 --pipeline=10 to preload,
 // --proactor_threads=1 -c=2 --pipeline=5 for the load.
-constexpr int kPreloadThreads = 4, kPreloadClients = 15, kPreloadPipeline = 10;
-constexpr int kLoadPipeline = 5;
 constexpr std::chrono::milliseconds kSyncPoll{50};
 constexpr std::chrono::seconds kWatchPoll{2};
 // From the replica's start (or REPLICAOF) to the start of its full sync: a replica that cannot
@@ -144,17 +142,13 @@ class CaseRun {
           *report, s_.fleet.client_cpus);
     }
     // Bounded should nobody stop it; it is stopped once the case is over.
-    drivers::Workload load{.threads = 1,
-                           .clients = ReplicationCaseSpec::kConnections,
-                           .ratio = o_.ratio,
-                           .data_size = o_.value_size,
-                           .pipeline = kLoadPipeline,
-                           .key_minimum = 0,
-                           .key_maximum = o_.preload_keys - 1,
-                           .length = drivers::Workload::Length::kTestTime,
-                           .test_time = o_.sync_timeout + o_.test_time + std::chrono::minutes(1),
-                           .rate_per_sec = static_cast<double>(c_.TotalRate())};
-    return BackgroundLoad::Start(*s_.fleet.client, target, load, s_.fleet.client_cpus);
+    core::Load load = core::kReplicationLoad;
+    load.ratio = o_.ratio;
+    load.data_size = o_.value_size;
+    load.key_maximum = o_.preload_keys - 1;
+    core::Pass pass = core::Pass::Time(o_.sync_timeout + o_.test_time + std::chrono::minutes(1));
+    pass.rate_per_sec = static_cast<double>(c_.TotalRate());
+    return BackgroundLoad::Start(*s_.fleet.client, target, load, pass, s_.fleet.client_cpus);
   }
 
   std::unique_ptr<BackgroundLoad> StartLoad(const drivers::Target& target) {
@@ -168,7 +162,8 @@ class CaseRun {
     core::Notef("[{}] load: {}", label_,
                 c_.qps_per_connection > 0
                     ? core::Format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
-                                   c_.qps_per_connection, ReplicationCaseSpec::kConnections)
+                                   c_.qps_per_connection,
+                                   core::kReplicationLoad.threads * core::kReplicationLoad.clients)
                     : std::string("closed loop (maxload)"));
     return std::make_unique<BackgroundLoad>(std::move(*bg));
   }
@@ -241,22 +236,16 @@ class CaseRun {
   // 0..preload_keys-1 for the preload time, closed loop, in its shape (4 threads x 15
   // connections, pipeline 10). Time-boxed, so a large range ends up partly written, as there.
   bool PreloadWithBuiltin(const drivers::Target& target) {
-    drivers::Workload fill{.threads = kPreloadThreads,
-                           .clients = kPreloadClients,
-                           .data_size = o_.value_size,
-                           .pipeline = kPreloadPipeline,
-                           .distinct_client_seed = true,
-                           .command = "SET __key__ __data__",
-                           .key_pattern = drivers::KeyPattern::kRandom,
-                           .key_minimum = 0,
-                           .key_maximum = o_.preload_keys - 1,
-                           .length = drivers::Workload::Length::kTestTime,
-                           .test_time = o_.preload_time};
+    core::Load fill = core::kReplicationPreload;
+    fill.data_size = o_.value_size;
+    fill.command = "SET __key__ __data__";
+    fill.key_maximum = o_.preload_keys - 1;
+    const core::Pass time = core::Pass::Time(o_.preload_time);
     const auto raw = s_.raw_dir / (stem_ + "-preload.json");
     out_->preload_args = hosts::ShellJoinForDisplay(
-        drivers::BuiltinDriver::BuildArgs("dfbench", target, fill, raw.filename().string()));
+        drivers::BuiltinDriver::BuildArgs("dfbench", target, fill, time, raw.filename().string()));
     drivers::BuiltinDriver driver;
-    auto pass = driver.Run(*s_.fleet.client, target, fill, s_.fleet.client_cpus, raw);
+    auto pass = driver.Run(*s_.fleet.client, target, fill, time, s_.fleet.client_cpus, raw);
     if (!pass) {
       Failed("preload: " + pass.error().message);
       return false;

@@ -24,14 +24,11 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
   auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
   if (!turn) return !core::InterruptRequested();
   const drivers::Target target = turn->target();
-  drivers::Workload workload = SetGetWorkload(o.memtier);
-  workload.requests_per_client = o.memtier.requests;
   if (o.warmup_requests > 0) {
-    drivers::Workload warm = workload;
-    warm.requests_per_client = o.warmup_requests;
+    const core::Pass warm = core::Pass::Requests(o.warmup_requests);
     core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
-                o.warmup_requests, warm.TotalRequests());
-    auto w = o.driver->Run(*fleet.client, target, warm, fleet.client_cpus,
+                o.warmup_requests, core::TotalRequests(o.load, warm));
+    auto w = o.driver->Run(*fleet.client, target, o.load, warm, fleet.client_cpus,
                            dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
     row->warmup_ops = w->ops + w->errors;
@@ -40,8 +37,8 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
     if (!turn->Healthy(core::Format("trial {}", t))) return true;
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
-    auto trial =
-        o.driver->Run(*fleet.client, target, workload, fleet.client_cpus, dir / "memtier" / raw);
+    auto trial = o.driver->Run(*fleet.client, target, o.load, core::Pass::Requests(o.requests),
+                               fleet.client_cpus, dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
@@ -67,19 +64,19 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   results::RunResults r;
   auto run = ScenarioRun<results::RunResults>::Open(setup, *options.driver, kRun, &r);
   if (!run) return tl::unexpected(run.error());
-  r.memtier = options.memtier;
+  r.memtier = results::RecordOf(options.load, options.requests);
   r.warmup_requests = options.warmup_requests;
   r.trials = options.trials;
   nlohmann::json config = ConfigJson(r, options);
   config["memtier"] = results::ToJson(r).at("memtier");
   config["warmup_requests"] = options.warmup_requests;
   config["trials"] = options.trials;
-  const auto& m = options.memtier;
+  const core::Load& load = options.load;
   const std::string announcement = core::Format(
       "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
       "= {} requests, results in {}",
-      r.run_id, options.engines.size(), options.trials, m.threads, m.clients, m.requests,
-      static_cast<uint64_t>(m.threads) * static_cast<uint64_t>(m.clients) * m.requests,
+      r.run_id, options.engines.size(), options.trials, load.threads, load.clients,
+      options.requests, core::TotalRequests(load, core::Pass::Requests(options.requests)),
       run->dir().string());
   if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
   run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "engines/install.h"
@@ -21,8 +22,9 @@ namespace dfbench::scenarios {
 
 struct RunOptions {
   std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
-  results::MemtierConfig memtier;     // memtier.requests: per connection, as memtier's --requests
-  uint64_t warmup_requests = 100000;  // per connection too
+  core::Load load = core::kRunLoad;
+  uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
+  uint64_t warmup_requests = 100000;                // per connection too
   int trials = 3;
   // A trial with more failed requests than this percentage (0-100), or with none answered
   // successfully, fails (results::TrialFailure).

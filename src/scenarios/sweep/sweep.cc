@@ -103,19 +103,18 @@ class EngineSweep {
     const int n = static_cast<int>(row_->steps.size()) + 1;
     const std::string what = core::Format("step {}", n);
     if (!turn_->Healthy(what)) return std::nullopt;
-    drivers::Workload w = SetGetWorkload(o_.memtier);
-    w.key_minimum = o_.key_maximum > 0 ? 1u : 0u;
-    w.key_maximum = o_.key_maximum;
-    w.length = drivers::Workload::Length::kTestTime;
-    w.test_time = o_.step_time;
-    w.rate_per_sec = target;
-    w.warmup_time = StepWarmup(o_.step_time);
-    w.percentiles = percentiles_;
+    core::Load load = o_.load;
+    load.key_minimum = load.key_maximum > 0 ? 1u : 0u;
+    load.percentiles = percentiles_;
+    core::Pass pass = core::Pass::Time(o_.step_time);
+    pass.rate_per_sec = target;
+    pass.warmup_time = StepWarmup(o_.step_time);
     const std::string phase_name(results::kStepPhaseNames.Name(phase));
     const std::string raw = core::Format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
     core::Notef("[{}] step {} ({}): {}", row_->engine, n, phase_name,
                 target > 0 ? results::WithSeparators(target) + " ops/s" : "closed loop");
-    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), w, fleet_.client_cpus, dir_ / raw);
+    auto trial =
+        o_.driver->Run(*fleet_.client, turn_->target(), load, pass, fleet_.client_cpus, dir_ / raw);
     if (!trial) {
       turn_->Failed(what, trial.error());
       Adopt(*turn_row_);
@@ -160,8 +159,8 @@ class EngineSweep {
 };
 
 results::SweepSettings SettingsOf(const SweepOptions& o) {
-  return {.memtier = o.memtier,
-          .key_maximum = o.key_maximum,
+  return {.memtier = results::RecordOf(o.load, core::kRunRequestsPerClient),
+          .key_maximum = o.load.key_maximum,
           .step_time_sec = static_cast<double>(o.step_time.count()),
           .warmup_sec = std::chrono::duration<double>(StepWarmup(o.step_time)).count(),
           .fractions = o.search.fractions,
@@ -203,8 +202,8 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   const std::string announcement = core::Format(
       "sweep {}: {} engine(s), objectives {}, {} s steps of {} threads × {} clients, "
       "results in {}",
-      r.run_id, options.engines.size(), objectives, options.step_time.count(),
-      options.memtier.threads, options.memtier.clients, run->dir().string());
+      r.run_id, options.engines.size(), objectives, options.step_time.count(), options.load.threads,
+      options.load.clients, run->dir().string());
   if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
   run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,
                        [&](const engines::EngineSpec& spec, results::SweepEngine* row) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
@@ -21,8 +22,9 @@ namespace dfbench::scenarios {
 
 struct SweepOptions {
   std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
-  results::MemtierConfig memtier;                   // the workload (requests unused)
-  uint64_t key_maximum = 0;                         // 0: the generator's default range
+  // The SET:GET load of every step; key_maximum 0: the generator's default range, else keys
+  // 1..key_maximum.
+  core::Load load = core::kRunLoad;
   std::chrono::seconds step_time{10};
   std::vector<results::Objective> objectives;
   SearchSettings search;
