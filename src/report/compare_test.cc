@@ -434,11 +434,12 @@ TEST(RenderComparisonJson, RunShapeHasEnginesArray) {
 TEST(Compare, MemoryRunsRankIdlePeakAndSnapshotLowerIsBetter) {
   auto doc = [](double idle, double peak, double snapshot_ms) {
     ResultDocument d{.source = "m.json", .shape = Shape::kMemory};
-    d.memory.engines.push_back({.engine = "redis",
-                                .idle_bytes = {.median = idle},
+    d.memory.engines.push_back({.idle_bytes = {.median = idle},
                                 .peak_bytes = {.median = peak},
                                 .snapshot_duration_ms = {.median = snapshot_ms}});
-    d.memory.engines.push_back({.engine = "memcached", .idle_bytes = {.median = idle}});
+    d.memory.engines.back().engine = "redis";
+    d.memory.engines.push_back({.idle_bytes = {.median = idle}});
+    d.memory.engines.back().engine = "memcached";
     return d;
   };
   auto c = Compare(doc(100, 200, 1000), doc(100, 300, 800), kDefault);

@@ -72,13 +72,10 @@ struct MemoryTrial {
   std::vector<RepSample> load;  // t_sec on the trial's clock (end of each second)
 };
 
-struct MemoryEngineResult {
-  std::string engine;
-  std::string version;
-  nlohmann::json tuning = nlohmann::json::object();
+// NOLINTNEXTLINE(bugprone-exception-escape): EngineRecord's nlohmann::json member, as there.
+struct MemoryEngineResult : EngineRecord {
   std::vector<std::string> engine_args;  // added for this scenario (--enable-debug-command yes)
   std::vector<MemoryTrial> trials;
-  std::string error;
   // Over the trials:
   Stats idle_bytes;     // idle_pss_bytes
   Stats bytes_per_key;  // process
@@ -135,8 +132,10 @@ void Fields(auto& v, FieldsOf<MemoryTrial> auto& x) {
 }
 
 void Fields(auto& v, FieldsOf<MemoryEngineResult> auto& x) {
-  DFBENCH_FIELDS(engine, version, tuning, engine_args, error, idle_bytes, bytes_per_key,
-                 info_bytes_per_key, peak_bytes, snapshot_duration_ms, trials)
+  DFBENCH_FIELDS(engine, version)
+  DFBENCH_OPTIONAL_FIELDS(origin, sha256)
+  DFBENCH_FIELDS(tuning, engine_args, error, idle_bytes, bytes_per_key, info_bytes_per_key,
+                 peak_bytes, snapshot_duration_ms, trials)
 }
 
 void Fields(auto& v, FieldsOf<MemorySettings> auto& x) {

@@ -12,7 +12,7 @@ MemoryRunResults SampleMemoryRun() {
   r.server_instance = "c7g.xlarge";
   r.client_instance = "c7gn.large";
   r.settings.keys = 1000;
-  MemoryEngineResult e{.engine = "redis", .version = "redis 7.0.15"};
+  MemoryEngineResult e{{.engine = "redis", .version = "redis 7.0.15"}};
   MemoryTrial t{.trial = 1, .populate = "debug_populate", .keys = 1000};
   t.empty_pss_bytes = 1'000'000;
   t.idle_pss_bytes = 3'000'000;

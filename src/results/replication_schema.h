@@ -30,8 +30,9 @@ inline constexpr const char* kTerminationError = "error";
 inline constexpr const char* kTerminationCancelled = "ctx_cancelled";
 
 // One row of the QPS sweep: preload, replica full sync, sustained load.
-struct ReplicationCase {
-  std::string run_name;  // "qps=100000" or "maxload"
+// NOLINTNEXTLINE(bugprone-exception-escape): EngineRecord's nlohmann::json member, as there.
+struct ReplicationCase : EngineRecord {  // the master's engine (empty in reference files)
+  std::string run_name;                  // "qps=100000" or "maxload"
   std::string preload_args;
   std::string load_args;
   std::vector<std::string> master_flags;
@@ -41,9 +42,8 @@ struct ReplicationCase {
   std::vector<RepSample> series;
   double sync_duration_ms = 0;  // replica start to stable sync; 0 when never reached
   std::string termination_reason;
-  // Beyond the reference schema:
-  std::string engine;  // dragonfly | redis | valkey; empty in reference files
-  std::string error;   // why the case failed (termination_reason "error"), e.g. the engine's line
+  // Beyond the reference schema: EngineRecord (error: why the case failed, termination_reason
+  // "error", e.g. the engine's line), and
   // What clients saw while the replica synced (the built-in generator runs through the sync):
   // the seconds from the load's start up to and including the one in which the sync ended.
   // Kept apart from `series` so that it never enters the medians; empty when the load started
@@ -94,7 +94,7 @@ void Fields(auto& v, FieldsOf<RepSample> auto& x) {
 void Fields(auto& v, FieldsOf<ReplicationCase> auto& x) {
   DFBENCH_FIELDS(run_name, preload_args, load_args, master_flags, replica_flags, series,
                  sync_duration_ms, termination_reason)
-  DFBENCH_OPTIONAL_FIELDS(engine, error, sync_series)
+  DFBENCH_OPTIONAL_FIELDS(engine, version, origin, sha256, error, sync_series)
 }
 
 void Fields(auto& v, FieldsOf<ReplicationRunResults> auto& x) {

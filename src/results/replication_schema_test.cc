@@ -106,12 +106,11 @@ TEST(ReplicationSchema, EngineAndErrorRoundTripAndNameTheCase) {
   r.cases.push_back({.run_name = "qps=500",
                      .series = {{.t_sec = 1, .rps = 1000, .p99_us = 250.5}},
                      .sync_duration_ms = 2500,
-                     .termination_reason = kTerminationTimeout,
-                     .engine = "redis"});
-  r.cases.push_back({.run_name = "maxload",
-                     .termination_reason = kTerminationError,
-                     .engine = "redis",
-                     .error = "redis failed to start"});
+                     .termination_reason = kTerminationTimeout});
+  r.cases.back().engine = "redis";
+  r.cases.push_back({.run_name = "maxload", .termination_reason = kTerminationError});
+  r.cases.back().engine = "redis";
+  r.cases.back().error = "redis failed to start";
   const json j = json::parse(RenderReplicationJson(r));
   EXPECT_EQ(j["cases"][0]["engine"], "redis");
   EXPECT_FALSE(j["cases"][0].contains("error"));
@@ -137,11 +136,11 @@ TEST(ReplicationSchema, CsvNamesEnginesOnlyWhenSeveralShareTheFile) {
   // 4018.18 as a division leaves 4018.1800000000003 in the double.
   const double rps = 401818.0 * 0.01;
   ASSERT_NE(core::Format("{}", rps), "4018.18");
-  r.cases.push_back({.run_name = "qps=500",
-                     .series = {{.t_sec = 1.0000001, .rps = rps, .p99_us = 0.1 + 0.2}},
-                     .engine = "redis"});
   r.cases.push_back(
-      {.run_name = "qps=500", .series = {{.t_sec = 2, .rps = 7, .p99_us = 9}}, .engine = "valkey"});
+      {.run_name = "qps=500", .series = {{.t_sec = 1.0000001, .rps = rps, .p99_us = 0.1 + 0.2}}});
+  r.cases.back().engine = "redis";
+  r.cases.push_back({.run_name = "qps=500", .series = {{.t_sec = 2, .rps = 7, .p99_us = 9}}});
+  r.cases.back().engine = "valkey";
   EXPECT_EQ(RenderReplicationCsv(r),
             "Run_Name,Time_Seconds,RPS_Now,p99_Latency_us\n"
             "redis qps=500,1,4018.18,0.3\n"
@@ -163,7 +162,6 @@ TEST(ReplicationSchema, TheSyncWindowStaysOutOfTheMediansAndPrecedesTheSeriesInT
                                {.t_sec = 2, .rps = 2010, .p99_us = 310},
                                {.t_sec = 3, .rps = 1990, .p99_us = 290}},
                     .sync_duration_ms = 2400,
-                    .engine = "redis",
                     .sync_series = {{.t_sec = 1, .rps = 500, .p99_us = 90000},
                                     {.t_sec = 2, .rps = 600, .p99_us = 80000},
                                     {.t_sec = 3, .rps = 900, .p99_us = 40000}}};
@@ -203,13 +201,14 @@ TEST(ReplicationSchema, TheSyncWindowStaysOutOfTheMediansAndPrecedesTheSeriesInT
 
 TEST(ReplicationSchema, FilesOfTheReferenceNameNoEngine) {
   ReplicationRunResults ours, reference;
-  ours.cases = {{.run_name = "qps=1000", .engine = "redis"},
-                {.run_name = "maxload", .engine = "redis"}};
+  ours.cases = {{.run_name = "qps=1000"}, {.run_name = "maxload"}};
+  for (auto& c : ours.cases) c.engine = "redis";
   reference.cases = {{.run_name = "qps=1000"}, {.run_name = "maxload"}};
   EXPECT_FALSE(NamesNoEngine(ours));
   EXPECT_TRUE(NamesNoEngine(reference));
   EXPECT_TRUE(RunNamesUnique(ours));
-  ours.cases.push_back({.run_name = "qps=1000", .engine = "valkey"});
+  ours.cases.push_back({.run_name = "qps=1000"});
+  ours.cases.back().engine = "valkey";
   EXPECT_FALSE(RunNamesUnique(ours));
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/host_facts.h"
 #include "core/load.h"
+#include "results/engine_record.h"
 #include "results/json_fields.h"
 #include "results/run_fields.h"
 
@@ -53,21 +54,12 @@ inline constexpr double kDefaultMaxErrorPct = 1.0;
 std::string TrialFailure(const TrialResult& t, double max_error_pct);
 
 // One engine's row: its trials and their summaries.
-// clang-tidy sees a throw inside nlohmann::json's special members (`tuning`), which
-// EngineResult's implicit ones call; there is none in our code.
-// NOLINTNEXTLINE(bugprone-exception-escape)
-struct EngineResult {
-  std::string engine;
-  std::string version;
+// NOLINTNEXTLINE(bugprone-exception-escape): EngineRecord's nlohmann::json member, as there.
+struct EngineResult : EngineRecord {
   std::vector<TrialResult> trials;
   Stats throughput, p50, p99, p999, avg_latency;
-  // Beyond the reference schema:
-  std::string
-      origin;  // how the engine came to the host: release | build | local | system ("": unknown)
-  std::string sha256;  // of the engine's binary, when dfbench installed it ("": unknown)
-  std::string error;   // non-empty when the engine failed; trials may be partial
-  nlohmann::json tuning = nullptr;  // engine flags that shaped the run (io_threads, num_shards ...)
-  // The reference's per-engine fields of the same flags, where it puts them; each only on the
+  // Beyond the reference schema: EngineRecord's origin, sha256, error and tuning, and the
+  // reference's per-engine fields of the same flags, where it puts them; each only on the
   // engines it applies to (SetReferenceTuning): io_threads (0: the engine's default) and
   // pin_network (pinning applied) on Redis and Valkey, num_shards (as started; 0: Dragonfly's
   // default) and conn_use_incoming_cpu on Dragonfly.

@@ -80,11 +80,7 @@ struct Confirmation {
 
 // One engine's sweep.
 // NOLINTNEXTLINE(bugprone-exception-escape): see EngineResult (nlohmann::json member).
-struct SweepEngine {
-  std::string engine;
-  std::string version;
-  nlohmann::json tuning = nullptr;
-  std::string error;                 // non-empty when the engine failed; steps may be partial
+struct SweepEngine : EngineRecord {  // on error, the steps may be partial
   double capacity = 0;               // closed-loop ops/s
   std::vector<SweepStep> steps;      // the capacity step first, then the open-loop steps
   std::optional<double> found_rate;  // highest rate within the objectives (confirmed)
@@ -129,8 +125,9 @@ void Fields(auto& v, FieldsOf<Confirmation> auto& x) {
 }
 
 void Fields(auto& v, FieldsOf<SweepEngine> auto& x) {
-  DFBENCH_FIELDS(engine, version, capacity, found_rate, first_failing_rate, confirmation, error,
-                 tuning, steps)
+  DFBENCH_FIELDS(engine, version)
+  DFBENCH_OPTIONAL_FIELDS(origin, sha256)
+  DFBENCH_FIELDS(capacity, found_rate, first_failing_rate, confirmation, error, tuning, steps)
 }
 
 void Fields(auto& v, FieldsOf<Objective> auto& x) {

@@ -14,11 +14,11 @@ RunResults ThreeEngines() {
   r.run_id = "20260408-143217";
   r.status = RunStatus::kCompleted;
   r.trials = 3;
-  EngineResult dragonfly{.engine = "dragonfly", .version = "dragonfly v1.27.0"};
+  EngineResult dragonfly{{.engine = "dragonfly", .version = "dragonfly v1.27.0"}};
   dragonfly.trials = {Trial(1, 2646502, 0.559, 1.215, 2.303, 0.612),
                       Trial(2, 2601000, 0.567, 1.231, 2.415, 0.620),
                       Trial(3, 2672000, 0.551, 1.199, 2.287, 0.605)};
-  EngineResult redis{.engine = "redis", .version = "Redis server v=7.4"};
+  EngineResult redis{{.engine = "redis", .version = "Redis server v=7.4"}};
   redis.trials = {Trial(1, 1210000, 1.103, 2.511, 3.007, 1.187),
                   Trial(2, 1300000, 1.095, 2.479, 2.991, 1.176),
                   Trial(3, 1250000, 1.099, 2.495, 3.103, 1.181)};
@@ -43,7 +43,7 @@ TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
   RunResults r = ThreeEngines();
   r.status = RunStatus::kFailed;
   r.engines[1].approximate = true;
-  EngineResult valkey{.engine = "valkey", .version = "Valkey server v=7.2"};
+  EngineResult valkey{{.engine = "valkey", .version = "Valkey server v=7.2"}};
   valkey.error = "valkey-server exited: exit code 1\nlog tail follows";
   r.engines.push_back(valkey);
   EXPECT_EQ(RenderRunTable(r),
@@ -62,9 +62,9 @@ TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
 TEST(RenderRunTable, ShortRangesAndSingleTrials) {
   RunResults r;
   r.trials = 1;
-  EngineResult a{.engine = "a"};
+  EngineResult a{{.engine = "a"}};
   a.trials = {Trial(1, 85200, 1, 1, 1, 1), Trial(2, 999999, 1, 1, 1, 1)};
-  EngineResult b{.engine = "b"};
+  EngineResult b{{.engine = "b"}};
   b.trials = {Trial(1, 812.4, 1, 1, 1, 1)};
   r.engines = {a, b};
   for (auto& e : r.engines) e.Aggregate();
@@ -82,7 +82,7 @@ TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
   r.engines[0].trials[0].errors = 2;
   r.engines[0].trials[0].duration_sec = 1.889;
   // An engine that failed before its first trial has neither trial nor median rows.
-  r.engines.push_back(EngineResult{.engine = "valkey", .error = "did not start"});
+  r.engines.push_back(EngineResult{{.engine = "valkey", .error = "did not start"}});
   EXPECT_EQ(
       RenderRunCsv(r),
       "engine,version,trial,throughput,p50,p99,p999,avg_latency,ops,errors,duration_sec,failed\n"
@@ -98,7 +98,7 @@ TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
 
 TEST(RenderRunCsv, QuotesLineBreaks) {
   RunResults r;
-  EngineResult e{.engine = "x", .version = "two\nlines"};
+  EngineResult e{{.engine = "x", .version = "two\nlines"}};
   e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3)};
   e.Aggregate();
   r.engines = {e};
@@ -111,7 +111,7 @@ TEST(RenderRunCsv, QuotesLineBreaks) {
 
 TEST(RenderRunCsv, AFailedTrialSaysWhyInTheFailedColumn) {
   RunResults r;
-  EngineResult e{.engine = "x"};
+  EngineResult e{{.engine = "x"}};
   e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3), Trial(2, 9, 9, 9, 9, 9)};
   e.trials[1].errors = 90;
   e.trials[1].ops = 10;

@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 #include "scenarios/frame/server_counters.h"
 
@@ -54,6 +55,7 @@ class CommandEngineRun {
     results::EngineResult* result = &row_->result;
     result->approximate = o_.command.drains;
     auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, result);
+    SetReferenceTuning(spec, result);
     if (!turn) return !core::InterruptRequested();
     turn_ = &*turn;
     const CommandProfile& c = o_.command;
@@ -138,7 +140,7 @@ class CommandEngineRun {
     keys.keys_after = KeyCount();
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
-    turn_->RecordTrial(std::move(*trial), o_.trials, o_.max_error_pct);
+    RecordTrial(&row_->result, std::move(*trial), o_.trials, o_.max_error_pct);
     row_->keyspace.push_back(keys);
     return Step::kDone;
   }
@@ -163,7 +165,9 @@ class CommandEngineRun {
     const uint64_t passes = result.trials.size() + (o_.warmup_time.count() > 0 ? 1 : 0);
     const uint64_t in_flight =
         static_cast<uint64_t>(o_.load.threads) * o_.load.clients * o_.load.pipeline * passes;
-    turn_->CrossCheck(client_ops, in_flight);
+    if (auto server_ops = turn_->CrossCheck(client_ops, in_flight)) {
+      row_->result.server_ops = *server_ops;
+    }
   }
 
   const CommandRunOptions& o_;
@@ -256,7 +260,7 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
       options.engines.size(), options.cooldown,
       [&](size_t i) {
         const auto* spec = options.engines[i];
-        rows.push_back(results::CommandEngineResult{.result = {.engine = spec->name}});
+        rows.emplace_back().result.engine = spec->name;
         CommandEngineRun engine_run(options, fleet, run->dir(), &rows.back(), run->publish());
         return engine_run.Run(*setup->FindEngine(spec->name), *spec);
       },

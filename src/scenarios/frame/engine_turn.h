@@ -4,7 +4,7 @@
 #pragma once
 
 #include <chrono>
-#include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,45 +20,23 @@
 
 namespace dfbench::scenarios {
 
-// kUsage naming the installed engines when one of `engines` is not installed in the setup.
-core::Status CheckInstalled(const state::SetupState& setup,
-                            const std::vector<const engines::EngineSpec*>& engines);
-
-// kUsage "<engine><refusal>" for the first of `engines` that does not speak the Redis protocol
-// (a scenario made of Redis commands).
-core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
-                                const std::string& refusal);
-
-// When the setup fixes the engines' port: kEnvironment, in one line, when something already
-// listens there on the server, so a run stops before anything starts.
-core::Status CheckEnginePort(providers::Fleet& fleet);
-
-// Before a run: the engines are installed in the setup, the driver can run on the client host
-// (Driver::Prepare) and nothing else listens on the engines' port; the first failure.
-core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
-                           drivers::Driver& driver,
-                           const std::vector<const engines::EngineSpec*>& engines);
-
-// A timestamp id for a new directory under `parent`, suffixed ("-2") when taken.
-std::string NewRunId(const std::filesystem::path& parent);
-
-// The context block of a result file written from this setup with this driver.
-results::Context MakeContext(const state::SetupState& setup, const drivers::Driver& driver);
-
 // Fills the reference's per-engine tuning fields of `row` (io_threads, num_shards,
 // conn_use_incoming_cpu, pin_network: those that apply to `spec`) from its `tuning` record.
 void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* row);
 
 // One engine's turn. Progress goes to stderr as "[engine] ..." lines; failures are recorded in
-// the engine's result row, never returned, so the run can go on with the next engine.
+// the engine's record (the one every kind of result row embeds), never returned, so the run can
+// go on with the next engine.
 class EngineTurn {
  public:
-  // Starts the engine with `tuning` pinned to the fleet's server CPUs and records its version
-  // and resolved tuning in `row`. nullopt when it did not start (the error is in row->error).
+  // Starts the engine with `tuning` pinned to the fleet's server CPUs and records its version,
+  // origin, binary digest and tuning in `record` (the tuning asked for, resolved once it
+  // started). nullopt when it did not start (the error is in record->error).
   static std::optional<EngineTurn> Start(providers::Fleet& fleet,
                                          const state::EngineInstall& install,
                                          const engines::EngineSpec& spec,
-                                         const engines::Tuning& tuning, results::EngineResult* row);
+                                         const engines::Tuning& tuning,
+                                         results::EngineRecord* record);
 
   engines::RunningEngine& engine() { return engine_; }
   const engines::EngineSpec& spec() const { return engine_.spec(); }
@@ -71,24 +49,26 @@ class EngineTurn {
   // Records a failed step ("warmup", "trial 2", "preload"); false when it was an interrupt
   // (the whole run stops), true when the run may go on with the next engine.
   bool Failed(const std::string& what, const core::Error& e);
-  // Appends measured trial `trial` (its number set) of `of` to the row and says it on stderr.
-  // A trial TrialFailure judges failed (no successful request, or more errors than
-  // `max_error_pct` percent) is kept with its reason, left out of the summaries, and fails the
-  // engine's row: its error names the first failed trial. Returns false for a failed trial.
-  bool RecordTrial(results::TrialResult trial, int of, double max_error_pct);
-  // Reads the server's own count of data operations into row->server_ops and warns on stderr
-  // when it differs from `client_ops` (what the load generators were answered) by more than
-  // `tolerance` (requests still in flight when a time-boxed pass ended).
-  void CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
+  // Reads the server's own count of data operations and warns on stderr when it differs from
+  // `client_ops` (what the load generators were answered) by more than `tolerance` (requests
+  // still in flight when a time-boxed pass ended); nullopt, said on stderr, when unreadable.
+  std::optional<uint64_t> CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
   // Stops the engine (a failure to stop is a line on stderr).
   void Stop();
 
  private:
-  EngineTurn(engines::RunningEngine engine, results::EngineResult* row)
-      : engine_(std::move(engine)), row_(row) {}
+  EngineTurn(engines::RunningEngine engine, results::EngineRecord* record)
+      : engine_(std::move(engine)), record_(record) {}
   engines::RunningEngine engine_;
-  results::EngineResult* row_;
+  results::EngineRecord* record_;
 };
+
+// Appends measured trial `trial` (its number set) of `of` to `row` and says it on stderr.
+// A trial TrialFailure judges failed (no successful request, or more errors than
+// `max_error_pct` percent) is kept with its reason, left out of the summaries, and fails the
+// engine's row: its error names the first failed trial. Returns false for a failed trial.
+bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
+                 double max_error_pct);
 
 // Runs `turn(i)` for each of `count` engines in order, with `cooldown` between them, stopping
 // early when a turn returns false or an interrupt arrives; `after_each` runs after every turn
@@ -106,7 +86,7 @@ bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
   return TakeTurns(
       engines.size(), cooldown,
       [&](size_t i) {
-        rows->push_back(Row{.engine = engines[i]->name});
+        rows->emplace_back().engine = engines[i]->name;
         return turn(*engines[i], &rows->back());
       },
       after_each);

@@ -22,6 +22,7 @@
 #include "providers/provider.h"
 #include "results/schema.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/run_identity.h"
 #include "scenarios/frame/unwritten_results.h"
 #include "scenarios/setup/history.h"
 #include "state/state.h"

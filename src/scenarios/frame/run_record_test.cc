@@ -69,12 +69,12 @@ TEST_F(RunRecordTest, OpeningARunRecordsTheFleetsInstanceTypes) {
 }
 
 TEST(FinalStatus, ARowFailsByItsScenariosRule) {
-  results::ReplicationCase done{.termination_reason = results::kTerminationReplicaDisconnect,
-                                .engine = "redis",
-                                .error = "the master lost its replica"};
-  results::ReplicationCase failed{.termination_reason = results::kTerminationError,
-                                  .engine = "redis",
-                                  .error = "master: no such binary"};
+  results::ReplicationCase done{.termination_reason = results::kTerminationReplicaDisconnect};
+  done.engine = "redis";
+  done.error = "the master lost its replica";
+  results::ReplicationCase failed{.termination_reason = results::kTerminationError};
+  failed.engine = "redis";
+  failed.error = "master: no such binary";
   auto by_reason = [](const results::ReplicationCase& c) {
     return c.termination_reason == results::kTerminationError;
   };
@@ -110,7 +110,8 @@ TEST_F(RunRecordTest, AStartedReplicationIsMarkedInterruptedAndClosedOncePerEngi
 
   // A finished one: two cases of redis, one of valkey name each engine once.
   for (const char* engine : {"redis", "redis", "valkey"}) {
-    r.cases.push_back({.termination_reason = results::kTerminationTimeout, .engine = engine});
+    r.cases.push_back({.termination_reason = results::kTerminationTimeout});
+    r.cases.back().engine = engine;
   }
   run->Close(false, RowPointers(r.cases));
   EXPECT_EQ(r.status, results::RunStatus::kCompleted);

@@ -9,6 +9,7 @@
 #include "hosts/leftovers.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 #include "scenarios/memory/memory_trial.h"
 
@@ -115,13 +116,9 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
                                spec.debug_command_args.end());
       row->engine_args = spec.debug_command_args;
     }
-    results::EngineResult started;  // what EngineTurn records: version, tuning, error
-    auto turn = EngineTurn::Start(fleet, install, spec, tuning, &started);
-    row->version = started.version;
-    row->tuning = started.tuning;
+    auto turn = EngineTurn::Start(fleet, install, spec, tuning, row);
     bool go_on = true;
     if (!turn) {
-      row->error = started.error;
       go_on = !core::InterruptRequested();
     } else {
       core::Notef("[{}] trial {}/{}", spec.name, n, o.trials);
@@ -133,7 +130,6 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
         turn->Stop();
       } else {
         go_on = turn->Failed(core::Format("trial {}", n), trial.error());
-        row->error = started.error;
         turn->Stop();
       }
     }

@@ -12,6 +12,7 @@
 #include "results/number_format.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 #include "scenarios/replication/replication_case.h"
 

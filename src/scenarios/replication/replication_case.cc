@@ -24,8 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The reference's shapes: dfly_bench -c=15 --proactor_threads=4 --pipeline=10 to preload,
-// --proactor_threads=1 -c=2 --pipeline=5 for the load.
 constexpr std::chrono::milliseconds kSyncPoll{50};
 constexpr std::chrono::seconds kWatchPoll{2};
 // From the replica's start (or REPLICAOF) to the start of its full sync: a replica that cannot
@@ -87,6 +85,9 @@ class CaseRun {
     auto master = engines::Start(*s_.fleet.server, s_.spec, s_.install.binary, master_tuning,
                                  {.port = s_.fleet.engine_port});
     if (!master) return Failed("master: " + master.error().message);
+    out_->version = master->version();
+    out_->origin = s_.install.origin;
+    out_->sha256 = s_.install.sha256;
     const drivers::Target target{master->address(), master->port(), "redis"};
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.

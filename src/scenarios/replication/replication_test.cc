@@ -203,18 +203,21 @@ TEST(SplitAtSync, TheMedianIsTheSustainedLoadsAlone) {
 
 TEST(RenderReplicationTable, TotalsMediansSyncAndHowEachCaseEnded) {
   results::ReplicationRunResults r;
-  r.cases.push_back({.run_name = "qps=1000",
-                     .series = {{.t_sec = 1, .rps = 1990, .p99_us = 300},
-                                {.t_sec = 2, .rps = 2000, .p99_us = 500},
-                                {.t_sec = 3, .rps = 2010, .p99_us = 400}},
-                     .sync_duration_ms = 1234,
-                     .termination_reason = results::kTerminationTimeout,
-                     .engine = "redis"});
-  r.cases.push_back({.run_name = "maxload",
-                     .termination_reason = results::kTerminationError,
-                     .engine = "redis",
-                     .error = "replica: redis failed to start; last log lines:\n*** FATAL CONFIG "
-                              "FILE ERROR ***\nBad directive or wrong number of arguments\n"});
+  results::ReplicationCase timed{.run_name = "qps=1000",
+                                 .series = {{.t_sec = 1, .rps = 1990, .p99_us = 300},
+                                            {.t_sec = 2, .rps = 2000, .p99_us = 500},
+                                            {.t_sec = 3, .rps = 2010, .p99_us = 400}},
+                                 .sync_duration_ms = 1234,
+                                 .termination_reason = results::kTerminationTimeout};
+  timed.engine = "redis";
+  r.cases.push_back(timed);
+  results::ReplicationCase failed{.run_name = "maxload",
+                                  .termination_reason = results::kTerminationError};
+  failed.engine = "redis";
+  failed.error =
+      "replica: redis failed to start; last log lines:\n*** FATAL CONFIG FILE ERROR ***\nBad "
+      "directive or wrong number of arguments\n";
+  r.cases.push_back(failed);
   EXPECT_EQ(RenderReplicationTable(r),
             "ENGINE  CASE      TARGET OPS/S  MEDIAN RPS  MEDIAN P99 µs  SYNC ms  SAMPLES  END\n"
             "redis   qps=1000         2,000       2,000            400    1,234        3  timeout\n"

@@ -6,6 +6,7 @@
 #include "results/writers.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 
 namespace dfbench::scenarios {
@@ -22,6 +23,7 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
                const state::EngineInstall& install, const engines::EngineSpec& spec,
                results::EngineResult* row, const std::function<void()>& publish) {
   auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
+  SetReferenceTuning(spec, row);
   if (!turn) return !core::InterruptRequested();
   const drivers::Target target = turn->target();
   if (o.warmup_requests > 0) {
@@ -42,12 +44,12 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
-    turn->RecordTrial(std::move(*trial), o.trials, o.max_error_pct);
+    RecordTrial(row, std::move(*trial), o.trials, o.max_error_pct);
     publish();
   }
   uint64_t client_ops = row->warmup_ops;
   for (const auto& t : row->trials) client_ops += t.ops + t.errors;
-  turn->CrossCheck(client_ops);
+  if (auto server_ops = turn->CrossCheck(client_ops)) row->server_ops = *server_ops;
   turn->Stop();
   return true;
 }

@@ -10,6 +10,7 @@
 #include "results/number_format.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 
 namespace dfbench::scenarios {
@@ -45,32 +46,22 @@ class EngineSweep {
 
   // False when the sweep was interrupted.
   bool Run(const state::EngineInstall& install, const engines::EngineSpec& spec) {
-    results::EngineResult turn_row{.engine = spec.name};
-    auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, &turn_row);
-    Adopt(turn_row);
+    auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, row_);
     if (!turn) return !core::InterruptRequested();
     turn_ = &*turn;
-    turn_row_ = &turn_row;
     const bool go_on = Sweep();
-    Adopt(turn_row);
     turn->Stop();
     return go_on;
   }
 
  private:
-  void Adopt(const results::EngineResult& turn_row) {
-    row_->version = turn_row.version;
-    row_->tuning = turn_row.tuning;
-    row_->error = turn_row.error;
-  }
-
   bool Sweep() {
     const auto capacity = Step(results::StepPhase::kCapacity, 0);
     if (!capacity) return !core::InterruptRequested();
     Record(results::SweepStep{.phase = results::StepPhase::kCapacity, .measured = *capacity});
     row_->capacity = capacity->achieved_rate;
     if (row_->capacity <= 0) {
-      turn_row_->error = "the closed-loop capacity step answered no operation";
+      row_->error = "the closed-loop capacity step answered no operation";
       return true;
     }
     const auto found = SearchMaxRate(
@@ -80,7 +71,6 @@ class EngineSweep {
     row_->found_rate = found.found_rate;
     row_->first_failing_rate = found.first_failing_rate;
     row_->confirmation = found.confirmation;
-    Adopt(*turn_row_);
     if (found.found_rate) {
       core::Notef(
           "[{}] highest rate within the objectives: {} ops/s (capacity {} ops/s{})", row_->engine,
@@ -117,7 +107,6 @@ class EngineSweep {
         o_.driver->Run(*fleet_.client, turn_->target(), load, pass, fleet_.client_cpus, dir_ / raw);
     if (!trial) {
       turn_->Failed(what, trial.error());
-      Adopt(*turn_row_);
       return std::nullopt;
     }
     auto text = core::ReadFile(dir_ / raw);
@@ -125,7 +114,6 @@ class EngineSweep {
                   : core::Result<results::StepMeasurement>(tl::unexpected(text.error()));
     if (!m) {
       turn_->Failed(what, m.error());
-      Adopt(*turn_row_);
       return std::nullopt;
     }
     m->raw_file = raw;
@@ -155,7 +143,6 @@ class EngineSweep {
   std::function<void()> publish_;
   std::vector<double> percentiles_;
   EngineTurn* turn_ = nullptr;
-  results::EngineResult* turn_row_ = nullptr;
 };
 
 results::SweepSettings SettingsOf(const SweepOptions& o) {

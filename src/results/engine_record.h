@@ -1,0 +1,23 @@
+// What every kind of result row says of the engine it measured: which one, which build, how it
+// was started and why it failed. The engine's turn (scenarios/frame/engine_turn) writes it; each
+// row kind embeds it and places its keys in its own field list, where its file has them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dfbench::results {
+
+// clang-tidy sees a throw inside nlohmann::json's special members (`tuning`), which the
+// implicit ones of this struct and the rows embedding it call; there is none in our code.
+// NOLINTNEXTLINE(bugprone-exception-escape)
+struct EngineRecord {
+  std::string engine;   // dragonfly | redis | valkey | memcached ("": a reference file's case)
+  std::string version;  // as the engine reports it: "Redis server v=7.0.15"
+  std::string origin;   // how it came to the host: release | build | local | system ("": unknown)
+  std::string sha256;   // of its binary, when dfbench installed it ("": unknown)
+  nlohmann::json tuning = nullptr;  // the flags that shaped it (io_threads, num_shards ...)
+  std::string error;                // non-empty when it failed; what was measured may be partial
+};
+
+}  // namespace dfbench::results

@@ -1,0 +1,36 @@
+// What a benchmark checks before anything starts: the engines it names are installed in the
+// setup and speak the protocol its steps need, the load generator can run on the client host,
+// and nothing else holds the engines' port.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "engines/engine.h"
+#include "providers/provider.h"
+#include "state/state.h"
+
+namespace dfbench::scenarios {
+
+// kUsage naming the installed engines when one of `engines` is not installed in the setup.
+core::Status CheckInstalled(const state::SetupState& setup,
+                            const std::vector<const engines::EngineSpec*>& engines);
+
+// kUsage "<engine><refusal>" for the first of `engines` that does not speak the Redis protocol
+// (a scenario made of Redis commands).
+core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
+                                const std::string& refusal);
+
+// When the setup fixes the engines' port: kEnvironment, in one line, when something already
+// listens there on the server, so a run stops before anything starts.
+core::Status CheckEnginePort(providers::Fleet& fleet);
+
+// Before a run: the engines are installed in the setup, the driver can run on the client host
+// (Driver::Prepare) and nothing else listens on the engines' port; the first failure.
+core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fleet,
+                           drivers::Driver& driver,
+                           const std::vector<const engines::EngineSpec*>& engines);
+
+}  // namespace dfbench::scenarios
