@@ -40,10 +40,12 @@ TEST(ClientTools, MemtierBuildStepsAsTheReference) {
             "https://github.com/RedisLabs/memtier_benchmark/archive/refs/tags/2.3.0.tar.gz");
   const std::string dir = kBuildDir;
   const std::string src = dir + "/memtier_benchmark-2.3.0";
+  const std::string install =
+      "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "
+      "-q --no-install-recommends autoconf libevent-dev";
   const std::vector<std::string> expected = {
       "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -q",
-      "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "
-      "-q --no-install-recommends autoconf libevent-dev",
+      install,
       "rm -rf " + src + " " + src + ".tar.gz && mkdir -p " + dir,
       "curl -fsSL --retry 2 --connect-timeout 20 -o " + src + ".tar.gz " + plan.source,
       "tar -xzf " + src + ".tar.gz -C " + dir,
