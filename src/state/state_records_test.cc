@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <regex>
-#include <set>
 #include <string>
 
 #include "core/files.h"
@@ -379,34 +378,130 @@ TEST_F(StateRecordsTest, AwsStateWithoutStackKeepsEveryByte) {
             WithoutUpdatedAt(kAwsFailedState));
 }
 
-// Every key the providers record, found again once loaded.
-std::set<std::string> Keys(const nlohmann::json& object) {
-  std::set<std::string> keys;
-  for (const auto& [key, value] : object.items()) keys.insert(key);
-  return keys;
+// Every key the providers record, read into its typed member.
+TEST_F(StateRecordsTest, EverySshKeyIsATypedMember) {
+  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("lab") / "state.json", kSshState));
+  auto s = Load("lab");
+  ASSERT_TRUE(s) << s.error().message;
+  const ProviderData& p = s->provider_data;
+  EXPECT_EQ(p.engine_port, 6379);
+  ASSERT_TRUE(p.installs);
+  EXPECT_EQ(p.installs->at("redis").method, "present");
+  EXPECT_EQ(p.installs->at("dragonfly").source,
+            "https://github.com/dragonflydb/dragonfly/releases/download/v1.30.0/x.tar.gz");
+  ASSERT_TRUE(p.load_generators && p.load_generators->memtier && p.load_generators->dfly_bench);
+  const LoadGeneratorRecord& memtier = *p.load_generators->memtier;
+  EXPECT_EQ(memtier.method, "source");
+  EXPECT_EQ(memtier.binary, "/home/bench/.local/bin/memtier_benchmark");
+  EXPECT_EQ(memtier.version, "2.1.1");
+  EXPECT_EQ(memtier.source, "https://github.com/RedisLabs/memtier_benchmark/archive/2.1.1.tar.gz");
+  EXPECT_EQ(p.load_generators->dfly_bench->reason, "no cmake on the client");
+  ASSERT_TRUE(p.ssh);
+  EXPECT_EQ(p.ssh->user, "bench");
+  EXPECT_EQ(p.ssh->port, 2222);
+  EXPECT_EQ(p.ssh->key_path, "/home/me/.ssh/id_ed25519");
+  EXPECT_FALSE(p.ssh->key_generated);
+  ASSERT_EQ(p.ssh->hosts.size(), 3u);
+  EXPECT_EQ(p.ssh->hosts[1].role, "client");
+  EXPECT_EQ(p.ssh->hosts[1].address, "192.168.1.11");
+  EXPECT_EQ(p.ssh->hosts[1].private_address, "10.0.0.2");
+  ASSERT_TRUE(p.tune_network);
+  EXPECT_TRUE(p.tune_network->applied);
+  EXPECT_EQ(p.tune_network->interface, "ens5");
+  EXPECT_EQ(p.tune_network->io_cpus, (std::vector<int>{14, 15}));
+  EXPECT_EQ(p.tune_network->irqs, 8);
+  EXPECT_EQ(p.tune_network->rps_queues, 8);
+  EXPECT_EQ(p.tune_network->xps_queues, 0);
+  EXPECT_FALSE(p.aws);
+
+  const SetupSettings& st = s->settings;
+  EXPECT_EQ(st.engines, (std::vector<std::string>{"dragonfly", "redis"}));
+  EXPECT_TRUE(st.pin_cpus);
+  EXPECT_EQ(st.replicas.addresses, (std::vector<std::string>{"192.168.1.12"}));
+  EXPECT_EQ(st.replicas.Count(), 1);
+  EXPECT_EQ(st.server, "192.168.1.10");
+  EXPECT_EQ(st.server_private_ip, "10.0.0.1");
+  EXPECT_EQ(st.client, "192.168.1.11");
+  EXPECT_EQ(st.client_private_ip, "10.0.0.2");
+  EXPECT_EQ(st.ssh_user, "bench");
+  EXPECT_EQ(st.ssh_port, 2222);
+  EXPECT_EQ(st.ssh_key, "/home/me/.ssh/id_ed25519");
+  EXPECT_EQ(st.dragonfly_binary, "/opt/dragonfly");
+  EXPECT_EQ(st.memcached_version, "system");
+  EXPECT_EQ(st.valkey_binary, "/usr/bin/valkey-server");
 }
 
-TEST_F(StateRecordsTest, EveryRecordedKeyIsRead) {
-  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("lab") / "state.json", kSshState));
-  auto ssh = Load("lab");
-  ASSERT_TRUE(ssh) << ssh.error().message;
-  EXPECT_EQ(
-      Keys(ssh->provider_data),
-      (std::set<std::string>{"engine_port", "installs", "load_generators", "ssh", "tune_network"}));
-  EXPECT_EQ(ssh->provider_data["ssh"]["hosts"][1]["private_address"], "10.0.0.2");
-  EXPECT_EQ(ssh->provider_data["tune_network"]["irqs"], 8);
-  EXPECT_EQ(ssh->provider_data["load_generators"]["dfly_bench"]["reason"],
-            "no cmake on the client");
-  EXPECT_EQ(ssh->settings["replicas"], nlohmann::json::array({"192.168.1.12"}));
-  EXPECT_EQ(ssh->settings["ssh_port"], 2222);
-
+TEST_F(StateRecordsTest, EveryAwsAndLocalKeyIsATypedMember) {
   ASSERT_TRUE(core::WriteFileAtomic(SetupDir("fleet") / "state.json", kAwsState));
-  auto aws = Load("fleet");
-  ASSERT_TRUE(aws) << aws.error().message;
-  EXPECT_EQ(aws->provider_data["aws"]["instances"][1]["arch"], "arm64");
-  EXPECT_EQ(aws->provider_data["aws"]["stack_name"], "dfbench-fleet");
-  EXPECT_EQ(aws->settings["replicas"], 1);
-  EXPECT_EQ(aws->settings["client_instance"], "c7g.xlarge");
+  auto s = Load("fleet");
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_TRUE(s->provider_data.aws);
+  const AwsRecord& aws = *s->provider_data.aws;
+  EXPECT_EQ(aws.account, "123456789012");
+  EXPECT_EQ(aws.stack_name, "dfbench-fleet");
+  EXPECT_EQ(aws.stack_id, "arn:aws:cloudformation:eu-west-1:123456789012:stack/dfbench-fleet/1a2b");
+  EXPECT_EQ(aws.ubuntu_version, "24.04");
+  ASSERT_EQ(aws.instances.size(), 3u);
+  const AwsInstanceRecord& client = aws.instances[1];
+  EXPECT_EQ(client.role, "client");
+  EXPECT_EQ(client.id, "i-0a1b2c3d4e5f60719");
+  EXPECT_EQ(client.type, "c7g.xlarge");
+  EXPECT_EQ(client.arch, "arm64");
+  EXPECT_EQ(client.public_ip, "54.214.1.11");
+  EXPECT_EQ(client.private_ip, "10.0.1.11");
+  ASSERT_TRUE(s->provider_data.tune_network);
+  EXPECT_EQ(s->provider_data.tune_network->error, "sudo: a password is required");
+  EXPECT_FALSE(s->provider_data.tune_network->irqs);
+
+  const SetupSettings& st = s->settings;
+  EXPECT_EQ(st.region, "eu-west-1");
+  EXPECT_EQ(st.replicas.count, 1);
+  EXPECT_FALSE(st.replicas.addresses);
+  EXPECT_EQ(InstanceType(st, "server"), "c6i.2xlarge");
+  EXPECT_EQ(InstanceArch(st, "client"), "arm64");
+  EXPECT_EQ(st.client_instance, "c7g.xlarge");
+  EXPECT_EQ(st.replica_instance, "c6i.2xlarge");
+  EXPECT_EQ(st.replica_arch, "x86_64");
+  EXPECT_EQ(st.server_arch, "x86_64");
+  EXPECT_EQ(st.ssh_user, "root");
+
+  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("loc") / "state.json", kLocalState));
+  auto local = Load("loc");
+  ASSERT_TRUE(local) << local.error().message;
+  EXPECT_EQ(local->provider_data.engine_port, 0);
+  EXPECT_EQ(local->settings.dragonfly_version, "v1.30.0");
+  EXPECT_EQ(local->settings.redis_binary, "/usr/bin/redis-server");
+  EXPECT_EQ(*EngineFlag(&local->settings, "redis", "binary"), "/usr/bin/redis-server");
+  EXPECT_EQ(EngineFlag(&local->settings, "keydb", "binary"), nullptr);
+}
+
+// A file from before a key was recorded reads it as absent; keys this dfbench does not know are
+// no error.
+TEST_F(StateRecordsTest, OlderAndUnknownKeysLoad) {
+  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("old") / "state.json", R"({
+  "id": "old", "status": "ready", "provider": "ssh",
+  "provider_data": {"ssh": {"user": "u", "hosts": [{"role": "server", "address": "h"}]},
+                    "future": {"x": 1}},
+  "settings": {"engines": ["redis"], "future_flag": true}
+})"));
+  auto s = Load("old");
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_TRUE(s->provider_data.ssh);
+  EXPECT_EQ(s->provider_data.ssh->port, 22);
+  EXPECT_EQ(s->provider_data.ssh->hosts.at(0).private_address, "");
+  EXPECT_FALSE(s->provider_data.engine_port);
+  EXPECT_EQ(s->settings.replicas.Count(), 0);
+  EXPECT_FALSE(s->settings.pin_cpus);
+}
+
+TEST_F(StateRecordsTest, AValueOfTheWrongTypeNamesItsPath) {
+  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("bad") / "state.json",
+                                    R"({"id": "bad", "settings": {"replicas": "two"}})"));
+  auto s = Load("bad");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("settings.replicas: expected a number or an array"),
+            std::string::npos)
+      << s.error().message;
 }
 
 }  // namespace
