@@ -42,19 +42,23 @@ std::string Indent(const std::string& text) {
   return out;
 }
 
+// "?" for what a setup that failed early has not recorded.
+std::string OrUnknown(const std::string& value) {
+  return value.empty() ? "?" : value;
+}
+
 // The stack, account and instances of an aws setup, and what it has cost so far (rate × age).
 std::string AwsSection(const state::SetupState& s) {
-  const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
-  std::string out = core::Format(
-      "\nAWS:\n  Region:    {}\n  Account:   {}\n  Stack:     {}{}\n", s.region,
-      aws.value("account", "?"), aws.value("stack_name", "dfbench-" + s.id),
-      aws.contains("stack_id") ? " (" + aws.value("stack_id", "") + ")" : " (not created)");
-  out += core::Format("  Ubuntu:    {}\n", aws.value("ubuntu_version", "?"));
-  const nlohmann::json instances = aws.value("instances", nlohmann::json::array());
+  const state::AwsRecord aws = s.provider_data.aws.value_or(state::AwsRecord{});
+  std::string out =
+      core::Format("\nAWS:\n  Region:    {}\n  Account:   {}\n  Stack:     {}{}\n", s.region,
+                   OrUnknown(aws.account), providers::RecordedStackName(s),
+                   aws.stack_id.empty() ? " (not created)" : " (" + aws.stack_id + ")");
+  out += core::Format("  Ubuntu:    {}\n", OrUnknown(aws.ubuntu_version));
+  const std::vector<state::AwsInstanceRecord>& instances = aws.instances;
   core::Table table({"ROLE", "INSTANCE", "TYPE", "ARCH", "PUBLIC IP", "PRIVATE IP"});
   for (const auto& i : instances) {
-    table.AddRow({i.value("role", ""), i.value("id", ""), i.value("type", ""), i.value("arch", ""),
-                  i.value("public_ip", ""), i.value("private_ip", "")});
+    table.AddRow({i.role, i.id, i.type, i.arch, i.public_ip, i.private_ip});
   }
   // Whatever the status: a failed setup may hold its stack too, and it bills the same.
   if (const auto stack = providers::BilledStackOf(s)) {
@@ -70,6 +74,16 @@ std::string AwsSection(const state::SetupState& s) {
   if (instances.empty()) return out + "  Instances: none launched\n";
   out += "  Instances:\n" + Indent(Indent(table.Render()));
   return out;
+}
+
+// One load generator setup provided on the client, or why it could not.
+std::string LoadGeneratorLine(const std::string& name, const state::LoadGeneratorRecord& t) {
+  if (t.method == "missing") {
+    return core::Format("  Load generator: {} not installed ({})\n", name, t.reason);
+  }
+  return core::Format(
+      "  Load generator: {} at {} ({})\n", name, t.binary,
+      t.method == "source" ? "built from " + t.source : std::string("found on the client"));
 }
 
 std::string SetupSection(const state::SetupState& s) {
@@ -88,29 +102,23 @@ std::string SetupSection(const state::SetupState& s) {
 // What setup did to the server's NIC, and the load generators it provided on the client.
 std::string ProvisionedLines(const state::SetupState& s) {
   std::string out;
-  if (auto tuned = s.provider_data.find("tune_network"); tuned != s.provider_data.end()) {
-    if (tuned->value("applied", false)) {
+  if (const auto& tuned = s.provider_data.tune_network) {
+    if (tuned->applied) {
       out += core::Format(
           "  Network tuning: {} steered to CPUs {} (IRQs {}, RPS queues {}, XPS "
           "queues {})\n",
-          tuned->value("interface", ""), tuned->value("io_cpus", nlohmann::json()).dump(),
-          tuned->value("irqs", 0), tuned->value("rps_queues", 0), tuned->value("xps_queues", 0));
+          tuned->interface, nlohmann::json(tuned->io_cpus).dump(), tuned->irqs.value_or(0),
+          tuned->rps_queues.value_or(0), tuned->xps_queues.value_or(0));
     } else {
       out += core::Format("  Network tuning: requested, not applied ({})\n",
-                          tuned->value("error", "unknown reason"));
+                          tuned->error.empty() ? "unknown reason" : tuned->error);
     }
   }
-  if (auto tools = s.provider_data.find("load_generators"); tools != s.provider_data.end()) {
-    for (const auto& [name, t] : tools->items()) {
-      const std::string method = t.value("method", "");
-      if (method == "missing") {
-        out +=
-            core::Format("  Load generator: {} not installed ({})\n", name, t.value("reason", ""));
-        continue;
-      }
-      out += core::Format(
-          "  Load generator: {} at {} ({})\n", name, t.value("binary", ""),
-          method == "source" ? "built from " + t.value("source", "") : "found on the client");
+  if (const auto& tools = s.provider_data.load_generators) {
+    // In the order of their names, as the record's object lists them.
+    for (const auto& [name, t] :
+         {std::pair{"dfly_bench", tools->dfly_bench}, std::pair{"memtier", tools->memtier}}) {
+      if (t) out += LoadGeneratorLine(name, *t);
     }
   }
   return out;

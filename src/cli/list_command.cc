@@ -18,8 +18,8 @@ namespace {
 // this machine).
 std::string MachineOf(const state::SetupState& s, const std::string& role) {
   if (state::LaunchesHosts(s.provider)) {
-    const std::string type = s.settings.value(role + "_instance", std::string());
-    const std::string arch = s.settings.value(role + "_arch", std::string());
+    const std::string type = state::InstanceType(s.settings, role);
+    const std::string arch = state::InstanceArch(s.settings, role);
     if (!type.empty()) return arch.empty() ? type : type + " " + arch;
   }
   const results::HostFacts* h = s.FindHost(role);

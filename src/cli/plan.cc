@@ -169,18 +169,17 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
 
 std::string DestroyPlan(const state::SetupState& s) {
   if (s.provider == state::ProviderKind::kAws) {
-    const nlohmann::json aws = s.provider_data.value("aws", nlohmann::json::object());
+    const state::AwsRecord aws = s.provider_data.aws.value_or(state::AwsRecord{});
     std::string p =
-        aws.contains("stack_id")
+        !aws.stack_id.empty()
             ? core::Format(
                   "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account "
                   "{}):\n",
-                  s.id, aws.value("stack_name", "dfbench-" + s.id), s.region,
-                  aws.value("account", "?"))
+                  s.id, providers::RecordedStackName(s), s.region,
+                  aws.account.empty() ? "?" : aws.account)
             : core::Format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
-    for (const auto& i : aws.value("instances", nlohmann::json::array())) {
-      p += core::Format("  {:<10} {} {} at {}\n", i.value("role", ""), i.value("id", ""),
-                        i.value("type", ""), i.value("public_ip", ""));
+    for (const auto& i : aws.instances) {
+      p += core::Format("  {:<10} {} {} at {}\n", i.role, i.id, i.type, i.public_ip);
     }
     p += "  then delete the SSH key pair under " + (state::SetupDir(s.id) / "ssh").string() +
          " (kept if the stack does not delete)\n";
@@ -201,9 +200,8 @@ std::string DestroyPlan(const state::SetupState& s) {
   p += "  as " + (user.empty() ? std::string("the recorded user") : user) +
        ": stop what dfbench started there and remove " + work +
        " (engine logs, engines it installed, the uploaded dfbench)\n";
-  const auto ssh = s.provider_data.find("ssh");
-  if (ssh != s.provider_data.end() && ssh->is_object() && ssh->value("key_generated", false)) {
-    p += "  delete the generated key pair " + ssh->value("key_path", std::string()) + "\n";
+  if (const auto& ssh = s.provider_data.ssh; ssh && ssh->key_generated) {
+    p += "  delete the generated key pair " + ssh->key_path + "\n";
   }
   p += "  results under " + state::SetupDir(s.id).string() + " stay\n";
   return p;

@@ -111,15 +111,7 @@ core::Status DeleteAndWait(const aws::Client& client, const std::string& stack) 
                         "); run destroy again, or delete it in the CloudFormation console");
 }
 
-struct FleetInstance {
-  std::string role, id, type, arch, public_ip, private_ip;
-};
-
-nlohmann::json ToJson(const FleetInstance& i) {
-  return {{"role", i.role},           {"id", i.id},
-          {"type", i.type},           {"arch", i.arch},
-          {"public_ip", i.public_ip}, {"private_ip", i.private_ip}};
-}
+using FleetInstance = state::AwsInstanceRecord;
 
 const aws::InstanceSpec& SpecOf(const aws::FleetPlan& plan, const std::string& role) {
   if (role == "server") return plan.server;
@@ -157,13 +149,14 @@ core::Result<std::vector<FleetInstance>> ReadInstances(const aws::FleetPlan& pla
 core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::SetupState* s,
                                           const std::string& name, const std::string& body,
                                           std::chrono::seconds timeout) {
-  nlohmann::json& recorded = s->provider_data["aws"];
+  if (!s->provider_data.aws) s->provider_data.aws = state::AwsRecord{};
+  state::AwsRecord& recorded = *s->provider_data.aws;
   if (auto existing = aws::DescribeStack(client, name); existing) {
     auto tag = existing->tags.find("dfbench:setup");
     if (existing->status == "CREATE_COMPLETE" && tag != existing->tags.end() &&
         tag->second == s->id) {
       core::Notef("setup {}: the stack {} exists already; using it", s->id, name);
-      recorded["stack_id"] = existing->id;
+      recorded.stack_id = existing->id;
       return *existing;
     }
     return core::Fail(core::ErrorKind::kUsage,
@@ -180,7 +173,7 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
                                       .on_failure = "DELETE"});
   if (!id) return tl::unexpected(id.error());
   // Recorded before waiting, so that destroy finds the stack whatever happens next.
-  recorded["stack_id"] = *id;
+  recorded.stack_id = *id;
   (void)state::Save(s);
 
   std::set<std::string> printed;
@@ -210,7 +203,7 @@ core::Result<aws::Stack> CreateFleetStack(const aws::Client& client, state::Setu
   }
   // A stack known to be gone bills nothing: list and info stop showing it as held.
   if (gone) {
-    recorded.erase("stack_id");
+    recorded.stack_id.clear();
     (void)state::Save(s);
   }
   return core::Fail(core::ErrorKind::kEnvironment,
@@ -272,9 +265,8 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   const aws::FleetPlan& plan = prepared->plan;
   const std::string& body = prepared->body;
 
-  s->provider_data["aws"] = {{"stack_name", *stack_name},
-                             {"ubuntu_version", fleet.ubuntu_version},
-                             {"instances", nlohmann::json::array()}};
+  s->provider_data.aws =
+      state::AwsRecord{.stack_name = *stack_name, .ubuntu_version = fleet.ubuntu_version};
   auto client = MakeClient(fleet.region);
   if (!client) return tl::unexpected(client.error());
   std::string account;
@@ -283,7 +275,7 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
       !st) {
     return st;
   }
-  s->provider_data["aws"]["account"] = account;
+  s->provider_data.aws->account = account;
 
   auto stack = CreateFleetStack(*client, s, *stack_name, body, fleet.stack_timeout);
   if (!stack) return tl::unexpected(stack.error());
@@ -295,7 +287,7 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
                  .key_path = prepared->key.private_key.string(),
                  .key_generated = true};
   for (const auto& i : *instances) {
-    s->provider_data["aws"]["instances"].push_back(ToJson(i));
+    s->provider_data.aws->instances.push_back(i);
     login.hosts.push_back(
         {.role = i.role, .address = i.public_ip, .private_address = i.private_ip});
     core::Notef("{}: {} {} ({}), public {}, private {}", i.role, i.id, i.type, i.arch, i.public_ip,
@@ -306,9 +298,8 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
 }
 
 core::Status AwsProvider::Destroy(state::SetupState* s) {
-  const nlohmann::json recorded = s->provider_data.value("aws", nlohmann::json::object());
-  const std::string stack_id = recorded.value("stack_id", "");
-  const std::string stack_name = recorded.value("stack_name", "dfbench-" + s->id);
+  const std::string stack_id = s->provider_data.aws ? s->provider_data.aws->stack_id : "";
+  const std::string stack_name = RecordedStackName(*s);
   // No stack id: setup stopped before CreateStack, so there is nothing in AWS.
   if (!stack_id.empty()) {
     auto client = MakeClient(s->region.empty() ? "us-east-1" : s->region);

@@ -15,9 +15,8 @@
 // that a setup killed while waiting for the stack can still be destroyed.
 //
 // What it records besides provider_data.ssh (the ssh provider's shape, so `dfbench ssh` and
-// `info` work): state.region, and
-//   "aws": {"stack_name", "stack_id", "account", "ubuntu_version",
-//           "instances": [{"role", "id", "type", "arch", "public_ip", "private_ip"}]}
+// `info` work): state.region, and provider_data.aws (state::AwsRecord: the stack's name and id,
+// the account, the Ubuntu release and each instance's role, id, type, arch and addresses).
 #pragma once
 
 #include <filesystem>

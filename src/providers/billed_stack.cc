@@ -2,6 +2,7 @@
 
 #include "aws/prices.h"
 #include "core/time_format.h"
+#include "providers/provider.h"
 
 namespace dfbench::providers {
 
@@ -9,22 +10,19 @@ std::optional<BilledStack> BilledStackOf(const state::SetupState& s) {
   if (s.provider != state::ProviderKind::kAws || s.status == state::SetupStatus::kDestroyed) {
     return std::nullopt;
   }
-  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
-  if (recorded.value("stack_id", std::string()).empty()) return std::nullopt;
+  if (!s.provider_data.aws || s.provider_data.aws->stack_id.empty()) return std::nullopt;
+  const state::AwsRecord& recorded = *s.provider_data.aws;
   BilledStack stack{.setup_id = s.id,
-                    .stack_name = recorded.value("stack_name", "dfbench-" + s.id),
+                    .stack_name = RecordedStackName(s),
                     .region = s.region,
                     .instance_types = {}};
-  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
-    stack.instance_types.push_back(i.value("type", ""));
-  }
+  for (const auto& i : recorded.instances) stack.instance_types.push_back(i.type);
   if (stack.instance_types.empty()) {
-    for (const char* role : {"server", "client"}) {
-      const std::string type = s.settings.value(role + std::string("_instance"), std::string());
+    for (const std::string& type : {s.settings.server_instance, s.settings.client_instance}) {
       if (!type.empty()) stack.instance_types.push_back(type);
     }
-    const std::string replica = s.settings.value("replica_instance", std::string());
-    const int replicas = s.settings.value("replicas", 0);
+    const std::string& replica = s.settings.replica_instance;
+    const int replicas = s.settings.replicas.Count();
     for (int r = 0; r < replicas && !replica.empty(); ++r) stack.instance_types.push_back(replica);
   }
   return stack;

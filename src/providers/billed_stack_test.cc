@@ -12,15 +12,16 @@ state::SetupState AwsSetup(state::SetupStatus status, bool stack_id, bool instan
   state::SetupState s{.id = "perf", .status = status, .provider = state::ProviderKind::kAws};
   s.region = "us-east-1";
   s.created_at = "2026-04-08T14:30:00Z";
-  s.settings = {{"server_instance", "c6i.2xlarge"},
-                {"client_instance", "c5.2xlarge"},
-                {"replica_instance", "c7g.large"},
-                {"replicas", 2}};
-  s.provider_data["aws"] = {{"stack_name", "dfbench-perf"}, {"instances", nlohmann::json::array()}};
-  if (stack_id) s.provider_data["aws"]["stack_id"] = "arn:aws:cloudformation:stack/dfbench-perf/1";
+  s.settings.server_instance = "c6i.2xlarge";
+  s.settings.client_instance = "c5.2xlarge";
+  s.settings.replica_instance = "c7g.large";
+  s.settings.replicas.count = 2;
+  state::AwsRecord& aws = s.provider_data.aws.emplace();
+  aws.stack_name = "dfbench-perf";
+  if (stack_id) aws.stack_id = "arn:aws:cloudformation:stack/dfbench-perf/1";
   if (instances) {
-    s.provider_data["aws"]["instances"] = {{{"role", "server"}, {"type", "c6i.2xlarge"}},
-                                           {{"role", "client"}, {"type", "c5.2xlarge"}}};
+    aws.instances = {{.role = "server", .type = "c6i.2xlarge"},
+                     {.role = "client", .type = "c5.2xlarge"}};
   }
   return s;
 }

@@ -199,12 +199,17 @@ core::Result<ToolHostOffer> ProbeToolHost(hosts::Host& host, ClientTool tool) {
 
 namespace {
 
-core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
-                                        const std::string& version, ToolNeed need) {
+// A tool setup may go without: why it could not be had.
+state::LoadGeneratorRecord Missing(const std::string& version, const std::string& reason) {
+  return {.method = "missing", .version = version, .reason = reason};
+}
+
+core::Result<state::LoadGeneratorRecord> EnsureTool(hosts::Host& host, ClientTool tool,
+                                                    const std::string& version, ToolNeed need) {
   const ToolInfo info = InfoOf(tool);
   if (auto found = host.Which(info.program)) {
     core::Notef("{}: {} found at {}", host.Name(), info.program, *found);
-    return nlohmann::json{{"method", "present"}, {"binary", *found}};
+    return state::LoadGeneratorRecord{.method = "present", .binary = *found};
   }
   auto work = host.WorkDir();
   if (!work) return tl::unexpected(work.error());
@@ -215,7 +220,7 @@ core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
   if (!plan.reason.empty()) {
     if (need == ToolNeed::kIfBuildable) {
       core::Notef("{}: {} not installed: {}", host.Name(), info.program, plan.reason);
-      return nlohmann::json{{"method", "missing"}, {"version", version}, {"reason", plan.reason}};
+      return Missing(version, plan.reason);
     }
     return core::Fail(core::ErrorKind::kEnvironment,
                       info.program + " is not installed on " + host.Name() +
@@ -234,14 +239,14 @@ core::Result<nlohmann::json> EnsureTool(hosts::Host& host, ClientTool tool,
     if (need == ToolNeed::kIfBuildable) {
       const std::string why = "its build failed (" + failure;
       core::Notef("{}: {} not installed: {}", host.Name(), info.program, why);
-      return nlohmann::json{{"method", "missing"}, {"version", version}, {"reason", why}};
+      return Missing(version, why);
     }
     return core::Fail(
         core::ErrorKind::kEnvironment,
         "building " + info.program + " " + version + " on " + host.Name() + " failed (" + failure);
   }
-  return nlohmann::json{
-      {"method", "source"}, {"binary", plan.binary}, {"version", version}, {"source", plan.source}};
+  return state::LoadGeneratorRecord{
+      .method = "source", .binary = plan.binary, .version = version, .source = plan.source};
 }
 
 }  // namespace
@@ -306,33 +311,36 @@ std::string BuildScript(const ToolBuildPlan& plan) {
   return script;
 }
 
-core::Result<nlohmann::json> EnsureClientTools(hosts::Host& client, const ClientTools& tools) {
-  nlohmann::json record = nlohmann::json::object();
+core::Result<state::LoadGenerators> EnsureClientTools(hosts::Host& client,
+                                                      const ClientTools& tools) {
+  state::LoadGenerators record;
   if (tools.dfly_bench != ToolNeed::kNone) {
     if (auto st = ValidateGitRef(tools.dfly_bench_ref); !st) return tl::unexpected(st.error());
   }
   if (tools.memtier != ToolNeed::kNone) {
     auto done = EnsureTool(client, ClientTool::kMemtier, kMemtierRelease, tools.memtier);
     if (!done) return tl::unexpected(done.error());
-    record["memtier"] = *done;
+    record.memtier = *done;
   }
   if (tools.dfly_bench != ToolNeed::kNone) {
     auto done = EnsureTool(client, ClientTool::kDflyBench, tools.dfly_bench_ref, tools.dfly_bench);
     if (!done) return tl::unexpected(done.error());
-    record["dfly_bench"] = *done;
+    record.dfly_bench = *done;
   }
   return record;
 }
 
-std::optional<std::string> MissingToolNote(const nlohmann::json& provider_data,
+std::optional<std::string> MissingToolNote(const state::ProviderData& provider_data,
                                            const std::string& tool) {
-  const nlohmann::json::json_pointer where("/load_generators/" + tool);
-  if (!provider_data.is_object() || !provider_data.contains(where)) return std::nullopt;
-  const nlohmann::json& t = provider_data.at(where);
-  if (!t.is_object() || t.value("method", "") != "missing") return std::nullopt;
+  if (!provider_data.load_generators) return std::nullopt;
+  const state::LoadGenerators& tools = *provider_data.load_generators;
+  std::optional<state::LoadGeneratorRecord> t;
+  if (tool == "memtier") t = tools.memtier;
+  if (tool == "dfly_bench") t = tools.dfly_bench;
+  if (!t || t->method != "missing") return std::nullopt;
   const ToolInfo info = InfoOf(tool == "memtier" ? ClientTool::kMemtier : ClientTool::kDflyBench);
   return info.program + " is not installed on the client host: setup could not build it (" +
-         t.value("reason", std::string("no reason recorded")) + ")";
+         (t->reason.empty() ? std::string("no reason recorded") : t->reason) + ")";
 }
 
 }  // namespace dfbench::providers

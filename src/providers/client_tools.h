@@ -12,7 +12,6 @@
 // and runs a plan only when the tool is missing.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "core/error.h"
 #include "engines/install.h"
 #include "hosts/host.h"
+#include "state/provider_data.h"
 
 namespace dfbench::providers {
 
@@ -88,17 +88,18 @@ ToolBuildPlan PlanToolBuild(ClientTool tool, const std::string& version, const T
 std::string BuildScript(const ToolBuildPlan& plan);
 
 // Finds or builds the requested tools on `client`, returning what to record in
-// provider_data.load_generators: {"memtier": {"method": "present" | "source", "binary",
-// "version" (the release, or dfly_bench's git ref), "source"}, "dfly_bench": {...}}; a tool
-// found on the host records only method and binary. A kIfBuildable tool that cannot be had
-// records {"method": "missing", "version", "reason"} (a line on stderr says so) and the others go
-// on; a kRequired one fails with kEnvironment naming the host, the tool and what to do.
-core::Result<nlohmann::json> EnsureClientTools(hosts::Host& client, const ClientTools& tools);
+// provider_data.load_generators: per tool its method ("present" | "source"), binary, version
+// (the release, or dfly_bench's git ref) and source; a tool found on the host records only
+// method and binary. A kIfBuildable tool that cannot be had records method "missing", version
+// and reason (a line on stderr says so) and the others go on; a kRequired one fails with
+// kEnvironment naming the host, the tool and what to do.
+core::Result<state::LoadGenerators> EnsureClientTools(hosts::Host& client,
+                                                      const ClientTools& tools);
 
 // For a run whose load generator `tool` ("memtier", "dfly_bench": the record's keys and the
 // drivers' names) is not on the client: the one line saying so with setup's reason, when
 // `provider_data` records it as missing; nullopt otherwise.
-std::optional<std::string> MissingToolNote(const nlohmann::json& provider_data,
+std::optional<std::string> MissingToolNote(const state::ProviderData& provider_data,
                                            const std::string& tool);
 
 }  // namespace dfbench::providers

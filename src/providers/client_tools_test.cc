@@ -40,10 +40,12 @@ TEST(ClientTools, MemtierBuildStepsAsTheReference) {
             "https://github.com/RedisLabs/memtier_benchmark/archive/refs/tags/2.3.0.tar.gz");
   const std::string dir = kBuildDir;
   const std::string src = dir + "/memtier_benchmark-2.3.0";
+  const std::string install =
+      "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "
+      "-q --no-install-recommends autoconf libevent-dev";
   const std::vector<std::string> expected = {
       "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -q",
-      "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "
-      "-q --no-install-recommends autoconf libevent-dev",
+      install,
       "rm -rf " + src + " " + src + ".tar.gz && mkdir -p " + dir,
       "curl -fsSL --retry 2 --connect-timeout 20 -o " + src + ".tar.gz " + plan.source,
       "tar -xzf " + src + ".tar.gz -C " + dir,
@@ -146,15 +148,17 @@ TEST(ClientTools, AClientWithoutNetworkCannotBuildEither) {
 }
 
 TEST(ClientTools, ARunIsToldWhySetupRecordedAToolAsMissing) {
-  const nlohmann::json data = {
-      {"load_generators",
-       {{"memtier", {{"method", "missing"}, {"version", "2.3.0"}, {"reason", "no network"}}},
-        {"dfly_bench", {{"method", "source"}, {"binary", "/home/u/.local/bin/dfly_bench"}}}}}};
+  const state::ProviderData data{
+      .load_generators = state::LoadGenerators{
+          .dfly_bench = state::LoadGeneratorRecord{.method = "source",
+                                                   .binary = "/home/u/.local/bin/dfly_bench"},
+          .memtier = state::LoadGeneratorRecord{
+              .method = "missing", .version = "2.3.0", .reason = "no network"}}};
   EXPECT_EQ(MissingToolNote(data, "memtier"),
             "memtier_benchmark is not installed on the client host: setup could not build it (no "
             "network)");
   EXPECT_EQ(MissingToolNote(data, "dfly_bench"), std::nullopt);  // built: not missing
-  EXPECT_EQ(MissingToolNote(nlohmann::json::object(), "memtier"), std::nullopt);
+  EXPECT_EQ(MissingToolNote(state::ProviderData{}, "memtier"), std::nullopt);
   EXPECT_EQ(MissingToolNote(data, "builtin"), std::nullopt);
 }
 
@@ -178,13 +182,14 @@ TEST(ClientTools, APlainSetupGoesOnWithoutToolsItCannotBuild) {
   auto required = EnsureClientTools(host, {.memtier = ToolNeed::kRequired});
   setenv("PATH", old_path.c_str(), 1);
   ASSERT_TRUE(record) << record.error().message;
-  EXPECT_EQ((*record)["memtier"]["method"], "missing");
-  EXPECT_EQ((*record)["memtier"]["version"], kMemtierRelease);
-  EXPECT_EQ((*record)["dfly_bench"]["method"], "missing");
-  EXPECT_EQ((*record)["dfly_bench"]["version"], "v1.31.0");
-  const std::string reason = (*record)["memtier"]["reason"];
+  ASSERT_TRUE(record->memtier && record->dfly_bench);
+  EXPECT_EQ(record->memtier->method, "missing");
+  EXPECT_EQ(record->memtier->version, kMemtierRelease);
+  EXPECT_EQ(record->dfly_bench->method, "missing");
+  EXPECT_EQ(record->dfly_bench->version, "v1.31.0");
+  const std::string reason = record->memtier->reason;
   EXPECT_EQ(reason.rfind("it cannot reach github.com", 0), 0u) << reason;
-  EXPECT_EQ(MissingToolNote({{"load_generators", *record}}, "dfly_bench"),
+  EXPECT_EQ(MissingToolNote({.load_generators = *record}, "dfly_bench"),
             "dfly_bench is not installed on the client host: setup could not build it (it cannot "
             "reach github.com, where the source is: install dfly_bench there yourself, or pass "
             "--dfly-bench-binary PATH)");
@@ -237,10 +242,11 @@ TEST(ClientTools, AToolAlreadyThereIsUsedWithoutBuilding) {
   auto record = EnsureClientTools(host, {.memtier = ToolNeed::kRequired});
   setenv("PATH", old_path.c_str(), 1);
   ASSERT_TRUE(record) << record.error().message;
-  EXPECT_EQ((*record)["memtier"]["method"], "present");
-  EXPECT_EQ((*record)["memtier"]["binary"], (bin / "memtier_benchmark").string());
+  ASSERT_TRUE(record->memtier);
+  EXPECT_EQ(record->memtier->method, "present");
+  EXPECT_EQ(record->memtier->binary, (bin / "memtier_benchmark").string());
   EXPECT_FALSE(fs::exists(dir.path() / "work" / "build"));  // nothing was built
-  EXPECT_FALSE(record->contains("dfly_bench"));
+  EXPECT_FALSE(record->dfly_bench);
 }
 
 TEST(ClientTools, ABadRefStopsBeforeTheHostIsTouched) {

@@ -179,7 +179,7 @@ core::Status LocalProvider::Provision(state::SetupState* state, const SetupReque
   auto facts = host.Facts("local");
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Kind();
-  state->provider_data["engine_port"] = request.engine_port;
+  state->provider_data.engine_port = request.engine_port;
   state->hosts = LocalRoles(*facts, request);
 
   if (request.on_installing) {

@@ -57,11 +57,12 @@ echo "irqs=$done_irqs rps=$rps xps=$xps"
 )sh";
 }
 
-nlohmann::json TuneNetwork(hosts::Host& server, const results::HostFacts& facts, bool as_root) {
+state::NetworkTuning TuneNetwork(hosts::Host& server, const results::HostFacts& facts,
+                                 bool as_root) {
   const std::vector<int> io = engines::NetworkIoCpus(facts.vcpus, facts.rx_queues);
-  nlohmann::json result = {{"applied", false}, {"interface", facts.nic}, {"io_cpus", io}};
+  state::NetworkTuning result{.applied = false, .interface = facts.nic, .io_cpus = io};
   if (facts.nic.empty() || io.empty()) {
-    result["error"] = "the NIC or its receive queues are unknown on " + server.Name();
+    result.error = "the NIC or its receive queues are unknown on " + server.Name();
     return result;
   }
   std::string cpu_list, masks;
@@ -76,12 +77,12 @@ nlohmann::json TuneNetwork(hosts::Host& server, const results::HostFacts& facts,
   auto r = server.Run(
       {.argv = hosts::PrivilegedArgv(as_root, argv), .timeout = std::chrono::seconds(60)});
   if (!r) {
-    result["error"] = r.error().message;
+    result.error = r.error().message;
     return result;
   }
   if (!r->status.ok()) {
     std::string why = r->err.substr(0, r->err.find('\n'));
-    result["error"] = why.empty() ? r->status.Describe() : why;
+    result.error = why.empty() ? r->status.Describe() : why;
     return result;
   }
   std::istringstream in(r->out);
@@ -93,12 +94,12 @@ nlohmann::json TuneNetwork(hosts::Host& server, const results::HostFacts& facts,
     const std::string key = word.substr(0, eq);
     const int value = std::atoi(word.c_str() + eq + 1);
     total += value;
-    if (key == "irqs") result["irqs"] = value;
-    if (key == "rps") result["rps_queues"] = value;
-    if (key == "xps") result["xps_queues"] = value;
+    if (key == "irqs") result.irqs = value;
+    if (key == "rps") result.rps_queues = value;
+    if (key == "xps") result.xps_queues = value;
   }
-  result["applied"] = total > 0;
-  if (total == 0) result["error"] = "nothing on " + facts.nic + " could be steered";
+  result.applied = total > 0;
+  if (total == 0) result.error = "nothing on " + facts.nic + " could be steered";
   return result;
 }
 

@@ -2,12 +2,12 @@
 // (engines::NetworkIoCpus), leaving the low CPUs to Dragonfly's shards.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "hosts/host.h"
 #include "results/schema.h"
+#include "state/provider_data.h"
 
 namespace dfbench::providers {
 
@@ -21,8 +21,8 @@ std::string CpuMaskHex(const std::vector<int>& cpus);
 const char* NetTuneScript();
 
 // Steers `facts.nic` on `server` (run as root or through sudo, see `as_root`). Never fails:
-// the result records what was done or why nothing was ({"applied": bool, "interface",
-// "io_cpus", "irqs", "rps_queues", "xps_queues", "error"}).
-nlohmann::json TuneNetwork(hosts::Host& server, const results::HostFacts& facts, bool as_root);
+// the result records what was done or why nothing was.
+state::NetworkTuning TuneNetwork(hosts::Host& server, const results::HostFacts& facts,
+                                 bool as_root);
 
 }  // namespace dfbench::providers

@@ -11,9 +11,7 @@ bool IsReplicaRole(const std::string& role) {
 }
 
 int RecordedEnginePort(const state::SetupState& state) {
-  const auto it = state.provider_data.find("engine_port");
-  if (it == state.provider_data.end() || !it->is_number_integer()) return 0;
-  return it->get<int>();
+  return state.provider_data.engine_port.value_or(0);
 }
 
 state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
@@ -45,15 +43,19 @@ aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
 
 FleetLabels RecordedFleetLabels(const state::SetupState& s) {
   if (s.provider != state::ProviderKind::kAws) return {};
-  const nlohmann::json recorded = s.provider_data.value("aws", nlohmann::json::object());
-  FleetLabels labels{.region = s.region, .aws_account = recorded.value("account", "")};
-  for (const auto& i : recorded.value("instances", nlohmann::json::array())) {
-    const std::string role = i.value("role", "");
-    if (role == "server") labels.server_instance = i.value("type", "");
-    if (role == "client") labels.client_instance = i.value("type", "");
-    if (role == "replica-0") labels.replica_instance = i.value("type", "");
+  const state::AwsRecord recorded = s.provider_data.aws.value_or(state::AwsRecord{});
+  FleetLabels labels{.region = s.region, .aws_account = recorded.account};
+  for (const auto& i : recorded.instances) {
+    if (i.role == "server") labels.server_instance = i.type;
+    if (i.role == "client") labels.client_instance = i.type;
+    if (i.role == "replica-0") labels.replica_instance = i.type;
   }
   return labels;
+}
+
+std::string RecordedStackName(const state::SetupState& s) {
+  const auto& aws = s.provider_data.aws;
+  return aws && !aws->stack_name.empty() ? aws->stack_name : "dfbench-" + s.id;
 }
 
 std::vector<std::string> Provider::LoginRoles(const state::SetupState& state) const {

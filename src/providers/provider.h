@@ -39,12 +39,9 @@ struct Fleet {
 // (its replication and security rules assume it), a free one on this machine.
 inline constexpr int kRemoteEnginePort = 6379;
 
-// A host reached over SSH: given by the user (ssh provider) or provisioned (aws).
-struct RemoteHostSpec {
-  std::string role;             // server, client, replica-N
-  std::string address;          // how dfbench reaches it: a name or an address
-  std::string private_address;  // engine traffic; empty: the address sshd saw it reached on
-};
+// A host reached over SSH: given by the user (ssh provider) or provisioned (aws); recorded as
+// it is asked for.
+using RemoteHostSpec = state::SshHostRecord;
 
 // How to reach the hosts of an SSH setup.
 struct SshRequest {
@@ -80,6 +77,8 @@ struct FleetLabels {
   std::string replica_instance;  // the first replica's
 };
 FleetLabels RecordedFleetLabels(const state::SetupState& state);
+// The stack an aws setup records, "dfbench-<id>" in one that records none.
+std::string RecordedStackName(const state::SetupState& state);
 
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
@@ -107,7 +106,7 @@ struct SetupRequest {
 state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
                                      const engines::InstalledEngine& installed);
 
-// The engine port a setup records (provider_data "engine_port"), 0 when none.
+// The engine port a setup records (provider_data.engine_port), 0 when none.
 int RecordedEnginePort(const state::SetupState& state);
 
 // Whether a host's role names a replica ("replica-0", "replica-1", ...).

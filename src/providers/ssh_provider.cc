@@ -1,6 +1,8 @@
 #include "providers/ssh_provider.h"
 
 #include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -14,6 +16,8 @@ namespace dfbench::providers {
 namespace {
 
 namespace fs = std::filesystem;
+
+using Installs = std::map<std::string, state::InstallRecord>;  // by engine name
 
 fs::path SshDir(const std::string& id) {
   return state::SetupDir(id) / "ssh";
@@ -54,41 +58,13 @@ std::string Names(const std::vector<const engines::EngineSpec*>& specs) {
   return out;
 }
 
-nlohmann::json ToJson(const SshLogin& r) {
-  nlohmann::json hosts = nlohmann::json::array();
-  for (const auto& h : r.hosts) {
-    hosts.push_back(
-        {{"role", h.role}, {"address", h.address}, {"private_address", h.private_address}});
-  }
-  return {{"user", r.user},
-          {"port", r.port},
-          {"key_path", r.key_path},
-          {"key_generated", r.key_generated},
-          {"hosts", hosts}};
-}
-
 core::Result<SshLogin> ReadSshLogin(const state::SetupState& s) {
-  const auto it = s.provider_data.find("ssh");
-  if (it == s.provider_data.end() || !it->is_object()) {
+  if (!s.provider_data.ssh) {
     return core::Fail(
         core::ErrorKind::kUsage,
         "setup \"" + s.id + "\" (" + state::ToString(s.provider) + " provider) has no SSH hosts");
   }
-  SshLogin r;
-  try {
-    r.user = it->value("user", "");
-    r.port = it->value("port", 22);
-    r.key_path = it->value("key_path", "");
-    r.key_generated = it->value("key_generated", false);
-    for (const auto& h : it->value("hosts", nlohmann::json::array())) {
-      r.hosts.push_back(
-          {h.value("role", ""), h.value("address", ""), h.value("private_address", "")});
-    }
-  } catch (const nlohmann::json::exception& e) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "setup \"" + s.id + "\": malformed provider_data.ssh: " + e.what());
-  }
-  return r;
+  return *s.provider_data.ssh;
 }
 
 hosts::SshEndpoint EndpointOf(const SshLogin& r, const RemoteHostSpec& h) {
@@ -152,12 +128,12 @@ std::string DescribeFacts(const results::HostFacts& f) {
 // Finds or installs one engine on one host; records it in `installs`.
 core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::EngineSpec& spec,
                                            const engines::InstallRequest& request,
-                                           nlohmann::json* installs) {
+                                           Installs* installs) {
   auto done = engines::EnsureInstalled(host, spec, request);
   if (!done) return tl::unexpected(done.error());
   core::Notef("[{}] {} on {} ({}: {})", spec.name, done->version, host.Name(), done->method,
               done->source);
-  (*installs)[spec.name] = {{"method", done->method}, {"source", done->source}};
+  (*installs)[spec.name] = {.method = done->method, .source = done->source};
   return InstalledRecord(spec, *done);
 }
 
@@ -262,7 +238,7 @@ core::Status PrepareClient(state::SetupState* s, const SetupRequest& request,
                 ")");
     auto tools = EnsureClientTools(client, request.client_tools);
     if (!tools) return tl::unexpected(tools.error());
-    s->provider_data["load_generators"] = *tools;
+    s->provider_data.load_generators = *tools;
   }
   return core::Ok();
 }
@@ -271,7 +247,7 @@ core::Status PrepareClient(state::SetupState* s, const SetupRequest& request,
 // s->engines; one that is missing is skipped when the request allows it.
 core::Status InstallEngines(state::SetupState* s, const SetupRequest& request,
                             const LoggedInHosts& hosts, Steps& steps) {
-  nlohmann::json installs = nlohmann::json::object();
+  Installs installs;
   s->engines.clear();
   steps.Begin("Installing engines on the server" +
               std::string(hosts.replicas.empty() ? "" : " and replicas") + " (" +
@@ -298,12 +274,12 @@ core::Status InstallEngines(state::SetupState* s, const SetupRequest& request,
     s->engines.push_back(*done);
     if (!spec->on_replicas) continue;
     for (auto* replica : hosts.replicas) {
-      nlohmann::json replica_installs = nlohmann::json::object();
+      Installs replica_installs;
       auto on_replica = Install(*replica, *spec, install, &replica_installs);
       if (!on_replica) return tl::unexpected(on_replica.error());
     }
   }
-  s->provider_data["installs"] = installs;
+  s->provider_data.installs = installs;
   if (s->engines.empty()) {
     return core::Fail(core::ErrorKind::kEnvironment,
                       "no engine to benchmark on " + hosts.server->Name());
@@ -314,14 +290,14 @@ core::Status InstallEngines(state::SetupState* s, const SetupRequest& request,
 void TuneServerNetwork(state::SetupState* s, hosts::SshHost& server, Steps& steps) {
   steps.Begin("Tuning the network on the server");
   const auto* facts = s->FindHost("server");
-  nlohmann::json tuned = TuneNetwork(server, *facts, server.is_root());
-  if (tuned.value("applied", false)) {
-    core::Notef("{}: network tuned: {} steered to CPUs {}", server.Name(),
-                tuned.value("interface", ""), tuned["io_cpus"].dump());
+  state::NetworkTuning tuned = TuneNetwork(server, *facts, server.is_root());
+  if (tuned.applied) {
+    core::Notef("{}: network tuned: {} steered to CPUs {}", server.Name(), tuned.interface,
+                nlohmann::json(tuned.io_cpus).dump());
   } else {
-    core::Notef("{}: network tuning skipped: {}", server.Name(), tuned.value("error", ""));
+    core::Notef("{}: network tuning skipped: {}", server.Name(), tuned.error);
   }
-  s->provider_data["tune_network"] = tuned;
+  s->provider_data.tune_network = tuned;
 }
 
 }  // namespace
@@ -331,9 +307,8 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
                                const std::function<void(core::Error*)>& explain_login_failure,
                                int steps_done) {
   // Recorded before logging in, so that destroy knows the key even if setup fails.
-  s->provider_data["ssh"] = ToJson(login);
-  s->provider_data["engine_port"] =
-      request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
+  s->provider_data.ssh = login;
+  s->provider_data.engine_port = request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
   Steps steps(steps_done + HostSteps(request), steps_done);
   auto hosts = LogInToHosts(s, login, login_wait, explain_login_failure, steps);
   if (!hosts) return tl::unexpected(hosts.error());
@@ -421,17 +396,17 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
                                         const engines::EngineSpec& spec,
                                         const engines::VersionSpec& version) {
   engines::InstallRequest request{.version = version};
-  nlohmann::json installs = s->provider_data.value("installs", nlohmann::json::object());
+  Installs installs = s->provider_data.installs.value_or(Installs{});
   auto done = Install(*fleet.server, spec, request, &installs);
   if (!done) return tl::unexpected(done.error());
   if (spec.on_replicas) {
     for (auto& replica : fleet.replicas) {
-      nlohmann::json ignored = nlohmann::json::object();
+      Installs ignored;
       auto on_replica = Install(*replica, spec, request, &ignored);
       if (!on_replica) return tl::unexpected(on_replica.error());
     }
   }
-  s->provider_data["installs"] = installs;
+  s->provider_data.installs = installs;
   RecordEngine(s, *done);
   return core::Ok();
 }

@@ -4,15 +4,11 @@
 // the engines on the server (Dragonfly also on replicas) and optionally tunes the
 // server's NIC. Destroy stops what dfbench left running there and removes its work directories.
 //
-// What it records in state.provider_data (any provider that hands over hosts reachable by SSH
-// records the "ssh" object the same way, so `dfbench ssh` and `info` work for it):
-//   "ssh": {"user", "port", "key_path", "key_generated",
-//           "hosts": [{"role", "address", "private_address"}]}
-//   "installs": {"<engine>": {"method", "source"}}   how each engine got onto the server
-//   "load_generators": {"memtier" | "dfly_bench": {"method", "binary", "version", "source"}}
-//                                                    when setup was asked for them
-//   "tune_network": {"applied", "interface", "io_cpus", "irqs", "rps_queues", "xps_queues",
-//                    "error"}                        when --tune-network was given
+// What it records in state.provider_data (state/provider_data.h; any provider that hands over
+// hosts reachable by SSH records `ssh` the same way, so `dfbench ssh` and `info` work for it):
+// `ssh` (the login and the hosts), `engine_port`, `installs` (how each engine got onto the
+// server), `load_generators` (when setup was asked for them) and `tune_network` (when
+// --tune-network was given).
 #pragma once
 
 #include <chrono>
@@ -43,13 +39,7 @@ class SshProvider : public Provider {
 };
 
 // How the hosts of a setup are logged in to: what provider_data.ssh records.
-struct SshLogin {
-  std::string user;
-  int port = 22;
-  std::string key_path;
-  bool key_generated = false;  // the pair under <setup>/ssh/, removed by destroy
-  std::vector<RemoteHostSpec> hosts;
-};
+using SshLogin = state::SshRecord;
 
 // The part of a setup every provider of SSH hosts shares, once the hosts exist and the key is
 // known: records `login` as provider_data.ssh, logs in to each host (trying again for up to
@@ -63,7 +53,7 @@ core::Status ProvisionSshHosts(state::SetupState* state, const SetupRequest& req
                                int steps_done = 0);
 
 // The roles of a setup reachable over SSH, in order (server, client, replica-0, ...); empty
-// when the setup records no "ssh" object.
+// when the setup records no SSH login.
 std::vector<std::string> SshRoles(const state::SetupState& state);
 // How a person logs in to `role` of such a setup (`dfbench ssh`, `info`). kUsage naming the
 // roles when there is no such role, or when the setup's hosts are not reached over SSH.

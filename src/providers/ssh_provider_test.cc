@@ -69,15 +69,14 @@ state::SetupState WithSsh() {
   state::SetupState s;
   s.id = "lab";
   s.provider = state::ProviderKind::kSsh;
-  s.provider_data["ssh"] = {
-      {"user", "ubuntu"},
-      {"port", 2222},
-      {"key_path", "/home/me/.dfbench/runs/lab/ssh/id_rsa"},
-      {"key_generated", true},
-      {"hosts",
-       {{{"role", "server"}, {"address", "10.0.0.2"}, {"private_address", "192.168.0.2"}},
-        {{"role", "client"}, {"address", "10.0.0.3"}, {"private_address", ""}},
-        {{"role", "replica-0"}, {"address", "10.0.0.4"}, {"private_address", ""}}}}};
+  s.provider_data.ssh = state::SshRecord{
+      .user = "ubuntu",
+      .port = 2222,
+      .key_path = "/home/me/.dfbench/runs/lab/ssh/id_rsa",
+      .key_generated = true,
+      .hosts = {{.role = "server", .address = "10.0.0.2", .private_address = "192.168.0.2"},
+                {.role = "client", .address = "10.0.0.3"},
+                {.role = "replica-0", .address = "10.0.0.4"}}};
   return s;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <concepts>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ template <class T>
 inline constexpr bool kIsOptional = false;
 template <class T>
 inline constexpr bool kIsOptional<std::optional<T>> = true;
+template <class T>
+inline constexpr bool kIsNameMap = false;
+template <class T>
+inline constexpr bool kIsNameMap<std::map<std::string, T>> = true;
 
 // Builds the JSON object of one struct from its field list.
 class JsonWriter {
@@ -74,7 +79,8 @@ class JsonWriter {
   }
 
   // Numbers through JsonNumber, structs through their field list or their own `ToJson`,
-  // nullopt as null. Lists of plain values are written as they are (a 1.0 stays 1.0).
+  // nullopt as null, a std::map by string as an object. Lists of plain values are written as they
+  // are (a 1.0 stays 1.0).
   template <class T>
   static nlohmann::json ToValue(const T& value) {
     if constexpr (std::is_same_v<T, double>) {
@@ -87,6 +93,10 @@ class JsonWriter {
       return ToJson(value);
     } else if constexpr (kIsOptional<T>) {
       return value ? ToValue(*value) : nlohmann::json(nullptr);
+    } else if constexpr (kIsNameMap<T>) {
+      nlohmann::json items = nlohmann::json::object();
+      for (const auto& [key, item] : value) items[key] = ToValue(item);
+      return items;
     } else if constexpr (requires { value.begin(); } && !std::is_same_v<T, std::string> &&
                          !std::is_same_v<T, nlohmann::json>) {
       if constexpr (std::is_arithmetic_v<typename T::value_type> ||

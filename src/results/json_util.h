@@ -36,8 +36,8 @@ class JsonReader {
   bool ok() const { return ok_; }
 
   // Any value `Value` reads: std::string, double, int, uint64_t, bool, nlohmann::json (any value,
-  // kept as is), a struct with a field list or its own `Read`, and std::vector or
-  // std::optional of those.
+  // kept as is), a struct with a field list or its own `Read`, and std::vector, std::optional
+  // or std::map (by string) of those.
   template <class T>
   void Field(const char* key, T* out) {
     if (const nlohmann::json* v = Find(key)) Track(Value(*v, ChildPath(key), out, error_));
@@ -85,6 +85,19 @@ class JsonReader {
   static bool Value(const nlohmann::json& v, const std::string& path, std::vector<T>* out,
                     std::string* error) {
     return ReadArray<T>(v, path, out, Value, error);
+  }
+  // An object whose keys are names (an engine's, a tool's), each value read as T.
+  template <class T>
+  static bool Value(const nlohmann::json& v, const std::string& path, std::map<std::string, T>* out,
+                    std::string* error) {
+    if (v.is_null()) return true;
+    if (!v.is_object()) return Mismatch(path, "an object", error);
+    std::map<std::string, T> items;
+    for (const auto& [key, item] : v.items()) {
+      if (!Value(item, path.empty() ? key : path + "." + key, &items[key], error)) return false;
+    }
+    *out = std::move(items);
+    return true;
   }
   // null reads as nullopt.
   template <class T>

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <map>
+#include <optional>
+
+#include "results/json_fields.h"
 
 namespace dfbench::results {
 namespace {
@@ -81,5 +85,48 @@ TEST(ParseJson, ReportsMalformedTextAsUsageError) {
       << bad.error().message;
 }
 
+namespace map_fields {
+
+// A record keyed by name, as state.json's installs are.
+struct Install {
+  std::string method;
+  int tries = 0;
+};
+struct Installs {
+  std::map<std::string, Install> by_engine;
+  std::optional<std::map<std::string, int>> counts;
+};
+void Fields(auto& v, FieldsOf<Install> auto& x) {
+  DFBENCH_FIELDS(method, tries)
+}
+void Fields(auto& v,
+            FieldsOf<Installs> auto& x){DFBENCH_FIELDS(by_engine) DFBENCH_OPTIONAL_FIELDS(counts)}
+
+TEST(JsonFields, MapsByNameAreObjectsBothWays) {
+  const Installs in{.by_engine = {{"redis", {"apt", 1}}, {"dragonfly", {"release", 2}}},
+                    .counts = std::map<std::string, int>{{"a", 3}}};
+  const nlohmann::json j = ToJson(in);
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"by_engine": {"dragonfly": {"method": "release",
+      "tries": 2}, "redis": {"method": "apt", "tries": 1}}, "counts": {"a": 3}})"));
+  Installs out;
+  std::string error;
+  ASSERT_TRUE(FromJson(j, &out, &error)) << error;
+  EXPECT_EQ(out.by_engine.at("dragonfly").method, "release");
+  EXPECT_EQ(out.by_engine.at("redis").tries, 1);
+  EXPECT_EQ(out.counts, in.counts);
+  EXPECT_FALSE(ToJson(Installs{}).contains("counts"));
+}
+
+TEST(JsonFields, AMapEntryOfTheWrongTypeNamesItsPath) {
+  Installs out;
+  std::string error;
+  EXPECT_FALSE(
+      FromJson(nlohmann::json::parse(R"({"by_engine": {"redis": {"tries": "x"}}})"), &out, &error));
+  EXPECT_EQ(error, "by_engine.redis.tries: expected an integer");
+  EXPECT_FALSE(FromJson(nlohmann::json::parse(R"({"by_engine": []})"), &out, &error));
+  EXPECT_EQ(error, "by_engine: expected an object");
+}
+
+}  // namespace map_fields
 }  // namespace
 }  // namespace dfbench::results

@@ -56,6 +56,13 @@ class FieldKeys {
   std::vector<std::string> keys_;
 };
 
+// A record whose object, and every object inside it, keeps the order Ordered gives objects
+// without a field list (alphabetical, unless a field list of the document orders that key):
+// records that were free-form JSON objects once keep their files' order. It says so with
+// `static constexpr bool kAlphabeticalKeys = true;`.
+template <class T>
+concept AlphabeticalKeys = T::kAlphabeticalKeys;
+
 // Walks a document's field lists down to its leaves and records, under the key each object is
 // written at, the keys of its field list. Ordered() finds an object's order by its key alone, so
 // within one document a key names one kind of object.
@@ -64,7 +71,7 @@ class KeyOrderWalker {
   template <class T>
   void Field(const char* key, const T* /*value*/) {
     using Object = typename ObjectOf<T>::type;
-    if constexpr (HasFieldList<Object>) {
+    if constexpr (HasFieldList<Object> && !AlphabeticalKeys<Object>) {
       std::vector<std::string> keys = FieldKeys::Of<Object>();
       const auto [it, added] = order_.try_emplace(key, keys);
       DFB_CHECK(added || it->second == keys);

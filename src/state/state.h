@@ -2,7 +2,6 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,7 +10,9 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "results/schema.h"
+#include "state/provider_data.h"
 #include "state/provider_kind.h"
+#include "state/setup_settings.h"
 
 namespace dfbench::state {
 
@@ -115,8 +116,8 @@ struct SetupState {
   std::vector<results::HostFacts> hosts;
   std::vector<EngineInstall> engines;
   std::vector<BenchmarkRecord> benchmarks;
-  nlohmann::json provider_data = nlohmann::json::object();  // provider-specific details
-  nlohmann::json settings = nlohmann::json::object();       // setup flags as given
+  ProviderData provider_data;  // provider-specific details
+  SetupSettings settings;      // setup flags as given
   // Set while the status is a working one (Save stamps this process when unset, and drops it
   // once the status is stable again).
   std::optional<ActiveCommand> active;

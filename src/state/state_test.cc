@@ -40,8 +40,9 @@ SetupState FullState(const std::string& id) {
                    .completed_at = "2026-04-08T14:41:05Z",
                    .status = results::RunStatus::kCompleted,
                    .engines = {"redis", "dragonfly"}}};
-  s.provider_data = {{"stack_name", "dfbench-perf-may"}, {"key_path", "ssh/id_rsa"}};
-  s.settings = {{"server_instance", "c7g.4xlarge"}, {"replicas", 0}};
+  s.provider_data.aws = AwsRecord{.stack_name = "dfbench-perf-may"};
+  s.provider_data.ssh = SshRecord{.user = "ubuntu", .key_path = "ssh/id_rsa"};
+  s.settings.server_instance = "c7g.4xlarge";
   return s;
 }
 
@@ -99,8 +100,12 @@ TEST_F(StateTest, SaveThenLoadRoundTrips) {
   ASSERT_NE(out->FindEngine("redis"), nullptr);
   EXPECT_EQ(out->FindEngine("redis")->binary, "/usr/bin/redis-server");
   EXPECT_EQ(out->benchmarks.at(0).engines, (std::vector<std::string>{"redis", "dragonfly"}));
-  EXPECT_EQ(out->provider_data["stack_name"], "dfbench-perf-may");
-  EXPECT_EQ(out->settings["replicas"], 0);
+  ASSERT_TRUE(out->provider_data.aws);
+  EXPECT_EQ(out->provider_data.aws->stack_name, "dfbench-perf-may");
+  ASSERT_TRUE(out->provider_data.ssh);
+  EXPECT_EQ(out->provider_data.ssh->key_path, "ssh/id_rsa");
+  EXPECT_EQ(out->settings.server_instance, "c7g.4xlarge");
+  EXPECT_EQ(out->settings.replicas.Count(), 0);
 
   auto text = core::ReadFile(SetupDir("perf-may") / "state.json");
   ASSERT_TRUE(text);
@@ -156,8 +161,9 @@ TEST_F(StateTest, FromJsonIsLenientAboutMissingFields) {
   ASSERT_TRUE(s);
   EXPECT_EQ(s->provider, ProviderKind::kLocal);
   EXPECT_TRUE(s->hosts.empty());
-  EXPECT_TRUE(s->provider_data.is_object());
-  EXPECT_TRUE(s->settings.is_object());
+  EXPECT_FALSE(s->provider_data.ssh);
+  EXPECT_FALSE(s->provider_data.engine_port);
+  EXPECT_TRUE(s->settings.engines.empty());
 }
 
 TEST_F(StateTest, ProviderIsOneOfTheKnownWords) {

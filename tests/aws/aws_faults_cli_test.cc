@@ -81,10 +81,8 @@ fs::path ReadyAwsSetup(const DfbenchRunner& runner) {
       .id = "f", .status = state::SetupStatus::kReady, .provider = state::ProviderKind::kAws};
   s.region = "us-east-1";
   s.created_at = "2026-04-08T14:30:00Z";
-  s.provider_data["aws"] = {{"stack_name", "dfbench-f"},
-                            {"stack_id", kStackId},
-                            {"account", "123456789012"},
-                            {"instances", nlohmann::json::array()}};
+  s.provider_data.aws =
+      state::AwsRecord{.stack_name = "dfbench-f", .stack_id = kStackId, .account = "123456789012"};
   EXPECT_TRUE(state::Save(&s));
   const fs::path ssh = state::SetupDir("f") / "ssh";
   EXPECT_TRUE(core::WriteFileAtomic(ssh / "id_rsa", "private"));

@@ -62,33 +62,34 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   auto st = state::Load("fleet");
   ASSERT_TRUE(st) << st.error().message;
   EXPECT_EQ(st->status, state::SetupStatus::kReady);
-  const nlohmann::json& a = st->provider_data["aws"];
-  EXPECT_EQ(a["stack_name"], "dfbench-fleet");
-  EXPECT_EQ(a["account"].get<std::string>().size(), 12u) << a;
-  EXPECT_TRUE(Contains(a["stack_id"].get<std::string>(), "dfbench-fleet")) << a;
-  EXPECT_EQ(a["ubuntu_version"], "22.04");
-  ASSERT_EQ(a["instances"].size(), 3u) << a;
-  EXPECT_EQ(a["instances"][0]["role"], "server");
-  EXPECT_EQ(a["instances"][0]["type"], "c6i.2xlarge");
-  EXPECT_EQ(a["instances"][0]["arch"], "x86_64");
-  EXPECT_EQ(a["instances"][2]["role"], "replica-0");
-  for (const auto& i : a["instances"]) {
-    EXPECT_EQ(i["id"].get<std::string>().rfind("i-", 0), 0u) << i;
-    EXPECT_EQ(i["public_ip"].get<std::string>().rfind("10.200.0.", 0), 0u) << i;
-    EXPECT_EQ(i["private_ip"], i["public_ip"]) << i;
+  ASSERT_TRUE(st->provider_data.aws && st->provider_data.ssh);
+  const state::AwsRecord& a = *st->provider_data.aws;
+  EXPECT_EQ(a.stack_name, "dfbench-fleet");
+  EXPECT_EQ(a.account.size(), 12u) << a.account;
+  EXPECT_TRUE(Contains(a.stack_id, "dfbench-fleet")) << a.stack_id;
+  EXPECT_EQ(a.ubuntu_version, "22.04");
+  ASSERT_EQ(a.instances.size(), 3u);
+  EXPECT_EQ(a.instances[0].role, "server");
+  EXPECT_EQ(a.instances[0].type, "c6i.2xlarge");
+  EXPECT_EQ(a.instances[0].arch, "x86_64");
+  EXPECT_EQ(a.instances[2].role, "replica-0");
+  for (const auto& i : a.instances) {
+    EXPECT_EQ(i.id.rfind("i-", 0), 0u) << i.id;
+    EXPECT_EQ(i.public_ip.rfind("10.200.0.", 0), 0u) << i.public_ip;
+    EXPECT_EQ(i.private_ip, i.public_ip);
   }
-  const nlohmann::json& ssh = st->provider_data["ssh"];
-  EXPECT_EQ(ssh["user"], "root");
-  EXPECT_EQ(ssh["key_generated"], true);
-  ASSERT_EQ(ssh["hosts"].size(), 3u) << ssh;
+  const state::SshRecord& ssh = *st->provider_data.ssh;
+  EXPECT_EQ(ssh.user, "root");
+  EXPECT_TRUE(ssh.key_generated);
+  ASSERT_EQ(ssh.hosts.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(ssh["hosts"][i]["role"], a["instances"][i]["role"]);
-    EXPECT_EQ(ssh["hosts"][i]["address"], a["instances"][i]["public_ip"]);
-    EXPECT_EQ(ssh["hosts"][i]["private_address"], a["instances"][i]["private_ip"]);
+    EXPECT_EQ(ssh.hosts[i].role, a.instances[i].role);
+    EXPECT_EQ(ssh.hosts[i].address, a.instances[i].public_ip);
+    EXPECT_EQ(ssh.hosts[i].private_address, a.instances[i].private_ip);
   }
   EXPECT_EQ(st->hosts.size(), 3u);
   ASSERT_NE(st->FindEngine("redis"), nullptr);
-  const fs::path key = ssh["key_path"].get<std::string>();
+  const fs::path key = ssh.key_path;
   EXPECT_TRUE(fs::exists(key));
 
   auto provider = providers::MakeProvider(state::ProviderKind::kAws);
@@ -141,8 +142,9 @@ TEST_F(AwsProviderTest, AFailingStackIsDeletedAndTheSetupCanBeRunAgain) {
 
   auto retried = scenarios::CreateSetup(Options("retry", 1));
   ASSERT_TRUE(retried) << retried.error().message;
-  EXPECT_EQ(retried->provider_data["aws"]["instances"].size(), 3u);
-  EXPECT_EQ(retried->provider_data["ssh"]["key_path"], key.string());
+  ASSERT_TRUE(retried->provider_data.aws && retried->provider_data.ssh);
+  EXPECT_EQ(retried->provider_data.aws->instances.size(), 3u);
+  EXPECT_EQ(retried->provider_data.ssh->key_path, key.string());
   ASSERT_TRUE(scenarios::DestroySetup("retry"));
   EXPECT_FALSE(fs::exists(key));
 }

@@ -28,11 +28,11 @@ state::SetupState ReadySetup() {
 void RecordAwsFleet(state::SetupState* s) {
   s->provider = state::ProviderKind::kAws;
   s->region = "eu-west-1";
-  s->provider_data["aws"] = {{"account", "123456789012"},
-                             {"instances",
-                              {{{"role", "server"}, {"type", "c7g.xlarge"}},
-                               {{"role", "client"}, {"type", "c7gn.large"}},
-                               {{"role", "replica-0"}, {"type", "c7g.2xlarge"}}}}};
+  s->provider_data.aws =
+      state::AwsRecord{.account = "123456789012",
+                       .instances = {{.role = "server", .type = "c7g.xlarge"},
+                                     {.role = "client", .type = "c7gn.large"},
+                                     {.role = "replica-0", .type = "c7g.2xlarge"}}};
 }
 
 // Replication runs, their files read by the next command as the scenario writes them.

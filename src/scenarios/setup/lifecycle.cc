@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/check.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/time_format.h"
@@ -32,41 +33,59 @@ core::Status RemoveCorrupt(const std::string& id, const core::Error& corrupt,
   return core::Ok();
 }
 
-// The setup flags as given, recorded in state.json's "settings".
-nlohmann::json SettingsOf(const SetupOptions& options) {
-  nlohmann::json settings = {{"engines", nlohmann::json::array()}, {"pin_cpus", options.pin_cpus}};
-  for (const auto* e : options.engines) settings["engines"].push_back(e->name);
-  for (const auto& [name, path] : options.binaries) settings[name + "_binary"] = path;
-  for (const auto& [name, v] : options.versions) settings[name + "_version"] = v.value;
-  if (options.provider == state::ProviderKind::kSsh) {
-    nlohmann::json replicas = nlohmann::json::array();
-    for (const auto& h : options.ssh.hosts) {
-      if (h.role == "server" || h.role == "client") {
-        settings[h.role] = h.address;
-        if (!h.private_address.empty()) settings[h.role + "_private_ip"] = h.private_address;
-      } else {
-        replicas.push_back(h.address);
-      }
+// Every engine the flags name has its fields (state/setup_settings.h).
+void SetEngineFlag(state::SetupSettings* s, const std::string& engine, const std::string& suffix,
+                   const std::string& value) {
+  std::string* field = state::EngineFlag(s, engine, suffix);
+  DFB_CHECK(field != nullptr);
+  *field = value;
+}
+
+// The ssh hosts and login as given.
+void SshSettings(const SetupOptions& options, state::SetupSettings* s) {
+  std::vector<std::string> replicas;
+  for (const auto& h : options.ssh.hosts) {
+    if (h.role == "server") {
+      s->server = h.address;
+      s->server_private_ip = h.private_address;
+    } else if (h.role == "client") {
+      s->client = h.address;
+      s->client_private_ip = h.private_address;
+    } else {
+      replicas.push_back(h.address);
     }
-    settings["replicas"] = replicas;
-    settings["ssh_user"] = options.ssh.user;
-    settings["ssh_port"] = options.ssh.port;
-    if (!options.ssh.key_path.empty()) settings["ssh_key"] = options.ssh.key_path;
   }
-  if (options.provider == state::ProviderKind::kAws) {
-    const auto& a = options.aws;
-    settings["region"] = a.region;
-    settings["server_instance"] = a.server.type;
-    settings["server_arch"] = aws::ArchName(a.server.arch);
-    settings["client_instance"] = a.client.type;
-    settings["client_arch"] = aws::ArchName(a.client.arch);
-    settings["replica_instance"] = a.replica.type;
-    settings["replica_arch"] = aws::ArchName(a.replica.arch);
-    settings["replicas"] = a.replicas;
-    if (!options.ssh.user.empty()) settings["ssh_user"] = options.ssh.user;
+  s->replicas.addresses = replicas;
+  s->ssh_user = options.ssh.user;
+  s->ssh_port = options.ssh.port;
+  s->ssh_key = options.ssh.key_path;
+}
+
+// The fleet as asked for.
+void AwsSettings(const SetupOptions& options, state::SetupSettings* s) {
+  const auto& a = options.aws;
+  s->region = a.region;
+  s->server_instance = a.server.type;
+  s->server_arch = aws::ArchName(a.server.arch);
+  s->client_instance = a.client.type;
+  s->client_arch = aws::ArchName(a.client.arch);
+  s->replica_instance = a.replica.type;
+  s->replica_arch = aws::ArchName(a.replica.arch);
+  s->replicas.count = a.replicas;
+  s->ssh_user = options.ssh.user;
+}
+
+// The setup flags as given, recorded in state.json's "settings".
+state::SetupSettings SettingsOf(const SetupOptions& options) {
+  state::SetupSettings settings{.pin_cpus = options.pin_cpus};
+  for (const auto* e : options.engines) settings.engines.push_back(e->name);
+  for (const auto& [name, path] : options.binaries) SetEngineFlag(&settings, name, "binary", path);
+  for (const auto& [name, v] : options.versions) SetEngineFlag(&settings, name, "version", v.value);
+  if (options.provider == state::ProviderKind::kSsh) SshSettings(options, &settings);
+  if (options.provider == state::ProviderKind::kAws) AwsSettings(options, &settings);
+  if (options.provider == state::ProviderKind::kLocal) {
+    settings.replicas.count = options.local_replicas;
   }
-  if (options.provider == state::ProviderKind::kLocal)
-    settings["replicas"] = options.local_replicas;
   return settings;
 }
 
