@@ -167,7 +167,7 @@ TEST(MemtierDriver, MissingBinaryIsOneLineSayingHowToProvideIt) {
 std::filesystem::path WriteFakeMemtier(const std::filesystem::path& dir, const std::string& fixture,
                                        const std::string& first_report = "") {
   EXPECT_TRUE(core::WriteFileAtomic(dir / "first.json", first_report));
-  const auto script = dir / "memtier_benchmark";
+  auto script = dir / "memtier_benchmark";
   testing::WriteExecutable(script,
                            "#!/bin/sh\n"
                            "count_file='" +
