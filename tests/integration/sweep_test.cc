@@ -72,18 +72,8 @@ TEST(Sweep, DragonflyStepsThenCompareAndReport) {
                      DragonflyBinary().string()})
                 .code,
             0);
-  auto r = dfb.Run({"sweep",     "--id",
-                    "sd",        "--engines",
-                    "dragonfly", "--slo",
-                    "p99<=1us",  "--memtier-threads",
-                    "1",         "--memtier-clients",
-                    "2",         "--memtier-pipeline",
-                    "4",         "--key-maximum",
-                    "2000",      "--step-time",
-                    "1s",        "--confirm",
-                    "0",         "--cooldown",
-                    "0",         "--output",
-                    "json"});
+  auto r = dfb.Run(
+      Concat({"sweep", "--id", "sd", "--engines", "dragonfly", "--output", "json"}, kSmallSweep));
   ASSERT_EQ(r.code, 0) << r.err;
   const json out = json::parse(r.out);
   EXPECT_EQ(out["scenario"], "sweep");

@@ -117,6 +117,23 @@ const std::vector<std::string> kSmallRun = {
     "--memtier-pipeline", "10", "--warmup-requests", "100", "--trials",           "2",
     "--cooldown",         "0"};
 
+const std::vector<std::string> kSmallSweep = {"--slo",
+                                              "p99<=1us",
+                                              "--memtier-pipeline",
+                                              "4",
+                                              "--key-maximum",
+                                              "2000",
+                                              "--step-time",
+                                              "1s",
+                                              "--confirm",
+                                              "0",
+                                              "--cooldown",
+                                              "0",
+                                              "--memtier-threads",
+                                              "1",
+                                              "--memtier-clients",
+                                              "2"};
+
 const std::vector<std::string> kSmallCommandRun = {
     "--key-maximum", "1000", "--test-time",       "1", "--warmup-time",     "0", "--trials", "1",
     "--cooldown",    "0",    "--memtier-threads", "1", "--memtier-clients", "2"};

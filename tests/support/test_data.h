@@ -54,5 +54,9 @@ extern const std::vector<std::string> kSmallRun;
 // Flags of a small `dfbench run-commands`: 1 thread x 2 clients on keys 1..1000, one 1-second
 // trial, no warmup, no cooldown.
 extern const std::vector<std::string> kSmallCommandRun;
+// Flags of a small `dfbench sweep` that stops after its first open-loop step: an objective no
+// engine meets (p99 <= 1 us), 1 thread x 2 clients, pipeline 4, keys 1..2000, 1-second steps,
+// no confirmation round, no cooldown.
+extern const std::vector<std::string> kSmallSweep;
 
 }  // namespace dfbench::testing
