@@ -18,13 +18,13 @@
 #include "providers/provider.h"
 #include "results/command_schema.h"
 #include "scenarios/commands/command_registry.h"
+#include "scenarios/frame/bench_options.h"
 #include "scenarios/frame/run_output.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
 
-struct CommandRunOptions {
-  std::vector<const engines::EngineSpec*> engines;  // Redis-protocol, installed in the setup
+struct CommandRunOptions : BenchOptions {  // engines: Redis-protocol ones
   CommandProfile command;
   // Connections, pipeline, value size, seeds, the key pattern of the measured passes and the
   // largest key (the command's profile may cap it: CommandProfile::KeyRange); the command
@@ -37,12 +37,6 @@ struct CommandRunOptions {
   // A trial with more failed requests than this percentage (0-100), or with none answered
   // successfully, fails (results::TrialFailure).
   double max_error_pct = results::kDefaultMaxErrorPct;
-  engines::Tuning tuning;  // cpus are filled from the fleet
-  // engine name -> --<engine>_version: installed into the setup before the run (see
-  // BenchSession::PrepareRun).
-  std::map<std::string, engines::VersionSpec> versions;
-  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
-  drivers::Driver* driver = nullptr;
   std::string dfly_bench_ref;  // recorded only
 };
 

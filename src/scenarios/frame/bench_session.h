@@ -14,6 +14,7 @@
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
+#include "scenarios/frame/bench_options.h"
 #include "scenarios/frame/run_output.h"
 #include "state/state.h"
 
@@ -69,16 +70,14 @@ struct ScenarioRequest {
   OutputFormat format = OutputFormat::kTable;
 };
 
-// The request of a scenario whose options name the driver and the engines (and their versions,
-// as RunOptions and CommandRunOptions do).
-template <class Options>
-ScenarioRequest RequestFor(const std::string& setup_id, const Options& options,
-                           OutputFormat format) {
-  ScenarioRequest request{
-      .setup_id = setup_id, .driver = options.driver, .engines = options.engines, .format = format};
-  // Scenarios without --<engine>_version flags run what the setup has.
-  if constexpr (requires { options.versions; }) request.versions = options.versions;
-  return request;
+// The request of a benchmark from its options.
+inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOptions& options,
+                                  OutputFormat format) {
+  return {.setup_id = setup_id,
+          .driver = options.driver,
+          .engines = options.engines,
+          .versions = options.versions,
+          .format = format};
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then

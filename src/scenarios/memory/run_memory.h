@@ -13,6 +13,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/memory_schema.h"
+#include "scenarios/frame/bench_options.h"
 #include "scenarios/frame/run_output.h"
 #include "state/state.h"
 
@@ -20,8 +21,10 @@ namespace dfbench::scenarios {
 
 enum class SnapshotMode { kBgsave, kNone };
 
-struct MemoryOptions {
-  std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
+// The load generator fills engines without DEBUG POPULATE; the cooldown is shorter than a
+// run's, the engines having no trials of load between them.
+struct MemoryOptions : BenchOptions {
+  MemoryOptions() { cooldown = std::chrono::seconds(10); }
   uint64_t keys = 1000000;
   // The update traffic (and a fill where DEBUG POPULATE is missing): connections, pipeline,
   // SET:GET ratio and the value size of every key.
@@ -39,12 +42,9 @@ struct MemoryOptions {
   // host's work directory, removed afterwards). Given, it must exist; the snapshot files the
   // run writes there are removed afterwards.
   std::string snapshot_dir;
-  engines::Tuning tuning;  // cpus are filled from the fleet
-  std::chrono::milliseconds cooldown = std::chrono::seconds(10);
   // A trial whose update traffic had more failed requests than this share (or none answered)
   // fails (results::TrialFailure); the fill allows none.
   double max_error_pct = results::kDefaultMaxErrorPct;
-  drivers::Driver* driver = nullptr;  // fills engines without DEBUG POPULATE
 };
 
 // kUsage on options that cannot run (no keys, a snapshot delay not inside the test time),

@@ -15,13 +15,13 @@
 #include "engines/install.h"
 #include "providers/provider.h"
 #include "results/schema.h"
+#include "scenarios/frame/bench_options.h"
 #include "scenarios/frame/run_output.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
 
-struct RunOptions {
-  std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
+struct RunOptions : BenchOptions {
   core::Load load = core::kRunLoad;
   uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
   uint64_t warmup_requests = 100000;                // per connection too
@@ -29,12 +29,6 @@ struct RunOptions {
   // A trial with more failed requests than this percentage (0-100), or with none answered
   // successfully, fails (results::TrialFailure).
   double max_error_pct = results::kDefaultMaxErrorPct;
-  engines::Tuning tuning;  // cpus are filled from the fleet
-  // engine name -> --<engine>_version: installed into the setup before the run (see
-  // BenchSession::PrepareRun).
-  std::map<std::string, engines::VersionSpec> versions;
-  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
-  drivers::Driver* driver = nullptr;
 };
 
 // Runs the benchmark on a setup held by the caller. Writes, under

@@ -14,23 +14,21 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/sweep_schema.h"
+#include "scenarios/frame/bench_options.h"
 #include "scenarios/frame/run_output.h"
 #include "scenarios/sweep/sweep_search.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
 
-struct SweepOptions {
-  std::vector<const engines::EngineSpec*> engines;  // each must be installed in the setup
+// The load generator must be the built-in one: the others refuse the open loop.
+struct SweepOptions : BenchOptions {
   // The SET:GET load of every step; key_maximum 0: the generator's default range, else keys
   // 1..key_maximum.
   core::Load load = core::kRunLoad;
   std::chrono::seconds step_time{10};
   std::vector<results::Objective> objectives;
   SearchSettings search;
-  engines::Tuning tuning;
-  std::chrono::milliseconds cooldown = std::chrono::seconds(30);
-  drivers::Driver* driver = nullptr;  // the built-in generator: others refuse the open loop
 };
 
 // The discarded warm-up at the start of every step: a fifth of the step, at most a second.
