@@ -1,16 +1,11 @@
 #include "cli/commands.h"
-#include "cli/flags.h"
+#include "cli/run_flags.h"
 
 namespace dfbench::cli {
 namespace {
 
-struct RunCommandFlags {
-  BenchTargetFlags target;
-  RunFlags run;
-};
-
 int RunRun(const RunCommandFlags& f) {
-  scenarios::RunOptions options = ToRunOptions(f.run, ParseEngines(f.target.engines));
+  scenarios::RunOptions options = ToRunCommandOptions(f);
   return RunBench(scenarios::RunOnSetup, f.target.id, std::move(options),
                   MakeDriver(f.run.load_generator), f.run.output);
 }
@@ -19,7 +14,7 @@ int RunRun(const RunCommandFlags& f) {
 
 void AddRun(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunRun);
-  AddRunFlags(sub, &f->run, /*with_versions=*/true);
+  AddRunCommandFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

@@ -1,19 +1,11 @@
-#include <memory>
-
 #include "cli/commands.h"
-#include "cli/per_command_flags.h"
+#include "cli/run_commands_flags.h"
 
 namespace dfbench::cli {
 namespace {
 
-struct RunCommandsFlags {
-  BenchTargetFlags target;
-  PerCommandFlags common;
-  LoadGeneratorFlags load_generator;
-};
-
 int RunRunCommands(const RunCommandsFlags& f) {
-  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common, f.target.engines);
+  scenarios::CommandRunOptions options = ToRunCommandsOptions(f);
   return RunBench(scenarios::RunCommandsOnSetup, f.target.id, std::move(options),
                   MakeDriver(f.load_generator), f.common.output);
 }
@@ -22,8 +14,7 @@ int RunRunCommands(const RunCommandsFlags& f) {
 
 void AddRunCommands(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunRunCommands);
-  AddPerCommandFlags(sub, &f->common, LoadFlagsOf::kRunCommands);
-  AddLoadGeneratorFlags(sub, &f->load_generator);
+  AddRunCommandsFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

@@ -1,69 +1,23 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/flag_ranges.h"
-#include "cli/per_command_flags.h"
-#include "core/log.h"
+#include "cli/run_commands_flags.h"
 #include "drivers/dfly_bench_driver.h"
 
 namespace dfbench::cli {
 namespace {
 
-struct RunCommandsDflyFlags {
-  BenchTargetFlags target{.engines = "dragonfly"};
-  PerCommandFlags common;
-  int qps = 0;
-  std::string ref = "main";
-  std::string binary;
-  std::vector<std::string> deprecated;  // notices for the old --dfly-* spellings used
-};
-
 int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
-  for (const auto& notice : f.deprecated) core::Note(notice);
-  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common, f.target.engines);
-  options.load.distinct_client_seed = false;  // dfly_bench seeds each thread itself
-  options.rate_per_connection = f.qps;
-  options.dfly_bench_ref = f.ref;
+  scenarios::CommandRunOptions options = ToRunCommandsDflyOptions(f);
   return RunBench(scenarios::RunCommandsOnSetup, f.target.id, std::move(options),
                   std::make_unique<drivers::DflyBenchDriver>(f.binary), f.common.output);
-}
-
-// A hidden, deprecated spelling of an int flag: it sets the same value and leaves a notice.
-void AddDeprecatedAlias(CLI::App* sub, const std::shared_ptr<RunCommandsDflyFlags>& f,
-                        const std::string& old_name, const std::string& new_name, int* target) {
-  WithRange(sub->add_option_function<int>(
-                   old_name,
-                   [f, target, old_name, new_name](int v) {
-                     *target = v;
-                     f->deprecated.push_back(old_name + " is deprecated; use " + new_name);
-                   },
-                   "Deprecated: " + new_name)
-                ->group(""),
-            NumberKind::kInteger);
 }
 
 }  // namespace
 
 void AddRunCommandsDfly(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunRunCommandsDfly);
-  AddPerCommandFlags(sub, &f->common, LoadFlagsOf::kRunCommandsDfly);
-  WithRange(sub->add_option("--dfly-bench-qps", f->qps,
-                            "dfly_bench --qps per connection (batches of --dfly-bench-pipeline "
-                            "per second); 0 = closed loop, as fast as the server answers")
-                ->capture_default_str(),
-            NumberKind::kInteger);
-  sub->add_option("--dfly-bench-ref", f->ref,
-                  "Dragonfly git ref dfly_bench is built from, recorded in results.json (the "
-                  "build is setup's: dfbench setup --dfly-bench-ref on an ssh client; or see "
-                  "--dfly-bench-binary)")
-      ->capture_default_str();
-  sub->add_option("--dfly-bench-binary", f->binary,
-                  "dfly_bench on the client host (default: found on its PATH)");
-  AddDeprecatedAlias(sub, f, "--dfly-threads", "--dfly-bench-threads", &f->common.load.threads);
-  AddDeprecatedAlias(sub, f, "--dfly-conns", "--dfly-bench-conns", &f->common.load.clients);
-  AddDeprecatedAlias(sub, f, "--dfly-pipeline", "--dfly-bench-pipeline", &f->common.load.pipeline);
-  AddDeprecatedAlias(sub, f, "--dfly-data-size", "--dfly-bench-data-size",
-                     &f->common.load.data_size);
+  AddRunCommandsDflyFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

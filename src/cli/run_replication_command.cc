@@ -1,90 +1,11 @@
-#include <memory>
-#include <sstream>
-
 #include "cli/commands.h"
-#include "cli/flag_ranges.h"
-#include "cli/flags.h"
-#include "core/files.h"
-#include "core/text.h"
-#include "core/units.h"
-#include "scenarios/replication/replication.h"
+#include "cli/run_replication_flags.h"
 
 namespace dfbench::cli {
 namespace {
 
-// The upstream playground's five levels: the default, and what an empty --cases means (as in
-// the reference).
-constexpr char kDefaultCases[] = "qps=100000,qps=80000,qps=50000,qps=30000,maxload";
-
-struct RunReplicationFlags {
-  BenchTargetFlags target{.engines = "dragonfly"};
-  std::string cases = kDefaultCases;
-  int test_time = 60;
-  std::string preload_keys = "1_000_000";
-  std::string preload_time = "30s";
-  int value_size = 256;
-  std::string ratio = "1:1";
-  std::string master_flags;
-  std::string replica_flags;
-  std::string dfly_ref = "main";
-  std::string output_dir;
-  std::string load_generator = "builtin";
-  std::string dfly_bench_binary;
-  double max_error_pct = results::kDefaultMaxErrorPct;
-  std::string output = "table";
-};
-
-// Every qps=<n> of --cases within the table's range for it (other words are left to
-// scenarios::ParseReplicationCases).
-std::string CheckCaseRates(const std::string& cases) {
-  std::stringstream in(cases);
-  for (std::string token; std::getline(in, token, ',');) {
-    if (token.rfind("qps=", 0) != 0) continue;
-    const FlagRange& range = *FindFlagRange("--cases", NumberKind::kCount);
-    if (!ParseInRange(range, token.substr(4))) {
-      // Thrown past CLI11's own wording, as WithRange's.
-      throw CLI::ConversionError("--cases \"" + token + "\": use qps=N, N from " +
-                                 RangeText(range) + " per connection, or maxload");
-    }
-  }
-  return "";
-}
-
-// Whole seconds, at least one: the preload is time-boxed as the reference's.
-std::chrono::seconds PreloadTime(const std::string& text) {
-  auto d = core::ParseDuration(text);
-  if (!d) throw ExitError{core::WithContext(d.error(), "--preload-time")};
-  if (*d < std::chrono::seconds(1) || *d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
-    throw ExitError{
-        core::Error{core::ErrorKind::kUsage,
-                    "--preload-time: \"" + text + "\" is not a whole number of seconds"}};
-  }
-  return std::chrono::duration_cast<std::chrono::seconds>(*d);
-}
-
 int RunRunReplication(const RunReplicationFlags& f) {
-  scenarios::ReplicationOptions o{
-      .engines = ParseEngines(f.target.engines),
-      .cases = OrExitFor(
-          "--cases", scenarios::ParseReplicationCases(f.cases.empty() ? kDefaultCases : f.cases)),
-      .test_time = std::chrono::seconds(f.test_time),
-      // In its range (1 and up) by now: WithRange checked it.
-      .preload_keys = OrExitFor("--preload-keys", core::ParseCount(f.preload_keys)),
-      .preload_time = PreloadTime(f.preload_time),
-      .value_size = f.value_size,
-      .ratio = f.ratio,
-      .master_flags = core::SplitWords(f.master_flags),
-      .replica_flags = core::SplitWords(f.replica_flags),
-      .dfly_ref = f.dfly_ref,
-      .output_dir = f.output_dir,
-      .load_generator = f.load_generator,
-      .dfly_bench_binary = f.dfly_bench_binary,
-      .max_error_pct = f.max_error_pct};
-  (void)OrExit(core::ParseRatio(f.ratio));
-  // Refused before anything starts, as -o is: the results go only into regular files.
-  if (!f.output_dir.empty()) {
-    OrExit(core::CheckOutputDir(f.output_dir, {"results.json", "benchmark_results.csv"}));
-  }
+  const scenarios::ReplicationOptions o = ToRunReplicationOptions(f);
   return OrExit(scenarios::RunReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
 }
 
@@ -95,49 +16,7 @@ void AddRunReplication(CLI::App* sub, Action* action) {
       AddBenchCommand(sub, action, &RunRunReplication,
                       {.id = "Setup with a replica ('dfbench setup --provider local --replicas 1')",
                        .engines = "Engines to measure: dragonfly, redis, valkey"});
-  using enum NumberKind;
-  sub->add_option(
-         "--cases", f->cases,
-         "Comma-separated qps=<n>[k] (per connection, over 2 connections) or maxload; empty: "
-         "the default")
-      ->capture_default_str()
-      ->check(CLI::Validator(CheckCaseRates,
-                             "[qps=" + RangeText(*FindFlagRange("--cases", kCount)) + "]",
-                             RangeValidatorName(kCount)));
-  WithRange(
-      sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
-          ->capture_default_str(),
-      kInteger);
-  WithRange(sub->add_option("--preload-keys", f->preload_keys,
-                            "Key range written before the replica starts (underscores allowed)")
-                ->capture_default_str(),
-            kCount);
-  WithRange(sub->add_option("--preload-time", f->preload_time,
-                            "How long the preload writes random keys of the range (30s as the "
-                            "reference)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
-                ->capture_default_str(),
-            kInteger);
-  sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
-      ->capture_default_str();
-  AddMaxErrorPctFlag(sub, &f->max_error_pct, "case");
-  sub->add_option("--master-flags", f->master_flags,
-                  "Extra flags for the master, space-separated, passed verbatim");
-  sub->add_option("--replica-flags", f->replica_flags,
-                  "Extra flags for the replica, space-separated, passed verbatim");
-  sub->add_option("--dfly-ref", f->dfly_ref, "Dragonfly git ref of dfly_bench (recorded)")
-      ->capture_default_str();
-  sub->add_option("--output-dir", f->output_dir,
-                  "Where results.json and benchmark_results.csv go (default: "
-                  "<setup>/replications/<timestamp>/)");
-  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "dfly_bench"},
-                "builtin, or dfly_bench with the reference's command lines (its load starts "
-                "after the sync)");
-  sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,
-                  "dfly_bench on the client host (default: found on its PATH)");
-  AddOutputFlag(sub, &f->output);
+  AddRunReplicationFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

@@ -11,6 +11,30 @@
 #include "providers/client_build.h"
 
 namespace dfbench::cli {
+namespace {
+
+// External load generators setup finds or builds on a remote client, as the reference's setup:
+// memtier_benchmark and dfly_bench, each when the client can build it. Named on the command
+// line, a tool is required; --load-generator builtin asks for neither (unless --dfly-bench-ref
+// is given). This machine gets none (ResolveProvider refused the flags there).
+providers::ClientTools ToClientTools(const SetupFlags& f, state::ProviderKind provider,
+                                     const CLI::App* sub) {
+  using providers::ToolNeed;
+  if (!state::IsRemote(provider)) return {};
+  const bool ref_given = sub->get_option("--dfly-bench-ref")->count() > 0;
+  const bool plain = f.load_generator.empty();
+  providers::ClientTools tools{.memtier = f.load_generator == "memtier" ? ToolNeed::kRequired
+                                          : plain                       ? ToolNeed::kIfBuildable
+                                                                        : ToolNeed::kNone,
+                               .dfly_bench = ref_given ? ToolNeed::kRequired
+                                             : plain   ? ToolNeed::kIfBuildable
+                                                       : ToolNeed::kNone,
+                               .dfly_bench_ref = f.dfly_bench_ref};
+  if (tools.dfly_bench != ToolNeed::kNone) OrExit(providers::ValidateGitRef(tools.dfly_bench_ref));
+  return tools;
+}
+
+}  // namespace
 
 void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   sub->add_option("--id", f->id, "Setup name (default: a timestamp)");
@@ -75,6 +99,35 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
   }
   if (state::ChangesHosts(o->provider)) OrExit(Confirm(plan, f.yes));
   return true;
+}
+
+void AddSetupFlags(CLI::App* sub, SetupFlags* f) {
+  AddSetupTargetFlags(sub, &f->target);
+  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "memtier"},
+                "ssh, aws: by default memtier_benchmark (release " +
+                    std::string(providers::kMemtierRelease) +
+                    ") and dfly_bench are found on the client or built there from source when "
+                    "it can, else recorded as not installed; memtier: memtier_benchmark is "
+                    "required; builtin: neither, nothing but dfbench");
+  sub->add_option("--dfly-bench-ref", f->dfly_bench_ref,
+                  "Dragonfly git ref dfly_bench is built at on the client (ssh, aws); given, "
+                  "dfly_bench is required")
+      ->capture_default_str();
+  AddBoolFlag(sub, "--force", &f->force,
+              "Replace a setup of this --id whose state.json cannot be read (list shows it "
+              "\"corrupt\"); without it, setup refuses");
+  AddSetupConfirmFlags(sub, &f->target);
+}
+
+scenarios::SetupOptions ToSetupCommandOptions(const SetupFlags& f, const CLI::App* sub) {
+  const SetupTargetFlags& t = f.target;
+  // Engine names first: a wrong one is the error to report, whatever the provider.
+  auto engines = ParseEngines(t.engines.engines);
+  scenarios::SetupOptions o =
+      ToSetupOptions(t, ResolveProvider(sub, t.provider), std::move(engines));
+  o.client_tools = ToClientTools(f, o.provider, sub);
+  o.if_corrupt = {.force = f.force, .how_to_force = "--force"};
+  return o;
 }
 
 }  // namespace dfbench::cli

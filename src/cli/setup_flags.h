@@ -1,6 +1,7 @@
 // The flags setup and quickstart share (which setup, where its hosts come from, which engines,
 // the confirmation) and the steps between them and a confirmed setup request: the setup id,
-// the AWS fleet plan, the plan shown, --dry-run and the prompt.
+// the AWS fleet plan, the plan shown, --dry-run and the prompt. Then setup's own flags and the
+// rules that turn them into its options.
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/ssh_flags.h"
+#include "providers/client_tools.h"
 #include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
@@ -46,5 +48,24 @@ scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& flags, state::Pro
 // architecture beside this dfbench (providers/client_build.h), before any AWS call.
 bool PlanAndConfirm(const SetupTargetFlags& flags, scenarios::SetupOptions* options,
                     bool quickstart, bool keep);
+
+// `setup` itself: the shared flags and the load generators it finds or builds on a remote
+// client.
+struct SetupFlags {
+  SetupTargetFlags target;
+  std::string load_generator;  // "": as the reference, both tools if the client can have them
+  std::string dfly_bench_ref = providers::kDflyBenchDefaultRef;
+  bool force = false;
+};
+
+// Every flag of setup: the target flags, --load-generator, --dfly-bench-ref, --force, then the
+// confirmation.
+void AddSetupFlags(CLI::App* sub, SetupFlags* flags);
+
+// The engines, the provider resolved from the flags given on `sub` (ResolveProvider, which
+// refuses a flag of another provider with its advice), ToSetupOptions, the client's tools and
+// --force; throws ExitError with one line. The plan and the prompt come after
+// (PlanAndConfirm).
+scenarios::SetupOptions ToSetupCommandOptions(const SetupFlags& flags, const CLI::App* sub);
 
 }  // namespace dfbench::cli

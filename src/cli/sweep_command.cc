@@ -1,49 +1,11 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/flag_ranges.h"
-#include "cli/flags.h"
-#include "core/units.h"
+#include "cli/sweep_flags.h"
 #include "drivers/builtin_driver.h"
-#include "scenarios/sweep/sweep.h"
 
 namespace dfbench::cli {
 namespace {
-
-struct SweepFlags {
-  BenchTargetFlags target;
-  core::Load load = core::kRunLoad;  // key_maximum: --key-maximum
-  std::vector<std::string> slo;
-  std::string step_time = "10s";
-  int confirm = 2;
-  double max_error_pct = 0;  // a sweep's steps are strict: any error fails one by default
-  std::string cooldown = "30s";
-  std::string output = "table";
-  TuningFlags tuning;
-};
-
-std::chrono::seconds ToStepTime(const std::string& text) {
-  const auto us = OrExit(core::ParseDuration(text));
-  if (us.count() < 1'000'000 || us.count() % 1'000'000 != 0) {
-    ExitWith(core::ErrorKind::kUsage,
-             "--step-time \"" + text + "\": use whole seconds, at least 1s (e.g. 10s)");
-  }
-  return std::chrono::duration_cast<std::chrono::seconds>(us);
-}
-
-scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
-  scenarios::SweepOptions o;
-  o.engines = ParseEngines(f.target.engines);
-  o.load = WithCheckedRatio(f.load);
-  o.step_time = ToStepTime(f.step_time);
-  for (const auto& text : f.slo)
-    o.objectives.push_back(OrExitFor("--slo", scenarios::ParseObjective(text)));
-  o.search.confirm = f.confirm;
-  o.search.max_error_pct = f.max_error_pct;
-  o.tuning = ToTuning(f.tuning);
-  o.cooldown = ToCooldown(f.cooldown);
-  return o;
-}
 
 int RunSweepCommand(const SweepFlags& f) {
   return RunBench(scenarios::SweepOnSetup, f.target.id, ToSweepOptions(f),
@@ -54,27 +16,7 @@ int RunSweepCommand(const SweepFlags& f) {
 
 void AddSweep(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunSweepCommand);
-  sub->add_option("--slo", f->slo,
-                  "Latency objective, pPERCENTILE<=LATENCY (p99<=1ms, p99.9<=500us); repeat for "
-                  "several, every one must hold")
-      ->required();
-  AddSetGetLoadFlags(sub, &f->load);
-  using enum NumberKind;
-  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
-                            "Keys 1..N (default: the load generator's range, 0..10000000)"),
-            kInteger);
-  WithRange(sub->add_option("--step-time", f->step_time,
-                            "Measured load per step, whole seconds; each step starts with a "
-                            "discarded warmup of a fifth of it (at most 1s)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--confirm", f->confirm,
-                            "Rounds that re-run the found rate (stepping down 2% while it fails); "
-                            "the spread of their rates is reported")
-                ->capture_default_str(),
-            kInteger);
-  AddMaxErrorPctFlag(sub, &f->max_error_pct, "step");
-  AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
+  AddSweepFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

@@ -1,0 +1,98 @@
+#include "cli/compare_flags.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "cli/flags_test_support.h"
+#include "core/version.h"
+#include "support/scoped_temp_dir.h"
+
+namespace dfbench::cli {
+namespace {
+
+ParsedFlags<CompareFlags> ParseCompare(std::vector<std::string> args) {
+  args.insert(args.begin(), {"a.json", "b.json"});
+  return ParseFlags("compare", &AddCompareFlags, std::move(args));
+}
+
+TEST(CompareFlags, DefaultsAndEachFlag) {
+  const auto d = ParseCompare({});
+  EXPECT_EQ(d->baseline, "a.json");
+  EXPECT_EQ(d->candidate, "b.json");
+  EXPECT_EQ(d->format, "table");
+  const report::CompareOptions o = ToCompareOptions(*d);
+  EXPECT_EQ(o.regression_pct, 5.0);
+  EXPECT_EQ(o.significance, report::Significance::kThresholdOnly);
+  const auto f =
+      ParseCompare({"--regression-pct", "2.5", "--format", "json", "--require-significance"});
+  EXPECT_EQ(f->format, "json");
+  const report::CompareOptions given = ToCompareOptions(*f);
+  EXPECT_EQ(given.regression_pct, 2.5);
+  EXPECT_EQ(given.significance, report::Significance::kOutsideNoise);
+  EXPECT_EQ(ToCompareOptions(*ParseCompare({"--regression-pct", "0"})).regression_pct, 0);
+}
+
+TEST(CompareFlags, ANegativeOrEndlessThresholdIsRefused) {
+  ExpectExitError(
+      [] {
+        return ToCompareOptions(*ParseCompare({"--regression-pct", "-1"}));
+      },
+      core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
+  CompareFlags endless;
+  endless.regression_pct = std::numeric_limits<double>::infinity();
+  ExpectExitError([&] { return ToCompareOptions(endless); }, core::ErrorKind::kUsage,
+                  "--regression-pct must be a non-negative number");
+  CompareFlags nan;
+  nan.regression_pct = std::numeric_limits<double>::quiet_NaN();
+  ExpectExitError([&] { return ToCompareOptions(nan); }, core::ErrorKind::kUsage,
+                  "--regression-pct must be a non-negative number");
+}
+
+TEST(CompareFlags, FormatAndFilesAreCheckedWhileParsing) {
+  EXPECT_NE(ParseErrorOf("compare", &AddCompareFlags, {"a", "b", "--format", "xml"}).find("xml"),
+            std::string::npos);
+  EXPECT_NE(ParseErrorOf("compare", &AddCompareFlags, {"a"}).find("candidate"), std::string::npos);
+  EXPECT_NE(ParseErrorOf("compare", &AddCompareFlags, {"a", "b", "--regression-pct", "x"}), "");
+}
+
+TEST(ReportFlags, DefaultsAndEachFlag) {
+  testing::ScopedTempDir dir("report-flags");
+  const std::string page = (dir.path() / "page.html").string();
+  const auto d = ParseFlags("report", &AddReportFlags, {"a.json", "b.json", "c"});
+  EXPECT_EQ(d->files, (std::vector<std::string>{"a.json", "b.json", "c"}));
+  EXPECT_EQ(d->output, "report.html");
+  const auto f =
+      ParseFlags("report", &AddReportFlags,
+                 {"a.json", "-o", page, "--regression-pct", "10", "--require-significance"});
+  EXPECT_EQ(f->output, page);
+  const report::ReportOptions o = ToReportOptions(*f);
+  EXPECT_EQ(o.compare.regression_pct, 10);
+  EXPECT_EQ(o.compare.significance, report::Significance::kOutsideNoise);
+  EXPECT_EQ(o.tool_version, core::VersionLine());
+  EXPECT_FALSE(o.generated_at.empty());
+  EXPECT_EQ(ParseFlags("report", &AddReportFlags, {"a", "--output", page})->output, page);
+}
+
+TEST(ReportFlags, BadValuesAreRefusedBeforeAnyFileIsRead) {
+  testing::ScopedTempDir dir("report-flags");
+  ExpectExitError(
+      [&] {
+        return ToReportOptions(*ParseFlags(
+            "report", &AddReportFlags,
+            {"a.json", "-o", (dir.path() / "r.html").string(), "--regression-pct", "-5"}));
+      },
+      core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
+  // A missing parent directory: the page could not be written.
+  const std::string nowhere = (dir.path() / "no" / "such" / "r.html").string();
+  const auto error = ExitErrorOf([&] {
+    return ToReportOptions(*ParseFlags("report", &AddReportFlags, {"a", "-o", nowhere}));
+  });
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->message.find('\n'), std::string::npos);
+  EXPECT_NE(error->message.find(nowhere), std::string::npos) << error->message;
+  EXPECT_NE(ParseErrorOf("report", &AddReportFlags, {}).find("files"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dfbench::cli

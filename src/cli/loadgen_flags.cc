@@ -1,0 +1,141 @@
+#include "cli/loadgen_flags.h"
+
+#include <cstdlib>
+#include <functional>
+
+#include "cli/flag_ranges.h"
+#include "core/files.h"
+
+namespace dfbench::cli {
+namespace {
+
+// A flag that applies to the --command before it, so it is handled as it is parsed, in
+// command-line order: `apply` sets it on that command, or returns what is wrong with the value.
+using ApplyToCommand = std::function<std::string(const std::string&, loadgen::CommandConfig*)>;
+void AddPerCommandFlag(CLI::App* sub, loadgen::Options* o, const std::string& flag,
+                       ApplyToCommand apply, const std::string& help) {
+  sub->add_option_function<std::string>(
+         flag,
+         [o, flag, apply = std::move(apply)](const std::string& text) {
+           if (o->commands.empty()) {
+             o->options_error = flag + " must follow the --command it applies to";
+             return;
+           }
+           std::string error = apply(text, &o->commands.back());
+           if (!error.empty()) o->options_error = std::move(error);
+         },
+         help)
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+void AddCommandFlags(CLI::App* sub, loadgen::Options* o) {
+  sub->add_option_function<std::string>(
+         "--command",
+         [o](const std::string& text) { o->commands.push_back(loadgen::CommandConfig{text}); },
+         "Custom command with __key__ and __data__ placeholders (repeatable), e.g. "
+         "\"LPUSH __key__ __data__\"")
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  AddPerCommandFlag(
+      sub, o, "--command-ratio",
+      [](const std::string& text, loadgen::CommandConfig* command) -> std::string {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || v == 0 || v > UINT32_MAX) {
+          return "invalid --command-ratio '" + text + "' (expected a count >= 1)";
+        }
+        command->ratio = static_cast<uint32_t>(v);
+        return "";
+      },
+      "Times the preceding --command is sent in sequence (default 1)");
+  AddPerCommandFlag(
+      sub, o, "--command-key-pattern",
+      [](const std::string& text, loadgen::CommandConfig* command) -> std::string {
+        auto p = loadgen::ParseKeyPatternLetter(text);
+        if (!p) return "--command-key-pattern: " + p.error().message;
+        command->key_pattern = *p;
+        return "";
+      },
+      "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
+}
+
+}  // namespace
+
+void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
+  using enum NumberKind;
+  // As with getopt, a repeated flag takes its last value.
+  sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
+  WithRange(sub->add_option("-p,--port", o->port, "Server port")->capture_default_str(), kInteger);
+  sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
+  sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
+  WithRange(sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str(),
+            kInteger);
+  WithRange(
+      sub->add_option("-c,--clients", o->clients, "Connections per thread")->capture_default_str(),
+      kInteger);
+  WithRange(sub->add_option("--pipeline", o->pipeline,
+                            "Requests in flight per connection (open loop: the cap)")
+                ->capture_default_str(),
+            kInteger);
+  WithRange(sub->add_option("-n,--requests", o->requests,
+                            "Requests per connection (default 10000), or 'allkeys' (with P:P, "
+                            "each connection writes its slice of the key range once)"),
+            kCount, "allkeys");
+  WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
+            kDuration);
+  sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
+  WithRange(
+      sub->add_option("-d,--data-size", o->data_size, "Value size in bytes")->capture_default_str(),
+      kInteger);
+  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  sub->add_option("--key-prefix", o->key_prefix, "Key prefix")->capture_default_str();
+  WithRange(
+      sub->add_option("--key-minimum", o->key_minimum, "Smallest key index")->capture_default_str(),
+      kInteger);
+  WithRange(
+      sub->add_option("--key-maximum", o->key_maximum, "Largest key index")->capture_default_str(),
+      kInteger);
+  sub->add_option("--key-pattern", o->key_pattern,
+                  "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
+                  "slices (P:P only), G gaussian, Z zipf");
+  sub->add_option("--key-stddev", o->key_stddev, "G pattern: standard deviation (default range/6)");
+  sub->add_option("--key-median", o->key_median, "G pattern: median (default mid-range)");
+  sub->add_option("--key-zipf-exp", o->key_zipf_exp, "Z pattern: exponent in (0, 5]")
+      ->capture_default_str();
+  AddBoolFlag(sub, "--distinct-client-seed", &o->distinct_client_seed,
+              "Give each connection its own random seed (default: all share one)");
+  AddBoolFlag(sub, "--randomize", &o->randomize, "Seed from a random source");
+  AddCommandFlags(sub, o);
+  sub->add_option("--expiry-range", o->expiry_range,
+                  "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
+  sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
+  sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
+      ->capture_default_str();
+  AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");
+  WithRange(sub->add_option("--rate", o->rate,
+                            "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
+                            "each request's due time"),
+            kCount);
+  WithRange(sub->add_option("--warmup-time", o->warmup_time,
+                            "Run this long first and leave it out of the main figures"),
+            kDuration);
+  sub->add_option("--reconnect", o->reconnect,
+                  "Reconnect lost connections with backoff (on), giving up after 10 s "
+                  "without the server; or end the run at the first loss (off)")
+      ->capture_default_str();
+  sub->add_option("--progress", o->progress,
+                  "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
+                  "never")
+      ->capture_default_str();
+}
+
+loadgen::Config ToLoadgenConfig(const loadgen::Options& options) {
+  loadgen::Config config = OrExit(loadgen::ParseOptions(options));
+  // A path that cannot be written is refused before the load, not after it.
+  if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
+  return config;
+}
+
+}  // namespace dfbench::cli

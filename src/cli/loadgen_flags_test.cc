@@ -1,0 +1,144 @@
+#include "cli/loadgen_flags.h"
+
+#include <gtest/gtest.h>
+
+#include "cli/flags_test_support.h"
+#include "support/scoped_temp_dir.h"
+
+namespace dfbench::cli {
+namespace {
+
+loadgen::Config LoadgenOf(const std::vector<std::string>& args) {
+  return ToLoadgenConfig(*ParseFlags("loadgen", &AddLoadgenFlags, args));
+}
+
+TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
+  const auto c = LoadgenOf({});
+  EXPECT_EQ(c.server, "127.0.0.1");
+  EXPECT_EQ(c.port, 6379);
+  EXPECT_EQ(c.protocol, loadgen::Protocol::kRedis);
+  EXPECT_EQ(c.threads, 4);
+  EXPECT_EQ(c.clients, 50);
+  EXPECT_EQ(c.pipeline, 1);
+  EXPECT_EQ(c.requests, 10000U);
+  EXPECT_EQ(c.set_ratio, 1U);
+  EXPECT_EQ(c.get_ratio, 10U);
+  EXPECT_EQ(c.data_size, 32U);
+  EXPECT_EQ(c.key_prefix, "memtier-");
+  EXPECT_EQ(c.key_maximum, 10000000U);
+  EXPECT_EQ(c.KeyPatternString(), "R:R");
+  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99, 99.9}));
+  EXPECT_FALSE(c.open_loop());
+  EXPECT_TRUE(c.commands.empty());
+}
+
+TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
+  const auto c = LoadgenOf({"-s",
+                            "10.0.0.5",
+                            "-p",
+                            "7000",
+                            "-a",
+                            "secret",
+                            "-t",
+                            "2",
+                            "-c",
+                            "3",
+                            "--pipeline",
+                            "4",
+                            "-n",
+                            "10k",
+                            "--ratio",
+                            "1:2",
+                            "-d",
+                            "64",
+                            "--key-prefix",
+                            "key:",
+                            "--key-minimum",
+                            "1",
+                            "--key-maximum",
+                            "100",
+                            "--key-pattern",
+                            "S:S",
+                            "--distinct-client-seed",
+                            "--print-percentiles",
+                            "50,99.99",
+                            "--rate",
+                            "5k",
+                            "--warmup-time",
+                            "2s"});
+  EXPECT_EQ(c.server, "10.0.0.5");
+  EXPECT_EQ(c.port, 7000);
+  EXPECT_EQ(c.password, "secret");
+  EXPECT_EQ(c.threads, 2);
+  EXPECT_EQ(c.clients, 3);
+  EXPECT_EQ(c.pipeline, 4);
+  EXPECT_EQ(c.requests, 10000U);
+  EXPECT_EQ(c.get_ratio, 2U);
+  EXPECT_EQ(c.data_size, 64U);
+  EXPECT_EQ(c.key_prefix, "key:");
+  EXPECT_EQ(c.key_minimum, 1U);
+  EXPECT_EQ(c.key_maximum, 100U);
+  EXPECT_EQ(c.set_pattern, loadgen::KeyPattern::kSequential);
+  EXPECT_TRUE(c.distinct_client_seed);
+  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99}));
+  EXPECT_EQ(c.rate_per_sec, 5000);
+  EXPECT_EQ(c.warmup_time, std::chrono::seconds(2));
+  const auto long_names =
+      LoadgenOf({"--server", "10.0.0.5", "--port", "7000", "--threads", "2", "--clients", "3",
+                 "--requests", "10k", "--data-size", "64", "--protocol", "memcache_text"});
+  EXPECT_EQ(long_names.server, c.server);
+  EXPECT_EQ(long_names.port, c.port);
+  EXPECT_EQ(long_names.threads, c.threads);
+  EXPECT_EQ(long_names.clients, c.clients);
+  EXPECT_EQ(long_names.requests, c.requests);
+  EXPECT_EQ(long_names.data_size, c.data_size);
+  EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
+}
+
+TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
+  EXPECT_EQ(LoadgenOf({"-t", "2", "-t", "5"}).threads, 5);
+  EXPECT_EQ(LoadgenOf({"--test-time", "30", "--test-time", "2m"}).test_time,
+            std::chrono::minutes(2));
+}
+
+TEST(LoadgenFlags, CommandFlagsApplyToTheCommandBeforeThem) {
+  const auto c = LoadgenOf({"--command", "LPUSH __key__ __data__", "--command-ratio", "3",
+                            "--command-key-pattern", "S", "--command", "LPOP __key__"});
+  ASSERT_EQ(c.commands.size(), 2U);
+  EXPECT_EQ(c.commands[0].text, "LPUSH __key__ __data__");
+  EXPECT_EQ(c.commands[0].ratio, 3U);
+  EXPECT_EQ(c.commands[0].key_pattern, loadgen::KeyPattern::kSequential);
+  EXPECT_EQ(c.commands[1].text, "LPOP __key__");
+  EXPECT_EQ(c.commands[1].ratio, 1U);
+  EXPECT_EQ(c.commands[1].key_pattern, loadgen::KeyPattern::kRandom);
+}
+
+TEST(LoadgenFlags, BadValuesAreOneUsageLineNamingTheFlag) {
+  ExpectExitError(
+      [] {
+        return LoadgenOf({"--command-ratio", "2", "--command", "GET __key__"});
+      },
+      core::ErrorKind::kUsage, "--command-ratio must follow the --command it applies to");
+  ExpectExitError(
+      [] {
+        return LoadgenOf({"--command", "GET __key__", "--command-ratio", "0"});
+      },
+      core::ErrorKind::kUsage, "invalid --command-ratio '0' (expected a count >= 1)");
+  const auto pattern = ExitErrorOf([] {
+    return LoadgenOf({"--command", "GET __key__", "--command-key-pattern", "Q"});
+  });
+  ASSERT_TRUE(pattern.has_value());
+  EXPECT_EQ(pattern->kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(pattern->message.rfind("--command-key-pattern: ", 0), 0U) << pattern->message;
+  const std::string threads = ParseErrorOf("loadgen", &AddLoadgenFlags, {"-t", "0"});
+  EXPECT_NE(threads.find("--threads \"0\""), std::string::npos) << threads;
+  EXPECT_EQ(ParseErrorOf("loadgen", &AddLoadgenFlags, {"-n", "allkeys"}), "");
+  testing::ScopedTempDir dir("loadgen-flags");
+  const std::string nowhere = (dir.path() / "no" / "report.json").string();
+  const auto json = ExitErrorOf([&] { return LoadgenOf({"--json-out-file", nowhere}); });
+  ASSERT_TRUE(json.has_value());
+  EXPECT_NE(json->message.find(nowhere), std::string::npos) << json->message;
+}
+
+}  // namespace
+}  // namespace dfbench::cli

@@ -1,0 +1,55 @@
+#include "cli/sweep_flags.h"
+
+#include "cli/flag_ranges.h"
+#include "core/units.h"
+
+namespace dfbench::cli {
+
+std::chrono::seconds ToStepTime(const std::string& text) {
+  const auto us = OrExit(core::ParseDuration(text));
+  if (us.count() < 1'000'000 || us.count() % 1'000'000 != 0) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--step-time \"" + text + "\": use whole seconds, at least 1s (e.g. 10s)");
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(us);
+}
+
+scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
+  scenarios::SweepOptions o;
+  o.engines = ParseEngines(f.target.engines);
+  o.load = WithCheckedRatio(f.load);
+  o.step_time = ToStepTime(f.step_time);
+  for (const auto& text : f.slo)
+    o.objectives.push_back(OrExitFor("--slo", scenarios::ParseObjective(text)));
+  o.search.confirm = f.confirm;
+  o.search.max_error_pct = f.max_error_pct;
+  o.tuning = ToTuning(f.tuning);
+  o.cooldown = ToCooldown(f.cooldown);
+  return o;
+}
+
+void AddSweepFlags(CLI::App* sub, SweepFlags* f) {
+  sub->add_option("--slo", f->slo,
+                  "Latency objective, pPERCENTILE<=LATENCY (p99<=1ms, p99.9<=500us); repeat for "
+                  "several, every one must hold")
+      ->required();
+  AddSetGetLoadFlags(sub, &f->load);
+  using enum NumberKind;
+  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
+                            "Keys 1..N (default: the load generator's range, 0..10000000)"),
+            kInteger);
+  WithRange(sub->add_option("--step-time", f->step_time,
+                            "Measured load per step, whole seconds; each step starts with a "
+                            "discarded warmup of a fifth of it (at most 1s)")
+                ->capture_default_str(),
+            kDuration);
+  WithRange(sub->add_option("--confirm", f->confirm,
+                            "Rounds that re-run the found rate (stepping down 2% while it fails); "
+                            "the spread of their rates is reported")
+                ->capture_default_str(),
+            kInteger);
+  AddMaxErrorPctFlag(sub, &f->max_error_pct, "step");
+  AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
+}
+
+}  // namespace dfbench::cli

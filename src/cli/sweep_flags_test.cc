@@ -1,0 +1,127 @@
+#include "cli/sweep_flags.h"
+
+#include <gtest/gtest.h>
+
+#include "cli/flags_test_support.h"
+
+namespace dfbench::cli {
+namespace {
+
+void AddSweepLine(CLI::App* sub, SweepFlags* f) {
+  AddBenchTargetFlags(sub, &f->target, {});
+  AddSweepFlags(sub, f);
+}
+
+scenarios::SweepOptions SweepOf(std::vector<std::string> args) {
+  args.insert(args.end(), {"--id", "s"});
+  return ToSweepOptions(*ParseFlags("sweep", &AddSweepLine, std::move(args)));
+}
+
+TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
+  const auto o = SweepOf({"--slo", "p99<=1ms"});
+  ASSERT_EQ(o.engines.size(), 3U);
+  EXPECT_EQ(o.engines[0]->name, "dragonfly");
+  EXPECT_EQ(o.load.threads, 4);
+  EXPECT_EQ(o.load.clients, 50);
+  EXPECT_EQ(o.load.pipeline, 30);
+  EXPECT_EQ(o.load.data_size, 256);
+  EXPECT_EQ(o.load.ratio, "1:10");
+  EXPECT_EQ(o.load.key_maximum, 0U);
+  EXPECT_FALSE(o.load.distinct_client_seed);
+  EXPECT_EQ(o.step_time, std::chrono::seconds(10));
+  EXPECT_EQ(o.search.confirm, 2);
+  EXPECT_EQ(o.search.max_error_pct, 0);
+  EXPECT_EQ(o.cooldown, std::chrono::seconds(30));
+  ASSERT_EQ(o.objectives.size(), 1U);
+  EXPECT_EQ(o.objectives[0].percentile, 99);
+  EXPECT_EQ(o.objectives[0].limit_ms, 1);
+  EXPECT_EQ(o.driver, nullptr);
+}
+
+TEST(SweepFlags, EachFlagLandsInItsOption) {
+  const auto o = SweepOf({"--slo",
+                          "p99<=1ms",
+                          "--slo",
+                          "p99.9<=500us",
+                          "--engines",
+                          "redis",
+                          "--memtier-threads",
+                          "2",
+                          "--memtier-clients",
+                          "3",
+                          "--memtier-pipeline",
+                          "4",
+                          "--memtier-data-size",
+                          "64",
+                          "--memtier-ratio",
+                          "1:3",
+                          "--distinct-client-seed",
+                          "--key-maximum",
+                          "5000",
+                          "--step-time",
+                          "3s",
+                          "--confirm",
+                          "0",
+                          "--max-error-pct",
+                          "1.5",
+                          "--cooldown",
+                          "500ms",
+                          "--redis_io_threads",
+                          "3"});
+  ASSERT_EQ(o.engines.size(), 1U);
+  EXPECT_EQ(o.engines[0]->name, "redis");
+  EXPECT_EQ(o.load.threads, 2);
+  EXPECT_EQ(o.load.clients, 3);
+  EXPECT_EQ(o.load.pipeline, 4);
+  EXPECT_EQ(o.load.data_size, 64);
+  EXPECT_EQ(o.load.ratio, "1:3");
+  EXPECT_TRUE(o.load.distinct_client_seed);
+  EXPECT_EQ(o.load.key_maximum, 5000U);
+  EXPECT_EQ(o.step_time, std::chrono::seconds(3));
+  EXPECT_EQ(o.search.confirm, 0);
+  EXPECT_EQ(o.search.max_error_pct, 1.5);
+  EXPECT_EQ(o.cooldown, std::chrono::milliseconds(500));
+  EXPECT_EQ(o.tuning.redis_io_threads, 3);
+  ASSERT_EQ(o.objectives.size(), 2U);
+  EXPECT_EQ(o.objectives[1].percentile, 99.9);
+  EXPECT_EQ(o.objectives[1].limit_ms, 0.5);
+  EXPECT_EQ(o.objectives[1].text, "p99.9<=500us");
+}
+
+TEST(SweepFlags, StepTimeTakesWholeSecondsOnly) {
+  EXPECT_EQ(ToStepTime("2m"), std::chrono::seconds(120));
+  EXPECT_EQ(ToStepTime("1s"), std::chrono::seconds(1));
+  ExpectExitError([] { return ToStepTime("1500ms"); }, core::ErrorKind::kUsage,
+                  "--step-time \"1500ms\": use whole seconds, at least 1s (e.g. 10s)");
+  ExpectExitError([] { return ToStepTime("500ms"); }, core::ErrorKind::kUsage,
+                  "--step-time \"500ms\": use whole seconds, at least 1s (e.g. 10s)");
+}
+
+TEST(SweepFlags, ABadObjectiveIsNamedWithSlo) {
+  const auto error = ExitErrorOf([] { return SweepOf({"--slo", "p99<1ms"}); });
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(error->message.rfind("--slo \"p99<1ms\"", 0), 0U) << error->message;
+  EXPECT_EQ(error->message.find('\n'), std::string::npos);
+}
+
+TEST(SweepFlags, ABadRatioOrEngineIsOneUsageLine) {
+  auto ratio = ExitErrorOf([] { return SweepOf({"--slo", "p99<=1ms", "--memtier-ratio", "1-3"}); });
+  ASSERT_TRUE(ratio.has_value());
+  EXPECT_EQ(ratio->kind, core::ErrorKind::kUsage);
+  EXPECT_NE(ratio->message.find("1-3"), std::string::npos) << ratio->message;
+  auto engine = ExitErrorOf([] { return SweepOf({"--slo", "p99<=1ms", "--engines", "redix"}); });
+  ASSERT_TRUE(engine.has_value());
+  EXPECT_EQ(engine->kind, core::ErrorKind::kUsage);
+  EXPECT_NE(engine->message.find("redix"), std::string::npos) << engine->message;
+}
+
+TEST(SweepFlags, SloIsRequiredAndRangesAreCheckedWhileParsing) {
+  EXPECT_NE(ParseErrorOf("sweep", &AddSweepLine, {"--id", "s"}).find("--slo"), std::string::npos);
+  const std::string confirm =
+      ParseErrorOf("sweep", &AddSweepLine, {"--id", "s", "--slo", "p99<=1ms", "--confirm", "-1"});
+  EXPECT_NE(confirm.find("--confirm \"-1\""), std::string::npos) << confirm;
+}
+
+}  // namespace
+}  // namespace dfbench::cli
