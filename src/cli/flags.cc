@@ -151,7 +151,7 @@ void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTarg
   sub->add_option("--engines", flags->engines, help.engines)->capture_default_str();
 }
 
-void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
+void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions) {
   if (with_versions) AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
   AddSetGetLoadFlags(sub, &flags->load);
   WithRange(sub->add_option("--memtier-requests", flags->requests,
@@ -168,7 +168,7 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions) {
   AddLoadGeneratorFlags(sub, &flags->load_generator);
 }
 
-void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags) {
+void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags) {
   const bool requests = sub->count("--memtier-requests") == 0;
   const bool warmup = sub->count("--warmup-requests") == 0;
   const bool cooldown = sub->count("--cooldown") == 0;
@@ -194,9 +194,9 @@ std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
       OrExit(core::ParseDuration(cooldown)));
 }
 
-scenarios::RunOptions ToRunOptions(const RunFlags& flags,
-                                   const std::vector<const engines::EngineSpec*>& engines) {
-  scenarios::RunOptions o;
+scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
+                                         const std::vector<const engines::EngineSpec*>& engines) {
+  scenarios::SetGetOptions o;
   o.engines = engines;
   o.load = WithCheckedRatio(flags.load);
   o.requests = flags.requests;

@@ -93,7 +93,7 @@ core::Load WithCheckedRatio(core::Load load);
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
 
 // The SET:GET workload, trial structure and load generator (run, quickstart).
-struct RunFlags {
+struct SetGetFlags {
   core::Load load = core::kRunLoad;
   uint64_t requests = core::kRunRequestsPerClient;
   uint64_t warmup_requests = 100000;
@@ -106,7 +106,7 @@ struct RunFlags {
   LoadGeneratorFlags load_generator;
 };
 // `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
-void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions);
+void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions);
 // quickstart on the local provider: the reference's 1,000,000 requests per connection (and
 // 100,000 for the warmup) would keep one machine busy for hours, and its 30 s cooldown lets two
 // cloud servers settle, so what the user did not give comes from a smaller profile, named in one
@@ -114,11 +114,11 @@ void AddRunFlags(CLI::App* sub, RunFlags* flags, bool with_versions);
 inline constexpr uint64_t kLocalProfileRequests = 5000;
 inline constexpr uint64_t kLocalProfileWarmupRequests = 500;
 inline constexpr const char* kLocalProfileCooldown = "5s";
-void ApplyLocalProfile(const CLI::App* sub, RunFlags* flags);
+void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags);
 // Validates values CLI11 cannot (ratio, ranges) and builds the scenario options; throws
 // ExitError(kUsage) with one clear line.
-scenarios::RunOptions ToRunOptions(const RunFlags& flags,
-                                   const std::vector<const engines::EngineSpec*>& engines);
+scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
+                                         const std::vector<const engines::EngineSpec*>& engines);
 
 // --trials (unless `trials` is null: sweep), --cooldown, --output and the engine tuning, as
 // every per-engine benchmark takes them.
@@ -140,7 +140,7 @@ void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags
 void AddOutputFlag(CLI::App* sub, std::string* output);
 scenarios::OutputFormat ToOutputFormat(const std::string& output);
 
-// Runs a benchmark scenario (`on_setup`: scenarios::RunOnSetup, SweepOnSetup, ...) on setup `id`
+// Runs a benchmark scenario (`on_setup`: scenarios::SetGetOnSetup, SweepOnSetup, ...) on setup `id`
 // with `driver` as its load generator and its results on stdout as `output`; the exit code.
 template <class Options>
 int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,

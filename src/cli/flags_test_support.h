@@ -8,13 +8,24 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/deprecated_flags.h"
+#include "core/load.h"
 
 namespace dfbench::cli {
+
+// A command line written as one string, split at spaces (no quoting: the tests' values have
+// none), to keep a long one readable.
+inline std::vector<std::string> Argv(const std::string& line) {
+  std::vector<std::string> args;
+  std::istringstream words(line);
+  for (std::string word; words >> word;) args.push_back(word);
+  return args;
+}
 
 // A parsed command line: the flags and the command they were parsed by (some rules ask it which
 // flags were given). Both on the heap, as the flags' callbacks hold their addresses.
@@ -75,6 +86,19 @@ void ExpectExitError(F f, core::ErrorKind kind, const std::string& message) {
   EXPECT_EQ(error->kind, kind) << error->message;
   EXPECT_EQ(error->message, message);
   EXPECT_EQ(error->message.find('\n'), std::string::npos);
+}
+
+// Expects the load settings a command line sets (connections, pipeline, value size, seeds,
+// ratio, key range and pattern) to be `want`'s, each named in a failure.
+inline void ExpectLoad(const core::Load& got, const core::Load& want) {
+  EXPECT_EQ(got.threads, want.threads) << "threads";
+  EXPECT_EQ(got.clients, want.clients) << "clients";
+  EXPECT_EQ(got.pipeline, want.pipeline) << "pipeline";
+  EXPECT_EQ(got.data_size, want.data_size) << "data_size";
+  EXPECT_EQ(got.distinct_client_seed, want.distinct_client_seed) << "distinct_client_seed";
+  EXPECT_EQ(got.ratio, want.ratio) << "ratio";
+  EXPECT_EQ(got.key_maximum, want.key_maximum) << "key_maximum";
+  EXPECT_EQ(got.key_pattern, want.key_pattern) << "key_pattern";
 }
 
 }  // namespace dfbench::cli

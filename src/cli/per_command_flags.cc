@@ -87,7 +87,7 @@ core::KeyPattern KeyPatternOf(const KeyFlag& flag, const std::string& letter) {
 }
 
 // kUsage when the key pattern is P and the key range has fewer keys than connections.
-void CheckParallelPattern(const scenarios::CommandRunOptions& o) {
+void CheckParallelPattern(const scenarios::CommandOptions& o) {
   if (o.load.key_pattern != core::KeyPattern::kParallel) return;
   const uint64_t keys = o.command.KeyRange(o.load.key_maximum);
   const uint64_t connections = static_cast<uint64_t>(o.load.threads) * o.load.clients;
@@ -180,8 +180,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
 }
 
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
-                                                 const std::string& engines) {
+scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::string& engines) {
   // An empty one is not given: "" is the reference's default of both.
   const bool builtin = !f.command.empty(), custom = !f.command_template.empty();
   if (builtin && custom) Usage("--command and --command-template are mutually exclusive");
@@ -189,7 +188,7 @@ scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& f,
     Usage("give --command NAME (" + scenarios::BuiltinCommandNames() +
           ") or --command-template \"...\"");
   }
-  scenarios::CommandRunOptions o;
+  scenarios::CommandOptions o;
   if (builtin) {
     if (const std::string flag = CustomOnlyFlagSet(f); !flag.empty()) {
       Usage(flag + " applies to --command-template only");

@@ -46,7 +46,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* flags, LoadFlagsOf spell
 // when dragonfly runs, at least one key per connection for the parallel key pattern) and
 // builds the scenario options; throws ExitError(kUsage) with one line. The caller sets driver
 // and rate_per_connection.
-scenarios::CommandRunOptions ToCommandRunOptions(const PerCommandFlags& flags,
-                                                 const std::string& engines);
+scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& flags,
+                                           const std::string& engines);
 
 }  // namespace dfbench::cli

@@ -7,7 +7,7 @@ namespace dfbench::cli {
 
 void AddQuickstartFlags(CLI::App* sub, QuickstartFlags* f) {
   AddSetupTargetFlags(sub, &f->target);
-  AddRunFlags(sub, &f->run, /*with_versions=*/false);
+  AddSetGetFlags(sub, &f->run, /*with_versions=*/false);
   AddBoolFlag(sub, "--skip-destroy", &f->skip_destroy, "Keep the setup after the run");
   AddSetupConfirmFlags(sub, &f->target);
 }
@@ -16,10 +16,10 @@ QuickstartOptions ToQuickstartOptions(const QuickstartFlags& f, const CLI::App* 
   const SetupTargetFlags& t = f.target;
   const auto requested = ParseEngines(t.engines.engines);
   const state::ProviderKind provider = ResolveProvider(sub, t.provider);
-  RunFlags run = f.run;
+  SetGetFlags run = f.run;
   if (provider == state::ProviderKind::kLocal) ApplyLocalProfile(sub, &run);
   QuickstartOptions o;
-  o.run = ToRunOptions(run, requested);
+  o.run = ToSetGetOptions(run, requested);
   const LoadGeneratorFlags& load_generator = f.run.load_generator;
   o.driver = MakeDriver(load_generator);
   o.setup = ToSetupOptions(t, provider, requested);

@@ -12,7 +12,7 @@ namespace dfbench::cli {
 
 struct QuickstartFlags {
   SetupTargetFlags target;
-  RunFlags run;
+  SetGetFlags run;
   bool skip_destroy = false;
 };
 
@@ -21,7 +21,7 @@ void AddQuickstartFlags(CLI::App* sub, QuickstartFlags* flags);
 
 struct QuickstartOptions {
   scenarios::SetupOptions setup;
-  scenarios::RunOptions run;  // its driver is set to `driver` when the run starts
+  scenarios::SetGetOptions run;  // its driver is set to `driver` when the run starts
   std::unique_ptr<drivers::Driver> driver;
 };
 

@@ -4,9 +4,9 @@
 namespace dfbench::cli {
 namespace {
 
-int RunRun(const RunCommandFlags& f) {
-  scenarios::RunOptions options = ToRunCommandOptions(f);
-  return RunBench(scenarios::RunOnSetup, f.target.id, std::move(options),
+int RunRun(const SetGetCommandFlags& f) {
+  scenarios::SetGetOptions options = ToSetGetCommandOptions(f);
+  return RunBench(scenarios::SetGetOnSetup, f.target.id, std::move(options),
                   MakeDriver(f.run.load_generator), f.run.output);
 }
 
@@ -14,7 +14,7 @@ int RunRun(const RunCommandFlags& f) {
 
 void AddRun(CLI::App* sub, Action* action) {
   auto f = AddBenchCommand(sub, action, &RunRun);
-  AddRunCommandFlags(sub, f.get());
+  AddSetGetCommandFlags(sub, f.get());
 }
 
 }  // namespace dfbench::cli

@@ -5,8 +5,8 @@ namespace dfbench::cli {
 namespace {
 
 int RunRunCommands(const RunCommandsFlags& f) {
-  scenarios::CommandRunOptions options = ToRunCommandsOptions(f);
-  return RunBench(scenarios::RunCommandsOnSetup, f.target.id, std::move(options),
+  scenarios::CommandOptions options = ToRunCommandsOptions(f);
+  return RunBench(scenarios::CommandsOnSetup, f.target.id, std::move(options),
                   MakeDriver(f.load_generator), f.common.output);
 }
 

@@ -8,8 +8,8 @@ namespace dfbench::cli {
 namespace {
 
 int RunRunCommandsDfly(const RunCommandsDflyFlags& f) {
-  scenarios::CommandRunOptions options = ToRunCommandsDflyOptions(f);
-  return RunBench(scenarios::RunCommandsOnSetup, f.target.id, std::move(options),
+  scenarios::CommandOptions options = ToRunCommandsDflyOptions(f);
+  return RunBench(scenarios::CommandsOnSetup, f.target.id, std::move(options),
                   std::make_unique<drivers::DflyBenchDriver>(f.binary), f.common.output);
 }
 

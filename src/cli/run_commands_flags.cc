@@ -27,8 +27,8 @@ void AddRunCommandsFlags(CLI::App* sub, RunCommandsFlags* f) {
   AddLoadGeneratorFlags(sub, &f->load_generator);
 }
 
-scenarios::CommandRunOptions ToRunCommandsOptions(const RunCommandsFlags& f) {
-  return ToCommandRunOptions(f.common, f.target.engines);
+scenarios::CommandOptions ToRunCommandsOptions(const RunCommandsFlags& f) {
+  return ToCommandOptions(f.common, f.target.engines);
 }
 
 void AddRunCommandsDflyFlags(CLI::App* sub, RunCommandsDflyFlags* f) {
@@ -52,9 +52,9 @@ void AddRunCommandsDflyFlags(CLI::App* sub, RunCommandsDflyFlags* f) {
                      &f->common.load.data_size);
 }
 
-scenarios::CommandRunOptions ToRunCommandsDflyOptions(const RunCommandsDflyFlags& f) {
+scenarios::CommandOptions ToRunCommandsDflyOptions(const RunCommandsDflyFlags& f) {
   for (const auto& notice : f.deprecated) core::Note(notice);
-  scenarios::CommandRunOptions options = ToCommandRunOptions(f.common, f.target.engines);
+  scenarios::CommandOptions options = ToCommandOptions(f.common, f.target.engines);
   options.load.distinct_client_seed = false;  // dfly_bench seeds each thread itself
   options.rate_per_connection = f.qps;
   options.dfly_bench_ref = f.ref;

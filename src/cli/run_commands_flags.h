@@ -20,8 +20,8 @@ struct RunCommandsFlags {
 // Every flag of run-commands but --id and --engines (AddBenchCommand's).
 void AddRunCommandsFlags(CLI::App* sub, RunCommandsFlags* flags);
 
-// ToCommandRunOptions over --engines. The caller makes the driver (MakeDriver) and sets it.
-scenarios::CommandRunOptions ToRunCommandsOptions(const RunCommandsFlags& flags);
+// ToCommandOptions over --engines. The caller makes the driver (MakeDriver) and sets it.
+scenarios::CommandOptions ToRunCommandsOptions(const RunCommandsFlags& flags);
 
 struct RunCommandsDflyFlags {
   BenchTargetFlags target{.engines = "dragonfly"};
@@ -36,9 +36,9 @@ struct RunCommandsDflyFlags {
 // --dfly-conns, --dfly-pipeline and --dfly-data-size.
 void AddRunCommandsDflyFlags(CLI::App* sub, RunCommandsDflyFlags* flags);
 
-// Notes each deprecated spelling used, then ToCommandRunOptions with dfly_bench's own: one seed
+// Notes each deprecated spelling used, then ToCommandOptions with dfly_bench's own: one seed
 // per thread, --dfly-bench-qps per connection, --dfly-bench-ref recorded. The caller makes the
 // driver (DflyBenchDriver of `binary`) and sets it.
-scenarios::CommandRunOptions ToRunCommandsDflyOptions(const RunCommandsDflyFlags& flags);
+scenarios::CommandOptions ToRunCommandsDflyOptions(const RunCommandsDflyFlags& flags);
 
 }  // namespace dfbench::cli

@@ -22,7 +22,7 @@ ParsedFlags<RunCommandsFlags> ParseRunCommands(std::vector<std::string> args) {
   return ParseFlags("run-commands", &AddRunCommandsLine, std::move(args));
 }
 
-scenarios::CommandRunOptions RunCommandsOf(std::vector<std::string> args) {
+scenarios::CommandOptions RunCommandsOf(std::vector<std::string> args) {
   return ToRunCommandsOptions(*ParseRunCommands(std::move(args)));
 }
 
@@ -31,7 +31,7 @@ ParsedFlags<RunCommandsDflyFlags> ParseRunCommandsDfly(std::vector<std::string> 
   return ParseFlags("run-commands-dfly", &AddRunCommandsDflyLine, std::move(args));
 }
 
-scenarios::CommandRunOptions RunCommandsDflyOf(std::vector<std::string> args) {
+scenarios::CommandOptions RunCommandsDflyOf(std::vector<std::string> args) {
   return ToRunCommandsDflyOptions(*ParseRunCommandsDfly(std::move(args)));
 }
 
@@ -42,13 +42,13 @@ void ExpectRunCommandsUsage(std::vector<std::string> args, const std::string& me
 TEST(RunCommandsFlags, DefaultsAreTheReferences) {
   const auto o = RunCommandsOf({"--engines", "redis", "--command", "SET"});
   EXPECT_EQ(o.command.name, "SET");
-  EXPECT_EQ(o.load.threads, 32);
-  EXPECT_EQ(o.load.clients, 5);
-  EXPECT_EQ(o.load.pipeline, 20);
-  EXPECT_EQ(o.load.data_size, 256);
-  EXPECT_TRUE(o.load.distinct_client_seed);
-  EXPECT_EQ(o.load.key_maximum, 100000000U);
-  EXPECT_EQ(o.load.key_pattern, core::KeyPattern::kRandom);
+  ExpectLoad(o.load, {.threads = 32,
+                      .clients = 5,
+                      .pipeline = 20,
+                      .data_size = 256,
+                      .distinct_client_seed = true,
+                      .key_pattern = core::KeyPattern::kRandom,
+                      .key_maximum = 100000000});
   EXPECT_EQ(o.test_time, std::chrono::seconds(300));
   EXPECT_EQ(o.warmup_time, std::chrono::seconds(10));
   EXPECT_EQ(o.trials, 3);
@@ -59,46 +59,21 @@ TEST(RunCommandsFlags, DefaultsAreTheReferences) {
 }
 
 TEST(RunCommandsFlags, EachFlagLandsInItsOption) {
-  const auto o = RunCommandsOf({"--engines",
-                                "redis,valkey",
-                                "--command",
-                                "lrange",
-                                "--memtier-threads",
-                                "2",
-                                "--memtier-clients",
-                                "3",
-                                "--memtier-pipeline",
-                                "4",
-                                "--memtier-data-size",
-                                "16",
-                                "--distinct-client-seed=false",
-                                "--key-maximum",
-                                "1000",
-                                "--test-time",
-                                "5",
-                                "--warmup-time",
-                                "0",
-                                "--memtier-command-key-pattern",
-                                "G",
-                                "--trials",
-                                "2",
-                                "--max-error-pct",
-                                "4",
-                                "--cooldown",
-                                "1s",
-                                "--valkey_io_threads",
-                                "2",
-                                "--redis_version",
-                                "system"});
+  const auto o = RunCommandsOf(
+      Argv("--engines redis,valkey --command lrange --memtier-threads 2 --memtier-clients 3 "
+           "--memtier-pipeline 4 --memtier-data-size 16 --distinct-client-seed=false "
+           "--key-maximum 1000 --test-time 5 --warmup-time 0 --memtier-command-key-pattern G "
+           "--trials 2 --max-error-pct 4 --cooldown 1s --valkey_io_threads 2 "
+           "--redis_version system"));
   ASSERT_EQ(o.engines.size(), 2U);
   EXPECT_EQ(o.command.name, "LRANGE");
-  EXPECT_EQ(o.load.threads, 2);
-  EXPECT_EQ(o.load.clients, 3);
-  EXPECT_EQ(o.load.pipeline, 4);
-  EXPECT_EQ(o.load.data_size, 16);
-  EXPECT_FALSE(o.load.distinct_client_seed);
-  EXPECT_EQ(o.load.key_maximum, 1000U);
-  EXPECT_EQ(o.load.key_pattern, core::KeyPattern::kGaussian);
+  ExpectLoad(o.load, {.threads = 2,
+                      .clients = 3,
+                      .pipeline = 4,
+                      .data_size = 16,
+                      .distinct_client_seed = false,
+                      .key_pattern = core::KeyPattern::kGaussian,
+                      .key_maximum = 1000});
   EXPECT_EQ(o.test_time, std::chrono::seconds(5));
   EXPECT_EQ(o.warmup_time, std::chrono::seconds(0));
   EXPECT_EQ(o.trials, 2);

@@ -2,12 +2,12 @@
 
 namespace dfbench::cli {
 
-void AddRunCommandFlags(CLI::App* sub, RunCommandFlags* f) {
-  AddRunFlags(sub, &f->run, /*with_versions=*/true);
+void AddSetGetCommandFlags(CLI::App* sub, SetGetCommandFlags* f) {
+  AddSetGetFlags(sub, &f->run, /*with_versions=*/true);
 }
 
-scenarios::RunOptions ToRunCommandOptions(const RunCommandFlags& f) {
-  return ToRunOptions(f.run, ParseEngines(f.target.engines));
+scenarios::SetGetOptions ToSetGetCommandOptions(const SetGetCommandFlags& f) {
+  return ToSetGetOptions(f.run, ParseEngines(f.target.engines));
 }
 
 }  // namespace dfbench::cli

@@ -6,16 +6,16 @@
 
 namespace dfbench::cli {
 
-struct RunCommandFlags {
+struct SetGetCommandFlags {
   BenchTargetFlags target;
-  RunFlags run;
+  SetGetFlags run;
 };
 
 // Every flag of run but --id and --engines (AddBenchCommand's).
-void AddRunCommandFlags(CLI::App* sub, RunCommandFlags* flags);
+void AddSetGetCommandFlags(CLI::App* sub, SetGetCommandFlags* flags);
 
-// ToRunOptions over the engines of --engines. The caller makes the driver (MakeDriver) and
+// ToSetGetOptions over the engines of --engines. The caller makes the driver (MakeDriver) and
 // sets it.
-scenarios::RunOptions ToRunCommandOptions(const RunCommandFlags& flags);
+scenarios::SetGetOptions ToSetGetCommandOptions(const SetGetCommandFlags& flags);
 
 }  // namespace dfbench::cli

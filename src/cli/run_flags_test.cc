@@ -7,33 +7,33 @@
 namespace dfbench::cli {
 namespace {
 
-void AddRunLine(CLI::App* sub, RunCommandFlags* f) {
+void AddRunLine(CLI::App* sub, SetGetCommandFlags* f) {
   AddBenchTargetFlags(sub, &f->target, {});
-  AddRunCommandFlags(sub, f);
+  AddSetGetCommandFlags(sub, f);
 }
 
-ParsedFlags<RunCommandFlags> ParseRun(std::vector<std::string> args) {
+ParsedFlags<SetGetCommandFlags> ParseRun(std::vector<std::string> args) {
   args.insert(args.end(), {"--id", "r"});
   return ParseFlags("run", &AddRunLine, std::move(args));
 }
 
-scenarios::RunOptions RunOf(std::vector<std::string> args) {
-  return ToRunCommandOptions(*ParseRun(std::move(args)));
+scenarios::SetGetOptions RunOf(std::vector<std::string> args) {
+  return ToSetGetCommandOptions(*ParseRun(std::move(args)));
 }
 
-TEST(RunFlags, DefaultsAreTheReferences) {
+TEST(SetGetFlags, DefaultsAreTheReferences) {
   const auto o = RunOf({});
-  const scenarios::RunOptions d;
+  const scenarios::SetGetOptions d;
   ASSERT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
   EXPECT_EQ(o.engines[1]->name, "redis");
   EXPECT_EQ(o.engines[2]->name, "valkey");
-  EXPECT_EQ(o.load.threads, 4);
-  EXPECT_EQ(o.load.clients, 50);
-  EXPECT_EQ(o.load.pipeline, 30);
-  EXPECT_EQ(o.load.data_size, 256);
-  EXPECT_EQ(o.load.ratio, "1:10");
-  EXPECT_FALSE(o.load.distinct_client_seed);
+  ExpectLoad(o.load, {.threads = 4,
+                      .clients = 50,
+                      .pipeline = 30,
+                      .data_size = 256,
+                      .distinct_client_seed = false,
+                      .ratio = "1:10"});
   EXPECT_EQ(o.requests, 1000000U);
   EXPECT_EQ(o.warmup_requests, d.warmup_requests);
   EXPECT_EQ(o.trials, d.trials);
@@ -49,7 +49,7 @@ TEST(RunFlags, DefaultsAreTheReferences) {
   EXPECT_EQ(ParseRun({})->run.load_generator.name, "builtin");
 }
 
-TEST(RunFlags, EachFlagLandsInItsOption) {
+TEST(SetGetFlags, EachFlagLandsInItsOption) {
   const auto o = RunOf({"--engines",
                         "redis",
                         "--memtier-threads",
@@ -84,12 +84,12 @@ TEST(RunFlags, EachFlagLandsInItsOption) {
                         "--dragonfly_version",
                         "v1.30.0"});
   ASSERT_EQ(o.engines.size(), 1U);
-  EXPECT_EQ(o.load.threads, 1);
-  EXPECT_EQ(o.load.clients, 2);
-  EXPECT_EQ(o.load.pipeline, 7);
-  EXPECT_EQ(o.load.data_size, 32);
-  EXPECT_EQ(o.load.ratio, "1:1");
-  EXPECT_TRUE(o.load.distinct_client_seed);
+  ExpectLoad(o.load, {.threads = 1,
+                      .clients = 2,
+                      .pipeline = 7,
+                      .data_size = 32,
+                      .distinct_client_seed = true,
+                      .ratio = "1:1"});
   EXPECT_EQ(o.requests, 500U);
   EXPECT_EQ(o.warmup_requests, 0U);
   EXPECT_EQ(o.trials, 5);
@@ -105,7 +105,7 @@ TEST(RunFlags, EachFlagLandsInItsOption) {
   EXPECT_EQ(o.versions.at("dragonfly").kind, engines::VersionSpec::Kind::kTag);
 }
 
-TEST(RunFlags, OutputAndLoadGeneratorStayForTheWiring) {
+TEST(SetGetFlags, OutputAndLoadGeneratorStayForTheWiring) {
   const auto f = ParseRun(
       {"--output", "json", "--load-generator", "memtier", "--memtier-binary", "/opt/memtier"});
   EXPECT_EQ(f->run.output, "json");
@@ -117,7 +117,7 @@ TEST(RunFlags, OutputAndLoadGeneratorStayForTheWiring) {
                   core::ErrorKind::kUsage, "--memtier-binary needs --load-generator memtier");
 }
 
-TEST(RunFlags, DeprecatedSpellingsLandAsTheirNewFlags) {
+TEST(SetGetFlags, DeprecatedSpellingsLandAsTheirNewFlags) {
   const auto o = RunOf({"--io-threads", "6", "--num-shards", "2", "--conn-use-incoming-cpu=false",
                         "--pin-network=false", "--dfly-version", "latest"});
   EXPECT_EQ(o.tuning.redis_io_threads, 6);
@@ -139,7 +139,7 @@ TEST(RunFlags, DeprecatedSpellingsLandAsTheirNewFlags) {
   EXPECT_NE(error->message.find("--dragonfly_num_shards"), std::string::npos) << error->message;
 }
 
-TEST(RunFlags, BadValuesAreOneUsageLineNamingTheFlag) {
+TEST(SetGetFlags, BadValuesAreOneUsageLineNamingTheFlag) {
   ExpectExitError(
       [] {
         return RunOf({"--engines", "redis,mysql"});

@@ -8,7 +8,7 @@ namespace dfbench::cli {
 namespace {
 
 int RunRunMemory(const RunMemoryFlags& f) {
-  return RunBench(scenarios::RunMemoryOnSetup, f.target.id, ToRunMemoryOptions(f),
+  return RunBench(scenarios::MemoryOnSetup, f.target.id, ToRunMemoryOptions(f),
                   std::make_unique<drivers::BuiltinDriver>(), f.output);
 }
 

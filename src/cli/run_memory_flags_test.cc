@@ -36,11 +36,8 @@ TEST(RunMemoryFlags, DefaultsAreTheScenariosOwn) {
   EXPECT_EQ(o.trials, d.trials);
   EXPECT_EQ(o.max_error_pct, d.max_error_pct);
   EXPECT_EQ(o.cooldown, d.cooldown);
-  EXPECT_EQ(o.load.threads, 2);
-  EXPECT_EQ(o.load.clients, 10);
-  EXPECT_EQ(o.load.pipeline, 1);
-  EXPECT_EQ(o.load.data_size, 1024);
-  EXPECT_EQ(o.load.ratio, "1:0");
+  ExpectLoad(o.load,
+             {.threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024, .ratio = "1:0"});
 }
 
 TEST(RunMemoryFlags, CountsTakeSuffixesAndDurationsTheirUnits) {
@@ -84,11 +81,7 @@ TEST(RunMemoryFlags, EachFlagLandsInItsOption) {
   EXPECT_EQ(o.engines[1]->name, "memcached");
   EXPECT_EQ(o.snapshot, scenarios::SnapshotMode::kNone);
   EXPECT_EQ(o.snapshot_dir, "/srv/snap");
-  EXPECT_EQ(o.load.data_size, 64);
-  EXPECT_EQ(o.load.threads, 3);
-  EXPECT_EQ(o.load.clients, 4);
-  EXPECT_EQ(o.load.pipeline, 5);
-  EXPECT_EQ(o.load.ratio, "1:1");
+  ExpectLoad(o.load, {.threads = 3, .clients = 4, .pipeline = 5, .data_size = 64, .ratio = "1:1"});
   EXPECT_EQ(o.trials, 2);
   EXPECT_EQ(o.max_error_pct, 7);
   EXPECT_EQ(o.tuning.valkey_io_threads, 2);

@@ -6,7 +6,7 @@ namespace {
 
 int RunRunReplication(const RunReplicationFlags& f) {
   const scenarios::ReplicationOptions o = ToRunReplicationOptions(f);
-  return OrExit(scenarios::RunReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
+  return OrExit(scenarios::ReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
 }
 
 }  // namespace

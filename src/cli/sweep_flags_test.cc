@@ -21,13 +21,13 @@ TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
   const auto o = SweepOf({"--slo", "p99<=1ms"});
   ASSERT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
-  EXPECT_EQ(o.load.threads, 4);
-  EXPECT_EQ(o.load.clients, 50);
-  EXPECT_EQ(o.load.pipeline, 30);
-  EXPECT_EQ(o.load.data_size, 256);
-  EXPECT_EQ(o.load.ratio, "1:10");
-  EXPECT_EQ(o.load.key_maximum, 0U);
-  EXPECT_FALSE(o.load.distinct_client_seed);
+  ExpectLoad(o.load, {.threads = 4,
+                      .clients = 50,
+                      .pipeline = 30,
+                      .data_size = 256,
+                      .distinct_client_seed = false,
+                      .ratio = "1:10",
+                      .key_maximum = 0});
   EXPECT_EQ(o.step_time, std::chrono::seconds(10));
   EXPECT_EQ(o.search.confirm, 2);
   EXPECT_EQ(o.search.max_error_pct, 0);
@@ -39,44 +39,20 @@ TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
 }
 
 TEST(SweepFlags, EachFlagLandsInItsOption) {
-  const auto o = SweepOf({"--slo",
-                          "p99<=1ms",
-                          "--slo",
-                          "p99.9<=500us",
-                          "--engines",
-                          "redis",
-                          "--memtier-threads",
-                          "2",
-                          "--memtier-clients",
-                          "3",
-                          "--memtier-pipeline",
-                          "4",
-                          "--memtier-data-size",
-                          "64",
-                          "--memtier-ratio",
-                          "1:3",
-                          "--distinct-client-seed",
-                          "--key-maximum",
-                          "5000",
-                          "--step-time",
-                          "3s",
-                          "--confirm",
-                          "0",
-                          "--max-error-pct",
-                          "1.5",
-                          "--cooldown",
-                          "500ms",
-                          "--redis_io_threads",
-                          "3"});
+  const auto o = SweepOf(
+      Argv("--slo p99<=1ms --slo p99.9<=500us --engines redis --memtier-threads 2 "
+           "--memtier-clients 3 --memtier-pipeline 4 --memtier-data-size 64 --memtier-ratio 1:3 "
+           "--distinct-client-seed --key-maximum 5000 --step-time 3s --confirm 0 "
+           "--max-error-pct 1.5 --cooldown 500ms --redis_io_threads 3"));
   ASSERT_EQ(o.engines.size(), 1U);
   EXPECT_EQ(o.engines[0]->name, "redis");
-  EXPECT_EQ(o.load.threads, 2);
-  EXPECT_EQ(o.load.clients, 3);
-  EXPECT_EQ(o.load.pipeline, 4);
-  EXPECT_EQ(o.load.data_size, 64);
-  EXPECT_EQ(o.load.ratio, "1:3");
-  EXPECT_TRUE(o.load.distinct_client_seed);
-  EXPECT_EQ(o.load.key_maximum, 5000U);
+  ExpectLoad(o.load, {.threads = 2,
+                      .clients = 3,
+                      .pipeline = 4,
+                      .data_size = 64,
+                      .distinct_client_seed = true,
+                      .ratio = "1:3",
+                      .key_maximum = 5000});
   EXPECT_EQ(o.step_time, std::chrono::seconds(3));
   EXPECT_EQ(o.search.confirm, 0);
   EXPECT_EQ(o.search.max_error_pct, 1.5);

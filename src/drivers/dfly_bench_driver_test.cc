@@ -228,17 +228,25 @@ TEST(DflyBenchDriver, PrepareNamesTheBinaryItFound) {
   EXPECT_EQ(driver.resolved_binary(), (dir / "dfly_bench").string());
 }
 
-TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
-  const ScopedTempDir dir("dfly-fake");
-  // A stand-in printing the real one's outputs of a pass: the driver's part is to keep them.
-  const ToolOutput real = DflyOutput("get_trial");
+// A stand-in dfly_bench in `dir` that prints the real one's outputs of the pass `stem` (and
+// counts its runs in dir/runs): the driver's part is to keep and read them.
+void WriteFakeDflyBench(const std::filesystem::path& dir, const std::string& stem) {
+  const ToolOutput real = DflyOutput(stem);
   testing::WriteExecutable(dir / "dfly_bench",
                            "#!/bin/sh\n"
-                           "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
+                           "echo run >> '" +
+                               (dir / "runs").string() +
+                               "'\n"
+                               "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
                                real.report_path +
                                "' \"${a#--json_out_file=}\";; esac; done\n"
                                "cat '" +
                                real.stdout_path + "'\n");
+}
+
+TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
+  const ScopedTempDir dir("dfly-fake");
+  WriteFakeDflyBench(dir.path(), "get_trial");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
   core::Load load = core::kRunLoad;
@@ -256,17 +264,7 @@ TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
 // A pass whose every reply was an error is measured as such, once: not an empty pass to retry.
 TEST(DflyBenchDriver, APassOfOnlyErrorRepliesIsNotRetried) {
   const ScopedTempDir dir("dfly-errors");
-  const ToolOutput real = DflyOutput("lpop_wrongtype");
-  testing::WriteExecutable(dir / "dfly_bench",
-                           "#!/bin/sh\n"
-                           "echo run >> '" +
-                               (dir / "runs").string() +
-                               "'\n"
-                               "for a in \"$@\"; do case \"$a\" in --json_out_file=*) cp '" +
-                               real.report_path +
-                               "' \"${a#--json_out_file=}\";; esac; done\n"
-                               "cat '" +
-                               real.stdout_path + "'\n");
+  WriteFakeDflyBench(dir.path(), "lpop_wrongtype");
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
   core::Load load = core::kRunLoad;

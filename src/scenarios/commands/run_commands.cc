@@ -18,7 +18,7 @@ const RunKind<results::CommandRunResults> kCommands{"commands", "commands", "mem
                                                     &results::RenderCommandRunJson,
                                                     &results::RenderCommandRunCsv};
 
-nlohmann::json CommandsConfigJson(const results::CommandRunResults& r, const CommandRunOptions& o) {
+nlohmann::json CommandsConfigJson(const results::CommandRunResults& r, const CommandOptions& o) {
   const auto& c = o.command;
   nlohmann::json preload = nullptr;
   if (c.reads()) {
@@ -47,7 +47,7 @@ std::string PhaseFileName(const std::string& before) {
 // cross-check, stop. Fills `row`; Run returns false when the run was interrupted.
 class CommandEngineRun {
  public:
-  CommandEngineRun(const CommandRunOptions& o, providers::Fleet& fleet, const fs::path& dir,
+  CommandEngineRun(const CommandOptions& o, providers::Fleet& fleet, const fs::path& dir,
                    results::CommandEngineResult* row, std::function<void()> publish)
       : o_(o), fleet_(fleet), dir_(dir), row_(row), publish_(std::move(publish)) {}
 
@@ -170,7 +170,7 @@ class CommandEngineRun {
     }
   }
 
-  const CommandRunOptions& o_;
+  const CommandOptions& o_;
   providers::Fleet& fleet_;
   fs::path dir_;
   results::CommandEngineResult* row_;
@@ -217,7 +217,7 @@ core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Hos
 
 core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                                      providers::Fleet& fleet,
-                                                     const CommandRunOptions& options) {
+                                                     const CommandOptions& options) {
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (auto st = CheckRedisProtocol(options.engines,
@@ -272,8 +272,8 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   return r;
 }
 
-core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
-                                     OutputFormat format) {
+core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& options,
+                                  OutputFormat format) {
   return RunScenarioOnSetup(id, options, format, RunCommands);
 }
 

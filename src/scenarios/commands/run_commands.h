@@ -24,7 +24,7 @@
 
 namespace dfbench::scenarios {
 
-struct CommandRunOptions : BenchOptions {  // engines: Redis-protocol ones
+struct CommandOptions : BenchOptions {  // engines: Redis-protocol ones
   CommandProfile command;
   // Connections, pipeline, value size, seeds, the key pattern of the measured passes and the
   // largest key (the command's profile may cap it: CommandProfile::KeyRange); the command
@@ -53,14 +53,14 @@ struct CommandRunOptions : BenchOptions {  // engines: Redis-protocol ones
 // generator, unwritable directory).
 core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                                      providers::Fleet& fleet,
-                                                     const CommandRunOptions& options);
+                                                     const CommandOptions& options);
 
 // `dfbench run-commands` (and -dfly) on setup `id`: opens a BenchSession, checks the load
 // generator before anything else, installs a requested Dragonfly build, runs the command,
 // finishes the run and publishes it in `format`. Returns the exit code of the run's status; an
 // error for what stopped it before it ran.
-core::Result<int> RunCommandsOnSetup(const std::string& id, const CommandRunOptions& options,
-                                     OutputFormat format);
+core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& options,
+                                  OutputFormat format);
 
 // Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
 // one fill pass per PreloadSpec::PassTemplates() entry, with shape's connections, pipeline and

@@ -106,7 +106,7 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
 }
 
 // RunScenario for a scenario whose steps are one function of the setup, its fleet and its
-// options (e.g. RunBenchmark), its request made by RequestFor.
+// options (e.g. RunSetGet), its request made by RequestFor.
 template <class Options, class Run>
 core::Result<int> RunScenarioOnSetup(const std::string& setup_id, const Options& options,
                                      OutputFormat format, Run run) {

@@ -47,8 +47,8 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
   }
 
   // 1 thread x 2 clients x 300 requests, two trials, no warmup, no cooldown.
-  RunOptions SmallRun() {
-    RunOptions o;
+  SetGetOptions SmallRun() {
+    SetGetOptions o;
     o.engines = {engines::FindEngine("redis")};
     o.load.threads = 1;
     o.load.clients = 2;
@@ -62,8 +62,8 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
   }
 
   // GET over 100 keys for one second, one trial.
-  CommandRunOptions SmallGet() {
-    CommandRunOptions o;
+  CommandOptions SmallGet() {
+    CommandOptions o;
     o.engines = {engines::FindEngine("redis")};
     o.command = *FindBuiltinCommand("GET");
     o.load.threads = 1;
@@ -132,7 +132,7 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
 
 TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-run");
-  ExpectExit(RunOnSetup("flow-run", SmallRun(), OutputFormat::kJson), 0);
+  ExpectExit(SetGetOnSetup("flow-run", SmallRun(), OutputFormat::kJson), 0);
   const auto record = OnlyRun("flow-run", "run", results::RunStatus::kCompleted);
   EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
 
@@ -151,7 +151,7 @@ TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
 
 TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-commands");
-  ExpectExit(RunCommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);
+  ExpectExit(CommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);
   const auto record = OnlyRun("flow-commands", "commands", results::RunStatus::kCompleted);
   const auto results = ResultsOf("flow-commands", record);
   EXPECT_EQ(results["status"], "completed");
@@ -172,7 +172,7 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
   s.engines.at(0).binary = broken.string();
   ASSERT_TRUE(state::Save(&s));
 
-  ExpectExit(RunOnSetup("flow-failed", SmallRun(), OutputFormat::kTable),
+  ExpectExit(SetGetOnSetup("flow-failed", SmallRun(), OutputFormat::kTable),
              static_cast<int>(core::ErrorKind::kFailure));
   const auto record = OnlyRun("flow-failed", "run", results::RunStatus::kFailed);
   const auto results = ResultsOf("flow-failed", record);
@@ -181,13 +181,13 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
 }
 
 TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
-  auto unknown = RunOnSetup("flow-none", SmallRun(), OutputFormat::kTable);
+  auto unknown = SetGetOnSetup("flow-none", SmallRun(), OutputFormat::kTable);
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, core::ErrorKind::kNotFound);
 
   CreateLocalRedis("flow-destroyed");
   ASSERT_TRUE(DestroySetup("flow-destroyed"));
-  auto destroyed = RunCommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
+  auto destroyed = CommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
   ASSERT_FALSE(destroyed);
   EXPECT_EQ(destroyed.error().kind, core::ErrorKind::kNotFound);
   EXPECT_EQ(Load("flow-destroyed").status, state::SetupStatus::kDestroyed);

@@ -189,8 +189,8 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   return r;
 }
 
-core::Result<int> RunMemoryOnSetup(const std::string& id, const MemoryOptions& options,
-                                   OutputFormat format) {
+core::Result<int> MemoryOnSetup(const std::string& id, const MemoryOptions& options,
+                                OutputFormat format) {
   if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
   return RunScenarioOnSetup(id, options, format, RunMemory);
 }

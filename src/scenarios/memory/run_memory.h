@@ -59,7 +59,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
                                                   const MemoryOptions& options);
 
 // `dfbench run-memory` on setup `id`, published in `format`; the exit code of the run's status.
-core::Result<int> RunMemoryOnSetup(const std::string& id, const MemoryOptions& options,
-                                   OutputFormat format);
+core::Result<int> MemoryOnSetup(const std::string& id, const MemoryOptions& options,
+                                OutputFormat format);
 
 }  // namespace dfbench::scenarios

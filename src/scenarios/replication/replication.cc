@@ -168,8 +168,8 @@ std::string Render(const results::ReplicationRunResults& r, OutputFormat format)
   return RenderReplicationTable(r);
 }
 
-core::Result<int> RunReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
-                                        OutputFormat format) {
+core::Result<int> ReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
+                                     OutputFormat format) {
   drivers::BuiltinDriver builtin;
   drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
   const bool use_dfly_bench = options.load_generator == "dfly_bench";

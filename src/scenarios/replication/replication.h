@@ -78,7 +78,7 @@ std::string RenderReplicationTable(const results::ReplicationRunResults& r);
 // RunReplication in the flow every scenario shares (RunScenario: the setup locked and
 // "benchmarking", the run saved in its history, the results published in `format`). Returns
 // the exit code of the run's status.
-core::Result<int> RunReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
-                                        OutputFormat format);
+core::Result<int> ReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
+                                     OutputFormat format);
 
 }  // namespace dfbench::scenarios

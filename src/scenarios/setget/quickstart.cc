@@ -35,7 +35,7 @@ int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_
 
 }  // namespace
 
-core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
+core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_options,
                              OutputFormat format, bool keep_setup) {
   // Named here, so that a setup that fails half-way can be found and cleaned up.
   if (setup_options.id.empty()) {
@@ -52,7 +52,7 @@ core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
   const ScenarioRequest request{
       .setup_id = setup->id, .driver = run_options.driver, .engines = {}, .format = format};
   auto run = RunScenario(request, [&](BenchSession& session) {
-    return RunBenchmark(&session.setup(), session.fleet(), run_options);
+    return RunSetGet(&session.setup(), session.fleet(), run_options);
   });
   int code = 0;
   if (run) {

@@ -15,7 +15,7 @@ namespace dfbench::scenarios {
 // stack deleted too, unless `keep_setup`, which names it with its cost and the destroy command.
 // Returns the exit code: the run's, or the kind of what stopped the setup, the run or the
 // destroy (each a line on stderr).
-core::Result<int> Quickstart(SetupOptions setup_options, RunOptions run_options,
+core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_options,
                              OutputFormat format, bool keep_setup);
 
 }  // namespace dfbench::scenarios

@@ -19,7 +19,7 @@ const RunKind<results::RunResults> kRun{"run", "benchmarks", "memtier", &results
 
 // One engine: start, warm up, trials, cross-check, stop. Fills `row`; returns false when the
 // run was interrupted.
-bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir,
+bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& dir,
                const state::EngineInstall& install, const engines::EngineSpec& spec,
                results::EngineResult* row, const std::function<void()>& publish) {
   auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
@@ -56,8 +56,8 @@ bool RunEngine(const RunOptions& o, providers::Fleet& fleet, const fs::path& dir
 
 }  // namespace
 
-core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
-                                               const RunOptions& options) {
+core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers::Fleet& fleet,
+                                            const SetGetOptions& options) {
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (auto st = CheckRunnable(*setup, fleet, *options.driver, options.engines); !st) {
@@ -89,9 +89,9 @@ core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, provide
   return r;
 }
 
-core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options,
-                             OutputFormat format) {
-  return RunScenarioOnSetup(id, options, format, RunBenchmark);
+core::Result<int> SetGetOnSetup(const std::string& id, const SetGetOptions& options,
+                                OutputFormat format) {
+  return RunScenarioOnSetup(id, options, format, RunSetGet);
 }
 
 }  // namespace dfbench::scenarios

@@ -21,7 +21,7 @@
 
 namespace dfbench::scenarios {
 
-struct RunOptions : BenchOptions {
+struct SetGetOptions : BenchOptions {
   core::Load load = core::kRunLoad;
   uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
   uint64_t warmup_requests = 100000;                // per connection too
@@ -41,12 +41,13 @@ struct RunOptions : BenchOptions {
 // the next engine; the returned status is then "failed". SIGINT/SIGTERM stops the run with
 // status "interrupted", keeping what was measured. Errors are returned only for what
 // prevents the run from starting (unknown engine, unwritable directory).
-core::Result<results::RunResults> RunBenchmark(state::SetupState* setup, providers::Fleet& fleet,
-                                               const RunOptions& options);
+core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers::Fleet& fleet,
+                                            const SetGetOptions& options);
 
 // `dfbench run` on setup `id`: opens a BenchSession, installs a requested Dragonfly build,
 // runs the benchmark, finishes the run and publishes it in `format`. Returns the exit code of
 // the run's status; an error for what stopped it before it ran.
-core::Result<int> RunOnSetup(const std::string& id, const RunOptions& options, OutputFormat format);
+core::Result<int> SetGetOnSetup(const std::string& id, const SetGetOptions& options,
+                                OutputFormat format);
 
 }  // namespace dfbench::scenarios
