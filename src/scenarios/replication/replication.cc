@@ -58,9 +58,9 @@ std::string OneLine(std::string error) {
 
 }  // namespace
 
-int64_t ReplicationCaseSpec::TotalRate() const {
+int64_t ReplicationCaseSpec::Connections() {
   const core::Load& load = core::kReplicationLoad;
-  return qps_per_connection * load.threads * load.clients;
+  return static_cast<int64_t>(load.threads) * load.clients;
 }
 
 core::Result<std::vector<ReplicationCaseSpec>> ParseReplicationCases(const std::string& text) {

@@ -28,8 +28,9 @@ namespace dfbench::scenarios {
 struct ReplicationCaseSpec {
   std::string name;
   int64_t qps_per_connection = 0;  // 0: maxload
-  // Over the load's connections (core::kReplicationLoad).
-  int64_t TotalRate() const;
+  // The load's connections (core::kReplicationLoad), and the case's rate over all of them.
+  static int64_t Connections();
+  int64_t TotalRate() const { return qps_per_connection * Connections(); }
 };
 
 // "qps=100000,qps=50k,maxload" (k/M suffixes allowed); kUsage naming the bad token, its

@@ -163,8 +163,7 @@ class CaseRun {
     core::Notef("[{}] load: {}", label_,
                 c_.qps_per_connection > 0
                     ? core::Format("{} ops/s in total ({} per connection x {})", c_.TotalRate(),
-                                   c_.qps_per_connection,
-                                   core::kReplicationLoad.threads * core::kReplicationLoad.clients)
+                                   c_.qps_per_connection, ReplicationCaseSpec::Connections())
                     : std::string("closed loop (maxload)"));
     return std::make_unique<BackgroundLoad>(std::move(*bg));
   }
