@@ -31,53 +31,19 @@ KEYS=100000
 CONNS=50
 VALUE=256
 
-die() { echo "loadgen_vs_peers: $*" >&2; exit 1; }
+source "$repo/bench/client_cost.sh"
 [ -x "$DFBENCH" ] || die "no dfbench binary at $DFBENCH (build it, or set DFBENCH=/path)"
 command -v "$REDIS_SERVER" >/dev/null || die "redis-server not found"
-command -v /usr/bin/time >/dev/null || die "/usr/bin/time not found (apt-get install time)"
-command -v taskset >/dev/null || die "taskset not found (util-linux)"
 
-work=$(mktemp -d /tmp/dfbench-bench-XXXXXX)
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 taskset -c "$SERVER_CPU" "$REDIS_SERVER" --port "$port" --bind 127.0.0.1 --save "" \
   --appendonly no --dir "$work" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do
-  redis-cli -p "$port" ping >/dev/null 2>&1 && break
-  sleep 0.1
-done
-redis-cli -p "$port" ping >/dev/null 2>&1 || die "redis-server did not start: $(tail -3 "$work/server.log")"
+server_pids+=("$!")
+wait_for_ping "$port"
 
 # Preload every key once, so GETs hit.
 "$DFBENCH" loadgen -p "$port" -t 1 -c "$CONNS" --pipeline 30 --key-pattern P:P --ratio 1:0 \
   -n allkeys --key-minimum 1 --key-maximum "$KEYS" -d "$VALUE" --progress never >/dev/null
-
-# Runs a client pinned to CLIENT_CPU under /usr/bin/time; sets cpu_s and wall_s.
-timed() {
-  /usr/bin/time -f "%U %S %e" -o "$work/time" taskset -c "$CLIENT_CPU" "$@" \
-    >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "failed: $*"; }
-  read -r user sys wall <"$work/time"
-  cpu_s=$(echo "$user + $sys" | bc -l)
-  wall_s=$wall
-}
-
-json_count() {  # ALL STATS.Totals.Count of a memtier-format JSON file
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ALL STATS"]["Totals"]["Count"])' "$1"
-}
-
-# One line per run: tool|pipeline|ops|cpu_s|wall_s|ops_per_cpu_s
-runs="$work/runs"
-: >"$runs"
-record() {  # tool pipeline ops
-  echo "$1|$2|$3|$cpu_s|$wall_s|$(echo "$3 / $cpu_s" | bc -l)" >>"$runs"
-}
 
 for pipeline in 30 1; do
   common=(-p "$port" -t 1 -c "$CONNS" -d "$VALUE" --ratio 1:10 --key-minimum 1
@@ -108,28 +74,5 @@ echo "Client operations per client CPU-second (redis-server on CPU $SERVER_CPU, 
 echo "$CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte values, SET:GET 1:10, keys 1..$KEYS,"
 echo "${DURATION} s; redis-benchmark: $CONNS connections, SET phase then GET phase, same pipeline)"
 echo
-python3 - "$runs" <<'PY'
-import sys
-runs = {}
-for line in open(sys.argv[1]):
-    tool, pipeline, ops, cpu, wall, per = line.strip().split("|")
-    runs.setdefault((tool, int(pipeline)), []).append((float(per), int(ops), float(cpu), float(wall)))
-print("%-32s %8s %12s %8s %8s %14s   %s" % ("tool", "pipeline", "ops", "cpu_s", "wall_s",
-                                          "ops/cpu-s", "(all runs, ops/cpu-s)"))
-median = {}
-for (tool, pipeline), rs in sorted(runs.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
-    rs.sort()
-    per, ops, cpu, wall = rs[(len(rs) - 1) // 2] if len(rs) % 2 else rs[len(rs) // 2]
-    median[(tool, pipeline)] = per
-    print("%-32s %8d %12d %8.2f %8.2f %14.0f   %s" % (tool, pipeline, ops, cpu, wall, per,
-                                                   " ".join("%.0f" % r[0] for r in rs)))
-print()
-for pipeline in (30, 1):
-    ours = median.get(("dfbench loadgen", pipeline))
-    parts = []
-    for tool in ("memtier_benchmark", "redis-benchmark (SET, then GET)"):
-        if (tool, pipeline) in median:
-            parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" ")[0]))
-    print("pipeline %d: dfbench %s" % (pipeline, ", ".join(parts) if parts else "(no peers)"))
-PY
+print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)"
 [ -n "$MEMTIER" ] || echo "memtier_benchmark: skipped (not on PATH; set MEMTIER=/path to include it)"

@@ -70,6 +70,9 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("-p,--port", o->port, "Server port")->capture_default_str(), kInteger);
   sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
   sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
+  AddBoolFlag(sub, "--cluster-mode", &o->cluster_mode,
+              "Redis Cluster: --server is any node; each client connects to every primary and "
+              "routes requests by key slot, following MOVED and ASK");
   WithRange(sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str(),
             kInteger);
   WithRange(

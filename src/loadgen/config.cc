@@ -164,6 +164,7 @@ core::Status ParseConnection(const Options& o, Config* c) {
         Usage("unknown --protocol '" + o.protocol + "' (use redis or memcache_text)"));
   }
   c->protocol = *protocol;
+  c->cluster_mode = o.cluster_mode;
   c->threads = o.threads;
   c->clients = o.clients;
   c->pipeline = o.pipeline;
@@ -360,6 +361,9 @@ core::Status Validate(const Config& c) {
     return Fail(ErrorKind::kUsage, "--authenticate is only supported with --protocol redis");
   }
   if (c.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
+  if (c.cluster_mode && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--cluster-mode is only supported with --protocol redis");
+  }
   for (const auto& cmd : c.commands) {
     if (cmd.text.find_first_not_of(' ') == std::string::npos) {
       return Fail(ErrorKind::kUsage, "--command must not be empty");

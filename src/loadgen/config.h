@@ -65,6 +65,7 @@ struct Options {
   std::string warmup_time;  // "" = none
   std::string reconnect = "on";
   std::string progress = "auto";
+  bool cluster_mode = false;
 };
 
 struct Config {
@@ -104,6 +105,9 @@ struct Config {
   std::chrono::microseconds warmup_time{0};
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   ProgressMode progress = ProgressMode::kAuto;
+  // Redis Cluster: the server is one node; every client connects to every primary and routes
+  // each request by its key's hash slot (memtier's --cluster-mode).
+  bool cluster_mode = false;
 
   bool open_loop() const { return rate_per_sec > 0; }
   bool by_time() const { return test_time.count() > 0; }

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "loadgen/run_ok_test_support.h"
 #include "protocol/blocking_client.h"
 #include "support/test_server.h"
 
@@ -25,15 +26,6 @@ Options BaseOptions(const TestServer& server) {
   o.clients = 3;
   o.progress = "never";
   return o;
-}
-
-Report RunOk(const Options& o) {
-  auto config = ParseOptions(o);
-  EXPECT_TRUE(config) << config.error().message;
-  if (!config) return {};
-  auto report = loadgen::Run(*config);
-  EXPECT_TRUE(report) << report.error().message;
-  return report ? *report : Report{};
 }
 
 std::string Info(const TestServer& server, const std::string& section) {

@@ -67,6 +67,10 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
   j["Ops/sec"] = Rate(static_cast<double>(s.count) / secs);
   j["Hits/sec"] = Rate(s.has_hits ? static_cast<double>(s.hits) / secs : 0);
   j["Misses/sec"] = Rate(s.has_hits ? static_cast<double>(s.misses) / secs : 0);
+  if (config.cluster_mode) {
+    j["MOVED/sec"] = Rate(static_cast<double>(s.moved) / secs);
+    j["ASK/sec"] = Rate(static_cast<double>(s.ask) / secs);
+  }
   j["Errors"] = s.errors;
   j["Connection Errors/sec"] = Rate(totals ? static_cast<double>(r.connection_errors) / secs : 0);
   j["Connection Errors"] = totals ? r.connection_errors : 0;
@@ -229,6 +233,9 @@ std::string ReportJson(const Report& r, const Config& config) {
   }
   d["warmup"] = {{"count", r.warmup_count}, {"duration", Round(r.warmup_duration_ms, 3)}};
   d["unanswered"] = r.unanswered;
+  if (config.cluster_mode) {
+    d["cluster"] = {{"nodes", r.cluster_nodes}, {"moved", r.totals.moved}, {"ask", r.totals.ask}};
+  }
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
   d["client_cpu"] = {{"cpu_sec", Round(r.client_cpu.cpu_sec, 3)},
@@ -275,6 +282,10 @@ std::string StatsHeader(const Config& config, size_t type_width, bool hits) {
     Column(&header, "Hits/sec", 12);
     Column(&header, "Misses/sec", 12);
   }
+  if (config.cluster_mode) {
+    Column(&header, "MOVED/sec", 12);
+    Column(&header, "ASK/sec", 12);
+  }
   Column(&header, "Avg. Latency", 15);
   for (double p : config.percentiles) {
     std::string name;
@@ -302,6 +313,10 @@ std::string StatsRow(const SectionStats& s, const Config& config, size_t type_wi
       Column(&line, "---", 12);
       Column(&line, "---", 12);
     }
+  }
+  if (config.cluster_mode) {
+    num(static_cast<double>(s.moved) / secs, 12, 2);
+    num(static_cast<double>(s.ask) / secs, 12, 2);
   }
   if (s.count == 0) {
     for (size_t i = 0; i <= config.percentiles.size(); ++i) Column(&line, "---", 15);

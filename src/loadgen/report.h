@@ -43,6 +43,8 @@ struct SectionStats {
   uint64_t misses = 0;
   uint64_t bytes_rx = 0;
   uint64_t bytes_tx = 0;
+  uint64_t moved = 0;  // cluster: MOVED / ASK redirections (each request was then resent)
+  uint64_t ask = 0;
   LatencySummary latency;      // from the due time in open loop, from the send time otherwise
   LatencySummary uncorrected;  // open loop only: from the send time
   std::vector<SeriesPoint> series;
@@ -79,6 +81,7 @@ struct Report {
   uint64_t warmup_count = 0;
   double warmup_duration_ms = 0;
   ClientCpu client_cpu;
+  std::vector<std::string> cluster_nodes;  // cluster mode: the primaries at the start, host:port
 
   double seconds() const { return duration_ms / 1000.0; }
 };

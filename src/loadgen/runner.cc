@@ -33,27 +33,18 @@ std::string Where(const Config& c) {
   return c.server + ":" + std::to_string(c.port);
 }
 
-core::Result<Target> Resolve(const Config& c) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  const std::string port = std::to_string(c.port);
-  const int rc = getaddrinfo(c.server.c_str(), port.c_str(), &hints, &res);
-  if (rc != 0 || res == nullptr) {
-    return Fail(ErrorKind::kEnvironment,
-                "cannot resolve server '" + c.server + "': " + gai_strerror(rc));
-  }
-  Target t;
-  std::memcpy(&t.addr, res->ai_addr, res->ai_addrlen);
-  t.addr_len = res->ai_addrlen;
-  freeaddrinfo(res);
-  return t;
+core::Result<SlotMap> FetchSlotMap(const Config& c, protocol::BlockingClient& client) {
+  auto reply = client.Command({"CLUSTER", "SLOTS"});
+  if (!reply) return tl::unexpected(reply.error());
+  auto map = ParseClusterSlots(*reply, c.server);
+  if (!map) return tl::unexpected(core::WithContext(map.error(), "--cluster-mode: " + Where(c)));
+  return map;
 }
 
 // One blocking connection proves the server is there and accepts our credentials, so those
-// failures end the run with one clear line instead of a storm of per-connection errors.
-core::Status Preflight(const Config& c) {
+// failures end the run with one clear line instead of a storm of per-connection errors. In
+// cluster mode it also reads the slot map (empty otherwise).
+core::Result<SlotMap> Preflight(const Config& c) {
   auto client = protocol::BlockingClient::Connect(c.server, c.port, std::chrono::seconds(5));
   if (!client) return tl::unexpected(client.error());
   if (c.protocol == Protocol::kMemcacheText) {
@@ -67,7 +58,7 @@ core::Status Preflight(const Config& c) {
       return Fail(ErrorKind::kEnvironment,
                   "server at " + Where(c) + " does not answer the memcache text protocol");
     }
-    return core::Ok();
+    return SlotMap{};
   }
   if (!c.password.empty()) {
     auto reply = client->Command({"AUTH", c.password});
@@ -89,7 +80,24 @@ core::Status Preflight(const Config& c) {
     }
     return Fail(ErrorKind::kEnvironment, "server at " + Where(c) + " rejected PING: " + reply->str);
   }
-  return core::Ok();
+  if (c.cluster_mode) return FetchSlotMap(c, *client);
+  return SlotMap{};
+}
+
+// The cluster's primaries as the seed node sees them, each resolved.
+core::Result<std::vector<Target>> ResolveNodes(const Config& c, const SlotMap& map) {
+  if (!c.cluster_mode) {
+    auto target = ResolveTarget(c.server, c.port);
+    if (!target) return tl::unexpected(target.error());
+    return std::vector<Target>{*target};
+  }
+  std::vector<Target> targets;
+  for (const auto& node : map.nodes) {
+    auto target = ResolveTarget(node.host, node.port);
+    if (!target) return tl::unexpected(target.error());
+    targets.push_back(*target);
+  }
+  return targets;
 }
 
 // The live progress line on stderr.
@@ -167,6 +175,8 @@ SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
   s.misses = c.misses;
   s.bytes_rx = c.bytes_rx;
   s.bytes_tx = c.bytes_tx;
+  s.moved = c.moved;
+  s.ask = c.ask;
   s.latency = Summarize(stats.latency, c.latency_sum_ns, config.percentiles);
   if (uncorrected != nullptr) {
     // The uncorrected histogram keeps no separate exact sum; its mean is exact too.
@@ -189,12 +199,13 @@ void RaiseFileLimit() {
 // Stays where it is built (its threads refer to it).
 class WorkerPool {
  public:
-  WorkerPool(const Config& config, const Workload& workload, const Target& target,
-             const RunTimes& times)
+  WorkerPool(const Config& config, const Workload& workload, const std::vector<Target>& targets,
+             const SlotMap* cluster, const RunTimes& times)
       : connected_(config.threads) {
     const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
     for (int i = 0; i < config.threads; ++i) {
-      workers_.push_back(std::make_unique<Worker>(config, workload, target, i, random_base));
+      workers_.push_back(
+          std::make_unique<Worker>(config, workload, targets, cluster, i, random_base));
     }
     for (auto& w : workers_) {
       threads_.emplace_back([this, &times, w = w.get()] {
@@ -262,9 +273,9 @@ class WorkerPool {
 };
 
 // Why the load cannot start: interrupted, or no connection at all (kEnvironment).
-core::Status CheckConnections(const Config& config, WorkerPool& pool) {
+core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool) {
   const int up = pool.WaitConnected();
-  const int wanted = config.total_clients();
+  const int wanted = config.total_clients() * nodes;
   if (up == 0 || core::InterruptRequested()) {
     pool.Abort();
     if (core::InterruptRequested()) {
@@ -419,13 +430,15 @@ core::Result<Report> Run(const Config& config) {
   RaiseFileLimit();
   auto workload = BuildWorkload(config);
   if (!workload) return tl::unexpected(workload.error());
-  auto target = Resolve(config);
-  if (!target) return tl::unexpected(target.error());
-  if (auto st = Preflight(config); !st) return tl::unexpected(st.error());
+  auto slot_map = Preflight(config);
+  if (!slot_map) return tl::unexpected(slot_map.error());
+  auto targets = ResolveNodes(config, *slot_map);
+  if (!targets) return tl::unexpected(targets.error());
 
   RunTimes times;
-  WorkerPool pool(config, *workload, *target, times);
-  if (auto st = CheckConnections(config, pool); !st) return tl::unexpected(st.error());
+  WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr, times);
+  const int nodes = static_cast<int>(targets->size());
+  if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
   const auto wall_start = std::chrono::system_clock::now();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
@@ -450,6 +463,9 @@ core::Result<Report> Run(const Config& config) {
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
   report.errors = report.totals.errors;
   report.client_cpu = cpu;
+  for (const auto& node : slot_map->nodes) {
+    report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
+  }
   return report;
 }
 

@@ -11,6 +11,8 @@ void SlotCounters::Add(const SlotCounters& o) {
   misses += o.misses;
   bytes_rx += o.bytes_rx;
   bytes_tx += o.bytes_tx;
+  moved += o.moved;
+  ask += o.ask;
   latency_sum_ns += o.latency_sum_ns;
 }
 

@@ -21,6 +21,8 @@ struct SlotCounters {
   uint64_t misses = 0;
   uint64_t bytes_rx = 0;
   uint64_t bytes_tx = 0;
+  uint64_t moved = 0;  // cluster: redirections answered, each followed by a resend
+  uint64_t ask = 0;
   double latency_sum_ns = 0;
 
   void Add(const SlotCounters& o);

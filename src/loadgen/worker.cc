@@ -1,5 +1,6 @@
 #include "loadgen/worker.h"
 
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -15,6 +16,7 @@
 #include "core/check.h"
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
+#include "loadgen/worker_conn.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
@@ -22,7 +24,6 @@
 namespace dfbench::loadgen {
 namespace {
 
-constexpr uint16_t kAuthSlot = 0xFFFF;
 constexpr int kMaxEvents = 256;
 constexpr size_t kMaxErrorSamples = 5;
 constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
@@ -57,84 +58,34 @@ std::string ErrnoText(int err) {
   return std::strerror(err);
 }
 
-struct Pending {
-  int64_t origin_ns;  // due time (open loop) or send time (closed loop)
-  int64_t sent_ns;
-  uint16_t slot;
-  uint8_t phase;
-};
-
-// Fixed-capacity FIFO of requests in flight on one connection.
-class PendingRing {
- public:
-  explicit PendingRing(size_t capacity) {
-    size_t cap = 1;
-    while (cap < capacity) cap <<= 1;
-    buf_.resize(cap);
-    mask_ = cap - 1;
-  }
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void Push(const Pending& p) {
-    DFB_CHECK(size_ <= mask_);
-    buf_[(head_ + size_) & mask_] = p;
-    ++size_;
-  }
-  Pending Pop() {
-    Pending p = buf_[head_];
-    head_ = (head_ + 1) & mask_;
-    --size_;
-    return p;
-  }
-  const Pending& At(size_t i) const { return buf_[(head_ + i) & mask_]; }
-  Pending& At(size_t i) { return buf_[(head_ + i) & mask_]; }
-  void Clear() { head_ = size_ = 0; }
-
- private:
-  std::vector<Pending> buf_;
-  size_t mask_ = 0;
-  size_t head_ = 0;
-  size_t size_ = 0;
-};
-
 }  // namespace
 
-struct Worker::Conn {
-  enum class State : uint8_t { kIdle, kConnecting, kAuth, kReady, kBackoff, kDead };
+core::Result<Target> ResolveTarget(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  const std::string port_text = std::to_string(port);
+  const int rc = getaddrinfo(host.c_str(), port_text.c_str(), &hints, &res);
+  if (rc != 0 || res == nullptr) {
+    return core::Fail(core::ErrorKind::kEnvironment,
+                      "cannot resolve server '" + host + "': " + gai_strerror(rc));
+  }
+  Target t;
+  std::memcpy(&t.addr, res->ai_addr, res->ai_addrlen);
+  t.addr_len = res->ai_addrlen;
+  freeaddrinfo(res);
+  return t;
+}
 
-  Conn(const Config& config, const Workload& workload, int global_client, uint64_t random_base)
-      : pending(static_cast<size_t>(config.pipeline) + 1),
-        client(config, workload, global_client, random_base) {}
-
-  int fd = -1;
-  uint32_t id = 0;
-  State state = State::kIdle;
-  bool want_write = false;
-  bool ever_connected = false;
-  std::string out;
-  size_t out_sent = 0;
-  std::string stash;  // an incomplete reply line carried to the next read
-  PendingRing pending;
-  protocol::RespScanner resp;
-  protocol::MemcacheScanner memcache;
-  ClientWorkload client;
-  uint64_t issued = 0;  // measured requests sent
-  uint64_t limit = UINT64_MAX;
-  // Open loop: request k is due at t0_ns + k * interval_ns.
-  int64_t t0_ns = 0;
-  double interval_ns = 0;
-  uint64_t k = 0;
-  int64_t backoff_ns = 0;
-  int64_t down_since_ns = 0;  // when the connection was lost; 0 while connected
-  int64_t retry_at_ns = 0;
-  uint64_t rx_unattributed = 0;
-  uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
-  bool flush_queued = false;
-};
-
-Worker::Worker(const Config& config, const Workload& workload, const Target& target, int index,
-               uint64_t random_base)
-    : config_(config), workload_(workload), target_(target), index_(index) {
+Worker::Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
+               const SlotMap* cluster, int index, uint64_t random_base)
+    : config_(config),
+      workload_(workload),
+      targets_(targets),
+      cluster_(cluster != nullptr),
+      index_(index) {
+  if (cluster_) slot_map_ = *cluster;
   if (config.open_loop()) stats_.uncorrected.resize(workload.slots.size());
   for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
   read_cap_ = 256 * 1024;
@@ -146,19 +97,28 @@ Worker::Worker(const Config& config, const Workload& workload, const Target& tar
   }
   for (int i = 0; i < config.clients; ++i) {
     const int global = index * config.clients + i;
-    auto c = std::make_unique<Conn>(config, workload, global, random_base);
-    c->id = static_cast<uint32_t>(i);
-    c->out.reserve(workload.max_request_bytes * static_cast<size_t>(config.pipeline + 1) +
-                   auth_request_.size());
-    if (!config.by_time()) c->limit = config.RequestsForClient(global);
+    auto client = std::make_unique<ClientState>(config, workload, global, random_base);
+    if (!config.by_time()) client->limit = config.RequestsForClient(global);
     if (config.open_loop()) {
-      const double per_conn = config.rate_per_sec / config.total_clients();
-      c->interval_ns = 1e9 / per_conn;
-      // Stagger the connections' schedules so they do not fire in lockstep.
-      c->t0_ns = static_cast<int64_t>(c->interval_ns * global / config.total_clients());
+      const double per_client = config.rate_per_sec / config.total_clients();
+      client->interval_ns = 1e9 / per_client;
+      // Stagger the clients' schedules so they do not fire in lockstep.
+      client->t0_ns = static_cast<int64_t>(client->interval_ns * global / config.total_clients());
     }
-    conns_.push_back(std::move(c));
+    for (size_t node = 0; node < targets_.size(); ++node) {
+      AddConn(*client, static_cast<uint16_t>(node));
+    }
+    clients_.push_back(std::move(client));
   }
+}
+
+void Worker::AddConn(ClientState& client, uint16_t node) {
+  auto c = std::make_unique<Conn>(config_, &client, node);
+  c->id = static_cast<uint32_t>(conns_.size());
+  c->out.reserve(workload_.max_request_bytes * static_cast<size_t>(config_.pipeline + 1) +
+                 auth_request_.size());
+  client.node_conns.push_back(c->id);
+  conns_.push_back(std::move(c));
 }
 
 Worker::~Worker() {
@@ -169,11 +129,12 @@ Worker::~Worker() {
 }
 
 void Worker::StartConnect(Conn& c, int64_t now) {
-  c.fd = socket(target_.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  const Target& target = targets_[c.node];
+  c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
   int one = 1;
   setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target_.addr), target_.addr_len);
+  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
   const int err = errno;
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
@@ -195,13 +156,13 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   c.down_since_ns = 0;
   if (!auth_request_.empty()) {
     c.out.append(auth_request_);
-    c.pending.Push(Pending{now, now, kAuthSlot, 0});
+    c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
     c.state = Conn::State::kAuth;
     Flush(c);
     return;
   }
   c.state = Conn::State::kReady;
-  if (times_.start_ns > 0) Issue(c, now);
+  if (times_.start_ns > 0) Refill(c, now);
 }
 
 void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
@@ -214,9 +175,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   ++stats_.connection_errors;
   for (size_t i = 0; i < c.pending.size(); ++i) {
     const Pending& p = c.pending.At(i);
-    if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-      ++stats_.unanswered;
-    }
+    if (!p.control() && p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
   }
   rescan_ = true;
   if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
@@ -238,6 +197,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
     c.state = Conn::State::kBackoff;
   } else {
     c.state = Conn::State::kDead;
+    DropParked(c, /*count_unanswered=*/true);
   }
 }
 
@@ -330,6 +290,23 @@ void Worker::OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t
   c.backoff_ns = 0;
 }
 
+// Received bytes go to the commands whose replies completed in this read, in proportion.
+void Worker::AttributeRx(Conn& c) {
+  uint64_t replies = 0;
+  for (uint32_t x : scan_counts_) replies += x;
+  if (replies == 0) return;
+  uint64_t left = c.rx_unattributed;
+  for (size_t i = 0; i < scan_counts_.size() && left > 0; ++i) {
+    if (scan_counts_[i] == 0) continue;
+    replies -= scan_counts_[i];
+    const uint64_t share =
+        replies == 0 ? left : c.rx_unattributed * scan_counts_[i] / (replies + scan_counts_[i]);
+    block_->slots[i].counters.bytes_rx += share;
+    left -= std::min(left, share);
+  }
+  c.rx_unattributed = 0;
+}
+
 void Worker::ReadReplies(Conn& c) {
   while (true) {
     const size_t carry = c.stash.size();
@@ -357,7 +334,7 @@ void Worker::ReadReplies(Conn& c) {
         return;
       }
       const Pending p = c.pending.Pop();
-      if (p.slot == kAuthSlot) {
+      if (p.request.slot == kAuthSlot) {
         if (kind == protocol::ReplyKind::kError) {
           auth_failed = true;
           auth_error = std::string(error_text);
@@ -366,7 +343,15 @@ void Worker::ReadReplies(Conn& c) {
         }
         return;
       }
-      OnReply(c, now, p.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind), error_text);
+      if (p.request.slot == kAskingSlot) return;  // +OK; the request after it tells
+      if (cluster_ && kind == protocol::ReplyKind::kError) {
+        if (auto redirect = ParseRedirect(error_text)) {
+          redirected_.emplace_back(p, std::move(*redirect));
+          return;
+        }
+      }
+      OnReply(c, now, p.request.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind),
+              error_text);
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
     protocol::ScanResult r;
@@ -378,69 +363,82 @@ void Worker::ReadReplies(Conn& c) {
       r = c.memcache.Scan(data, on_reply);
       if (r.status != protocol::ParseStatus::kOk) scan_error = c.memcache.error();
     }
-    // Received bytes go to the commands whose replies completed, in proportion.
-    uint64_t replies = 0;
-    for (uint32_t x : scan_counts_) replies += x;
-    if (replies > 0) {
-      uint64_t left = c.rx_unattributed;
-      for (size_t i = 0; i < scan_counts_.size() && left > 0; ++i) {
-        if (scan_counts_[i] == 0) continue;
-        replies -= scan_counts_[i];
-        const uint64_t share =
-            replies == 0 ? left : c.rx_unattributed * scan_counts_[i] / (replies + scan_counts_[i]);
-        block_->slots[i].counters.bytes_rx += share;
-        left -= std::min(left, share);
-      }
-      c.rx_unattributed = 0;
-    }
+    AttributeRx(c);
+    if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest
     if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
     if (desync) return Lost(c, now, "reply without a request");
     if (auth_failed) {
       Lost(c, now, "authentication failed: " + auth_error);
       c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
+      DropParked(c, /*count_unanswered=*/true);
       return;
     }
     c.stash.assign(data.data() + r.consumed, data.size() - r.consumed);
-    if (c.state == Conn::State::kReady && times_.start_ns > 0) Issue(c, now);
+    for (auto& [p, redirect] : redirected_) OnRedirect(c, p, redirect, now);
+    redirected_.clear();
+    if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
     if (c.pending.empty()) rescan_ = true;
     if (c.fd < 0 || static_cast<size_t>(n) < read_cap_ - carry) return;
   }
 }
 
-int64_t Worker::NextDue(const Conn& c) const {
-  return times_.start_ns + c.t0_ns + static_cast<int64_t>(static_cast<double>(c.k) * c.interval_ns);
+int64_t Worker::NextDue(const ClientState& client) const {
+  return times_.start_ns + client.t0_ns +
+         static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
 }
 
-bool Worker::MoreToIssue(const Conn& c, int64_t now) const {
+bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
   if (interrupted_) return false;
   if (config_.by_time()) {
-    if (config_.open_loop()) return NextDue(c) < times_.end_ns;
+    if (config_.open_loop()) return NextDue(client) < times_.end_ns;
     return now < times_.end_ns;
   }
-  return c.issued < c.limit;
+  return client.issued < client.limit;
 }
 
-void Worker::Issue(Conn& c, int64_t now) {
+bool Worker::CanIssue(const ClientState& client) const {
+  if (cluster_) return client.full_parks == 0;
+  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
+}
+
+Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
+  const bool measured = origin >= times_.measured_start_ns;
+  return Pending{.origin_ns = origin,
+                 .sent_ns = now,
+                 .request = request,
+                 .phase = static_cast<uint8_t>(measured ? Phase::kMeasured : Phase::kWarmup)};
+}
+
+void Worker::Refill(Conn& c, int64_t now) {
+  if (cluster_) MoveParked(c);
+  Issue(*c.client, now);
+}
+
+void Worker::Issue(ClientState& client, int64_t now) {
+  if (cluster_) return IssueRouted(client, now);
+  Conn& c = *conns_[client.node_conns[0]];
   const size_t cap = static_cast<size_t>(config_.pipeline);
-  while (c.pending.size() < cap && MoreToIssue(c, now)) {
+  while (c.pending.size() < cap && MoreToIssue(client, now)) {
     int64_t origin = now;
     if (config_.open_loop()) {
-      origin = NextDue(c);
+      origin = NextDue(client);
       if (origin > now) break;
-      ++c.k;
+      ++client.k;
     }
     const size_t before = c.out.size();
-    const uint32_t slot = c.client.Next(&c.out);
-    const bool measured = origin >= times_.measured_start_ns;
-    if (measured) {
-      ++c.issued;
-      const uint64_t bytes = c.out.size() - before;
-      block_->slots[slot].counters.bytes_tx += bytes;
+    const Pending p = Stamp(origin, now, client.workload.Draw());
+    client.workload.Encode(p.request, &c.out);
+    if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+      ++client.issued;
+      block_->slots[p.request.slot].counters.bytes_tx += c.out.size() - before;
     }
-    c.pending.Push(Pending{origin, now, static_cast<uint16_t>(slot),
-                           static_cast<uint8_t>(measured ? Phase::kMeasured : Phase::kWarmup)});
+    c.pending.Push(p);
     ++c.unstamped;
   }
+  QueueFlush(c);
+}
+
+void Worker::QueueFlush(Conn& c) {
   if (c.out_sent >= c.out.size() || c.want_write) return;
   if (!batching_) return Flush(c);
   if (!c.flush_queued) {
@@ -465,7 +463,8 @@ void Worker::Flush(Conn& c) {
     for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
       Pending& p = c.pending.At(i);
       p.sent_ns = now;
-      if (closed_loop) p.origin_ns = now;
+      // A redirected request keeps its first send time: the detour is part of its latency.
+      if (closed_loop && p.redirects == 0) p.origin_ns = now;
     }
     c.unstamped = 0;
   }
@@ -490,9 +489,10 @@ bool Worker::Done(const Conn& c, int64_t now) const {
     case Conn::State::kDead:
       return true;
     case Conn::State::kReady:
-      return c.pending.empty() && c.out_sent >= c.out.size() && !MoreToIssue(c, now);
+      return c.pending.empty() && (c.parked.empty() || stopping_) && c.out_sent >= c.out.size() &&
+             !MoreToIssue(*c.client, now);
     default:  // connecting, authenticating or waiting to reconnect
-      return stopping_ || !MoreToIssue(c, now);
+      return stopping_ || (c.parked.empty() && !MoreToIssue(*c.client, now));
   }
 }
 
@@ -521,7 +521,6 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
 
 bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
   const bool open_loop = config_.open_loop();
-  const size_t cap = static_cast<size_t>(config_.pipeline);
   bool all_done = true;
   *any_alive = false;
   for (auto& cp : conns_) {
@@ -535,9 +534,12 @@ bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
     } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
       ConnectFailed(c, now, "connection timed out");
     }
-    if (c.state == Conn::State::kReady && open_loop) {
-      Issue(c, now);
-      if (c.pending.size() < cap && MoreToIssue(c, now)) *wake = std::min(*wake, NextDue(c));
+    // Open loop: requests fell due. Cluster: a park may have drained or been dropped.
+    if (c.state == Conn::State::kReady && (open_loop || cluster_)) {
+      Refill(c, now);
+      if (CanIssue(*c.client) && MoreToIssue(*c.client, now)) {
+        *wake = std::min(*wake, NextDue(*c.client));
+      }
     }
     *any_alive = *any_alive || c.state != Conn::State::kDead;
     all_done = all_done && Done(c, now);
@@ -551,18 +553,20 @@ void Worker::CountLeftovers() {
     Conn& c = *cp;
     for (size_t i = 0; i < c.pending.size(); ++i) {
       const Pending& p = c.pending.At(i);
-      if (p.slot != kAuthSlot && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-        ++stats_.unanswered;
-      }
+      if (!p.control() && p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
     }
-    if (open_loop && config_.by_time() && !interrupted_) {
-      while (NextDue(c) < times_.end_ns) {
-        if (NextDue(c) >= times_.measured_start_ns) ++stats_.unanswered;
-        ++c.k;
-      }
-    }
+    // Parked requests never left: in the open loop they were due, so they count as unanswered
+    // as unsent due requests do; in the closed loop they are as if never drawn.
+    DropParked(c, /*count_unanswered=*/open_loop);
     if (c.fd >= 0) close(c.fd);
     c.fd = -1;
+  }
+  if (!open_loop || !config_.by_time() || interrupted_) return;
+  for (auto& client : clients_) {
+    while (NextDue(*client) < times_.end_ns) {
+      if (NextDue(*client) >= times_.measured_start_ns) ++stats_.unanswered;
+      ++client->k;
+    }
   }
 }
 
@@ -572,7 +576,7 @@ void Worker::Run(const RunTimes& times) {
   block_->slots.resize(workload_.slots.size());
   int64_t now = NowNs();
   for (auto& c : conns_) {
-    if (c->state == Conn::State::kReady) Issue(*c, now);
+    if (c->state == Conn::State::kReady) Refill(*c, now);
   }
   epoll_event events[kMaxEvents];
   int64_t drain_deadline = 0;

@@ -8,20 +8,26 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "loadgen/cluster.h"
 #include "loadgen/config.h"
+#include "loadgen/pending.h"
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
 
 namespace dfbench::loadgen {
 
-// Where to connect (resolved once by the runner).
+// Where to connect, resolved once.
 struct Target {
   sockaddr_storage addr{};
   socklen_t addr_len = 0;
 };
+// kEnvironment when the name does not resolve.
+core::Result<Target> ResolveTarget(const std::string& host, int port);
 
 // Times shared by all workers, on the steady clock in nanoseconds. Set by the coordinator
 // once every worker has its connections up.
@@ -33,8 +39,9 @@ struct RunTimes {
 
 class Worker {
  public:
-  Worker(const Config& config, const Workload& workload, const Target& target, int index,
-         uint64_t random_base);
+  // One server (`cluster` null), or a cluster's primaries: `targets[i]` is `cluster->nodes[i]`.
+  Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
+         const SlotMap* cluster, int index, uint64_t random_base);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -59,21 +66,39 @@ class Worker {
 
  private:
   struct Conn;
+  struct ClientState;
   enum class Phase : uint8_t { kWarmup, kMeasured };
 
+  void AddConn(ClientState& client, uint16_t node);
   void StartConnect(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
   void ReadReplies(Conn& c);
-  void Issue(Conn& c, int64_t now);
+  void AttributeRx(Conn& c);
+  // A connection has room or came up: its parked requests go out, then its client draws more.
+  void Refill(Conn& c, int64_t now);
+  void Issue(ClientState& client, int64_t now);
+  void QueueFlush(Conn& c);
   void Flush(Conn& c);
   void FlushQueued();
   void SetWantWrite(Conn& c, bool want);
-  bool MoreToIssue(const Conn& c, int64_t now) const;
+  bool MoreToIssue(const ClientState& client, int64_t now) const;
+  bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
-  int64_t NextDue(const Conn& c) const;
+  int64_t NextDue(const ClientState& client) const;
+  Pending Stamp(int64_t origin, int64_t now, const Request& request) const;
+  // Cluster mode (worker_routing.cc): each request goes to the connection of the node that owns
+  // its key's slot; a connection without room parks it; a full park stops the client drawing.
+  void IssueRouted(ClientState& client, int64_t now);
+  void Route(Conn& to, const Pending& p);
+  void Send(Conn& c, const Pending& p);
+  void Park(Conn& c, const Pending& p);
+  void MoveParked(Conn& c);
+  void DropParked(Conn& c, bool count_unanswered);
+  void OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now);
+  std::optional<uint16_t> NodeIndex(const ClusterNode& node, int64_t now);
   void Rollover(int64_t second);
   // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
   // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
@@ -88,25 +113,29 @@ class Worker {
 
   const Config& config_;
   const Workload& workload_;
-  const Target target_;
+  std::vector<Target> targets_;  // per node
+  const bool cluster_;
+  SlotMap slot_map_;  // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
   int epfd_ = -1;
-  std::vector<std::unique_ptr<Conn>> conns_;
+  std::vector<std::unique_ptr<ClientState>> clients_;
+  std::vector<std::unique_ptr<Conn>> conns_;  // epoll's id is the index
+  // Redirections read in one scan of a connection's replies, handled after it.
+  std::vector<std::pair<Pending, Redirect>> redirected_;
   std::unique_ptr<char[]> read_buf_;
   size_t read_cap_ = 0;
   std::string auth_request_;
   bool stopping_ = false;  // no new requests (interrupt or time over)
   bool interrupted_ = false;
   bool all_lost_ = false;
-  bool rescan_ = false;
+  bool rescan_ = false;    // a connection went idle or was lost: check completion soon
   bool batching_ = false;  // Issue() queues connections for FlushQueued() instead of sending
-  std::vector<Conn*> flush_queue_;  // a connection went idle or was lost: check completion soon
+  std::vector<Conn*> flush_queue_;
   int connected_ = 0;
   std::string first_error_;
-  std::vector<uint32_t> scan_counts_;
-  std::vector<bool> is_get_;  // per slot: GET replies count hits and misses  // replies per slot in
-                              // one read, for RX attribution
+  std::vector<uint32_t> scan_counts_;  // replies per slot in one read, for RX attribution
+  std::vector<bool> is_get_;           // per slot: GET replies count hits and misses
 
   ThreadStats stats_;
   SeriesMailbox mailbox_;

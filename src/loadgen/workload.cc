@@ -83,7 +83,7 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
   args_.reserve(4);
 }
 
-uint32_t ClientWorkload::Next(std::string* out) {
+Request ClientWorkload::Draw() {
   // Ratio cycle: `ratio` requests of slot 0, then of slot 1, ... (memtier's order).
   const auto& slots = workload_.slots;
   while (repeat_ >= slots[slot_].ratio) {
@@ -91,31 +91,43 @@ uint32_t ClientWorkload::Next(std::string* out) {
     slot_ = (slot_ + 1) % static_cast<uint32_t>(slots.size());
   }
   ++repeat_;
-  const uint32_t index = slot_;
-  const Slot& slot = slots[index];
-
-  const uint64_t key_index = keys_[index].Next(rng_);
-  char* end = std::to_chars(key_buf_ + prefix_len_, key_buf_ + sizeof(key_buf_), key_index).ptr;
-  const std::string_view key(key_buf_, static_cast<size_t>(end - key_buf_));
-
-  uint64_t size = config_.data_size;
-  if (config_.data_size_max > 0) size = rng_.Between(config_.data_size_min, config_.data_size_max);
-  const std::string_view data(workload_.data.data(), size);
-
-  if (config_.protocol == Protocol::kRedis) {
-    EncodeRedis(slot, out, key, data);
-  } else {
-    EncodeMemcache(slot, out, key, data);
+  Request request;
+  request.slot = static_cast<uint16_t>(slot_);
+  request.key_index = keys_[slot_].Next(rng_);
+  request.data_size = static_cast<uint32_t>(config_.data_size);
+  if (config_.data_size_max > 0) {
+    request.data_size =
+        static_cast<uint32_t>(rng_.Between(config_.data_size_min, config_.data_size_max));
   }
-  return index;
+  // Only writes expire (SETEX, memcached's exptime).
+  if (slots[slot_].kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
+    request.ttl_s = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
+  }
+  return request;
 }
 
-void ClientWorkload::EncodeRedis(const Slot& slot, std::string* out, std::string_view key,
-                                 std::string_view data) {
-  if (slot.kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
+std::string_view ClientWorkload::Key(const Request& request) {
+  char* end =
+      std::to_chars(key_buf_ + prefix_len_, key_buf_ + sizeof(key_buf_), request.key_index).ptr;
+  return {key_buf_, static_cast<size_t>(end - key_buf_)};
+}
+
+void ClientWorkload::Encode(const Request& request, std::string* out) {
+  const Slot& slot = workload_.slots[request.slot];
+  const std::string_view key = Key(request);
+  const std::string_view data(workload_.data.data(), request.data_size);
+  if (config_.protocol == Protocol::kRedis) {
+    EncodeRedis(slot, request, out, key, data);
+  } else {
+    EncodeMemcache(slot, request, out, key, data);
+  }
+}
+
+void ClientWorkload::EncodeRedis(const Slot& slot, const Request& request, std::string* out,
+                                 std::string_view key, std::string_view data) {
+  if (slot.kind == Slot::Kind::kSet && request.ttl_s > 0) {
     char ttl_buf[24];
-    const uint64_t ttl = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
-    char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), ttl).ptr;
+    char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), request.ttl_s).ptr;
     args_.clear();
     args_.emplace_back("SETEX");
     args_.push_back(key);
@@ -127,17 +139,13 @@ void ClientWorkload::EncodeRedis(const Slot& slot, std::string* out, std::string
   slot.tmpl->Encode(out, key, data);
 }
 
-void ClientWorkload::EncodeMemcache(const Slot& slot, std::string* out, std::string_view key,
-                                    std::string_view data) {
+void ClientWorkload::EncodeMemcache(const Slot& slot, const Request& request, std::string* out,
+                                    std::string_view key, std::string_view data) {
   if (slot.kind == Slot::Kind::kGet) {
     protocol::AppendMemcacheGet(out, key);
     return;
   }
-  std::chrono::seconds exptime{0};
-  if (config_.expiry_max_s > 0) {
-    exptime = std::chrono::seconds(rng_.Between(config_.expiry_min_s, config_.expiry_max_s));
-  }
-  protocol::AppendMemcacheSet(out, key, data, exptime);
+  protocol::AppendMemcacheSet(out, key, data, std::chrono::seconds(request.ttl_s));
 }
 
 }  // namespace dfbench::loadgen

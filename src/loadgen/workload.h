@@ -37,19 +37,39 @@ core::Result<Workload> BuildWorkload(const Config& config);
 // "lpush" -> "Lpushs", as memtier names per-command sections.
 std::string SectionName(std::string_view command);
 
-// One client's walk through the mix. Not thread-safe; one per connection.
+// One request as drawn from the mix, before it is written: enough to write it again, as a
+// cluster client does when a node redirects it.
+struct Request {
+  uint64_t key_index = 0;
+  uint64_t ttl_s = 0;  // 0: none
+  uint32_t data_size = 0;
+  uint16_t slot = 0;  // index into Workload::slots
+};
+
+// One client's walk through the mix. Not thread-safe; one per client.
 class ClientWorkload {
  public:
   ClientWorkload(const Config& config, const Workload& workload, int global_client,
                  uint64_t random_base);
 
-  // Appends the next request to *out; returns its slot index. `key_buf` is scratch space.
-  uint32_t Next(std::string* out);
+  // Appends the next request to *out; returns its slot index.
+  uint32_t Next(std::string* out) {
+    const Request request = Draw();
+    Encode(request, out);
+    return request.slot;
+  }
+
+  // Next() in two steps: the next request of the mix (ratio cycle, key, size, TTL), then its
+  // bytes. Key() is the request's key; its view lasts until the next call on this object.
+  Request Draw();
+  std::string_view Key(const Request& request);
+  void Encode(const Request& request, std::string* out);
 
  private:
-  void EncodeRedis(const Slot& slot, std::string* out, std::string_view key, std::string_view data);
-  void EncodeMemcache(const Slot& slot, std::string* out, std::string_view key,
-                      std::string_view data);
+  void EncodeRedis(const Slot& slot, const Request& request, std::string* out, std::string_view key,
+                   std::string_view data);
+  void EncodeMemcache(const Slot& slot, const Request& request, std::string* out,
+                      std::string_view key, std::string_view data);
 
   const Config& config_;
   const Workload& workload_;

@@ -141,4 +141,14 @@ protocol::BlockingClient TestServer::Client() const {
   return std::move(*client);
 }
 
+uint64_t TestServer::Calls(const std::string& command) const {
+  auto client = Client();
+  auto reply = client.Command({"INFO", "commandstats"});
+  if (!reply || reply->is_error()) return 0;
+  const std::string field = protocol::InfoField(reply->str, "cmdstat_" + command);
+  const size_t calls = field.find("calls=");
+  if (calls == std::string::npos) return 0;
+  return std::stoull(field.substr(calls + 6));
+}
+
 }  // namespace dfbench::testing

@@ -52,6 +52,10 @@ class TestServer {
   // connect, since the server answered when it started.
   protocol::BlockingClient Client() const;
 
+  // Redis: how often the server ran `command` (INFO commandstats' cmdstat_<command> calls; 0
+  // when it never did). Redirected (MOVED, ASK) and refused calls are not counted there.
+  uint64_t Calls(const std::string& command) const;
+
   // Kills and reaps the server now (e.g. to test what happens when it goes away).
   void Stop();
 

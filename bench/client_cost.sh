@@ -1,0 +1,80 @@
+# Shared by the client-efficiency scripts (source it): a scratch directory and the servers
+# started in it, cleaned up on exit; clients timed on CLIENT_CPU; runs recorded and their
+# medians printed, ours next to each peer.
+#   needs: CLIENT_CPU set before sourcing; sets: work, server_pids, cpu_s, wall_s
+
+die() { echo "$(basename "$0" .sh): $*" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || die "/usr/bin/time not found (apt-get install time)"
+command -v taskset >/dev/null || die "taskset not found (util-linux)"
+
+work=$(mktemp -d /tmp/dfbench-bench-XXXXXX)
+server_pids=()
+cleanup() {
+  for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_for_ping() {  # port: waits up to 5 s for a RESP server there to answer PING
+  for _ in $(seq 50); do
+    python3 - "$1" <<'PY' 2>/dev/null && return 0
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1)
+s.sendall(b"PING\r\n")
+sys.exit(0 if s.recv(16).startswith(b"+PONG") else 1)
+PY
+    sleep 0.1
+  done
+  die "no server answered on port $1 (logs in $work)"
+}
+
+# Runs a client pinned to CLIENT_CPU under /usr/bin/time; sets cpu_s and wall_s.
+timed() {
+  /usr/bin/time -f "%U %S %e" -o "$work/time" taskset -c "$CLIENT_CPU" "$@" \
+    >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "failed: $*"; }
+  read -r user sys wall <"$work/time"
+  cpu_s=$(echo "$user + $sys" | bc -l)
+  wall_s=$wall
+}
+
+json_count() {  # ALL STATS.Totals.Count of a memtier-format JSON file
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ALL STATS"]["Totals"]["Count"])' "$1"
+}
+
+# One line per run: tool|pipeline|ops|cpu_s|wall_s|ops_per_cpu_s
+: >"$work/runs"
+record() {  # tool pipeline ops
+  echo "$1|$2|$3|$cpu_s|$wall_s|$(echo "$3 / $cpu_s" | bc -l)" >>"$work/runs"
+}
+
+# The median run of each tool and pipeline, then ours over each peer named.
+print_medians() {  # peer tool names
+  python3 - "$work/runs" "$@" <<'PY'
+import sys
+runs = {}
+for line in open(sys.argv[1]):
+    tool, pipeline, ops, cpu, wall, per = line.strip().split("|")
+    runs.setdefault((tool, int(pipeline)), []).append((float(per), int(ops), float(cpu), float(wall)))
+print("%-32s %8s %12s %8s %8s %14s   %s" % ("tool", "pipeline", "ops", "cpu_s", "wall_s",
+                                          "ops/cpu-s", "(all runs, ops/cpu-s)"))
+median = {}
+for (tool, pipeline), rs in sorted(runs.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+    rs.sort()
+    per, ops, cpu, wall = rs[(len(rs) - 1) // 2] if len(rs) % 2 else rs[len(rs) // 2]
+    median[(tool, pipeline)] = per
+    print("%-32s %8d %12d %8.2f %8.2f %14.0f   %s" % (tool, pipeline, ops, cpu, wall, per,
+                                                   " ".join("%.0f" % r[0] for r in rs)))
+print()
+for pipeline in sorted({p for _, p in median}, reverse=True):
+    ours = median.get(("dfbench loadgen", pipeline))
+    parts = []
+    for tool in sys.argv[2:]:
+        if ours and (tool, pipeline) in median:
+            parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" ")[0]))
+    print("pipeline %d: dfbench %s" % (pipeline, ", ".join(parts) if parts else "(no peers)"))
+PY
+}

@@ -1,0 +1,260 @@
+// Cluster mode: the routing rules on their own, then runs against a real 3-node Redis Cluster,
+// with the server's command counts as the judge (never speed).
+#include "loadgen/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "loadgen/loadgen.h"
+#include "loadgen/run_ok_test_support.h"
+#include "support/test_cluster.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using protocol::Reply;
+using protocol::ReplyType;
+using testing::TestCluster;
+
+TEST(HashSlot, IsCrc16XmodemOfTheKeyModulo16384) {
+  EXPECT_EQ(HashSlot("123456789"), 0x31C3);  // CRC16/XMODEM's check value
+  EXPECT_EQ(HashSlot(""), 0);
+}
+
+TEST(HashSlot, HashesOnlyANonEmptyTag) {
+  EXPECT_EQ(HashSlot("{user1000}.following"), HashSlot("user1000"));
+  EXPECT_EQ(HashSlot("{user1000}.followers"), HashSlot("user1000"));
+  EXPECT_EQ(HashSlot("foo{bar}{zap}"), HashSlot("bar"));  // the first tag only
+  EXPECT_EQ(HashSlot("foo{}{bar}"), HashSlot("foo{}{bar}"));
+  EXPECT_NE(HashSlot("foo{}{bar}"), HashSlot("bar"));      // an empty tag hashes the whole key
+  EXPECT_EQ(HashSlot("foo{{bar}}zap"), HashSlot("{bar"));  // up to the first '}'
+  EXPECT_EQ(HashSlot("foo{bar"), HashSlot("foo{bar"));     // unclosed: the whole key
+}
+
+TEST(ParseRedirect, ReadsMovedAndAsk) {
+  auto moved = ParseRedirect("MOVED 3999 127.0.0.1:6381");
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->kind, Redirect::Kind::kMoved);
+  EXPECT_EQ(moved->slot, 3999);
+  EXPECT_EQ(moved->node, (ClusterNode{.host = "127.0.0.1", .port = 6381}));
+  auto ask = ParseRedirect("ASK 0 ::1:7000");
+  ASSERT_TRUE(ask);
+  EXPECT_EQ(ask->kind, Redirect::Kind::kAsk);
+  EXPECT_EQ(ask->node, (ClusterNode{.host = "::1", .port = 7000}));
+  auto no_host = ParseRedirect("MOVED 12 :7001");
+  ASSERT_TRUE(no_host);
+  EXPECT_EQ(no_host->node.host, "");
+}
+
+TEST(ParseRedirect, RefusesOtherErrors) {
+  for (const char* text : {"ERR wrong number of arguments", "MOVED", "MOVED 16384 h:1",
+                           "MOVED x h:1", "ASK 1 host", "ASK 1 host:0", "TRYAGAIN"}) {
+    EXPECT_FALSE(ParseRedirect(text)) << text;
+  }
+}
+
+Reply Int(int64_t v) {
+  return Reply{.type = ReplyType::kInteger, .integer = v};
+}
+Reply Bulk(std::string s) {
+  return Reply{.type = ReplyType::kBulkString, .str = std::move(s)};
+}
+Reply Array(std::vector<Reply> elements) {
+  return Reply{.type = ReplyType::kArray, .elements = std::move(elements)};
+}
+Reply Range(int first, int last, const std::string& host, int port) {
+  return Array({Int(first), Int(last), Array({Bulk(host), Int(port), Bulk("id")})});
+}
+
+TEST(ParseClusterSlots, MapsEverySlotToItsPrimary) {
+  auto map =
+      ParseClusterSlots(Array({Range(0, 5460, "10.0.0.1", 7000), Range(5461, 10922, "", 7001),
+                               Range(10923, 16383, "10.0.0.1", 7000)}),
+                        "seed");
+  ASSERT_TRUE(map) << map.error().message;
+  ASSERT_EQ(map->nodes.size(), 2u);
+  EXPECT_EQ(map->nodes[1], (ClusterNode{.host = "seed", .port = 7001}));  // "": the seed's host
+  EXPECT_EQ(map->owner[0], 0);
+  EXPECT_EQ(map->owner[5461], 1);
+  EXPECT_EQ(map->owner[16383], 0);
+}
+
+TEST(ParseClusterSlots, RefusesAMapWithAHole) {
+  auto map = ParseClusterSlots(Array({Range(0, 100, "h", 1)}), "seed");
+  ASSERT_FALSE(map);
+  EXPECT_NE(map.error().message.find("slot 101 has no owner"), std::string::npos);
+}
+
+TEST(ParseClusterSlots, RefusesWhatIsNotASlotList) {
+  EXPECT_FALSE(ParseClusterSlots(Reply{.type = ReplyType::kError, .str = "ERR no cluster"}, "s"));
+  EXPECT_FALSE(ParseClusterSlots(Array({Array({Int(0)})}), "s"));
+  EXPECT_FALSE(ParseClusterSlots(Array({Range(5, 2, "h", 1)}), "s"));
+}
+
+// --- against a real cluster ---
+
+Options ClusterOptions(const TestCluster& cluster) {
+  Options o;
+  o.port = cluster.node(1).port();  // any node will do as the seed
+  o.threads = 2;
+  o.clients = 2;
+  o.progress = "never";
+  o.cluster_mode = true;
+  o.key_maximum = 5000;
+  return o;
+}
+
+uint64_t SumCalls(const TestCluster& cluster, const std::string& command) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < cluster.size(); ++i) sum += cluster.node(i).Calls(command);
+  return sum;
+}
+
+TEST(ClusterRun, HashSlotAgreesWithTheServer) {
+  auto cluster = TestCluster::StartRedis(1);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  auto client = cluster->node(0).Client();
+  for (const std::string key : {"memtier-0", "memtier-12345", "{tag}x", "a{b}c", "x{}y", "k{"}) {
+    auto reply = client.Command({"CLUSTER", "KEYSLOT", key});
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(HashSlot(key), reply->integer) << key;
+  }
+}
+
+TEST(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
+  auto cluster = TestCluster::StartRedis(3);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  Options o = ClusterOptions(*cluster);
+  o.requests = "500";
+  o.ratio = "1:1";
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 500);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.unanswered, 0u);
+  EXPECT_EQ(r.totals.moved + r.totals.ask, 0u);
+  EXPECT_EQ(SumCalls(*cluster, "set") + SumCalls(*cluster, "get"), r.totals.count);
+  for (size_t i = 0; i < cluster->size(); ++i) {
+    EXPECT_GT(cluster->node(i).Calls("set"), 0u) << "node " << i << " got no load";
+  }
+  EXPECT_EQ(r.cluster_nodes.size(), 3u);
+}
+
+TEST(ClusterRun, CustomCommandsAreRoutedByTheirKey) {
+  auto cluster = TestCluster::StartRedis(3);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  Options o = ClusterOptions(*cluster);
+  o.requests = "300";
+  o.pipeline = 4;
+  o.commands = {{.text = "LPUSH __key__ __data__"}};
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 300);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(SumCalls(*cluster, "lpush"), r.totals.count);
+}
+
+TEST(ClusterRun, OpenLoopKeepsItsRateAcrossNodes) {
+  auto cluster = TestCluster::StartRedis(3);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  Options o = ClusterOptions(*cluster);
+  o.test_time = "2";
+  o.rate = "2000";
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.errors, 0u);
+  // Unanswered requests include due ones that never left, so the server ran between the two.
+  const uint64_t calls = SumCalls(*cluster, "set") + SumCalls(*cluster, "get");
+  EXPECT_GE(calls, r.totals.count);
+  EXPECT_LE(calls, r.totals.count + r.unanswered);
+  EXPECT_GT(r.totals.count, 0u);
+}
+
+TEST(ClusterRun, RefusesANodeThatIsNotInACluster) {
+  auto server = testing::TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o;
+  o.port = server->port();
+  o.cluster_mode = true;
+  o.progress = "never";
+  auto config = ParseOptions(o);
+  ASSERT_TRUE(config);
+  auto report = loadgen::Run(*config);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(report.error().message.find("CLUSTER SLOTS"), std::string::npos)
+      << report.error().message;
+}
+
+std::string MyId(const testing::TestServer& node) {
+  auto client = node.Client();
+  auto reply = client.Command({"CLUSTER", "MYID"});
+  return reply ? reply->str : "";
+}
+
+// Moves `slot` from `from` to `to` the way redis-cli --cluster reshard does: IMPORTING and
+// MIGRATING, the keys in batches (with pauses, so the load meets the half-moved slot), then the
+// new owner announced.
+void MigrateSlot(const testing::TestServer& from, const testing::TestServer& to, int slot) {
+  auto src = from.Client();
+  auto dst = to.Client();
+  const std::string s = std::to_string(slot);
+  ASSERT_FALSE(dst.Command({"CLUSTER", "SETSLOT", s, "IMPORTING", MyId(from)})->is_error());
+  ASSERT_FALSE(src.Command({"CLUSTER", "SETSLOT", s, "MIGRATING", MyId(to)})->is_error());
+  while (true) {
+    auto keys = src.Command({"CLUSTER", "GETKEYSINSLOT", s, "20"});
+    ASSERT_TRUE(keys);
+    if (keys->elements.empty()) break;
+    std::vector<std::string> migrate = {
+        "MIGRATE", to.host(), std::to_string(to.port()), "", "0", "5000", "REPLACE", "KEYS"};
+    for (const auto& key : keys->elements) migrate.push_back(key.str);
+    auto reply = src.Command(migrate);
+    ASSERT_TRUE(reply);
+    ASSERT_FALSE(reply->is_error()) << reply->str;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_FALSE(dst.Command({"CLUSTER", "SETSLOT", s, "NODE", MyId(to)})->is_error());
+  ASSERT_FALSE(src.Command({"CLUSTER", "SETSLOT", s, "NODE", MyId(to)})->is_error());
+}
+
+TEST(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
+  auto cluster = TestCluster::StartRedis(3);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  // Every key carries one hash tag, so the whole load is on the one slot that moves.
+  Options o = ClusterOptions(*cluster);
+  o.key_prefix = "{moving}:";
+  o.key_maximum = 400;
+  o.ratio = "1:1";
+  o.test_time = "3";
+  const int slot = HashSlot("moving");
+  size_t owner = 0;  // the node that answers for the slot rather than redirecting
+  for (size_t i = 0; i < cluster->size(); ++i) {
+    auto client = cluster->node(i).Client();
+    if (auto reply = client.Command({"EXISTS", "{moving}:0"}); reply && !reply->is_error())
+      owner = i;
+  }
+  const size_t next = (owner + 1) % cluster->size();
+  auto config = ParseOptions(o);
+  ASSERT_TRUE(config);
+  core::Result<Report> report;
+  std::thread load([&] { report = loadgen::Run(*config); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  MigrateSlot(cluster->node(owner), cluster->node(next), slot);
+  load.join();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->errors, 0u) << (report->error_samples.empty() ? "" : report->error_samples[0]);
+  EXPECT_EQ(report->unanswered, 0u);
+  EXPECT_EQ(report->connection_errors, 0u);
+  EXPECT_GT(report->totals.ask, 0u);
+  EXPECT_GT(report->totals.moved, 0u);
+  // Each measured request ran exactly once: the redirected ones are not among the calls.
+  EXPECT_EQ(SumCalls(*cluster, "set") + SumCalls(*cluster, "get"),
+            report->totals.count + report->warmup_count);
+  EXPECT_GT(cluster->node(next).Calls("get"), 0u);
+  const auto json = nlohmann::json::parse(ReportJson(*report, *config));
+  EXPECT_EQ(json["dfbench"]["cluster"]["moved"], report->totals.moved);
+  EXPECT_TRUE(json["ALL STATS"]["Totals"].contains("MOVED/sec"));
+}
+
+}  // namespace
+}  // namespace dfbench::loadgen

@@ -1,0 +1,62 @@
+// A worker's connections and clients (private to worker.cc and worker_routing.cc). A client is
+// memtier's: one key stream, one request budget, one open-loop schedule. It owns one
+// connection, or in cluster mode one per node.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loadgen/pending.h"
+#include "loadgen/worker.h"
+#include "protocol/memcache_text.h"
+#include "protocol/resp_parser.h"
+
+namespace dfbench::loadgen {
+
+struct Worker::ClientState {
+  ClientState(const Config& config, const Workload& workload, int global_client,
+              uint64_t random_base)
+      : workload(config, workload, global_client, random_base) {}
+
+  ClientWorkload workload;
+  uint64_t issued = 0;  // measured requests drawn
+  uint64_t limit = UINT64_MAX;
+  // Open loop: request k is due at t0_ns + k * interval_ns.
+  int64_t t0_ns = 0;
+  double interval_ns = 0;
+  uint64_t k = 0;
+  std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
+  int full_parks = 0;                // cluster: connections whose park is full; draws wait
+};
+
+struct Worker::Conn {
+  enum class State : uint8_t { kIdle, kConnecting, kAuth, kReady, kBackoff, kDead };
+
+  Conn(const Config& config, ClientState* owner, uint16_t node_index)
+      : pending(static_cast<size_t>(config.pipeline) + 1), client(owner), node(node_index) {}
+
+  int fd = -1;
+  uint32_t id = 0;
+  State state = State::kIdle;
+  bool want_write = false;
+  bool ever_connected = false;
+  std::string out;
+  size_t out_sent = 0;
+  std::string stash;  // an incomplete reply line carried to the next read
+  PendingRing pending;
+  PendingRing parked{1};  // cluster: drawn for this node, waiting for room
+  bool park_full = false;
+  protocol::RespScanner resp;
+  protocol::MemcacheScanner memcache;
+  ClientState* client;
+  uint16_t node;
+  int64_t backoff_ns = 0;
+  int64_t down_since_ns = 0;  // when the connection was lost; 0 while connected
+  int64_t retry_at_ns = 0;
+  uint64_t rx_unattributed = 0;
+  uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
+  bool flush_queued = false;
+};
+
+}  // namespace dfbench::loadgen

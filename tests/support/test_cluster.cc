@@ -1,0 +1,28 @@
+#include "support/test_cluster.h"
+
+#include <chrono>
+
+#include "engines/cluster_formation.h"
+
+namespace dfbench::testing {
+
+core::Result<TestCluster> TestCluster::StartRedis(int nodes) {
+  TestCluster cluster;
+  std::vector<engines::ClusterMember> members;
+  for (int i = 0; i < nodes; ++i) {
+    // nodes.conf lands in each server's own scratch directory (--dir). The bus port is free
+    // too: the default, port + 10000, overflows from the ephemeral ports the servers get.
+    const int bus_port = FreePort();
+    auto server = TestServer::StartRedis(
+        {"--cluster-enabled", "yes", "--cluster-port", std::to_string(bus_port)});
+    if (!server) return tl::unexpected(server.error());
+    members.push_back({.host = server->host(), .port = server->port(), .bus_port = bus_port});
+    cluster.nodes_.push_back(std::move(*server));
+  }
+  if (auto st = engines::FormCluster(members, std::chrono::seconds(30)); !st) {
+    return tl::unexpected(st.error());
+  }
+  return cluster;
+}
+
+}  // namespace dfbench::testing
