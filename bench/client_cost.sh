@@ -1,9 +1,16 @@
-# Shared by the client-efficiency scripts (source it): a scratch directory and the servers
-# started in it, cleaned up on exit; clients timed on CLIENT_CPU; runs recorded and their
-# medians printed, ours next to each peer.
-#   needs: CLIENT_CPU set before sourcing; sets: work, server_pids, cpu_s, wall_s
+# Shared by the client-efficiency scripts (source it): the settings they share, a scratch
+# directory and the servers started in it, cleaned up on exit; clients timed on CLIENT_CPU; runs
+# recorded and their medians printed, ours next to each peer.
+#   needs: repo; sets: work, server_pids, cpu_s, wall_s
+
+DFBENCH=${DFBENCH:-$repo/build/dfbench}
+DURATION=${DURATION:-10}
+REPEAT=${REPEAT:-3}
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
 
 die() { echo "$(basename "$0" .sh): $*" >&2; exit 1; }
+[ -x "$DFBENCH" ] || die "no dfbench binary at $DFBENCH (build it, or set DFBENCH=/path)"
 command -v /usr/bin/time >/dev/null || die "/usr/bin/time not found (apt-get install time)"
 command -v taskset >/dev/null || die "taskset not found (util-linux)"
 

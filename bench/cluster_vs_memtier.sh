@@ -15,16 +15,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 testbed_bin=$repo/../shared/testbeds/bin
-DFBENCH=${DFBENCH:-$repo/build/dfbench}
 MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || echo "$testbed_bin/memtier_benchmark")}
 CLUSTER_CLI=${CLUSTER_CLI:-$(command -v redis-cli || echo "$testbed_bin/valkey-cli")}
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 NODES=${NODES:-3}
 CLIENTS=${CLIENTS:-20}
-DURATION=${DURATION:-10}
-REPEAT=${REPEAT:-3}
-SERVER_CPU=${SERVER_CPU:-0}
-CLIENT_CPU=${CLIENT_CPU:-1}
 KEYS=100000
 VALUE=256
 

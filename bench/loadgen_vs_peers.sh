@@ -19,20 +19,14 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-DFBENCH=${DFBENCH:-$repo/build/dfbench}
 MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || true)}
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 REDIS_BENCHMARK=${REDIS_BENCHMARK:-redis-benchmark}
-DURATION=${DURATION:-10}
-REPEAT=${REPEAT:-3}
-SERVER_CPU=${SERVER_CPU:-0}
-CLIENT_CPU=${CLIENT_CPU:-1}
 KEYS=100000
 CONNS=50
 VALUE=256
 
 source "$repo/bench/client_cost.sh"
-[ -x "$DFBENCH" ] || die "no dfbench binary at $DFBENCH (build it, or set DFBENCH=/path)"
 command -v "$REDIS_SERVER" >/dev/null || die "redis-server not found"
 
 port=$(free_port)

@@ -96,27 +96,56 @@ TEST(ParseClusterSlots, RefusesWhatIsNotASlotList) {
 
 // --- against a real cluster ---
 
-Options ClusterOptions(const TestCluster& cluster) {
-  Options o;
-  o.port = cluster.node(1).port();  // any node will do as the seed
-  o.threads = 2;
-  o.clients = 2;
-  o.progress = "never";
-  o.cluster_mode = true;
-  o.key_maximum = 5000;
-  return o;
-}
+// One 3-node cluster for the suite, emptied and its counters reset before each test.
+class ClusterRun : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto cluster = TestCluster::StartRedis(3);
+    if (cluster) {
+      cluster_ = new TestCluster(std::move(*cluster));
+    } else {
+      start_error_ = cluster.error().message;
+    }
+  }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_NE(cluster_, nullptr) << start_error_;
+    for (size_t i = 0; i < cluster_->size(); ++i) {
+      auto client = cluster_->node(i).Client();
+      ASSERT_TRUE(client.Command({"FLUSHALL"}));
+      ASSERT_TRUE(client.Command({"CONFIG", "RESETSTAT"}));
+    }
+  }
 
-uint64_t SumCalls(const TestCluster& cluster, const std::string& command) {
-  uint64_t sum = 0;
-  for (size_t i = 0; i < cluster.size(); ++i) sum += cluster.node(i).Calls(command);
-  return sum;
-}
+  // Two threads of two clients, keys 0..5000, through node 1 (any node will do as the seed).
+  static Options ClusterOptions() {
+    Options o;
+    o.port = cluster_->node(1).port();
+    o.threads = 2;
+    o.clients = 2;
+    o.progress = "never";
+    o.cluster_mode = true;
+    o.key_maximum = 5000;
+    return o;
+  }
+  // The calls of `command` on every node.
+  static uint64_t Calls(const std::string& command) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < cluster_->size(); ++i) sum += cluster_->node(i).Calls(command);
+    return sum;
+  }
 
-TEST(ClusterRun, HashSlotAgreesWithTheServer) {
-  auto cluster = TestCluster::StartRedis(1);
-  ASSERT_TRUE(cluster) << cluster.error().message;
-  auto client = cluster->node(0).Client();
+  static TestCluster* cluster_;
+  static std::string start_error_;
+};
+TestCluster* ClusterRun::cluster_ = nullptr;
+std::string ClusterRun::start_error_;
+
+TEST_F(ClusterRun, HashSlotAgreesWithTheServer) {
+  auto client = cluster_->node(0).Client();
   for (const std::string key : {"memtier-0", "memtier-12345", "{tag}x", "a{b}c", "x{}y", "k{"}) {
     auto reply = client.Command({"CLUSTER", "KEYSLOT", key});
     ASSERT_TRUE(reply);
@@ -124,10 +153,8 @@ TEST(ClusterRun, HashSlotAgreesWithTheServer) {
   }
 }
 
-TEST(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
-  auto cluster = TestCluster::StartRedis(3);
-  ASSERT_TRUE(cluster) << cluster.error().message;
-  Options o = ClusterOptions(*cluster);
+TEST_F(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
+  Options o = ClusterOptions();
   o.requests = "500";
   o.ratio = "1:1";
   const Report r = RunOk(o);
@@ -135,55 +162,47 @@ TEST(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.unanswered, 0u);
   EXPECT_EQ(r.totals.moved + r.totals.ask, 0u);
-  EXPECT_EQ(SumCalls(*cluster, "set") + SumCalls(*cluster, "get"), r.totals.count);
-  for (size_t i = 0; i < cluster->size(); ++i) {
-    EXPECT_GT(cluster->node(i).Calls("set"), 0u) << "node " << i << " got no load";
+  EXPECT_EQ(Calls("set") + Calls("get"), r.totals.count);
+  for (size_t i = 0; i < cluster_->size(); ++i) {
+    EXPECT_GT(cluster_->node(i).Calls("set"), 0u) << "node " << i << " got no load";
   }
   EXPECT_EQ(r.cluster_nodes.size(), 3u);
 }
 
-TEST(ClusterRun, CustomCommandsAreRoutedByTheirKey) {
-  auto cluster = TestCluster::StartRedis(3);
-  ASSERT_TRUE(cluster) << cluster.error().message;
-  Options o = ClusterOptions(*cluster);
+TEST_F(ClusterRun, CustomCommandsAreRoutedByTheirKey) {
+  Options o = ClusterOptions();
   o.requests = "300";
   o.pipeline = 4;
   o.commands = {{.text = "LPUSH __key__ __data__"}};
   const Report r = RunOk(o);
   EXPECT_EQ(r.totals.count, 2u * 2 * 300);
   EXPECT_EQ(r.errors, 0u);
-  EXPECT_EQ(SumCalls(*cluster, "lpush"), r.totals.count);
+  EXPECT_EQ(Calls("lpush"), r.totals.count);
 }
 
-TEST(ClusterRun, OpenLoopKeepsItsRateAcrossNodes) {
-  auto cluster = TestCluster::StartRedis(3);
-  ASSERT_TRUE(cluster) << cluster.error().message;
-  Options o = ClusterOptions(*cluster);
+TEST_F(ClusterRun, OpenLoopKeepsItsRateAcrossNodes) {
+  Options o = ClusterOptions();
   o.test_time = "2";
   o.rate = "2000";
   const Report r = RunOk(o);
   EXPECT_EQ(r.errors, 0u);
   // Unanswered requests include due ones that never left, so the server ran between the two.
-  const uint64_t calls = SumCalls(*cluster, "set") + SumCalls(*cluster, "get");
+  const uint64_t calls = Calls("set") + Calls("get");
   EXPECT_GE(calls, r.totals.count);
   EXPECT_LE(calls, r.totals.count + r.unanswered);
   EXPECT_GT(r.totals.count, 0u);
 }
 
-TEST(ClusterRun, RefusesANodeThatIsNotInACluster) {
+TEST(ClusterMode, RefusesANodeThatIsNotInACluster) {
   auto server = testing::TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   Options o;
   o.port = server->port();
   o.cluster_mode = true;
   o.progress = "never";
-  auto config = ParseOptions(o);
-  ASSERT_TRUE(config);
-  auto report = loadgen::Run(*config);
-  ASSERT_FALSE(report);
-  EXPECT_EQ(report.error().kind, core::ErrorKind::kEnvironment);
-  EXPECT_NE(report.error().message.find("CLUSTER SLOTS"), std::string::npos)
-      << report.error().message;
+  const core::Error error = RunFails(o);
+  EXPECT_EQ(error.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(error.message.find("CLUSTER SLOTS"), std::string::npos) << error.message;
 }
 
 std::string MyId(const testing::TestServer& node) {
@@ -217,29 +236,28 @@ void MigrateSlot(const testing::TestServer& from, const testing::TestServer& to,
   ASSERT_FALSE(src.Command({"CLUSTER", "SETSLOT", s, "NODE", MyId(to)})->is_error());
 }
 
-TEST(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
-  auto cluster = TestCluster::StartRedis(3);
-  ASSERT_TRUE(cluster) << cluster.error().message;
+// Last in the suite: it moves a slot of the shared cluster for good.
+TEST_F(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
   // Every key carries one hash tag, so the whole load is on the one slot that moves.
-  Options o = ClusterOptions(*cluster);
+  Options o = ClusterOptions();
   o.key_prefix = "{moving}:";
   o.key_maximum = 400;
   o.ratio = "1:1";
   o.test_time = "3";
   const int slot = HashSlot("moving");
   size_t owner = 0;  // the node that answers for the slot rather than redirecting
-  for (size_t i = 0; i < cluster->size(); ++i) {
-    auto client = cluster->node(i).Client();
+  for (size_t i = 0; i < cluster_->size(); ++i) {
+    auto client = cluster_->node(i).Client();
     if (auto reply = client.Command({"EXISTS", "{moving}:0"}); reply && !reply->is_error())
       owner = i;
   }
-  const size_t next = (owner + 1) % cluster->size();
+  const size_t next = (owner + 1) % cluster_->size();
   auto config = ParseOptions(o);
   ASSERT_TRUE(config);
   core::Result<Report> report;
   std::thread load([&] { report = loadgen::Run(*config); });
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-  MigrateSlot(cluster->node(owner), cluster->node(next), slot);
+  MigrateSlot(cluster_->node(owner), cluster_->node(next), slot);
   load.join();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->errors, 0u) << (report->error_samples.empty() ? "" : report->error_samples[0]);
@@ -248,9 +266,8 @@ TEST(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
   EXPECT_GT(report->totals.ask, 0u);
   EXPECT_GT(report->totals.moved, 0u);
   // Each measured request ran exactly once: the redirected ones are not among the calls.
-  EXPECT_EQ(SumCalls(*cluster, "set") + SumCalls(*cluster, "get"),
-            report->totals.count + report->warmup_count);
-  EXPECT_GT(cluster->node(next).Calls("get"), 0u);
+  EXPECT_EQ(Calls("set") + Calls("get"), report->totals.count + report->warmup_count);
+  EXPECT_GT(cluster_->node(next).Calls("get"), 0u);
   const auto json = nlohmann::json::parse(ReportJson(*report, *config));
   EXPECT_EQ(json["dfbench"]["cluster"]["moved"], report->totals.moved);
   EXPECT_TRUE(json["ALL STATS"]["Totals"].contains("MOVED/sec"));

@@ -366,12 +366,9 @@ TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {
   Options o;
   o.port = testing::FreePort();
   o.progress = "never";
-  auto config = ParseOptions(o);
-  ASSERT_TRUE(config);
-  auto r = loadgen::Run(*config);
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
-  EXPECT_NE(r.error().message.find("cannot connect"), std::string::npos) << r.error().message;
+  const core::Error refused = RunFails(o);
+  EXPECT_EQ(refused.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(refused.message.find("cannot connect"), std::string::npos) << refused.message;
 
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
@@ -380,22 +377,20 @@ TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {
     ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "sekret"}));
   }
   o.port = server->port();
-  r = loadgen::Run(*ParseOptions(o));
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
-  EXPECT_NE(r.error().message.find("requires a password"), std::string::npos) << r.error().message;
+  const core::Error no_password = RunFails(o);
+  EXPECT_EQ(no_password.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(no_password.message.find("requires a password"), std::string::npos)
+      << no_password.message;
   o.password = "wrong";
-  r = loadgen::Run(*ParseOptions(o));
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().kind, core::ErrorKind::kEnvironment);
-  EXPECT_NE(r.error().message.find("authentication"), std::string::npos) << r.error().message;
+  const core::Error wrong_password = RunFails(o);
+  EXPECT_EQ(wrong_password.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(wrong_password.message.find("authentication"), std::string::npos)
+      << wrong_password.message;
   o.password = "sekret";
   o.requests = "10";
   o.threads = 1;
   o.clients = 2;
-  r = loadgen::Run(*ParseOptions(o));
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->totals.count, 20u);
+  EXPECT_EQ(RunOk(o).totals.count, 20u);
 }
 
 }  // namespace
