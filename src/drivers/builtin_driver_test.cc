@@ -33,6 +33,14 @@ TEST(BuiltinDriver, CommandLineCarriesTheLoad) {
             "--distinct-client-seed --json-out-file /tmp/r");
 }
 
+TEST(BuiltinDriver, AClusterTargetIsDrivenInClusterMode) {
+  const drivers::Target cluster{.address = "127.0.0.1", .port = 7000, .cluster = true};
+  auto args = BuiltinDriver::BuildArgs("dfbench", cluster, core::kRunLoad, core::Pass::Requests(10),
+                                       "r.json");
+  EXPECT_NE(JoinArgs(args).find(" --pipeline 30 --cluster-mode "), std::string::npos)
+      << JoinArgs(args);
+}
+
 TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
   const core::Load load{.threads = 1,
                         .clients = 2,

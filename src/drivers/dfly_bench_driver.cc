@@ -30,6 +30,11 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                                                      const core::Pass& pass,
                                                      const std::string& report_path) {
   if (auto st = RefuseOpenLoop(pass, "dfly_bench"); !st) return tl::unexpected(st.error());
+  if (target.cluster) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "dfly_bench cannot follow a cluster's slot map: drive a cluster topology "
+                      "with the built-in load generator or memtier_benchmark");
+  }
   const bool fill = pass.length == core::Pass::Length::kFill;
   if (fill && load.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");

@@ -48,6 +48,14 @@ TEST(DflyBenchDriver, MeasuredPassCommandLine) {
   EXPECT_EQ(*args, want);
 }
 
+TEST(DflyBenchDriver, RefusesACluster) {
+  const Target cluster{.address = "h", .port = 1, .cluster = true};
+  auto args = DflyBenchDriver::BuildArgs("dfly_bench", cluster, core::kRunLoad, kOneSecond, "r");
+  ASSERT_FALSE(args);
+  EXPECT_EQ(args.error().kind, core::ErrorKind::kUsage);
+  EXPECT_NE(args.error().message.find("cluster"), std::string::npos);
+}
+
 TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
   core::Load load = core::kRunLoad;
   load.command = "SET __key__ __data__";

@@ -21,6 +21,7 @@ struct Target {
   std::string address;
   int port = 0;
   std::string protocol = "redis";  // redis | memcache_text
+  bool cluster = false;  // a Redis Cluster (or an emulated one): the client follows its slot map
 };
 
 // Connections for a fill with memtier-style parallel slices (each connection a contiguous

@@ -8,6 +8,8 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
               {"--server", target.address, "--port", std::to_string(target.port), "--protocol",
                target.protocol, "--threads", std::to_string(threads), "--clients",
                std::to_string(clients), "--pipeline", std::to_string(pipeline)});
+  // Each client then connects to every primary and routes by hash slot.
+  if (target.cluster) args.emplace_back("--cluster-mode");
 }
 
 void AppendLengthArgs(std::vector<std::string>& args, const core::Pass& pass,

@@ -69,7 +69,10 @@ core::Status FormCluster(const std::vector<ClusterMember>& members,
   if (members.empty()) return Fail(ErrorKind::kUsage, "a cluster needs at least one node");
   std::vector<protocol::BlockingClient> clients;
   for (const auto& member : members) {
-    auto client = protocol::BlockingClient::Connect(member.host, member.port, kMemberTimeout);
+    const bool forwarded = member.control_port > 0;
+    auto client = protocol::BlockingClient::Connect(forwarded ? member.control_host : member.host,
+                                                    forwarded ? member.control_port : member.port,
+                                                    kMemberTimeout);
     if (!client) return tl::unexpected(client.error());
     clients.push_back(std::move(*client));
   }

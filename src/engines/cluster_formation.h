@@ -12,9 +12,13 @@
 namespace dfbench::engines {
 
 struct ClusterMember {
+  // Where the other nodes reach it.
   std::string host;
   int port = 0;
   int bus_port = 0;  // the cluster bus (--cluster-port); 0: the default, port + 10000
+  // Where dfbench reaches it (a forwarded port on an SSH host); empty / 0: host and port.
+  std::string control_host;
+  int control_port = 0;
 };
 
 // The slots node `index` of `count` gets: [first, last].

@@ -49,6 +49,13 @@ struct Tuning {
   // "pin_network" only when applied.
   bool redis_pin_network = false;
   bool valkey_pin_network = false;
+  // Redis / Valkey: 0 runs one process; N >= 1 a Redis Cluster of N primaries on the server
+  // host, each its own process on its own share of `cpus` (the reference's --<engine>_<knob>).
+  int redis_shards = 0;
+  int valkey_shards = 0;
+  // Dragonfly's --cluster_mode=emulated: one process that answers the cluster commands as a
+  // one-node cluster, so a cluster client drives it unchanged.
+  bool dragonfly_cluster_emulated = false;
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
 };
@@ -64,6 +71,8 @@ struct TuningFacts {
   bool Tuning::*pin_network = nullptr;  // onto the network-I/O CPUs (NetworkPinCpus)
   // A worker thread per CPU it may use when 0 (-t N), recorded as "threads".
   int Tuning::*worker_threads = nullptr;
+  // Runs as a cluster of this many primaries when > 0, recorded as "shards".
+  int Tuning::*shards = nullptr;
 };
 
 // One engine and the facts that set it apart; code asks these, never the engine's name.
@@ -107,6 +116,14 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
 // Whether `tuning` asks to pin `spec` onto the network-I/O CPUs (its own pin_network field).
 bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning);
 
+// How `tuning` deploys `spec`: its processes (1, or the cluster's primaries), and whether a
+// client must speak the cluster protocol to it (a cluster, or Dragonfly's emulated one).
+struct Topology {
+  int processes = 1;
+  bool cluster = false;
+};
+Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning);
+
 // Values derived on the host, made explicit: dragonfly_num_shards -1 becomes
 // (CPUs the engine may use) - 2 * rx_queues, at least 1, where the CPUs are the pinned list or
 // else `host_vcpus`, capped by dragonfly_proactor_threads when set; and a pinned dragonfly gets
@@ -129,7 +146,13 @@ struct LaunchParams {
   int port = 0;
   std::string work_dir;     // the engine's --dir (nothing is saved there: persistence is off)
   std::string run_as_user;  // memcached refuses root without -u: set when the host runs as root
+  // A Redis Cluster node: its bus port (its nodes file is nodes-<port>.conf in work_dir); 0 for
+  // a process of its own.
+  int cluster_bus_port = 0;
 };
+
+// Where a cluster node keeps its view of the cluster (redis-server's --cluster-config-file).
+std::string ClusterConfigPath(const LaunchParams& params);
 
 // The flags that send a snapshot of an engine with `snapshots` to `dir`/`file` (the last
 // --dir and --dbfilename win over BuildArgv's).
@@ -170,6 +193,8 @@ struct StartOptions {
   // False for a replica started with its master given: it is read-only and gets its data from
   // the master.
   bool flush = true;
+  // > 0: start as a Redis Cluster node with this bus port, its nodes file new.
+  int cluster_bus_port = 0;
 };
 
 // A started engine. Stop() is idempotent; the destructor stops it too, so no engine outlives

@@ -25,7 +25,7 @@ void Append(std::vector<std::string>& argv, std::initializer_list<std::string> a
 // Redis and its fork Valkey: "<name>-server" with redis-server's command line, DEBUG behind a
 // switch, snapshots; each has its own releases and its own io-threads and pinning fields.
 EngineSpec RedisFamily(const std::string& name, const std::string& banner, ReleaseFacts releases,
-                       int Tuning::*io_threads, bool Tuning::*pin_network) {
+                       int Tuning::*io_threads, bool Tuning::*pin_network, int Tuning::*shards) {
   const std::string program = name + "-server";
   releases.source_release = true;
   releases.archive_binary = program;
@@ -39,7 +39,8 @@ EngineSpec RedisFamily(const std::string& name, const std::string& banner, Relea
           .snapshots = true,
           .tuning = {.command_line = CommandLine::kRedisServer,
                      .io_threads = io_threads,
-                     .pin_network = pin_network}};
+                     .pin_network = pin_network,
+                     .shards = shards}};
 }
 
 }  // namespace
@@ -64,12 +65,12 @@ const std::vector<EngineSpec>& KnownEngines() {
        .tuning = {.command_line = CommandLine::kDragonfly}},
       RedisFamily("redis", "Redis server v=",
                   {.base_url = "https://download.redis.io/releases", .known_latest = "7.4.2"},
-                  &Tuning::redis_io_threads, &Tuning::redis_pin_network),
+                  &Tuning::redis_io_threads, &Tuning::redis_pin_network, &Tuning::redis_shards),
       RedisFamily("valkey", "Valkey server v=",
                   {.base_url = "https://download.valkey.io/releases",
                    .known_latest = "8.0.2",
                    .builds = PublishedBuilds::kUbuntuBuilds},
-                  &Tuning::valkey_io_threads, &Tuning::valkey_pin_network),
+                  &Tuning::valkey_io_threads, &Tuning::valkey_pin_network, &Tuning::valkey_shards),
       {.name = "memcached",
        .program = "memcached",
        .version_banner = "memcached ",
@@ -128,7 +129,9 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
     if (tuning.dragonfly_proactor_threads > 0) {
       j["proactor_threads"] = tuning.dragonfly_proactor_threads;
     }
+    if (tuning.dragonfly_cluster_emulated) j["cluster_mode"] = "emulated";
   }
+  if (facts.shards && tuning.*facts.shards > 0) j["shards"] = tuning.*facts.shards;
   if (facts.worker_threads && tuning.*facts.worker_threads > 0) {
     j["threads"] = tuning.*facts.worker_threads;
   }
@@ -139,6 +142,20 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
 
 bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning) {
   return spec.tuning.pin_network && tuning.*spec.tuning.pin_network;
+}
+
+Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning) {
+  const TuningFacts& facts = spec.tuning;
+  if (facts.shards && tuning.*facts.shards > 0) {
+    return Topology{.processes = tuning.*facts.shards, .cluster = true};
+  }
+  const bool emulated =
+      facts.command_line == CommandLine::kDragonfly && tuning.dragonfly_cluster_emulated;
+  return Topology{.processes = 1, .cluster = emulated};
+}
+
+std::string ClusterConfigPath(const LaunchParams& params) {
+  return params.work_dir + "/nodes-" + std::to_string(params.port) + ".conf";
 }
 
 std::vector<int> NetworkIoCpus(int vcpus, int rx_queues) {
@@ -206,6 +223,7 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
       int threads = tuning.dragonfly_proactor_threads;
       if (threads <= 0) threads = static_cast<int>(tuning.cpus.size());
       if (threads > 0) argv.push_back("--proactor_threads=" + std::to_string(threads));
+      if (tuning.dragonfly_cluster_emulated) argv.emplace_back("--cluster_mode=emulated");
       break;
     }
     case CommandLine::kRedisServer: {
@@ -214,6 +232,11 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
                     "--logfile", ""});
       const int io_threads = facts.io_threads ? tuning.*facts.io_threads : 0;
       if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
+      if (params.cluster_bus_port > 0) {
+        Append(argv, {"--cluster-enabled", "yes", "--cluster-port",
+                      std::to_string(params.cluster_bus_port), "--cluster-config-file",
+                      ClusterConfigPath(params)});
+      }
       break;
     }
     case CommandLine::kMemcached: {

@@ -77,6 +77,35 @@ TEST(BuildArgv, Redis) {
   EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--io-threads"));
 }
 
+TEST(BuildArgv, AClusterNodeGetsItsBusPortAndItsOwnNodesFile) {
+  LaunchParams params = Params();
+  params.cluster_bus_port = 17001;
+  auto argv = BuildArgv(*FindEngine("valkey"), {.valkey_shards = 3}, params);
+  EXPECT_EQ(ValueOf(argv, "--cluster-enabled"), "yes");
+  EXPECT_EQ(ValueOf(argv, "--cluster-port"), "17001");
+  EXPECT_EQ(ValueOf(argv, "--cluster-config-file"), "/w/nodes-7001.conf");
+  EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--cluster-enabled"));
+  EXPECT_TRUE(
+      Contains(BuildArgv(*FindEngine("dragonfly"), {.dragonfly_cluster_emulated = true}, Params()),
+               "--cluster_mode=emulated"));
+}
+
+TEST(TopologyOf, ShardsMakeAClusterOfProcessesAndDragonflyEmulatesOne) {
+  const Tuning t{.redis_shards = 3, .dragonfly_cluster_emulated = true};
+  const Topology redis = TopologyOf(*FindEngine("redis"), t);
+  EXPECT_EQ(redis.processes, 3);
+  EXPECT_TRUE(redis.cluster);
+  const Topology valkey = TopologyOf(*FindEngine("valkey"), t);  // its own knob is unset
+  EXPECT_EQ(valkey.processes, 1);
+  EXPECT_FALSE(valkey.cluster);
+  const Topology dragonfly = TopologyOf(*FindEngine("dragonfly"), t);
+  EXPECT_EQ(dragonfly.processes, 1);
+  EXPECT_TRUE(dragonfly.cluster);
+  EXPECT_EQ(TuningJson(*FindEngine("redis"), t)["shards"], 3);
+  EXPECT_EQ(TuningJson(*FindEngine("dragonfly"), t)["cluster_mode"], "emulated");
+  EXPECT_FALSE(TuningJson(*FindEngine("valkey"), t).contains("shards"));
+}
+
 // The memory scenario's flags come last, so its snapshot directory wins over the work directory.
 TEST(BuildArgv, SnapshotAndDebugFlagsComeLast) {
   const EngineSpec& redis = *FindEngine("redis");

@@ -191,7 +191,13 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                       .address = host.EngineAddress(),
                       .port = *port,
                       .work_dir = *work_dir,
-                      .run_as_user = RunAsUser(host, spec)};
+                      .run_as_user = RunAsUser(host, spec),
+                      .cluster_bus_port = options.cluster_bus_port};
+  if (options.cluster_bus_port > 0) {
+    // A nodes file left by an earlier node on this port would make it rejoin that cluster.
+    auto removed = host.Run({.argv = {"rm", "-f", ClusterConfigPath(params)}});
+    if (!removed) return fail(removed.error());
+  }
   auto control = host.ControlEndpoint(*port);
   if (!control) return fail(control.error());
   const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";

@@ -82,7 +82,7 @@ int RedisPort(int pid) {
   std::replace(text.begin(), text.end(), '\0', ' ');
   std::smatch m;
   if (std::regex_search(text, m, std::regex("--port (\\d+)")) ||
-      std::regex_search(text, m, std::regex(":(\\d+)\\s*$"))) {
+      std::regex_search(text, m, std::regex(":(\\d+)\\s*(\\[cluster\\])?\\s*$"))) {
     return std::stoi(m[1]);
   }
   return 0;

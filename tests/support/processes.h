@@ -18,7 +18,8 @@ std::vector<int> ProcessesMatching(const std::string& needle);
 std::vector<int> ChildrenNamed(int parent, const std::string& comm);
 
 // The port of a redis-server process, read from its command line: "--port N" as started, or
-// "<address>:N" once it has renamed itself. 0 when neither is there yet.
+// "<address>:N" (a cluster node: "<address>:N [cluster]") once it has renamed itself. 0 when
+// neither is there yet.
 int RedisPort(int pid);
 
 }  // namespace dfbench::testing

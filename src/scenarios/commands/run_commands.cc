@@ -146,7 +146,7 @@ class CommandEngineRun {
   }
 
   uint64_t KeyCount() {
-    auto keys = ServerKeyCount(turn_->engine().control().address, turn_->engine().control().port);
+    auto keys = turn_->KeyCount();
     if (!keys) {
       core::Notef("[{}] DBSIZE: {}", turn_->spec().name, keys.error().message);
       return 0;

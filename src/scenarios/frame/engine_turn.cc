@@ -30,8 +30,8 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   pinned.cpus = fleet.server_cpus;
   record->tuning = engines::TuningJson(spec, pinned);
   core::Notef("[{}] starting {}", spec.name, install.binary);
-  auto engine =
-      engines::Start(*fleet.server, spec, install.binary, pinned, {.port = fleet.engine_port});
+  auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned,
+                                           {.port = fleet.engine_port});
   if (!engine) {
     record->error = engine.error().message;
     core::Notef("[{}] {}", spec.name, record->error);
@@ -41,14 +41,20 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   record->origin = install.origin;
   record->sha256 = install.sha256;
   record->tuning = engine->tuning();  // with derived values resolved
-  core::Notef("[{}] {} ready on {}:{}", spec.name, record->version, engine->address(),
-              engine->port());
+  const size_t shards = engine->processes().size();
+  core::Notef("[{}] {} ready on {}:{}{}", spec.name, record->version, engine->seed().address(),
+              engine->seed().port(),
+              shards > 1 ? core::Format(" (a cluster of {} shards)", shards)
+                         : std::string(engine->cluster() ? " (cluster mode)" : ""));
   return EngineTurn(std::move(*engine), record);
 }
 
 drivers::Target EngineTurn::target() const {
   const bool memcache = engine_.spec().protocol == engines::Protocol::kMemcacheText;
-  return drivers::Target{engine_.address(), engine_.port(), memcache ? "memcache_text" : "redis"};
+  return drivers::Target{.address = engine_.seed().address(),
+                         .port = engine_.seed().port(),
+                         .protocol = memcache ? "memcache_text" : "redis",
+                         .cluster = engine_.cluster()};
 }
 
 bool EngineTurn::Healthy(const std::string& before) {
@@ -93,18 +99,35 @@ bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
 // The load generator's count must match the server's own; a mismatch means lost or duplicated
 // requests, which would make the throughput figure wrong.
 std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
-  auto server = ServerDataOps(engine_.control().address, engine_.control().port, spec().protocol);
-  if (!server) {
-    core::Notef("[{}] could not read the server's operation count: {}", spec().name,
-                server.error().message);
-    return std::nullopt;
+  // A cluster that lost a shard during the last trial still answers on the others.
+  if (!Healthy("the cross-check")) return std::nullopt;
+  uint64_t sum = 0;
+  for (auto& process : engine_.processes()) {
+    auto ops = ServerDataOps(process.control().address, process.control().port, spec().protocol);
+    if (!ops) {
+      core::Notef("[{}] could not read the server's operation count: {}", spec().name,
+                  ops.error().message);
+      return std::nullopt;
+    }
+    sum += *ops;
   }
+  const std::optional<uint64_t> server = sum;
   const uint64_t diff = client_ops > *server ? client_ops - *server : *server - client_ops;
   if (diff > tolerance) {
     core::Notef("[{}] warning: the server counted {} operations, the load generator {}",
                 spec().name, *server, client_ops);
   }
   return *server;
+}
+
+core::Result<uint64_t> EngineTurn::KeyCount() {
+  uint64_t sum = 0;
+  for (auto& process : engine_.processes()) {
+    auto keys = ServerKeyCount(process.control().address, process.control().port);
+    if (!keys) return keys;
+    sum += *keys;
+  }
+  return sum;
 }
 
 void EngineTurn::Stop() {

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "drivers/driver.h"
+#include "engines/deployment.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/schema.h"
@@ -29,7 +30,8 @@ void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* 
 // go on with the next engine.
 class EngineTurn {
  public:
-  // Starts the engine with `tuning` pinned to the fleet's server CPUs and records its version,
+  // Starts the engine (one process, or a cluster of shards sharing them) with `tuning` pinned to
+  // the fleet's server CPUs and records its version,
   // origin, binary digest and tuning in `record` (the tuning asked for, resolved once it
   // started). nullopt when it did not start (the error is in record->error).
   static std::optional<EngineTurn> Start(providers::Fleet& fleet,
@@ -38,7 +40,7 @@ class EngineTurn {
                                          const engines::Tuning& tuning,
                                          results::EngineRecord* record);
 
-  engines::RunningEngine& engine() { return engine_; }
+  engines::Deployment& engine() { return engine_; }
   const engines::EngineSpec& spec() const { return engine_.spec(); }
   // Where a driver sends load.
   drivers::Target target() const;
@@ -51,15 +53,18 @@ class EngineTurn {
   bool Failed(const std::string& what, const core::Error& e);
   // Reads the server's own count of data operations and warns on stderr when it differs from
   // `client_ops` (what the load generators were answered) by more than `tolerance` (requests
-  // still in flight when a time-boxed pass ended); nullopt, said on stderr, when unreadable.
+  // still in flight when a time-boxed pass ended); nullopt, said on stderr, when unreadable, and
+  // with the error recorded when the engine (or one of its shards) is gone.
   std::optional<uint64_t> CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
+  // The keys the engine holds (DBSIZE, summed over a cluster's shards).
+  core::Result<uint64_t> KeyCount();
   // Stops the engine (a failure to stop is a line on stderr).
   void Stop();
 
  private:
-  EngineTurn(engines::RunningEngine engine, results::EngineRecord* record)
+  EngineTurn(engines::Deployment engine, results::EngineRecord* record)
       : engine_(std::move(engine)), record_(record) {}
-  engines::RunningEngine engine_;
+  engines::Deployment engine_;
   results::EngineRecord* record_;
 };
 

@@ -3,9 +3,13 @@
 // tests/support/main_as_dfbench.cc), results files, the setup's history and the exit codes,
 // with small runs.
 #include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
 
 #include "core/log.h"
 #include "drivers/builtin_driver.h"
+#include "protocol/blocking_client.h"
 #include "scenarios/commands/run_commands.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/setget/quickstart.h"
@@ -14,6 +18,7 @@
 #include "scenarios/sweep/sweep.h"
 #include "state/state.h"
 #include "support/dfbench_home.h"
+#include "support/processes.h"
 #include "support/test_data.h"
 
 namespace dfbench::scenarios {
@@ -161,6 +166,84 @@ TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   ASSERT_EQ(engines.size(), 1u);
   EXPECT_EQ(engines[0]["engine"], "redis");
   EXPECT_GT(engines[0]["trials"][0]["ops"].get<uint64_t>(), 0u);
+}
+
+TEST_F(ScenarioFlowTest, RunAndRunCommandsDriveARedisClusterOfThreeShards) {
+  CreateLocalRedis("flow-cluster");
+  SetGetOptions run = SmallRun();
+  run.tuning.redis_shards = 3;
+  ExpectExit(SetGetOnSetup("flow-cluster", run, OutputFormat::kJson), 0);
+  CommandOptions get = SmallGet();
+  get.tuning.redis_shards = 3;
+  ExpectExit(CommandsOnSetup("flow-cluster", get, OutputFormat::kJson), 0);
+
+  const auto s = Load("flow-cluster");
+  ASSERT_EQ(s.benchmarks.size(), 2u);
+  const auto runs = ResultsOf("flow-cluster", s.benchmarks[0]);
+  const auto& redis = runs["engines"][0];
+  EXPECT_EQ(redis.value("error", ""), "");
+  EXPECT_EQ(redis["tuning"]["shards"], 3);
+  EXPECT_EQ(redis["tuning"]["shard_ports"].size(), 3u);
+  // Two trials of 1 x 2 x 300 requests, summed over the three shards by the server.
+  EXPECT_EQ(redis["trials"][0]["ops"], 600);
+  EXPECT_EQ(redis["server_ops"], 1200);
+  const auto commands = ResultsOf("flow-cluster", s.benchmarks[1]);
+  const auto& get_row = commands["commands"][0]["engines"][0];
+  EXPECT_EQ(get_row.value("error", ""), "");
+  EXPECT_EQ(get_row["tuning"]["shards"], 3);
+  // The server also ran the preload (a SET per key) and, the pass being time-boxed, may have
+  // answered a pipeline more per connection (2 clients x 3 shards x 4).
+  const uint64_t client = get_row["trials"][0]["ops"].get<uint64_t>() + 100;
+  const uint64_t server = get_row["server_ops"].get<uint64_t>();
+  EXPECT_GE(server, client);
+  EXPECT_LE(server, client + 2 * 3 * 4);
+}
+
+// The cluster's shards of this test: redis-server retitles itself "... [cluster]", and each
+// runs in the setup's work directory under this test's home.
+std::vector<int> ShardsUnder(const fs::path& home) {
+  std::vector<int> shards;
+  for (int pid : dfbench::testing::ProcessesMatching("[cluster]")) {
+    std::error_code ec;
+    const fs::path cwd = fs::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
+    if (!ec && cwd.string().starts_with(home.string())) shards.push_back(pid);
+  }
+  return shards;
+}
+
+// Three shards, each of which has run SETs.
+bool LoadOnEveryShard(const std::vector<int>& shards) {
+  if (shards.size() < 3) return false;
+  for (int pid : shards) {
+    auto client = protocol::BlockingClient::Connect("127.0.0.1", dfbench::testing::RedisPort(pid),
+                                                    std::chrono::seconds(1));
+    if (!client) return false;
+    auto stats = client->Command({"INFO", "commandstats"});
+    if (!stats || stats->str.find("cmdstat_set:") == std::string::npos) return false;
+  }
+  return true;
+}
+
+TEST_F(ScenarioFlowTest, AShardKilledMidRunFailsItsEngineLikeAKilledEngine) {
+  CreateLocalRedis("flow-shard-killed");
+  SetGetOptions run = SmallRun();
+  run.tuning.redis_shards = 3;
+  run.requests = 200000;  // long enough to be killed in
+  // Once the load runs on every shard, one of them goes.
+  std::thread killer([this] {
+    for (int i = 0; i < 600 && !LoadOnEveryShard(ShardsUnder(home_)); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const auto shards = ShardsUnder(home_);
+    if (!shards.empty()) kill(shards.back(), SIGKILL);
+  });
+  auto code = SetGetOnSetup("flow-shard-killed", run, OutputFormat::kJson);
+  killer.join();
+  ExpectExit(code, static_cast<int>(core::ErrorKind::kFailure));
+  const auto record = OnlyRun("flow-shard-killed", "run", results::RunStatus::kFailed);
+  const std::string error = ResultsOf("flow-shard-killed", record)["engines"][0]["error"];
+  EXPECT_NE(error.find("shard"), std::string::npos) << error;
+  EXPECT_TRUE(ShardsUnder(home_).empty()) << "the other shards were not stopped";
 }
 
 TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {

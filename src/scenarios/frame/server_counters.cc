@@ -11,8 +11,8 @@ namespace {
 
 const std::set<std::string, std::less<>>& ControlCommands() {
   static const std::set<std::string, std::less<>> kControl = {
-      "info",    "ping",   "config",   "flushall", "hello",   "auth",  "client",
-      "command", "select", "shutdown", "debug",    "flushdb", "dbsize"};
+      "info",   "ping",     "config", "flushall", "hello",  "auth",    "client", "command",
+      "select", "shutdown", "debug",  "flushdb",  "dbsize", "cluster", "asking", "readonly"};
   return kControl;
 }
 

@@ -42,7 +42,7 @@ double PerKey(uint64_t full, uint64_t empty, uint64_t keys) {
 core::Status Populate(providers::Fleet& fleet, const MemoryOptions& o, EngineTurn& turn,
                       const fs::path& raw_report, results::MemoryTrial* t) {
   const auto& spec = turn.spec();
-  const auto& engine = turn.engine();
+  const auto& engine = turn.engine().seed();  // one process: run-memory refuses clusters
   const auto start = std::chrono::steady_clock::now();
   if (spec.debug_populate) {
     t->populate = "debug_populate";
@@ -81,7 +81,7 @@ core::Status SampleUntil(MemorySampler& sampler, BackgroundLoad& load, double un
 // the snapshot limit, which fails the trial naming what INFO persistence last showed.
 core::Status Snapshot(const MemoryOptions& o, EngineTurn& turn, MemorySampler& sampler,
                       results::MemoryTrial* t) {
-  auto& engine = turn.engine();
+  auto& engine = turn.engine().seed();
   const std::string log_before = engine.LogTail();
   core::Notef("[{}] BGSAVE", turn.spec().name);
   if (auto st = StartBgsave(engine.address(), engine.port()); !st) {
@@ -154,7 +154,7 @@ void Summarize(const results::MemorySample& idle, results::MemoryTrial* t) {
 core::Result<results::MemoryTrial> RunMemoryTrial(providers::Fleet& fleet, const MemoryOptions& o,
                                                   EngineTurn& turn, const fs::path& raw_dir,
                                                   const std::string& stem) {
-  auto& engine = turn.engine();
+  auto& engine = turn.engine().seed();
   const auto& spec = turn.spec();
   results::MemoryTrial t;
   {

@@ -1,0 +1,58 @@
+// An engine as a benchmark meets it: one process, or a Redis Cluster of shards on the server
+// host (each its own process on its own share of the CPUs), started, formed, checked, flushed
+// and stopped whole. The first process is the seed: where clients connect first, whose version
+// and tuning speak for the deployment.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/engine.h"
+
+namespace dfbench::engines {
+
+class Deployment {
+ public:
+  // Starts TopologyOf(spec, tuning).processes processes of `binary` (the first on options.port,
+  // the others on free ports) and, for a cluster of shards, forms it (waiting for
+  // cluster_state:ok). Any failure stops what started and names the shard.
+  static core::Result<Deployment> Start(hosts::Host& host, const EngineSpec& spec,
+                                        const std::string& binary, const Tuning& tuning,
+                                        const StartOptions& options = {});
+
+  const EngineSpec& spec() const { return processes_.front().spec(); }
+  RunningEngine& seed() { return processes_.front(); }
+  const RunningEngine& seed() const { return processes_.front(); }
+  std::vector<RunningEngine>& processes() { return processes_; }
+  // Clients must speak the cluster protocol (follow the slot map).
+  bool cluster() const { return topology_.cluster; }
+  const std::string& version() const { return seed().version(); }
+  // The seed's tuning, with "shards" and every shard's port and CPUs ("shard_ports",
+  // "shard_cpus") for a cluster of shards.
+  const nlohmann::json& tuning() const { return tuning_; }
+
+  // HealthCheck of every process; the error names the shard that failed.
+  core::Status HealthCheck();
+  core::Status Flush();
+  bool Alive();
+  // Stops every process; the first failure is returned after all were tried.
+  core::Status Stop();
+  // The log tail of the first process that is gone, else the seed's.
+  std::string LogTail();
+
+ private:
+  Deployment(std::vector<RunningEngine> processes, Topology topology, nlohmann::json tuning)
+      : processes_(std::move(processes)), topology_(topology), tuning_(std::move(tuning)) {}
+  std::string Label(size_t i) const;
+
+  std::vector<RunningEngine> processes_;
+  Topology topology_;
+  nlohmann::json tuning_;
+};
+
+// The CPUs of shard `index` of `count`: an even, contiguous share of `cpus` (one CPU each,
+// round robin, when there are fewer CPUs than shards); empty when `cpus` is.
+std::vector<int> ShardCpus(const std::vector<int>& cpus, int index, int count);
+
+}  // namespace dfbench::engines
