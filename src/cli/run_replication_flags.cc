@@ -76,22 +76,14 @@ void AddRunReplicationFlags(CLI::App* sub, RunReplicationFlags* f) {
       ->check(CLI::Validator(CheckCaseRates,
                              "[qps=" + RangeText(*FindFlagRange("--cases", kCount)) + "]",
                              RangeValidatorName(kCount)));
-  WithRange(
-      sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
-          ->capture_default_str(),
-      kInteger);
-  WithRange(sub->add_option("--preload-keys", f->preload_keys,
-                            "Key range written before the replica starts (underscores allowed)")
-                ->capture_default_str(),
-            kCount);
-  WithRange(sub->add_option("--preload-time", f->preload_time,
-                            "How long the preload writes random keys of the range (30s as the "
-                            "reference)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "--test-time", &f->test_time, kInteger,
+                  "Seconds of load per case after the full sync");
+  AddRangedOption(sub, "--preload-keys", &f->preload_keys, kCount,
+                  "Key range written before the replica starts (underscores allowed)");
+  AddRangedOption(sub, "--preload-time", &f->preload_time, kDuration,
+                  "How long the preload writes random keys of the range (30s as the reference)");
+  AddRangedOption(sub, "--value-size", &f->value_size, kInteger,
+                  "Value size in bytes, preload and load");
   sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
       ->capture_default_str();
   AddMaxErrorPctFlag(sub, &f->max_error_pct, "case");
