@@ -50,6 +50,14 @@ T OrExitFor(std::string_view flag, core::Result<T> r) {
   if constexpr (!std::is_void_v<T>) return std::move(*r);
 }
 
+// The same with the flag as the error's context, before a colon, for a value whose message quotes
+// it already (`--keys: invalid count 'lots'`).
+template <class T>
+T OrExitWithContext(const std::string& flag, core::Result<T> r) {
+  if (!r) throw ExitError{core::WithContext(r.error(), flag)};
+  return std::move(*r);
+}
+
 [[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {
   throw ExitError{core::Error{kind, std::move(message)}};
 }

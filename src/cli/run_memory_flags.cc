@@ -9,16 +9,9 @@
 namespace dfbench::cli {
 namespace {
 
-std::chrono::seconds MemorySeconds(const std::string& text, const char* flag) {
-  auto d = core::ParseDuration(text);
-  if (!d) throw ExitError{core::WithContext(d.error(), flag)};
-  return std::chrono::duration_cast<std::chrono::seconds>(*d);
-}
-
-uint64_t MemoryCount(const std::string& text, const char* flag) {
-  auto n = core::ParseCount(text);
-  if (!n) throw ExitError{core::WithContext(n.error(), flag)};
-  return *n;
+std::chrono::seconds MemorySeconds(const std::string& text, const std::string& flag) {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+      OrExitWithContext(flag, core::ParseDuration(text)));
 }
 
 }  // namespace
@@ -26,13 +19,14 @@ uint64_t MemoryCount(const std::string& text, const char* flag) {
 scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
   scenarios::MemoryOptions o;
   o.engines = ParseEngines(f.target.engines);
-  o.keys = MemoryCount(f.keys, "--keys");
+  o.keys = OrExitWithContext("--keys", core::ParseCount(f.keys));
   o.snapshot =
       f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
   o.snapshot_dir = f.snapshot_dir;
   o.snapshot_delay = MemorySeconds(f.snapshot_delay, "--snapshot-delay");
   o.snapshot_timeout = MemorySeconds(f.snapshot_timeout, "--snapshot-timeout");
-  o.update_rate = static_cast<double>(MemoryCount(f.update_rate, "--update-rate"));
+  o.update_rate =
+      static_cast<double>(OrExitWithContext("--update-rate", core::ParseCount(f.update_rate)));
   o.test_time = MemorySeconds(f.test_time, "--test-time");
   o.load = WithCheckedRatio(f.load);
   o.trials = f.trials;

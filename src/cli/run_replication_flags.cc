@@ -28,14 +28,12 @@ std::string CheckCaseRates(const std::string& cases) {
 
 // Whole seconds, at least one: the preload is time-boxed as the reference's.
 std::chrono::seconds PreloadTime(const std::string& text) {
-  auto d = core::ParseDuration(text);
-  if (!d) throw ExitError{core::WithContext(d.error(), "--preload-time")};
-  if (*d < std::chrono::seconds(1) || *d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
-    throw ExitError{
-        core::Error{core::ErrorKind::kUsage,
-                    "--preload-time: \"" + text + "\" is not a whole number of seconds"}};
+  const auto d = OrExitWithContext("--preload-time", core::ParseDuration(text));
+  if (d < std::chrono::seconds(1) || d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--preload-time: \"" + text + "\" is not a whole number of seconds");
   }
-  return std::chrono::duration_cast<std::chrono::seconds>(*d);
+  return std::chrono::duration_cast<std::chrono::seconds>(d);
 }
 
 }  // namespace
