@@ -190,6 +190,10 @@ std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
       OrExit(core::ParseDuration(cooldown)));
 }
 
+bool IsPositiveWholeSeconds(std::chrono::microseconds d) {
+  return d >= std::chrono::seconds(1) && d % std::chrono::seconds(1) == std::chrono::seconds(0);
+}
+
 scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
                                          const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::SetGetOptions o;

@@ -91,6 +91,9 @@ void AddSetGetLoadFlags(CLI::App* sub, core::Load* load);
 // duration. Throw ExitError(kUsage).
 core::Load WithCheckedRatio(core::Load load);
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
+// Whether `d` is 1s, 2s, ...: a time-boxed phase (sweep's step, run-replication's preload)
+// counts whole seconds.
+bool IsPositiveWholeSeconds(std::chrono::microseconds d);
 
 // The SET:GET workload, trial structure and load generator (run, quickstart).
 struct SetGetFlags {

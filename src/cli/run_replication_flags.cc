@@ -29,7 +29,7 @@ std::string CheckCaseRates(const std::string& cases) {
 // Whole seconds, at least one: the preload is time-boxed as the reference's.
 std::chrono::seconds PreloadTime(const std::string& text) {
   const auto d = OrExitWithContext("--preload-time", core::ParseDuration(text));
-  if (d < std::chrono::seconds(1) || d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
+  if (!IsPositiveWholeSeconds(d)) {
     ExitWith(core::ErrorKind::kUsage,
              "--preload-time: \"" + text + "\" is not a whole number of seconds");
   }

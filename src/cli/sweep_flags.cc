@@ -7,7 +7,7 @@ namespace dfbench::cli {
 
 std::chrono::seconds ToStepTime(const std::string& text) {
   const auto us = OrExit(core::ParseDuration(text));
-  if (us.count() < 1'000'000 || us.count() % 1'000'000 != 0) {
+  if (!IsPositiveWholeSeconds(us)) {
     ExitWith(core::ErrorKind::kUsage,
              "--step-time \"" + text + "\": use whole seconds, at least 1s (e.g. 10s)");
   }
