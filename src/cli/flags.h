@@ -80,7 +80,7 @@ std::shared_ptr<Flags> AddBenchCommand(CLI::App* sub, Action* action, int (*run)
                                        const BenchTargetHelp& help = {}) {
   auto f = std::make_shared<Flags>();
   AddBenchTargetFlags(sub, &f->target, help);
-  sub->callback([f, action, run] { *action = [f, run] { return run(*f); }; });
+  RunOnceParsed(sub, action, f, run);
   return f;
 }
 
