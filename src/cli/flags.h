@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "drivers/builtin_driver.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "results/schema.h"
@@ -152,6 +153,14 @@ int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
              const std::string& output) {
   options.driver = driver.get();
   return OrExit(on_setup(id, options, ToOutputFormat(output)));
+}
+
+// The action of a benchmark whose load the built-in generator drives (run-memory, sweep): the
+// options `to_options` makes of its flags, run by `on_setup` on the setup --id names.
+template <class Flags, auto on_setup, auto to_options>
+int RunOnBuiltinDriver(const Flags& flags) {
+  return RunBench(on_setup, flags.target.id, to_options(flags),
+                  std::make_unique<drivers::BuiltinDriver>(), flags.output);
 }
 
 }  // namespace dfbench::cli
