@@ -172,6 +172,27 @@ struct BenchLine : CommandLine<Flags, &AddBenchFlags<Flags, add>, to_options> {
       : CommandLine<Flags, &AddBenchFlags<Flags, add>, to_options>{name, {"--id", "bench"}} {}
 };
 
+// Expects `got` and `want` to hold the same in each of `fields` (pointers to members); a failure
+// names the field by its place in the list.
+template <class T, class... Fields>
+void ExpectSameFields(const T& got, const T& want, Fields... fields) {
+  int place = 0;
+  const auto expect_same = [&place](const auto& g, const auto& w) {
+    EXPECT_EQ(g, w) << "field " << place++;
+  };
+  (expect_same(got.*fields, want.*fields), ...);
+}
+
+// The reference's memtier load, run's, quickstart's and sweep's default: spelled out here rather
+// than read from core::kRunLoad, which it checks.
+inline const core::Load kReferenceRunLoad{.threads = 4,
+                                          .clients = 50,
+                                          .pipeline = 30,
+                                          .data_size = 256,
+                                          .distinct_client_seed = false,
+                                          .ratio = "1:10",
+                                          .key_maximum = 0};
+
 // Expects the load settings a command line sets (connections, pipeline, value size, seeds,
 // ratio, key range and pattern) to be `want`'s, each named in a failure.
 inline void ExpectLoad(const core::Load& got, const core::Load& want) {

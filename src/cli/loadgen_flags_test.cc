@@ -55,12 +55,9 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   const auto long_names = kLoadgen.OptionsOf(
       Argv("--server 10.0.0.5 --port 7000 --threads 2 --clients 3 --requests 10k "
            "--data-size 64 --protocol memcache_text"));
-  EXPECT_EQ(long_names.server, c.server);
-  EXPECT_EQ(long_names.port, c.port);
-  EXPECT_EQ(long_names.threads, c.threads);
-  EXPECT_EQ(long_names.clients, c.clients);
-  EXPECT_EQ(long_names.requests, c.requests);
-  EXPECT_EQ(long_names.data_size, c.data_size);
+  using C = loadgen::Config;
+  ExpectSameFields(long_names, c, &C::server, &C::port, &C::threads, &C::clients, &C::requests,
+                   &C::data_size);
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 

@@ -7,6 +7,16 @@
 namespace dfbench::cli {
 namespace {
 
+// The reference's per-command load: spelled out here rather than read from core::kCommandLoad,
+// which it checks.
+const core::Load kReferenceCommandLoad{.threads = 32,
+                                       .clients = 5,
+                                       .pipeline = 20,
+                                       .data_size = 256,
+                                       .distinct_client_seed = true,
+                                       .key_pattern = core::KeyPattern::kRandom,
+                                       .key_maximum = 100000000};
+
 const BenchLine<RunCommandsFlags, &AddRunCommandsFlags, &ToRunCommandsOptions> kRunCommands(
     "run-commands");
 const BenchLine<RunCommandsDflyFlags, &AddRunCommandsDflyFlags, &ToRunCommandsDflyOptions>
@@ -15,13 +25,7 @@ const BenchLine<RunCommandsDflyFlags, &AddRunCommandsDflyFlags, &ToRunCommandsDf
 TEST(RunCommandsFlags, DefaultsAreTheReferences) {
   const auto o = kRunCommands.OptionsOf({"--engines", "redis", "--command", "SET"});
   EXPECT_EQ(o.command.name, "SET");
-  ExpectLoad(o.load, {.threads = 32,
-                      .clients = 5,
-                      .pipeline = 20,
-                      .data_size = 256,
-                      .distinct_client_seed = true,
-                      .key_pattern = core::KeyPattern::kRandom,
-                      .key_maximum = 100000000});
+  ExpectLoad(o.load, kReferenceCommandLoad);
   EXPECT_EQ(o.test_time, std::chrono::seconds(300));
   EXPECT_EQ(o.warmup_time, std::chrono::seconds(10));
   EXPECT_EQ(o.trials, 3);

@@ -11,21 +11,14 @@ const BenchLine<SetGetCommandFlags, &AddSetGetCommandFlags, &ToSetGetCommandOpti
 
 TEST(SetGetFlags, DefaultsAreTheReferences) {
   const auto o = kRun.OptionsOf({});
-  const scenarios::SetGetOptions d;
   ASSERT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
   EXPECT_EQ(o.engines[1]->name, "redis");
   EXPECT_EQ(o.engines[2]->name, "valkey");
-  ExpectLoad(o.load, {.threads = 4,
-                      .clients = 50,
-                      .pipeline = 30,
-                      .data_size = 256,
-                      .distinct_client_seed = false,
-                      .ratio = "1:10"});
+  ExpectLoad(o.load, kReferenceRunLoad);
   EXPECT_EQ(o.requests, 1000000U);
-  EXPECT_EQ(o.warmup_requests, d.warmup_requests);
-  EXPECT_EQ(o.trials, d.trials);
-  EXPECT_EQ(o.max_error_pct, d.max_error_pct);
+  using S = scenarios::SetGetOptions;
+  ExpectSameFields(o, S{}, &S::warmup_requests, &S::trials, &S::max_error_pct);
   EXPECT_EQ(o.cooldown, std::chrono::seconds(30));
   EXPECT_EQ(o.tuning.redis_io_threads, 0);
   EXPECT_EQ(o.tuning.dragonfly_num_shards, 0);

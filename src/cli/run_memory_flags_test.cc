@@ -11,19 +11,13 @@ const BenchLine<RunMemoryFlags, &AddRunMemoryFlags, &ToRunMemoryOptions> kRunMem
 
 TEST(RunMemoryFlags, DefaultsAreTheScenariosOwn) {
   const auto o = kRunMemory.OptionsOf({});
-  const scenarios::MemoryOptions d;
-  EXPECT_EQ(o.engines.size(), 3U);
-  EXPECT_EQ(o.keys, d.keys);
+  using M = scenarios::MemoryOptions;
+  ExpectSameFields(o, M{}, &M::keys, &M::snapshot_delay, &M::snapshot_timeout, &M::update_rate,
+                   &M::test_time, &M::trials, &M::max_error_pct, &M::cooldown);
   EXPECT_EQ(o.keys, 1000000U);
+  EXPECT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.snapshot, scenarios::SnapshotMode::kBgsave);
   EXPECT_EQ(o.snapshot_dir, "");
-  EXPECT_EQ(o.snapshot_delay, d.snapshot_delay);
-  EXPECT_EQ(o.snapshot_timeout, d.snapshot_timeout);
-  EXPECT_EQ(o.update_rate, d.update_rate);
-  EXPECT_EQ(o.test_time, d.test_time);
-  EXPECT_EQ(o.trials, d.trials);
-  EXPECT_EQ(o.max_error_pct, d.max_error_pct);
-  EXPECT_EQ(o.cooldown, d.cooldown);
   ExpectLoad(o.load,
              {.threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024, .ratio = "1:0"});
 }

@@ -20,20 +20,15 @@ std::vector<std::string> CaseNames(const scenarios::ReplicationOptions& o) {
 
 TEST(RunReplicationFlags, DefaultsAreTheReferences) {
   const auto o = kRunReplication.OptionsOf({});
-  const scenarios::ReplicationOptions d;
   ASSERT_EQ(o.engines.size(), 1U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
   ASSERT_EQ(o.cases.size(), 5U);
   EXPECT_EQ(o.cases[0].qps_per_connection, 100000);
   EXPECT_EQ(o.cases[4].qps_per_connection, 0);  // maxload
-  EXPECT_EQ(o.test_time, d.test_time);
-  EXPECT_EQ(o.preload_keys, d.preload_keys);
-  EXPECT_EQ(o.preload_time, d.preload_time);
-  EXPECT_EQ(o.value_size, d.value_size);
-  EXPECT_EQ(o.ratio, d.ratio);
-  EXPECT_EQ(o.dfly_ref, d.dfly_ref);
+  using R = scenarios::ReplicationOptions;
+  ExpectSameFields(o, R{}, &R::test_time, &R::preload_keys, &R::preload_time, &R::value_size,
+                   &R::ratio, &R::dfly_ref, &R::max_error_pct);
   EXPECT_EQ(o.load_generator, "builtin");
-  EXPECT_EQ(o.max_error_pct, d.max_error_pct);
   EXPECT_TRUE(o.master_flags.empty());
   EXPECT_TRUE(o.output_dir.empty());
 }

@@ -13,13 +13,7 @@ TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
   const auto o = kSweep.OptionsOf({"--slo", "p99<=1ms"});
   ASSERT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
-  ExpectLoad(o.load, {.threads = 4,
-                      .clients = 50,
-                      .pipeline = 30,
-                      .data_size = 256,
-                      .distinct_client_seed = false,
-                      .ratio = "1:10",
-                      .key_maximum = 0});
+  ExpectLoad(o.load, kReferenceRunLoad);  // key_maximum 0: the load generator's range
   EXPECT_EQ(o.step_time, std::chrono::seconds(10));
   EXPECT_EQ(o.search.confirm, 2);
   EXPECT_EQ(o.search.max_error_pct, 0);
