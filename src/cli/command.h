@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "cli/bool_flag.h"
@@ -25,6 +26,25 @@ struct CommandSpec {
 
 // The subcommand table (cli/app.cc). Order is the order of `dfbench --help`.
 const std::vector<CommandSpec>& Commands();
+
+// Once parsing succeeded, `action` runs `run` on the flags parsed into `flags`.
+template <class Flags>
+void RunOnceParsed(CLI::App* sub, Action* action, std::shared_ptr<Flags> flags,
+                   std::type_identity_t<std::function<int(const Flags&)>> run) {
+  sub->callback([flags = std::move(flags), action, run = std::move(run)] {
+    *action = [flags, run] { return run(*flags); };
+  });
+}
+
+// A command whose flags (a `Flags`, declared by `add`) are shared with the action that runs
+// them (`run`) once parsing succeeded.
+template <class Flags>
+void AddFlagsCommand(CLI::App* sub, Action* action, void (*add)(CLI::App*, Flags*),
+                     std::type_identity_t<std::function<int(const Flags&)>> run) {
+  auto flags = std::make_shared<Flags>();
+  add(sub, flags.get());
+  RunOnceParsed(sub, action, flags, std::move(run));
+}
 
 // Thrown only inside CLI code; caught once in Main and mapped to the error's exit code.
 struct ExitError {
@@ -48,6 +68,14 @@ template <class T>
 T OrExitFor(std::string_view flag, core::Result<T> r) {
   if (!r) throw ExitError{core::Error{r.error().kind, std::string(flag) + " " + r.error().message}};
   if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+
+// The same with the flag as the error's context, before a colon, for a value whose message quotes
+// it already (`--keys: invalid count 'lots'`).
+template <class T>
+T OrExitWithContext(const std::string& flag, core::Result<T> r) {
+  if (!r) throw ExitError{core::WithContext(r.error(), flag)};
+  return std::move(*r);
 }
 
 [[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {

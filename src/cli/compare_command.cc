@@ -28,9 +28,7 @@ int RunCompare(const CompareFlags& f) {
 }  // namespace
 
 void AddCompare(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<CompareFlags>();
-  AddCompareFlags(sub, f.get());
-  sub->callback([f, action] { *action = [f] { return RunCompare(*f); }; });
+  AddFlagsCommand(sub, action, &AddCompareFlags, &RunCompare);
 }
 
 }  // namespace dfbench::cli

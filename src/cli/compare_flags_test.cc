@@ -11,13 +11,12 @@
 namespace dfbench::cli {
 namespace {
 
-ParsedFlags<CompareFlags> ParseCompare(std::vector<std::string> args) {
-  args.insert(args.begin(), {"a.json", "b.json"});
-  return ParseFlags("compare", &AddCompareFlags, std::move(args));
-}
+const CommandLine<CompareFlags, &AddCompareFlags, &ToCompareOptions> kCompare{"compare",
+                                                                              {"a.json", "b.json"}};
+const CommandLine<ReportFlags, &AddReportFlags, &ToReportOptions> kReport{"report"};
 
 TEST(CompareFlags, DefaultsAndEachFlag) {
-  const auto d = ParseCompare({});
+  const auto d = kCompare.Parse({});
   EXPECT_EQ(d->baseline, "a.json");
   EXPECT_EQ(d->candidate, "b.json");
   EXPECT_EQ(d->format, "table");
@@ -25,28 +24,26 @@ TEST(CompareFlags, DefaultsAndEachFlag) {
   EXPECT_EQ(o.regression_pct, 5.0);
   EXPECT_EQ(o.significance, report::Significance::kThresholdOnly);
   const auto f =
-      ParseCompare({"--regression-pct", "2.5", "--format", "json", "--require-significance"});
+      kCompare.Parse({"--regression-pct", "2.5", "--format", "json", "--require-significance"});
   EXPECT_EQ(f->format, "json");
   const report::CompareOptions given = ToCompareOptions(*f);
   EXPECT_EQ(given.regression_pct, 2.5);
   EXPECT_EQ(given.significance, report::Significance::kOutsideNoise);
-  EXPECT_EQ(ToCompareOptions(*ParseCompare({"--regression-pct", "0"})).regression_pct, 0);
+  EXPECT_EQ(kCompare.OptionsOf({"--regression-pct", "0"}).regression_pct, 0);
 }
 
 TEST(CompareFlags, ANegativeOrEndlessThresholdIsRefused) {
-  ExpectExitError(
-      [] {
-        return ToCompareOptions(*ParseCompare({"--regression-pct", "-1"}));
-      },
-      core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
+  ExpectUsageError("--regression-pct must be a non-negative number", [] {
+    return kCompare.OptionsOf({"--regression-pct", "-1"});
+  });
   CompareFlags endless;
   endless.regression_pct = std::numeric_limits<double>::infinity();
-  ExpectExitError([&] { return ToCompareOptions(endless); }, core::ErrorKind::kUsage,
-                  "--regression-pct must be a non-negative number");
+  ExpectUsageError("--regression-pct must be a non-negative number",
+                   [&] { return ToCompareOptions(endless); });
   CompareFlags nan;
   nan.regression_pct = std::numeric_limits<double>::quiet_NaN();
-  ExpectExitError([&] { return ToCompareOptions(nan); }, core::ErrorKind::kUsage,
-                  "--regression-pct must be a non-negative number");
+  ExpectUsageError("--regression-pct must be a non-negative number",
+                   [&] { return ToCompareOptions(nan); });
 }
 
 TEST(CompareFlags, FormatAndFilesAreCheckedWhileParsing) {
@@ -59,39 +56,33 @@ TEST(CompareFlags, FormatAndFilesAreCheckedWhileParsing) {
 TEST(ReportFlags, DefaultsAndEachFlag) {
   testing::ScopedTempDir dir("report-flags");
   const std::string page = (dir.path() / "page.html").string();
-  const auto d = ParseFlags("report", &AddReportFlags, {"a.json", "b.json", "c"});
+  const auto d = kReport.Parse({"a.json", "b.json", "c"});
   EXPECT_EQ(d->files, (std::vector<std::string>{"a.json", "b.json", "c"}));
   EXPECT_EQ(d->output, "report.html");
   const auto f =
-      ParseFlags("report", &AddReportFlags,
-                 {"a.json", "-o", page, "--regression-pct", "10", "--require-significance"});
+      kReport.Parse({"a.json", "-o", page, "--regression-pct", "10", "--require-significance"});
   EXPECT_EQ(f->output, page);
   const report::ReportOptions o = ToReportOptions(*f);
   EXPECT_EQ(o.compare.regression_pct, 10);
   EXPECT_EQ(o.compare.significance, report::Significance::kOutsideNoise);
   EXPECT_EQ(o.tool_version, core::VersionLine());
   EXPECT_FALSE(o.generated_at.empty());
-  EXPECT_EQ(ParseFlags("report", &AddReportFlags, {"a", "--output", page})->output, page);
+  EXPECT_EQ(kReport.Parse({"a", "--output", page})->output, page);
 }
 
 TEST(ReportFlags, BadValuesAreRefusedBeforeAnyFileIsRead) {
   testing::ScopedTempDir dir("report-flags");
-  ExpectExitError(
-      [&] {
-        return ToReportOptions(*ParseFlags(
-            "report", &AddReportFlags,
-            {"a.json", "-o", (dir.path() / "r.html").string(), "--regression-pct", "-5"}));
-      },
-      core::ErrorKind::kUsage, "--regression-pct must be a non-negative number");
+  ExpectUsageError("--regression-pct must be a non-negative number", [&] {
+    return kReport.OptionsOf(
+        {"a.json", "-o", (dir.path() / "r.html").string(), "--regression-pct", "-5"});
+  });
   // A missing parent directory: the page could not be written.
   const std::string nowhere = (dir.path() / "no" / "such" / "r.html").string();
-  const auto error = ExitErrorOf([&] {
-    return ToReportOptions(*ParseFlags("report", &AddReportFlags, {"a", "-o", nowhere}));
-  });
+  const auto error = ExpectUsageErrorOf([&] { return kReport.OptionsOf({"a", "-o", nowhere}); });
   ASSERT_TRUE(error.has_value());
   EXPECT_EQ(error->message.find('\n'), std::string::npos);
   EXPECT_NE(error->message.find(nowhere), std::string::npos) << error->message;
-  EXPECT_NE(ParseErrorOf("report", &AddReportFlags, {}).find("files"), std::string::npos);
+  EXPECT_NE(kReport.ParseErrorOf({}).find("files"), std::string::npos);
 }
 
 }  // namespace

@@ -46,6 +46,14 @@ core::Result<int64_t> ParseInRange(const FlagRange& range, std::string_view text
 // when not empty, is taken as it is besides the numbers (loadgen's `--requests allkeys`).
 CLI::Option* WithRange(CLI::Option* opt, NumberKind kind, std::string_view word = {});
 
+// Adds the flag `names` holding `*value`, its default shown in --help and its values checked
+// against its range as `kind` (WithRange).
+template <class T>
+CLI::Option* AddRangedOption(CLI::App* sub, const std::string& names, T* value, NumberKind kind,
+                             const std::string& help) {
+  return WithRange(sub->add_option(names, *value, help)->capture_default_str(), kind);
+}
+
 // The name of the validator WithRange adds for `kind`: a flag whose value holds numbers among
 // other words (--cases) names its own check so, to be found by RangeOfOption.
 std::string RangeValidatorName(NumberKind kind);

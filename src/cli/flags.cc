@@ -154,15 +154,11 @@ void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTarg
 void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions) {
   if (with_versions) AddVersionFlags(sub, &flags->versions, VersionFlagsOf::kRun);
   AddSetGetLoadFlags(sub, &flags->load);
-  WithRange(sub->add_option("--memtier-requests", flags->requests,
-                            "Requests per connection per trial, as memtier's --requests: a trial "
-                            "sends threads x clients x requests in all")
-                ->capture_default_str(),
-            NumberKind::kInteger);
-  WithRange(sub->add_option("--warmup-requests", flags->warmup_requests,
-                            "Requests per connection of the discarded warmup pass (0 disables)")
-                ->capture_default_str(),
-            NumberKind::kInteger);
+  AddRangedOption(sub, "--memtier-requests", &flags->requests, NumberKind::kInteger,
+                  "Requests per connection per trial, as memtier's --requests: a trial "
+                  "sends threads x clients x requests in all");
+  AddRangedOption(sub, "--warmup-requests", &flags->warmup_requests, NumberKind::kInteger,
+                  "Requests per connection of the discarded warmup pass (0 disables)");
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
   AddMaxErrorPctFlag(sub, &flags->max_error_pct);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
@@ -194,6 +190,10 @@ std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
       OrExit(core::ParseDuration(cooldown)));
 }
 
+bool IsPositiveWholeSeconds(std::chrono::microseconds d) {
+  return d >= std::chrono::seconds(1) && d % std::chrono::seconds(1) == std::chrono::seconds(0);
+}
+
 scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
                                          const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::SetGetOptions o;
@@ -212,13 +212,10 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
                   TuningFlags* tuning) {
   if (trials != nullptr) {
-    WithRange(
-        sub->add_option("--trials", *trials, "Measured trials per engine")->capture_default_str(),
-        NumberKind::kInteger);
+    AddRangedOption(sub, "--trials", trials, NumberKind::kInteger, "Measured trials per engine");
   }
-  WithRange(sub->add_option("--cooldown", *cooldown, "Pause between engines (e.g. 30s, 500ms)")
-                ->capture_default_str(),
-            NumberKind::kDuration);
+  AddRangedOption(sub, "--cooldown", cooldown, NumberKind::kDuration,
+                  "Pause between engines (e.g. 30s, 500ms)");
   AddOutputFlag(sub, output);
   AddTuningFlags(sub, tuning);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "drivers/builtin_driver.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "results/schema.h"
@@ -80,7 +81,7 @@ std::shared_ptr<Flags> AddBenchCommand(CLI::App* sub, Action* action, int (*run)
                                        const BenchTargetHelp& help = {}) {
   auto f = std::make_shared<Flags>();
   AddBenchTargetFlags(sub, &f->target, help);
-  sub->callback([f, action, run] { *action = [f, run] { return run(*f); }; });
+  RunOnceParsed(sub, action, f, run);
   return f;
 }
 
@@ -91,6 +92,9 @@ void AddSetGetLoadFlags(CLI::App* sub, core::Load* load);
 // duration. Throw ExitError(kUsage).
 core::Load WithCheckedRatio(core::Load load);
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
+// Whether `d` is 1s, 2s, ...: a time-boxed phase (sweep's step, run-replication's preload)
+// counts whole seconds.
+bool IsPositiveWholeSeconds(std::chrono::microseconds d);
 
 // The SET:GET workload, trial structure and load generator (run, quickstart).
 struct SetGetFlags {
@@ -149,6 +153,14 @@ int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
              const std::string& output) {
   options.driver = driver.get();
   return OrExit(on_setup(id, options, ToOutputFormat(output)));
+}
+
+// The action of a benchmark whose load the built-in generator drives (run-memory, sweep): the
+// options `to_options` makes of its flags, run by `on_setup` on the setup --id names.
+template <class Flags, auto on_setup, auto to_options>
+int RunOnBuiltinDriver(const Flags& flags) {
+  return RunBench(on_setup, flags.target.id, to_options(flags),
+                  std::make_unique<drivers::BuiltinDriver>(), flags.output);
 }
 
 }  // namespace dfbench::cli

@@ -53,10 +53,8 @@ const CommandSpelling& SpellingOf(LoadFlagsOf command) {
 void AddLoadFlags(CLI::App* sub, core::Load* load, LoadFlagsOf command) {
   const CommandSpelling& spelling = SpellingOf(command);
   for (size_t i = 0; i < core::kRangedLoadSettings.size(); ++i) {
-    WithRange(sub->add_option(spelling.ranged.at(i).names, load->*core::kRangedLoadSettings.at(i),
-                              spelling.ranged.at(i).help)
-                  ->capture_default_str(),
-              NumberKind::kInteger);
+    AddRangedOption(sub, spelling.ranged.at(i).names, &(load->*core::kRangedLoadSettings.at(i)),
+                    NumberKind::kInteger, spelling.ranged.at(i).help);
   }
   if (spelling.seed.names != nullptr) {
     AddBoolFlag(sub, spelling.seed.names, &load->distinct_client_seed, spelling.seed.help);

@@ -1,5 +1,4 @@
 #include <cstdio>
-#include <memory>
 
 #include "cli/commands.h"
 #include "cli/loadgen_flags.h"
@@ -28,9 +27,7 @@ int RunLoadgen(const loadgen::Options& options) {
 }  // namespace
 
 void AddLoadgen(CLI::App* sub, Action* action) {
-  auto o = std::make_shared<loadgen::Options>();
-  AddLoadgenFlags(sub, o.get());
-  sub->callback([action, o] { *action = [o] { return RunLoadgen(*o); }; });
+  AddFlagsCommand(sub, action, &AddLoadgenFlags, &RunLoadgen);
 }
 
 }  // namespace dfbench::cli

@@ -67,21 +67,16 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   // As with getopt, a repeated flag takes its last value.
   sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
-  WithRange(sub->add_option("-p,--port", o->port, "Server port")->capture_default_str(), kInteger);
+  AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
   sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
   sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
   AddBoolFlag(sub, "--cluster-mode", &o->cluster_mode,
               "Redis Cluster: --server is any node; each client connects to every primary and "
               "routes requests by key slot, following MOVED and ASK");
-  WithRange(sub->add_option("-t,--threads", o->threads, "Worker threads")->capture_default_str(),
-            kInteger);
-  WithRange(
-      sub->add_option("-c,--clients", o->clients, "Connections per thread")->capture_default_str(),
-      kInteger);
-  WithRange(sub->add_option("--pipeline", o->pipeline,
-                            "Requests in flight per connection (open loop: the cap)")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "-t,--threads", &o->threads, kInteger, "Worker threads");
+  AddRangedOption(sub, "-c,--clients", &o->clients, kInteger, "Connections per thread");
+  AddRangedOption(sub, "--pipeline", &o->pipeline, kInteger,
+                  "Requests in flight per connection (open loop: the cap)");
   WithRange(sub->add_option("-n,--requests", o->requests,
                             "Requests per connection (default 10000), or 'allkeys' (with P:P, "
                             "each connection writes its slice of the key range once)"),
@@ -89,17 +84,11 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
             kDuration);
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  WithRange(
-      sub->add_option("-d,--data-size", o->data_size, "Value size in bytes")->capture_default_str(),
-      kInteger);
+  AddRangedOption(sub, "-d,--data-size", &o->data_size, kInteger, "Value size in bytes");
   sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
   sub->add_option("--key-prefix", o->key_prefix, "Key prefix")->capture_default_str();
-  WithRange(
-      sub->add_option("--key-minimum", o->key_minimum, "Smallest key index")->capture_default_str(),
-      kInteger);
-  WithRange(
-      sub->add_option("--key-maximum", o->key_maximum, "Largest key index")->capture_default_str(),
-      kInteger);
+  AddRangedOption(sub, "--key-minimum", &o->key_minimum, kInteger, "Smallest key index");
+  AddRangedOption(sub, "--key-maximum", &o->key_maximum, kInteger, "Largest key index");
   sub->add_option("--key-pattern", o->key_pattern,
                   "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
                   "slices (P:P only), G gaussian, Z zipf");

@@ -8,12 +8,10 @@
 namespace dfbench::cli {
 namespace {
 
-loadgen::Config LoadgenOf(const std::vector<std::string>& args) {
-  return ToLoadgenConfig(*ParseFlags("loadgen", &AddLoadgenFlags, args));
-}
+const CommandLine<loadgen::Options, &AddLoadgenFlags, &ToLoadgenConfig> kLoadgen{"loadgen"};
 
 TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
-  const auto c = LoadgenOf({});
+  const auto c = kLoadgen.OptionsOf({});
   EXPECT_EQ(c.server, "127.0.0.1");
   EXPECT_EQ(c.port, 6379);
   EXPECT_EQ(c.protocol, loadgen::Protocol::kRedis);
@@ -33,39 +31,10 @@ TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
 }
 
 TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
-  const auto c = LoadgenOf({"-s",
-                            "10.0.0.5",
-                            "-p",
-                            "7000",
-                            "-a",
-                            "secret",
-                            "-t",
-                            "2",
-                            "-c",
-                            "3",
-                            "--pipeline",
-                            "4",
-                            "-n",
-                            "10k",
-                            "--ratio",
-                            "1:2",
-                            "-d",
-                            "64",
-                            "--key-prefix",
-                            "key:",
-                            "--key-minimum",
-                            "1",
-                            "--key-maximum",
-                            "100",
-                            "--key-pattern",
-                            "S:S",
-                            "--distinct-client-seed",
-                            "--print-percentiles",
-                            "50,99.99",
-                            "--rate",
-                            "5k",
-                            "--warmup-time",
-                            "2s"});
+  const auto c = kLoadgen.OptionsOf(
+      Argv("-s 10.0.0.5 -p 7000 -a secret -t 2 -c 3 --pipeline 4 -n 10k --ratio 1:2 -d 64 "
+           "--key-prefix key: --key-minimum 1 --key-maximum 100 --key-pattern S:S "
+           "--distinct-client-seed --print-percentiles 50,99.99 --rate 5k --warmup-time 2s"));
   EXPECT_EQ(c.server, "10.0.0.5");
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.password, "secret");
@@ -83,27 +52,24 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99}));
   EXPECT_EQ(c.rate_per_sec, 5000);
   EXPECT_EQ(c.warmup_time, std::chrono::seconds(2));
-  const auto long_names =
-      LoadgenOf({"--server", "10.0.0.5", "--port", "7000", "--threads", "2", "--clients", "3",
-                 "--requests", "10k", "--data-size", "64", "--protocol", "memcache_text"});
-  EXPECT_EQ(long_names.server, c.server);
-  EXPECT_EQ(long_names.port, c.port);
-  EXPECT_EQ(long_names.threads, c.threads);
-  EXPECT_EQ(long_names.clients, c.clients);
-  EXPECT_EQ(long_names.requests, c.requests);
-  EXPECT_EQ(long_names.data_size, c.data_size);
+  const auto long_names = kLoadgen.OptionsOf(
+      Argv("--server 10.0.0.5 --port 7000 --threads 2 --clients 3 --requests 10k "
+           "--data-size 64 --protocol memcache_text"));
+  using C = loadgen::Config;
+  ExpectSameFields(long_names, c, &C::server, &C::port, &C::threads, &C::clients, &C::requests,
+                   &C::data_size);
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
-  EXPECT_EQ(LoadgenOf({"-t", "2", "-t", "5"}).threads, 5);
-  EXPECT_EQ(LoadgenOf({"--test-time", "30", "--test-time", "2m"}).test_time,
+  EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).threads, 5);
+  EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).test_time,
             std::chrono::minutes(2));
 }
 
 TEST(LoadgenFlags, CommandFlagsApplyToTheCommandBeforeThem) {
-  const auto c = LoadgenOf({"--command", "LPUSH __key__ __data__", "--command-ratio", "3",
-                            "--command-key-pattern", "S", "--command", "LPOP __key__"});
+  const auto c = kLoadgen.OptionsOf({"--command", "LPUSH __key__ __data__", "--command-ratio", "3",
+                                     "--command-key-pattern", "S", "--command", "LPOP __key__"});
   ASSERT_EQ(c.commands.size(), 2U);
   EXPECT_EQ(c.commands[0].text, "LPUSH __key__ __data__");
   EXPECT_EQ(c.commands[0].ratio, 3U);
@@ -114,30 +80,21 @@ TEST(LoadgenFlags, CommandFlagsApplyToTheCommandBeforeThem) {
 }
 
 TEST(LoadgenFlags, BadValuesAreOneUsageLineNamingTheFlag) {
-  ExpectExitError(
-      [] {
-        return LoadgenOf({"--command-ratio", "2", "--command", "GET __key__"});
-      },
-      core::ErrorKind::kUsage, "--command-ratio must follow the --command it applies to");
-  ExpectExitError(
-      [] {
-        return LoadgenOf({"--command", "GET __key__", "--command-ratio", "0"});
-      },
-      core::ErrorKind::kUsage, "invalid --command-ratio '0' (expected a count >= 1)");
-  const auto pattern = ExitErrorOf([] {
-    return LoadgenOf({"--command", "GET __key__", "--command-key-pattern", "Q"});
+  ExpectUsageError("--command-ratio must follow the --command it applies to", [] {
+    return kLoadgen.OptionsOf({"--command-ratio", "2", "--command", "GET __key__"});
   });
-  ASSERT_TRUE(pattern.has_value());
-  EXPECT_EQ(pattern->kind, core::ErrorKind::kUsage);
-  EXPECT_EQ(pattern->message.rfind("--command-key-pattern: ", 0), 0U) << pattern->message;
-  const std::string threads = ParseErrorOf("loadgen", &AddLoadgenFlags, {"-t", "0"});
+  ExpectUsageError("invalid --command-ratio '0' (expected a count >= 1)", [] {
+    return kLoadgen.OptionsOf({"--command", "GET __key__", "--command-ratio", "0"});
+  });
+  ExpectUsageErrorStartingWith("--command-key-pattern: ", [] {
+    return kLoadgen.OptionsOf({"--command", "GET __key__", "--command-key-pattern", "Q"});
+  });
+  const std::string threads = kLoadgen.ParseErrorOf({"-t", "0"});
   EXPECT_NE(threads.find("--threads \"0\""), std::string::npos) << threads;
-  EXPECT_EQ(ParseErrorOf("loadgen", &AddLoadgenFlags, {"-n", "allkeys"}), "");
+  EXPECT_EQ(kLoadgen.ParseErrorOf({"-n", "allkeys"}), "");
   testing::ScopedTempDir dir("loadgen-flags");
   const std::string nowhere = (dir.path() / "no" / "report.json").string();
-  const auto json = ExitErrorOf([&] { return LoadgenOf({"--json-out-file", nowhere}); });
-  ASSERT_TRUE(json.has_value());
-  EXPECT_NE(json->message.find(nowhere), std::string::npos) << json->message;
+  ExpectUsageErrorNaming(nowhere, [&] { return kLoadgen.OptionsOf({"--json-out-file", nowhere}); });
 }
 
 }  // namespace

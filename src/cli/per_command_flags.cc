@@ -152,27 +152,20 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
                   "Custom command: the preload request, e.g. \"SET __key__ __data__\"; __item__ "
                   "is replaced by the item number (1..N) of each pass");
   using enum NumberKind;
-  WithRange(sub->add_option("--preload-items", f->preload_items,
-                            "Custom command: items per key (one preload pass each)")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "--preload-items", &f->preload_items, kInteger,
+                  "Custom command: items per key (one preload pass each)");
   WithRange(sub->add_option("--command-key-maximum", f->command_key_maximum,
                             "Custom command: its key range (0, the default: --key-maximum); "
                             "required when --preload-items > 1"),
             kInteger);
-  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
-                            "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use "
-                            "at most 1000000 keys, or --key-maximum when smaller (a small value "
-                            "keeps a smoke run small)")
-                ->capture_default_str(),
-            kInteger);
-  WithRange(sub->add_option("--test-time", f->test_time_sec, "Seconds of measured load per trial")
-                ->capture_default_str(),
-            kInteger);
-  WithRange(sub->add_option("--warmup-time", f->warmup_time_sec,
-                            "Seconds of discarded warmup load per engine (0 disables)")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "--key-maximum", &f->load.key_maximum, kInteger,
+                  "Keys 1..N. Multi-item preloads (lists, sets, hashes, sorted sets) use "
+                  "at most 1000000 keys, or --key-maximum when smaller (a small value "
+                  "keeps a smoke run small)");
+  AddRangedOption(sub, "--test-time", &f->test_time_sec, kInteger,
+                  "Seconds of measured load per trial");
+  AddRangedOption(sub, "--warmup-time", &f->warmup_time_sec, kInteger,
+                  "Seconds of discarded warmup load per engine (0 disables)");
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
   AddMaxErrorPctFlag(sub, &f->max_error_pct);
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);

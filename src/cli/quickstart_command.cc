@@ -16,9 +16,8 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
 }  // namespace
 
 void AddQuickstart(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<QuickstartFlags>();
-  AddQuickstartFlags(sub, f.get());
-  sub->callback([f, action, sub] { *action = [f, sub] { return RunQuickstart(*f, sub); }; });
+  AddFlagsCommand(sub, action, &AddQuickstartFlags,
+                  [sub](const QuickstartFlags& f) { return RunQuickstart(f, sub); });
 }
 
 }  // namespace dfbench::cli

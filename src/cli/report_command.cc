@@ -22,9 +22,7 @@ int RunReport(const ReportFlags& f) {
 }  // namespace
 
 void AddReport(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<ReportFlags>();
-  AddReportFlags(sub, f.get());
-  sub->callback([f, action] { *action = [f] { return RunReport(*f); }; });
+  AddFlagsCommand(sub, action, &AddReportFlags, &RunReport);
 }
 
 }  // namespace dfbench::cli

@@ -33,11 +33,9 @@ scenarios::CommandOptions ToRunCommandsOptions(const RunCommandsFlags& f) {
 
 void AddRunCommandsDflyFlags(CLI::App* sub, RunCommandsDflyFlags* f) {
   AddPerCommandFlags(sub, &f->common, LoadFlagsOf::kRunCommandsDfly);
-  WithRange(sub->add_option("--dfly-bench-qps", f->qps,
-                            "dfly_bench --qps per connection (batches of --dfly-bench-pipeline "
-                            "per second); 0 = closed loop, as fast as the server answers")
-                ->capture_default_str(),
-            NumberKind::kInteger);
+  AddRangedOption(sub, "--dfly-bench-qps", &f->qps, NumberKind::kInteger,
+                  "dfly_bench --qps per connection (batches of --dfly-bench-pipeline "
+                  "per second); 0 = closed loop, as fast as the server answers");
   sub->add_option("--dfly-bench-ref", f->ref,
                   "Dragonfly git ref dfly_bench is built from, recorded in results.json (the "
                   "build is setup's: dfbench setup --dfly-bench-ref on an ssh client; or see "

@@ -9,16 +9,9 @@
 namespace dfbench::cli {
 namespace {
 
-std::chrono::seconds MemorySeconds(const std::string& text, const char* flag) {
-  auto d = core::ParseDuration(text);
-  if (!d) throw ExitError{core::WithContext(d.error(), flag)};
-  return std::chrono::duration_cast<std::chrono::seconds>(*d);
-}
-
-uint64_t MemoryCount(const std::string& text, const char* flag) {
-  auto n = core::ParseCount(text);
-  if (!n) throw ExitError{core::WithContext(n.error(), flag)};
-  return *n;
+std::chrono::seconds MemorySeconds(const std::string& text, const std::string& flag) {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+      OrExitWithContext(flag, core::ParseDuration(text)));
 }
 
 }  // namespace
@@ -26,13 +19,14 @@ uint64_t MemoryCount(const std::string& text, const char* flag) {
 scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
   scenarios::MemoryOptions o;
   o.engines = ParseEngines(f.target.engines);
-  o.keys = MemoryCount(f.keys, "--keys");
+  o.keys = OrExitWithContext("--keys", core::ParseCount(f.keys));
   o.snapshot =
       f.snapshot == "none" ? scenarios::SnapshotMode::kNone : scenarios::SnapshotMode::kBgsave;
   o.snapshot_dir = f.snapshot_dir;
   o.snapshot_delay = MemorySeconds(f.snapshot_delay, "--snapshot-delay");
   o.snapshot_timeout = MemorySeconds(f.snapshot_timeout, "--snapshot-timeout");
-  o.update_rate = static_cast<double>(MemoryCount(f.update_rate, "--update-rate"));
+  o.update_rate =
+      static_cast<double>(OrExitWithContext("--update-rate", core::ParseCount(f.update_rate)));
   o.test_time = MemorySeconds(f.test_time, "--test-time");
   o.load = WithCheckedRatio(f.load);
   o.trials = f.trials;
@@ -50,32 +44,21 @@ scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
 
 void AddRunMemoryFlags(CLI::App* sub, RunMemoryFlags* f) {
   using enum NumberKind;
-  WithRange(
-      sub->add_option("--keys", f->keys, "Keys to populate (e.g. 500k, 5M)")->capture_default_str(),
-      kCount);
+  AddRangedOption(sub, "--keys", &f->keys, kCount, "Keys to populate (e.g. 500k, 5M)");
   AddChoiceFlag(sub, "--snapshot", &f->snapshot, {"bgsave", "none"},
                 "bgsave: a BGSAVE under the update traffic (memcached: none); none: no snapshot");
   sub->add_option("--snapshot-dir", f->snapshot_dir,
                   "Existing directory on the server host for the snapshot files (default: one "
                   "per engine and run in dfbench's work directory); removed afterwards");
-  WithRange(sub->add_option("--snapshot-delay", f->snapshot_delay,
-                            "Update traffic before the BGSAVE (shorter than --test-time)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--snapshot-timeout", f->snapshot_timeout,
-                            "How long a BGSAVE may run before the trial fails as stuck (e.g. "
-                            "30m); 0: 2m plus keys x value size at 4 MiB/s")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--update-rate", f->update_rate,
-                            "Update requests per second in all (open loop, e.g. 20k); 0: closed "
-                            "loop")
-                ->capture_default_str(),
-            kCount);
-  WithRange(
-      sub->add_option("--test-time", f->test_time, "How long the update traffic runs (e.g. 60s)")
-          ->capture_default_str(),
-      kDuration);
+  AddRangedOption(sub, "--snapshot-delay", &f->snapshot_delay, kDuration,
+                  "Update traffic before the BGSAVE (shorter than --test-time)");
+  AddRangedOption(sub, "--snapshot-timeout", &f->snapshot_timeout, kDuration,
+                  "How long a BGSAVE may run before the trial fails as stuck (e.g. "
+                  "30m); 0: 2m plus keys x value size at 4 MiB/s");
+  AddRangedOption(sub, "--update-rate", &f->update_rate, kCount,
+                  "Update requests per second in all (open loop, e.g. 20k); 0: closed loop");
+  AddRangedOption(sub, "--test-time", &f->test_time, kDuration,
+                  "How long the update traffic runs (e.g. 60s)");
   sub->add_option("--memtier-ratio,--ratio", f->load.ratio,
                   "SET:GET ratio of the traffic over the populated keys")
       ->capture_default_str();

@@ -28,14 +28,12 @@ std::string CheckCaseRates(const std::string& cases) {
 
 // Whole seconds, at least one: the preload is time-boxed as the reference's.
 std::chrono::seconds PreloadTime(const std::string& text) {
-  auto d = core::ParseDuration(text);
-  if (!d) throw ExitError{core::WithContext(d.error(), "--preload-time")};
-  if (*d < std::chrono::seconds(1) || *d % std::chrono::seconds(1) != std::chrono::seconds(0)) {
-    throw ExitError{
-        core::Error{core::ErrorKind::kUsage,
-                    "--preload-time: \"" + text + "\" is not a whole number of seconds"}};
+  const auto d = OrExitWithContext("--preload-time", core::ParseDuration(text));
+  if (!IsPositiveWholeSeconds(d)) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--preload-time: \"" + text + "\" is not a whole number of seconds");
   }
-  return std::chrono::duration_cast<std::chrono::seconds>(*d);
+  return std::chrono::duration_cast<std::chrono::seconds>(d);
 }
 
 }  // namespace
@@ -76,22 +74,14 @@ void AddRunReplicationFlags(CLI::App* sub, RunReplicationFlags* f) {
       ->check(CLI::Validator(CheckCaseRates,
                              "[qps=" + RangeText(*FindFlagRange("--cases", kCount)) + "]",
                              RangeValidatorName(kCount)));
-  WithRange(
-      sub->add_option("--test-time", f->test_time, "Seconds of load per case after the full sync")
-          ->capture_default_str(),
-      kInteger);
-  WithRange(sub->add_option("--preload-keys", f->preload_keys,
-                            "Key range written before the replica starts (underscores allowed)")
-                ->capture_default_str(),
-            kCount);
-  WithRange(sub->add_option("--preload-time", f->preload_time,
-                            "How long the preload writes random keys of the range (30s as the "
-                            "reference)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--value-size", f->value_size, "Value size in bytes, preload and load")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "--test-time", &f->test_time, kInteger,
+                  "Seconds of load per case after the full sync");
+  AddRangedOption(sub, "--preload-keys", &f->preload_keys, kCount,
+                  "Key range written before the replica starts (underscores allowed)");
+  AddRangedOption(sub, "--preload-time", &f->preload_time, kDuration,
+                  "How long the preload writes random keys of the range (30s as the reference)");
+  AddRangedOption(sub, "--value-size", &f->value_size, kInteger,
+                  "Value size in bytes, preload and load");
   sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
       ->capture_default_str();
   AddMaxErrorPctFlag(sub, &f->max_error_pct, "case");

@@ -9,16 +9,8 @@
 namespace dfbench::cli {
 namespace {
 
-void AddRunReplicationLine(CLI::App* sub, RunReplicationFlags* f) {
-  AddBenchTargetFlags(sub, &f->target, {});
-  AddRunReplicationFlags(sub, f);
-}
-
-scenarios::ReplicationOptions RunReplicationOf(std::vector<std::string> args) {
-  args.insert(args.end(), {"--id", "r"});
-  return ToRunReplicationOptions(
-      *ParseFlags("run-replication", &AddRunReplicationLine, std::move(args)));
-}
+const BenchLine<RunReplicationFlags, &AddRunReplicationFlags, &ToRunReplicationOptions>
+    kRunReplication("run-replication");
 
 std::vector<std::string> CaseNames(const scenarios::ReplicationOptions& o) {
   std::vector<std::string> names;
@@ -27,82 +19,74 @@ std::vector<std::string> CaseNames(const scenarios::ReplicationOptions& o) {
 }
 
 TEST(RunReplicationFlags, DefaultsAreTheReferences) {
-  const auto o = RunReplicationOf({});
-  const scenarios::ReplicationOptions d;
+  const auto o = kRunReplication.OptionsOf({});
   ASSERT_EQ(o.engines.size(), 1U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
   ASSERT_EQ(o.cases.size(), 5U);
   EXPECT_EQ(o.cases[0].qps_per_connection, 100000);
   EXPECT_EQ(o.cases[4].qps_per_connection, 0);  // maxload
-  EXPECT_EQ(o.test_time, d.test_time);
-  EXPECT_EQ(o.preload_keys, d.preload_keys);
-  EXPECT_EQ(o.preload_time, d.preload_time);
-  EXPECT_EQ(o.value_size, d.value_size);
-  EXPECT_EQ(o.ratio, d.ratio);
-  EXPECT_EQ(o.dfly_ref, d.dfly_ref);
+  using R = scenarios::ReplicationOptions;
+  ExpectSameFields(o, R{}, &R::test_time, &R::preload_keys, &R::preload_time, &R::value_size,
+                   &R::ratio, &R::dfly_ref, &R::max_error_pct);
   EXPECT_EQ(o.load_generator, "builtin");
-  EXPECT_EQ(o.max_error_pct, d.max_error_pct);
   EXPECT_TRUE(o.master_flags.empty());
   EXPECT_TRUE(o.output_dir.empty());
 }
 
 TEST(RunReplicationFlags, CasesTakeSuffixesAndAnEmptyListIsTheDefault) {
-  const auto o = RunReplicationOf({"--cases", "qps=50k,maxload"});
+  const auto o = kRunReplication.OptionsOf({"--cases", "qps=50k,maxload"});
   ASSERT_EQ(o.cases.size(), 2U);
   EXPECT_EQ(o.cases[0].qps_per_connection, 50000);
   EXPECT_EQ(o.cases[1].qps_per_connection, 0);
-  EXPECT_EQ(CaseNames(RunReplicationOf({"--cases", ""})), CaseNames(RunReplicationOf({})));
+  EXPECT_EQ(CaseNames(kRunReplication.OptionsOf({"--cases", ""})),
+            CaseNames(kRunReplication.OptionsOf({})));
 }
 
 TEST(RunReplicationFlags, ABadCaseIsNamedWithCases) {
-  const auto error = ExitErrorOf([] { return RunReplicationOf({"--cases", "qps=10,fast"}); });
-  ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->kind, core::ErrorKind::kUsage);
-  EXPECT_EQ(error->message.rfind("--cases \"fast\"", 0), 0U) << error->message;
+  ExpectUsageErrorStartingWith("--cases \"fast\"", [] {
+    return kRunReplication.OptionsOf({"--cases", "qps=10,fast"});
+  });
   // A rate outside the table's range is refused while parsing.
-  const std::string parse =
-      ParseErrorOf("run-replication", &AddRunReplicationLine, {"--id", "r", "--cases", "qps=0"});
+  const std::string parse = kRunReplication.ParseErrorOf({"--cases", "qps=0"});
   EXPECT_NE(parse.find("--cases \"qps=0\": use qps=N, N from 1 to"), std::string::npos) << parse;
 }
 
 TEST(RunReplicationFlags, PreloadKeysTakeUnderscoresAndSuffixes) {
-  EXPECT_EQ(RunReplicationOf({"--preload-keys", "2_000_000"}).preload_keys, 2000000U);
-  EXPECT_EQ(RunReplicationOf({"--preload-keys", "500k"}).preload_keys, 500000U);
-  const std::string zero =
-      ParseErrorOf("run-replication", &AddRunReplicationLine, {"--id", "r", "--preload-keys", "0"});
+  EXPECT_EQ(kRunReplication.OptionsOf({"--preload-keys", "2_000_000"}).preload_keys, 2000000U);
+  EXPECT_EQ(kRunReplication.OptionsOf({"--preload-keys", "500k"}).preload_keys, 500000U);
+  const std::string zero = kRunReplication.ParseErrorOf({"--preload-keys", "0"});
   EXPECT_NE(zero.find("--preload-keys \"0\""), std::string::npos) << zero;
 }
 
 TEST(RunReplicationFlags, PreloadTimeIsWholeSeconds) {
-  EXPECT_EQ(RunReplicationOf({"--preload-time", "2m"}).preload_time, std::chrono::seconds(120));
-  ExpectExitError(
-      [] {
-        return RunReplicationOf({"--preload-time", "1500ms"});
-      },
-      core::ErrorKind::kUsage, "--preload-time: \"1500ms\" is not a whole number of seconds");
+  EXPECT_EQ(kRunReplication.OptionsOf({"--preload-time", "2m"}).preload_time,
+            std::chrono::seconds(120));
+  ExpectUsageError("--preload-time: \"1500ms\" is not a whole number of seconds", [] {
+    return kRunReplication.OptionsOf({"--preload-time", "1500ms"});
+  });
 }
 
 TEST(RunReplicationFlags, EachFlagLandsInItsOption) {
-  const auto o = RunReplicationOf({"--engines",
-                                   "redis,valkey",
-                                   "--test-time",
-                                   "5",
-                                   "--value-size",
-                                   "64",
-                                   "--ratio",
-                                   "1:3",
-                                   "--master-flags",
-                                   "--proactor_threads 2  --maxmemory 1G",
-                                   "--replica-flags",
-                                   "--x 1",
-                                   "--dfly-ref",
-                                   "v1.30.0",
-                                   "--load-generator",
-                                   "dfly_bench",
-                                   "--dfly-bench-binary",
-                                   "/opt/dfly_bench",
-                                   "--max-error-pct",
-                                   "3"});
+  const auto o = kRunReplication.OptionsOf({"--engines",
+                                            "redis,valkey",
+                                            "--test-time",
+                                            "5",
+                                            "--value-size",
+                                            "64",
+                                            "--ratio",
+                                            "1:3",
+                                            "--master-flags",
+                                            "--proactor_threads 2  --maxmemory 1G",
+                                            "--replica-flags",
+                                            "--x 1",
+                                            "--dfly-ref",
+                                            "v1.30.0",
+                                            "--load-generator",
+                                            "dfly_bench",
+                                            "--dfly-bench-binary",
+                                            "/opt/dfly_bench",
+                                            "--max-error-pct",
+                                            "3"});
   ASSERT_EQ(o.engines.size(), 2U);
   EXPECT_EQ(o.engines[1]->name, "valkey");
   EXPECT_EQ(o.test_time, std::chrono::seconds(5));
@@ -118,18 +102,13 @@ TEST(RunReplicationFlags, EachFlagLandsInItsOption) {
 }
 
 TEST(RunReplicationFlags, RatioAndOutputDirAreCheckedBeforeAnythingStarts) {
-  const auto ratio = ExitErrorOf([] { return RunReplicationOf({"--ratio", "one"}); });
-  ASSERT_TRUE(ratio.has_value());
-  EXPECT_EQ(ratio->kind, core::ErrorKind::kUsage);
-  EXPECT_NE(ratio->message.find("one"), std::string::npos) << ratio->message;
+  ExpectUsageErrorNaming("one", [] { return kRunReplication.OptionsOf({"--ratio", "one"}); });
   testing::ScopedTempDir dir("replication-flags");
   const std::string output_dir = (dir.path() / "out").string();
-  EXPECT_EQ(RunReplicationOf({"--output-dir", output_dir}).output_dir, output_dir);
+  EXPECT_EQ(kRunReplication.OptionsOf({"--output-dir", output_dir}).output_dir, output_dir);
   const std::string file = (dir.path() / "file").string();
   ASSERT_TRUE(core::WriteFileAtomic(file, "x"));
-  const auto error = ExitErrorOf([&] { return RunReplicationOf({"--output-dir", file}); });
-  ASSERT_TRUE(error.has_value());
-  EXPECT_NE(error->message.find(file), std::string::npos) << error->message;
+  ExpectUsageErrorNaming(file, [&] { return kRunReplication.OptionsOf({"--output-dir", file}); });
 }
 
 }  // namespace

@@ -38,9 +38,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
 }  // namespace
 
 void AddSetup(CLI::App* sub, Action* action) {
-  auto f = std::make_shared<SetupFlags>();
-  AddSetupFlags(sub, f.get());
-  sub->callback([f, action, sub] { *action = [f, sub] { return RunSetup(*f, sub); }; });
+  AddFlagsCommand(sub, action, &AddSetupFlags,
+                  [sub](const SetupFlags& f) { return RunSetup(f, sub); });
 }
 
 }  // namespace dfbench::cli

@@ -44,11 +44,8 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
   AddAwsFleetFlags(sub, &f->fleet);
   {
     const FlagGroup group(sub, "AWS fleet");
-    WithRange(sub->add_option("--ssh-wait", f->ssh_wait,
-                              "How long new instances get to accept SSH before setup fails (30s, "
-                              "10m)")
-                  ->capture_default_str(),
-              NumberKind::kDuration);
+    AddRangedOption(sub, "--ssh-wait", &f->ssh_wait, NumberKind::kDuration,
+                    "How long new instances get to accept SSH before setup fails (30s, 10m)");
   }
   AddPortFlag(sub, &f->port);
 }

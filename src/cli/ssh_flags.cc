@@ -22,8 +22,7 @@ void AddSshFlags(CLI::App* sub, SshFlags* f) {
                   "User on every host (root, or one with passwordless sudo; aws: default ubuntu)");
   sub->add_option("--ssh-key", f->key,
                   "Private key (default: a 4096-bit RSA pair generated under the setup's ssh/)");
-  WithRange(sub->add_option("--ssh-port", f->port, "SSH port of every host")->capture_default_str(),
-            NumberKind::kInteger);
+  AddRangedOption(sub, "--ssh-port", &f->port, NumberKind::kInteger, "SSH port of every host");
   AddBoolFlag(sub, "--tune-network", &f->tune_network,
               "Steer the server NIC's IRQs and RPS/XPS onto the top CPUs (needs root; a "
               "failure is reported, not fatal)");

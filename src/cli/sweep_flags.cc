@@ -7,7 +7,7 @@ namespace dfbench::cli {
 
 std::chrono::seconds ToStepTime(const std::string& text) {
   const auto us = OrExit(core::ParseDuration(text));
-  if (us.count() < 1'000'000 || us.count() % 1'000'000 != 0) {
+  if (!IsPositiveWholeSeconds(us)) {
     ExitWith(core::ErrorKind::kUsage,
              "--step-time \"" + text + "\": use whole seconds, at least 1s (e.g. 10s)");
   }
@@ -38,16 +38,12 @@ void AddSweepFlags(CLI::App* sub, SweepFlags* f) {
   WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
                             "Keys 1..N (default: the load generator's range, 0..10000000)"),
             kInteger);
-  WithRange(sub->add_option("--step-time", f->step_time,
-                            "Measured load per step, whole seconds; each step starts with a "
-                            "discarded warmup of a fifth of it (at most 1s)")
-                ->capture_default_str(),
-            kDuration);
-  WithRange(sub->add_option("--confirm", f->confirm,
-                            "Rounds that re-run the found rate (stepping down 2% while it fails); "
-                            "the spread of their rates is reported")
-                ->capture_default_str(),
-            kInteger);
+  AddRangedOption(sub, "--step-time", &f->step_time, kDuration,
+                  "Measured load per step, whole seconds; each step starts with a "
+                  "discarded warmup of a fifth of it (at most 1s)");
+  AddRangedOption(sub, "--confirm", &f->confirm, kInteger,
+                  "Rounds that re-run the found rate (stepping down 2% while it fails); "
+                  "the spread of their rates is reported");
   AddMaxErrorPctFlag(sub, &f->max_error_pct, "step");
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
 }

@@ -7,27 +7,13 @@
 namespace dfbench::cli {
 namespace {
 
-void AddSweepLine(CLI::App* sub, SweepFlags* f) {
-  AddBenchTargetFlags(sub, &f->target, {});
-  AddSweepFlags(sub, f);
-}
-
-scenarios::SweepOptions SweepOf(std::vector<std::string> args) {
-  args.insert(args.end(), {"--id", "s"});
-  return ToSweepOptions(*ParseFlags("sweep", &AddSweepLine, std::move(args)));
-}
+const BenchLine<SweepFlags, &AddSweepFlags, &ToSweepOptions> kSweep("sweep");
 
 TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
-  const auto o = SweepOf({"--slo", "p99<=1ms"});
+  const auto o = kSweep.OptionsOf({"--slo", "p99<=1ms"});
   ASSERT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.engines[0]->name, "dragonfly");
-  ExpectLoad(o.load, {.threads = 4,
-                      .clients = 50,
-                      .pipeline = 30,
-                      .data_size = 256,
-                      .distinct_client_seed = false,
-                      .ratio = "1:10",
-                      .key_maximum = 0});
+  ExpectLoad(o.load, kReferenceRunLoad);  // key_maximum 0: the load generator's range
   EXPECT_EQ(o.step_time, std::chrono::seconds(10));
   EXPECT_EQ(o.search.confirm, 2);
   EXPECT_EQ(o.search.max_error_pct, 0);
@@ -39,7 +25,7 @@ TEST(SweepFlags, DefaultsAreTheReferencesRunLoadAndAStrictSearch) {
 }
 
 TEST(SweepFlags, EachFlagLandsInItsOption) {
-  const auto o = SweepOf(
+  const auto o = kSweep.OptionsOf(
       Argv("--slo p99<=1ms --slo p99.9<=500us --engines redis --memtier-threads 2 "
            "--memtier-clients 3 --memtier-pipeline 4 --memtier-data-size 64 --memtier-ratio 1:3 "
            "--distinct-client-seed --key-maximum 5000 --step-time 3s --confirm 0 "
@@ -67,35 +53,31 @@ TEST(SweepFlags, EachFlagLandsInItsOption) {
 TEST(SweepFlags, StepTimeTakesWholeSecondsOnly) {
   EXPECT_EQ(ToStepTime("2m"), std::chrono::seconds(120));
   EXPECT_EQ(ToStepTime("1s"), std::chrono::seconds(1));
-  ExpectExitError([] { return ToStepTime("1500ms"); }, core::ErrorKind::kUsage,
-                  "--step-time \"1500ms\": use whole seconds, at least 1s (e.g. 10s)");
-  ExpectExitError([] { return ToStepTime("500ms"); }, core::ErrorKind::kUsage,
-                  "--step-time \"500ms\": use whole seconds, at least 1s (e.g. 10s)");
+  ExpectUsageError("--step-time \"1500ms\": use whole seconds, at least 1s (e.g. 10s)",
+                   [] { return ToStepTime("1500ms"); });
+  ExpectUsageError("--step-time \"500ms\": use whole seconds, at least 1s (e.g. 10s)",
+                   [] { return ToStepTime("500ms"); });
 }
 
 TEST(SweepFlags, ABadObjectiveIsNamedWithSlo) {
-  const auto error = ExitErrorOf([] { return SweepOf({"--slo", "p99<1ms"}); });
+  const auto error = ExpectUsageErrorOf([] { return kSweep.OptionsOf({"--slo", "p99<1ms"}); });
   ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->kind, core::ErrorKind::kUsage);
   EXPECT_EQ(error->message.rfind("--slo \"p99<1ms\"", 0), 0U) << error->message;
   EXPECT_EQ(error->message.find('\n'), std::string::npos);
 }
 
 TEST(SweepFlags, ABadRatioOrEngineIsOneUsageLine) {
-  auto ratio = ExitErrorOf([] { return SweepOf({"--slo", "p99<=1ms", "--memtier-ratio", "1-3"}); });
-  ASSERT_TRUE(ratio.has_value());
-  EXPECT_EQ(ratio->kind, core::ErrorKind::kUsage);
-  EXPECT_NE(ratio->message.find("1-3"), std::string::npos) << ratio->message;
-  auto engine = ExitErrorOf([] { return SweepOf({"--slo", "p99<=1ms", "--engines", "redix"}); });
-  ASSERT_TRUE(engine.has_value());
-  EXPECT_EQ(engine->kind, core::ErrorKind::kUsage);
-  EXPECT_NE(engine->message.find("redix"), std::string::npos) << engine->message;
+  ExpectUsageErrorNaming("1-3", [] {
+    return kSweep.OptionsOf({"--slo", "p99<=1ms", "--memtier-ratio", "1-3"});
+  });
+  ExpectUsageErrorNaming("redix", [] {
+    return kSweep.OptionsOf({"--slo", "p99<=1ms", "--engines", "redix"});
+  });
 }
 
 TEST(SweepFlags, SloIsRequiredAndRangesAreCheckedWhileParsing) {
-  EXPECT_NE(ParseErrorOf("sweep", &AddSweepLine, {"--id", "s"}).find("--slo"), std::string::npos);
-  const std::string confirm =
-      ParseErrorOf("sweep", &AddSweepLine, {"--id", "s", "--slo", "p99<=1ms", "--confirm", "-1"});
+  EXPECT_NE(kSweep.ParseErrorOf({}).find("--slo"), std::string::npos);
+  const std::string confirm = kSweep.ParseErrorOf({"--slo", "p99<=1ms", "--confirm", "-1"});
   EXPECT_NE(confirm.find("--confirm \"-1\""), std::string::npos) << confirm;
 }
 

@@ -4,7 +4,6 @@
 // keeps it.
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 
 #include "aws/template.h"
 #include "cli/aws_flags.h"
@@ -32,26 +31,24 @@ void SaveStackYaml(const std::string& run_id, const std::string& yaml) {
   core::Note("saved as " + path.string());
 }
 
+int RunTemplate(const TemplateFlags& f) {
+  const aws::FleetPlan plan = ToTemplatePlan(f);
+  const std::string yaml = aws::RenderTemplate(plan);
+  SaveStackYaml(f.run_id, yaml);
+  if (f.out.empty()) {
+    std::fwrite(yaml.data(), 1, yaml.size(), stdout);
+  } else {
+    OrExit(core::WriteOutputFile(f.out, yaml));
+    core::Note("wrote " + f.out);
+  }
+  core::Note("estimated cost: " + CostLine(plan));
+  return 0;
+}
+
 }  // namespace
 
 void AddTemplate(CLI::App* sub, Action* action) {
-  auto o = std::make_shared<TemplateFlags>();
-  AddTemplateFlags(sub, o.get());
-  sub->callback([o, action] {
-    *action = [o] {
-      const aws::FleetPlan plan = ToTemplatePlan(*o);
-      const std::string yaml = aws::RenderTemplate(plan);
-      SaveStackYaml(o->run_id, yaml);
-      if (o->out.empty()) {
-        std::fwrite(yaml.data(), 1, yaml.size(), stdout);
-      } else {
-        OrExit(core::WriteOutputFile(o->out, yaml));
-        core::Note("wrote " + o->out);
-      }
-      core::Note("estimated cost: " + CostLine(plan));
-      return 0;
-    };
-  });
+  AddFlagsCommand(sub, action, &AddTemplateFlags, &RunTemplate);
 }
 
 }  // namespace dfbench::cli
