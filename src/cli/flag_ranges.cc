@@ -39,6 +39,8 @@ std::vector<FlagRange> MakeRanges() {
       {"--io-threads", kInteger, 0, 128},
       {"--dragonfly_num_shards", kInteger, -1, 1 << 16},
       {"--num-shards", kInteger, -1, 1 << 16},
+      {"--redis_shards", kInteger, 0, 256},
+      {"--valkey_shards", kInteger, 0, 256},
       // setup, quickstart
       {"--port", kInteger, 1, 65535},
       {"--ssh-port", kInteger, 1, 65535},

@@ -106,6 +106,17 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
       [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
       "Deprecated: sets --redis_pin_network and --valkey_pin_network")
       ->group("");
+  WithRange(sub->add_option("--redis_shards", flags->redis_shards,
+                            "Run Redis as a Redis Cluster of N primaries on the server host, each "
+                            "its own process on its share of the CPUs (0: one process)"),
+            kInteger);
+  WithRange(sub->add_option("--valkey_shards", flags->valkey_shards,
+                            "Run Valkey as a cluster of N primaries (0: one process)"),
+            kInteger);
+  AddChoiceFlag(sub, "--dragonfly_cluster_mode", &flags->dragonfly_cluster_mode,
+                {"none", "emulated"},
+                "Dragonfly --cluster_mode: emulated answers the cluster protocol as a one-node "
+                "cluster (default none)");
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
@@ -120,6 +131,9 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
   t.dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu;
   t.redis_pin_network = flags.redis_pin_network;
   t.valkey_pin_network = flags.valkey_pin_network;
+  t.redis_shards = flags.redis_shards;
+  t.valkey_shards = flags.valkey_shards;
+  t.dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated";
   return t;
 }
 

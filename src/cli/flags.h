@@ -50,6 +50,9 @@ struct TuningFlags {
   bool dragonfly_conn_use_incoming_cpu = true;
   bool redis_pin_network = true;  // --pin-network (deprecated) sets both
   bool valkey_pin_network = true;
+  int redis_shards = 0;  // 0: one process; N: a cluster of N primaries
+  int valkey_shards = 0;
+  std::string dragonfly_cluster_mode = "none";  // none | emulated
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);

@@ -95,6 +95,22 @@ TEST(SetGetFlags, DeprecatedSpellingsLandAsTheirNewFlags) {
   EXPECT_NE(error->message.find("--dragonfly_num_shards"), std::string::npos) << error->message;
 }
 
+TEST(SetGetFlags, TopologyFlagsLandInTheTuning) {
+  const auto standalone = kRun.OptionsOf({});
+  EXPECT_EQ(standalone.tuning.redis_shards, 0);
+  EXPECT_EQ(standalone.tuning.valkey_shards, 0);
+  EXPECT_FALSE(standalone.tuning.dragonfly_cluster_emulated);
+  const auto o =
+      kRun.OptionsOf(Argv("--redis_shards 40 --valkey_shards 2 --dragonfly_cluster_mode emulated"));
+  EXPECT_EQ(o.tuning.redis_shards, 40);
+  EXPECT_EQ(o.tuning.valkey_shards, 2);
+  EXPECT_TRUE(o.tuning.dragonfly_cluster_emulated);
+  const std::string shards = kRun.ParseErrorOf({"--redis_shards", "300"});
+  EXPECT_NE(shards.find("--redis_shards \"300\" is out of range: use 0 to 256"), std::string::npos)
+      << shards;
+  EXPECT_NE(kRun.ParseErrorOf({"--dragonfly_cluster_mode", "yes"}).find("yes"), std::string::npos);
+}
+
 TEST(SetGetFlags, BadValuesAreOneUsageLineNamingTheFlag) {
   ExpectUsageError(ExitErrorOf([] { return ParseEngines("redis,mysql"); })->message, [] {
     return kRun.OptionsOf({"--engines", "redis,mysql"});
