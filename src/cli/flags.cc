@@ -106,13 +106,15 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
       [flags](bool on) { flags->redis_pin_network = flags->valkey_pin_network = on; },
       "Deprecated: sets --redis_pin_network and --valkey_pin_network")
       ->group("");
-  WithRange(sub->add_option("--redis_shards", flags->redis_shards,
-                            "Run Redis as a Redis Cluster of N primaries on the server host, each "
-                            "its own process on its share of the CPUs (0: one process)"),
-            kInteger);
-  WithRange(sub->add_option("--valkey_shards", flags->valkey_shards,
-                            "Run Valkey as a cluster of N primaries (0: one process)"),
-            kInteger);
+}
+
+void AddTopologyFlags(CLI::App* sub, TuningFlags* flags) {
+  using enum NumberKind;
+  AddRangedOption(sub, "--redis_shards", &flags->redis_shards, kInteger,
+                  "Run Redis as a Redis Cluster of N primaries on the server host, each its own "
+                  "process on its share of the CPUs (0: one process)");
+  AddRangedOption(sub, "--valkey_shards", &flags->valkey_shards, kInteger,
+                  "Run Valkey as a cluster of N primaries (0: one process)");
   AddChoiceFlag(sub, "--dragonfly_cluster_mode", &flags->dragonfly_cluster_mode,
                 {"none", "emulated"},
                 "Dragonfly --cluster_mode: emulated answers the cluster protocol as a one-node "
@@ -120,20 +122,19 @@ void AddTuningFlags(CLI::App* sub, TuningFlags* flags) {
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
-  engines::Tuning t;
-  t.redis_io_threads = flags.redis_io_threads;
-  t.valkey_io_threads = flags.valkey_io_threads;
+  engines::Tuning t{.redis_io_threads = flags.redis_io_threads,
+                    .valkey_io_threads = flags.valkey_io_threads,
+                    .dragonfly_num_shards = flags.dragonfly_num_shards,
+                    .dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu,
+                    .redis_pin_network = flags.redis_pin_network,
+                    .valkey_pin_network = flags.valkey_pin_network,
+                    .redis_shards = flags.redis_shards,
+                    .valkey_shards = flags.valkey_shards,
+                    .dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated"};
   if (flags.io_threads_alias >= 0) {
     core::Note("--io-threads is deprecated; use --redis_io_threads / --valkey_io_threads");
     t.redis_io_threads = t.valkey_io_threads = flags.io_threads_alias;
   }
-  t.dragonfly_num_shards = flags.dragonfly_num_shards;
-  t.dragonfly_conn_use_incoming_cpu = flags.dragonfly_conn_use_incoming_cpu;
-  t.redis_pin_network = flags.redis_pin_network;
-  t.valkey_pin_network = flags.valkey_pin_network;
-  t.redis_shards = flags.redis_shards;
-  t.valkey_shards = flags.valkey_shards;
-  t.dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated";
   return t;
 }
 
@@ -224,7 +225,7 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
 }
 
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
-                  TuningFlags* tuning) {
+                  TuningFlags* tuning, Topologies topologies) {
   if (trials != nullptr) {
     AddRangedOption(sub, "--trials", trials, NumberKind::kInteger, "Measured trials per engine");
   }
@@ -232,6 +233,7 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
                   "Pause between engines (e.g. 30s, 500ms)");
   AddOutputFlag(sub, output);
   AddTuningFlags(sub, tuning);
+  if (topologies == Topologies::kAny) AddTopologyFlags(sub, tuning);
 }
 
 void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged) {

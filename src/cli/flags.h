@@ -55,6 +55,8 @@ struct TuningFlags {
   std::string dragonfly_cluster_mode = "none";  // none | emulated
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
+// --redis_shards, --valkey_shards, --dragonfly_cluster_mode: how each engine is deployed.
+void AddTopologyFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);
 
 // Which load generator drives the load (run, quickstart, run-commands).
@@ -127,10 +129,13 @@ void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags);
 scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
                                          const std::vector<const engines::EngineSpec*>& engines);
 
+// Whether a benchmark drives clusters too (kAny) or measures one process per engine.
+enum class Topologies { kAny, kOneProcess };
+
 // --trials (unless `trials` is null: sweep), --cooldown, --output and the engine tuning, as
-// every per-engine benchmark takes them.
+// every per-engine benchmark takes them, with the topology flags unless it measures one process.
 void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string* output,
-                  TuningFlags* tuning);
+                  TuningFlags* tuning, Topologies topologies = Topologies::kAny);
 
 // --max-error-pct: the share of a trial's requests that may fail before the trial fails (every
 // command whose trials count requests: run, quickstart, run-commands, run-commands-dfly,

@@ -64,7 +64,7 @@ void AddRunMemoryFlags(CLI::App* sub, RunMemoryFlags* f) {
       ->capture_default_str();
   AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);
   AddMaxErrorPctFlag(sub, &f->max_error_pct);
-  AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning);
+  AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning, Topologies::kOneProcess);
 }
 
 }  // namespace dfbench::cli

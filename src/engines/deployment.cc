@@ -99,36 +99,18 @@ std::string Deployment::Label(size_t i) const {
          "): ";
 }
 
-core::Status Deployment::HealthCheck() {
+core::Status Deployment::OnEach(core::Status (RunningEngine::*step)()) {
+  core::Status first = core::Ok();
   for (size_t i = 0; i < processes_.size(); ++i) {
-    if (auto st = processes_[i].HealthCheck(); !st) {
-      return core::Fail(st.error().kind, Label(i) + st.error().message);
-    }
+    auto st = (processes_[i].*step)();
+    if (!st && first) first = core::Fail(st.error().kind, Label(i) + st.error().message);
   }
-  return core::Ok();
-}
-
-core::Status Deployment::Flush() {
-  for (size_t i = 0; i < processes_.size(); ++i) {
-    if (auto st = processes_[i].Flush(); !st) {
-      return core::Fail(st.error().kind, Label(i) + st.error().message);
-    }
-  }
-  return core::Ok();
+  return first;
 }
 
 bool Deployment::Alive() {
   return std::all_of(processes_.begin(), processes_.end(),
                      [](RunningEngine& p) { return p.Alive(); });
-}
-
-core::Status Deployment::Stop() {
-  core::Status first = core::Ok();
-  for (size_t i = 0; i < processes_.size(); ++i) {
-    auto st = processes_[i].Stop();
-    if (!st && first) first = core::Fail(st.error().kind, Label(i) + st.error().message);
-  }
-  return first;
 }
 
 std::string Deployment::LogTail() {

@@ -32,13 +32,12 @@ class Deployment {
   // "shard_cpus") for a cluster of shards.
   const nlohmann::json& tuning() const { return tuning_; }
 
-  // HealthCheck of every process; the error names the shard that failed.
-  core::Status HealthCheck();
-  core::Status Flush();
+  // `step` (&RunningEngine::HealthCheck, Flush, Stop) on every process, all of them tried; the
+  // first failure, naming its shard in a cluster of shards.
+  core::Status OnEach(core::Status (RunningEngine::*step)());
+  // True while every process is.
   bool Alive();
-  // Stops every process; the first failure is returned after all were tried.
-  core::Status Stop();
-  // The log tail of the first process that is gone, else the seed's.
+  // The log tail of the first process that is gone (naming its shard), else the seed's.
   std::string LogTail();
 
  private:

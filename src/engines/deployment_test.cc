@@ -43,8 +43,8 @@ TEST_F(DeploymentTest, OneProcessIsNotACluster) {
   EXPECT_EQ(d->processes().size(), 1u);
   EXPECT_FALSE(d->cluster());
   EXPECT_FALSE(d->tuning().contains("shards"));
-  EXPECT_TRUE(d->HealthCheck());
-  EXPECT_TRUE(d->Stop());
+  EXPECT_TRUE(d->OnEach(&RunningEngine::HealthCheck));
+  EXPECT_TRUE(d->OnEach(&RunningEngine::Stop));
 }
 
 TEST_F(DeploymentTest, ThreeShardsFormOneClusterAndStopTogether) {
@@ -66,20 +66,20 @@ TEST_F(DeploymentTest, ThreeShardsFormOneClusterAndStopTogether) {
   }
   EXPECT_EQ(std::set<int>(ports.begin(), ports.end()).size(), 3u);
   EXPECT_EQ(d->tuning()["shard_ports"], nlohmann::json(ports));
-  EXPECT_TRUE(d->Flush());
-  ASSERT_TRUE(d->HealthCheck());
+  EXPECT_TRUE(d->OnEach(&RunningEngine::Flush));
+  ASSERT_TRUE(d->OnEach(&RunningEngine::HealthCheck));
 
   // A shard that dies fails the health check, named.
   ::kill(d->processes()[1].pid(), SIGKILL);
   for (int i = 0; i < 100 && d->Alive(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  auto health = d->HealthCheck();
+  auto health = d->OnEach(&RunningEngine::HealthCheck);
   ASSERT_FALSE(health);
   EXPECT_NE(health.error().message.find("shard 2 (port "), std::string::npos)
       << health.error().message;
   EXPECT_NE(d->LogTail().find("shard 2"), std::string::npos);
-  d->Stop();
+  d->OnEach(&RunningEngine::Stop);
   for (auto& shard : d->processes()) EXPECT_FALSE(shard.Alive());
 }
 

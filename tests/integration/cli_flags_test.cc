@@ -393,7 +393,9 @@ TEST(Completion, BashScriptParsesAndCompletesCommandsAndFlags) {
   EXPECT_EQ(Complete(bash, "dfbench de"), "destroy\n");
   EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --id lab --"), "--dry-run")) << bash;
   EXPECT_TRUE(Contains(Complete(bash, "dfbench setup --ye"), "--yes"));
-  EXPECT_EQ(Complete(bash, "dfbench run --dragonfly_c"), "--dragonfly_conn_use_incoming_cpu\n");
+  EXPECT_EQ(Complete(bash, "dfbench run --dragonfly_c"),
+            "--dragonfly_conn_use_incoming_cpu --dragonfly_cluster_mode\n");
+  EXPECT_EQ(Complete(bash, "dfbench run --dragonfly_con"), "--dragonfly_conn_use_incoming_cpu\n");
   EXPECT_EQ(Complete(bash, "dfbench completion f"), "fish\n");
   EXPECT_EQ(Complete(bash, "dfbench help ver"), "version\n");
   // Deprecated spellings are not offered.

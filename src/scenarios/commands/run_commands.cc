@@ -107,7 +107,8 @@ class CommandEngineRun {
   // FLUSHALL, then the command's preload when it reads existing data.
   Step Prepare(const std::string& before) {
     const std::string& name = turn_->spec().name;
-    if (auto st = turn_->engine().Flush(); !st) return Failed("flush before " + before, st.error());
+    if (auto st = turn_->engine().OnEach(&engines::RunningEngine::Flush); !st)
+      return Failed("flush before " + before, st.error());
     fresh_ = true;
     if (!o_.command.reads()) return Step::kDone;
     auto record = Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload,

@@ -58,7 +58,7 @@ drivers::Target EngineTurn::target() const {
 }
 
 bool EngineTurn::Healthy(const std::string& before) {
-  auto hc = engine_.HealthCheck();
+  auto hc = engine_.OnEach(&engines::RunningEngine::HealthCheck);
   if (hc) return true;
   record_->error = core::Format("before {}: {}", before, hc.error().message);
   core::Notef("[{}] {}", spec().name, record_->error);
@@ -131,7 +131,8 @@ core::Result<uint64_t> EngineTurn::KeyCount() {
 }
 
 void EngineTurn::Stop() {
-  if (auto st = engine_.Stop(); !st) core::Notef("[{}] stop: {}", spec().name, st.error().message);
+  if (auto st = engine_.OnEach(&engines::RunningEngine::Stop); !st)
+    core::Notef("[{}] stop: {}", spec().name, st.error().message);
 }
 
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,

@@ -53,18 +53,4 @@ core::Status CheckRunnable(const state::SetupState& setup, providers::Fleet& fle
   return CheckEnginePort(fleet);
 }
 
-core::Status CheckSingleProcess(const std::vector<const engines::EngineSpec*>& engines,
-                                const engines::Tuning& tuning, const std::string& scenario) {
-  for (const auto* spec : engines) {
-    const engines::Topology topology = engines::TopologyOf(*spec, tuning);
-    if (!topology.cluster) continue;
-    const std::string how = topology.processes > 1
-                                ? "a cluster of " + std::to_string(topology.processes) + " shards"
-                                : "a cluster";
-    return core::Fail(core::ErrorKind::kUsage, spec->name + " is set to run as " + how + "; " +
-                                                   scenario + " measures one process per engine");
-  }
-  return core::Ok();
-}
-
 }  // namespace dfbench::scenarios

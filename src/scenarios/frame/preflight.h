@@ -23,11 +23,6 @@ core::Status CheckInstalled(const state::SetupState& setup,
 core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
                                 const std::string& refusal);
 
-// kUsage "<engine> runs as a cluster (...); <scenario> measures one process" for the first of
-// `engines` that `tuning` deploys as a cluster (a scenario of one process per engine).
-core::Status CheckSingleProcess(const std::vector<const engines::EngineSpec*>& engines,
-                                const engines::Tuning& tuning, const std::string& scenario);
-
 // When the setup fixes the engines' port: kEnvironment, in one line, when something already
 // listens there on the server, so a run stops before anything starts.
 core::Status CheckEnginePort(providers::Fleet& fleet);

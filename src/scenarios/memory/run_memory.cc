@@ -158,7 +158,7 @@ core::Status CheckMemoryOptions(const MemoryOptions& o) {
                                    o.snapshot_delay.count(), o.test_time.count()));
   }
   if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "update_rate must be >= 0");
-  return CheckSingleProcess(o.engines, o.tuning, "run-memory");
+  return core::Ok();
 }
 
 core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, providers::Fleet& fleet,
