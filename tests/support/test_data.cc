@@ -26,6 +26,12 @@ std::filesystem::path FixturePath(const std::string& relative) {
   return std::filesystem::path(DFBENCH_FIXTURES_DIR) / relative;
 }
 
+std::string FixtureText(const std::string& relative) {
+  auto text = core::ReadFile(FixturePath(relative));
+  EXPECT_TRUE(text) << relative;
+  return text.value_or("");
+}
+
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;

@@ -19,6 +19,9 @@ nlohmann::json ReadJsonIfComplete(const std::filesystem::path& path);
 // A file of tests/fixtures/, e.g. FixturePath("results/reference_run.json").
 std::filesystem::path FixturePath(const std::string& relative);
 
+// The text of FixturePath(relative); a test failure (and "") when it cannot be read.
+std::string FixtureText(const std::string& relative);
+
 // `a` followed by `b`, e.g. a command line and shared flags.
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b);
 

@@ -4,7 +4,6 @@
 
 #include <limits>
 
-#include "core/files.h"
 #include "scenarios/frame/background_load.h"
 #include "scenarios/replication/replication_series.h"
 #include "scenarios/replication/replication_signals.h"
@@ -49,9 +48,7 @@ TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
 }
 
 std::string InfoFixture(const std::string& name) {
-  auto text = core::ReadFile(testing::FixturePath("info_replication/" + name + ".txt"));
-  EXPECT_TRUE(text) << name;
-  return text ? *text : std::string();
+  return testing::FixtureText("info_replication/" + name + ".txt");
 }
 
 // Each phase of a real Dragonfly replica's first sync, as it answered INFO replication.
