@@ -140,8 +140,11 @@ const std::vector<std::string> kSmallSweep = {"--slo",
                                               "--memtier-clients",
                                               "2"};
 
-const std::vector<std::string> kSmallCommandRun = {
-    "--key-maximum", "1000", "--test-time",       "1", "--warmup-time",     "0", "--trials", "1",
-    "--cooldown",    "0",    "--memtier-threads", "1", "--memtier-clients", "2"};
+const std::vector<std::string> kSmallCommandTrial = {"--key-maximum", "1000", "--test-time", "1",
+                                                     "--warmup-time", "0",    "--trials",    "1",
+                                                     "--cooldown",    "0"};
+
+const std::vector<std::string> kSmallCommandRun =
+    Concat(kSmallCommandTrial, {"--memtier-threads", "1", "--memtier-clients", "2"});
 
 }  // namespace dfbench::testing

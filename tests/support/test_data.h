@@ -54,8 +54,10 @@ void ExpectContainsNone(const std::string& text, const std::vector<std::string>&
 
 // Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
 extern const std::vector<std::string> kSmallRun;
-// Flags of a small `dfbench run-commands`: 1 thread x 2 clients on keys 1..1000, one 1-second
-// trial, no warmup, no cooldown.
+// Flags of a small `dfbench run-commands` or `run-commands-dfly` but for its load generator's:
+// keys 1..1000, one 1-second trial, no warmup, no cooldown.
+extern const std::vector<std::string> kSmallCommandTrial;
+// kSmallCommandTrial with a load of 1 thread x 2 clients (`run-commands`).
 extern const std::vector<std::string> kSmallCommandRun;
 // Flags of a small `dfbench sweep` that stops after its first open-loop step: an objective no
 // engine meets (p99 <= 1 us), 1 thread x 2 clients, pipeline 4, keys 1..2000, 1-second steps,
