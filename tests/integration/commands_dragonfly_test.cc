@@ -72,19 +72,15 @@ class DragonflyCommandsCliTest : public ::testing::Test {
 
   // RunCli that must succeed: its parsed stdout.
   static json Run(bool dfly_bench, const std::vector<std::string>& args) {
-    auto r = RunCli(dfly_bench, args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    if (r.code != 0) return json::object();
-    return json::parse(r.out);
+    return SucceededJson(RunCli(dfly_bench, args));
   }
 
   static std::filesystem::path RunDir(const json& out) {
     return dfb_->SetupDir("df") / "commands" / out["run_id"].get<std::string>();
   }
 
-  static DfbenchRunner* dfb_;
+  static inline DfbenchRunner* dfb_ = nullptr;
 };
-DfbenchRunner* DragonflyCommandsCliTest::dfb_ = nullptr;
 
 // GET measured by the real dfly_bench (which preloads it itself) and by the built-in generator:
 // the same result schema, each tagged with its tool, and `compare` takes the two files, noting

@@ -12,6 +12,12 @@
 
 namespace dfbench::testing {
 
+nlohmann::json SucceededJson(const CliResult& r) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return nlohmann::json::object();
+  return nlohmann::json::parse(r.out);
+}
+
 DfbenchRunner::DfbenchRunner(const std::string& name) : home_("it-" + name) {}
 
 std::vector<std::string> DfbenchRunner::Argv(const std::vector<std::string>& args) const {

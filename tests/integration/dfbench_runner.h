@@ -20,6 +20,10 @@ struct CliResult {
   std::string err;
 };
 
+// The stdout of `r`, a run that must succeed, parsed as JSON; a test failure (and an empty
+// object) when it did not.
+nlohmann::json SucceededJson(const CliResult& r);
+
 class DfbenchRunner {
  public:
   // A fresh, empty DFBENCH_HOME in the temporary directory, removed with the runner.
