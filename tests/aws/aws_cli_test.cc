@@ -18,10 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 using AwsCliTest = EmulatedFleetTest;
 
 // Setup flags on the bed: its hosts log in as root (EC2's Ubuntu would be "ubuntu").

@@ -24,10 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // Nothing of this setup runs anywhere: no engine on the server, no load generator or other
 // remote process under the setup's work directory, no local ssh connection of the setup.
 void ExpectNothingRunning(const DfbenchRunner& dfb, const std::string& id) {

@@ -77,6 +77,10 @@ void WriteExecutable(const std::filesystem::path& path, const std::string& text)
   ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
 }
 
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 size_t CountOccurrences(const std::string& haystack, const std::string& needle) {
   size_t n = 0;
   for (size_t pos = haystack.find(needle); pos != std::string::npos;

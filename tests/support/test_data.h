@@ -44,6 +44,9 @@ void WriteExecutable(const std::filesystem::path& path, const std::string& text)
 // architecture" on an x86_64 test machine, which has no real one to offer.
 std::string Aarch64ElfHeader();
 
+// Whether `part` occurs in `text`.
+bool Contains(const std::string& text, const std::string& part);
+
 // How often `needle` occurs in `haystack`, without overlaps.
 size_t CountOccurrences(const std::string& haystack, const std::string& needle);
 
