@@ -33,6 +33,11 @@ CliResult DfbenchRunner::Run(const std::vector<std::string>& args,
   return {r->status.signal ? 128 + r->status.signal : r->status.code, r->out, r->err};
 }
 
+void DfbenchRunner::RunOk(const std::vector<std::string>& args) const {
+  const CliResult r = Run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+}
+
 core::Process DfbenchRunner::Start(const std::vector<std::string>& args) const {
   auto p = core::Spawn({.argv = Argv(args),
                         .stdout_path = (home_ / "bg.stdout").string(),

@@ -31,6 +31,9 @@ class DfbenchRunner {
 
   CliResult Run(const std::vector<std::string>& args,
                 std::chrono::milliseconds timeout = std::chrono::minutes(5)) const;
+  // Runs `args`, which must succeed: a fatal failure showing its stderr otherwise (call it
+  // under ASSERT_NO_FATAL_FAILURE).
+  void RunOk(const std::vector<std::string>& args) const;
   // Starts dfbench in the background (stdout/stderr to files under home()).
   core::Process Start(const std::vector<std::string>& args) const;
   // argv that runs dfbench with this runner's environment.
