@@ -149,6 +149,20 @@ TEST(DflyBenchDriver, ErrorRepliesComeFromStdout) {
   EXPECT_DOUBLE_EQ(t->throughput, 0);
 }
 
+// A change of the report's JSON document by `edit`.
+std::function<void(ToolOutput*)> EditReport(std::function<void(nlohmann::json&)> edit) {
+  return [edit = std::move(edit)](ToolOutput* o) {
+    auto doc = nlohmann::json::parse(o->report);
+    edit(doc);
+    o->report = doc.dump();
+  };
+}
+
+// A change of dfly_bench's stdout to `text`.
+std::function<void(ToolOutput*)> StdoutReplacedBy(std::string text) {
+  return [text = std::move(text)](ToolOutput* o) { o->stdout_text = text; };
+}
+
 // A changed format is one line naming the file and what was expected, never zeros.
 TEST(DflyBenchDriver, AnUnknownFormatIsOneLineNamingTheFile) {
   struct Case {
@@ -158,49 +172,32 @@ TEST(DflyBenchDriver, AnUnknownFormatIsOneLineNamingTheFile) {
     const char* expected;
   } cases[] = {
       {"not JSON", [](ToolOutput* o) { o->report = "Count: 10"; }, false, "a JSON object"},
-      {"renamed results section",
-       [](ToolOutput* o) {
-         auto doc = nlohmann::json::parse(o->report);
+      {"renamed results section", EditReport([](nlohmann::json& doc) {
          doc["RESULTS"] = doc["ALL STATS"];
          doc.erase("ALL STATS");
-         o->report = doc.dump();
-       },
+       }),
        false, "\"ALL STATS\""},
-      {"no percentiles",
-       [](ToolOutput* o) {
-         auto doc = nlohmann::json::parse(o->report);
+      {"no percentiles", EditReport([](nlohmann::json& doc) {
          doc["ALL STATS"]["Totals"].erase("Percentile Latencies");
-         o->report = doc.dump();
-       },
+       }),
        false, "Totals.\"Percentile Latencies\""},
-      {"p99.9 spelled otherwise",
-       [](ToolOutput* o) {
-         auto doc = nlohmann::json::parse(o->report);
+      {"p99.9 spelled otherwise", EditReport([](nlohmann::json& doc) {
          auto& pl = doc["ALL STATS"]["Totals"]["Percentile Latencies"];
          pl["p99.900"] = pl["p99.90"];
          pl.erase("p99.90");
-         o->report = doc.dump();
-       },
+       }),
        false, "\"p99.90\""},
       {"no per-operation section",
-       [](ToolOutput* o) {
-         auto doc = nlohmann::json::parse(o->report);
-         doc["ALL STATS"].erase("GET");
-         o->report = doc.dump();
-       },
-       false, "a section per operation"},
-      {"no summary on stdout", [](ToolOutput* o) { o->stdout_text = "Connecting\n"; }, true,
+       EditReport([](nlohmann::json& doc) { doc["ALL STATS"].erase("GET"); }), false,
+       "a section per operation"},
+      {"no summary on stdout", StdoutReplacedBy("Connecting\n"), true,
        "Overall number of requests"},
       {"summary reworded",
-       [](ToolOutput* o) {
-         o->stdout_text = "Total time: 1s. Number of requests: 79170, QPS: 79108\n";
-       },
-       true, "Overall number of requests"},
+       StdoutReplacedBy("Total time: 1s. Number of requests: 79170, QPS: 79108\n"), true,
+       "Overall number of requests"},
       {"counts disagree",
-       [](ToolOutput* o) {
-         o->stdout_text = "Total time: 1.0s. Overall number of requests: 79000, QPS: 79000\n";
-       },
-       true, "79000 requests should be the report's Totals.Count, 79170"},
+       StdoutReplacedBy("Total time: 1.0s. Overall number of requests: 79000, QPS: 79000\n"), true,
+       "79000 requests should be the report's Totals.Count, 79170"},
   };
   for (const auto& c : cases) {
     ToolOutput out = DflyOutput("get_trial");
@@ -252,17 +249,24 @@ void WriteFakeDflyBench(const std::filesystem::path& dir, const std::string& ste
                                real.stdout_path + "'\n");
 }
 
-TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
-  const ScopedTempDir dir("dfly-fake");
-  WriteFakeDflyBench(dir.path(), "get_trial");
+// `load` run by the driver with the stand-in dfly_bench of pass `stem` in `dir`, against a
+// server nothing needs to listen on; its report kept as dir/out/<report>.
+core::Result<results::TrialResult> RunFakeDflyBench(const ScopedTempDir& dir,
+                                                    const std::string& stem, const core::Load& load,
+                                                    const std::string& report) {
+  WriteFakeDflyBench(dir.path(), stem);
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
+  return driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {}, dir / "out" / report);
+}
+
+TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
+  const ScopedTempDir dir("dfly-fake");
   core::Load load = core::kRunLoad;
   load.command = "GET __key__";
   load.key_minimum = 1;
   load.key_maximum = 100;
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {},
-                      dir / "out" / "d-GET-t1.json");
+  auto t = RunFakeDflyBench(dir, "get_trial", load, "d-GET-t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 79170u);
   EXPECT_TRUE(std::filesystem::exists(dir / "out" / "d-GET-t1.json"));
@@ -272,13 +276,9 @@ TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {
 // A pass whose every reply was an error is measured as such, once: not an empty pass to retry.
 TEST(DflyBenchDriver, APassOfOnlyErrorRepliesIsNotRetried) {
   const ScopedTempDir dir("dfly-errors");
-  WriteFakeDflyBench(dir.path(), "lpop_wrongtype");
-  hosts::LocalHost host(dir / "work");
-  DflyBenchDriver driver((dir / "dfly_bench").string());
   core::Load load = core::kRunLoad;
   load.command = "LPOP __key__";
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {},
-                      dir / "out" / "d-LPOP-t1.json");
+  auto t = RunFakeDflyBench(dir, "lpop_wrongtype", load, "d-LPOP-t1.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->errors, 130035u);
   EXPECT_EQ(t->ops, 0u);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/files.h"
 #include "engines/engine.h"
 #include "support/test_data.h"
 
@@ -257,21 +256,15 @@ TEST(VersionFromInfo, NamesTheRealEngine) {
   EXPECT_EQ(VersionFromInfo("# Server\r\n"), "");
 }
 
-std::string Fixture(const std::string& name) {
-  auto text = core::ReadFile(testing::FixturePath("info/" + name));
-  EXPECT_TRUE(text.has_value()) << name;
-  return text ? *text : "";
-}
-
 // The test beds' Dragonfly, started with --proactor_threads 2 (tests/fixtures/info/README.md).
 TEST(VersionFromInfo, ReadsDragonflysOwnVersionOverItsRedisCompatibleOne) {
-  const std::string info = Fixture("dragonfly_info_server.txt");
+  const std::string info = testing::FixtureText("info/dragonfly_info_server.txt");
   ASSERT_NE(info.find("redis_version:7.4.0\r\n"), std::string::npos) << info;
   EXPECT_EQ(VersionFromInfo(info), "dragonfly v1.40.0-87-gf8eca6d0b");
 }
 
 TEST(AddReportedTuning, DragonflysThreadCountWhereItsStartSetNone) {
-  const std::string info = Fixture("dragonfly_info_server.txt");
+  const std::string info = testing::FixtureText("info/dragonfly_info_server.txt");
   const EngineSpec& dragonfly = *FindEngine("dragonfly");
   nlohmann::json tuning = {{"conn_use_incoming_cpu", true}};
   AddReportedTuning(dragonfly, info, &tuning);

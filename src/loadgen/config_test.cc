@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,50 +84,35 @@ TEST(LoadgenConfig, TestTimeBareNumberIsSeconds) {
 }
 
 TEST(LoadgenConfig, RejectsBadInput) {
-  // Each case: what is set on default options, and a part of the one-line error.
-  const std::vector<std::pair<std::function<void(Options&)>, std::string>> cases = {
-      {[](Options& o) { o.ratio = "1-10"; }, "--ratio"},
-      {[](Options& o) { o.ratio = "0:0"; }, "both sides are 0"},
-      {[](Options& o) {
-         o.key_minimum = 10;
-         o.key_maximum = 5;
-       },
+  // Each case: options that differ from the defaults, and a part of the one-line error.
+  const std::vector<std::pair<Options, std::string>> cases = {
+      {{.ratio = "1-10"}, "--ratio"},
+      {{.ratio = "0:0"}, "both sides are 0"},
+      {{.key_minimum = 10, .key_maximum = 5},
        "--key-minimum (10) is greater than --key-maximum (5)"},
-      {[](Options& o) { o.data_size = 0; }, "--data-size must be greater than 0"},
-      {[](Options& o) { o.key_pattern = "P:R"; }, "P:P"},
-      {[](Options& o) { o.key_pattern = "X:R"; }, "unknown key pattern letter 'X'"},
-      {[](Options& o) { o.key_pattern = "RR"; }, "--key-pattern"},
-      {[](Options& o) { o.protocol = "memcache_binary"; }, "--protocol"},
-      {[](Options& o) {
-         o.test_time = "10s";
-         o.requests = "100";
-       },
-       "mutually exclusive"},
-      {[](Options& o) { o.requests = "lots"; }, "--requests"},
-      {[](Options& o) { o.expiry_range = "0-10"; }, "--expiry-range"},
-      {[](Options& o) { o.data_size_range = "20-10"; }, "--data-size-range"},
-      {[](Options& o) { o.key_zipf_exp = 0; }, "--key-zipf-exp"},
-      {[](Options& o) { o.threads = 0; }, "--threads"},
-      {[](Options& o) { o.pipeline = 0; }, "--pipeline"},
-      {[](Options& o) { o.print_percentiles = "50,abc"; }, "--print-percentiles"},
-      {[](Options& o) { o.rate = "0"; }, "--rate"},
-      {[](Options& o) { o.reconnect = "maybe"; }, "--reconnect"},
-      {[](Options& o) { o.progress = "loud"; }, "--progress"},
-      {[](Options& o) {
-         o.options_error = "--command-ratio must follow the --command it applies to";
-       },
+      {{.data_size = 0}, "--data-size must be greater than 0"},
+      {{.key_pattern = "P:R"}, "P:P"},
+      {{.key_pattern = "X:R"}, "unknown key pattern letter 'X'"},
+      {{.key_pattern = "RR"}, "--key-pattern"},
+      {{.protocol = "memcache_binary"}, "--protocol"},
+      {{.requests = "100", .test_time = "10s"}, "mutually exclusive"},
+      {{.requests = "lots"}, "--requests"},
+      {{.expiry_range = "0-10"}, "--expiry-range"},
+      {{.data_size_range = "20-10"}, "--data-size-range"},
+      {{.key_zipf_exp = 0}, "--key-zipf-exp"},
+      {{.threads = 0}, "--threads"},
+      {{.pipeline = 0}, "--pipeline"},
+      {{.print_percentiles = "50,abc"}, "--print-percentiles"},
+      {{.rate = "0"}, "--rate"},
+      {{.reconnect = "maybe"}, "--reconnect"},
+      {{.progress = "loud"}, "--progress"},
+      {{.options_error = "--command-ratio must follow the --command it applies to"},
        "--command-ratio must follow"},
-      {[](Options& o) {
-         o.password = "x";
-         o.protocol = "memcache_text";
-       },
-       "--authenticate"},
+      {{.password = "x", .protocol = "memcache_text"}, "--authenticate"},
   };
-  for (const auto& [set, fragment] : cases) {
+  for (const auto& [options, fragment] : cases) {
     SCOPED_TRACE(fragment);
-    Options o;
-    set(o);
-    ExpectUsage(o, fragment);
+    ExpectUsage(options, fragment);
   }
 }
 

@@ -18,10 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 using AwsCliTest = EmulatedFleetTest;
 
 // Setup flags on the bed: its hosts log in as root (EC2's Ubuntu would be "ubuntu").
@@ -79,27 +75,9 @@ TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
   EXPECT_EQ(out["engines"][1]["engine"], "memcached");
   EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:6379\n")) << r.err;
 
-  r = dfb.Run({"run-commands",
-               "--id",
-               id,
-               "--engines",
-               "redis",
-               "--command-template",
-               "SET __key__ __data__",
-               "--key-maximum",
-               "1000",
-               "--test-time",
-               "1",
-               "--warmup-time",
-               "0",
-               "--trials",
-               "1",
-               "--memtier-threads",
-               "1",
-               "--memtier-clients",
-               "2",
-               "--output",
-               "json"});
+  r = dfb.Run(Concat({"run-commands", "--id", id, "--engines", "redis", "--command-template",
+                      "SET __key__ __data__", "--output", "json"},
+                     kSmallCommandRun));
   ASSERT_EQ(r.code, 0) << r.err;
   ExpectFleetLabels(json::parse(r.out));
 

@@ -26,10 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 // The last line of `text` (without its newline).
 std::string LastLine(const std::string& text) {
   std::string t = text;

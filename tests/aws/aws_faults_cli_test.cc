@@ -12,6 +12,7 @@
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "state/state.h"
+#include "support/test_data.h"
 #include "support/test_server.h"
 
 namespace dfbench::testing {
@@ -20,10 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using aws::testing::ScriptedHttpServer;
 using aws::testing::ScriptedReply;
-
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
 
 std::string ErrorDoc(const std::string& code, const std::string& message) {
   return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + message +

@@ -16,15 +16,13 @@
 #include "scenarios/setup/lifecycle.h"
 #include "ssh_testbed.h"
 #include "state/state.h"
+#include "support/test_data.h"
 
 namespace dfbench {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using testing::Contains;
 
 class AwsProviderTest : public testing::EmulatedFleetTest {
  protected:

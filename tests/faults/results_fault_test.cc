@@ -3,7 +3,6 @@
 // a real redis-server or memcached, asserting the exit code, the setup's state and history, and
 // that nothing is left running.
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "support/scoped_change.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 
@@ -47,62 +47,26 @@ std::string Read(const fs::path& path) {
   return text ? *text : std::string();
 }
 
-// A directory made immutable (chattr +i) for as long as this lives.
-class ImmutableDir {
- public:
-  explicit ImmutableDir(fs::path dir) : dir_(std::move(dir)) {
-    auto r = core::RunCapture({"chattr", "+i", dir_.string()});
-    ok_ = r && r->status.ok();
-  }
-  ~ImmutableDir() { (void)core::RunCapture({"chattr", "-i", dir_.string()}); }
-  ImmutableDir(const ImmutableDir&) = delete;
-  ImmutableDir& operator=(const ImmutableDir&) = delete;
-  bool ok() const { return ok_; }
+// `dir` made immutable (chattr +i) until the change goes.
+ScopedChange MakeImmutable(const fs::path& dir) {
+  auto r = core::RunCapture({"chattr", "+i", dir.string()});
+  return ScopedChange(r && r->status.ok(), [dir] {
+    (void)core::RunCapture({"chattr", "-i", dir.string()});
+  });
+}
 
- private:
-  fs::path dir_;
-  bool ok_ = false;
-};
-
-// A tmpfs of `size` mounted on `dir` for as long as this lives.
-class TmpfsMount {
- public:
-  TmpfsMount(fs::path dir, const std::string& size) : dir_(std::move(dir)) {
-    fs::create_directories(dir_);
-    ok_ = mount("tmpfs", dir_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
-  }
-  ~TmpfsMount() {
-    if (ok_) umount2(dir_.c_str(), MNT_DETACH);
-  }
-  TmpfsMount(const TmpfsMount&) = delete;
-  TmpfsMount& operator=(const TmpfsMount&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  fs::path dir_;
-  bool ok_ = false;
-};
-
-// $TMPDIR pointed at `dir` for as long as this lives (the runs started meanwhile inherit it).
-class TmpdirOverride {
- public:
-  explicit TmpdirOverride(const fs::path& dir) {
-    if (const char* old = std::getenv("TMPDIR")) old_ = old;
-    setenv("TMPDIR", dir.c_str(), 1);
-  }
-  ~TmpdirOverride() {
-    if (old_.empty()) {
+// $TMPDIR pointed at `dir` until the change goes (the runs started meanwhile inherit it).
+ScopedChange PointTmpdirAt(const fs::path& dir) {
+  const char* old = std::getenv("TMPDIR");
+  setenv("TMPDIR", dir.c_str(), 1);
+  return ScopedChange(true, [old = std::string(old ? old : "")] {
+    if (old.empty()) {
       unsetenv("TMPDIR");
     } else {
-      setenv("TMPDIR", old_.c_str(), 1);
+      setenv("TMPDIR", old.c_str(), 1);
     }
-  }
-  TmpdirOverride(const TmpdirOverride&) = delete;
-  TmpdirOverride& operator=(const TmpdirOverride&) = delete;
-
- private:
-  std::string old_;
-};
+  });
+}
 
 // One local setup with redis and memcached, shared by the tests that leave it ready.
 // One trial of SETs of 2 MB values, which memcached refuses (its items are at most 1 MB): every
@@ -147,8 +111,8 @@ TEST_F(ResultsFault, ImmutableResultsDirFailsTheRunAndKeepsItsNumbers) {
   const fs::path run_dir = dfb_->WaitForRunDir(
       "rf", "benchmarks", [](const fs::path& dir) { return FirstEngineHas(dir, "trials", 1); });
   ASSERT_FALSE(run_dir.empty());
-  ImmutableDir immutable(run_dir);
-  ASSERT_TRUE(immutable.ok()) << "chattr +i " << run_dir;
+  const ScopedChange immutable = MakeImmutable(run_dir);
+  ASSERT_TRUE(immutable.made()) << "chattr +i " << run_dir;
 
   EXPECT_EQ(WaitForExit(&run), 5) << dfb_->BackgroundErrTail();
   const std::string err = Read(dfb_->home() / "bg.stderr");
@@ -342,9 +306,9 @@ TEST_F(ResultsFault, InterruptedSweepShowsItsBestPassingRate) {
 TEST(ResultsDiskFull, FullDiskFailsTheRunAndRestoresTheSetup) {
   DfbenchRunner dfb("results-disk-full");
   ScopedTempDir tmp("results-disk-full-tmp");
-  TmpdirOverride tmpdir(tmp.path());
-  TmpfsMount disk(dfb.SetupDir("full"), "8m");
-  if (!disk.ok()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
+  const ScopedChange tmpdir = PointTmpdirAt(tmp.path());
+  const ScopedChange disk = MountTmpfs(dfb.SetupDir("full"), "8m");
+  if (!disk.made()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
   ASSERT_EQ(dfb.Run({"setup", "--id", "full", "--engines", "redis", "--yes"}).code, 0);
 
   auto run = dfb.Start(ShortTrials("full"));

@@ -14,10 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // A subcommand with every boolean flag it takes, and the arguments that, placed after the
 // boolean, make it stop right after parsing with a known error: reaching that error proves the
 // boolean was parsed and did not take the next argument.

@@ -72,6 +72,20 @@ class ClientBuild : public ::testing::Test {
                    << " was not built: run scripts/build-arm64.sh (needs g++-aarch64-linux-gnu)";
     }
   }
+
+  // The builtin driver's `pass` of `load` against `server` (speaking `protocol`), run by the
+  // aarch64 build as on a client host; its report in dir_/report.json.
+  core::Result<results::TrialResult> RunOnArm64Client(const TestServer& server,
+                                                      const std::string& protocol,
+                                                      const core::Load& load,
+                                                      const core::Pass& pass) {
+    EmulatedArm64Client client(dir_.path());
+    drivers::BuiltinDriver driver;
+    return driver.Run(client, {server.host(), server.port(), protocol}, load, pass, {},
+                      dir_ / "report.json");
+  }
+
+  const ScopedTempDir dir_{"client-build"};
 };
 
 TEST_F(ClientBuild, IsAStaticAarch64Executable) {
@@ -113,13 +127,10 @@ TEST_F(ClientBuild, OtherCommandsAreOneLineAndExitTwo) {
 TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  const ScopedTempDir dir("client-build-redis");
-  EmulatedArm64Client client(dir.path());
-  const core::Load load{
-      .threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = "1:1"};
-  drivers::BuiltinDriver driver;
-  auto trial = driver.Run(client, {server->host(), server->port(), "redis"}, load,
-                          core::Pass::Requests(200), {}, dir / "report.json");
+  auto trial = RunOnArm64Client(
+      *server, "redis",
+      {.threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = "1:1"},
+      core::Pass::Requests(200));
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 2u * 3u * 200u);
   EXPECT_EQ(trial->errors, 0u);
@@ -133,14 +144,10 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
 TEST_F(ClientBuild, BuiltinDriverRunsItAgainstMemcached) {
   auto server = TestServer::StartMemcached();
   ASSERT_TRUE(server) << server.error().message;
-  const ScopedTempDir dir("client-build-memcached");
-  EmulatedArm64Client client(dir.path());
   core::Load load = core::kRunLoad;
   load.threads = 1;
   load.clients = 2;
-  drivers::BuiltinDriver driver;
-  auto trial = driver.Run(client, {server->host(), server->port(), "memcache_text"}, load,
-                          core::Pass::Requests(300), {}, dir / "report.json");
+  auto trial = RunOnArm64Client(*server, "memcache_text", load, core::Pass::Requests(300));
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 600u);
   EXPECT_EQ(trial->errors, 0u);
@@ -151,19 +158,16 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstMemcached) {
 TEST_F(ClientBuild, OpenLoopPassIsParsed) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  const ScopedTempDir dir("client-build-open-loop");
-  EmulatedArm64Client client(dir.path());
-  const core::Load load{
-      .threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = "1:1"};
-  core::Pass pass = core::Pass::Time(std::chrono::seconds(2));
-  pass.rate_per_sec = 200;
-  drivers::BuiltinDriver driver;
-  auto trial = driver.Run(client, {server->host(), server->port(), "redis"}, load, pass, {},
-                          dir / "report.json");
+  auto trial = RunOnArm64Client(
+      *server, "redis",
+      {.threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = "1:1"},
+      {.length = core::Pass::Length::kTestTime,
+       .test_time = std::chrono::seconds(2),
+       .rate_per_sec = 200});
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_GT(trial->ops, 0u);
   EXPECT_EQ(trial->errors, 0u);
-  auto text = core::ReadFile(dir / "report.json");
+  auto text = core::ReadFile(dir_ / "report.json");
   ASSERT_TRUE(text);
   EXPECT_EQ(nlohmann::json::parse(*text)["dfbench"]["mode"], "open-loop");
 }
@@ -173,14 +177,13 @@ TEST_F(ClientBuild, OpenLoopPassIsParsed) {
 TEST_F(ClientBuild, SigtermWritesAMarkedReport) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  const ScopedTempDir dir("client-build-sigterm");
-  const fs::path report = dir / "report.json";
+  const fs::path report = dir_ / "report.json";
   auto load = core::Spawn(
       {.argv = ClientArgv({"loadgen", "-s", server->host(), "-p", std::to_string(server->port()),
                            "-t", "1", "-c", "2", "--test-time", "120s", "--progress", "never",
                            "--json-out-file", report.string()}),
-       .stdout_path = (dir / "out").string(),
-       .stderr_path = (dir / "err").string()});
+       .stdout_path = (dir_ / "out").string(),
+       .stderr_path = (dir_ / "err").string()});
   ASSERT_TRUE(load) << load.error().message;
   // Started once the server has answered some of its requests.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -191,11 +194,11 @@ TEST_F(ClientBuild, SigtermWritesAMarkedReport) {
     if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(answered) << "no GET reached the server within 30 s: "
-                        << core::ReadFile(dir / "err").value_or("");
+                        << core::ReadFile(dir_ / "err").value_or("");
   load->Signal(SIGTERM);
   auto status = load->WaitFor(std::chrono::seconds(30));
   ASSERT_TRUE(status) << "the generator did not end within 30 s of SIGTERM";
-  EXPECT_EQ(status->code, 130) << core::ReadFile(dir / "err").value_or("");
+  EXPECT_EQ(status->code, 130) << core::ReadFile(dir_ / "err").value_or("");
   auto text = core::ReadFile(report);
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_EQ(nlohmann::json::parse(*text)["dfbench"]["interrupted"], true);

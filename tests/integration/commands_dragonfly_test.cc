@@ -51,55 +51,36 @@ class DragonflyCommandsCliTest : public ::testing::Test {
     if (auto why = DflyBenchSkipReason(); !why.empty()) GTEST_SKIP() << why;
   }
 
-  // run-commands-dfly (the real dfly_bench) or run-commands (the built-in generator) on
-  // Dragonfly, 1000 keys, one 1 s trial; `args` add the command.
-  static CliResult RunCli(bool dfly_bench, const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {"--id",
-                                     "df",
-                                     "--engines",
-                                     "dragonfly",
-                                     "--dragonfly_num_shards",
-                                     "0",
-                                     "--key-maximum",
-                                     "1000",
-                                     "--test-time",
-                                     "1",
-                                     "--warmup-time",
-                                     "0",
-                                     "--trials",
-                                     "1",
-                                     "--cooldown",
-                                     "0",
-                                     "--output",
-                                     "json"};
-    if (dfly_bench) {
-      argv.insert(argv.begin(), "run-commands-dfly");
-      argv.insert(argv.end(),
-                  {"--dfly-bench-binary", DflyBenchBinary().string(), "--dfly-bench-threads", "1",
-                   "--dfly-bench-conns", "2", "--dfly-bench-pipeline", "5"});
-    } else {
-      argv.insert(argv.begin(), "run-commands");
-      argv.insert(argv.end(),
-                  {"--memtier-threads", "1", "--memtier-clients", "2", "--memtier-pipeline", "5"});
+  // run-commands-dfly (the real dfly_bench) or run-commands (the built-in generator) with its
+  // load: 1 thread x 2 connections, pipeline 5.
+  static std::vector<std::string> CommandWithLoad(bool dfly_bench) {
+    if (!dfly_bench) {
+      return SplitArgs("run-commands --memtier-threads 1 --memtier-clients 2 --memtier-pipeline 5");
     }
-    return dfb_->Run(Concat(argv, args));
+    return Concat(SplitArgs("run-commands-dfly --dfly-bench-threads 1 --dfly-bench-conns 2 "
+                            "--dfly-bench-pipeline 5"),
+                  {"--dfly-bench-binary", DflyBenchBinary().string()});
+  }
+
+  // CommandWithLoad on Dragonfly, small (kSmallCommandTrial); `args` add the command.
+  static CliResult RunCli(bool dfly_bench, const std::vector<std::string>& args) {
+    const std::vector<std::string> on_dragonfly =
+        SplitArgs("--id df --engines dragonfly --dragonfly_num_shards 0 --output json");
+    return dfb_->Run(Concat(
+        Concat(Concat(CommandWithLoad(dfly_bench), on_dragonfly), kSmallCommandTrial), args));
   }
 
   // RunCli that must succeed: its parsed stdout.
   static json Run(bool dfly_bench, const std::vector<std::string>& args) {
-    auto r = RunCli(dfly_bench, args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    if (r.code != 0) return json::object();
-    return json::parse(r.out);
+    return SucceededJson(RunCli(dfly_bench, args));
   }
 
   static std::filesystem::path RunDir(const json& out) {
     return dfb_->SetupDir("df") / "commands" / out["run_id"].get<std::string>();
   }
 
-  static DfbenchRunner* dfb_;
+  static inline DfbenchRunner* dfb_ = nullptr;
 };
-DfbenchRunner* DragonflyCommandsCliTest::dfb_ = nullptr;
 
 // GET measured by the real dfly_bench (which preloads it itself) and by the built-in generator:
 // the same result schema, each tagged with its tool, and `compare` takes the two files, noting

@@ -50,19 +50,16 @@ class CommandsTest : public ::testing::Test {
   // parsed stdout.
   static json RunCommands(const std::vector<std::string>& args,
                           const std::map<std::string, std::string>& overrides = {}) {
-    auto r = dfb_->Run(Concat(Concat({"run-commands", "--id", "c1"}, Tiny(overrides)), args));
-    EXPECT_EQ(r.code, 0) << r.err;
-    if (r.code != 0) return json::object();
-    return json::parse(r.out);
+    return SucceededJson(
+        dfb_->Run(Concat(Concat({"run-commands", "--id", "c1"}, Tiny(overrides)), args)));
   }
 
   static std::filesystem::path RunDir(const json& out) {
     return dfb_->SetupDir("c1") / "commands" / out["run_id"].get<std::string>();
   }
 
-  static DfbenchRunner* dfb_;
+  static inline DfbenchRunner* dfb_ = nullptr;
 };
-DfbenchRunner* CommandsTest::dfb_ = nullptr;
 
 // Throughput above zero, ordered percentiles, no error replies: the template is valid for its
 // preloaded data type and the generator measured it.

@@ -12,6 +12,12 @@
 
 namespace dfbench::testing {
 
+nlohmann::json SucceededJson(const CliResult& r) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return nlohmann::json::object();
+  return nlohmann::json::parse(r.out);
+}
+
 DfbenchRunner::DfbenchRunner(const std::string& name) : home_("it-" + name) {}
 
 std::vector<std::string> DfbenchRunner::Argv(const std::vector<std::string>& args) const {
@@ -25,6 +31,11 @@ CliResult DfbenchRunner::Run(const std::vector<std::string>& args,
   auto r = core::RunCapture(Argv(args), timeout);
   if (!r) return {-1, "", r.error().message};
   return {r->status.signal ? 128 + r->status.signal : r->status.code, r->out, r->err};
+}
+
+void DfbenchRunner::RunOk(const std::vector<std::string>& args) const {
+  const CliResult r = Run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
 }
 
 core::Process DfbenchRunner::Start(const std::vector<std::string>& args) const {

@@ -20,6 +20,10 @@ struct CliResult {
   std::string err;
 };
 
+// The stdout of `r`, a run that must succeed, parsed as JSON; a test failure (and an empty
+// object) when it did not.
+nlohmann::json SucceededJson(const CliResult& r);
+
 class DfbenchRunner {
  public:
   // A fresh, empty DFBENCH_HOME in the temporary directory, removed with the runner.
@@ -27,6 +31,9 @@ class DfbenchRunner {
 
   CliResult Run(const std::vector<std::string>& args,
                 std::chrono::milliseconds timeout = std::chrono::minutes(5)) const;
+  // Runs `args`, which must succeed: a fatal failure showing its stderr otherwise (call it
+  // under ASSERT_NO_FATAL_FAILURE).
+  void RunOk(const std::vector<std::string>& args) const;
   // Starts dfbench in the background (stdout/stderr to files under home()).
   core::Process Start(const std::vector<std::string>& args) const;
   // argv that runs dfbench with this runner's environment.

@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "protocol/blocking_client.h"
+#include "support/scoped_change.h"
 #include "support/test_data.h"
 #include "support/testbed_engines.h"
 
@@ -37,6 +38,12 @@ const std::vector<std::string> kSmallMemoryRun = {"--keys",
                                                   "2",
                                                   "--cooldown",
                                                   "0s"};
+
+// `dfbench run-memory` of setup `id`'s `engines` with `flags`, small (kSmallMemoryRun).
+std::vector<std::string> SmallMemoryRun(const std::string& id, const std::string& engines,
+                                        const std::vector<std::string>& flags) {
+  return Concat(Concat({"run-memory", "--id", id, "--engines", engines}, flags), kSmallMemoryRun);
+}
 
 json ResultsOf(const DfbenchRunner& dfb, const std::string& id) {
   const json record = dfb.State(id)["benchmarks"].back();
@@ -69,9 +76,7 @@ void ExpectOneFilledTrial(const json& engine, const std::string& populate,
 TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   DfbenchRunner dfb("memory");
   ASSERT_EQ(dfb.Run({"setup", "--id", "m", "--engines", "redis,memcached"}).code, 0);
-  auto r = dfb.Run(
-      Concat({"run-memory", "--id", "m", "--engines", "redis,memcached", "--output", "json"},
-             kSmallMemoryRun));
+  auto r = dfb.Run(SmallMemoryRun("m", "redis,memcached", {"--output", "json"}));
   ASSERT_EQ(r.code, 0) << r.err;
   const json out = json::parse(r.out);
   const json results = ResultsOf(dfb, "m");
@@ -139,8 +144,7 @@ TEST(RunMemory, RedisAndMemcachedIdlePeakAndSnapshot) {
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("cannot compare memory with run"), std::string::npos) << r.err;
 
-  r = dfb.Run(Concat({"run-memory", "--id", "m", "--engines", "redis", "--snapshot", "none"},
-                     kSmallMemoryRun));
+  r = dfb.Run(SmallMemoryRun("m", "redis", {"--snapshot", "none"}));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("bytes/key"), std::string::npos) << r.out;
   EXPECT_EQ(ResultsOf(dfb, "m")["engines"][0]["trials"][0]["snapshot_status"], "skipped");
@@ -160,10 +164,7 @@ TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
   fs::create_directories(given);
   for (const std::vector<std::string>& where :
        {std::vector<std::string>{}, std::vector<std::string>{"--snapshot-dir", given.string()}}) {
-    r = dfb.Run(
-        Concat(Concat({"run-memory", "--id", "df", "--engines", "dragonfly", "--output", "json"},
-                      kSmallMemoryRun),
-               where));
+    r = dfb.Run(SmallMemoryRun("df", "dragonfly", Concat({"--output", "json"}, where)));
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("[dragonfly] BGSAVE"), std::string::npos) << r.err;
     const json results = ResultsOf(dfb, "df");
@@ -215,9 +216,7 @@ int EnginePortFromItsLog(const fs::path& work_dir, const std::string& engine) {
 TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
   DfbenchRunner dfb("memory-stuck");
   ASSERT_EQ(dfb.Run({"setup", "--id", "s", "--engines", "redis"}).code, 0);
-  auto proc = dfb.Start(
-      Concat({"run-memory", "--id", "s", "--engines", "redis", "--snapshot-timeout", "2s"},
-             kSmallMemoryRun));
+  auto proc = dfb.Start(SmallMemoryRun("s", "redis", {"--snapshot-timeout", "2s"}));
   const int port = EnginePortFromItsLog(dfb.SetupDir("s") / "work", "redis");
   ASSERT_GT(port, 0) << dfb.BackgroundErrTail();
   bool delayed = false;
@@ -248,70 +247,22 @@ TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
   EXPECT_EQ(dfb.State("s")["status"], "ready");
 }
 
-// A directory the engine cannot write to: read-only to everyone (a read-only tmpfs when we are
-// root, whom permissions do not stop). Empty when neither can be made here.
-class ReadOnlyDir {
- public:
-  explicit ReadOnlyDir(const fs::path& path) : path_(path) {
-    fs::create_directories(path_);
-    if (geteuid() != 0) {
-      ok_ = chmod(path_.c_str(), 0555) == 0;
-    } else {
-      mounted_ = mount("tmpfs", path_.c_str(), "tmpfs", MS_RDONLY, "size=1m") == 0;
-      ok_ = mounted_;
-    }
-  }
-  ~ReadOnlyDir() {
-    if (mounted_) umount(path_.c_str());
-    chmod(path_.c_str(), 0755);
-  }
-  bool ok() const { return ok_; }
-
- private:
-  fs::path path_;
-  bool mounted_ = false;
-  bool ok_ = false;
-};
-
-TEST(RunMemory, ReadOnlySnapshotDirGivesTheEnginesErrorAndTheRunGoesOn) {
-  DfbenchRunner dfb("memory-ro");
-  ReadOnlyDir readonly(dfb.home() / "readonly");
-  if (!readonly.ok()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
-  ASSERT_EQ(dfb.Run({"setup", "--id", "ro", "--engines", "redis,memcached"}).code, 0);
-  auto r = dfb.Run(Concat({"run-memory", "--id", "ro", "--engines", "redis,memcached",
-                           "--snapshot-dir", (dfb.home() / "readonly").string()},
-                          kSmallMemoryRun));
-  EXPECT_EQ(r.code, 1) << r.err;
-  const json results = ResultsOf(dfb, "ro");
-  EXPECT_EQ(results["status"], "failed");
-  const json& rt = results["engines"][0]["trials"][0];
-  EXPECT_EQ(rt["snapshot_status"], "failed");
-  const std::string error = rt["snapshot_error"];
-  EXPECT_TRUE(error.find("Read-only file system") != std::string::npos ||
-              error.find("Permission denied") != std::string::npos)
-      << error;
-  EXPECT_NE(r.out.find("snapshot: "), std::string::npos) << r.out;
-  // The next engine still ran.
-  EXPECT_EQ(results["engines"][1]["trials"].size(), 1u);
-  EXPECT_EQ(dfb.State("ro")["status"], "ready");
+// `dir` made read-only to everyone until the change goes: a read-only tmpfs when we are root,
+// whom permissions do not stop. Not made when neither works here.
+ScopedChange MakeReadOnly(const fs::path& dir) {
+  if (geteuid() == 0) return MountTmpfs(dir, "1m", MS_RDONLY);
+  fs::create_directories(dir);
+  return ScopedChange(chmod(dir.c_str(), 0555) == 0, [dir] { chmod(dir.c_str(), 0755); });
 }
 
-// Dragonfly's failed save, read from its INFO persistence (last_failed_save after
-// last_success_save, and last_error), not from its log.
-TEST(RunMemory, ReadOnlySnapshotDirGivesDragonflysOwnError) {
-  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
-  DfbenchRunner dfb("memory-ro-df");
-  ReadOnlyDir readonly(dfb.home() / "readonly");
-  if (!readonly.ok()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
-  ASSERT_EQ(dfb.Run({"setup", "--id", "rodf", "--engines", "dragonfly", "--dragonfly_binary",
-                     DragonflyBinary().string()})
-                .code,
-            0);
-  auto r = dfb.Run(Concat({"run-memory", "--id", "rodf", "--engines", "dragonfly", "--snapshot-dir",
-                           (dfb.home() / "readonly").string()},
-                          kSmallMemoryRun));
+// run-memory of setup `id`'s `engines` with --snapshot-dir `dir`, which the engines cannot write
+// to: the run exits 1, its first engine's snapshot failed with the file system's own error, and
+// the setup is ready again. The run, for what else a test expects of it.
+CliResult ExpectSnapshotRefused(const DfbenchRunner& dfb, const std::string& id,
+                                const std::string& engines, const fs::path& dir) {
+  auto r = dfb.Run(SmallMemoryRun(id, engines, {"--snapshot-dir", dir.string()}));
   EXPECT_EQ(r.code, 1) << r.err;
-  const json results = ResultsOf(dfb, "rodf");
+  const json results = ResultsOf(dfb, id);
   EXPECT_EQ(results["status"], "failed");
   const json& t = results["engines"][0]["trials"][0];
   EXPECT_EQ(t["snapshot_status"], "failed");
@@ -319,7 +270,33 @@ TEST(RunMemory, ReadOnlySnapshotDirGivesDragonflysOwnError) {
   EXPECT_TRUE(error.find("Read-only file system") != std::string::npos ||
               error.find("Permission denied") != std::string::npos)
       << error;
-  EXPECT_EQ(dfb.State("rodf")["status"], "ready");
+  EXPECT_EQ(dfb.State(id)["status"], "ready");
+  return r;
+}
+
+TEST(RunMemory, ReadOnlySnapshotDirGivesTheEnginesErrorAndTheRunGoesOn) {
+  DfbenchRunner dfb("memory-ro");
+  const ScopedChange readonly = MakeReadOnly(dfb.home() / "readonly");
+  if (!readonly.made()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "ro", "--engines", "redis,memcached"}).code, 0);
+  auto r = ExpectSnapshotRefused(dfb, "ro", "redis,memcached", dfb.home() / "readonly");
+  EXPECT_NE(r.out.find("snapshot: "), std::string::npos) << r.out;
+  // The next engine still ran.
+  EXPECT_EQ(ResultsOf(dfb, "ro")["engines"][1]["trials"].size(), 1u);
+}
+
+// Dragonfly's failed save, read from its INFO persistence (last_failed_save after
+// last_success_save, and last_error), not from its log.
+TEST(RunMemory, ReadOnlySnapshotDirGivesDragonflysOwnError) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  DfbenchRunner dfb("memory-ro-df");
+  const ScopedChange readonly = MakeReadOnly(dfb.home() / "readonly");
+  if (!readonly.made()) GTEST_SKIP() << "cannot make a read-only directory here (no tmpfs mount)";
+  ASSERT_EQ(dfb.Run({"setup", "--id", "rodf", "--engines", "dragonfly", "--dragonfly_binary",
+                     DragonflyBinary().string()})
+                .code,
+            0);
+  ExpectSnapshotRefused(dfb, "rodf", "dragonfly", dfb.home() / "readonly");
 }
 
 TEST(RunMemory, SigintKeepsTheFinishedEngines) {

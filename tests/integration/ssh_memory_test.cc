@@ -22,12 +22,12 @@ TEST(SshProvider, RunMemorySamplesTheServersProcessTree) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-memory");
   const std::string id = "mem";
-  auto r = dfb.Run(SetupArgs(id, "redis"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_NO_FATAL_FAILURE(dfb.RunOk(SetupArgs(id, "redis")));
   // 200k keys of 1 KB: the BGSAVE child writes ~200 MB, long enough (a second or more) for the
   // samples read over SSH to see it however busy the machine is; 20k keys' child could exit
   // between two samples.
-  r = dfb.Run({"run-memory", "--id", id, "--engines", "redis", "--keys", "200000", "--test-time",
+  auto r =
+      dfb.Run({"run-memory", "--id", id, "--engines", "redis", "--keys", "200000", "--test-time",
                "4s", "--snapshot-delay", "1s", "--update-rate", "1000", "--output", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const json out = json::parse(r.out);
@@ -62,8 +62,7 @@ TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) 
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-leftovers");
   const std::string id = "left";
-  auto r = dfb.Run(SetupArgs(id, "redis"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_NO_FATAL_FAILURE(dfb.RunOk(SetupArgs(id, "redis")));
   const std::string on_server = "redis-server " + std::string(Testbed::kServer);
   core::Process run = dfb.Start({"run-memory", "--id",
                                  id,           "--engines",
@@ -110,9 +109,9 @@ TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) 
   EXPECT_EQ(dfb.State(id)["status"], "benchmarking");
 
   // A tiny run: it starts by stopping what the dead one left, then runs as usual.
-  r = dfb.Run({"run", "--id", id, "--engines", "redis", "--memtier-requests", "100",
-               "--warmup-requests", "0", "--trials", "1", "--cooldown", "0s", "--memtier-threads",
-               "1", "--memtier-clients", "1"});
+  auto r = dfb.Run({"run", "--id", id, "--engines", "redis", "--memtier-requests", "100",
+                    "--warmup-requests", "0", "--trials", "1", "--cooldown", "0s",
+                    "--memtier-threads", "1", "--memtier-clients", "1"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stopped process(es)"), std::string::npos) << r.err;

@@ -24,10 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // Nothing of this setup runs anywhere: no engine on the server, no load generator or other
 // remote process under the setup's work directory, no local ssh connection of the setup.
 void ExpectNothingRunning(const DfbenchRunner& dfb, const std::string& id) {
@@ -601,8 +597,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   REQUIRE_TESTBED();
   DfbenchRunner dfb("ssh-faults");
   const std::string id = "cut";
-  auto r = dfb.Run(SetupArgs(id, "redis"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_NO_FATAL_FAILURE(dfb.RunOk(SetupArgs(id, "redis")));
 
   // The remote load generator dies mid-trial (as when its connection drops).
   core::Process run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
@@ -660,7 +655,7 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   run.Signal(SIGKILL);
   ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
   EXPECT_EQ(dfb.State(id)["status"], "benchmarking");
-  r = dfb.Run(Concat({"run", "--id", id, "--engines", "redis"}, kSmallRun));
+  auto r = dfb.Run(Concat({"run", "--id", id, "--engines", "redis"}, kSmallRun));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(Contains(r.err, "(run, pid " + std::to_string(killed) + ", started ")) << r.err;
   EXPECT_TRUE(Contains(r.err, "died while benchmarking")) << r.err;

@@ -26,6 +26,12 @@ std::filesystem::path FixturePath(const std::string& relative) {
   return std::filesystem::path(DFBENCH_FIXTURES_DIR) / relative;
 }
 
+std::string FixtureText(const std::string& relative) {
+  auto text = core::ReadFile(FixturePath(relative));
+  EXPECT_TRUE(text) << relative;
+  return text.value_or("");
+}
+
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -69,6 +75,10 @@ std::vector<std::string> SplitNul(std::string_view text) {
 
 void WriteExecutable(const std::filesystem::path& path, const std::string& text) {
   ASSERT_TRUE(core::WriteFileAtomic(path, text, 0755)) << path;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 size_t CountOccurrences(const std::string& haystack, const std::string& needle) {
@@ -134,8 +144,11 @@ const std::vector<std::string> kSmallSweep = {"--slo",
                                               "--memtier-clients",
                                               "2"};
 
-const std::vector<std::string> kSmallCommandRun = {
-    "--key-maximum", "1000", "--test-time",       "1", "--warmup-time",     "0", "--trials", "1",
-    "--cooldown",    "0",    "--memtier-threads", "1", "--memtier-clients", "2"};
+const std::vector<std::string> kSmallCommandTrial = {"--key-maximum", "1000", "--test-time", "1",
+                                                     "--warmup-time", "0",    "--trials",    "1",
+                                                     "--cooldown",    "0"};
+
+const std::vector<std::string> kSmallCommandRun =
+    Concat(kSmallCommandTrial, {"--memtier-threads", "1", "--memtier-clients", "2"});
 
 }  // namespace dfbench::testing

@@ -19,6 +19,9 @@ nlohmann::json ReadJsonIfComplete(const std::filesystem::path& path);
 // A file of tests/fixtures/, e.g. FixturePath("results/reference_run.json").
 std::filesystem::path FixturePath(const std::string& relative);
 
+// The text of FixturePath(relative); a test failure (and "") when it cannot be read.
+std::string FixtureText(const std::string& relative);
+
 // `a` followed by `b`, e.g. a command line and shared flags.
 std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b);
 
@@ -41,6 +44,9 @@ void WriteExecutable(const std::filesystem::path& path, const std::string& text)
 // architecture" on an x86_64 test machine, which has no real one to offer.
 std::string Aarch64ElfHeader();
 
+// Whether `part` occurs in `text`.
+bool Contains(const std::string& text, const std::string& part);
+
 // How often `needle` occurs in `haystack`, without overlaps.
 size_t CountOccurrences(const std::string& haystack, const std::string& needle);
 
@@ -51,8 +57,10 @@ void ExpectContainsNone(const std::string& text, const std::vector<std::string>&
 
 // Flags of a small `dfbench run`: 2 threads x 5 clients, 20000 requests, 2 trials, no cooldown.
 extern const std::vector<std::string> kSmallRun;
-// Flags of a small `dfbench run-commands`: 1 thread x 2 clients on keys 1..1000, one 1-second
-// trial, no warmup, no cooldown.
+// Flags of a small `dfbench run-commands` or `run-commands-dfly` but for its load generator's:
+// keys 1..1000, one 1-second trial, no warmup, no cooldown.
+extern const std::vector<std::string> kSmallCommandTrial;
+// kSmallCommandTrial with a load of 1 thread x 2 clients (`run-commands`).
 extern const std::vector<std::string> kSmallCommandRun;
 // Flags of a small `dfbench sweep` that stops after its first open-loop step: an objective no
 // engine meets (p99 <= 1 us), 1 thread x 2 clients, pipeline 4, keys 1..2000, 1-second steps,

@@ -2,28 +2,21 @@
 
 #include <gtest/gtest.h>
 
-#include "core/files.h"
 #include "support/test_data.h"
 
 namespace dfbench::scenarios {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  auto text = core::ReadFile(testing::FixturePath("info/" + name));
-  EXPECT_TRUE(text.has_value()) << name;
-  return text ? *text : "";
-}
-
 // tests/fixtures/info/README.md: 1000 SETs and 1000 GETs from redis-benchmark, which also sends
 // two CONFIG GETs; INFO itself is counted after its reply, so it is not in the first answer.
 TEST(DataOpsFromCommandStats, DragonflySumsItsCommandsOverItsThreads) {
-  const std::string info = Fixture("dragonfly_info_commandstats.txt");
+  const std::string info = testing::FixtureText("info/dragonfly_info_commandstats.txt");
   ASSERT_NE(info.find("cmdstat_set:calls=1000,"), std::string::npos) << info;
   EXPECT_EQ(DataOpsFromCommandStats(info), 2000u);
 }
 
 TEST(DataOpsFromCommandStats, RedisSubcommandsCountAsTheirCommand) {
-  const std::string info = Fixture("redis_info_commandstats.txt");
+  const std::string info = testing::FixtureText("info/redis_info_commandstats.txt");
   ASSERT_NE(info.find("cmdstat_config|get:calls=2,"), std::string::npos) << info;
   EXPECT_EQ(DataOpsFromCommandStats(info), 2000u);
 }

@@ -4,7 +4,6 @@
 
 #include <limits>
 
-#include "core/files.h"
 #include "scenarios/frame/background_load.h"
 #include "scenarios/replication/replication_series.h"
 #include "scenarios/replication/replication_signals.h"
@@ -49,9 +48,7 @@ TEST(FullSyncDone, NeedsLinkUpNoSyncInProgressAndAnOffset) {
 }
 
 std::string InfoFixture(const std::string& name) {
-  auto text = core::ReadFile(testing::FixturePath("info_replication/" + name + ".txt"));
-  EXPECT_TRUE(text) << name;
-  return text ? *text : std::string();
+  return testing::FixtureText("info_replication/" + name + ".txt");
 }
 
 // Each phase of a real Dragonfly replica's first sync, as it answered INFO replication.
@@ -105,28 +102,41 @@ TEST(ExpiredSyncWait, TheLinkDeadlineThenTheStableSyncDeadline) {
   const SyncDeadlines d{.linked = seconds(60), .stable = seconds(600)};
   const std::string connecting = InfoFixture("dragonfly_replica_connecting");
   const std::string full_sync = InfoFixture("dragonfly_replica_full_sync");
-  EXPECT_EQ(ExpiredSyncWait(connecting, false, milliseconds(59'999), d), "");
-  EXPECT_EQ(ExpiredSyncWait(connecting, false, seconds(60), d),
-            "the replica did not start its full sync with the master within 60 s (waited for "
-            "master_sync_in_progress:1 or stable sync); its INFO replication showed role:slave "
-            "master_link_status:down master_sync_in_progress:0 no slave_repl_offset "
-            "(connecting)");
-  // In full sync, only the whole sync's deadline counts.
-  EXPECT_EQ(ExpiredSyncWait(full_sync, false, seconds(599), d), "");
-  EXPECT_EQ(ExpiredSyncWait(full_sync, false, seconds(600), d),
-            "the replica did not reach stable sync within 600 s (waited for "
-            "master_link_status:up, master_sync_in_progress:0 and slave_repl_offset); its INFO "
-            "replication showed role:slave master_link_status:up master_sync_in_progress:1 no "
-            "slave_repl_offset (full sync)");
-  // A sync that began and fell back to connecting is past its link.
-  EXPECT_EQ(ExpiredSyncWait(connecting, true, seconds(61), d), "");
+  // The replica's INFO, whether a poll saw it in full sync, the time waited, and the line the
+  // wait fails with ("" while it may go on).
+  struct Wait {
+    std::string info;
+    bool full_sync_seen;
+    milliseconds elapsed;
+    std::string expired;
+  };
+  const Wait waits[] = {
+      {connecting, false, milliseconds(59'999), ""},
+      {connecting, false, seconds(60),
+       "the replica did not start its full sync with the master within 60 s (waited for "
+       "master_sync_in_progress:1 or stable sync); its INFO replication showed role:slave "
+       "master_link_status:down master_sync_in_progress:0 no slave_repl_offset (connecting)"},
+      // In full sync, only the whole sync's deadline counts.
+      {full_sync, false, seconds(599), ""},
+      {full_sync, false, seconds(600),
+       "the replica did not reach stable sync within 600 s (waited for master_link_status:up, "
+       "master_sync_in_progress:0 and slave_repl_offset); its INFO replication showed "
+       "role:slave master_link_status:up master_sync_in_progress:1 no slave_repl_offset (full "
+       "sync)"},
+      // A sync that began and fell back to connecting is past its link.
+      {connecting, true, seconds(61), ""},
+      {InfoFixture("dragonfly_replica_stable_sync"), true, seconds(900), ""},
+  };
+  for (const Wait& w : waits) {
+    EXPECT_EQ(ExpiredSyncWait(w.info, w.full_sync_seen, w.elapsed, d), w.expired)
+        << w.elapsed.count() << " ms, full sync seen: " << w.full_sync_seen;
+  }
+  // Past the whole sync's deadline, a sync that fell back has not reached stable sync.
   EXPECT_NE(ExpiredSyncWait(connecting, true, seconds(600), d).find("reach stable sync"),
             std::string::npos);
   // A replica that does not answer says so.
   EXPECT_NE(ExpiredSyncWait("", false, seconds(60), d).find("showed no answer (no answer)"),
             std::string::npos);
-  EXPECT_EQ(ExpiredSyncWait(InfoFixture("dragonfly_replica_stable_sync"), true, seconds(900), d),
-            "");
 }
 
 TEST(ConnectedReplicas, ReadsTheMastersCount) {
