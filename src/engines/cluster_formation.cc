@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "protocol/blocking_client.h"
+#include "protocol/cluster_slots.h"
 
 namespace dfbench::engines {
 namespace {
@@ -11,7 +12,6 @@ using core::ErrorKind;
 using core::Fail;
 using std::chrono::steady_clock;
 
-constexpr int kClusterSlotCount = 16384;
 constexpr auto kMemberTimeout = std::chrono::seconds(5);
 constexpr auto kFormPollInterval = std::chrono::milliseconds(50);
 
@@ -50,7 +50,7 @@ std::string MissingFromView(protocol::BlockingClient& client, size_t nodes) {
   const std::string known = protocol::InfoField(info->str, "cluster_known_nodes");
   const std::string assigned = protocol::InfoField(info->str, "cluster_slots_assigned");
   if (state == "ok" && known == std::to_string(nodes) &&
-      assigned == std::to_string(kClusterSlotCount)) {
+      assigned == std::to_string(protocol::kClusterSlots)) {
     return "";
   }
   return "cluster_state:" + state + ", " + known + " of " + std::to_string(nodes) +
@@ -60,8 +60,8 @@ std::string MissingFromView(protocol::BlockingClient& client, size_t nodes) {
 }  // namespace
 
 SlotRange EvenSlotRange(int index, int count) {
-  return SlotRange{.first = index * kClusterSlotCount / count,
-                   .last = (index + 1) * kClusterSlotCount / count - 1};
+  return SlotRange{.first = index * protocol::kClusterSlots / count,
+                   .last = (index + 1) * protocol::kClusterSlots / count - 1};
 }
 
 core::Status FormCluster(const std::vector<ClusterMember>& members,

@@ -40,8 +40,7 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
                                            const std::string& binary, const Tuning& tuning,
                                            const StartOptions& options) {
   const Topology topology = TopologyOf(spec, tuning);
-  const bool shards = spec.tuning.shards && tuning.*spec.tuning.shards > 0;
-  if (!shards) {
+  if (topology.shards == 0) {
     auto engine = engines::Start(host, spec, binary, tuning, options);
     if (!engine) return tl::unexpected(engine.error());
     nlohmann::json recorded = engine->tuning();
@@ -49,7 +48,7 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
     one.push_back(std::move(*engine));
     return Deployment(std::move(one), topology, std::move(recorded));
   }
-  const size_t count = static_cast<size_t>(topology.processes);
+  const size_t count = static_cast<size_t>(topology.shards);
   std::set<int> taken;
   if (options.port > 0) taken.insert(options.port);
   auto ports = DistinctFreePorts(host, count, &taken);
@@ -85,11 +84,12 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
   if (auto st = FormCluster(members, kFormTimeout); !st) {
     return core::Fail(st.error().kind, spec.name + " cluster: " + st.error().message);
   }
+  // The seed's tuning speaks for all but its CPUs: the deployment's are every shard's.
   nlohmann::json recorded = processes.front().tuning();
-  recorded["cpus"] = tuning.cpus;
+  recorded.erase("cpus");
+  if (!tuning.cpus.empty()) recorded["cpus"] = tuning.cpus;
   recorded["shard_ports"] = *ports;
   recorded["shard_cpus"] = std::move(shard_cpus);
-  if (tuning.cpus.empty()) recorded.erase("cpus");
   return Deployment(std::move(processes), topology, std::move(recorded));
 }
 

@@ -14,7 +14,7 @@ namespace dfbench::engines {
 
 class Deployment {
  public:
-  // Starts TopologyOf(spec, tuning).processes processes of `binary` (the first on options.port,
+  // Starts TopologyOf(spec, tuning).processes() processes of `binary` (the first on options.port,
   // the others on free ports) and, for a cluster of shards, forms it (waiting for
   // cluster_state:ok). Any failure stops what started and names the shard.
   static core::Result<Deployment> Start(hosts::Host& host, const EngineSpec& spec,

@@ -116,11 +116,13 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning);
 // Whether `tuning` asks to pin `spec` onto the network-I/O CPUs (its own pin_network field).
 bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning);
 
-// How `tuning` deploys `spec`: its processes (1, or the cluster's primaries), and whether a
-// client must speak the cluster protocol to it (a cluster, or Dragonfly's emulated one).
+// How `tuning` deploys `spec`: one process, or a cluster of `shards` primaries that dfbench forms;
+// and whether a client must speak the cluster protocol to it (such a cluster, or Dragonfly's
+// emulated one).
 struct Topology {
-  int processes = 1;
+  int shards = 0;
   bool cluster = false;
+  int processes() const { return shards > 0 ? shards : 1; }
 };
 Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning);
 

@@ -147,11 +147,11 @@ bool PinsNetwork(const EngineSpec& spec, const Tuning& tuning) {
 Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning) {
   const TuningFacts& facts = spec.tuning;
   if (facts.shards && tuning.*facts.shards > 0) {
-    return Topology{.processes = tuning.*facts.shards, .cluster = true};
+    return Topology{.shards = tuning.*facts.shards, .cluster = true};
   }
   const bool emulated =
       facts.command_line == CommandLine::kDragonfly && tuning.dragonfly_cluster_emulated;
-  return Topology{.processes = 1, .cluster = emulated};
+  return Topology{.cluster = emulated};
 }
 
 std::string ClusterConfigPath(const LaunchParams& params) {

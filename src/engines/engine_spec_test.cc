@@ -92,13 +92,13 @@ TEST(BuildArgv, AClusterNodeGetsItsBusPortAndItsOwnNodesFile) {
 TEST(TopologyOf, ShardsMakeAClusterOfProcessesAndDragonflyEmulatesOne) {
   const Tuning t{.redis_shards = 3, .dragonfly_cluster_emulated = true};
   const Topology redis = TopologyOf(*FindEngine("redis"), t);
-  EXPECT_EQ(redis.processes, 3);
+  EXPECT_EQ(redis.processes(), 3);
   EXPECT_TRUE(redis.cluster);
   const Topology valkey = TopologyOf(*FindEngine("valkey"), t);  // its own knob is unset
-  EXPECT_EQ(valkey.processes, 1);
+  EXPECT_EQ(valkey.processes(), 1);
   EXPECT_FALSE(valkey.cluster);
   const Topology dragonfly = TopologyOf(*FindEngine("dragonfly"), t);
-  EXPECT_EQ(dragonfly.processes, 1);
+  EXPECT_EQ(dragonfly.processes(), 1);
   EXPECT_TRUE(dragonfly.cluster);
   EXPECT_EQ(TuningJson(*FindEngine("redis"), t)["shards"], 3);
   EXPECT_EQ(TuningJson(*FindEngine("dragonfly"), t)["cluster_mode"], "emulated");

@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "core/error.h"
+#include "protocol/cluster_slots.h"
 #include "protocol/reply.h"
 
 namespace dfbench::loadgen {
 
-inline constexpr int kClusterSlots = 16384;
+using protocol::kClusterSlots;
 
 // CRC16 (XMODEM) of the key, or of its hash tag — the part between the first '{' and the next
 // '}' when that part is not empty — modulo 16384.

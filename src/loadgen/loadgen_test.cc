@@ -35,13 +35,6 @@ std::string Info(const TestServer& server, const std::string& section) {
   return reply ? reply->str : "";
 }
 
-// cmdstat_<name> calls, 0 when the command never ran.
-uint64_t Calls(const TestServer& server, const std::string& command) {
-  const std::string field = protocol::InfoField(Info(server, "commandstats"), "cmdstat_" + command);
-  if (field.empty()) return 0;
-  return std::stoull(field.substr(field.find('=') + 1));
-}
-
 int64_t Integer(protocol::BlockingClient& client, const std::vector<std::string>& args) {
   auto reply = client.Command(args);
   EXPECT_TRUE(reply);
@@ -84,10 +77,10 @@ TEST_F(Loadgen, CountsMatchTheServersCommandStats) {
   o_.key_maximum = 1000;
   Report r = RunOk(o_);
   EXPECT_EQ(r.totals.count, 2u * 3 * 500);
-  EXPECT_EQ(r.totals.count, Calls(*server_, "set") + Calls(*server_, "get"));
+  EXPECT_EQ(r.totals.count, server_->Calls("set") + server_->Calls("get"));
   ASSERT_NE(Section(r, "Sets"), nullptr);
-  EXPECT_EQ(Section(r, "Sets")->count, Calls(*server_, "set"));
-  EXPECT_EQ(Section(r, "Gets")->count, Calls(*server_, "get"));
+  EXPECT_EQ(Section(r, "Sets")->count, server_->Calls("set"));
+  EXPECT_EQ(Section(r, "Gets")->count, server_->Calls("get"));
   EXPECT_EQ(Section(r, "Gets")->hits + Section(r, "Gets")->misses, Section(r, "Gets")->count);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.unanswered, 0u);
@@ -108,8 +101,8 @@ TEST_F(Loadgen, RatioIsHonoured) {
   o_.requests = "1100";
   o_.ratio = "1:10";
   Report r = RunOk(o_);
-  const double sets = static_cast<double>(Calls(*server_, "set"));
-  const double gets = static_cast<double>(Calls(*server_, "get"));
+  const double sets = static_cast<double>(server_->Calls("set"));
+  const double gets = static_cast<double>(server_->Calls("get"));
   EXPECT_NEAR(sets / (sets + gets), 1.0 / 11, 0.01 / 11);
   EXPECT_EQ(r.totals.count, static_cast<uint64_t>(sets + gets));
 }
@@ -125,7 +118,7 @@ TEST_F(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
   Report r = RunOk(o_);
   auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 10001);
-  EXPECT_EQ(Calls(*server_, "set"), 10001u);
+  EXPECT_EQ(server_->Calls("set"), 10001u);
   EXPECT_EQ(r.totals.count, 10001u);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-1"}), 1);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-10001"}), 1);
@@ -149,7 +142,7 @@ TEST_F(Loadgen, DataSizeAndExpiryAreHonoured) {
   o_.data_size_range = "10-20";
   o_.expiry_range = "100-200";
   r = RunOk(o_);
-  EXPECT_EQ(Calls(*server_, "setex"), 300u);
+  EXPECT_EQ(server_->Calls("setex"), 300u);
   for (int k : {0, 57, 150, 299}) {
     const std::string key = "ex-" + std::to_string(k);
     const int64_t ttl = Integer(client, {"TTL", key});
@@ -220,8 +213,8 @@ TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
   o_.commands = {{"LPUSH list:__key__ __data__", 2, KeyPattern::kSequential},
                  {"LPOP list:__key__", 1, KeyPattern::kSequential}};
   Report r = RunOk(o_);
-  EXPECT_EQ(Calls(*server_, "lpush"), 2400u);
-  EXPECT_EQ(Calls(*server_, "lpop"), 1200u);
+  EXPECT_EQ(server_->Calls("lpush"), 2400u);
+  EXPECT_EQ(server_->Calls("lpop"), 1200u);
   ASSERT_EQ(r.sections.size(), 2u);
   EXPECT_EQ(r.sections[0].section, "Lpushs");
   EXPECT_EQ(r.sections[0].count, 2400u);
@@ -244,7 +237,7 @@ TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
   EXPECT_EQ(r.sections[1].count, 0u);
   ASSERT_FALSE(r.error_samples.empty());
   EXPECT_NE(r.error_samples[0].find("WRONGTYPE"), std::string::npos);
-  EXPECT_EQ(r.totals.count + r.errors, Calls(*server_, "set") + Calls(*server_, "lpush"));
+  EXPECT_EQ(r.totals.count + r.errors, server_->Calls("set") + server_->Calls("lpush"));
 }
 
 TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
@@ -256,7 +249,7 @@ TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
   EXPECT_GT(r.warmup_count, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.warmup_duration_ms, 500);
-  EXPECT_EQ(r.totals.count + r.warmup_count, Calls(*server_, "set") + Calls(*server_, "get"));
+  EXPECT_EQ(r.totals.count + r.warmup_count, server_->Calls("set") + server_->Calls("get"));
   EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   EXPECT_GE(r.duration_ms, 1000);
 }
@@ -342,8 +335,8 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   EXPECT_TRUE(r.aborted_reason.empty());
   EXPECT_GT(r.totals.count, 0u);
   // Every operation we count, the server executed; lost requests may have run too.
-  EXPECT_LE(r.totals.count, Calls(*server_, "set") + Calls(*server_, "get"));
-  EXPECT_LE(Calls(*server_, "set") + Calls(*server_, "get"), r.totals.count + r.unanswered);
+  EXPECT_LE(r.totals.count, server_->Calls("set") + server_->Calls("get"));
+  EXPECT_LE(server_->Calls("set") + server_->Calls("get"), r.totals.count + r.unanswered);
 }
 
 TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {

@@ -382,11 +382,6 @@ void Worker::ReadReplies(Conn& c) {
   }
 }
 
-int64_t Worker::NextDue(const ClientState& client) const {
-  return times_.start_ns + client.t0_ns +
-         static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
-}
-
 bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
   if (interrupted_) return false;
   if (config_.by_time()) {
@@ -418,13 +413,8 @@ void Worker::Issue(ClientState& client, int64_t now) {
   if (cluster_) return IssueRouted(client, now);
   Conn& c = *conns_[client.node_conns[0]];
   const size_t cap = static_cast<size_t>(config_.pipeline);
-  while (c.pending.size() < cap && MoreToIssue(client, now)) {
-    int64_t origin = now;
-    if (config_.open_loop()) {
-      origin = NextDue(client);
-      if (origin > now) break;
-      ++client.k;
-    }
+  int64_t origin = 0;
+  while (c.pending.size() < cap && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
     const size_t before = c.out.size();
     const Pending p = Stamp(origin, now, client.workload.Draw());
     client.workload.Encode(p.request, &c.out);

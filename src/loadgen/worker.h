@@ -88,6 +88,9 @@ class Worker {
   bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
   int64_t NextDue(const ClientState& client) const;
+  // The next request's origin: now (closed loop), or its due time once due, taking it from the
+  // schedule (open loop); false while it is not due yet.
+  bool NextOrigin(ClientState& client, int64_t now, int64_t* origin);
   Pending Stamp(int64_t origin, int64_t now, const Request& request) const;
   // Cluster mode (worker_routing.cc): each request goes to the connection of the node that owns
   // its key's slot; a connection without room parks it; a full park stops the client drawing.

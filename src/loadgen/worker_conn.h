@@ -59,4 +59,21 @@ struct Worker::Conn {
   bool flush_queued = false;
 };
 
+// Inline: both issuing paths (worker.cc, worker_routing.cc) call these once per request.
+inline int64_t Worker::NextDue(const ClientState& client) const {
+  return times_.start_ns + client.t0_ns +
+         static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
+}
+
+inline bool Worker::NextOrigin(ClientState& client, int64_t now, int64_t* origin) {
+  if (!config_.open_loop()) {
+    *origin = now;
+    return true;
+  }
+  *origin = NextDue(client);
+  if (*origin > now) return false;
+  ++client.k;
+  return true;
+}
+
 }  // namespace dfbench::loadgen

@@ -18,13 +18,8 @@ constexpr std::string_view kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 }  // namespace
 
 void Worker::IssueRouted(ClientState& client, int64_t now) {
-  while (client.full_parks == 0 && MoreToIssue(client, now)) {
-    int64_t origin = now;
-    if (config_.open_loop()) {
-      origin = NextDue(client);
-      if (origin > now) break;
-      ++client.k;
-    }
+  int64_t origin = 0;
+  while (client.full_parks == 0 && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
     const Pending p = Stamp(origin, now, client.workload.Draw());
     if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++client.issued;
     const uint16_t node = slot_map_.owner[HashSlot(client.workload.Key(p.request))];

@@ -101,17 +101,14 @@ bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
 std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
   // A cluster that lost a shard during the last trial still answers on the others.
   if (!Healthy("the cross-check")) return std::nullopt;
-  uint64_t sum = 0;
-  for (auto& process : engine_.processes()) {
-    auto ops = ServerDataOps(process.control().address, process.control().port, spec().protocol);
-    if (!ops) {
-      core::Notef("[{}] could not read the server's operation count: {}", spec().name,
-                  ops.error().message);
-      return std::nullopt;
-    }
-    sum += *ops;
+  auto server = SumOverProcesses([&](const hosts::TcpEndpoint& control) {
+    return ServerDataOps(control.address, control.port, spec().protocol);
+  });
+  if (!server) {
+    core::Notef("[{}] could not read the server's operation count: {}", spec().name,
+                server.error().message);
+    return std::nullopt;
   }
-  const std::optional<uint64_t> server = sum;
   const uint64_t diff = client_ops > *server ? client_ops - *server : *server - client_ops;
   if (diff > tolerance) {
     core::Notef("[{}] warning: the server counted {} operations, the load generator {}",
@@ -121,11 +118,18 @@ std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tol
 }
 
 core::Result<uint64_t> EngineTurn::KeyCount() {
+  return SumOverProcesses([](const hosts::TcpEndpoint& control) {
+    return ServerKeyCount(control.address, control.port);
+  });
+}
+
+core::Result<uint64_t> EngineTurn::SumOverProcesses(
+    const std::function<core::Result<uint64_t>(const hosts::TcpEndpoint&)>& count) {
   uint64_t sum = 0;
   for (auto& process : engine_.processes()) {
-    auto keys = ServerKeyCount(process.control().address, process.control().port);
-    if (!keys) return keys;
-    sum += *keys;
+    auto n = count(process.control());
+    if (!n) return n;
+    sum += *n;
   }
   return sum;
 }

@@ -62,6 +62,10 @@ class EngineTurn {
   void Stop();
 
  private:
+  // A server's own counter (read at a control endpoint) summed over the deployment's processes.
+  core::Result<uint64_t> SumOverProcesses(
+      const std::function<core::Result<uint64_t>(const hosts::TcpEndpoint&)>& count);
+
   EngineTurn(engines::Deployment engine, results::EngineRecord* record)
       : engine_(std::move(engine)), record_(record) {}
   engines::Deployment engine_;

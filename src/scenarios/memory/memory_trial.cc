@@ -42,7 +42,7 @@ double PerKey(uint64_t full, uint64_t empty, uint64_t keys) {
 core::Status Populate(providers::Fleet& fleet, const MemoryOptions& o, EngineTurn& turn,
                       const fs::path& raw_report, results::MemoryTrial* t) {
   const auto& spec = turn.spec();
-  const auto& engine = turn.engine().seed();  // one process: run-memory refuses clusters
+  const auto& engine = turn.engine().seed();  // run-memory has no topology flags: one process
   const auto start = std::chrono::steady_clock::now();
   if (spec.debug_populate) {
     t->populate = "debug_populate";
