@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "cli/client_profile_flags.h"
 #include "cli/flag_ranges.h"
 #include "cli/load_flags.h"
 #include "core/log.h"
@@ -159,6 +160,9 @@ void AddSetGetLoadFlags(CLI::App* sub, core::Load* load) {
   AddLoadFlags(sub, load, LoadFlagsOf::kRun);
   sub->add_option("--memtier-ratio", load->ratio, "SET:GET ratio (1:10 means 91% reads)")
       ->capture_default_str();
+  WithRange(sub->add_option("--key-maximum", load->key_maximum,
+                            "Keys 1..N (default: the load generator's range, 0..10000000)"),
+            NumberKind::kInteger);
 }
 
 void AddBenchTargetFlags(CLI::App* sub, BenchTargetFlags* flags, const BenchTargetHelp& help) {
@@ -172,15 +176,21 @@ void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions) {
   AddRangedOption(sub, "--memtier-requests", &flags->requests, NumberKind::kInteger,
                   "Requests per connection per trial, as memtier's --requests: a trial "
                   "sends threads x clients x requests in all");
+  WithRange(sub->add_option("--test-time", flags->test_time_sec,
+                            "Seconds of measured load per trial instead of a request count "
+                            "(memtier's --test-time)")
+                ->excludes("--memtier-requests"),
+            NumberKind::kInteger);
   AddRangedOption(sub, "--warmup-requests", &flags->warmup_requests, NumberKind::kInteger,
                   "Requests per connection of the discarded warmup pass (0 disables)");
   AddTurnFlags(sub, &flags->trials, &flags->cooldown, &flags->output, &flags->tuning);
   AddMaxErrorPctFlag(sub, &flags->max_error_pct);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
+  AddClientProfileFlag(sub, &flags->client_profiles);
 }
 
 void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags) {
-  const bool requests = sub->count("--memtier-requests") == 0;
+  const bool requests = sub->count("--memtier-requests") == 0 && sub->count("--test-time") == 0;
   const bool warmup = sub->count("--warmup-requests") == 0;
   const bool cooldown = sub->count("--cooldown") == 0;
   if (!requests && !warmup && !cooldown) return;
@@ -214,8 +224,11 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
   scenarios::SetGetOptions o;
   o.engines = engines;
   o.load = WithCheckedRatio(flags.load);
+  o.load.key_minimum = o.load.key_maximum > 0 ? 1u : 0u;
   o.requests = flags.requests;
+  o.test_time = std::chrono::seconds(flags.test_time_sec);
   o.warmup_requests = flags.warmup_requests;
+  o.client_profiles = ParseClientProfiles(flags.client_profiles, engines);
   o.trials = flags.trials;
   o.max_error_pct = flags.max_error_pct;
   o.cooldown = ToCooldown(flags.cooldown);

@@ -105,6 +105,7 @@ bool IsPositiveWholeSeconds(std::chrono::microseconds d);
 struct SetGetFlags {
   core::Load load = core::kRunLoad;
   uint64_t requests = core::kRunRequestsPerClient;
+  int test_time_sec = 0;  // > 0: time-boxed trials instead of `requests`
   uint64_t warmup_requests = 100000;
   int trials = 3;
   double max_error_pct = results::kDefaultMaxErrorPct;
@@ -113,6 +114,7 @@ struct SetGetFlags {
   TuningFlags tuning;
   VersionFlags versions;  // run only: installed before the run
   LoadGeneratorFlags load_generator;
+  std::vector<std::string> client_profiles;  // --client-profile, as given
 };
 // `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
 void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions);

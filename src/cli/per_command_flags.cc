@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cli/client_profile_flags.h"
 #include "cli/flag_ranges.h"
 #include "core/log.h"
 #include "protocol/resp_encoder.h"
@@ -171,6 +172,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   AddVersionFlags(sub, &f->versions, VersionFlagsOf::kRun);
   AddLoadFlags(sub, &f->load, spelling);
   AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
+  AddClientProfileFlag(sub, &f->client_profiles);
 }
 
 scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::string& engines) {
@@ -217,6 +219,7 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);
+  o.client_profiles = ParseClientProfiles(f.client_profiles, o.engines);
   CheckParallelPattern(o);
   return o;
 }

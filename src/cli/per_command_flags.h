@@ -30,7 +30,8 @@ struct PerCommandFlags {
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
-  VersionFlags versions;  // installed before the run
+  VersionFlags versions;                     // installed before the run
+  std::vector<std::string> client_profiles;  // --client-profile, as given
   LoadFlagsOf spelling = LoadFlagsOf::kRunCommands;
   const CLI::App* sub = nullptr;  // the command line they were parsed from
   // Whether `flag` was given.

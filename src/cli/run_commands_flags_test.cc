@@ -63,6 +63,20 @@ TEST(RunCommandsFlags, EachFlagLandsInItsOption) {
   EXPECT_EQ(f->common.output, "csv");
 }
 
+// The per-command runs take the same per-engine client profiles as run, in both spellings.
+TEST(RunCommandsFlags, ClientProfilesLandPerEngine) {
+  const auto o = kRunCommands.OptionsOf(
+      Argv("--engines redis,valkey --command GET --client-profile valkey:threads=2,pipeline=1"));
+  ASSERT_EQ(o.client_profiles.size(), 1U);
+  EXPECT_EQ(o.client_profiles.at("valkey"), (core::ClientProfile{.threads = 2, .pipeline = 1}));
+  const auto dfly = kRunCommandsDfly.OptionsOf(
+      Argv("--engines redis --command GET --client-profile redis:clients=7"));
+  EXPECT_EQ(dfly.client_profiles.at("redis").clients, 7);
+  kRunCommands.ExpectUsage(
+      Argv("--engines redis --command GET --client-profile dragonfly:threads=2"),
+      "--client-profile \"dragonfly:threads=2\": dragonfly is not among the engines of this run");
+}
+
 TEST(RunCommandsFlags, ACustomCommandTakesItsOwnFlags) {
   const auto o =
       kRunCommands.OptionsOf({"--engines", "redis", "--command-template", "RPUSH __key__ __data__",

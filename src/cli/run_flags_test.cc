@@ -130,5 +130,57 @@ TEST(SetGetFlags, BadValuesAreOneUsageLineNamingTheFlag) {
   EXPECT_NE(kRun.ParseErrorOf({"--output", "xml"}).find("xml"), std::string::npos);
 }
 
+// Both stopping rules of the published setups: -n per connection (the default, the
+// reference's) or a time box, never both.
+TEST(SetGetFlags, TrialsCountRequestsOrLastATestTime) {
+  const auto counted = kRun.OptionsOf(Argv("--memtier-requests 200000"));
+  EXPECT_EQ(counted.TrialPass().length, core::Pass::Length::kRequests);
+  EXPECT_EQ(counted.TrialPass().requests_per_client, 200000U);
+  const auto timed = kRun.OptionsOf(Argv("--test-time 180"));
+  EXPECT_EQ(timed.TrialPass().length, core::Pass::Length::kTestTime);
+  EXPECT_EQ(timed.TrialPass().test_time, std::chrono::seconds(180));
+  const std::string both = kRun.ParseErrorOf(Argv("--test-time 5 --memtier-requests 10"));
+  EXPECT_NE(both.find("excludes"), std::string::npos) << both;
+  EXPECT_NE(kRun.ParseErrorOf(Argv("--test-time 0")).find("--test-time"), std::string::npos);
+  // Redis's runs kept keys 1..1,000,000; the default is the generator's own range.
+  EXPECT_EQ(counted.load.key_maximum, 0U);
+  const auto keyed = kRun.OptionsOf(Argv("--key-maximum 1000000"));
+  EXPECT_EQ(keyed.load.key_minimum, 1U);
+  EXPECT_EQ(keyed.load.key_maximum, 1000000U);
+}
+
+// Each vendor's own client: a profile per engine, what it leaves out the run's, recorded per
+// engine; bad ones are one usage line naming the flag and what is wrong.
+TEST(SetGetFlags, ClientProfilesArePerEngineAndChecked) {
+  EXPECT_TRUE(kRun.OptionsOf({}).client_profiles.empty());
+  const auto o =
+      kRun.OptionsOf(Argv("--client-profile redis:threads=24,clients=1,pipeline=30 "
+                          "--client-profile dragonfly:clients=30"));
+  ASSERT_EQ(o.client_profiles.size(), 2U);
+  EXPECT_EQ(o.client_profiles.at("redis"),
+            (core::ClientProfile{.threads = 24, .clients = 1, .pipeline = 30}));
+  const core::Load dragonfly = o.client_profiles.at("dragonfly").AppliedTo(o.load);
+  EXPECT_EQ(dragonfly.threads, 4);
+  EXPECT_EQ(dragonfly.clients, 30);
+  EXPECT_EQ(dragonfly.pipeline, 30);
+
+  const std::pair<const char*, const char*> refused[] = {
+      {"--engines redis --client-profile valkey:threads=2",
+       "\"valkey:threads=2\": valkey is not among the engines of this run"},
+      {"--client-profile redis", "\"redis\": expected ENGINE:threads=N,clients=N,pipeline=N"},
+      {"--client-profile redis:threads=0",
+       "\"redis:threads=0\": threads must be a whole number from 1 to 1024"},
+      {"--client-profile redis:conns=3",
+       "\"redis:conns=3\": \"conns=3\" is not threads=N, clients=N or pipeline=N"},
+      {"--client-profile redis:threads=2 --client-profile redis:clients=2",
+       "\"redis:clients=2\": redis has a profile already"},
+      {"--client-profile redis:threads=2,threads=3",
+       "\"redis:threads=2,threads=3\": threads given twice"},
+  };
+  for (const auto& [line, why] : refused) {
+    kRun.ExpectUsage(Argv(line), std::string("--client-profile ") + why);
+  }
+}
+
 }  // namespace
 }  // namespace dfbench::cli

@@ -35,9 +35,6 @@ void AddSweepFlags(CLI::App* sub, SweepFlags* f) {
       ->required();
   AddSetGetLoadFlags(sub, &f->load);
   using enum NumberKind;
-  WithRange(sub->add_option("--key-maximum", f->load.key_maximum,
-                            "Keys 1..N (default: the load generator's range, 0..10000000)"),
-            kInteger);
   AddRangedOption(sub, "--step-time", &f->step_time, kDuration,
                   "Measured load per step, whole seconds; each step starts with a "
                   "discarded warmup of a fifth of it (at most 1s)");

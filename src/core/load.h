@@ -43,6 +43,24 @@ struct Load {
   uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
 };
 
+// One engine's own connection shape, when a run is asked to drive the engines differently (as
+// each vendor tuned the client for its engine): 0 keeps the run's value. Results record the
+// shape it gave (results::EngineResult::client_profile) and tables mark it.
+struct ClientProfile {
+  int threads = 0;
+  int clients = 0;   // connections per thread
+  int pipeline = 0;  // requests in flight per connection
+
+  // `load` with this profile's non-zero values in place of its own.
+  Load AppliedTo(Load load) const {
+    if (threads > 0) load.threads = threads;
+    if (clients > 0) load.clients = clients;
+    if (pipeline > 0) load.pipeline = pipeline;
+    return load;
+  }
+  bool operator==(const ClientProfile&) const = default;
+};
+
 // `run`, `quickstart` and `sweep`: the reference's memtier defaults.
 inline const Load kRunLoad{.threads = 4, .clients = 50, .pipeline = 30, .data_size = 256};
 // `run`'s requests per connection per trial (memtier's --requests), the reference's default.

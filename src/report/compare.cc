@@ -156,6 +156,30 @@ void NoteVersion(const GroupComparison& g, std::vector<std::string>* notes) {
   }
 }
 
+// "redis topology: one process -> 2 shards": a topology is no tuning key of one process, so
+// NoteDifferences would not see it come or go.
+void NoteTopology(const GroupComparison& g, const results::EngineRecord& b,
+                  const results::EngineRecord& c, std::vector<std::string>* notes) {
+  const std::string bt = b.Topology(), ct = c.Topology();
+  if (bt == ct) return;
+  notes->push_back(core::Format("{} topology: {} -> {}", g.Label(), bt.empty() ? "one process" : bt,
+                                ct.empty() ? "one process" : ct));
+}
+
+std::string ProfileText(const std::optional<core::ClientProfile>& p) {
+  if (!p) return "the run's load";
+  return core::Format("{} threads x {} clients, pipeline {}", p->threads, p->clients, p->pipeline);
+}
+
+// "redis client profile: the run's load -> 24 threads x 1 clients, pipeline 30".
+void NoteClientProfile(const GroupComparison& g, const std::optional<core::ClientProfile>& b,
+                       const std::optional<core::ClientProfile>& c,
+                       std::vector<std::string>* notes) {
+  if (b == c) return;
+  notes->push_back(
+      core::Format("{} client profile: {} -> {}", g.Label(), ProfileText(b), ProfileText(c)));
+}
+
 std::string Joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
@@ -174,8 +198,13 @@ void MatchEngines(const std::vector<Engine>& b, const std::vector<Engine>& c, Co
         GroupComparison g = compare(be, ce, out->options);
         if (command) g.command = *command;
         out->groups.push_back(std::move(g));
-        NoteVersion(out->groups.back(), &out->notes);
-        NoteDifferences(out->groups.back().Label() + ".tuning", be.tuning, ce.tuning, &out->notes);
+        const GroupComparison& added = out->groups.back();
+        NoteVersion(added, &out->notes);
+        NoteTopology(added, be, ce, &out->notes);
+        if constexpr (requires { be.client_profile; }) {
+          NoteClientProfile(added, be.client_profile, ce.client_profile, &out->notes);
+        }
+        NoteDifferences(added.Label() + ".tuning", be.tuning, ce.tuning, &out->notes);
       },
       command ? *command + "/" : "", &out->only_in_baseline, &out->only_in_candidate);
 }

@@ -245,6 +245,26 @@ TEST(Compare, NotesEngineTuningThatDiffers) {
                                                 "dragonfly.tuning.proactor_threads: 1 -> 2"}));
 }
 
+// A topology or a client profile that differs changes what is measured: both are noted, in
+// words, whichever side has none.
+TEST(Compare, NotesTopologyAndClientProfileThatDiffer) {
+  auto base = RunDoc("a.json", {Engine("redis", 500000, 490000, 510000, 2.0),
+                                Engine("dragonfly", 600000, 590000, 610000, 2.0)});
+  auto cand = base;
+  base.run.engines[0].tuning = {{"io_threads", 0}};
+  cand.run.engines[0].tuning = {{"io_threads", 0}, {"shards", 2}, {"shard_ports", {7001, 7002}}};
+  cand.run.engines[0].client_profile =
+      core::ClientProfile{.threads = 24, .clients = 1, .pipeline = 30};
+  base.run.engines[1].tuning = {{"cluster_mode", "emulated"}};
+  auto c = Compare(base, cand, kDefault);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->notes,
+            (std::vector<std::string>{
+                "redis topology: one process -> 2 shards",
+                "redis client profile: the run's load -> 24 threads x 1 clients, pipeline 30",
+                "dragonfly topology: emulated cluster -> one process"}));
+}
+
 TEST(Compare, ShapesMustMatchAndShareSomething) {
   auto run = RunDoc("a.json", {Engine("redis", 1, 1, 1, 1)});
   ResultDocument rep;

@@ -171,7 +171,13 @@ std::string EngineTable(const std::vector<results::EngineResult>& engines,
       if (why != e.error) notes += "<span class=\"error\">" + H(why) + "</span> ";
     }
     if (e.approximate) notes += "<span class=\"warn\">approximate</span>";
-    out += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.engine) +
+    if (const auto& p = e.client_profile) {
+      notes += "<span class=\"warn\">" +
+               H(core::Format("own client profile: {} threads × {} clients, pipeline {}",
+                              p->threads, p->clients, p->pipeline)) +
+               "</span> ";
+    }
+    out += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.Label()) +
            "</td><td>" + H(e.version) + "</td>" + StatsCell(e.throughput, true) +
            StatsCell(e.p50, false) + StatsCell(e.p99, false) + StatsCell(e.p999, false) +
            StatsCell(e.avg_latency, false) + "<td class=\"num\">" +
@@ -499,7 +505,7 @@ std::string SweepSection(const ResultDocument& d, const std::string& anchor,
       "in SLO</th><th class=\"num\">rounds</th><th>note</th></tr></thead><tbody>\n";
   for (const auto& e : r.engines) {
     const results::Confirmation& c = e.confirmation;
-    summary += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.engine) +
+    summary += "<tr><td class=\"name\">" + Dot(EngineColor(e.engine, known)) + H(e.Label()) +
                "</td><td>" + H(e.version) + "</td><td class=\"num\">" +
                (e.capacity > 0 ? WithSeparators(e.capacity) : "-") + "</td><td class=\"num\">" +
                (e.found_rate ? WithSeparators(*e.found_rate) : "-") +

@@ -18,6 +18,12 @@ struct EngineRecord {
   std::string sha256;   // of its binary, when dfbench installed it ("": unknown)
   nlohmann::json tuning = nullptr;  // the flags that shaped it (io_threads, num_shards ...)
   std::string error;                // non-empty when it failed; what was measured may be partial
+
+  // The topology its tuning records: "3 shards" (a cluster of that many processes), "emulated
+  // cluster" (Dragonfly's --cluster_mode=emulated), "" for one process.
+  std::string Topology() const;
+  // The engine with its topology, as tables name it: "redis (3 shards)", "valkey".
+  std::string Label() const;
 };
 
 }  // namespace dfbench::results

@@ -52,5 +52,35 @@ TEST(EngineRecord, EveryKindOfRowWritesAndReadsIt) {
   ExpectRecordRoundTrips<ReplicationCase>("replication", false);
 }
 
+// A table names a cluster by its shards, Dragonfly's emulated cluster as such, and one
+// process by the engine alone.
+TEST(EngineRecord, LabelNamesTheTopologyItsTuningRecords) {
+  EngineRecord r{.engine = "redis", .tuning = {{"shards", 3}, {"shard_ports", {1, 2, 3}}}};
+  EXPECT_EQ(r.Topology(), "3 shards");
+  EXPECT_EQ(r.Label(), "redis (3 shards)");
+  r = {.engine = "dragonfly", .tuning = {{"cluster_mode", "emulated"}, {"num_shards", 2}}};
+  EXPECT_EQ(r.Label(), "dragonfly (emulated cluster)");
+  r = {.engine = "valkey", .tuning = {{"io_threads", 4}}};
+  EXPECT_EQ(r.Label(), "valkey");
+  r = {.engine = "memcached"};  // no tuning at all (a reference file's row)
+  EXPECT_EQ(r.Label(), "memcached");
+}
+
+// A client profile is written with every value it ran with and read back; a row without one
+// writes no key, so files of runs with the same load for every engine stay as they were.
+TEST(EngineRecord, ClientProfileIsWrittenOnlyWhenGiven) {
+  EngineResult row;
+  row.engine = "redis";
+  EXPECT_FALSE(ToJson(row).contains("client_profile"));
+  row.client_profile = core::ClientProfile{.threads = 24, .clients = 1, .pipeline = 30};
+  const nlohmann::json j = ToJson(row);
+  EXPECT_EQ(j.at("client_profile"),
+            (nlohmann::json{{"threads", 24}, {"clients", 1}, {"pipeline", 30}}));
+  EngineResult back;
+  std::string error;
+  ASSERT_TRUE(FromJson(j, &back, &error)) << error;
+  EXPECT_EQ(back.client_profile, row.client_profile);
+}
+
 }  // namespace
 }  // namespace dfbench::results

@@ -57,14 +57,17 @@ void EngineResult::Aggregate() {
   avg_latency = summarize(&TrialResult::avg_latency);
 }
 
-RunLoadRecord RecordOf(const core::Load& load, uint64_t requests) {
+RunLoadRecord RecordOf(const core::Load& load, const core::Pass& pass) {
+  const bool timed = pass.length == core::Pass::Length::kTestTime;
   return {.threads = load.threads,
           .clients = load.clients,
-          .requests = requests,
+          .requests = timed ? 0 : pass.requests_per_client,
           .ratio = load.ratio,
           .data_size = load.data_size,
           .pipeline = load.pipeline,
-          .distinct_client_seed = load.distinct_client_seed};
+          .distinct_client_seed = load.distinct_client_seed,
+          .test_time_sec = timed ? static_cast<int>(pass.test_time.count()) : 0,
+          .key_maximum = load.key_maximum};
 }
 
 }  // namespace dfbench::results

@@ -72,6 +72,9 @@ struct EngineResult : EngineRecord {
   // memcached stats); 0 when unknown. Equals warmup + trial ops + errors when nothing was lost.
   uint64_t server_ops = 0;
   uint64_t warmup_ops = 0;  // operations of the discarded warmup pass
+  // The engine's own connection shape when the run gave it one (--client-profile): every
+  // value as it ran; absent when it ran the run's load like every engine.
+  std::optional<core::ClientProfile> client_profile;
 
   // Recomputes the Stats fields from the trials that did not fail (all zero when none).
   void Aggregate();
@@ -87,9 +90,13 @@ struct RunLoadRecord {
   int data_size = core::kRunLoad.data_size;
   int pipeline = core::kRunLoad.pipeline;
   bool distinct_client_seed = core::kRunLoad.distinct_client_seed;
+  // Beyond the reference schema: > 0 when trials were time-boxed (memtier's --test-time), and
+  // `requests` is then 0; keys 1..key_maximum when given (0: the generator's own range).
+  int test_time_sec = 0;
+  uint64_t key_maximum = 0;
 };
-// What a run of `requests` per connection of `load` records.
-RunLoadRecord RecordOf(const core::Load& load, uint64_t requests);
+// What a run of `load` whose trials are `pass` records (kRequests or kTestTime).
+RunLoadRecord RecordOf(const core::Load& load, const core::Pass& pass);
 
 // Host facts recorded with every result file and in state.json (the struct lives in core so
 // that hosts, which produce it, need not include the result schemas).
@@ -132,6 +139,11 @@ void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
 
 void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {
   DFBENCH_FIELDS(threads, clients, requests, ratio, data_size, pipeline, distinct_client_seed)
+  DFBENCH_OPTIONAL_FIELDS(test_time_sec, key_maximum)
+}
+
+void Fields(auto& v, FieldsOf<core::ClientProfile> auto& x) {
+  DFBENCH_FIELDS(threads, clients, pipeline)
 }
 
 void Fields(auto& v, FieldsOf<EngineResult> auto& x) {
@@ -139,7 +151,7 @@ void Fields(auto& v, FieldsOf<EngineResult> auto& x) {
   DFBENCH_OPTIONAL_FIELDS(origin, sha256)
   DFBENCH_FIELDS(trials, throughput, p50, p99, p999, avg_latency)
   DFBENCH_OPTIONAL_FIELDS(io_threads, num_shards, conn_use_incoming_cpu, pin_network)
-  DFBENCH_OPTIONAL_FIELDS(error, tuning, approximate)
+  DFBENCH_OPTIONAL_FIELDS(error, tuning, approximate, client_profile)
   DFBENCH_FIELDS(server_ops, warmup_ops)
 }
 

@@ -70,7 +70,7 @@ std::string SummaryTable(const SweepResults& r) {
     if (note.empty() && unsustained > 0) {
       note = core::Format("{} of {} rounds sustained no rate", unsustained, c.round_rates.size());
     }
-    table.AddRow({e.engine, e.version.empty() ? "-" : e.version,
+    table.AddRow({e.Label(), e.version.empty() ? "-" : e.version,
                   e.capacity > 0 ? WithSeparators(e.capacity) : "-",
                   e.found_rate ? WithSeparators(*e.found_rate) : "-",
                   c.round_rates.size() >= 2
@@ -109,7 +109,7 @@ std::string RenderSweepTable(const SweepResults& r) {
   std::string out = HeaderLine(r) + SummaryTable(r);
   for (const auto& e : r.engines) {
     if (e.steps.empty()) continue;
-    out += "\n" + e.engine + " steps:\n" + StepTable(e);
+    out += "\n" + e.Label() + " steps:\n" + StepTable(e);
   }
   return out;
 }

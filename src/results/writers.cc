@@ -30,6 +30,7 @@ std::string HeaderLine(const RunResults& r) {
   line += core::Format("{} trial{} · {} threads × {} clients · pipeline {} · ratio {} · {} B",
                        r.trials, r.trials == 1 ? "" : "s", m.threads, m.clients, m.pipeline,
                        m.ratio, m.data_size);
+  if (m.test_time_sec > 0) line += core::Format(" · {} s each", m.test_time_sec);
   if (r.status && *r.status != RunStatus::kCompleted) line += " · " + ToString(r.status);
   return line + "\n";
 }
@@ -47,6 +48,13 @@ std::string CsvField(const std::string& s) {
 
 std::string Num(double v) {
   return CsvNumber(v);
+}
+
+// The engine as a table names it: its label, and its own client profile when it had one.
+std::string EngineCell(const EngineResult& e) {
+  if (!e.client_profile) return e.Label();
+  const core::ClientProfile& p = *e.client_profile;
+  return core::Format("{} [client {}x{} p{}]", e.Label(), p.threads, p.clients, p.pipeline);
 }
 
 }  // namespace
@@ -91,11 +99,13 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
     align.push_back(Align::kLeft);
   }
   core::Table table(header, align);
+  bool profiles = false;
   for (const auto& e : engines) {
+    profiles = profiles || e.client_profile;
     const bool measured = !e.trials.empty();
     auto latency = [&](const Stats& s) { return measured ? Millis(s.median) : "-"; };
     std::vector<std::string> row = {
-        e.engine,
+        EngineCell(e),
         e.version.empty() ? "-" : e.version,
         measured ? WithSeparators(e.throughput.median) : "-",
         e.trials.size() >= 2
@@ -112,7 +122,10 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
     }
     table.AddRow(std::move(row));
   }
-  return table.Render();
+  if (!profiles) return table.Render();
+  return table.Render() +
+         "[client TxC pP]: that engine's own client profile (threads x clients, pipeline); the "
+         "engines did not get the same load\n";
 }
 
 std::string RenderRunCsv(const RunResults& r) {

@@ -39,6 +39,27 @@ TEST(RenderRunTable, ColumnsLineUp) {
             " 1.181\n");
 }
 
+// A cluster is named by its shards; an engine with its own client profile is marked, and the
+// table says the loads differ.
+TEST(RenderRunTable, NamesTopologiesAndMarksClientProfiles) {
+  RunResults r = ThreeEngines();
+  r.engines[0].tuning = {{"cluster_mode", "emulated"}};
+  r.engines[1].tuning = {{"shards", 3}};
+  r.engines[1].client_profile = core::ClientProfile{.threads = 24, .clients = 1, .pipeline = 30};
+  r.memtier.test_time_sec = 180;
+  EXPECT_EQ(RenderRunTable(r),
+            "run 20260408-143217 · 3 trials · 4 threads × 50 clients · pipeline 30 · ratio 1:10 "
+            "· 256 B · 180 s each\n"
+            "ENGINE                              VERSION               OPS/SEC           RANGE"
+            "  P50 ms  P99 ms  P99.9 ms  AVG ms\n"
+            "dragonfly (emulated cluster)        dragonfly v1.27.0   2,646,502  [2.60M..2.67M]"
+            "   0.559   1.215     2.303   0.612\n"
+            "redis (3 shards) [client 24x1 p30]  Redis server v=7.4  1,250,000  [1.21M..1.30M]"
+            "   1.099   2.495     3.007   1.181\n"
+            "[client TxC pP]: that engine's own client profile (threads x clients, pipeline); the "
+            "engines did not get the same load\n");
+}
+
 TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
   RunResults r = ThreeEngines();
   r.status = RunStatus::kFailed;

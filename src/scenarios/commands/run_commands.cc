@@ -54,13 +54,13 @@ class CommandEngineRun {
   bool Run(const state::EngineInstall& install, const engines::EngineSpec& spec) {
     results::EngineResult* result = &row_->result;
     result->approximate = o_.command.drains;
+    measured_ = EngineLoad(o_, spec, o_.load, result);
     auto turn = EngineTurn::Start(fleet_, install, spec, o_.tuning, result);
     SetReferenceTuning(spec, result);
     if (!turn) return !core::InterruptRequested();
     turn_ = &*turn;
     const CommandProfile& c = o_.command;
     stem_ = spec.name + "-" + c.name;
-    measured_ = o_.load;
     measured_.command = c.tmpl;
     measured_.key_minimum = 1;
     measured_.key_maximum = c.KeyRange(o_.load.key_maximum);
@@ -165,7 +165,7 @@ class CommandEngineRun {
     for (const auto& t : result.trials) client_ops += t.ops + t.errors;
     const uint64_t passes = result.trials.size() + (o_.warmup_time.count() > 0 ? 1 : 0);
     const uint64_t in_flight =
-        static_cast<uint64_t>(o_.load.threads) * o_.load.clients * o_.load.pipeline * passes;
+        static_cast<uint64_t>(measured_.threads) * measured_.clients * measured_.pipeline * passes;
     if (auto server_ops = turn_->CrossCheck(client_ops, in_flight)) {
       row_->result.server_ops = *server_ops;
     }

@@ -1,6 +1,7 @@
 // What the options of every benchmark on a setup hold, whatever it measures: which engines,
-// the builds to install first, how they are started, the load generator and the pause between
-// engines. A scenario's own options derive from it and add what it measures.
+// the builds to install first, how they are started, the load generator, each engine's own
+// client profile when asked for, and the pause between engines. A scenario's own options derive
+// from it and add what it measures.
 #pragma once
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "engines/install.h"
@@ -20,6 +22,9 @@ struct BenchOptions {
   // BenchSession::PrepareRun); empty: the setup's builds.
   std::map<std::string, engines::VersionSpec> versions;
   engines::Tuning tuning;  // cpus are filled from the fleet
+  // engine name -> its own client profile (--client-profile); an engine without one gets the
+  // run's load, the same for every engine.
+  std::map<std::string, core::ClientProfile> client_profiles;
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
 };

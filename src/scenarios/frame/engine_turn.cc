@@ -21,6 +21,18 @@ void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* 
   }
 }
 
+core::Load EngineLoad(const BenchOptions& o, const engines::EngineSpec& spec,
+                      const core::Load& load, results::EngineResult* row) {
+  const auto profile = o.client_profiles.find(spec.name);
+  if (profile == o.client_profiles.end()) return load;
+  core::Load own = profile->second.AppliedTo(load);
+  row->client_profile =
+      core::ClientProfile{.threads = own.threads, .clients = own.clients, .pipeline = own.pipeline};
+  core::Notef("[{}] own client profile: {} threads × {} clients, pipeline {}", spec.name,
+              own.threads, own.clients, own.pipeline);
+  return own;
+}
+
 std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
                                             const state::EngineInstall& install,
                                             const engines::EngineSpec& spec,

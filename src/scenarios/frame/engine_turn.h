@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "results/schema.h"
+#include "scenarios/frame/bench_options.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -24,6 +25,11 @@ namespace dfbench::scenarios {
 // Fills the reference's per-engine tuning fields of `row` (io_threads, num_shards,
 // conn_use_incoming_cpu, pin_network: those that apply to `spec`) from its `tuning` record.
 void SetReferenceTuning(const engines::EngineSpec& spec, results::EngineResult* row);
+
+// The load `spec` is driven with: `load`, or `o`'s client profile for it applied to `load`,
+// the shape it gave recorded in `row` (and announced) so nobody reads it as the same load.
+core::Load EngineLoad(const BenchOptions& o, const engines::EngineSpec& spec,
+                      const core::Load& load, results::EngineResult* row);
 
 // One engine's turn. Progress goes to stderr as "[engine] ..." lines; failures are recorded in
 // the engine's record (the one every kind of result row embeds), never returned, so the run can

@@ -154,6 +154,36 @@ TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   EXPECT_EQ(results["engines"][0]["trials"][0]["ops"], 600);
 }
 
+// Redis's published setup in small: its own client profile and time-boxed trials. The engine's
+// row records the profile it ran with, the generator was started with it, and the server's
+// count matches the client's within one pipeline per connection per trial.
+TEST_F(ScenarioFlowTest, RunDrivesAnEngineWithItsOwnClientProfileForATestTime) {
+  CreateLocalRedis("flow-profile");
+  SetGetOptions run = SmallRun();
+  run.test_time = std::chrono::seconds(1);
+  run.client_profiles["redis"] = core::ClientProfile{.threads = 2, .clients = 3, .pipeline = 1};
+  ExpectExit(SetGetOnSetup("flow-profile", run, OutputFormat::kJson), 0);
+  const auto record = OnlyRun("flow-profile", "run", results::RunStatus::kCompleted);
+  const auto results = ResultsOf("flow-profile", record);
+  EXPECT_EQ(results["memtier"]["test_time_sec"], 1);
+  EXPECT_EQ(results["memtier"]["requests"], 0);
+  EXPECT_EQ(results["memtier"]["threads"], 1);  // the run's load, which the profile replaced
+  const auto& redis = results["engines"][0];
+  EXPECT_EQ(redis["client_profile"],
+            (nlohmann::json{{"threads", 2}, {"clients", 3}, {"pipeline", 1}}));
+  const auto raw = ReadJson(state::SetupDir("flow-profile") / "benchmarks" / record.run_id /
+                            redis["trials"][1]["raw_file"].get<std::string>());
+  EXPECT_EQ(raw["configuration"]["threads"], 2);
+  EXPECT_EQ(raw["configuration"]["clients"], 3);
+  EXPECT_EQ(raw["configuration"]["test_time"], 1);
+  uint64_t client = 0;
+  for (const auto& t : redis["trials"]) client += t["ops"].get<uint64_t>();
+  const uint64_t server = redis["server_ops"].get<uint64_t>();
+  EXPECT_GT(client, 0u);
+  EXPECT_GE(server, client);
+  EXPECT_LE(server, client + 2 * 3 * 1 * 2);
+}
+
 TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-commands");
   ExpectExit(CommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);

@@ -22,6 +22,7 @@ const RunKind<results::RunResults> kRun{"run", "benchmarks", "memtier", &results
 bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& dir,
                const state::EngineInstall& install, const engines::EngineSpec& spec,
                results::EngineResult* row, const std::function<void()>& publish) {
+  const core::Load load = EngineLoad(o, spec, o.load, row);
   auto turn = EngineTurn::Start(fleet, install, spec, o.tuning, row);
   SetReferenceTuning(spec, row);
   if (!turn) return !core::InterruptRequested();
@@ -29,8 +30,8 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
   if (o.warmup_requests > 0) {
     const core::Pass warm = core::Pass::Requests(o.warmup_requests);
     core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
-                o.warmup_requests, core::TotalRequests(o.load, warm));
-    auto w = o.driver->Run(*fleet.client, target, o.load, warm, fleet.client_cpus,
+                o.warmup_requests, core::TotalRequests(load, warm));
+    auto w = o.driver->Run(*fleet.client, target, load, warm, fleet.client_cpus,
                            dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
     row->warmup_ops = w->ops + w->errors;
@@ -39,8 +40,8 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     if (!turn->Healthy(core::Format("trial {}", t))) return true;
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
-    auto trial = o.driver->Run(*fleet.client, target, o.load, core::Pass::Requests(o.requests),
-                               fleet.client_cpus, dir / "memtier" / raw);
+    auto trial = o.driver->Run(*fleet.client, target, load, o.TrialPass(), fleet.client_cpus,
+                               dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
@@ -49,7 +50,12 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
   }
   uint64_t client_ops = row->warmup_ops;
   for (const auto& t : row->trials) client_ops += t.ops + t.errors;
-  if (auto server_ops = turn->CrossCheck(client_ops)) row->server_ops = *server_ops;
+  // A time-boxed trial may end with up to one pipeline per connection answered but not counted.
+  const uint64_t in_flight =
+      o.test_time.count() > 0
+          ? static_cast<uint64_t>(load.threads) * load.clients * load.pipeline * row->trials.size()
+          : 0;
+  if (auto server_ops = turn->CrossCheck(client_ops, in_flight)) row->server_ops = *server_ops;
   turn->Stop();
   return true;
 }
@@ -66,7 +72,7 @@ core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers:
   results::RunResults r;
   auto run = ScenarioRun<results::RunResults>::Open(setup, *options.driver, kRun, &r);
   if (!run) return tl::unexpected(run.error());
-  r.memtier = results::RecordOf(options.load, options.requests);
+  r.memtier = results::RecordOf(options.load, options.TrialPass());
   r.warmup_requests = options.warmup_requests;
   r.trials = options.trials;
   nlohmann::json config = ConfigJson(r, options);
@@ -74,11 +80,14 @@ core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers:
   config["warmup_requests"] = options.warmup_requests;
   config["trials"] = options.trials;
   const core::Load& load = options.load;
+  const std::string length = options.test_time.count() > 0
+                                 ? core::Format("{} s", options.test_time.count())
+                                 : core::Format("{} requests = {} requests", options.requests,
+                                                core::TotalRequests(load, options.TrialPass()));
   const std::string announcement = core::Format(
-      "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {} requests "
-      "= {} requests, results in {}",
-      r.run_id, options.engines.size(), options.trials, load.threads, load.clients,
-      options.requests, core::TotalRequests(load, core::Pass::Requests(options.requests)),
+      "run {}: {} engine(s), {} trial(s) each of {} threads × {} clients × {}, "
+      "results in {}",
+      r.run_id, options.engines.size(), options.trials, load.threads, load.clients, length,
       run->dir().string());
   if (auto st = run->Start(config, announcement); !st) return tl::unexpected(st.error());
   run->TakeEngineTurns(options.engines, options.cooldown, &r.engines,

@@ -22,9 +22,16 @@
 namespace dfbench::scenarios {
 
 struct SetGetOptions : BenchOptions {
+  // A trial's length: `requests` per connection, or `test_time` when set.
+  core::Pass TrialPass() const {
+    return test_time.count() > 0 ? core::Pass::Time(test_time) : core::Pass::Requests(requests);
+  }
+
   core::Load load = core::kRunLoad;
   uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
-  uint64_t warmup_requests = 100000;                // per connection too
+  // > 0: each trial lasts this long instead (memtier's --test-time), `requests` unused.
+  std::chrono::seconds test_time{0};
+  uint64_t warmup_requests = 100000;  // per connection too
   int trials = 3;
   // A trial with more failed requests than this percentage (0-100), or with none answered
   // successfully, fails (results::TrialFailure).

@@ -146,7 +146,7 @@ class EngineSweep {
 };
 
 results::SweepSettings SettingsOf(const SweepOptions& o) {
-  return {.memtier = results::RecordOf(o.load, core::kRunRequestsPerClient),
+  return {.memtier = results::RecordOf(o.load, core::Pass::Requests(core::kRunRequestsPerClient)),
           .key_maximum = o.load.key_maximum,
           .step_time_sec = static_cast<double>(o.step_time.count()),
           .warmup_sec = std::chrono::duration<double>(StepWarmup(o.step_time)).count(),

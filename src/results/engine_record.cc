@@ -1,0 +1,20 @@
+#include "results/engine_record.h"
+
+namespace dfbench::results {
+
+std::string EngineRecord::Topology() const {
+  if (!tuning.is_object()) return "";
+  if (const auto shards = tuning.find("shards");
+      shards != tuning.end() && shards->is_number_integer() && shards->get<int>() > 0) {
+    return std::to_string(shards->get<int>()) + " shards";
+  }
+  if (tuning.value("cluster_mode", "") == "emulated") return "emulated cluster";
+  return "";
+}
+
+std::string EngineRecord::Label() const {
+  const std::string topology = Topology();
+  return topology.empty() ? engine : engine + " (" + topology + ")";
+}
+
+}  // namespace dfbench::results
