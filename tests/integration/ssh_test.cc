@@ -120,6 +120,20 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_EQ(dfb.State(id)["status"], "ready");
   ExpectNothingRunning(dfb, id);
 
+  // A cluster of two shards on the server host, each its own process, met over the host's
+  // address; the server's count sums them, and the whole cluster stops with the run.
+  r = dfb.Run(
+      Concat({"run", "--id", id, "--engines", "redis", "--redis_shards", "2", "--output", "json"},
+             kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json cluster = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(cluster.value("error", ""), "");
+  EXPECT_EQ(cluster["tuning"]["shards"], 2);
+  EXPECT_EQ(cluster["tuning"]["shard_ports"].size(), 2u);
+  for (const json& t : cluster["trials"]) EXPECT_EQ(t["ops"], 20000);
+  EXPECT_EQ(cluster["server_ops"].get<uint64_t>(), 41000u);
+  ExpectNothingRunning(dfb, id);
+
   // A custom command full of shell syntax reaches the remote load generator verbatim.
   const std::string hostile = "SET __key__ a;b$(touch${IFS}/tmp/dfbench-canary)`id`'q'\"dq\"";
   fs::remove("/tmp/dfbench-canary");
