@@ -103,6 +103,10 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   sub->add_option("--expiry-range", o->expiry_range,
                   "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
   sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
+  sub->add_option("--hdr-file-prefix", o->hdr_file_prefix,
+                  "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
+                  "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
+                  "PREFIX_<COMMAND>_command_run_1.* per command");
   sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
       ->capture_default_str();
   AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");

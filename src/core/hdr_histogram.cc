@@ -301,8 +301,9 @@ std::string PercentileTable(const HdrHistogram& h, double value_scale,
     const double share = percentile / 100.0;
     const std::string inverted =
         share < 1 ? Format("{:12.2f}", 1.0 / (1.0 - share)) : Format("{:>12}", "inf");
-    out += Format("{:12.2f} {:12.6f} {:12} {}\n", static_cast<double>(value) / value_scale, share,
-                  cumulative, inverted);
+    // As HdrHistogram_c: values with as many decimals as the histogram's significant digits.
+    out += Format("{:12.{}f} {:12.6f} {:12} {}\n", static_cast<double>(value) / value_scale,
+                  h.digits(), share, cumulative, inverted);
   };
   // HdrHistogram_c's percentile iterator: a row whenever the cumulative share reaches the next
   // reporting percentile, several from one bucket when it spans them, and a last row at 100 %.

@@ -273,6 +273,7 @@ core::Status ParseMix(const Options& o, Config* c) {
 // What the report holds: JSON file, percentiles, histogram.
 core::Status ParseOutput(const Options& o, Config* c) {
   c->json_out_file = o.json_out_file;
+  c->hdr_file_prefix = o.hdr_file_prefix;
   auto pct = ParsePercentiles(o.print_percentiles);
   if (!pct) return tl::unexpected(pct.error());
   c->percentiles = *pct;

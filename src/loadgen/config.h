@@ -59,6 +59,7 @@ struct Options {
   std::string options_error;            // set by the CLI for misplaced --command-* flags
   std::string expiry_range;             // "min-max" seconds
   std::string json_out_file;
+  std::string hdr_file_prefix;
   std::string print_percentiles = "50,99,99.9";
   bool hide_histogram = false;
   std::string rate;         // total ops/s, "" = closed loop
@@ -99,6 +100,7 @@ struct Config {
   uint64_t expiry_min_s = 0;            // both 0: no expiry
   uint64_t expiry_max_s = 0;
   std::string json_out_file;
+  std::string hdr_file_prefix;  // "": no HdrHistogram files
   std::vector<double> percentiles = {50, 99, 99.9};
   bool hide_histogram = false;
   double rate_per_sec = 0;  // total target; 0 = closed loop

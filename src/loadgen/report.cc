@@ -85,6 +85,11 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
   j["KB/sec TX"] = Rate(kb_tx);
   j["Time-Serie"] = SeriesJson(s.series, config.percentiles);
   j["Percentile Latencies"] = PercentilesJson(s.latency, config.percentiles);
+  if (s.histogram) {
+    // Where memtier puts its own; ours counts nanoseconds (memtier's, microseconds).
+    j["Percentile Latencies"]["Histogram log format"] = {
+        {"Compressed Histogram", s.histogram->CompressedBase64()}, {"Unit", "ns"}};
+  }
   return j;
 }
 
@@ -163,6 +168,24 @@ Json UncorrectedJson(const LatencySummary& l, const std::vector<double>& percent
 double ClientCpu::Utilization() const {
   if (wall_sec <= 0 || usable_cpus <= 0) return 0;
   return cpu_sec / (wall_sec * usable_cpus);
+}
+
+std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
+  std::vector<HdrFile> files;
+  const double start = static_cast<double>(report.start_epoch_ms) / 1000;
+  const double end = static_cast<double>(report.finish_epoch_ms) / 1000;
+  const auto add = [&](const SectionStats& s, const std::string& stem, const std::string& what) {
+    if (!s.histogram) return;
+    // HdrHistogram_c's table with memtier's settings (10 ticks per half distance), in ms.
+    files.push_back({stem + ".txt", core::PercentileTable(*s.histogram, 1e6, 10)});
+    files.push_back({stem + ".hgrm", core::HistogramLog(*s.histogram, what, start, end, 1)});
+  };
+  add(report.totals, prefix + "_FULL_RUN_1", "Full Run command HDR latency histogram results");
+  for (const auto& s : report.sections) {
+    add(s, prefix + "_" + s.type + "_command_run_1",
+        s.type + " command HDR latency histogram results");
+  }
+  return files;
 }
 
 std::string PercentileKey(double percentile) {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/hdr_histogram.h"
 #include "loadgen/config.h"
 
 namespace dfbench::loadgen {
@@ -48,6 +50,9 @@ struct SectionStats {
   LatencySummary latency;      // from the due time in open loop, from the send time otherwise
   LatencySummary uncorrected;  // open loop only: from the send time
   std::vector<SeriesPoint> series;
+  // The latency histogram itself (ns), when the report was made from one: written as memtier's
+  // "Compressed Histogram" and into the HdrHistogram files.
+  std::optional<core::HdrHistogram> histogram;
 };
 
 // The generator's own CPU use over the run (warm-up included), to tell when it was the limit.
@@ -91,6 +96,15 @@ std::string ReportJson(const Report& report, const Config& config);
 
 // The memtier-style summary printed on stdout.
 std::string ReportTable(const Report& report, const Config& config);
+
+// The HdrHistogram files of memtier's --hdr-file-prefix: for the totals and for each section,
+// the percentile table (.txt, in ms) and the histogram log (.hgrm, values in ns), named
+// <prefix>_FULL_RUN_1.* and <prefix>_<TYPE>_command_run_1.*.
+struct HdrFile {
+  std::string path;
+  std::string text;
+};
+std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix);
 
 // "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
 std::string PercentileKey(double percentile);

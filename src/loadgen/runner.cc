@@ -178,6 +178,7 @@ SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
   s.moved = c.moved;
   s.ask = c.ask;
   s.latency = Summarize(stats.latency, c.latency_sum_ns, config.percentiles);
+  s.histogram = stats.latency.ToHdr();
   if (uncorrected != nullptr) {
     // The uncorrected histogram keeps no separate exact sum; its mean is exact too.
     s.uncorrected =
