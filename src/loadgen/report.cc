@@ -261,6 +261,8 @@ std::string ReportJson(const Report& r, const Config& config) {
   }
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
+  d["start_epoch_us"] = r.start_epoch_us;
+  d["finish_epoch_us"] = r.start_epoch_us + static_cast<int64_t>(std::llround(r.duration_ms * 1000));
   d["client_cpu"] = {{"cpu_sec", Round(r.client_cpu.cpu_sec, 3)},
                      {"wall_sec", Round(r.client_cpu.wall_sec, 3)},
                      {"usable_cpus", r.client_cpu.usable_cpus},

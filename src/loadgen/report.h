@@ -67,6 +67,7 @@ struct ClientCpu {
 struct Report {
   int64_t start_epoch_ms = 0;
   int64_t finish_epoch_ms = 0;
+  int64_t start_epoch_us = 0;  // the same start, finer: several generators' starts compare
   double duration_ms = 0;  // exact measured duration
   bool interrupted = false;
   std::string aborted_reason;  // non-empty when the run ended early for a reason of its own

@@ -370,9 +370,10 @@ int64_t SetWindow(const Config& config, const RunTimes& times,
   const int64_t warmup_ns = config.warmup_time.count() * 1000;
   report->duration_ms = static_cast<double>(duration_ns) / 1e6;
   const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
-  report->start_epoch_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(measured_wall_start.time_since_epoch())
+  report->start_epoch_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(measured_wall_start.time_since_epoch())
           .count();
+  report->start_epoch_ms = report->start_epoch_us / 1000;
   report->finish_epoch_ms =
       report->start_epoch_ms + static_cast<int64_t>(std::llround(report->duration_ms));
   report->warmup_duration_ms = static_cast<double>(warmup_ns) / 1e6;
