@@ -117,6 +117,11 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("--warmup-time", o->warmup_time,
                             "Run this long first and leave it out of the main figures"),
             kDuration);
+  WithRange(sub->add_option("--start-at", o->start_at_us,
+                            "Connect, then hold the load until this instant (microseconds since "
+                            "the epoch, this host's clock) less the warm-up: how several "
+                            "generators start their measured parts together"),
+            kInteger);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")

@@ -288,6 +288,7 @@ core::Status ParsePacing(const Options& o, Config* c) {
     if (!r) return tl::unexpected(r.error());
     c->rate_per_sec = static_cast<double>(*r);
   }
+  c->start_at_us = o.start_at_us;
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
     if (!d) return tl::unexpected(d.error());

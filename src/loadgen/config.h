@@ -64,6 +64,7 @@ struct Options {
   bool hide_histogram = false;
   std::string rate;         // total ops/s, "" = closed loop
   std::string warmup_time;  // "" = none
+  int64_t start_at_us = 0;  // --start-at: microseconds since the epoch; 0 = at once
   std::string reconnect = "on";
   std::string progress = "auto";
   bool cluster_mode = false;
@@ -105,6 +106,10 @@ struct Config {
   bool hide_histogram = false;
   double rate_per_sec = 0;  // total target; 0 = closed loop
   std::chrono::microseconds warmup_time{0};
+  // Several generators start their measured parts together: each holds its load (connected)
+  // until the warm-up, if any, would end at this instant of its host's clock (microseconds since
+  // the epoch); 0 = at once.
+  int64_t start_at_us = 0;
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   ProgressMode progress = ProgressMode::kAuto;
   // Redis Cluster: the server is one node; every client connects to every primary and routes

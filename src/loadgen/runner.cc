@@ -295,6 +295,20 @@ core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool)
 }
 
 // The schedule from now: warm-up, then the measured window (open-ended when by requests).
+// --start-at: until the warm-up would end at the given instant; late, not at all. A Ctrl+C
+// ends the wait (the run then stops at once).
+void WaitForStart(const Config& config) {
+  if (config.start_at_us == 0) return;
+  const auto start = std::chrono::system_clock::time_point(
+      std::chrono::microseconds(config.start_at_us) - config.warmup_time);
+  while (!core::InterruptRequested()) {
+    const auto left = start - std::chrono::system_clock::now();
+    if (left <= std::chrono::system_clock::duration::zero()) return;
+    std::this_thread::sleep_for(std::min<std::chrono::system_clock::duration>(
+        left, std::chrono::milliseconds(50)));
+  }
+}
+
 RunTimes StartClock(const Config& config) {
   RunTimes times;
   times.start_ns = NowNs();
@@ -441,6 +455,7 @@ core::Result<Report> Run(const Config& config) {
   WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr, times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
+  WaitForStart(config);
   const auto wall_start = std::chrono::system_clock::now();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
