@@ -72,6 +72,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--rate", kCount, 1, kTotalRateMax},
       {"--warmup-time", kDuration, 0, kDayUs},
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
+      {"--seed-client-base", kInteger, 0, 100'000'000},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

@@ -122,6 +122,10 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
                             "the epoch, this host's clock) less the warm-up: how several "
                             "generators start their measured parts together"),
             kInteger);
+  WithRange(sub->add_option("--seed-client-base", o->seed_client_base,
+                            "With --distinct-client-seed, seed connection i as connection N + i "
+                            "(several generators of one run continue one another's seeds)"),
+            kInteger);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")

@@ -289,6 +289,7 @@ core::Status ParsePacing(const Options& o, Config* c) {
     c->rate_per_sec = static_cast<double>(*r);
   }
   c->start_at_us = o.start_at_us;
+  c->seed_client_base = o.seed_client_base;
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
     if (!d) return tl::unexpected(d.error());

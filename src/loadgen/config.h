@@ -65,6 +65,7 @@ struct Options {
   std::string rate;         // total ops/s, "" = closed loop
   std::string warmup_time;  // "" = none
   int64_t start_at_us = 0;  // --start-at: microseconds since the epoch; 0 = at once
+  int seed_client_base = 0;
   std::string reconnect = "on";
   std::string progress = "auto";
   bool cluster_mode = false;
@@ -110,6 +111,9 @@ struct Config {
   // until the warm-up, if any, would end at this instant of its host's clock (microseconds since
   // the epoch); 0 = at once.
   int64_t start_at_us = 0;
+  // With --distinct-client-seed, connection i seeds as connection seed_client_base + i: the
+  // generators of one run continue one another's seeds instead of repeating them.
+  int seed_client_base = 0;
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   ProgressMode progress = ProgressMode::kAuto;
   // Redis Cluster: the server is one node; every client connects to every primary and routes

@@ -44,6 +44,7 @@ struct ClientTrial {
   double client_cpu = 0;       // share of its usable CPUs it used (0..1; 0: unknown)
   double start_offset_ms = 0;  // its measured part began this long after the earliest one's
   bool client_bound = false;   // client_cpu >= kClientBoundCpu
+  std::string raw_file;        // its report, beside the trial's raw_file
 
   int connections() const { return threads * clients; }
   bool operator==(const ClientTrial&) const = default;
@@ -166,7 +167,7 @@ void Fields(auto& v, FieldsOf<ClientTrial> auto& x) {
   DFBENCH_FIELDS(name, threads, clients)
   DFBENCH_OPTIONAL_FIELDS(key_minimum, key_maximum)
   DFBENCH_FIELDS(ops, errors, throughput, p50, p99, p999, avg_latency, client_cpu,
-                 start_offset_ms, client_bound)
+                 start_offset_ms, client_bound, raw_file)
 }
 
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
