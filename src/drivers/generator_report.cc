@@ -27,6 +27,12 @@ core::Status ReadExtras(const json& doc, GeneratorReport* r) {
   if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
     r->start_epoch_us = ext->value("start_epoch_us", r->start_epoch_us);
     r->finish_epoch_us = ext->value("finish_epoch_us", r->finish_epoch_us);
+    if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
+      r->cpu_sec = cpu->value("cpu_sec", 0.0);
+      r->wall_sec = cpu->value("wall_sec", 0.0);
+      r->usable_cpus = cpu->value("usable_cpus", 0);
+      r->run_delay_sec = cpu->value("run_delay_sec", 0.0);
+    }
   }
   const json* hist = nullptr;
   if (auto totals = all.find("Totals"); totals != all.end() && totals->is_object()) {
@@ -42,6 +48,32 @@ core::Status ReadExtras(const json& doc, GeneratorReport* r) {
   r->histogram = std::move(*decoded);
   r->unit_ns = hist->value("Unit", "us") == "ns" ? 1 : 1000;  // memtier records microseconds
   return core::Ok();
+}
+
+// A part's CPU use and demand: its own, or, for parts that share CPUs, their CPU seconds (and
+// run delays) together over the CPUs they shared.
+struct CpuFigures {
+  double use = 0;
+  double demand = 0;
+};
+
+CpuFigures GroupCpu(const std::vector<GeneratorPart>& parts, const GeneratorPart& p) {
+  if (p.cpu_group.empty()) return {p.report.trial.client_cpu, p.report.trial.client_cpu_demand};
+  double cpu_sec = 0, delay_sec = 0, wall_sec = 0;
+  int usable = 0;
+  for (const auto& q : parts) {
+    if (q.cpu_group != p.cpu_group) continue;
+    cpu_sec += q.report.cpu_sec;
+    delay_sec += q.report.run_delay_sec;
+    wall_sec = std::max(wall_sec, q.report.wall_sec);
+    usable += q.report.usable_cpus;
+  }
+  if (p.group_cpus > 0) usable = std::min(usable, p.group_cpus);
+  if (wall_sec <= 0 || usable <= 0) {
+    return {p.report.trial.client_cpu, p.report.trial.client_cpu_demand};
+  }
+  const double capacity = wall_sec * usable;
+  return {cpu_sec / capacity, (cpu_sec + delay_sec) / capacity};
 }
 
 }  // namespace
@@ -110,7 +142,6 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
     t.ops += r.trial.ops;
     t.errors += r.trial.errors;
     latency_sum += r.trial.avg_latency * static_cast<double>(r.trial.ops);
-    t.client_cpu = std::max(t.client_cpu, r.trial.client_cpu);
   }
   t.duration_sec = static_cast<double>(last_finish - first_start) / 1e6;
   if (t.duration_sec > 0) t.throughput = static_cast<double>(t.ops) / t.duration_sec;
@@ -119,10 +150,13 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
   t.p99 = Ms(merged->ValueAtPercentile(99), unit_ns);
   t.p999 = Ms(merged->ValueAtPercentile(99.9), unit_ns);
   t.start_skew_ms = static_cast<double>(last_start - first_start) / 1000;
-  for (const auto& p : parts) {
+  for (const GeneratorPart& p : parts) {
     const results::TrialResult& r = p.report.trial;
-    const bool bound = r.client_cpu >= results::kClientBoundCpu;
+    const CpuFigures cpu = GroupCpu(parts, p);
+    const bool bound = cpu.demand >= results::kClientBoundCpu;
     t.client_bound = t.client_bound || bound;
+    t.client_cpu = std::max(t.client_cpu, cpu.use);
+    t.client_cpu_demand = std::max(t.client_cpu_demand, cpu.demand);
     t.clients.push_back(
         {.name = p.name,
          .threads = p.threads,
@@ -136,7 +170,8 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
          .p99 = r.p99,
          .p999 = r.p999,
          .avg_latency = r.avg_latency,
-         .client_cpu = r.client_cpu,
+         .client_cpu = cpu.use,
+         .client_cpu_demand = cpu.demand,
          .start_offset_ms =
              static_cast<double>(p.report.start_epoch_us - p.clock_offset_us - first_start) / 1000,
          .client_bound = bound});

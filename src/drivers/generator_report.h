@@ -24,6 +24,11 @@ struct GeneratorReport {
   int64_t unit_ns = 1;
   int64_t start_epoch_us = 0;  // its measured part, on its host's clock (0: unknown)
   int64_t finish_epoch_us = 0;
+  // Its CPU use ("dfbench" block): CPU seconds over wall seconds, on up to `usable_cpus`.
+  double cpu_sec = 0;
+  double wall_sec = 0;
+  int usable_cpus = 0;
+  double run_delay_sec = 0;  // runnable, waiting for a CPU
 };
 
 // HdrHistogram's compressed form in base64 (what memtier and our generator write), inflated.
@@ -45,12 +50,17 @@ struct GeneratorPart {
   uint64_t key_maximum = 0;
   GeneratorReport report;
   int64_t clock_offset_us = 0;
+  // Generators of one `cpu_group` (same host, same CPUs) share `group_cpus` CPUs: their CPU use
+  // counts together, so two processes that fill one CPU between them are client-bound too.
+  std::string cpu_group;
+  int group_cpus = 0;
 };
 
 // The trial of several generators: ops and errors summed; throughput = all ops over the
 // window from the earliest start to the latest finish; p50, p99, p99.9 from the histograms
 // merged bucket by bucket (never percentiles averaged), the average weighted by ops; each
-// part in `clients`, the start skew, and client_bound when any generator was. kUsage when a
+// part in `clients` with its CPU use (its group's, when it shares CPUs), the start skew, and
+// client_bound when any generator was. kUsage when a
 // histogram is missing or the histograms do not share a geometry.
 core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPart>& parts);
 

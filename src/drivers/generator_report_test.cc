@@ -40,6 +40,7 @@ GeneratorReport Generated(int seed, int count, int64_t start_us, double cpu) {
   r.trial.errors = 1;
   r.trial.avg_latency = sum_ms / count;
   r.trial.client_cpu = cpu;
+  r.trial.client_cpu_demand = cpu;
   r.start_epoch_us = start_us;
   r.finish_epoch_us = start_us + 2'000'000;
   return r;
@@ -79,6 +80,35 @@ TEST(MergeGenerators, MergesHistogramsExactlyAndRecordsEachPart) {
   EXPECT_FALSE(t->clients[0].client_bound);
   EXPECT_TRUE(t->clients[1].client_bound);
   EXPECT_EQ(t->clients[1].start_offset_ms, 3.0);
+}
+
+// Two processes that share one CPU, each using half of it, fill it: both are client-bound,
+// though neither used its own CPU to 90 %.
+TEST(MergeGenerators, ProcessesSharingCpusCountTheirUseTogether) {
+  std::vector<GeneratorPart> parts;
+  for (int i = 0; i < 2; ++i) {
+    GeneratorPart p{.name = "process " + std::to_string(i + 1),
+                    .report = Generated(i, 100, 0, 0.48),
+                    .cpu_group = "host,1",
+                    .group_cpus = 1};
+    p.report.cpu_sec = 0.48;
+    p.report.wall_sec = 1.0;
+    p.report.usable_cpus = 1;
+    parts.push_back(std::move(p));
+  }
+  auto t = MergeGenerators(parts);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(t->client_bound);
+  EXPECT_NEAR(t->client_cpu, 0.96, 1e-9);
+  EXPECT_TRUE(t->clients[1].client_bound);
+  parts[1].cpu_group = "host,2";  // on CPUs of their own, each half busy
+  EXPECT_FALSE(MergeGenerators(parts)->client_bound);
+  // Half busy, and as long runnable but waiting for its CPU: starved, hence client-bound.
+  parts[1].report.run_delay_sec = 0.45;
+  t = MergeGenerators(parts);
+  EXPECT_FALSE(t->clients[0].client_bound);
+  EXPECT_TRUE(t->clients[1].client_bound);
+  EXPECT_NEAR(t->clients[1].client_cpu_demand, 0.93, 1e-9);
 }
 
 TEST(MergeGenerators, RefusesWhatDoesNotMergeExactly) {

@@ -104,7 +104,8 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
     t.errors = static_cast<uint64_t>(NumberOr(*ext, "errors", 0));
     if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
       t.client_cpu = NumberOr(*cpu, "utilization", 0);
-      t.client_bound = t.client_cpu >= results::kClientBoundCpu;
+      t.client_cpu_demand = std::max(t.client_cpu, NumberOr(*cpu, "demand", 0));
+      t.client_bound = t.client_cpu_demand >= results::kClientBoundCpu;
     }
   } else {
     t.errors = static_cast<uint64_t>(NumberOr(*totals, "Connection Errors", 0));

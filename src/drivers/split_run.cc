@@ -46,6 +46,14 @@ void WriteHdrFiles(const core::HdrHistogram& h, int64_t unit_ns, const fs::path&
   }
 }
 
+// Generators pinned to the same CPUs of one host share them; unpinned ones are on their own.
+std::string CpuGroup(const LoadClient& c) {
+  if (c.cpus.empty()) return "";
+  std::string key = core::Format("{}", static_cast<const void*>(c.host));
+  for (int cpu : c.cpus) key += "," + std::to_string(cpu);
+  return key;
+}
+
 }  // namespace
 
 core::Result<std::vector<core::Load>> SplitLoad(const core::Load& load, const core::Pass& pass,
@@ -124,7 +132,9 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
                      .key_minimum = share.key_maximum > 0 ? share.key_minimum : 0,
                      .key_maximum = share.key_maximum,
                      .report = std::move(*report),
-                     .clock_offset_us = clients[i].clock_offset_us});
+                     .clock_offset_us = clients[i].clock_offset_us,
+                     .cpu_group = CpuGroup(clients[i]),
+                     .group_cpus = static_cast<int>(clients[i].cpus.size())});
   }
   auto merged = MergeGenerators(parts);
   if (!merged) return tl::unexpected(merged.error());

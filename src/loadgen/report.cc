@@ -170,6 +170,11 @@ double ClientCpu::Utilization() const {
   return cpu_sec / (wall_sec * usable_cpus);
 }
 
+double ClientCpu::Demand() const {
+  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
+  return (cpu_sec + run_delay_sec) / (wall_sec * usable_cpus);
+}
+
 std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
   std::vector<HdrFile> files;
   const double start = static_cast<double>(report.start_epoch_ms) / 1000;
@@ -262,11 +267,14 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
   d["start_epoch_us"] = r.start_epoch_us;
-  d["finish_epoch_us"] = r.start_epoch_us + static_cast<int64_t>(std::llround(r.duration_ms * 1000));
+  d["finish_epoch_us"] =
+      r.start_epoch_us + static_cast<int64_t>(std::llround(r.duration_ms * 1000));
   d["client_cpu"] = {{"cpu_sec", Round(r.client_cpu.cpu_sec, 3)},
                      {"wall_sec", Round(r.client_cpu.wall_sec, 3)},
                      {"usable_cpus", r.client_cpu.usable_cpus},
-                     {"utilization", Round(r.client_cpu.Utilization(), 3)}};
+                     {"utilization", Round(r.client_cpu.Utilization(), 3)},
+                     {"run_delay_sec", Round(r.client_cpu.run_delay_sec, 3)},
+                     {"demand", Round(r.client_cpu.Demand(), 3)}};
   root["dfbench"] = std::move(d);
   return root.dump(2) + "\n";
 }

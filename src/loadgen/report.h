@@ -59,16 +59,21 @@ struct SectionStats {
 struct ClientCpu {
   double cpu_sec = 0;  // user + system
   double wall_sec = 0;
-  int usable_cpus = 1;  // min(threads, CPUs of its affinity)
+  int usable_cpus = 1;       // min(threads, CPUs of its affinity)
+  double run_delay_sec = 0;  // its threads' time runnable but waiting for a CPU, summed
   // cpu_sec / (wall_sec × usable_cpus): 1 means every usable CPU was busy.
   double Utilization() const;
+  // (cpu_sec + run_delay_sec) / (wall_sec × usable_cpus): how much CPU it wanted. At 1 or more
+  // it was the limit, whether it got the CPUs (Utilization) or waited for them (starved by
+  // other processes, or more threads than CPUs).
+  double Demand() const;
 };
 
 struct Report {
   int64_t start_epoch_ms = 0;
   int64_t finish_epoch_ms = 0;
   int64_t start_epoch_us = 0;  // the same start, finer: several generators' starts compare
-  double duration_ms = 0;  // exact measured duration
+  double duration_ms = 0;      // exact measured duration
   bool interrupted = false;
   std::string aborted_reason;  // non-empty when the run ended early for a reason of its own
 

@@ -187,6 +187,17 @@ SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
   return s;
 }
 
+// The calling thread's run delay so far (ns waiting on a run queue, /proc/thread-self/schedstat's
+// second field); 0 where the kernel does not keep it.
+int64_t ThreadRunDelayNs() {
+  std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
+  if (f == nullptr) return 0;
+  unsigned long long on_cpu = 0, delay = 0;
+  const int read = std::fscanf(f, "%llu %llu", &on_cpu, &delay);
+  std::fclose(f);
+  return read == 2 ? static_cast<int64_t>(delay) : 0;
+}
+
 // Many connections need many descriptors: raise the soft limit to the hard one.
 void RaiseFileLimit() {
   rlimit rl{};
@@ -213,7 +224,10 @@ class WorkerPool {
         w->Connect();
         connected_.count_down();
         go_.wait();
-        if (!abort_) w->Run(times);
+        if (abort_) return;
+        const int64_t delay_before = ThreadRunDelayNs();
+        w->Run(times);
+        w->stats().run_delay_ns = ThreadRunDelayNs() - delay_before;
       });
     }
   }
@@ -304,8 +318,8 @@ void WaitForStart(const Config& config) {
   while (!core::InterruptRequested()) {
     const auto left = start - std::chrono::system_clock::now();
     if (left <= std::chrono::system_clock::duration::zero()) return;
-    std::this_thread::sleep_for(std::min<std::chrono::system_clock::duration>(
-        left, std::chrono::milliseconds(50)));
+    std::this_thread::sleep_for(
+        std::min<std::chrono::system_clock::duration>(left, std::chrono::milliseconds(50)));
   }
 }
 
@@ -367,6 +381,7 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
       }
     }
     *last_reply_ns = std::max(*last_reply_ns, ts.last_reply_ns);
+    report->client_cpu.run_delay_sec += static_cast<double>(ts.run_delay_ns) / kNsPerSec;
     all_lost = all_lost && w->all_connections_lost();
   }
   if (all_lost) report->aborted_reason = "all connections lost: " + pool.FirstError();
@@ -479,7 +494,9 @@ core::Result<Report> Run(const Config& config) {
   report.target_rate = config.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
   report.errors = report.totals.errors;
-  report.client_cpu = cpu;
+  report.client_cpu.cpu_sec = cpu.cpu_sec;
+  report.client_cpu.wall_sec = cpu.wall_sec;
+  report.client_cpu.usable_cpus = cpu.usable_cpus;
   for (const auto& node : slot_map->nodes) {
     report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
   }

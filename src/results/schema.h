@@ -41,9 +41,12 @@ struct ClientTrial {
   uint64_t errors = 0;
   double throughput = 0;
   double p50 = 0, p99 = 0, p999 = 0, avg_latency = 0;  // its own, ms
-  double client_cpu = 0;       // share of its usable CPUs it used (0..1; 0: unknown)
+  double client_cpu = 0;  // share of its usable CPUs it used (0..1; 0: unknown)
+  // The share it wanted: used, or runnable and waiting for a CPU (starved); >= 1 when its
+  // threads outnumbered its CPUs or other processes took them.
+  double client_cpu_demand = 0;
   double start_offset_ms = 0;  // its measured part began this long after the earliest one's
-  bool client_bound = false;   // client_cpu >= kClientBoundCpu
+  bool client_bound = false;   // client_cpu_demand >= kClientBoundCpu
   std::string raw_file;        // its report, beside the trial's raw_file
 
   int connections() const { return threads * clients; }
@@ -67,9 +70,11 @@ struct TrialResult {
   // for the record but left out of its engine's summaries and of any comparison.
   std::string failed;
   // The load generator's CPU use (the busiest one's, with several), as a share of its usable
-  // CPUs (0: unknown), and whether a generator was the limit (client_cpu >= kClientBoundCpu):
-  // then the figures say as much about the client as about the server.
+  // CPUs (0: unknown); the share it wanted (used, or runnable and waiting for a CPU); and
+  // whether a generator was the limit (demand >= kClientBoundCpu): then the figures say as much
+  // about the client as about the server.
   double client_cpu = 0;
+  double client_cpu_demand = 0;
   bool client_bound = false;
   // With several load generators: each one's part, and how far apart their measured parts
   // began (the merged percentiles come from their histograms merged bucket by bucket).
@@ -167,13 +172,14 @@ void Fields(auto& v, FieldsOf<ClientTrial> auto& x) {
   DFBENCH_FIELDS(name, threads, clients)
   DFBENCH_OPTIONAL_FIELDS(key_minimum, key_maximum)
   DFBENCH_FIELDS(ops, errors, throughput, p50, p99, p999, avg_latency, client_cpu,
-                 start_offset_ms, client_bound, raw_file)
+                 client_cpu_demand, start_offset_ms, client_bound, raw_file)
 }
 
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
   DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
                  raw_file)
-  DFBENCH_OPTIONAL_FIELDS(failed, client_cpu, client_bound, clients, start_skew_ms)
+  DFBENCH_OPTIONAL_FIELDS(failed, client_cpu, client_cpu_demand, client_bound, clients,
+                          start_skew_ms)
 }
 
 void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {
