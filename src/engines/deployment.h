@@ -50,5 +50,4 @@ class Deployment {
   nlohmann::json tuning_;
 };
 
-
 }  // namespace dfbench::engines

@@ -7,6 +7,7 @@ namespace dfbench::scenarios {
 std::vector<drivers::LoadClient> LoadClients(const providers::Fleet& fleet, int processes) {
   std::vector<drivers::LoadClient> clients;
   const int n = std::max(processes, 1);
+  clients.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     clients.push_back({.host = fleet.client.get(),
                        .cpus = core::CpuShare(fleet.client_cpus, i, n),
