@@ -15,6 +15,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev libssl-dev
   # AWS: HTTPS with SigV4 signing (libcurl) and the Query API's XML replies (pugixml)
   libcurl4-openssl-dev libpugixml-dev
+  # histograms from other load generators arrive zlib-compressed
+  zlib1g-dev
   # engines and tools the quickstart runs
   redis-server redis-tools memcached procps iproute2 openssh-client util-linux
 )

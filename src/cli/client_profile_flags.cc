@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "cli/flag_ranges.h"
 #include "cli/flags.h"
 #include "core/format.h"
 #include "core/load_limits.h"
@@ -57,6 +58,28 @@ void AddClientProfileFlag(CLI::App* sub, std::vector<std::string>* profiles) {
                       "(repeat per engine; left out: the run's). Recorded and marked in the "
                       "results: the engines then do not get the same load")
       ->type_name("PROFILE");
+}
+
+void AddLoadgenProcessesFlag(CLI::App* sub, int* processes) {
+  AddRangedOption(sub, "--loadgen-processes", processes, NumberKind::kInteger,
+                  "Load generator processes on the client, each on its share of the client's "
+                  "CPUs: the threads split among them, their histograms merged exactly");
+}
+
+void CheckLoadgenProcesses(int processes, const core::Load& load,
+                           const std::map<std::string, core::ClientProfile>& profiles) {
+  if (processes <= 1) return;
+  const auto check = [&](const core::Load& l, const std::string& whose) {
+    if (l.threads < processes) {
+      ExitWith(core::ErrorKind::kUsage,
+               core::Format("--loadgen-processes {} needs a thread per process ({} has {})",
+                            processes, whose, l.threads));
+    }
+  };
+  check(load, "the run's load");
+  for (const auto& [engine, profile] : profiles) {
+    check(profile.AppliedTo(load), engine + "'s client profile");
+  }
 }
 
 std::map<std::string, core::ClientProfile> ParseClientProfiles(

@@ -18,6 +18,13 @@ namespace dfbench::cli {
 // profile leaves out is the run's.
 void AddClientProfileFlag(CLI::App* sub, std::vector<std::string>* profiles);
 
+// --loadgen-processes: load generator processes on the client, each on its share of the
+// client's CPUs, the load split among them and their histograms merged.
+void AddLoadgenProcessesFlag(CLI::App* sub, int* processes);
+// kUsage unless every engine's load (the run's, or its profile's) has a thread per process.
+void CheckLoadgenProcesses(int processes, const core::Load& load,
+                           const std::map<std::string, core::ClientProfile>& profiles);
+
 // The profiles by engine name. Throws ExitError(kUsage) with one line for a malformed one, a
 // setting out of its range, an engine given twice or one not among `engines`.
 std::map<std::string, core::ClientProfile> ParseClientProfiles(

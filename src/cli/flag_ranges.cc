@@ -71,6 +71,9 @@ std::vector<FlagRange> MakeRanges() {
       {"--key-minimum", kInteger, 0, kKeyRangeMax},
       {"--rate", kCount, 1, kTotalRateMax},
       {"--warmup-time", kDuration, 0, kDayUs},
+      {"--loadgen-processes", kInteger, 1, 64},
+      {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
+      {"--seed-client-base", kInteger, 0, 100'000'000},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

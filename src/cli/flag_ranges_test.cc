@@ -53,10 +53,11 @@ const std::map<std::string, Base>& Bases() {
   return bases;
 }
 
-// Flags whose accepted values need other flags to run (a custom command, a remote provider):
-// for them, acceptance is checked as far as parsing.
-const std::set<std::string> kParsedOnly = {"--preload-items", "--command-key-maximum", "--ssh-port",
-                                           "--ssh-wait", "--replicas"};
+// Flags whose accepted values need other flags to run (a custom command, a remote provider,
+// a thread per load generator process): for them, acceptance is checked as far as parsing.
+const std::set<std::string> kParsedOnly = {"--preload-items", "--command-key-maximum",
+                                           "--ssh-port",      "--ssh-wait",
+                                           "--replicas",      "--loadgen-processes"};
 
 // A generated value: its text and the number it stands for (none: not a number of the kind).
 struct Sample {

@@ -115,6 +115,7 @@ struct SetGetFlags {
   VersionFlags versions;  // run only: installed before the run
   LoadGeneratorFlags load_generator;
   std::vector<std::string> client_profiles;  // --client-profile, as given
+  int loadgen_processes = 1;
 };
 // `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
 void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions);

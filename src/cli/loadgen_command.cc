@@ -17,6 +17,11 @@ int RunLoadgen(const loadgen::Options& options) {
   if (!config.json_out_file.empty()) {
     OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(report, config)));
   }
+  if (!config.hdr_file_prefix.empty()) {
+    for (const auto& file : loadgen::HdrFiles(report, config.hdr_file_prefix)) {
+      OrExit(core::WriteOutputFile(file.path, file.text));
+    }
+  }
   if (report.interrupted) return static_cast<int>(core::ErrorKind::kInterrupted);
   if (!report.aborted_reason.empty()) {
     ExitWith(core::ErrorKind::kFailure, "run aborted: " + report.aborted_reason);

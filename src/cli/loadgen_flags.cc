@@ -103,6 +103,10 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   sub->add_option("--expiry-range", o->expiry_range,
                   "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
   sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
+  sub->add_option("--hdr-file-prefix", o->hdr_file_prefix,
+                  "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
+                  "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
+                  "PREFIX_<COMMAND>_command_run_1.* per command");
   sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
       ->capture_default_str();
   AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");
@@ -113,6 +117,15 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("--warmup-time", o->warmup_time,
                             "Run this long first and leave it out of the main figures"),
             kDuration);
+  WithRange(sub->add_option("--start-at", o->start_at_us,
+                            "Connect, then hold the load until this instant (microseconds since "
+                            "the epoch, this host's clock) less the warm-up: how several "
+                            "generators start their measured parts together"),
+            kInteger);
+  WithRange(sub->add_option("--seed-client-base", o->seed_client_base,
+                            "With --distinct-client-seed, seed connection i as connection N + i "
+                            "(several generators of one run continue one another's seeds)"),
+            kInteger);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")

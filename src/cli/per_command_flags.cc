@@ -173,6 +173,10 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   AddLoadFlags(sub, &f->load, spelling);
   AddKeyFlag(sub, KeyFlagOf(spelling), &f->key_letter);
   AddClientProfileFlag(sub, &f->client_profiles);
+  if (spelling != LoadFlagsOf::kRunCommandsDfly) {
+    // dfly_bench's reports hold no histogram to merge.
+    AddLoadgenProcessesFlag(sub, &f->loadgen_processes);
+  }
 }
 
 scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::string& engines) {
@@ -220,6 +224,8 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
   o.tuning = ToTuning(f.tuning);
   o.versions = ParseVersions(f.versions);
   o.client_profiles = ParseClientProfiles(f.client_profiles, o.engines);
+  o.loadgen_processes = f.loadgen_processes;
+  CheckLoadgenProcesses(o.loadgen_processes, o.load, o.client_profiles);
   CheckParallelPattern(o);
   return o;
 }

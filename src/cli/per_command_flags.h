@@ -32,6 +32,7 @@ struct PerCommandFlags {
   TuningFlags tuning;
   VersionFlags versions;                     // installed before the run
   std::vector<std::string> client_profiles;  // --client-profile, as given
+  int loadgen_processes = 1;
   LoadFlagsOf spelling = LoadFlagsOf::kRunCommands;
   const CLI::App* sub = nullptr;  // the command line they were parsed from
   // Whether `flag` was given.

@@ -182,5 +182,19 @@ TEST(SetGetFlags, ClientProfilesArePerEngineAndChecked) {
   }
 }
 
+// Several generator processes on the client split the load: each needs a thread, the run's
+// load and every engine's profile alike.
+TEST(SetGetFlags, LoadgenProcessesNeedAThreadEach) {
+  EXPECT_EQ(kRun.OptionsOf({}).loadgen_processes, 1);
+  EXPECT_EQ(kRun.OptionsOf(Argv("--loadgen-processes 4")).loadgen_processes, 4);
+  kRun.ExpectUsage(Argv("--loadgen-processes 5"),
+                   "--loadgen-processes 5 needs a thread per process (the run's load has 4)");
+  kRun.ExpectUsage(Argv("--loadgen-processes 2 --client-profile redis:threads=1"),
+                   "--loadgen-processes 2 needs a thread per process (redis's client profile has "
+                   "1)");
+  EXPECT_NE(kRun.ParseErrorOf(Argv("--loadgen-processes 0")).find("--loadgen-processes"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace dfbench::cli

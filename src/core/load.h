@@ -39,6 +39,9 @@ struct Load {
   std::string key_prefix;
   // Latency percentiles the report holds; empty = the generator's default (50, 99, 99.9).
   std::vector<double> percentiles;
+  // One of several generators' share: its connections seed as if numbered from here (with
+  // distinct_client_seed), continuing the generators before it (built-in generator only).
+  int seed_client_base = 0;
 
   uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
 };
@@ -110,6 +113,9 @@ struct Pass {
   int64_t rate_per_connection = 0;
   // A discarded warm-up at the start of a time-boxed pass (built-in generator only).
   std::chrono::milliseconds warmup_time{0};
+  // Several generators: hold the measured part until this instant of the client host's clock,
+  // microseconds since the epoch (0: at once; built-in generator only).
+  int64_t start_at_us = 0;
 
   static Pass Requests(uint64_t per_client) {
     return {.length = Length::kRequests, .requests_per_client = per_client};

@@ -32,6 +32,12 @@ std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, con
   if (pass.warmup_time.count() > 0) {
     args.insert(args.end(), {"--warmup-time", core::Format("{}ms", pass.warmup_time.count())});
   }
+  if (pass.start_at_us > 0) {
+    args.insert(args.end(), {"--start-at", std::to_string(pass.start_at_us)});
+  }
+  if (load.seed_client_base > 0) {
+    args.insert(args.end(), {"--seed-client-base", std::to_string(load.seed_client_base)});
+  }
   if (!load.percentiles.empty()) {
     args.insert(args.end(),
                 {"--print-percentiles", core::Format("{}", fmt::join(load.percentiles, ","))});

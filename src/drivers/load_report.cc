@@ -102,6 +102,11 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
   }
   if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
     t.errors = static_cast<uint64_t>(NumberOr(*ext, "errors", 0));
+    if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
+      t.client_cpu = NumberOr(*cpu, "utilization", 0);
+      t.client_cpu_demand = std::max(t.client_cpu, NumberOr(*cpu, "demand", 0));
+      t.client_bound = t.client_cpu_demand >= results::kClientBoundCpu;
+    }
   } else {
     t.errors = static_cast<uint64_t>(NumberOr(*totals, "Connection Errors", 0));
   }
@@ -125,11 +130,7 @@ core::Result<results::StepMeasurement> ParseStepMeasurement(
   }
   if (totals.contains("Max Latency"))
     m.latency.push_back({100, NumberOr(totals, "Max Latency", 0)});
-  if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
-    if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
-      m.client_cpu = NumberOr(*cpu, "utilization", 0);
-    }
-  }
+  m.client_cpu = trial->client_cpu;
   return m;
 }
 

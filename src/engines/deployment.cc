@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/cpu_share.h"
 #include "engines/cluster_formation.h"
 
 namespace dfbench::engines {
@@ -26,15 +27,6 @@ core::Result<std::vector<int>> DistinctFreePorts(hosts::Host& host, size_t count
 }
 
 }  // namespace
-
-std::vector<int> ShardCpus(const std::vector<int>& cpus, int index, int count) {
-  if (cpus.empty()) return {};
-  const int n = static_cast<int>(cpus.size());
-  if (n < count) return {cpus[static_cast<size_t>(index % n)]};
-  const auto first = cpus.begin() + index * n / count;
-  const auto last = cpus.begin() + (index + 1) * n / count;
-  return {first, last};
-}
 
 core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& spec,
                                            const std::string& binary, const Tuning& tuning,
@@ -62,7 +54,7 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
   nlohmann::json shard_cpus = nlohmann::json::array();
   for (size_t i = 0; i < count; ++i) {
     Tuning shard = tuning;
-    shard.cpus = ShardCpus(tuning.cpus, static_cast<int>(i), static_cast<int>(count));
+    shard.cpus = core::CpuShare(tuning.cpus, static_cast<int>(i), static_cast<int>(count));
     StartOptions shard_options = options;
     shard_options.port = (*ports)[i];
     shard_options.cluster_bus_port = (*bus_ports)[i];

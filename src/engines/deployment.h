@@ -50,8 +50,4 @@ class Deployment {
   nlohmann::json tuning_;
 };
 
-// The CPUs of shard `index` of `count`: an even, contiguous share of `cpus` (one CPU each,
-// round robin, when there are fewer CPUs than shards); empty when `cpus` is.
-std::vector<int> ShardCpus(const std::vector<int>& cpus, int index, int count);
-
 }  // namespace dfbench::engines

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "core/cpu_share.h"
 #include "core/files.h"
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
@@ -16,13 +17,13 @@
 namespace dfbench::engines {
 namespace {
 
-TEST(ShardCpus, SplitsTheCpusEvenlyOrSharesThemRoundRobin) {
+TEST(CpuShare, SplitsTheCpusEvenlyOrSharesThemRoundRobin) {
   const std::vector<int> six = {2, 3, 4, 5, 6, 7};
-  EXPECT_EQ(ShardCpus(six, 0, 3), (std::vector<int>{2, 3}));
-  EXPECT_EQ(ShardCpus(six, 2, 3), (std::vector<int>{6, 7}));
-  EXPECT_EQ(ShardCpus(six, 1, 4), (std::vector<int>{3, 4}));  // 1, 2, 1, 2 of them
-  EXPECT_EQ(ShardCpus({0, 1}, 2, 3), (std::vector<int>{0}));
-  EXPECT_TRUE(ShardCpus({}, 1, 3).empty());
+  EXPECT_EQ(core::CpuShare(six, 0, 3), (std::vector<int>{2, 3}));
+  EXPECT_EQ(core::CpuShare(six, 2, 3), (std::vector<int>{6, 7}));
+  EXPECT_EQ(core::CpuShare(six, 1, 4), (std::vector<int>{3, 4}));  // 1, 2, 1, 2 of them
+  EXPECT_EQ(core::CpuShare({0, 1}, 2, 3), (std::vector<int>{0}));
+  EXPECT_TRUE(core::CpuShare({}, 1, 3).empty());
 }
 
 class DeploymentTest : public ::testing::Test {

@@ -273,6 +273,7 @@ core::Status ParseMix(const Options& o, Config* c) {
 // What the report holds: JSON file, percentiles, histogram.
 core::Status ParseOutput(const Options& o, Config* c) {
   c->json_out_file = o.json_out_file;
+  c->hdr_file_prefix = o.hdr_file_prefix;
   auto pct = ParsePercentiles(o.print_percentiles);
   if (!pct) return tl::unexpected(pct.error());
   c->percentiles = *pct;
@@ -287,6 +288,8 @@ core::Status ParsePacing(const Options& o, Config* c) {
     if (!r) return tl::unexpected(r.error());
     c->rate_per_sec = static_cast<double>(*r);
   }
+  c->start_at_us = o.start_at_us;
+  c->seed_client_base = o.seed_client_base;
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
     if (!d) return tl::unexpected(d.error());

@@ -59,10 +59,13 @@ struct Options {
   std::string options_error;            // set by the CLI for misplaced --command-* flags
   std::string expiry_range;             // "min-max" seconds
   std::string json_out_file;
+  std::string hdr_file_prefix;
   std::string print_percentiles = "50,99,99.9";
   bool hide_histogram = false;
   std::string rate;         // total ops/s, "" = closed loop
   std::string warmup_time;  // "" = none
+  int64_t start_at_us = 0;  // --start-at: microseconds since the epoch; 0 = at once
+  int seed_client_base = 0;
   std::string reconnect = "on";
   std::string progress = "auto";
   bool cluster_mode = false;
@@ -99,10 +102,18 @@ struct Config {
   uint64_t expiry_min_s = 0;            // both 0: no expiry
   uint64_t expiry_max_s = 0;
   std::string json_out_file;
+  std::string hdr_file_prefix;  // "": no HdrHistogram files
   std::vector<double> percentiles = {50, 99, 99.9};
   bool hide_histogram = false;
   double rate_per_sec = 0;  // total target; 0 = closed loop
   std::chrono::microseconds warmup_time{0};
+  // Several generators start their measured parts together: each holds its load (connected)
+  // until the warm-up, if any, would end at this instant of its host's clock (microseconds since
+  // the epoch); 0 = at once.
+  int64_t start_at_us = 0;
+  // With --distinct-client-seed, connection i seeds as connection seed_client_base + i: the
+  // generators of one run continue one another's seeds instead of repeating them.
+  int seed_client_base = 0;
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   ProgressMode progress = ProgressMode::kAuto;
   // Redis Cluster: the server is one node; every client connects to every primary and routes

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/hdr_histogram.h"
+
 namespace dfbench::loadgen {
 namespace {
 
@@ -73,18 +75,23 @@ uint64_t LatencyHistogram::ValueAtPercentile(double p) const {
   if (count_ == 0) return 0;
   if (!(p > 0)) return min_ns();
   if (p >= 100) return max_ns_;
-  // rank = ceil(p / 100 * count) with p in units of 1e-9: exact in 128-bit integers.
-  constexpr unsigned __int128 kScale = 100'000'000'000;  // 100 * 1e9
-  const auto p_units = static_cast<unsigned __int128>(std::llround(p * 1e9));
-  const unsigned __int128 product = p_units * count_;
-  uint64_t rank = static_cast<uint64_t>((product + kScale - 1) / kScale);
-  rank = std::clamp<uint64_t>(rank, 1, count_);
+  const uint64_t rank = core::RankAtPercentile(p, count_);
   uint64_t seen = 0;
   for (size_t i = 0; i < kBucketCount; ++i) {
     seen += counts_[i];
     if (seen >= rank) return std::min(BucketHighestNs(i), max_ns_);
   }
   return max_ns_;  // not reached: the buckets hold count_ values
+}
+
+core::HdrHistogram LatencyHistogram::ToHdr() const {
+  // The same buckets, HdrHistogram's from index kLowestNs on (below it, one per nanosecond).
+  core::HdrHistogram hdr =
+      *core::HdrHistogram::Make(1, static_cast<int64_t>(kHighestNs), kSignificantDigits);
+  for (size_t i = 0; i < kBucketCount; ++i) {
+    if (counts_[i] != 0) hdr.AddAtIndex(i + kLowestNs, static_cast<int64_t>(counts_[i]));
+  }
+  return hdr;
 }
 
 size_t LatencyHistogram::BucketIndex(uint64_t ns) {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/hdr_histogram.h"
+
 namespace dfbench::loadgen {
 namespace histogram_detail {
 
@@ -32,6 +34,7 @@ class LatencyHistogram {
  public:
   static constexpr uint64_t kLowestNs = histogram_detail::kLowestNs;    // 1 us
   static constexpr uint64_t kHighestNs = histogram_detail::kHighestNs;  // 1 h
+  static constexpr int kSignificantDigits = 3;
 
   LatencyHistogram();  // allocates its fixed bucket array (~260 KiB) once
   LatencyHistogram(const LatencyHistogram& other);
@@ -73,12 +76,16 @@ class LatencyHistogram {
   uint64_t above_range_count() const { return above_range_; }
 
   // The value at percentile `p` (0..100), in nanoseconds; 0 when empty. p <= 0 (or NaN) gives
-  // min_ns(), p >= 100 gives max_ns(). Otherwise let rank = ceil(p / 100 * count), computed
-  // exactly with p rounded to 9 decimal places (so 99.9 of 1000 values is rank 999, not 1000);
-  // the result is the highest value of the bucket that holds the rank-th smallest value,
-  // capped at max_ns(). For values within [kLowestNs, kHighestNs] it is never below the exact
-  // answer and exceeds it by less than 1/1000 of it.
+  // min_ns(), p >= 100 gives max_ns(). Otherwise, at core::RankAtPercentile's rank, the result is
+  // the highest value of the bucket that holds the rank-th smallest value, capped at max_ns(). For
+  // values within [kLowestNs, kHighestNs] it is never below the exact answer and exceeds it by less
+  // than 1/1000 of it.
   uint64_t ValueAtPercentile(double p) const;
+
+  // The same counts as an HdrHistogram of 1 ns .. kHighestNs, 3 significant digits, whose
+  // buckets these are (values below kLowestNs counted at kLowestNs): the form in which they
+  // leave the generator and merge with other generators'.
+  core::HdrHistogram ToHdr() const;
 
   // Bucket geometry, for tests and readers of the buckets.
   static size_t BucketIndex(uint64_t ns);  // ns is clamped into [kLowestNs, kHighestNs]

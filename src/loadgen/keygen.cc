@@ -20,7 +20,9 @@ double Expm1OverT(double t) {
 
 uint64_t ClientSeed(const Config& config, int global_client, uint64_t random_base) {
   uint64_t seed = config.randomize ? random_base : 0x5DFBE7C4ull;
-  if (config.distinct_client_seed) seed += static_cast<uint64_t>(global_client) * 0x9E3779B9ull;
+  if (config.distinct_client_seed) {
+    seed += static_cast<uint64_t>(config.seed_client_base + global_client) * 0x9E3779B9ull;
+  }
   return seed;
 }
 

@@ -85,6 +85,11 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
   j["KB/sec TX"] = Rate(kb_tx);
   j["Time-Serie"] = SeriesJson(s.series, config.percentiles);
   j["Percentile Latencies"] = PercentilesJson(s.latency, config.percentiles);
+  if (s.histogram) {
+    // Where memtier puts its own; ours counts nanoseconds (memtier's, microseconds).
+    j["Percentile Latencies"]["Histogram log format"] = {
+        {"Compressed Histogram", s.histogram->CompressedBase64()}, {"Unit", "ns"}};
+  }
   return j;
 }
 
@@ -165,6 +170,29 @@ double ClientCpu::Utilization() const {
   return cpu_sec / (wall_sec * usable_cpus);
 }
 
+double ClientCpu::Demand() const {
+  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
+  return (cpu_sec + run_delay_sec) / (wall_sec * usable_cpus);
+}
+
+std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
+  std::vector<HdrFile> files;
+  const double start = static_cast<double>(report.start_epoch_ms) / 1000;
+  const double end = static_cast<double>(report.finish_epoch_ms) / 1000;
+  const auto add = [&](const SectionStats& s, const std::string& stem, const std::string& what) {
+    if (!s.histogram) return;
+    // HdrHistogram_c's table with memtier's settings (10 ticks per half distance), in ms.
+    files.push_back({stem + ".txt", core::PercentileTable(*s.histogram, 1e6, 10)});
+    files.push_back({stem + ".hgrm", core::HistogramLog(*s.histogram, what, start, end, 1)});
+  };
+  add(report.totals, prefix + "_FULL_RUN_1", "Full Run command HDR latency histogram results");
+  for (const auto& s : report.sections) {
+    add(s, prefix + "_" + s.type + "_command_run_1",
+        s.type + " command HDR latency histogram results");
+  }
+  return files;
+}
+
 std::string PercentileKey(double percentile) {
   char full[32];
   std::snprintf(full, sizeof(full), "p%.3f", percentile);
@@ -238,10 +266,15 @@ std::string ReportJson(const Report& r, const Config& config) {
   }
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
+  d["start_epoch_us"] = r.start_epoch_us;
+  d["finish_epoch_us"] =
+      r.start_epoch_us + static_cast<int64_t>(std::llround(r.duration_ms * 1000));
   d["client_cpu"] = {{"cpu_sec", Round(r.client_cpu.cpu_sec, 3)},
                      {"wall_sec", Round(r.client_cpu.wall_sec, 3)},
                      {"usable_cpus", r.client_cpu.usable_cpus},
-                     {"utilization", Round(r.client_cpu.Utilization(), 3)}};
+                     {"utilization", Round(r.client_cpu.Utilization(), 3)},
+                     {"run_delay_sec", Round(r.client_cpu.run_delay_sec, 3)},
+                     {"demand", Round(r.client_cpu.Demand(), 3)}};
   root["dfbench"] = std::move(d);
   return root.dump(2) + "\n";
 }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/hdr_histogram.h"
 #include "loadgen/config.h"
 
 namespace dfbench::loadgen {
@@ -48,21 +50,30 @@ struct SectionStats {
   LatencySummary latency;      // from the due time in open loop, from the send time otherwise
   LatencySummary uncorrected;  // open loop only: from the send time
   std::vector<SeriesPoint> series;
+  // The latency histogram itself (ns), when the report was made from one: written as memtier's
+  // "Compressed Histogram" and into the HdrHistogram files.
+  std::optional<core::HdrHistogram> histogram;
 };
 
 // The generator's own CPU use over the run (warm-up included), to tell when it was the limit.
 struct ClientCpu {
   double cpu_sec = 0;  // user + system
   double wall_sec = 0;
-  int usable_cpus = 1;  // min(threads, CPUs of its affinity)
+  int usable_cpus = 1;       // min(threads, CPUs of its affinity)
+  double run_delay_sec = 0;  // its threads' time runnable but waiting for a CPU, summed
   // cpu_sec / (wall_sec × usable_cpus): 1 means every usable CPU was busy.
   double Utilization() const;
+  // (cpu_sec + run_delay_sec) / (wall_sec × usable_cpus): how much CPU it wanted. At 1 or more
+  // it was the limit, whether it got the CPUs (Utilization) or waited for them (starved by
+  // other processes, or more threads than CPUs).
+  double Demand() const;
 };
 
 struct Report {
   int64_t start_epoch_ms = 0;
   int64_t finish_epoch_ms = 0;
-  double duration_ms = 0;  // exact measured duration
+  int64_t start_epoch_us = 0;  // the same start, finer: several generators' starts compare
+  double duration_ms = 0;      // exact measured duration
   bool interrupted = false;
   std::string aborted_reason;  // non-empty when the run ended early for a reason of its own
 
@@ -91,6 +102,15 @@ std::string ReportJson(const Report& report, const Config& config);
 
 // The memtier-style summary printed on stdout.
 std::string ReportTable(const Report& report, const Config& config);
+
+// The HdrHistogram files of memtier's --hdr-file-prefix: for the totals and for each section,
+// the percentile table (.txt, in ms) and the histogram log (.hgrm, values in ns), named
+// <prefix>_FULL_RUN_1.* and <prefix>_<TYPE>_command_run_1.*.
+struct HdrFile {
+  std::string path;
+  std::string text;
+};
+std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix);
 
 // "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
 std::string PercentileKey(double percentile);

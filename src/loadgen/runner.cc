@@ -178,12 +178,24 @@ SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
   s.moved = c.moved;
   s.ask = c.ask;
   s.latency = Summarize(stats.latency, c.latency_sum_ns, config.percentiles);
+  s.histogram = stats.latency.ToHdr();
   if (uncorrected != nullptr) {
     // The uncorrected histogram keeps no separate exact sum; its mean is exact too.
     s.uncorrected =
         Summarize(*uncorrected, uncorrected->mean_ns() * uncorrected->count(), config.percentiles);
   }
   return s;
+}
+
+// The calling thread's run delay so far (ns waiting on a run queue, /proc/thread-self/schedstat's
+// second field); 0 where the kernel does not keep it.
+int64_t ThreadRunDelayNs() {
+  std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
+  if (f == nullptr) return 0;
+  unsigned long long on_cpu = 0, delay = 0;
+  const int read = std::fscanf(f, "%llu %llu", &on_cpu, &delay);
+  std::fclose(f);
+  return read == 2 ? static_cast<int64_t>(delay) : 0;
 }
 
 // Many connections need many descriptors: raise the soft limit to the hard one.
@@ -212,7 +224,10 @@ class WorkerPool {
         w->Connect();
         connected_.count_down();
         go_.wait();
-        if (!abort_) w->Run(times);
+        if (abort_) return;
+        const int64_t delay_before = ThreadRunDelayNs();
+        w->Run(times);
+        w->stats().run_delay_ns = ThreadRunDelayNs() - delay_before;
       });
     }
   }
@@ -294,6 +309,20 @@ core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool)
 }
 
 // The schedule from now: warm-up, then the measured window (open-ended when by requests).
+// --start-at: until the warm-up would end at the given instant; late, not at all. A Ctrl+C
+// ends the wait (the run then stops at once).
+void WaitForStart(const Config& config) {
+  if (config.start_at_us == 0) return;
+  const auto start = std::chrono::system_clock::time_point(
+      std::chrono::microseconds(config.start_at_us) - config.warmup_time);
+  while (!core::InterruptRequested()) {
+    const auto left = start - std::chrono::system_clock::now();
+    if (left <= std::chrono::system_clock::duration::zero()) return;
+    std::this_thread::sleep_for(
+        std::min<std::chrono::system_clock::duration>(left, std::chrono::milliseconds(50)));
+  }
+}
+
 RunTimes StartClock(const Config& config) {
   RunTimes times;
   times.start_ns = NowNs();
@@ -352,6 +381,7 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
       }
     }
     *last_reply_ns = std::max(*last_reply_ns, ts.last_reply_ns);
+    report->client_cpu.run_delay_sec += static_cast<double>(ts.run_delay_ns) / kNsPerSec;
     all_lost = all_lost && w->all_connections_lost();
   }
   if (all_lost) report->aborted_reason = "all connections lost: " + pool.FirstError();
@@ -369,9 +399,10 @@ int64_t SetWindow(const Config& config, const RunTimes& times,
   const int64_t warmup_ns = config.warmup_time.count() * 1000;
   report->duration_ms = static_cast<double>(duration_ns) / 1e6;
   const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
-  report->start_epoch_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(measured_wall_start.time_since_epoch())
+  report->start_epoch_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(measured_wall_start.time_since_epoch())
           .count();
+  report->start_epoch_ms = report->start_epoch_us / 1000;
   report->finish_epoch_ms =
       report->start_epoch_ms + static_cast<int64_t>(std::llround(report->duration_ms));
   report->warmup_duration_ms = static_cast<double>(warmup_ns) / 1e6;
@@ -439,6 +470,7 @@ core::Result<Report> Run(const Config& config) {
   WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr, times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
+  WaitForStart(config);
   const auto wall_start = std::chrono::system_clock::now();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
@@ -462,7 +494,9 @@ core::Result<Report> Run(const Config& config) {
   report.target_rate = config.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
   report.errors = report.totals.errors;
-  report.client_cpu = cpu;
+  report.client_cpu.cpu_sec = cpu.cpu_sec;
+  report.client_cpu.wall_sec = cpu.wall_sec;
+  report.client_cpu.usable_cpus = cpu.usable_cpus;
   for (const auto& node : slot_map->nodes) {
     report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
   }

@@ -45,6 +45,9 @@ struct ThreadStats {
   uint64_t unanswered = 0;
   int64_t last_reply_ns = 0;  // monotonic time of the last measured reply
   std::vector<std::string> error_samples;
+  // How long the thread was runnable but waited for a CPU during the load (the kernel's
+  // schedstat run delay): time a starved generator cannot show as its own CPU use.
+  int64_t run_delay_ns = 0;
 };
 
 // One second of one worker's measurements.

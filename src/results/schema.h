@@ -27,6 +27,32 @@ struct Stats {
 // Summarises values (any order). All zero for an empty span.
 Stats Summarize(const std::vector<double>& values);
 
+// A share of its CPUs at or above which a load generator counts as the limit of its trial.
+inline constexpr double kClientBoundCpu = 0.9;
+
+// One load generator's part of a trial measured by several (TrialResult::clients).
+struct ClientTrial {
+  std::string name;  // the client host's role ("client", "client-2"), or "process 2"
+  int threads = 0;
+  int clients = 0;           // connections per thread
+  uint64_t key_minimum = 0;  // its keys; both 0: the whole range of the load
+  uint64_t key_maximum = 0;
+  uint64_t ops = 0;
+  uint64_t errors = 0;
+  double throughput = 0;
+  double p50 = 0, p99 = 0, p999 = 0, avg_latency = 0;  // its own, ms
+  double client_cpu = 0;  // share of its usable CPUs it used (0..1; 0: unknown)
+  // The share it wanted: used, or runnable and waiting for a CPU (starved); >= 1 when its
+  // threads outnumbered its CPUs or other processes took them.
+  double client_cpu_demand = 0;
+  double start_offset_ms = 0;  // its measured part began this long after the earliest one's
+  bool client_bound = false;   // client_cpu_demand >= kClientBoundCpu
+  std::string raw_file;        // its report, beside the trial's raw_file
+
+  int connections() const { return threads * clients; }
+  bool operator==(const ClientTrial&) const = default;
+};
+
 // One measured trial. Latencies in milliseconds, throughput in operations per second.
 struct TrialResult {
   int trial = 0;
@@ -43,6 +69,17 @@ struct TrialResult {
   // Why the trial counts as failed (TrialFailure), "" when it passed. A failed trial is kept
   // for the record but left out of its engine's summaries and of any comparison.
   std::string failed;
+  // The load generator's CPU use (the busiest one's, with several), as a share of its usable
+  // CPUs (0: unknown); the share it wanted (used, or runnable and waiting for a CPU); and
+  // whether a generator was the limit (demand >= kClientBoundCpu): then the figures say as much
+  // about the client as about the server.
+  double client_cpu = 0;
+  double client_cpu_demand = 0;
+  bool client_bound = false;
+  // With several load generators: each one's part, and how far apart their measured parts
+  // began (the merged percentiles come from their histograms merged bucket by bucket).
+  std::vector<ClientTrial> clients;
+  double start_skew_ms = 0;
 };
 
 // The default of --max-error-pct: the share of a trial's requests that may fail before the
@@ -131,10 +168,18 @@ void Fields(auto& v, FieldsOf<Stats> auto& x) {
   DFBENCH_FIELDS(median, min, max, stddev)
 }
 
+void Fields(auto& v, FieldsOf<ClientTrial> auto& x) {
+  DFBENCH_FIELDS(name, threads, clients)
+  DFBENCH_OPTIONAL_FIELDS(key_minimum, key_maximum)
+  DFBENCH_FIELDS(ops, errors, throughput, p50, p99, p999, avg_latency, client_cpu,
+                 client_cpu_demand, start_offset_ms, client_bound, raw_file)
+}
+
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
   DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
                  raw_file)
-  DFBENCH_OPTIONAL_FIELDS(failed)
+  DFBENCH_OPTIONAL_FIELDS(failed, client_cpu, client_cpu_demand, client_bound, clients,
+                          start_skew_ms)
 }
 
 void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {

@@ -1,5 +1,6 @@
 #include "results/writers.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/format.h"
@@ -85,9 +86,24 @@ std::string RenderRunTable(const RunResults& r) {
   return HeaderLine(r) + RenderEngineTable(r.engines);
 }
 
+namespace {
+
+// "client-bound in 2 of 3 trials": its figures measure the load generator as much as the engine.
+std::string ClientBoundNote(const EngineResult& e) {
+  const auto bound = std::count_if(e.trials.begin(), e.trials.end(),
+                                   [](const TrialResult& t) { return t.client_bound; });
+  if (bound == 0) return "";
+  return core::Format("client-bound in {} of {} trial{} (add load generators)", bound,
+                      e.trials.size(), e.trials.size() == 1 ? "" : "s");
+}
+
+}  // namespace
+
 std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
   bool notes = false;
-  for (const auto& e : engines) notes = notes || !e.error.empty() || e.approximate;
+  for (const auto& e : engines) {
+    notes = notes || !e.error.empty() || e.approximate || !ClientBoundNote(e).empty();
+  }
 
   using Align = core::Table::Align;
   std::vector<std::string> header = {"ENGINE", "VERSION", "OPS/SEC",  "RANGE",
@@ -117,6 +133,9 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
         latency(e.avg_latency)};
     if (notes) {
       std::string note = e.approximate ? "approximate" : "";
+      if (const std::string bound = ClientBoundNote(e); !bound.empty()) {
+        note += (note.empty() ? "" : "; ") + bound;
+      }
       if (!e.error.empty()) note += (note.empty() ? "" : "; ") + OneLine(e.error, kMaxNoteChars);
       row.push_back(note);
     }

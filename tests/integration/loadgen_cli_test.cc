@@ -95,6 +95,35 @@ TEST(LoadgenCli, WritesTheTableAndTheJson) {
   EXPECT_EQ(j["dfbench"]["errors"], 0);
 }
 
+// memtier's --hdr-file-prefix files: a percentile table and a histogram log for the totals and
+// for each command, the log holding the histogram the JSON hands over.
+TEST(LoadgenCli, WritesHdrHistogramFilesAsMemtierDoes) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("loadgen-cli");
+  const auto json_path = dir / "report.json";
+  auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
+                      "--ratio", "1:1", "--hdr-file-prefix", (dir / "h").string(),
+                      "--json-out-file", json_path.string(), "--progress", "never"});
+  ASSERT_EQ(out.status.code, 0) << out.err;
+  for (const char* stem : {"h_FULL_RUN_1", "h_SET_command_run_1", "h_GET_command_run_1"}) {
+    for (const char* ext : {".txt", ".hgrm"}) {
+      EXPECT_TRUE(std::filesystem::exists(dir / (std::string(stem) + ext))) << stem << ext;
+    }
+  }
+  const auto table = core::ReadFile(dir / "h_FULL_RUN_1.txt");
+  ASSERT_TRUE(table);
+  EXPECT_NE(table->find("Total count    =          400]"), std::string::npos) << *table;
+  const auto log = core::ReadFile(dir / "h_FULL_RUN_1.hgrm");
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->rfind("#[Full Run command HDR latency histogram results]\n", 0), 0u) << *log;
+  const std::string last = log->substr(log->rfind(',') + 1);
+  const auto j = ReadJson(json_path);
+  const auto& histogram = j["ALL STATS"]["Totals"]["Percentile Latencies"]["Histogram log format"];
+  EXPECT_EQ(histogram["Unit"], "ns");
+  EXPECT_EQ(histogram["Compressed Histogram"].get<std::string>() + "\n", last);
+}
+
 TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;

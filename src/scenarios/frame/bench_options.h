@@ -25,6 +25,8 @@ struct BenchOptions {
   // engine name -> its own client profile (--client-profile); an engine without one gets the
   // run's load, the same for every engine.
   std::map<std::string, core::ClientProfile> client_profiles;
+  // Load generator processes on the client, the load split among them (--loadgen-processes).
+  int loadgen_processes = 1;
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
 };

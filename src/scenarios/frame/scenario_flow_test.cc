@@ -7,8 +7,11 @@
 
 #include <thread>
 
+#include "core/files.h"
 #include "core/log.h"
+#include "core/subprocess.h"
 #include "drivers/builtin_driver.h"
+#include "drivers/generator_report.h"
 #include "protocol/blocking_client.h"
 #include "scenarios/commands/run_commands.h"
 #include "scenarios/frame/bench_session.h"
@@ -182,6 +185,92 @@ TEST_F(ScenarioFlowTest, RunDrivesAnEngineWithItsOwnClientProfileForATestTime) {
   EXPECT_GT(client, 0u);
   EXPECT_GE(server, client);
   EXPECT_LE(server, client + 2 * 3 * 1 * 2);
+}
+
+// The merged percentiles of a trial recomputed from its generators' own reports: their
+// histograms decoded and merged bucket by bucket.
+void ExpectMergedFromTheParts(const fs::path& dir, const nlohmann::json& trial) {
+  std::optional<core::HdrHistogram> all;
+  uint64_t ops = 0;
+  for (const auto& part : trial["clients"]) {
+    const auto text = core::ReadFile(dir / part["raw_file"].get<std::string>());
+    ASSERT_TRUE(text) << part;
+    auto report = drivers::ParseGeneratorReport(*text);
+    ASSERT_TRUE(report && report->histogram) << part;
+    ops += report->trial.ops;
+    if (!all) {
+      all = *report->histogram;
+    } else {
+      ASSERT_TRUE(all->Merge(*report->histogram));
+    }
+  }
+  ASSERT_TRUE(all);
+  EXPECT_EQ(trial["ops"].get<uint64_t>(), ops);
+  EXPECT_EQ(trial["p50"].get<double>(), static_cast<double>(all->ValueAtPercentile(50)) / 1e6);
+  EXPECT_EQ(trial["p99"].get<double>(), static_cast<double>(all->ValueAtPercentile(99)) / 1e6);
+  EXPECT_EQ(trial["p999"].get<double>(), static_cast<double>(all->ValueAtPercentile(99.9)) / 1e6);
+}
+
+// Two generator processes on the client: the load split between them (a thread each), their
+// measured parts started together, the histograms merged exactly, the server's count their sum.
+TEST_F(ScenarioFlowTest, TwoLoadgenProcessesMergeTheirHistogramsExactly) {
+  CreateLocalRedis("flow-processes");
+  SetGetOptions run = SmallRun();
+  run.load.threads = 2;
+  run.loadgen_processes = 2;
+  ExpectExit(SetGetOnSetup("flow-processes", run, OutputFormat::kJson), 0);
+  const auto record = OnlyRun("flow-processes", "run", results::RunStatus::kCompleted);
+  const auto results = ResultsOf("flow-processes", record);
+  const auto& redis = results["engines"][0];
+  const fs::path dir = state::SetupDir("flow-processes") / "benchmarks" / record.run_id / "memtier";
+  uint64_t client_ops = 0;
+  for (const auto& trial : redis["trials"]) {
+    ASSERT_EQ(trial["clients"].size(), 2u) << trial;
+    double latest_start = 0;
+    for (const auto& part : trial["clients"]) {
+      EXPECT_EQ(part["threads"], 1);
+      EXPECT_EQ(part["clients"], 2);
+      EXPECT_EQ(part["ops"], 600);  // 1 x 2 x 300 requests each
+      latest_start = std::max(latest_start, part["start_offset_ms"].get<double>());
+    }
+    // The skew is the latest start after the earliest (0, and left out, when they agree).
+    EXPECT_EQ(trial.value("start_skew_ms", 0.0), latest_start) << trial;
+    ExpectMergedFromTheParts(dir, trial);
+    for (const char* ext : {".hgrm", ".txt"}) {
+      const std::string stem = trial["raw_file"].get<std::string>();
+      EXPECT_TRUE(fs::exists(state::SetupDir("flow-processes") / "benchmarks" / record.run_id /
+                             fs::path(stem).replace_extension(ext)));
+    }
+    client_ops += trial["ops"].get<uint64_t>() + trial["errors"].get<uint64_t>();
+  }
+  EXPECT_EQ(client_ops, 2400u);
+  EXPECT_EQ(redis["server_ops"].get<uint64_t>(), client_ops);
+}
+
+// A generator that cannot get its CPU (many threads, and a busy loop on the same CPU) is
+// marked client-bound: its figures measure it, not the engine.
+TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
+  SetupOptions setup = LocalRedis("flow-starved");
+  setup.pin_cpus = true;
+  ASSERT_TRUE(CreateSetup(setup));
+  const auto client = state::Load("flow-starved")->FindHost("client");
+  ASSERT_NE(client, nullptr);
+  core::SpawnOptions hog{.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus};
+  auto busy = core::Spawn(hog);
+  ASSERT_TRUE(busy) << busy.error().message;
+  SetGetOptions run = SmallRun();
+  run.load.threads = 8;
+  run.load.clients = 20;
+  run.load.pipeline = 1;
+  run.requests = 200;
+  run.trials = 1;
+  run.loadgen_processes = 2;
+  ExpectExit(SetGetOnSetup("flow-starved", run, OutputFormat::kJson), 0);
+  busy->Terminate(std::chrono::seconds(1));
+  const auto record = OnlyRun("flow-starved", "run", results::RunStatus::kCompleted);
+  const auto trial = ResultsOf("flow-starved", record)["engines"][0]["trials"][0];
+  EXPECT_EQ(trial.value("client_bound", false), true) << trial;
+  EXPECT_GE(trial["client_cpu_demand"].get<double>(), results::kClientBoundCpu) << trial;
 }
 
 TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {

@@ -6,6 +6,7 @@
 #include "results/writers.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/load_clients.h"
 #include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 
@@ -27,12 +28,13 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
   SetReferenceTuning(spec, row);
   if (!turn) return !core::InterruptRequested();
   const drivers::Target target = turn->target();
+  const auto clients = LoadClients(fleet, o.loadgen_processes);
   if (o.warmup_requests > 0) {
     const core::Pass warm = core::Pass::Requests(o.warmup_requests);
     core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
                 o.warmup_requests, core::TotalRequests(load, warm));
-    auto w = o.driver->Run(*fleet.client, target, load, warm, fleet.client_cpus,
-                           dir / "memtier" / (spec.name + "-warmup.json"));
+    auto w = RunPass(*o.driver, clients, target, load, warm,
+                     dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
     row->warmup_ops = w->ops + w->errors;
   }
@@ -40,8 +42,7 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     if (!turn->Healthy(core::Format("trial {}", t))) return true;
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
-    auto trial = o.driver->Run(*fleet.client, target, load, o.TrialPass(), fleet.client_cpus,
-                               dir / "memtier" / raw);
+    auto trial = RunPass(*o.driver, clients, target, load, o.TrialPass(), dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
