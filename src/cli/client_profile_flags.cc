@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "cli/bool_flag.h"
 #include "cli/flag_ranges.h"
 #include "cli/flags.h"
 #include "core/format.h"
@@ -60,10 +61,13 @@ void AddClientProfileFlag(CLI::App* sub, std::vector<std::string>* profiles) {
       ->type_name("PROFILE");
 }
 
-void AddLoadgenProcessesFlag(CLI::App* sub, int* processes) {
+void AddLoadgenProcessesFlag(CLI::App* sub, int* processes, bool* per_client) {
   AddRangedOption(sub, "--loadgen-processes", processes, NumberKind::kInteger,
                   "Load generator processes on the client, each on its share of the client's "
                   "CPUs: the threads split among them, their histograms merged exactly");
+  AddBoolFlag(sub, "--per-client", per_client,
+              "With several load generators, the table also shows each one's part of each "
+              "trial (results.json always holds them)");
 }
 
 void CheckLoadgenProcesses(int processes, const core::Load& load,

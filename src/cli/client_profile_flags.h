@@ -20,7 +20,8 @@ void AddClientProfileFlag(CLI::App* sub, std::vector<std::string>* profiles);
 
 // --loadgen-processes: load generator processes on the client, each on its share of the
 // client's CPUs, the load split among them and their histograms merged.
-void AddLoadgenProcessesFlag(CLI::App* sub, int* processes);
+// --per-client beside it: the table shows each generator's part of each trial.
+void AddLoadgenProcessesFlag(CLI::App* sub, int* processes, bool* per_client);
 // kUsage unless every engine's load (the run's, or its profile's) has a thread per process.
 void CheckLoadgenProcesses(int processes, const core::Load& load,
                            const std::map<std::string, core::ClientProfile>& profiles);

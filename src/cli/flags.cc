@@ -187,7 +187,7 @@ void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions) {
   AddMaxErrorPctFlag(sub, &flags->max_error_pct);
   AddLoadGeneratorFlags(sub, &flags->load_generator);
   AddClientProfileFlag(sub, &flags->client_profiles);
-  AddLoadgenProcessesFlag(sub, &flags->loadgen_processes);
+  AddLoadgenProcessesFlag(sub, &flags->loadgen_processes, &flags->per_client);
 }
 
 void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags) {
@@ -231,6 +231,7 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
   o.warmup_requests = flags.warmup_requests;
   o.client_profiles = ParseClientProfiles(flags.client_profiles, engines);
   o.loadgen_processes = flags.loadgen_processes;
+  o.per_client = flags.per_client;
   CheckLoadgenProcesses(o.loadgen_processes, o.load, o.client_profiles);
   o.trials = flags.trials;
   o.max_error_pct = flags.max_error_pct;

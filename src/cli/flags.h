@@ -116,6 +116,7 @@ struct SetGetFlags {
   LoadGeneratorFlags load_generator;
   std::vector<std::string> client_profiles;  // --client-profile, as given
   int loadgen_processes = 1;
+  bool per_client = false;
 };
 // `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
 void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions);

@@ -175,7 +175,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   AddClientProfileFlag(sub, &f->client_profiles);
   if (spelling != LoadFlagsOf::kRunCommandsDfly) {
     // dfly_bench's reports hold no histogram to merge.
-    AddLoadgenProcessesFlag(sub, &f->loadgen_processes);
+    AddLoadgenProcessesFlag(sub, &f->loadgen_processes, &f->per_client);
   }
 }
 
@@ -225,6 +225,7 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
   o.versions = ParseVersions(f.versions);
   o.client_profiles = ParseClientProfiles(f.client_profiles, o.engines);
   o.loadgen_processes = f.loadgen_processes;
+  o.per_client = f.per_client;
   CheckLoadgenProcesses(o.loadgen_processes, o.load, o.client_profiles);
   CheckParallelPattern(o);
   return o;

@@ -33,6 +33,7 @@ struct PerCommandFlags {
   VersionFlags versions;                     // installed before the run
   std::vector<std::string> client_profiles;  // --client-profile, as given
   int loadgen_processes = 1;
+  bool per_client = false;
   LoadFlagsOf spelling = LoadFlagsOf::kRunCommands;
   const CLI::App* sub = nullptr;  // the command line they were parsed from
   // Whether `flag` was given.

@@ -187,6 +187,8 @@ TEST(SetGetFlags, ClientProfilesArePerEngineAndChecked) {
 TEST(SetGetFlags, LoadgenProcessesNeedAThreadEach) {
   EXPECT_EQ(kRun.OptionsOf({}).loadgen_processes, 1);
   EXPECT_EQ(kRun.OptionsOf(Argv("--loadgen-processes 4")).loadgen_processes, 4);
+  EXPECT_FALSE(kRun.OptionsOf({}).per_client);
+  EXPECT_TRUE(kRun.OptionsOf(Argv("--loadgen-processes 2 --per-client")).per_client);
   kRun.ExpectUsage(Argv("--loadgen-processes 5"),
                    "--loadgen-processes 5 needs a thread per process (the run's load has 4)");
   kRun.ExpectUsage(Argv("--loadgen-processes 2 --client-profile redis:threads=1"),

@@ -61,6 +61,22 @@ TEST_F(SetupFlagsTest, SshHostsLandAsTheSetupsHosts) {
   EXPECT_TRUE(o.tune_network);
 }
 
+// Several --client hosts: "client", then "client-2", each with its private address if given.
+TEST_F(SetupFlagsTest, SeveralClientHostsTakeNumberedRoles) {
+  const auto o =
+      kSetup.OptionsOf(OnSshHosts({"--client", "10.0.0.5", "--client-private-ip", "192.168.0.2"}));
+  ASSERT_EQ(o.ssh.hosts.size(), 3U);
+  EXPECT_EQ(o.ssh.hosts[1].role, "client");
+  EXPECT_EQ(o.ssh.hosts[1].private_address, "192.168.0.2");
+  EXPECT_EQ(o.ssh.hosts[2].role, "client-2");
+  EXPECT_EQ(o.ssh.hosts[2].address, "10.0.0.5");
+  EXPECT_EQ(o.ssh.hosts[2].private_address, "");
+  ExpectUsageError("more --client-private-ip than --client", [] {
+    return kSetup.OptionsOf(
+        OnSshHosts({"--client-private-ip", "1.2.3.4", "--client-private-ip", "1.2.3.5"}));
+  });
+}
+
 TEST_F(SetupFlagsTest, ARemoteClientGetsTheToolsAsAsked) {
   using providers::ToolNeed;
   const auto plain = kSetup.OptionsOf(OnSshHosts({}));

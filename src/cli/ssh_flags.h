@@ -12,10 +12,10 @@ namespace dfbench::cli {
 
 struct SshFlags {
   std::string server;
-  std::string client;
+  std::vector<std::string> clients;  // "client", then "client-2", ...
   std::vector<std::string> replicas;
   std::string server_private_ip;
-  std::string client_private_ip;
+  std::vector<std::string> client_private_ips;
   std::vector<std::string> replica_private_ips;
   std::string user;
   std::string key;

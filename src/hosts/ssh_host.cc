@@ -192,8 +192,11 @@ core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>
                                                   milliseconds timeout, Interrupts interrupts,
                                                   bool stream_stderr,
                                                   const std::string& stdin_path) {
+  // The hosts of a setup share its local directory: the role keeps their files apart when
+  // several run commands at once (several client hosts).
   const std::string base =
-      (options_.local_dir / ("io-" + std::to_string(getpid()) + "-" + std::to_string(sequence_++)))
+      (options_.local_dir /
+       ("io-" + options_.role + "-" + std::to_string(getpid()) + "-" + std::to_string(sequence_++)))
           .string();
   const std::string out_path = base + ".out";
   const std::string err_path = stream_stderr ? "" : base + ".err";

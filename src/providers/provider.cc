@@ -10,6 +10,14 @@ bool IsReplicaRole(const std::string& role) {
   return role.rfind("replica-", 0) == 0;
 }
 
+bool IsClientRole(const std::string& role) {
+  return role == "client" || role.rfind("client-", 0) == 0;
+}
+
+std::string ClientRole(size_t index) {
+  return index == 0 ? "client" : "client-" + std::to_string(index + 1);
+}
+
 int RecordedEnginePort(const state::SetupState& state) {
   return state.provider_data.engine_port.value_or(0);
 }

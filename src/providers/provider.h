@@ -27,7 +27,9 @@ namespace dfbench::providers {
 // the roles are kept apart by CPU pinning.
 struct Fleet {
   std::shared_ptr<hosts::Host> server;
-  std::shared_ptr<hosts::Host> client;
+  std::shared_ptr<hosts::Host> client;  // the first load generator host
+  // Every load generator host, `client` first (empty: `client` alone).
+  std::vector<std::shared_ptr<hosts::Host>> clients;
   std::vector<std::shared_ptr<hosts::Host>> replicas;
   std::vector<int> server_cpus;  // CPUs engines are pinned to (empty = no pinning)
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
@@ -111,6 +113,10 @@ int RecordedEnginePort(const state::SetupState& state);
 
 // Whether a host's role names a replica ("replica-0", "replica-1", ...).
 bool IsReplicaRole(const std::string& role);
+// Whether a host's role names a load generator host: "client", then "client-2", "client-3"...
+bool IsClientRole(const std::string& role);
+// The role of client host `index` (0-based): "client", "client-2", ...
+std::string ClientRole(size_t index);
 
 // What every provider records in SetupState by Provision:
 // - provider_data.engine_port: the port engines listen on (0: a free one at each start).

@@ -191,7 +191,7 @@ namespace {
 struct LoggedInHosts {
   std::vector<std::unique_ptr<hosts::SshHost>> all;
   hosts::SshHost* server = nullptr;
-  hosts::SshHost* client = nullptr;
+  std::vector<hosts::SshHost*> clients;  // "client" first
   std::vector<hosts::SshHost*> replicas;
 };
 
@@ -218,7 +218,7 @@ core::Result<LoggedInHosts> LogInToHosts(
     core::Notef("{}: {}", (*host)->Name(), DescribeFacts(*facts));
     s->hosts.push_back(*facts);
     if (h.role == "server") out.server = host->get();
-    if (h.role == "client") out.client = host->get();
+    if (IsClientRole(h.role)) out.clients.push_back(host->get());
     if (IsReplicaRole(h.role)) out.replicas.push_back(host->get());
     out.all.push_back(std::move(*host));
   }
@@ -226,19 +226,25 @@ core::Result<LoggedInHosts> LogInToHosts(
 }
 
 // The load generator is this very binary: uploaded now so that runs start at once; the other
-// load generators asked for are installed beside it.
-core::Status PrepareClient(state::SetupState* s, const SetupRequest& request,
-                           hosts::SshHost& client, Steps& steps) {
-  steps.Begin("Uploading dfbench to the client");
-  auto dfbench = client.DfbenchBinary();
-  if (!dfbench) return tl::unexpected(dfbench.error());
-  core::Notef("{}: dfbench ready at {}", client.Name(), *dfbench);
+// load generators asked for are installed beside it. On every client host.
+core::Status PrepareClients(state::SetupState* s, const SetupRequest& request,
+                            const std::vector<hosts::SshHost*>& clients, Steps& steps) {
+  const std::string where = clients.size() == 1 ? "the client" : "the clients";
+  steps.Begin("Uploading dfbench to " + where);
+  for (auto* client : clients) {
+    auto dfbench = client->DfbenchBinary();
+    if (!dfbench) return tl::unexpected(dfbench.error());
+    core::Notef("{}: dfbench ready at {}", client->Name(), *dfbench);
+  }
   if (request.client_tools.any()) {
-    steps.Begin("Installing load generators on the client (" + Describe(request.client_tools) +
+    steps.Begin("Installing load generators on " + where + " (" + Describe(request.client_tools) +
                 ")");
-    auto tools = EnsureClientTools(client, request.client_tools);
-    if (!tools) return tl::unexpected(tools.error());
-    s->provider_data.load_generators = *tools;
+    for (auto* client : clients) {
+      auto tools = EnsureClientTools(*client, request.client_tools);
+      if (!tools) return tl::unexpected(tools.error());
+      // The first client's record stands for all: they are asked for the same tools.
+      if (client == clients.front()) s->provider_data.load_generators = *tools;
+    }
   }
   return core::Ok();
 }
@@ -315,7 +321,7 @@ core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request
   if (request.on_installing) {
     if (auto st = request.on_installing(); !st) return st;
   }
-  if (auto st = PrepareClient(s, request, *hosts->client, steps); !st) return st;
+  if (auto st = PrepareClients(s, request, hosts->clients, steps); !st) return st;
   if (auto st = InstallEngines(s, request, *hosts, steps); !st) return st;
   if (request.tune_network) TuneServerNetwork(s, *hosts->server, steps);
   return core::Ok();
@@ -330,9 +336,10 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
     if (!host) return tl::unexpected(host.error());
     std::shared_ptr<hosts::Host> shared = std::move(*host);
     if (h.role == "server") fleet.server = shared;
-    if (h.role == "client") fleet.client = shared;
+    if (IsClientRole(h.role)) fleet.clients.push_back(shared);
     if (IsReplicaRole(h.role)) fleet.replicas.push_back(shared);
   }
+  if (!fleet.clients.empty()) fleet.client = fleet.clients.front();
   if (!fleet.server || !fleet.client) {
     return core::Fail(core::ErrorKind::kUsage,
                       "setup \"" + s.id + "\" records no server or no client host");

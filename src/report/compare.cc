@@ -220,9 +220,36 @@ void NoteFailedTrials(const char* side, const std::string& prefix,
                       std::vector<std::string>* notes) {
   for (const auto& e : engines) {
     for (const auto& t : e.trials) {
-      if (t.failed.empty()) continue;
-      notes->push_back(core::Format("{} {}{} trial {} failed ({}): missing data, not compared",
-                                    side, prefix, e.engine, t.trial, t.failed));
+      if (!t.failed.empty()) {
+        notes->push_back(core::Format("{} {}{} trial {} failed ({}): missing data, not compared",
+                                      side, prefix, e.engine, t.trial, t.failed));
+      } else if (t.client_bound) {
+        // Compared, but its figures measure the load generator as much as the engine.
+        notes->push_back(core::Format(
+            "{} {}{} trial {} client-bound (the load generator wanted {:.0f}% of its CPUs): add "
+            "load generators",
+            side, prefix, e.engine, t.trial, t.client_cpu_demand * 100));
+      }
+    }
+  }
+}
+
+// "redis load generators: 1 -> 2": the trials of the two files were driven differently.
+void NoteGenerators(const std::vector<results::EngineResult>& b,
+                    const std::vector<results::EngineResult>& c, std::vector<std::string>* notes) {
+  const auto generators = [](const std::vector<results::EngineResult>& engines,
+                             const std::string& engine) {
+    for (const auto& e : engines) {
+      if (e.engine == engine && !e.trials.empty()) {
+        return std::max<size_t>(e.trials.front().clients.size(), 1);
+      }
+    }
+    return size_t{0};
+  };
+  for (const auto& e : b) {
+    const size_t before = generators(b, e.engine), after = generators(c, e.engine);
+    if (before > 0 && after > 0 && before != after) {
+      notes->push_back(core::Format("{} load generators: {} -> {}", e.engine, before, after));
     }
   }
 }
@@ -233,6 +260,7 @@ void CompareRuns(const results::RunResults& b, const results::RunResults& c, Com
   MatchEngines(b.engines, c.engines, CompareEngines, out);
   NoteFailedTrials("baseline", "", b.engines, &out->notes);
   NoteFailedTrials("candidate", "", c.engines, &out->notes);
+  NoteGenerators(b.engines, c.engines, &out->notes);
   NoteDifferences("memtier", results::ToJson(b.memtier), results::ToJson(c.memtier), &out->notes);
   if (b.warmup_requests != c.warmup_requests) {
     out->notes.push_back(

@@ -265,6 +265,27 @@ TEST(Compare, NotesTopologyAndClientProfileThatDiffer) {
                 "dragonfly topology: emulated cluster -> one process"}));
 }
 
+// A client-bound trial is compared but noted; so is a change in the number of generators.
+TEST(Compare, NotesClientBoundTrialsAndTheGeneratorsThatDrove) {
+  auto base = RunDoc("a.json", {Engine("redis", 500000, 490000, 510000, 2.0)});
+  auto cand = base;
+  results::TrialResult bound;
+  bound.trial = 2;
+  bound.client_bound = true;
+  bound.client_cpu_demand = 0.97;
+  base.run.engines[0].trials = {bound};
+  results::TrialResult split;
+  split.trial = 1;
+  split.clients = {{.name = "process 1"}, {.name = "process 2"}};
+  cand.run.engines[0].trials = {split};
+  auto c = Compare(base, cand, kDefault);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->notes, (std::vector<std::string>{
+                          "baseline redis trial 2 client-bound (the load generator wanted 97% of "
+                          "its CPUs): add load generators",
+                          "redis load generators: 1 -> 2"}));
+}
+
 TEST(Compare, ShapesMustMatchAndShareSomething) {
   auto run = RunDoc("a.json", {Engine("redis", 1, 1, 1, 1)});
   ResultDocument rep;

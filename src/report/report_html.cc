@@ -171,6 +171,14 @@ std::string EngineTable(const std::vector<results::EngineResult>& engines,
       if (why != e.error) notes += "<span class=\"error\">" + H(why) + "</span> ";
     }
     if (e.approximate) notes += "<span class=\"warn\">approximate</span>";
+    const auto bound = std::count_if(e.trials.begin(), e.trials.end(),
+                                     [](const results::TrialResult& t) { return t.client_bound; });
+    if (bound > 0) {
+      notes += "<span class=\"warn\">" +
+               H(core::Format("client-bound in {} of {} trials: add load generators", bound,
+                              e.trials.size())) +
+               "</span> ";
+    }
     if (const auto& p = e.client_profile) {
       notes += "<span class=\"warn\">" +
                H(core::Format("own client profile: {} threads × {} clients, pipeline {}",
@@ -187,6 +195,33 @@ std::string EngineTable(const std::vector<results::EngineResult>& engines,
            "</td><td>" + notes + "</td></tr>\n";
   }
   return out + "</tbody></table>\n";
+}
+
+// Each load generator's part of each trial measured by several; "" when none was.
+std::string GeneratorTable(const std::vector<results::EngineResult>& engines) {
+  std::string rows;
+  for (const auto& e : engines) {
+    for (const auto& t : e.trials) {
+      for (const auto& c : t.clients) {
+        rows += "<tr><td>" + H(e.Label()) + "</td><td class=\"num\">" + std::to_string(t.trial) +
+                "</td><td>" + H(c.name) + "</td><td class=\"num\">" +
+                core::Format("{}×{}", c.threads, c.clients) + "</td><td class=\"num\">" +
+                WithSeparators(c.throughput) + "</td><td class=\"num\">" + Fixed(c.p50, 3) +
+                "</td><td class=\"num\">" + Fixed(c.p99, 3) + "</td><td class=\"num\">" +
+                Fixed(c.p999, 3) + "</td><td class=\"num\">" + Fixed(c.client_cpu * 100, 0) +
+                "% / " + Fixed(c.client_cpu_demand * 100, 0) + "%</td><td class=\"num\">" +
+                Fixed(c.start_offset_ms, 3) + "</td><td>" +
+                (c.client_bound ? "<span class=\"warn\">client-bound</span>" : "") + "</td></tr>\n";
+      }
+    }
+  }
+  if (rows.empty()) return "";
+  return "<h3>Load generators</h3>\n<table class=\"steps\"><thead><tr><th>engine</th><th "
+         "class=\"num\">trial</th><th>generator</th><th class=\"num\">conns</th><th "
+         "class=\"num\">ops/s</th><th class=\"num\">p50</th><th class=\"num\">p99</th><th "
+         "class=\"num\">p99.9</th><th class=\"num\">CPU used / wanted</th><th "
+         "class=\"num\">start +ms</th><th></th></tr></thead><tbody>\n" +
+         rows + "</tbody></table>\n";
 }
 
 svg::Bar BarOf(const results::Stats& s, bool count) {
@@ -376,7 +411,7 @@ std::string RunSection(const ResultDocument& d, const std::string& anchor,
       EngineFlags(r.engines);
   out += ConfigCard(ServerClientRunFacts(r, {"engines", engines}, ToolFacts(r.context)), load,
                     r.context);
-  out += Card("<h3>Results</h3>\n" + EngineTable(r.engines, known));
+  out += Card("<h3>Results</h3>\n" + EngineTable(r.engines, known) + GeneratorTable(r.engines));
   out += EngineCharts(r.engines, known, "");
   return out;
 }

@@ -169,6 +169,26 @@ TEST(RenderHtmlReport, FailedTrialsAreMarkedWithTheirReason) {
   EXPECT_EQ(CountOccurrences(html, "failed)</span>"), 1u);  // memcached's trials all passed
 }
 
+// Several generators: each one's part of each trial in its own table, and client-bound trials
+// marked beside their engine.
+TEST(RenderHtmlReport, GeneratorsAndClientBoundTrialsAreShown) {
+  ResultDocument d = RunDoc("split", 500000);
+  EXPECT_EQ(RenderHtmlReport({d}, kOptions).find("Load generators"), std::string::npos);
+  results::TrialResult& t = d.run.engines[0].trials[0];
+  t.client_bound = true;
+  t.clients = {{.name = "process 1",
+                .threads = 2,
+                .clients = 50,
+                .throughput = 250000,
+                .client_cpu = 0.5,
+                .client_cpu_demand = 0.96,
+                .client_bound = true},
+               {.name = "process 2", .threads = 2, .clients = 50, .throughput = 250000}};
+  const std::string html = RenderHtmlReport({d}, kOptions);
+  ExpectContainsAll(html, {"<h3>Load generators</h3>", "process 1", "process 2", "2×50",
+                           "50% / 96%", "client-bound in 1 of 3 trials: add load generators"});
+}
+
 TEST(EngineColor, FixedForKnownEnginesAndStableForOthers) {
   EXPECT_EQ(EngineColor("redis"), "#dc2626");
   EXPECT_EQ(EngineColor("dragonfly"), "#7c3aed");

@@ -147,6 +147,30 @@ std::string RenderEngineTable(const std::vector<EngineResult>& engines) {
          "engines did not get the same load\n";
 }
 
+std::string RenderClientTable(const std::vector<EngineResult>& engines) {
+  using Align = core::Table::Align;
+  core::Table table(
+      {"ENGINE", "TRIAL", "GENERATOR", "CONNS", "OPS/SEC", "P50 ms", "P99 ms", "P99.9 ms", "CPU",
+       "WANTED", "START +ms", "NOTE"},
+      {Align::kLeft, Align::kRight, Align::kLeft, Align::kRight, Align::kRight, Align::kRight,
+       Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
+  bool any = false;
+  const auto pct = [](double share) { return core::Format("{:.0f}%", share * 100); };
+  for (const auto& e : engines) {
+    for (const auto& t : e.trials) {
+      for (const auto& c : t.clients) {
+        any = true;
+        table.AddRow({e.Label(), std::to_string(t.trial), c.name,
+                      core::Format("{}x{}", c.threads, c.clients), WithSeparators(c.throughput),
+                      Millis(c.p50), Millis(c.p99), Millis(c.p999), pct(c.client_cpu),
+                      pct(c.client_cpu_demand), core::Format("{:.3f}", c.start_offset_ms),
+                      c.client_bound ? "client-bound" : ""});
+      }
+    }
+  }
+  return any ? table.Render() : "";
+}
+
 std::string RenderRunCsv(const RunResults& r) {
   std::string out = CsvRow({"engine", "version", "trial", "throughput", "p50", "p99", "p999",
                             "avg_latency", "ops", "errors", "duration_sec", "failed"});

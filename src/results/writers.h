@@ -23,6 +23,10 @@ std::string RenderRunJson(const RunResults& r);
 // every per-engine result file.
 std::string RenderEngineTable(const std::vector<EngineResult>& engines);
 
+// One row per load generator of each trial measured by several (--per-client): its share,
+// figures, CPU use and start offset; "" when no trial had several generators.
+std::string RenderClientTable(const std::vector<EngineResult>& engines);
+
 // One CSV line (RFC 4180 quoting) ending in "\n", and a number in its shortest exact form.
 std::string CsvRow(const std::vector<std::string>& fields);
 std::string CsvNumber(double v);

@@ -60,6 +60,44 @@ TEST(RenderRunTable, NamesTopologiesAndMarksClientProfiles) {
             "engines did not get the same load\n");
 }
 
+// --per-client: a row per generator of each trial, its share, figures, CPU and start offset;
+// nothing when every trial had one generator. The engine's row notes client-bound trials.
+TEST(RenderClientTable, OneRowPerGeneratorOfEachTrial) {
+  RunResults r = ThreeEngines();
+  EXPECT_EQ(RenderClientTable(r.engines), "");
+  TrialResult& t = r.engines[1].trials[0];
+  t.client_bound = true;
+  t.clients = {{.name = "process 1",
+                .threads = 2,
+                .clients = 50,
+                .throughput = 600000,
+                .p50 = 1.1,
+                .p99 = 2.5,
+                .p999 = 3.0,
+                .client_cpu = 0.5,
+                .client_cpu_demand = 0.5},
+               {.name = "process 2",
+                .threads = 2,
+                .clients = 50,
+                .throughput = 610000,
+                .p50 = 1.2,
+                .p99 = 2.6,
+                .p999 = 3.1,
+                .client_cpu = 0.6,
+                .client_cpu_demand = 0.95,
+                .start_offset_ms = 0.25,
+                .client_bound = true}};
+  EXPECT_EQ(RenderClientTable(r.engines),
+            "ENGINE  TRIAL  GENERATOR  CONNS  OPS/SEC  P50 ms  P99 ms  P99.9 ms  CPU  WANTED  "
+            "START +ms  NOTE\n"
+            "redis       1  process 1   2x50  600,000   1.100   2.500     3.000  50%     50%      "
+            "0.000\n"
+            "redis       1  process 2   2x50  610,000   1.200   2.600     3.100  60%     95%      "
+            "0.250  client-bound\n");
+  EXPECT_NE(RenderRunTable(r).find("client-bound in 1 of 3 trials (add load generators)"),
+            std::string::npos);
+}
+
 TEST(RenderRunTable, NoteColumnOnlyWhenAnEngineFailed) {
   RunResults r = ThreeEngines();
   r.status = RunStatus::kFailed;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "core/files.h"
@@ -63,7 +64,15 @@ class TestbedEnvironment : public ::testing::Environment {
       bed.skip_reason = "a test bed (bridge dfb-br0) is already up on this machine";
       return;
     }
-    bed.base = fs::temp_directory_path() / ("dfbench-testbed-" + std::to_string(getpid()));
+    // A fresh directory every time: a process id repeats (tests may run in a PID namespace of
+    // their own), and a bed left by a killed run must not lend this one its stale files.
+    std::string dir = (fs::temp_directory_path() / "dfbench-testbed-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) {
+      bed.skip_reason =
+          "cannot create a directory for the test bed under " + fs::temp_directory_path().string();
+      return;
+    }
+    bed.base = dir;
     bed.key = bed.base / "id_rsa";
     std::string log;
     if (!RunBedScript("netns-up.sh", &log)) {

@@ -76,8 +76,8 @@ class CommandEngineRun {
       core::Notef("[{}] warmup: {} s of {} (discarded)", spec.name, o_.warmup_time.count(), c.name);
       core::Pass warm = measured_pass_;
       warm.test_time = o_.warmup_time;
-      auto w = RunPass(*o_.driver, LoadClients(fleet_, o_.loadgen_processes), turn_->target(),
-                       measured_, warm, dir_ / "memtier" / (stem_ + "-warmup.json"));
+      auto w = RunPass(*o_.driver, fleet_, o_.loadgen_processes, turn_->target(), measured_, warm,
+                       dir_ / "memtier" / (stem_ + "-warmup.json"));
       if (!w) return turn_->Failed("warmup", w.error());
       result->warmup_ops = w->ops + w->errors;
       fresh_ = !c.mutates;
@@ -136,8 +136,8 @@ class CommandEngineRun {
     results::TrialKeyspace keys{.trial = t, .keys_before = KeyCount()};
     core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.test_time.count(),
                 o_.command.name);
-    auto trial = RunPass(*o_.driver, LoadClients(fleet_, o_.loadgen_processes), turn_->target(),
-                         measured_, measured_pass_, dir_ / "memtier" / raw);
+    auto trial = RunPass(*o_.driver, fleet_, o_.loadgen_processes, turn_->target(), measured_,
+                         measured_pass_, dir_ / "memtier" / raw);
     if (!trial) return Failed(core::Format("trial {}", t), trial.error());
     keys.keys_after = KeyCount();
     trial->trial = t;

@@ -27,6 +27,7 @@ struct BenchOptions {
   std::map<std::string, core::ClientProfile> client_profiles;
   // Load generator processes on the client, the load split among them (--loadgen-processes).
   int loadgen_processes = 1;
+  bool per_client = false;  // the table shows each generator's part (--per-client)
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
 };

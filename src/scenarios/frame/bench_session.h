@@ -68,7 +68,18 @@ struct ScenarioRequest {
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
   OutputFormat format = OutputFormat::kTable;
+  bool per_client = false;  // the table shows each load generator's part (--per-client)
 };
+
+// The results as the request asks them printed.
+template <class Results>
+std::string RenderFor(const Results& r, const ScenarioRequest& request) {
+  if constexpr (requires { Render(r, request.format, request.per_client); }) {
+    return Render(r, request.format, request.per_client);
+  } else {
+    return Render(r, request.format);
+  }
+}
 
 // The request of a benchmark from its options.
 inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOptions& options,
@@ -77,7 +88,8 @@ inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOption
           .driver = options.driver,
           .engines = options.engines,
           .versions = options.versions,
-          .format = format};
+          .format = format,
+          .per_client = options.per_client};
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
@@ -97,12 +109,12 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (!results) return tl::unexpected(results.error());
   auto path = (*session)->FinishRun();
   if (!path) {
-    const std::string rendered = Render(*results, request.format);
+    const std::string rendered = RenderFor(*results, request);
     std::fwrite(rendered.data(), 1, rendered.size(), stdout);
     std::fflush(stdout);
     return tl::unexpected(path.error());
   }
-  return Publish(*results, request.format, *path);
+  return Publish(RenderFor(*results, request), *path, results->status);
 }
 
 // RunScenario for a scenario whose steps are one function of the setup, its fleet and its

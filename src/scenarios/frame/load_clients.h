@@ -14,15 +14,22 @@
 
 namespace dfbench::scenarios {
 
-// `processes` generators on the fleet's client ("process 1", "process 2", ...), each pinned to
-// its share of the client's CPUs (round robin when there are fewer CPUs than processes).
-std::vector<drivers::LoadClient> LoadClients(const providers::Fleet& fleet, int processes);
+// `processes` generators on each of the fleet's client hosts, each pinned to its share of the
+// client's CPUs (round robin when there are fewer CPUs than processes), named by their host
+// ("client", "client-2") and process ("client process 2"); with several, each host's clock
+// offset to this machine's measured (kEnvironment when a host cannot tell its time).
+core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Fleet& fleet,
+                                                           int processes);
 
-// One pass: `driver` on the one client, or drivers::RunSplit over several.
-core::Result<results::TrialResult> RunPass(drivers::Driver& driver,
-                                           const std::vector<drivers::LoadClient>& clients,
-                                           const drivers::Target& target, const core::Load& load,
-                                           const core::Pass& pass,
+// How far `host`'s clock is ahead of this machine's, in microseconds: its time read over the
+// command channel against the midpoint of the round trip.
+core::Result<int64_t> ClockOffsetUs(hosts::Host& host);
+
+// One pass by the fleet's generators (LoadClients): `driver` on the one client, or
+// drivers::RunSplit over several.
+core::Result<results::TrialResult> RunPass(drivers::Driver& driver, const providers::Fleet& fleet,
+                                           int processes, const drivers::Target& target,
+                                           const core::Load& load, const core::Pass& pass,
                                            const std::filesystem::path& raw_report);
 
 }  // namespace dfbench::scenarios

@@ -30,19 +30,33 @@ std::string Write(const Results& r, OutputFormat format, const Writers<Results>&
   return writers.table(r);
 }
 
-}  // namespace
-
-std::string Render(const results::RunResults& r, OutputFormat format) {
-  return Write(r, format,
-               Writers<results::RunResults>{results::RenderRunTable, results::RenderRunJson,
-                                            results::RenderRunCsv});
+// The per-generator table below the engines' (a table's), "" when no trial had several.
+std::string ClientSection(const std::vector<results::EngineResult>& engines, OutputFormat format,
+                          bool per_client) {
+  if (!per_client || format != OutputFormat::kTable) return "";
+  const std::string table = results::RenderClientTable(engines);
+  return table.empty() ? "" : "\nload generators:\n" + table;
 }
 
-std::string Render(const results::CommandRunResults& r, OutputFormat format) {
+}  // namespace
+
+std::string Render(const results::RunResults& r, OutputFormat format, bool per_client) {
+  return Write(r, format,
+               Writers<results::RunResults>{results::RenderRunTable, results::RenderRunJson,
+                                            results::RenderRunCsv}) +
+         ClientSection(r.engines, format, per_client);
+}
+
+std::string Render(const results::CommandRunResults& r, OutputFormat format, bool per_client) {
+  std::vector<results::EngineResult> engines;
+  for (const auto& c : r.commands) {
+    for (const auto& row : c.engines) engines.push_back(row.result);
+  }
   return Write(r, format,
                Writers<results::CommandRunResults>{results::RenderCommandRunTable,
                                                    results::RenderCommandRunJson,
-                                                   results::RenderCommandRunCsv});
+                                                   results::RenderCommandRunCsv}) +
+         ClientSection(engines, format, per_client);
 }
 
 std::string Render(const results::SweepResults& r, OutputFormat format) {

@@ -23,9 +23,12 @@ inline constexpr core::EnumNames<OutputFormat, 3> kOutputFormatNames{
       {OutputFormat::kJson, "json"},
       {OutputFormat::kCsv, "csv"}}}};
 
-// The results in `format`: the comparison table, results.json's text or results.csv's.
-std::string Render(const results::RunResults& r, OutputFormat format);
-std::string Render(const results::CommandRunResults& r, OutputFormat format);
+// The results in `format`: the comparison table, results.json's text or results.csv's. With
+// `per_client`, the table is followed by each load generator's part of each trial measured by
+// several (--per-client).
+std::string Render(const results::RunResults& r, OutputFormat format, bool per_client = false);
+std::string Render(const results::CommandRunResults& r, OutputFormat format,
+                   bool per_client = false);
 std::string Render(const results::MemoryRunResults& r, OutputFormat format);
 // Defined with the replication scenario (replication.cc), whose table it is.
 std::string Render(const results::ReplicationRunResults& r, OutputFormat format);
@@ -38,11 +41,5 @@ int ExitCode(std::optional<results::RunStatus> run_status);
 // Writes `rendered` to stdout and "results: <path>" to stderr; returns ExitCode(run_status).
 int Publish(const std::string& rendered, const std::filesystem::path& results_path,
             std::optional<results::RunStatus> run_status);
-
-// Publishes any result kind that has a Render overload.
-template <class Results>
-int Publish(const Results& r, OutputFormat format, const std::filesystem::path& results_path) {
-  return Publish(Render(r, format), results_path, r.status);
-}
 
 }  // namespace dfbench::scenarios

@@ -28,12 +28,11 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
   SetReferenceTuning(spec, row);
   if (!turn) return !core::InterruptRequested();
   const drivers::Target target = turn->target();
-  const auto clients = LoadClients(fleet, o.loadgen_processes);
   if (o.warmup_requests > 0) {
     const core::Pass warm = core::Pass::Requests(o.warmup_requests);
     core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
                 o.warmup_requests, core::TotalRequests(load, warm));
-    auto w = RunPass(*o.driver, clients, target, load, warm,
+    auto w = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, warm,
                      dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
     row->warmup_ops = w->ops + w->errors;
@@ -42,7 +41,8 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     if (!turn->Healthy(core::Format("trial {}", t))) return true;
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
-    auto trial = RunPass(*o.driver, clients, target, load, o.TrialPass(), dir / "memtier" / raw);
+    auto trial = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, o.TrialPass(),
+                         dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
