@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 namespace dfbench::core {
@@ -10,6 +11,13 @@ using SystemTime = std::chrono::system_clock::time_point;
 
 // "2026-04-08T14:32:17Z"
 std::string FormatIso8601(SystemTime t);
+// Now on the wall clock, in microseconds since the epoch: what hosts' clocks compare in.
+inline int64_t NowEpochUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 inline std::string NowIso8601() {
   return FormatIso8601(std::chrono::system_clock::now());
 }

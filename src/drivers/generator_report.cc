@@ -114,9 +114,10 @@ core::Result<GeneratorReport> ParseGeneratorReport(const std::string& json_text,
   return r;
 }
 
-core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPart>& parts) {
+core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPart>& parts,
+                                                   core::HdrHistogram* merged_out) {
   if (parts.empty()) return core::Fail(core::ErrorKind::kUsage, "no load generator to merge");
-  std::optional<core::HdrHistogram> merged;
+  std::optional<core::HdrHistogram> all;
   const int64_t unit_ns = parts.front().report.unit_ns;
   int64_t first_start = std::numeric_limits<int64_t>::max(), last_start = 0, last_finish = 0;
   results::TrialResult t;
@@ -130,9 +131,9 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
     if (r.unit_ns != unit_ns) {
       return core::Fail(core::ErrorKind::kUsage, p.name + ": a histogram in other units");
     }
-    if (!merged) {
-      merged = *r.histogram;
-    } else if (auto st = merged->Merge(*r.histogram); !st) {
+    if (!all) {
+      all = *r.histogram;
+    } else if (auto st = all->Merge(*r.histogram); !st) {
       return core::Fail(core::ErrorKind::kUsage, p.name + ": " + st.error().message);
     }
     const int64_t start = r.start_epoch_us - p.clock_offset_us;
@@ -146,9 +147,9 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
   t.duration_sec = static_cast<double>(last_finish - first_start) / 1e6;
   if (t.duration_sec > 0) t.throughput = static_cast<double>(t.ops) / t.duration_sec;
   t.avg_latency = t.ops > 0 ? latency_sum / static_cast<double>(t.ops) : 0;
-  t.p50 = Ms(merged->ValueAtPercentile(50), unit_ns);
-  t.p99 = Ms(merged->ValueAtPercentile(99), unit_ns);
-  t.p999 = Ms(merged->ValueAtPercentile(99.9), unit_ns);
+  t.p50 = Ms(all->ValueAtPercentile(50), unit_ns);
+  t.p99 = Ms(all->ValueAtPercentile(99), unit_ns);
+  t.p999 = Ms(all->ValueAtPercentile(99.9), unit_ns);
   t.start_skew_ms = static_cast<double>(last_start - first_start) / 1000;
   for (const GeneratorPart& p : parts) {
     const results::TrialResult& r = p.report.trial;
@@ -176,6 +177,7 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
              static_cast<double>(p.report.start_epoch_us - p.clock_offset_us - first_start) / 1000,
          .client_bound = bound});
   }
+  if (merged_out != nullptr) *merged_out = std::move(*all);
   return t;
 }
 

@@ -61,7 +61,9 @@ struct GeneratorPart {
 // merged bucket by bucket (never percentiles averaged), the average weighted by ops; each
 // part in `clients` with its CPU use (its group's, when it shares CPUs), the start skew, and
 // client_bound when any generator was. kUsage when a
-// histogram is missing or the histograms do not share a geometry.
-core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPart>& parts);
+// histogram is missing or the histograms do not share a geometry. `merged`, when given, gets
+// the merged histogram (in the parts' unit).
+core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPart>& parts,
+                                                   core::HdrHistogram* merged = nullptr);
 
 }  // namespace dfbench::drivers

@@ -7,18 +7,13 @@
 #include "core/files.h"
 #include "core/format.h"
 #include "core/log.h"
+#include "core/time_format.h"
 #include "drivers/generator_report.h"
 
 namespace dfbench::drivers {
 namespace {
 
 namespace fs = std::filesystem;
-
-int64_t NowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool SplitsKeys(const core::Load& load, const core::Pass& pass) {
   return pass.length == core::Pass::Length::kFill ||
@@ -94,7 +89,7 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
   auto shares = SplitLoad(load, pass, clients.size());
   if (!shares) return tl::unexpected(shares.error());
   const int64_t start_us =
-      NowUs() + std::chrono::microseconds(kStartAllowance).count() +
+      core::NowEpochUs() + std::chrono::microseconds(kStartAllowance).count() +
       std::chrono::duration_cast<std::chrono::microseconds>(pass.warmup_time).count();
   std::vector<core::Result<results::TrialResult>> runs(
       clients.size(), core::Fail(core::ErrorKind::kFailure, "not run"));
@@ -136,12 +131,11 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
                      .cpu_group = CpuGroup(clients[i]),
                      .group_cpus = static_cast<int>(clients[i].cpus.size())});
   }
-  auto merged = MergeGenerators(parts);
+  core::HdrHistogram all = *parts[0].report.histogram;  // replaced by the merge
+  auto merged = MergeGenerators(parts, &all);
   if (!merged) return tl::unexpected(merged.error());
-  core::HdrHistogram all = *parts[0].report.histogram;
   nlohmann::json names = nlohmann::json::array();
   for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) (void)all.Merge(*parts[i].report.histogram);  // MergeGenerators checked them
     merged->clients[i].raw_file = PartPath(raw_report, i + 1).filename().string();
     names.push_back(merged->clients[i].raw_file);
     const GeneratorReport& r = parts[i].report;

@@ -171,9 +171,7 @@ std::string EngineTable(const std::vector<results::EngineResult>& engines,
       if (why != e.error) notes += "<span class=\"error\">" + H(why) + "</span> ";
     }
     if (e.approximate) notes += "<span class=\"warn\">approximate</span>";
-    const auto bound = std::count_if(e.trials.begin(), e.trials.end(),
-                                     [](const results::TrialResult& t) { return t.client_bound; });
-    if (bound > 0) {
+    if (const size_t bound = e.ClientBoundTrials(); bound > 0) {
       notes += "<span class=\"warn\">" +
                H(core::Format("client-bound in {} of {} trials: add load generators", bound,
                               e.trials.size())) +

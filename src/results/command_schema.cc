@@ -77,12 +77,16 @@ std::string RenderCommandRunCsv(const CommandRunResults& r) {
   return out;
 }
 
-std::string RenderCommandRunTable(const CommandRunResults& r) {
+std::vector<EngineResult> EngineRows(const CommandRunResults& r) {
   std::vector<EngineResult> engines;
   for (const auto& c : r.commands) {
     for (const auto& row : c.engines) engines.push_back(row.result);
   }
-  return Header(r) + RenderEngineTable(engines);
+  return engines;
+}
+
+std::string RenderCommandRunTable(const CommandRunResults& r) {
+  return Header(r) + RenderEngineTable(EngineRows(r));
 }
 
 }  // namespace dfbench::results

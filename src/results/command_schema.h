@@ -132,4 +132,7 @@ std::string RenderCommandRunCsv(const CommandRunResults& r);
 // A header line naming the command and the load, then the engine table of `run`.
 std::string RenderCommandRunTable(const CommandRunResults& r);
 
+// Every engine row of the run, command by command (what its tables list).
+std::vector<EngineResult> EngineRows(const CommandRunResults& r);
+
 }  // namespace dfbench::results

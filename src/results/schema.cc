@@ -57,6 +57,11 @@ void EngineResult::Aggregate() {
   avg_latency = summarize(&TrialResult::avg_latency);
 }
 
+size_t EngineResult::ClientBoundTrials() const {
+  return static_cast<size_t>(std::count_if(trials.begin(), trials.end(),
+                                           [](const TrialResult& t) { return t.client_bound; }));
+}
+
 RunLoadRecord RecordOf(const core::Load& load, const core::Pass& pass) {
   const bool timed = pass.length == core::Pass::Length::kTestTime;
   return {.threads = load.threads,

@@ -115,6 +115,8 @@ struct EngineResult : EngineRecord {
 
   // Recomputes the Stats fields from the trials that did not fail (all zero when none).
   void Aggregate();
+  // How many of its trials measured their load generator as much as the engine.
+  size_t ClientBoundTrials() const;
 };
 
 // The load of a `run` as its result files record it, under the reference's "memtier" key

@@ -90,8 +90,7 @@ namespace {
 
 // "client-bound in 2 of 3 trials": its figures measure the load generator as much as the engine.
 std::string ClientBoundNote(const EngineResult& e) {
-  const auto bound = std::count_if(e.trials.begin(), e.trials.end(),
-                                   [](const TrialResult& t) { return t.client_bound; });
+  const size_t bound = e.ClientBoundTrials();
   if (bound == 0) return "";
   return core::Format("client-bound in {} of {} trial{} (add load generators)", bound,
                       e.trials.size(), e.trials.size() == 1 ? "" : "s");

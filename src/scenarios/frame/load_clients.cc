@@ -5,23 +5,14 @@
 
 #include "core/cpu_share.h"
 #include "core/text.h"
+#include "core/time_format.h"
 
 namespace dfbench::scenarios {
 
-namespace {
-
-int64_t NowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 core::Result<int64_t> ClockOffsetUs(hosts::Host& host) {
-  const int64_t before = NowUs();
+  const int64_t before = core::NowEpochUs();
   auto out = host.Run({.argv = {"date", "+%s%N"}, .timeout = std::chrono::seconds(10)});
-  const int64_t after = NowUs();
+  const int64_t after = core::NowEpochUs();
   if (!out) return tl::unexpected(out.error());
   int64_t ns = 0;
   const std::string text = core::Trim(out->out);

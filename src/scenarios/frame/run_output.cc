@@ -48,15 +48,11 @@ std::string Render(const results::RunResults& r, OutputFormat format, bool per_c
 }
 
 std::string Render(const results::CommandRunResults& r, OutputFormat format, bool per_client) {
-  std::vector<results::EngineResult> engines;
-  for (const auto& c : r.commands) {
-    for (const auto& row : c.engines) engines.push_back(row.result);
-  }
   return Write(r, format,
                Writers<results::CommandRunResults>{results::RenderCommandRunTable,
                                                    results::RenderCommandRunJson,
                                                    results::RenderCommandRunCsv}) +
-         ClientSection(engines, format, per_client);
+         ClientSection(results::EngineRows(r), format, per_client);
 }
 
 std::string Render(const results::SweepResults& r, OutputFormat format) {
