@@ -78,6 +78,14 @@ core::Status FormCluster(const std::vector<ClusterMember>& members,
   }
   const int count = static_cast<int>(members.size());
   for (int i = 0; i < count; ++i) {
+    // Each node its own config epoch before it meets the others, as redis-cli --cluster create
+    // does: left all at 0, the nodes settle the collision later by bumping epochs, and a slot
+    // moved meanwhile can be taken back by its old owner's higher epoch (MOVED back and forth).
+    if (auto st = MemberCommand(clients[i], members[i],
+                                {"CLUSTER", "SET-CONFIG-EPOCH", std::to_string(i + 1)});
+        !st) {
+      return st;
+    }
     if (auto st = AssignSlots(clients[i], members[i], EvenSlotRange(i, count)); !st) return st;
   }
   for (int i = 1; i < count; ++i) {

@@ -55,6 +55,7 @@ TEST_F(DeploymentTest, ThreeShardsFormOneClusterAndStopTogether) {
   EXPECT_TRUE(d->cluster());
   EXPECT_EQ(d->tuning()["shards"], 3);
   std::vector<int> ports;
+  std::set<std::string> epochs;
   for (auto& shard : d->processes()) {
     ports.push_back(shard.port());
     auto client =
@@ -64,8 +65,11 @@ TEST_F(DeploymentTest, ThreeShardsFormOneClusterAndStopTogether) {
     ASSERT_TRUE(info);
     EXPECT_EQ(protocol::InfoField(info->str, "cluster_state"), "ok");
     EXPECT_EQ(protocol::InfoField(info->str, "cluster_known_nodes"), "3");
+    epochs.insert(protocol::InfoField(info->str, "cluster_my_epoch"));
   }
   EXPECT_EQ(std::set<int>(ports.begin(), ports.end()).size(), 3u);
+  // Distinct from the start, so no slot ever changes owner by an epoch collision settling.
+  EXPECT_EQ(epochs, (std::set<std::string>{"1", "2", "3"}));
   EXPECT_EQ(d->tuning()["shard_ports"], nlohmann::json(ports));
   EXPECT_TRUE(d->OnEach(&RunningEngine::Flush));
   ASSERT_TRUE(d->OnEach(&RunningEngine::HealthCheck));
