@@ -253,7 +253,8 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   SetupOptions setup = LocalRedis("flow-starved");
   setup.pin_cpus = true;
   ASSERT_TRUE(CreateSetup(setup));
-  const auto client = state::Load("flow-starved")->FindHost("client");
+  const state::SetupState setup_state = Load("flow-starved");  // FindHost points into it
+  const auto* client = setup_state.FindHost("client");
   ASSERT_NE(client, nullptr);
   core::SpawnOptions hog{.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus};
   auto busy = core::Spawn(hog);
