@@ -43,12 +43,6 @@ std::string AmiParameterName(Arch arch) {
   return arch == Arch::kArm64 ? "UbuntuAmiArm64" : "UbuntuAmiAmd64";
 }
 
-const InstanceSpec& SpecOf(const FleetPlan& plan, const std::string& role) {
-  if (role == "server") return plan.server;
-  if (role == "client") return plan.client;
-  return plan.replica;
-}
-
 // The Tags block of a resource, indented for a resource's Properties.
 std::string Tags(const FleetPlan& plan, const std::string& name, const std::string& role = "") {
   std::string out = "      Tags:\n";
@@ -143,7 +137,7 @@ std::string Access(const FleetPlan& plan, const std::string& base) {
 
 std::string InstanceResource(const FleetPlan& plan, const std::string& base,
                              const std::string& role) {
-  const InstanceSpec& spec = SpecOf(plan, role);
+  const InstanceSpec& spec = InstanceOf(plan, role);
   std::string y = "  " + RolePrefix(role) + "Instance:\n    Type: AWS::EC2::Instance\n";
   // Instances install packages at boot: their route to the internet must exist first.
   y += "    DependsOn:\n      - DefaultRoute\n      - SubnetRouteTableAssociation\n";
@@ -199,8 +193,15 @@ std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch) {
 
 std::vector<std::string> FleetRoles(const FleetPlan& plan) {
   std::vector<std::string> roles = {"server", "client"};
+  for (int i = 2; i <= plan.clients; ++i) roles.push_back("client-" + std::to_string(i));
   for (int i = 0; i < plan.replicas; ++i) roles.push_back("replica-" + std::to_string(i));
   return roles;
+}
+
+const InstanceSpec& InstanceOf(const FleetPlan& plan, const std::string& role) {
+  if (role == "server") return plan.server;
+  if (role.rfind("client", 0) == 0) return plan.client;
+  return plan.replica;
 }
 
 RoleOutputs OutputKeys(const std::string& role) {
@@ -214,6 +215,10 @@ core::Status ValidatePlan(const FleetPlan& plan, std::vector<std::string>* warni
   if (plan.replicas < 0 || plan.replicas > 16) {
     return core::Fail(core::ErrorKind::kUsage,
                       "--replicas " + std::to_string(plan.replicas) + ": use 0 to 16");
+  }
+  if (plan.clients < 1 || plan.clients > 16) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "--client-count " + std::to_string(plan.clients) + ": use 1 to 16");
   }
   if (plan.public_key.empty() || plan.public_key.find('\n') != std::string::npos) {
     return core::Fail(core::ErrorKind::kUsage, "the public key must be one OpenSSH key line");
@@ -241,15 +246,15 @@ std::string RenderTemplate(const FleetPlan& plan) {
   const std::vector<std::string> roles = FleetRoles(plan);
   std::string y = "AWSTemplateFormatVersion: \"2010-09-09\"\n";
   y += "Description: " +
-       Quote(core::Format("dfbench fleet {} ({}): server {} {}, client {} {}, {} replica(s), "
+       Quote(core::Format("dfbench fleet {} ({}): server {} {}, {} client {} {}, {} replica(s), "
                           "Ubuntu {}",
                           plan.setup_id, plan.region, plan.server.type, ArchName(plan.server.arch),
-                          plan.client.type, ArchName(plan.client.arch), plan.replicas,
+                          plan.clients, plan.client.type, ArchName(plan.client.arch), plan.replicas,
                           plan.ubuntu_version)) +
        "\n";
   // One AMI parameter per architecture in use (an unused parameter is a lint warning).
   std::set<Arch> arches;
-  for (const auto& role : roles) arches.insert(SpecOf(plan, role).arch);
+  for (const auto& role : roles) arches.insert(InstanceOf(plan, role).arch);
   y += "Parameters:\n";
   for (Arch arch : arches) {
     y += "  " + AmiParameterName(arch) + ":\n";

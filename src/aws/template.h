@@ -32,12 +32,13 @@ struct FleetPlan {
   int replicas = 0;
   std::string ubuntu_version = "22.04";
   std::string public_key;  // one OpenSSH public key line ("ssh-rsa AAAA... comment")
+  int clients = 1;         // client instances: "client", "client-2", ... all of `client`'s type
 };
 
 // kUsage, one line, for what AWS would refuse later (instance families outside cluster
 // placement, an Ubuntu release without Canonical AMIs, a setup id that cannot name a stack,
-// a negative replica count, an empty public key); architecture mismatches are appended to
-// `warnings` (non-fatal).
+// a replica count outside 0..16 or a client count outside 1..16, an empty public key); architecture
+// mismatches are appended to `warnings` (non-fatal).
 core::Status ValidatePlan(const FleetPlan& plan, std::vector<std::string>* warnings);
 
 // The stack of a setup: "dfbench-<id>". kUsage when the id has characters a stack name refuses
@@ -49,8 +50,11 @@ core::Result<std::string> StackName(const std::string& setup_id);
 std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch);
 
 // The roles of the plan's instances, as the ssh provider names hosts:
-// "server", "client", "replica-0", ...
+// "server", "client", "client-2", ..., "replica-0", ...
 std::vector<std::string> FleetRoles(const FleetPlan& plan);
+
+// The instance type and architecture of one of the plan's roles.
+const InstanceSpec& InstanceOf(const FleetPlan& plan, const std::string& role);
 
 // The Outputs keys of one role ("replica-1" → "Replica1InstanceId", ...).
 struct RoleOutputs {

@@ -30,7 +30,8 @@ TEST(TemplateLintTest, EveryCombinationPassesCfnLint) {
                        .replica = {type, arch},
                        .replicas = replicas,
                        .ubuntu_version = ubuntu,
-                       .public_key = "ssh-rsa AAAAB3NzaC1yc2E lint@dfbench"};
+                       .public_key = "ssh-rsa AAAAB3NzaC1yc2E lint@dfbench",
+                       .clients = replicas + 1};  // one, two and three clients too
         std::vector<std::string> warnings;
         ASSERT_TRUE(ValidatePlan(plan, &warnings));
         ASSERT_TRUE(warnings.empty());

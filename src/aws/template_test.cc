@@ -72,6 +72,24 @@ TEST(TemplateTest, OutputsEveryInstance) {
   EXPECT_NE(y.find("Value: !GetAtt Replica0Instance.PrivateIp"), std::string::npos);
 }
 
+// Client instances beyond the first are client-2, client-3, ... of the client's type.
+TEST(TemplateTest, SeveralClientsAreNumberedInstancesOfTheClientType) {
+  FleetPlan plan = Plan(1);
+  plan.clients = 3;
+  EXPECT_EQ(FleetRoles(plan),
+            (std::vector<std::string>{"server", "client", "client-2", "client-3", "replica-0"}));
+  EXPECT_EQ(&InstanceOf(plan, "client-3"), &plan.client);
+  EXPECT_EQ(&InstanceOf(plan, "replica-0"), &plan.replica);
+  const std::string y = RenderTemplate(plan);
+  EXPECT_NE(y.find("  Client3Instance:\n"), std::string::npos);
+  EXPECT_NE(y.find("Value: !GetAtt Client2Instance.PublicIp"), std::string::npos);
+  std::vector<std::string> warnings;
+  plan.clients = 0;
+  EXPECT_EQ(ValidatePlan(plan, &warnings).error().message, "--client-count 0: use 1 to 16");
+  plan.clients = 17;
+  EXPECT_FALSE(ValidatePlan(plan, &warnings));
+}
+
 TEST(TemplateTest, AmiParametersPerArchitectureInUse) {
   EXPECT_EQ(UbuntuAmiParameter("22.04", Arch::kArm64),
             "/aws/service/canonical/ubuntu/server/22.04/stable/current/arm64/hvm/ebs-gp2/ami-id");

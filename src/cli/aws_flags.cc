@@ -34,6 +34,9 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
                   "x86_64 or arm64 (arm64 runs dfbench-linux-aarch64 from beside dfbench: "
                   "scripts/build-arm64.sh)")
       ->capture_default_str();
+  AddRangedOption(sub, "--client-count", &f->client_count, NumberKind::kInteger,
+                  "Client instances (1-16): a run splits its load among them and merges their "
+                  "histograms");
   auto* replicas =
       sub->add_option(
              "--replicas", f->replicas,
@@ -60,6 +63,7 @@ void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) 
   o->aws.client = plan.client;
   o->aws.replica = plan.replica;
   o->aws.replicas = plan.replicas;
+  o->aws.clients = plan.clients;
   o->aws.ubuntu_version = plan.ubuntu_version;
 }
 
@@ -79,6 +83,7 @@ aws::FleetPlan ToFleetPlan(const AwsFleetFlags& f, const std::string& setup_id,
       f.replica_instance.empty() ? f.server_instance : f.replica_instance,
       f.replica_arch.empty() ? plan.server.arch : ArchOrExit(f.replica_arch, "--replica-arch")};
   plan.replicas = f.replicas;
+  plan.clients = f.client_count;
   plan.ubuntu_version = f.ubuntu_version;
   plan.public_key = public_key;
   std::vector<std::string> warnings;
@@ -90,9 +95,7 @@ aws::FleetPlan ToFleetPlan(const AwsFleetFlags& f, const std::string& setup_id,
 std::string CostLine(const aws::FleetPlan& plan) {
   std::vector<std::string> types;
   for (const auto& role : aws::FleetRoles(plan)) {
-    types.push_back(role == "server"   ? plan.server.type
-                    : role == "client" ? plan.client.type
-                                       : plan.replica.type);
+    types.push_back(aws::InstanceOf(plan, role).type);
   }
   return aws::CostLine(types, plan.region);
 }

@@ -20,6 +20,7 @@ struct AwsFleetFlags {
   std::string server_arch = "x86_64";
   std::string client_arch = "x86_64";
   int replicas = 0;
+  int client_count = 1;          // client instances, all of --client-instance
   std::string replica_instance;  // "" = the server's
   std::string replica_arch;      // "" = the server's
   std::string ubuntu_version = "22.04";

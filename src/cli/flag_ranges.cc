@@ -45,6 +45,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--port", kInteger, 1, 65535},
       {"--ssh-port", kInteger, 1, 65535},
       {"--replicas", kInteger, 0, 16},
+      {"--client-count", kInteger, 1, 16},
       {"--ssh-wait", kDuration, kSecondUs, kDayUs},
       // run-commands, run-commands-dfly, sweep
       {"--key-maximum", kInteger, 1, kKeyRangeMax},

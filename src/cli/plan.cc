@@ -97,9 +97,7 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
       core::Format("dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS):\n",
                    quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region);
   for (const auto& role : aws::FleetRoles(fleet)) {
-    const aws::InstanceSpec& spec = role == "server"   ? fleet.server
-                                    : role == "client" ? fleet.client
-                                                       : fleet.replica;
+    const aws::InstanceSpec& spec = aws::InstanceOf(fleet, role);
     p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
                       o.aws.ubuntu_version);
   }

@@ -40,7 +40,8 @@ constexpr FlagRule kFlagRules[] = {
      Advice::kFleet},
     // On this machine --replicas starts replica engines (for run-replication).
     {{"--replicas"}, kAws | kLocal, Advice::kFleet},
-    {{"--replica-instance", "--replica-arch", "--ubuntu-version", "--region", "--ssh-wait"},
+    {{"--client-count", "--replica-instance", "--replica-arch", "--ubuntu-version", "--region",
+      "--ssh-wait"},
      kAws,
      Advice::kFleet},
     {{"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",

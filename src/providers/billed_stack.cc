@@ -1,5 +1,7 @@
 #include "providers/billed_stack.h"
 
+#include <algorithm>
+
 #include "aws/prices.h"
 #include "core/time_format.h"
 #include "providers/provider.h"
@@ -18,8 +20,12 @@ std::optional<BilledStack> BilledStackOf(const state::SetupState& s) {
                     .instance_types = {}};
   for (const auto& i : recorded.instances) stack.instance_types.push_back(i.type);
   if (stack.instance_types.empty()) {
-    for (const std::string& type : {s.settings.server_instance, s.settings.client_instance}) {
-      if (!type.empty()) stack.instance_types.push_back(type);
+    if (!s.settings.server_instance.empty()) {
+      stack.instance_types.push_back(s.settings.server_instance);
+    }
+    const int clients = std::max(s.settings.client_count, 1);
+    for (int c = 0; c < clients && !s.settings.client_instance.empty(); ++c) {
+      stack.instance_types.push_back(s.settings.client_instance);
     }
     const std::string& replica = s.settings.replica_instance;
     const int replicas = s.settings.replicas.Count();

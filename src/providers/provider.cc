@@ -45,8 +45,8 @@ void RecordEngine(state::SetupState* state, const state::EngineInstall& install)
 aws::FleetPlan FleetPlanOf(const AwsRequest& r, const std::string& setup_id,
                            const std::string& public_key) {
   // In FleetPlan's field order.
-  return {setup_id,  r.region,   r.server,         r.client,
-          r.replica, r.replicas, r.ubuntu_version, public_key};
+  return {setup_id,   r.region,         r.server,   r.client, r.replica,
+          r.replicas, r.ubuntu_version, public_key, r.clients};
 }
 
 FleetLabels RecordedFleetLabels(const state::SetupState& s) {

@@ -60,6 +60,7 @@ struct AwsRequest {
   aws::InstanceSpec client{"c5.2xlarge", aws::Arch::kX86_64};
   aws::InstanceSpec replica{"c6i.2xlarge", aws::Arch::kX86_64};
   int replicas = 0;
+  int clients = 1;  // client instances (--client-count)
   std::string ubuntu_version = "22.04";
   std::chrono::seconds stack_timeout{1800};  // CreateStack until CREATE_COMPLETE
   std::chrono::seconds ssh_wait{600};        // new instances until sshd takes the key

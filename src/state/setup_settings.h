@@ -48,6 +48,7 @@ struct SetupSettings {
   std::string region;
   std::string server_instance, server_arch;
   std::string client_instance, client_arch;
+  int client_count = 0;  // aws: client instances when more than one
   std::string replica_instance, replica_arch;
 };
 
@@ -59,8 +60,8 @@ std::string InstanceType(const SetupSettings& s, const std::string& role);
 std::string InstanceArch(const SetupSettings& s, const std::string& role);
 
 void Fields(auto& v, results::FieldsOf<SetupSettings> auto& x) {
-  DFBENCH_OPTIONAL_FIELDS(client, client_arch, client_instance, client_private_ip, dragonfly_binary,
-                          dragonfly_version)
+  DFBENCH_OPTIONAL_FIELDS(client, client_arch, client_count, client_instance, client_private_ip,
+                          dragonfly_binary, dragonfly_version)
   DFBENCH_FIELDS(engines)
   DFBENCH_OPTIONAL_FIELDS(memcached_binary, memcached_version)
   DFBENCH_FIELDS(pin_cpus)

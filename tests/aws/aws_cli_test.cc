@@ -125,6 +125,41 @@ TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
   EXPECT_TRUE(Contains(r.err, "is already destroyed; nothing to do")) << r.err;
 }
 
+// Two client instances: planned and billed as such, set up as client and client-2, and a run
+// from both merged into one trial (the bed's third host takes the second client).
+TEST_F(AwsCliTest, TwoClientInstancesShareTheLoad) {
+  DfbenchRunner dfb("aws-clients");
+  CliResult r = dfb.Run(
+      Concat(SetupArgs("setup", "two", 0, "redis"), {"--provider", "aws", "--client-count", "2"}),
+      std::chrono::minutes(10));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "  client-2   c5.2xlarge x86_64, Ubuntu 22.04\n")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "cost: ~$1.020/hr on demand in us-east-1")) << r.err;  // 3 hosts
+  EXPECT_TRUE(Contains(r.err, "Uploading dfbench to the clients")) << r.err;
+  const json st = dfb.State("two");
+  EXPECT_EQ(st["provider_data"]["aws"]["instances"].size(), 3u);
+  EXPECT_EQ(st["settings"]["client_count"], 2);
+
+  r = dfb.Run(Concat({"run", "--id", "two", "--engines", "redis", "--output", "json"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json out = json::parse(r.out);
+  const json& redis = out["engines"][0];
+  uint64_t client_ops = redis["warmup_ops"].get<uint64_t>();
+  for (const json& trial : redis["trials"]) {
+    ASSERT_EQ(trial["clients"].size(), 2u) << trial;
+    EXPECT_EQ(trial["clients"][1]["name"], "client-2");
+    EXPECT_EQ(
+        trial["clients"][0]["ops"].get<uint64_t>() + trial["clients"][1]["ops"].get<uint64_t>(),
+        trial["ops"].get<uint64_t>());
+    client_ops += trial["ops"].get<uint64_t>() + trial["errors"].get<uint64_t>();
+  }
+  EXPECT_EQ(redis["server_ops"].get<uint64_t>(), client_ops);
+
+  r = dfb.Run({"destroy", "--id", "two", "--yes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  ExpectStackGone("two");
+}
+
 TEST_F(AwsCliTest, QuickstartDestroysUnlessSkipDestroy) {
   DfbenchRunner dfb("aws-quickstart");
   CliResult r = dfb.Run(Concat(Concat(SetupArgs("quickstart", "qs", 0, "redis"), kSmallRun),

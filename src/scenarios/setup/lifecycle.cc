@@ -72,6 +72,7 @@ void AwsSettings(const SetupOptions& options, state::SetupSettings* s) {
   s->replica_instance = a.replica.type;
   s->replica_arch = aws::ArchName(a.replica.arch);
   s->replicas.count = a.replicas;
+  if (a.clients > 1) s->client_count = a.clients;
   s->ssh_user = options.ssh.user;
 }
 
