@@ -346,6 +346,14 @@ std::string HistogramLog(const HdrHistogram& h, const std::string& comment, doub
       static_cast<double>(h.Max()) / max_scale, h.CompressedBase64());
 }
 
+std::vector<HdrFile> MemtierHdrFiles(const HdrHistogram& h, int64_t unit_ns,
+                                     const std::string& stem, const std::string& comment,
+                                     double start_epoch_sec, double end_epoch_sec) {
+  const double per_ms = 1e6 / static_cast<double>(unit_ns);
+  return {{stem + ".txt", PercentileTable(h, per_ms, 10)},
+          {stem + ".hgrm", HistogramLog(h, comment, start_epoch_sec, end_epoch_sec, 1)}};
+}
+
 std::string Base64Encode(std::string_view bytes) {
   std::string out;
   for (size_t i = 0; i < bytes.size(); i += 3) {

@@ -92,6 +92,20 @@ std::string PercentileTable(const HdrHistogram& h, double value_scale, int ticks
 std::string HistogramLog(const HdrHistogram& h, const std::string& comment, double start_epoch_sec,
                          double end_epoch_sec, double max_scale);
 
+// The files memtier's --hdr-file-prefix writes for one histogram whose values count `unit_ns`
+// nanoseconds each: <stem>.txt, the percentile table in ms (HdrHistogram_c's, 10 ticks per half
+// distance, as memtier prints it), and <stem>.hgrm, the histogram log titled `comment`.
+struct HdrFile {
+  std::string path;
+  std::string text;
+};
+std::vector<HdrFile> MemtierHdrFiles(const HdrHistogram& h, int64_t unit_ns,
+                                     const std::string& stem, const std::string& comment,
+                                     double start_epoch_sec, double end_epoch_sec);
+
+// The stem memtier gives the whole run's histogram files after the prefix.
+inline constexpr std::string_view kFullRunStem = "_FULL_RUN_1";
+
 // RFC 4648 base64 (with padding); Base64Decode refuses anything else with kFailure.
 std::string Base64Encode(std::string_view bytes);
 Result<std::string> Base64Decode(std::string_view text);

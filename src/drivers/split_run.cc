@@ -21,23 +21,24 @@ bool SplitsKeys(const core::Load& load, const core::Pass& pass) {
                                    load.key_pattern == core::KeyPattern::kParallel));
 }
 
-// "<dir>/redis-t1.json", 2 -> "<dir>/redis-t1-2.json"; "" -> the stem with `ext`.
-fs::path PartPath(const fs::path& raw, size_t part, const std::string& ext = ".json") {
+// "<dir>/redis-t1.json", 2 -> "<dir>/redis-t1-2.json".
+fs::path PartPath(const fs::path& raw, size_t part) {
   fs::path p = raw;
-  p.replace_filename(raw.stem().string() + (part > 0 ? "-" + std::to_string(part) : "") + ext);
+  p.replace_filename(raw.stem().string() + "-" + std::to_string(part) + ".json");
   return p;
 }
 
-// The histogram's HdrHistogram files beside `json` (<stem>.hgrm, <stem>.txt); one that cannot be
-// written is a line on stderr, not a failed trial (the JSON files hold the histograms too).
+// The histogram's HdrHistogram files beside `json`, named as memtier's --hdr-file-prefix <stem>
+// names them (<stem>_FULL_RUN_1.txt, .hgrm: clear of the <stem>.txt an external tool's stdout
+// is kept in). One that cannot be written is a line on stderr, not a failed trial (the JSON
+// files hold the histograms too).
 void WriteHdrFiles(const core::HdrHistogram& h, int64_t unit_ns, const fs::path& json,
                    const std::string& what, double start_sec, double end_sec) {
-  const double ms = 1e6 / static_cast<double>(unit_ns);
-  for (const auto& [path, text] :
-       {std::pair{PartPath(json, 0, ".txt"), core::PercentileTable(h, ms, 10)},
-        std::pair{PartPath(json, 0, ".hgrm"),
-                  core::HistogramLog(h, what, start_sec, end_sec, 1)}}) {
-    if (auto st = core::WriteFileAtomic(path, text); !st) core::Note(st.error().message);
+  const fs::path stem =
+      json.parent_path() / (json.stem().string() + std::string(core::kFullRunStem));
+  for (const auto& file :
+       core::MemtierHdrFiles(h, unit_ns, stem.string(), what, start_sec, end_sec)) {
+    if (auto st = core::WriteFileAtomic(file.path, file.text); !st) core::Note(st.error().message);
   }
 }
 
@@ -81,6 +82,16 @@ core::Result<std::vector<core::Load>> SplitLoad(const core::Load& load, const co
     shares.push_back(std::move(share));
   }
   return shares;
+}
+
+void WriteHdrFilesOf(const fs::path& raw_report, const std::string& what) {
+  auto text = core::ReadFile(raw_report);
+  if (!text) return;
+  auto report = ParseGeneratorReport(*text);
+  if (!report || !report->histogram) return;
+  WriteHdrFiles(*report->histogram, report->unit_ns, raw_report, what,
+                static_cast<double>(report->start_epoch_us) / 1e6,
+                static_cast<double>(report->finish_epoch_us) / 1e6);
 }
 
 core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<LoadClient>& clients,
@@ -140,8 +151,9 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
     names.push_back(merged->clients[i].raw_file);
     const GeneratorReport& r = parts[i].report;
     WriteHdrFiles(*r.histogram, r.unit_ns, PartPath(raw_report, i + 1),
-                  parts[i].name + " HDR latency histogram", r.start_epoch_us / 1e6,
-                  r.finish_epoch_us / 1e6);
+                  parts[i].name + " HDR latency histogram",
+                  static_cast<double>(r.start_epoch_us) / 1e6,
+                  static_cast<double>(r.finish_epoch_us) / 1e6);
   }
   const double start_sec = static_cast<double>(start_us) / 1e6;
   WriteHdrFiles(all, parts[0].report.unit_ns, raw_report,

@@ -47,4 +47,9 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
                                             const core::Pass& pass,
                                             const std::filesystem::path& raw_report);
 
+// The HdrHistogram files (<stem>.hgrm, <stem>.txt) of one generator's report at `raw_report`,
+// titled `what`, when the report holds a histogram (ours and memtier's JSON do; dfly_bench's
+// output does not, and gets none). A file that cannot be written is a line on stderr.
+void WriteHdrFilesOf(const std::filesystem::path& raw_report, const std::string& what);
+
 }  // namespace dfbench::drivers

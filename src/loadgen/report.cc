@@ -175,17 +175,18 @@ double ClientCpu::Demand() const {
   return (cpu_sec + run_delay_sec) / (wall_sec * usable_cpus);
 }
 
-std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
-  std::vector<HdrFile> files;
+std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
+  std::vector<core::HdrFile> files;
   const double start = static_cast<double>(report.start_epoch_ms) / 1000;
   const double end = static_cast<double>(report.finish_epoch_ms) / 1000;
   const auto add = [&](const SectionStats& s, const std::string& stem, const std::string& what) {
     if (!s.histogram) return;
-    // HdrHistogram_c's table with memtier's settings (10 ticks per half distance), in ms.
-    files.push_back({stem + ".txt", core::PercentileTable(*s.histogram, 1e6, 10)});
-    files.push_back({stem + ".hgrm", core::HistogramLog(*s.histogram, what, start, end, 1)});
+    for (auto& file : core::MemtierHdrFiles(*s.histogram, 1, stem, what, start, end)) {
+      files.push_back(std::move(file));
+    }
   };
-  add(report.totals, prefix + "_FULL_RUN_1", "Full Run command HDR latency histogram results");
+  add(report.totals, prefix + std::string(core::kFullRunStem),
+      "Full Run command HDR latency histogram results");
   for (const auto& s : report.sections) {
     add(s, prefix + "_" + s.type + "_command_run_1",
         s.type + " command HDR latency histogram results");

@@ -106,11 +106,7 @@ std::string ReportTable(const Report& report, const Config& config);
 // The HdrHistogram files of memtier's --hdr-file-prefix: for the totals and for each section,
 // the percentile table (.txt, in ms) and the histogram log (.hgrm, values in ns), named
 // <prefix>_FULL_RUN_1.* and <prefix>_<TYPE>_command_run_1.*.
-struct HdrFile {
-  std::string path;
-  std::string text;
-};
-std::vector<HdrFile> HdrFiles(const Report& report, const std::string& prefix);
+std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix);
 
 // "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
 std::string PercentileKey(double percentile);

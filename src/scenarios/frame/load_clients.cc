@@ -59,7 +59,9 @@ core::Result<results::TrialResult> RunPass(drivers::Driver& driver, const provid
   if (!found) return tl::unexpected(found.error());
   const std::vector<drivers::LoadClient>& clients = *found;
   if (clients.size() == 1) {
-    return driver.Run(*clients[0].host, target, load, pass, clients[0].cpus, raw_report);
+    auto trial = driver.Run(*clients[0].host, target, load, pass, clients[0].cpus, raw_report);
+    if (trial) drivers::WriteHdrFilesOf(raw_report, clients[0].name + " HDR latency histogram");
+    return trial;
   }
   return drivers::RunSplit(driver, clients, target, load, pass, raw_report);
 }

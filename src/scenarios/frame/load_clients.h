@@ -25,8 +25,8 @@ core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Flee
 // command channel against the midpoint of the round trip.
 core::Result<int64_t> ClockOffsetUs(hosts::Host& host);
 
-// One pass by the fleet's generators (LoadClients): `driver` on the one client, or
-// drivers::RunSplit over several.
+// One pass by the fleet's generators (LoadClients): `driver` on the one client (its report's
+// HdrHistogram files beside it), or drivers::RunSplit over several.
 core::Result<results::TrialResult> RunPass(drivers::Driver& driver, const providers::Fleet& fleet,
                                            int processes, const drivers::Target& target,
                                            const core::Load& load, const core::Pass& pass,

@@ -155,6 +155,11 @@ TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   EXPECT_EQ(results["engines"][0]["trials"].size(), 2u);
   // 1 x 2 x 300 requests per trial, each answered.
   EXPECT_EQ(results["engines"][0]["trials"][0]["ops"], 600);
+  // Its histogram in HdrHistogram's own files too: every request in it.
+  EXPECT_TRUE(fs::exists(dir / "memtier" / "redis-t1_FULL_RUN_1.hgrm"));
+  auto table = core::ReadFile(dir / "memtier" / "redis-t1_FULL_RUN_1.txt");
+  ASSERT_TRUE(table);
+  EXPECT_NE(table->find("Total count    =          600]"), std::string::npos) << *table;
 }
 
 // Redis's published setup in small: its own client profile and time-boxed trials. The engine's
@@ -236,10 +241,12 @@ TEST_F(ScenarioFlowTest, TwoLoadgenProcessesMergeTheirHistogramsExactly) {
     // The skew is the latest start after the earliest (0, and left out, when they agree).
     EXPECT_EQ(trial.value("start_skew_ms", 0.0), latest_start) << trial;
     ExpectMergedFromTheParts(dir, trial);
-    for (const char* ext : {".hgrm", ".txt"}) {
-      const std::string stem = trial["raw_file"].get<std::string>();
-      EXPECT_TRUE(fs::exists(state::SetupDir("flow-processes") / "benchmarks" / record.run_id /
-                             fs::path(stem).replace_extension(ext)));
+    const fs::path merged = fs::path(trial["raw_file"].get<std::string>()).stem();
+    for (const std::string& stem :
+         {merged.string(), merged.string() + "-1", merged.string() + "-2"}) {
+      for (const char* ext : {".hgrm", ".txt"}) {
+        EXPECT_TRUE(fs::exists(dir / (stem + "_FULL_RUN_1" + ext))) << stem << ext;
+      }
     }
     client_ops += trial["ops"].get<uint64_t>() + trial["errors"].get<uint64_t>();
   }
