@@ -126,10 +126,22 @@ struct Pass {
   static Pass Fill() { return {.length = Length::kFill}; }
 };
 
+namespace detail {
+inline uint64_t Positive(int n) {
+  return static_cast<uint64_t>(n > 0 ? n : 0);
+}
+}  // namespace detail
+
 // Requests of one kRequests pass over all connections.
 inline uint64_t TotalRequests(const Load& load, const Pass& pass) {
-  const auto positive = [](int n) { return static_cast<uint64_t>(n > 0 ? n : 0); };
-  return positive(load.threads) * positive(load.clients) * pass.requests_per_client;
+  return detail::Positive(load.threads) * detail::Positive(load.clients) * pass.requests_per_client;
+}
+
+// What a time-boxed pass may leave answered by the server but not counted by the generator:
+// up to one pipeline per connection in flight when it stops.
+inline uint64_t InFlightAtStop(const Load& load) {
+  return detail::Positive(load.threads) * detail::Positive(load.clients) *
+         detail::Positive(load.pipeline);
 }
 
 }  // namespace dfbench::core

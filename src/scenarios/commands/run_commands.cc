@@ -156,8 +156,7 @@ class CommandEngineRun {
     return *keys;
   }
 
-  // Preloads are counted exactly; a time-boxed pass may end with up to one pipeline per
-  // connection still in flight, answered by the server but not counted by the generator.
+  // Preloads are counted exactly; every other pass is time-boxed (core::InFlightAtStop).
   void CrossCheck() {
     const std::string first_word = o_.command.tmpl.substr(0, o_.command.tmpl.find(' '));
     if (IsControlCommand(first_word)) return;  // the server does not count these
@@ -165,9 +164,7 @@ class CommandEngineRun {
     uint64_t client_ops = preload_ops_ + result.warmup_ops;
     for (const auto& t : result.trials) client_ops += t.ops + t.errors;
     const uint64_t passes = result.trials.size() + (o_.warmup_time.count() > 0 ? 1 : 0);
-    const uint64_t in_flight =
-        static_cast<uint64_t>(measured_.threads) * measured_.clients * measured_.pipeline * passes;
-    if (auto server_ops = turn_->CrossCheck(client_ops, in_flight)) {
+    if (auto server_ops = turn_->CrossCheck(client_ops, core::InFlightAtStop(measured_) * passes)) {
       row_->result.server_ops = *server_ops;
     }
   }

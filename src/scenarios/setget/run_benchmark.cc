@@ -51,11 +51,8 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
   }
   uint64_t client_ops = row->warmup_ops;
   for (const auto& t : row->trials) client_ops += t.ops + t.errors;
-  // A time-boxed trial may end with up to one pipeline per connection answered but not counted.
   const uint64_t in_flight =
-      o.test_time.count() > 0
-          ? static_cast<uint64_t>(load.threads) * load.clients * load.pipeline * row->trials.size()
-          : 0;
+      o.test_time.count() > 0 ? core::InFlightAtStop(load) * row->trials.size() : 0;
   if (auto server_ops = turn->CrossCheck(client_ops, in_flight)) row->server_ops = *server_ops;
   turn->Stop();
   return true;
