@@ -109,11 +109,34 @@ TEST(LoadgenConfig, RejectsBadInput) {
       {{.options_error = "--command-ratio must follow the --command it applies to"},
        "--command-ratio must follow"},
       {{.password = "x", .protocol = "memcache_text"}, "--authenticate"},
+      {{.protocol = "resp4"}, "use redis, resp2, resp3 or memcache_text"},
+      {{.user = "bench"}, "--user bench needs its password (-a)"},
+      {{.unix_socket = "/tmp/r.sock", .cluster_mode = true}, "--unix-socket does not work"},
+      {{.unix_socket = "/tmp/r.sock", .tls = {.enabled = true}}, "--tls works over TCP only"},
+      {{.tls = {.cacert = "ca.crt"}}, "need --tls"},
   };
   for (const auto& [options, fragment] : cases) {
     SCOPED_TRACE(fragment);
     ExpectUsage(options, fragment);
   }
+}
+
+// memtier's -a: PASS, USER:PASS, or :PASS for a password with a colon; --user takes -a whole.
+TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
+  const auto setup = [](Options o) { return ParseOk(o).ConnectionSetup(); };
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(setup({}), Args{});
+  EXPECT_EQ(setup({.password = "pw"}), (Args{"AUTH", "pw"}));
+  EXPECT_EQ(setup({.password = "bench:pw"}), (Args{"AUTH", "bench", "pw"}));
+  EXPECT_EQ(setup({.password = ":a:b"}), (Args{"AUTH", "a:b"}));
+  EXPECT_EQ(setup({.password = "a:b", .user = "bench"}), (Args{"AUTH", "bench", "a:b"}));
+  EXPECT_EQ(setup({.protocol = "resp3"}), (Args{"HELLO", "3"}));
+  EXPECT_EQ(setup({.password = "pw", .protocol = "resp3"}),
+            (Args{"HELLO", "3", "AUTH", "default", "pw"}));
+  EXPECT_EQ(setup({.password = "bench:pw", .protocol = "resp2"}),
+            (Args{"HELLO", "2", "AUTH", "bench", "pw"}));
+  EXPECT_EQ(ParseOk({.protocol = "redis"}).resp_version, 0);
+  EXPECT_EQ(ParseOk({.unix_socket = "/run/redis.sock"}).Where(), "/run/redis.sock");
 }
 
 TEST(LoadgenConfig, CommandTemplates) {
