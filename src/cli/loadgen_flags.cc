@@ -65,6 +65,9 @@ void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
   using enum NumberKind;
   sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
   AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
+  sub->add_option("-u,--uri", o->uri,
+                  "Server as redis://[[USER]:PASS@]HOST[:PORT], rediss:// for TLS; it takes "
+                  "precedence over -s, -p and -a");
   sub->add_option("-S,--unix-socket", o->unix_socket,
                   "Unix domain socket of the server (instead of --server and --port)");
   sub->add_option("-a,--authenticate", o->password,

@@ -11,6 +11,7 @@
 #include "core/load_limits.h"
 #include "core/units.h"
 #include "protocol/resp_encoder.h"
+#include "protocol/server_url.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -151,23 +152,48 @@ std::optional<T> Choose(const std::string& word,
   return std::nullopt;
 }
 
+// memtier's -a: "USER:PASS" for an ACL user, a leading ":" quotes a password with a colon;
+// with --user, -a is the password whole.
+void ParseCredentials(const Options& o, Config* c) {
+  c->user = o.user;
+  c->password = o.password;
+  if (!o.user.empty() || o.password.empty()) return;
+  const size_t colon = o.password.find(':');
+  if (colon == 0) {
+    c->password = o.password.substr(1);
+  } else if (colon != std::string::npos) {
+    c->user = o.password.substr(0, colon);
+    c->password = o.password.substr(colon + 1);
+  }
+}
+
+// memtier's --uri: where, whether TLS, and who; it takes precedence over -s, -p and -a.
+core::Status ApplyUri(const std::string& uri, Config* c) {
+  auto url = protocol::ParseServerUrl(uri);
+  if (!url) return tl::unexpected(Usage("--uri: " + url.error().message));
+  if (url->db != 0) {
+    return tl::unexpected(
+        Usage("--uri " + protocol::Redacted(*url) + ": the load generator uses database 0 only"));
+  }
+  c->server = url->host;
+  c->port = url->port;
+  c->tls.enabled = c->tls.enabled || url->tls;
+  if (!url->password.empty()) {
+    c->user = url->user;
+    c->password = url->password;
+  }
+  return core::Ok();
+}
+
 // Where and how to connect: server, protocol, threads, clients, pipeline.
 core::Status ParseConnection(const Options& o, Config* c) {
   c->server = o.server;
   c->port = o.port;
   c->unix_socket = o.unix_socket;
   c->tls = o.tls;
-  // memtier's -a: "USER:PASS" for an ACL user, a leading ":" quotes a password with a colon.
-  c->user = o.user;
-  c->password = o.password;
-  if (o.user.empty() && !o.password.empty()) {
-    const size_t colon = o.password.find(':');
-    if (colon == 0) {
-      c->password = o.password.substr(1);
-    } else if (colon != std::string::npos) {
-      c->user = o.password.substr(0, colon);
-      c->password = o.password.substr(colon + 1);
-    }
+  ParseCredentials(o, c);
+  if (!o.uri.empty()) {
+    if (auto st = ApplyUri(o.uri, c); !st) return st;
   }
   const auto protocol = Choose<std::pair<Protocol, int>>(
       o.protocol, {{"redis", {Protocol::kRedis, 0}},
@@ -380,8 +406,9 @@ core::Status ValidateConnection(const Config& c) {
   }
   if (!c.tls.enabled && (!c.tls.cert.empty() || !c.tls.key.empty() || !c.tls.cacert.empty() ||
                          !c.tls.sni.empty() || c.tls.skip_verify)) {
-    return Fail(ErrorKind::kUsage,
-                "--cert, --key, --cacert, --sni and --tls-skip-verify need --tls");
+    return Fail(
+        ErrorKind::kUsage,
+        "--cert, --key, --cacert, --sni and --tls-skip-verify need --tls (or a rediss:// --uri)");
   }
   return core::Ok();
 }

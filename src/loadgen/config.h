@@ -38,6 +38,7 @@ struct Options {
   std::string server = "127.0.0.1";
   int port = 6379;
   std::string unix_socket;  // -S: instead of server and port
+  std::string uri;          // -u: redis[s]://[[user]:password@]host[:port]; it takes precedence
   std::string password;     // -a: PASS, USER:PASS, or :PASS (a password with a colon)
   std::string user;         // --user: the ACL user; -a is then the password whole
   std::string protocol = "redis";

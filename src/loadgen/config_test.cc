@@ -114,6 +114,10 @@ TEST(LoadgenConfig, RejectsBadInput) {
       {{.unix_socket = "/tmp/r.sock", .cluster_mode = true}, "--unix-socket does not work"},
       {{.unix_socket = "/tmp/r.sock", .tls = {.enabled = true}}, "--tls works over TCP only"},
       {{.tls = {.cacert = "ca.crt"}}, "need --tls"},
+      {{.uri = "http://cache"}, "--uri: server URL: use redis://"},
+      {{.uri = "redis://u:pw@cache/3"},
+       "--uri redis://u@cache:6379/3: the load generator uses "
+       "database 0 only"},
   };
   for (const auto& [options, fragment] : cases) {
     SCOPED_TRACE(fragment);
@@ -136,6 +140,14 @@ TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
   EXPECT_EQ(setup({.password = "bench:pw", .protocol = "resp2"}),
             (Args{"HELLO", "2", "AUTH", "bench", "pw"}));
   EXPECT_EQ(ParseOk({.protocol = "redis"}).resp_version, 0);
+  // --uri, as memtier: it names the server, TLS and the user, over -s, -p and -a.
+  const Config uri =
+      ParseOk({.server = "ignored", .uri = "rediss://bench:pw@cache:6380", .password = "other"});
+  EXPECT_EQ(uri.Where(), "cache:6380");
+  EXPECT_TRUE(uri.tls.enabled);
+  EXPECT_EQ(uri.ConnectionSetup(), (Args{"AUTH", "bench", "pw"}));
+  EXPECT_EQ(ParseOk({.uri = "redis://cache", .password = "pw"}).ConnectionSetup(),
+            (Args{"AUTH", "pw"}));
   EXPECT_EQ(ParseOk({.unix_socket = "/run/redis.sock"}).Where(), "/run/redis.sock");
 }
 

@@ -93,6 +93,16 @@ TEST_F(TlsLoad, VerifiesTheServerAgainstItsCa) {
   EXPECT_EQ(json["dfbench"]["tls_handshakes"], 4);
 }
 
+TEST_F(TlsLoad, ARedissUriSpeaksTls) {
+  ASSERT_NE(server_, nullptr);
+  Options o = SmallLoad();
+  o.uri = "rediss://127.0.0.1:" + std::to_string(server_->tls_port);
+  o.tls.cacert = certs_->ca_cert.string();
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(r.tls_handshakes, 4u);
+}
+
 TEST_F(TlsLoad, SkipVerifyTakesAnyCertificate) {
   ASSERT_NE(server_, nullptr);
   Options o = Tls(*server_);
