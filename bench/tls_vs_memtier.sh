@@ -26,7 +26,8 @@ VALUE=256
 source "$repo/bench/client_cost.sh"
 [ -x "$MEMTIER" ] || die "memtier_benchmark not found (set MEMTIER=/path)"
 command -v openssl >/dev/null || die "openssl not found (apt-get install openssl)"
-"$MEMTIER" --help 2>&1 | grep -q -- '--tls ' || die "$MEMTIER was built without TLS"
+memtier_help=$("$MEMTIER" --help 2>&1 || true)
+grep -q -- '--tls ' <<<"$memtier_help" || die "$MEMTIER was built without TLS"
 
 # A CA and a server certificate it signed, for 127.0.0.1.
 key_opts=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
@@ -58,9 +59,9 @@ for pipeline in 30 1; do
   for _ in $(seq "$REPEAT"); do measure_pair "$pipeline" "${common[@]}"; done
 done
 
-echo "TLS: client operations per client CPU-second (redis-server with --tls-port on CPU"
-echo "$SERVER_CPU, clients on CPU $CLIENT_CPU; 1 thread x $CLIENTS connections, ${VALUE}-byte"
-echo "values, SET:GET 1:10, keys 1..$KEYS, ${DURATION} s, server verified against the CA)"
+echo "TLS: client operations per client CPU-second (redis-server --tls-port on CPU $SERVER_CPU,"
+echo "clients on CPU $CLIENT_CPU; 1 thread x $CLIENTS connections, ${VALUE}-byte values,"
+echo "SET:GET 1:10, keys 1..$KEYS, ${DURATION} s, the server verified against the CA)"
 echo
 print_medians "memtier_benchmark"
 
