@@ -1,6 +1,7 @@
 # Shared by the client-efficiency scripts (source it): the settings they share, a scratch
 # directory and the servers started in it, cleaned up on exit; clients timed on CLIENT_CPU; runs
-# recorded and their medians printed, ours next to each peer.
+# recorded (measure_pair: ours, then memtier on the same flags) and their medians printed, ours
+# next to each peer.
 #   needs: repo; sets: work, server_pids, cpu_s, wall_s
 
 DFBENCH=${DFBENCH:-$repo/build/dfbench}
@@ -56,6 +57,17 @@ json_count() {  # ALL STATS.Totals.Count of a memtier-format JSON file
 : >"$work/runs"
 record() {  # tool pipeline ops
   echo "$1|$2|$3|$cpu_s|$wall_s|$(echo "$3 / $cpu_s" | bc -l)" >>"$work/runs"
+}
+
+# One run of each, dfbench loadgen then memtier_benchmark, on the same flags (both tools spell
+# them alike), recorded under `pipeline`.
+measure_pair() {  # pipeline, then the flags
+  local pipeline=$1
+  shift
+  timed "$DFBENCH" loadgen "$@" --progress never --json-out-file "$work/dfbench.json"
+  record "dfbench loadgen" "$pipeline" "$(json_count "$work/dfbench.json")"
+  timed "$MEMTIER" -s 127.0.0.1 "$@" --hide-histogram --json-out-file "$work/memtier.json"
+  record "memtier_benchmark" "$pipeline" "$(json_count "$work/memtier.json")"
 }
 
 # The median run of each tool and pipeline, then ours over each peer named.

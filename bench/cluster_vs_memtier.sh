@@ -53,13 +53,7 @@ seed=${ports[0]}
 for pipeline in 30 1; do
   common=(-p "$seed" -t 1 -c "$CLIENTS" -d "$VALUE" --ratio 1:10 --key-minimum 1
           --key-maximum "$KEYS" --pipeline "$pipeline" --test-time "$DURATION" --cluster-mode)
-  for _ in $(seq "$REPEAT"); do
-    timed "$DFBENCH" loadgen "${common[@]}" --progress never --json-out-file "$work/dfbench.json"
-    record "dfbench loadgen" "$pipeline" "$(json_count "$work/dfbench.json")"
-    timed "$MEMTIER" -s 127.0.0.1 "${common[@]}" --hide-histogram \
-      --json-out-file "$work/memtier.json"
-    record "memtier_benchmark" "$pipeline" "$(json_count "$work/memtier.json")"
-  done
+  for _ in $(seq "$REPEAT"); do measure_pair "$pipeline" "${common[@]}"; done
 done
 
 echo "Cluster mode: client operations per client CPU-second ($NODES redis-server primaries on"

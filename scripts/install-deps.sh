@@ -31,8 +31,8 @@ tests=(
   chromium
   # reading the packaged man page
   man-db
-  # bench/ scripts
-  time bc python3
+  # bench/ scripts; certificates for the TLS tests and bench
+  time bc python3 openssl
 )
 # the Debian package: Depends from the linked libraries (dpkg-shlibdeps), the man page's generator
 package=(dpkg-dev python3)

@@ -60,19 +60,48 @@ void AddCommandFlags(CLI::App* sub, loadgen::Options* o) {
       "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
 }
 
+// Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
+void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
+  using enum NumberKind;
+  sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
+  AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
+  sub->add_option("-u,--uri", o->uri,
+                  "Server as redis://[[USER]:PASS@]HOST[:PORT], rediss:// for TLS; it takes "
+                  "precedence over -s, -p and -a");
+  sub->add_option("-S,--unix-socket", o->unix_socket,
+                  "Unix domain socket of the server (instead of --server and --port)");
+  sub->add_option("-a,--authenticate", o->password,
+                  "Password (AUTH PASS), or USER:PASS for an ACL user; :PASS for a password "
+                  "with a colon");
+  sub->add_option("--user", o->user, "ACL user; -a is then its password, colons and all");
+  sub->add_option("-P,--protocol", o->protocol,
+                  "redis, resp2, resp3 (HELLO 2 or 3 on every connection) or memcache_text")
+      ->capture_default_str();
+  const std::string tls = "TLS";
+  AddBoolFlag(sub, "--tls", &o->tls.enabled, "Connect over TLS")->group(tls);
+  sub->add_option("--cert", o->tls.cert, "Client certificate (PEM), for servers that ask for one")
+      ->group(tls);
+  sub->add_option("--key", o->tls.key, "The client certificate's private key (PEM)")->group(tls);
+  sub->add_option("--cacert", o->tls.cacert,
+                  "CA bundle to verify the server's certificate with (default: the system's)")
+      ->group(tls);
+  AddBoolFlag(sub, "--tls-skip-verify", &o->tls.skip_verify,
+              "Do not verify the server's certificate")
+      ->group(tls);
+  sub->add_option("--sni", o->tls.sni, "Server name to send in the TLS handshake (SNI)")
+      ->group(tls);
+  AddBoolFlag(sub, "--cluster-mode", &o->cluster_mode,
+              "Redis Cluster: --server is any node; each client connects to every primary and "
+              "routes requests by key slot, following MOVED and ASK");
+}
+
 }  // namespace
 
 void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   using enum NumberKind;
   // As with getopt, a repeated flag takes its last value.
   sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
-  AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
-  sub->add_option("-a,--authenticate", o->password, "Password sent with AUTH");
-  sub->add_option("-P,--protocol", o->protocol, "redis or memcache_text")->capture_default_str();
-  AddBoolFlag(sub, "--cluster-mode", &o->cluster_mode,
-              "Redis Cluster: --server is any node; each client connects to every primary and "
-              "routes requests by key slot, following MOVED and ASK");
+  AddConnectionFlags(sub, o);
   AddRangedOption(sub, "-t,--threads", &o->threads, kInteger, "Worker threads");
   AddRangedOption(sub, "-c,--clients", &o->clients, kInteger, "Connections per thread");
   AddRangedOption(sub, "--pipeline", &o->pipeline, kInteger,

@@ -11,6 +11,7 @@
 #include "core/load_limits.h"
 #include "core/units.h"
 #include "protocol/resp_encoder.h"
+#include "protocol/server_url.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -151,19 +152,60 @@ std::optional<T> Choose(const std::string& word,
   return std::nullopt;
 }
 
+// memtier's -a: "USER:PASS" for an ACL user, a leading ":" quotes a password with a colon;
+// with --user, -a is the password whole.
+void ParseCredentials(const Options& o, Config* c) {
+  c->user = o.user;
+  c->password = o.password;
+  if (!o.user.empty() || o.password.empty()) return;
+  const size_t colon = o.password.find(':');
+  if (colon == 0) {
+    c->password = o.password.substr(1);
+  } else if (colon != std::string::npos) {
+    c->user = o.password.substr(0, colon);
+    c->password = o.password.substr(colon + 1);
+  }
+}
+
+// memtier's --uri: where, whether TLS, and who; it takes precedence over -s, -p and -a.
+core::Status ApplyUri(const std::string& uri, Config* c) {
+  auto url = protocol::ParseServerUrl(uri);
+  if (!url) return tl::unexpected(Usage("--uri: " + url.error().message));
+  if (url->db != 0) {
+    return tl::unexpected(
+        Usage("--uri " + protocol::Redacted(*url) + ": the load generator uses database 0 only"));
+  }
+  c->server = url->host;
+  c->port = url->port;
+  c->tls.enabled = c->tls.enabled || url->tls;
+  if (!url->password.empty()) {
+    c->user = url->user;
+    c->password = url->password;
+  }
+  return core::Ok();
+}
+
 // Where and how to connect: server, protocol, threads, clients, pipeline.
 core::Status ParseConnection(const Options& o, Config* c) {
   c->server = o.server;
   c->port = o.port;
-  c->password = o.password;
-  const auto protocol = Choose<Protocol>(o.protocol, {{"redis", Protocol::kRedis},
-                                                      {"resp2", Protocol::kRedis},
-                                                      {"memcache_text", Protocol::kMemcacheText}});
-  if (!protocol) {
-    return tl::unexpected(
-        Usage("unknown --protocol '" + o.protocol + "' (use redis or memcache_text)"));
+  c->unix_socket = o.unix_socket;
+  c->tls = o.tls;
+  ParseCredentials(o, c);
+  if (!o.uri.empty()) {
+    if (auto st = ApplyUri(o.uri, c); !st) return st;
   }
-  c->protocol = *protocol;
+  const auto protocol = Choose<std::pair<Protocol, int>>(
+      o.protocol, {{"redis", {Protocol::kRedis, 0}},
+                   {"resp2", {Protocol::kRedis, 2}},
+                   {"resp3", {Protocol::kRedis, 3}},
+                   {"memcache_text", {Protocol::kMemcacheText, 0}}});
+  if (!protocol) {
+    return tl::unexpected(Usage("unknown --protocol '" + o.protocol +
+                                "' (use redis, resp2, resp3 or memcache_text)"));
+  }
+  c->protocol = protocol->first;
+  c->resp_version = protocol->second;
   c->cluster_mode = o.cluster_mode;
   c->threads = o.threads;
   c->clients = o.clients;
@@ -325,11 +367,56 @@ core::Result<Config> ParseOptions(const Options& o) {
   return c;
 }
 
-core::Status Validate(const Config& c) {
+std::vector<std::string> Config::ConnectionSetup() const {
+  if (resp_version > 0) {
+    std::vector<std::string> hello = {"HELLO", std::to_string(resp_version)};
+    if (!password.empty()) {
+      hello.insert(hello.end(), {"AUTH", user.empty() ? "default" : user, password});
+    }
+    return hello;
+  }
+  if (password.empty()) return {};
+  if (user.empty()) return {"AUTH", password};
+  return {"AUTH", user, password};
+}
+
+std::string Config::Where() const {
+  return unix_socket.empty() ? server + ":" + std::to_string(port) : unix_socket;
+}
+
+namespace {
+
+// The server's address, credentials and transport.
+core::Status ValidateConnection(const Config& c) {
   if (c.server.empty()) return Fail(ErrorKind::kUsage, "--server must not be empty");
   if (c.port <= 0 || c.port > 65535) {
     return Fail(ErrorKind::kUsage, "--port must be in 1..65535");
   }
+  if (!c.password.empty() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--authenticate is only supported with --protocol redis");
+  }
+  if (!c.user.empty() && c.password.empty()) {
+    return Fail(ErrorKind::kUsage, "--user " + c.user + " needs its password (-a)");
+  }
+  if (!c.unix_socket.empty() && c.cluster_mode) {
+    return Fail(ErrorKind::kUsage, "--unix-socket does not work with --cluster-mode");
+  }
+  if (!c.unix_socket.empty() && c.tls.enabled) {
+    return Fail(ErrorKind::kUsage, "--tls works over TCP only, not with --unix-socket");
+  }
+  if (!c.tls.enabled && (!c.tls.cert.empty() || !c.tls.key.empty() || !c.tls.cacert.empty() ||
+                         !c.tls.sni.empty() || c.tls.skip_verify)) {
+    return Fail(
+        ErrorKind::kUsage,
+        "--cert, --key, --cacert, --sni and --tls-skip-verify need --tls (or a rediss:// --uri)");
+  }
+  return core::Ok();
+}
+
+}  // namespace
+
+core::Status Validate(const Config& c) {
+  if (auto st = ValidateConnection(c); !st) return st;
   for (const auto& [flag, value, limit] :
        {std::tuple{"--threads", c.threads, core::kThreadsLimit},
         std::tuple{"--clients", c.clients, core::kClientsLimit},
@@ -359,9 +446,6 @@ core::Status Validate(const Config& c) {
   }
   if (c.expiry_max_s > 0 && c.expiry_min_s > c.expiry_max_s) {
     return Fail(ErrorKind::kUsage, "--expiry-range minimum is greater than maximum");
-  }
-  if (!c.password.empty() && c.protocol != Protocol::kRedis) {
-    return Fail(ErrorKind::kUsage, "--authenticate is only supported with --protocol redis");
   }
   if (c.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
   if (c.cluster_mode && c.protocol != Protocol::kRedis) {

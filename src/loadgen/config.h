@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
@@ -36,8 +37,12 @@ struct CommandConfig {
 struct Options {
   std::string server = "127.0.0.1";
   int port = 6379;
-  std::string password;
+  std::string unix_socket;  // -S: instead of server and port
+  std::string uri;          // -u: redis[s]://[[user]:password@]host[:port]; it takes precedence
+  std::string password;     // -a: PASS, USER:PASS, or :PASS (a password with a colon)
+  std::string user;         // --user: the ACL user; -a is then the password whole
   std::string protocol = "redis";
+  protocol::TlsOptions tls;
   int threads = 4;
   int clients = 50;
   int pipeline = 1;
@@ -74,8 +79,14 @@ struct Options {
 struct Config {
   std::string server = "127.0.0.1";
   int port = 6379;
+  std::string unix_socket;  // set: the server's Unix domain socket, server and port unused
+  std::string user;         // ACL user ("" = AUTH with the password alone)
   std::string password;
   Protocol protocol = Protocol::kRedis;
+  // RESP version asked with HELLO on every connection (--protocol resp2 / resp3); 0 = none
+  // (--protocol redis: the server's default, RESP2).
+  int resp_version = 0;
+  protocol::TlsOptions tls;
   int threads = 4;
   int clients = 50;  // per thread
   int pipeline = 1;  // closed loop: requests in flight per connection; open loop: the cap
@@ -121,6 +132,11 @@ struct Config {
   bool cluster_mode = false;
 
   bool open_loop() const { return rate_per_sec > 0; }
+  // The command every connection opens with, before any load: HELLO (with AUTH in it) when a
+  // RESP version is asked, else AUTH when there is a password; empty when neither.
+  std::vector<std::string> ConnectionSetup() const;
+  // "host:port", or the Unix socket's path.
+  std::string Where() const;
   bool by_time() const { return test_time.count() > 0; }
   int total_clients() const { return threads * clients; }
   uint64_t key_range() const { return key_maximum - key_minimum + 1; }

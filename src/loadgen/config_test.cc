@@ -109,11 +109,46 @@ TEST(LoadgenConfig, RejectsBadInput) {
       {{.options_error = "--command-ratio must follow the --command it applies to"},
        "--command-ratio must follow"},
       {{.password = "x", .protocol = "memcache_text"}, "--authenticate"},
+      {{.protocol = "resp4"}, "use redis, resp2, resp3 or memcache_text"},
+      {{.user = "bench"}, "--user bench needs its password (-a)"},
+      {{.unix_socket = "/tmp/r.sock", .cluster_mode = true}, "--unix-socket does not work"},
+      {{.unix_socket = "/tmp/r.sock", .tls = {.enabled = true}}, "--tls works over TCP only"},
+      {{.tls = {.cacert = "ca.crt"}}, "need --tls"},
+      {{.uri = "http://cache"}, "--uri: server URL: use redis://"},
+      {{.uri = "redis://u:pw@cache/3"},
+       "--uri redis://u@cache:6379/3: the load generator uses "
+       "database 0 only"},
   };
   for (const auto& [options, fragment] : cases) {
     SCOPED_TRACE(fragment);
     ExpectUsage(options, fragment);
   }
+}
+
+// memtier's -a: PASS, USER:PASS, or :PASS for a password with a colon; --user takes -a whole.
+TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
+  const auto setup = [](Options o) { return ParseOk(o).ConnectionSetup(); };
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(setup({}), Args{});
+  EXPECT_EQ(setup({.password = "pw"}), (Args{"AUTH", "pw"}));
+  EXPECT_EQ(setup({.password = "bench:pw"}), (Args{"AUTH", "bench", "pw"}));
+  EXPECT_EQ(setup({.password = ":a:b"}), (Args{"AUTH", "a:b"}));
+  EXPECT_EQ(setup({.password = "a:b", .user = "bench"}), (Args{"AUTH", "bench", "a:b"}));
+  EXPECT_EQ(setup({.protocol = "resp3"}), (Args{"HELLO", "3"}));
+  EXPECT_EQ(setup({.password = "pw", .protocol = "resp3"}),
+            (Args{"HELLO", "3", "AUTH", "default", "pw"}));
+  EXPECT_EQ(setup({.password = "bench:pw", .protocol = "resp2"}),
+            (Args{"HELLO", "2", "AUTH", "bench", "pw"}));
+  EXPECT_EQ(ParseOk({.protocol = "redis"}).resp_version, 0);
+  // --uri, as memtier: it names the server, TLS and the user, over -s, -p and -a.
+  const Config uri =
+      ParseOk({.server = "ignored", .uri = "rediss://bench:pw@cache:6380", .password = "other"});
+  EXPECT_EQ(uri.Where(), "cache:6380");
+  EXPECT_TRUE(uri.tls.enabled);
+  EXPECT_EQ(uri.ConnectionSetup(), (Args{"AUTH", "bench", "pw"}));
+  EXPECT_EQ(ParseOk({.uri = "redis://cache", .password = "pw"}).ConnectionSetup(),
+            (Args{"AUTH", "pw"}));
+  EXPECT_EQ(ParseOk({.unix_socket = "/run/redis.sock"}).Where(), "/run/redis.sock");
 }
 
 TEST(LoadgenConfig, CommandTemplates) {

@@ -95,10 +95,19 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
 
 Json ConfigurationJson(const Config& c) {
   Json j;
+  // memtier's keys and spellings ("true"/"false" strings, "" for what is not set).
   j["server"] = c.server;
   j["port"] = c.port;
-  j["protocol"] = c.protocol == Protocol::kRedis ? "redis" : "memcache_text";
-  j["tls"] = "false";
+  j["unix socket"] = c.unix_socket;
+  j["protocol"] = c.protocol == Protocol::kMemcacheText ? "memcache_text"
+                  : c.resp_version > 0                  ? "resp" + std::to_string(c.resp_version)
+                                                        : "redis";
+  j["tls"] = c.tls.enabled ? "true" : "false";
+  j["tls_cert"] = c.tls.cert;
+  j["tls_key"] = c.tls.key;
+  j["tls_cacert"] = c.tls.cacert;
+  j["tls_skip_verify"] = c.tls.skip_verify ? "true" : "false";
+  j["sni"] = c.tls.sni;
   j["run_count"] = 1;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
   j["all_keys"] = Bool(c.all_keys);
@@ -131,7 +140,8 @@ Json ConfigurationJson(const Config& c) {
   j["randomize"] = Bool(c.randomize);
   j["reconnect_interval"] = 0;
   j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
-  j["authenticate"] = c.password.empty() ? "" : "(set)";  // never the password itself
+  // Never the password itself; the user is no secret.
+  j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
   j["print-percentiles"] = [&] {
     std::string s;
     for (double p : c.percentiles) {
@@ -254,6 +264,8 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["error_samples"] = r.error_samples;
   d["connection_errors"] = r.connection_errors;
   d["reconnects"] = r.reconnects;
+  if (config.tls.enabled) d["tls_handshakes"] = r.tls_handshakes;
+  if (config.resp_version == 3) d["pushes"] = r.pushes;
   d["latency_measured_from"] = r.open_loop ? "due" : "send";
   if (r.open_loop) {
     d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);

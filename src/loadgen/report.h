@@ -88,6 +88,8 @@ struct Report {
   std::vector<std::string> error_samples;
   uint64_t connection_errors = 0;
   uint64_t reconnects = 0;
+  uint64_t tls_handshakes = 0;
+  uint64_t pushes = 0;
   uint64_t unanswered = 0;
   uint64_t warmup_count = 0;
   double warmup_duration_ms = 0;

@@ -29,56 +29,71 @@ namespace {
 using core::ErrorKind;
 using core::Fail;
 
-std::string Where(const Config& c) {
-  return c.server + ":" + std::to_string(c.port);
-}
-
 core::Result<SlotMap> FetchSlotMap(const Config& c, protocol::BlockingClient& client) {
   auto reply = client.Command({"CLUSTER", "SLOTS"});
   if (!reply) return tl::unexpected(reply.error());
   auto map = ParseClusterSlots(*reply, c.server);
-  if (!map) return tl::unexpected(core::WithContext(map.error(), "--cluster-mode: " + Where(c)));
+  if (!map) return tl::unexpected(core::WithContext(map.error(), "--cluster-mode: " + c.Where()));
   return map;
+}
+
+// The control connection of the preflight: TCP (with TLS when asked) or the Unix socket.
+core::Result<protocol::BlockingClient> ConnectControl(const Config& c,
+                                                      const protocol::TlsContext* tls) {
+  constexpr auto kTimeout = std::chrono::seconds(5);
+  if (!c.unix_socket.empty()) return protocol::BlockingClient::ConnectUnix(c.unix_socket, kTimeout);
+  return protocol::BlockingClient::Connect(c.server, c.port, kTimeout, tls);
+}
+
+// What a refused connection setup (HELLO or AUTH) means, in one line.
+core::Error SetupRefused(const Config& c, const std::string& reply) {
+  if (reply.rfind("NOPROTO", 0) == 0) {
+    return {ErrorKind::kEnvironment, "server at " + c.Where() + " does not speak RESP" +
+                                         std::to_string(c.resp_version) + ": " + reply};
+  }
+  if (c.resp_version > 0 && reply.rfind("ERR unknown command", 0) == 0) {
+    return {ErrorKind::kEnvironment,
+            "server at " + c.Where() + " has no HELLO (RESP3 came with Redis 6): " + reply};
+  }
+  return {ErrorKind::kEnvironment, "authentication to " + c.Where() + " failed: " + reply};
 }
 
 // One blocking connection proves the server is there and accepts our credentials, so those
 // failures end the run with one clear line instead of a storm of per-connection errors. In
 // cluster mode it also reads the slot map (empty otherwise).
-core::Result<SlotMap> Preflight(const Config& c) {
-  auto client = protocol::BlockingClient::Connect(c.server, c.port, std::chrono::seconds(5));
+core::Result<SlotMap> Preflight(const Config& c, const protocol::TlsContext* tls) {
+  auto client = ConnectControl(c, tls);
   if (!client) return tl::unexpected(client.error());
   if (c.protocol == Protocol::kMemcacheText) {
     auto lines = client->MemcacheCommand("version");
     if (!lines) {
       return Fail(ErrorKind::kEnvironment,
-                  "server at " + Where(c) +
+                  "server at " + c.Where() +
                       " does not answer the memcache text protocol: " + lines.error().message);
     }
     if (lines->empty() || lines->back().rfind("VERSION", 0) != 0) {
       return Fail(ErrorKind::kEnvironment,
-                  "server at " + Where(c) + " does not answer the memcache text protocol");
+                  "server at " + c.Where() + " does not answer the memcache text protocol");
     }
     return SlotMap{};
   }
-  if (!c.password.empty()) {
-    auto reply = client->Command({"AUTH", c.password});
+  if (const auto setup = c.ConnectionSetup(); !setup.empty()) {
+    auto reply = client->Command(setup);
     if (!reply) return tl::unexpected(reply.error());
-    if (reply->is_error()) {
-      return Fail(ErrorKind::kEnvironment,
-                  "authentication to " + Where(c) + " failed: " + reply->str);
-    }
+    if (reply->is_error()) return tl::unexpected(SetupRefused(c, reply->str));
   }
   auto reply = client->Command({"PING"});
   if (!reply) {
     return Fail(ErrorKind::kEnvironment,
-                "server at " + Where(c) + " does not answer RESP: " + reply.error().message);
+                "server at " + c.Where() + " does not answer RESP: " + reply.error().message);
   }
   if (reply->is_error()) {
     if (reply->str.rfind("NOAUTH", 0) == 0) {
       return Fail(ErrorKind::kEnvironment,
-                  "server at " + Where(c) + " requires a password (-a): " + reply->str);
+                  "server at " + c.Where() + " requires a password (-a): " + reply->str);
     }
-    return Fail(ErrorKind::kEnvironment, "server at " + Where(c) + " rejected PING: " + reply->str);
+    return Fail(ErrorKind::kEnvironment,
+                "server at " + c.Where() + " rejected PING: " + reply->str);
   }
   if (c.cluster_mode) return FetchSlotMap(c, *client);
   return SlotMap{};
@@ -86,6 +101,11 @@ core::Result<SlotMap> Preflight(const Config& c) {
 
 // The cluster's primaries as the seed node sees them, each resolved.
 core::Result<std::vector<Target>> ResolveNodes(const Config& c, const SlotMap& map) {
+  if (!c.unix_socket.empty()) {
+    auto target = UnixTarget(c.unix_socket);
+    if (!target) return tl::unexpected(target.error());
+    return std::vector<Target>{*target};
+  }
   if (!c.cluster_mode) {
     auto target = ResolveTarget(c.server, c.port);
     if (!target) return tl::unexpected(target.error());
@@ -212,12 +232,12 @@ void RaiseFileLimit() {
 class WorkerPool {
  public:
   WorkerPool(const Config& config, const Workload& workload, const std::vector<Target>& targets,
-             const SlotMap* cluster, const RunTimes& times)
+             const SlotMap* cluster, const protocol::TlsContext* tls, const RunTimes& times)
       : connected_(config.threads) {
     const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
     for (int i = 0; i < config.threads; ++i) {
       workers_.push_back(
-          std::make_unique<Worker>(config, workload, targets, cluster, i, random_base));
+          std::make_unique<Worker>(config, workload, targets, cluster, tls, i, random_base));
     }
     for (auto& w : workers_) {
       threads_.emplace_back([this, &times, w = w.get()] {
@@ -297,7 +317,7 @@ core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool)
       return Fail(ErrorKind::kInterrupted, "interrupted before the load started");
     }
     return Fail(ErrorKind::kEnvironment,
-                "no connection to " + Where(config) + " could be opened: " + pool.FirstError());
+                "no connection to " + config.Where() + " could be opened: " + pool.FirstError());
   }
   if (up < wanted) {
     std::fprintf(stderr,
@@ -372,6 +392,8 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
     report->warmup_count += ts.warmup_count;
     report->connection_errors += ts.connection_errors;
     report->reconnects += ts.reconnects;
+    report->tls_handshakes += ts.tls_handshakes;
+    report->pushes += ts.pushes;
     report->unanswered += ts.unanswered;
     for (const auto& e : ts.error_samples) {
       if (report->error_samples.size() < 5 &&
@@ -461,13 +483,20 @@ core::Result<Report> Run(const Config& config) {
   RaiseFileLimit();
   auto workload = BuildWorkload(config);
   if (!workload) return tl::unexpected(workload.error());
-  auto slot_map = Preflight(config);
+  std::shared_ptr<const protocol::TlsContext> tls;
+  if (config.tls.enabled) {
+    auto context = protocol::TlsContext::Create(config.tls);
+    if (!context) return tl::unexpected(context.error());
+    tls = std::move(*context);
+  }
+  auto slot_map = Preflight(config, tls.get());
   if (!slot_map) return tl::unexpected(slot_map.error());
   auto targets = ResolveNodes(config, *slot_map);
   if (!targets) return tl::unexpected(targets.error());
 
   RunTimes times;
-  WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr, times);
+  WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr,
+                  tls.get(), times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
   WaitForStart(config);

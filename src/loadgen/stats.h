@@ -42,6 +42,8 @@ struct ThreadStats {
   uint64_t warmup_count = 0;
   uint64_t connection_errors = 0;
   uint64_t reconnects = 0;
+  uint64_t tls_handshakes = 0;  // completed, the first ones included
+  uint64_t pushes = 0;          // RESP3 out-of-band pushes (they answer no request)
   uint64_t unanswered = 0;
   int64_t last_reply_ns = 0;  // monotonic time of the last measured reply
   std::vector<std::string> error_samples;

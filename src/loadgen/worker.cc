@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,12 +79,29 @@ core::Result<Target> ResolveTarget(const std::string& host, int port) {
   return t;
 }
 
+core::Result<Target> UnixTarget(const std::string& path) {
+  sockaddr_un addr{};
+  if (path.empty() || path.size() >= sizeof(addr.sun_path)) {
+    return core::Fail(core::ErrorKind::kUsage, "--unix-socket '" + path + "': 1 to " +
+                                                   std::to_string(sizeof(addr.sun_path) - 1) +
+                                                   " characters");
+  }
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.data(), path.size());
+  Target t;
+  std::memcpy(&t.addr, &addr, sizeof(addr));
+  t.addr_len = sizeof(addr);
+  return t;
+}
+
 Worker::Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
-               const SlotMap* cluster, int index, uint64_t random_base)
+               const SlotMap* cluster, const protocol::TlsContext* tls, int index,
+               uint64_t random_base)
     : config_(config),
       workload_(workload),
       targets_(targets),
       cluster_(cluster != nullptr),
+      tls_(tls),
       index_(index) {
   if (cluster_) slot_map_ = *cluster;
   if (config.open_loop()) stats_.uncorrected.resize(workload.slots.size());
@@ -92,8 +110,9 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
   scan_counts_.resize(workload.slots.size());
-  if (!config.password.empty()) {
-    protocol::AppendCommand(&auth_request_, {"AUTH", config.password});
+  if (const auto setup = config.ConnectionSetup(); !setup.empty()) {
+    std::vector<std::string_view> args(setup.begin(), setup.end());
+    protocol::AppendCommand(&auth_request_, args);
   }
   for (int i = 0; i < config.clients; ++i) {
     const int global = index * config.clients + i;
@@ -122,18 +141,24 @@ void Worker::AddConn(ClientState& client, uint16_t node) {
 }
 
 Worker::~Worker() {
-  for (auto& c : conns_) {
-    if (c->fd >= 0) close(c->fd);
-  }
+  for (auto& c : conns_) CloseSocket(*c);
   if (epfd_ >= 0) close(epfd_);
+}
+
+void Worker::CloseSocket(Conn& c) {
+  c.tls.reset();
+  if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
+  c.fd = -1;
 }
 
 void Worker::StartConnect(Conn& c, int64_t now) {
   const Target& target = targets_[c.node];
   c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
-  int one = 1;
-  setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  if (target.addr.ss_family != AF_UNIX) {
+    int one = 1;
+    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  }
   const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
   const int err = errno;
   epoll_event ev{};
@@ -143,10 +168,35 @@ void Worker::StartConnect(Conn& c, int64_t now) {
     return ConnectFailed(c, now, "epoll_ctl: " + ErrnoText(errno));
   }
   c.want_write = true;
-  if (rc == 0) return OnConnected(c, now);
-  if (err != EINPROGRESS) return ConnectFailed(c, now, ErrnoText(err));
+  c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
+  if (rc == 0) return OnTransportUp(c, now);
+  if (err != EINPROGRESS && err != EAGAIN) return ConnectFailed(c, now, ErrnoText(err));
   c.state = Conn::State::kConnecting;
-  c.retry_at_ns = now + kConnectTimeoutNs;  // connect deadline
+}
+
+void Worker::OnTransportUp(Conn& c, int64_t now) {
+  if (tls_ == nullptr) return OnConnected(c, now);
+  auto session = protocol::TlsSession::Start(*tls_, c.fd);
+  if (!session) return ConnectFailed(c, now, session.error().message);
+  c.tls = std::move(*session);
+  c.state = Conn::State::kHandshake;
+  ContinueHandshake(c, now);
+}
+
+void Worker::ContinueHandshake(Conn& c, int64_t now) {
+  switch (c.tls->Handshake()) {
+    case protocol::TlsSession::Io::kOk:
+      ++stats_.tls_handshakes;
+      return OnConnected(c, now);
+    case protocol::TlsSession::Io::kWantRead:
+      return SetWantWrite(c, false);
+    case protocol::TlsSession::Io::kWantWrite:
+      return SetWantWrite(c, true);
+    case protocol::TlsSession::Io::kClosed:
+      return ConnectFailed(c, now, "TLS handshake failed: the server closed the connection");
+    case protocol::TlsSession::Io::kFailed:
+      return ConnectFailed(c, now, "TLS handshake failed: " + c.tls->error());
+  }
 }
 
 void Worker::OnConnected(Conn& c, int64_t now) {
@@ -178,8 +228,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
     if (!p.control() && p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
   }
   rescan_ = true;
-  if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
-  c.fd = -1;
+  CloseSocket(c);
   c.pending.Clear();
   c.out.clear();
   c.out_sent = 0;
@@ -220,7 +269,8 @@ void Worker::Connect() {
   while (true) {
     bool pending = false;
     for (auto& c : conns_) {
-      pending = pending || c->state == Conn::State::kConnecting || c->state == Conn::State::kAuth;
+      pending = pending || c->state == Conn::State::kConnecting ||
+                c->state == Conn::State::kHandshake || c->state == Conn::State::kAuth;
     }
     now = NowNs();
     if (!pending || now >= deadline || core::InterruptRequested()) break;
@@ -230,8 +280,11 @@ void Worker::Connect() {
   }
   now = NowNs();
   for (auto& c : conns_) {
-    if (c->state == Conn::State::kConnecting || c->state == Conn::State::kAuth) {
-      ConnectFailed(*c, now, "connection timed out");
+    if (c->state == Conn::State::kConnecting || c->state == Conn::State::kHandshake ||
+        c->state == Conn::State::kAuth) {
+      ConnectFailed(
+          *c, now,
+          c->state == Conn::State::kHandshake ? "TLS handshake timed out" : "connection timed out");
     }
     if (c->state == Conn::State::kReady) ++connected_;
   }
@@ -243,15 +296,78 @@ void Worker::HandleEvent(Conn& c, uint32_t events) {
     socklen_t len = sizeof(err);
     getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
     if (err != 0) return ConnectFailed(c, NowNs(), ErrnoText(err));
-    if (events & (EPOLLOUT | EPOLLIN)) OnConnected(c, NowNs());
+    if (events & (EPOLLOUT | EPOLLIN)) OnTransportUp(c, NowNs());
     return;
   }
+  if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, NowNs());
   if (c.fd < 0) return;
-  if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+  // A TLS read may have waited on a writable socket (a record the session must send first).
+  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || c.tls) {
     ReadReplies(c);
     if (c.fd < 0) return;
   }
-  if ((events & EPOLLOUT) && c.out_sent < c.out.size()) Flush(c);
+  // A TLS write may wait on a read (a record the session must take in first).
+  if ((events & EPOLLOUT || c.tls) && c.out_sent < c.out.size()) Flush(c);
+}
+
+ssize_t Worker::TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n) {
+  switch (io) {
+    case protocol::TlsSession::Io::kOk:
+      return static_cast<ssize_t>(n);
+    case protocol::TlsSession::Io::kWantRead:
+      return 0;  // the next readable event reads and flushes again (HandleEvent)
+    case protocol::TlsSession::Io::kWantWrite:
+      SetWantWrite(c, true);
+      return 0;
+    case protocol::TlsSession::Io::kClosed:
+      Lost(c, NowNs(), "connection closed by the server");
+      return -1;
+    case protocol::TlsSession::Io::kFailed:
+      break;
+  }
+  Lost(c, NowNs(), "TLS: " + c.tls->error());
+  return -1;
+}
+
+ssize_t Worker::ReadSome(Conn& c, char* buf, size_t cap) {
+  if (c.tls) {
+    size_t n = 0;
+    const auto io = c.tls->Read(buf, cap, &n);  // before `n` is read
+    return TlsMoved(c, io, n);
+  }
+  while (true) {
+    const ssize_t n = read(c.fd, buf, cap);
+    if (n > 0) return n;
+    if (n == 0) {
+      Lost(c, NowNs(), "connection closed by the server");
+      return -1;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    if (errno == EINTR) continue;
+    Lost(c, NowNs(), ErrnoText(errno));
+    return -1;
+  }
+}
+
+ssize_t Worker::WriteSome(Conn& c) {
+  const char* data = c.out.data() + c.out_sent;
+  const size_t len = c.out.size() - c.out_sent;
+  if (c.tls) {
+    size_t n = 0;
+    const auto io = c.tls->Write(data, len, &n);  // before `n` is read
+    return TlsMoved(c, io, n);
+  }
+  while (true) {
+    const ssize_t n = send(c.fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) return n;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      SetWantWrite(c, true);
+      return 0;
+    }
+    Lost(c, NowNs(), ErrnoText(errno));
+    return -1;
+  }
 }
 
 void Worker::OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t origin_ns,
@@ -311,13 +427,8 @@ void Worker::ReadReplies(Conn& c) {
   while (true) {
     const size_t carry = c.stash.size();
     if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
-    const ssize_t n = read(c.fd, read_buf_.get() + carry, read_cap_ - carry);
-    if (n == 0) return Lost(c, NowNs(), "connection closed by the server");
-    if (n < 0) {
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-      if (errno == EINTR) continue;
-      return Lost(c, NowNs(), ErrnoText(errno));
-    }
+    const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry);
+    if (n <= 0) return;
     const int64_t now = NowNs();
     if (now >= times_.measured_start_ns && times_.start_ns > 0) {
       const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
@@ -329,6 +440,10 @@ void Worker::ReadReplies(Conn& c) {
     bool auth_failed = false;
     std::string auth_error;
     auto on_reply = [&](protocol::ReplyKind kind, std::string_view error_text) {
+      if (kind == protocol::ReplyKind::kPush) {  // RESP3 out-of-band data answers no request
+        ++stats_.pushes;
+        return;
+      }
       if (c.pending.empty()) {
         desync = true;
         return;
@@ -378,7 +493,9 @@ void Worker::ReadReplies(Conn& c) {
     redirected_.clear();
     if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
     if (c.pending.empty()) rescan_ = true;
-    if (c.fd < 0 || static_cast<size_t>(n) < read_cap_ - carry) return;
+    // A short read drained the socket; a TLS session reads a record at a time, so it goes on
+    // until the session would block.
+    if (c.fd < 0 || (!c.tls && static_cast<size_t>(n) < read_cap_ - carry)) return;
   }
 }
 
@@ -459,15 +576,9 @@ void Worker::Flush(Conn& c) {
     c.unstamped = 0;
   }
   while (c.out_sent < c.out.size()) {
-    const ssize_t n = send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent,
-                           MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) {
-      c.out_sent += static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return SetWantWrite(c, true);
-    return Lost(c, NowNs(), ErrnoText(errno));
+    const ssize_t n = WriteSome(c);
+    if (n <= 0) return;
+    c.out_sent += static_cast<size_t>(n);
   }
   c.out.clear();
   c.out_sent = 0;
@@ -523,6 +634,8 @@ bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
       }
     } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
       ConnectFailed(c, now, "connection timed out");
+    } else if (c.state == Conn::State::kHandshake && c.retry_at_ns <= now) {
+      ConnectFailed(c, now, "TLS handshake timed out");
     }
     // Open loop: requests fell due. Cluster: a park may have drained or been dropped.
     if (c.state == Conn::State::kReady && (open_loop || cluster_)) {
@@ -548,8 +661,7 @@ void Worker::CountLeftovers() {
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
-    if (c.fd >= 0) close(c.fd);
-    c.fd = -1;
+    CloseSocket(c);
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
   for (auto& client : clients_) {

@@ -18,6 +18,7 @@
 #include "loadgen/pending.h"
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
+#include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
@@ -28,6 +29,8 @@ struct Target {
 };
 // kEnvironment when the name does not resolve.
 core::Result<Target> ResolveTarget(const std::string& host, int port);
+// A Unix domain socket's path; kUsage when it does not fit sockaddr_un.
+core::Result<Target> UnixTarget(const std::string& path);
 
 // Times shared by all workers, on the steady clock in nanoseconds. Set by the coordinator
 // once every worker has its connections up.
@@ -40,8 +43,9 @@ struct RunTimes {
 class Worker {
  public:
   // One server (`cluster` null), or a cluster's primaries: `targets[i]` is `cluster->nodes[i]`.
+  // `tls`: every connection's sessions start from it (null: plain TCP or Unix socket).
   Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
-         const SlotMap* cluster, int index, uint64_t random_base);
+         const SlotMap* cluster, const protocol::TlsContext* tls, int index, uint64_t random_base);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -71,7 +75,17 @@ class Worker {
 
   void AddConn(ClientState& client, uint16_t node);
   void StartConnect(Conn& c, int64_t now);
+  // The socket is connected: the TLS handshake, if any, then OnConnected.
+  void OnTransportUp(Conn& c, int64_t now);
+  void ContinueHandshake(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
+  void CloseSocket(Conn& c);
+  // One read or write on the connection's socket or TLS session: bytes moved (> 0), 0 when it
+  // would block, -1 when the connection is gone (Lost() was called).
+  ssize_t ReadSome(Conn& c, char* buf, size_t cap);
+  ssize_t WriteSome(Conn& c);
+  // ReadSome's and WriteSome's answer for what a TLS call returned, having moved `n` bytes.
+  ssize_t TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n);
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
@@ -118,6 +132,7 @@ class Worker {
   const Workload& workload_;
   std::vector<Target> targets_;  // per node
   const bool cluster_;
+  const protocol::TlsContext* tls_;
   SlotMap slot_map_;  // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
@@ -128,8 +143,8 @@ class Worker {
   std::vector<std::pair<Pending, Redirect>> redirected_;
   std::unique_ptr<char[]> read_buf_;
   size_t read_cap_ = 0;
-  std::string auth_request_;
-  bool stopping_ = false;  // no new requests (interrupt or time over)
+  std::string auth_request_;  // Config::ConnectionSetup(), encoded
+  bool stopping_ = false;     // no new requests (interrupt or time over)
   bool interrupted_ = false;
   bool all_lost_ = false;
   bool rescan_ = false;    // a connection went idle or was lost: check completion soon

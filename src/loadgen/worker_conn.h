@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "loadgen/worker.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_parser.h"
+#include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
@@ -31,12 +33,13 @@ struct Worker::ClientState {
 };
 
 struct Worker::Conn {
-  enum class State : uint8_t { kIdle, kConnecting, kAuth, kReady, kBackoff, kDead };
+  enum class State : uint8_t { kIdle, kConnecting, kHandshake, kAuth, kReady, kBackoff, kDead };
 
   Conn(const Config& config, ClientState* owner, uint16_t node_index)
       : pending(static_cast<size_t>(config.pipeline) + 1), client(owner), node(node_index) {}
 
   int fd = -1;
+  std::unique_ptr<protocol::TlsSession> tls;  // with --tls, from the handshake on
   uint32_t id = 0;
   State state = State::kIdle;
   bool want_write = false;

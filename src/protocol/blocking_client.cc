@@ -5,6 +5,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,8 +69,6 @@ int ConnectOne(const addrinfo* ai, std::chrono::milliseconds timeout, std::strin
       return -1;
     }
   }
-  const int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   return fd;
 }
 
@@ -87,62 +86,18 @@ bool IsTerminalMemcacheLine(std::string_view line) {
   return !line.empty() && line.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-// After any failure the stream position is unknown, so the connection is closed: later calls
-// fail fast instead of reading the tail of an earlier reply.
-core::Error Broken(int* fd, std::string* buffer, const std::string& message) {
-  if (*fd >= 0) close(*fd);
-  *fd = -1;
-  buffer->clear();
-  return core::Error{ErrorKind::kEnvironment, message};
-}
-
-core::Status SendAll(int* fd, std::string* buffer, std::chrono::milliseconds timeout,
-                     std::string_view bytes) {
-  if (*fd < 0) return core::Fail(ErrorKind::kEnvironment, "connection is closed");
-  while (!bytes.empty()) {
-    const ssize_t n = send(*fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n > 0) {
-      bytes.remove_prefix(static_cast<size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (std::string waited = WaitFor(*fd, POLLOUT, timeout); !waited.empty()) {
-        return tl::unexpected(Broken(fd, buffer, "send: " + waited));
-      }
-      continue;
-    }
-    return tl::unexpected(Broken(fd, buffer, std::string("send: ") + std::strerror(errno)));
-  }
-  return core::Ok();
-}
-
-// Appends what the socket has (waiting at most `timeout` for it) to *buffer.
-core::Status ReadMore(int* fd, std::string* buffer, std::chrono::milliseconds timeout) {
-  if (*fd < 0) return core::Fail(ErrorKind::kEnvironment, "connection is closed");
-  while (true) {
-    const size_t old_size = buffer->size();
-    buffer->resize(old_size + kReadChunk);
-    const ssize_t n = recv(*fd, buffer->data() + old_size, kReadChunk, 0);
-    const int recv_errno = errno;
-    buffer->resize(old_size + (n > 0 ? static_cast<size_t>(n) : 0));
-    if (n > 0) return core::Ok();
-    if (n == 0) return tl::unexpected(Broken(fd, buffer, "connection closed by the server"));
-    if (recv_errno == EINTR) continue;
-    if (recv_errno == EAGAIN || recv_errno == EWOULDBLOCK) {
-      if (std::string waited = WaitFor(*fd, POLLIN, timeout); !waited.empty()) {
-        return tl::unexpected(Broken(fd, buffer, "waiting for a reply: " + waited));
-      }
-      continue;
-    }
-    return tl::unexpected(Broken(fd, buffer, std::string("recv: ") + std::strerror(recv_errno)));
-  }
+// The poll events a TLS call waits for before it is made again; 0 when it is not waiting.
+short TlsWait(TlsSession::Io io) {
+  if (io == TlsSession::Io::kWantRead) return POLLIN;
+  if (io == TlsSession::Io::kWantWrite) return POLLOUT;
+  return 0;
 }
 
 }  // namespace
 
 core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, int port,
-                                                     std::chrono::milliseconds timeout) {
+                                                     std::chrono::milliseconds timeout,
+                                                     const TlsContext* tls) {
   const std::string where = host + ":" + std::to_string(port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -162,18 +117,161 @@ core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, in
   if (fd < 0) {
     return core::Fail(ErrorKind::kEnvironment, "cannot connect to " + where + ": " + error);
   }
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  BlockingClient client(fd, timeout);
+  if (tls != nullptr) {
+    if (auto st = client.Handshake(*tls, where); !st) return tl::unexpected(st.error());
+  }
+  return client;
+}
+
+core::Result<BlockingClient> BlockingClient::ConnectUnix(const std::string& path,
+                                                         std::chrono::milliseconds timeout) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof(addr.sun_path)) {
+    return core::Fail(ErrorKind::kUsage, "unix socket path '" + path + "': 1 to " +
+                                             std::to_string(sizeof(addr.sun_path) - 1) +
+                                             " characters");
+  }
+  std::memcpy(addr.sun_path, path.data(), path.size());
+  addrinfo ai{};
+  ai.ai_family = AF_UNIX;
+  ai.ai_socktype = SOCK_STREAM;
+  ai.ai_addr = reinterpret_cast<sockaddr*>(&addr);
+  ai.ai_addrlen = sizeof(addr);
+  std::string error;
+  const int fd = ConnectOne(&ai, timeout, &error);
+  if (fd < 0) {
+    return core::Fail(ErrorKind::kEnvironment,
+                      "cannot connect to unix socket " + path + ": " + error);
+  }
   return BlockingClient(fd, timeout);
 }
 
+core::Status BlockingClient::Handshake(const TlsContext& tls, const std::string& where) {
+  auto session = TlsSession::Start(tls, fd_);
+  if (!session) return tl::unexpected(session.error());
+  tls_ = std::move(*session);
+  while (true) {
+    const TlsSession::Io io = tls_->Handshake();
+    if (io == TlsSession::Io::kOk) return SettleTls(where);
+    const short wait = TlsWait(io);
+    if (wait == 0) {
+      return tl::unexpected(Broken(
+          "TLS handshake with " + where +
+          " failed: " + (io == TlsSession::Io::kClosed ? "the server closed it" : tls_->error())));
+    }
+    if (std::string waited = WaitFor(fd_, wait, timeout_); !waited.empty()) {
+      return tl::unexpected(Broken("TLS handshake with " + where + ": " + waited));
+    }
+  }
+}
+
+core::Status BlockingClient::SettleTls(const std::string& where) {
+  if (!tls_->tls13()) return core::Ok();
+  // A TLS 1.3 server checks our certificate after the handshake and answers with session
+  // tickets or an alert: wait a moment for either, so a refusal is named here, not as a reset.
+  constexpr auto kSettle = std::chrono::milliseconds(250);
+  if (!WaitFor(fd_, POLLIN, std::min(timeout_, std::chrono::milliseconds(kSettle))).empty()) {
+    return core::Ok();
+  }
+  const TlsSession::Io io = tls_->Settle();
+  if (io == TlsSession::Io::kFailed || io == TlsSession::Io::kClosed) {
+    return tl::unexpected(Broken(
+        "TLS session with " + where +
+        " refused: " + (io == TlsSession::Io::kClosed ? "the server closed it" : tls_->error())));
+  }
+  return core::Ok();
+}
+
+void BlockingClient::Close() {
+  tls_.reset();
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+}
+
+core::Error BlockingClient::Broken(const std::string& message) {
+  Close();
+  buffer_.clear();
+  return core::Error{ErrorKind::kEnvironment, message};
+}
+
+core::Status BlockingClient::SendAll(std::string_view bytes) {
+  if (fd_ < 0) return core::Fail(ErrorKind::kEnvironment, "connection is closed");
+  while (!bytes.empty()) {
+    short wait = POLLOUT;
+    if (tls_) {
+      size_t n = 0;
+      const TlsSession::Io io = tls_->Write(bytes.data(), bytes.size(), &n);
+      bytes.remove_prefix(n);
+      if (io == TlsSession::Io::kOk) continue;
+      wait = TlsWait(io);
+      if (wait == 0) return tl::unexpected(Broken("send: TLS: " + tls_->error()));
+    } else {
+      const ssize_t n = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        bytes.remove_prefix(static_cast<size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+        return tl::unexpected(Broken(std::string("send: ") + std::strerror(errno)));
+      }
+    }
+    if (std::string waited = WaitFor(fd_, wait, timeout_); !waited.empty()) {
+      return tl::unexpected(Broken("send: " + waited));
+    }
+  }
+  return core::Ok();
+}
+
+core::Status BlockingClient::ReadMore() {
+  if (fd_ < 0) return core::Fail(ErrorKind::kEnvironment, "connection is closed");
+  while (true) {
+    const size_t old_size = buffer_.size();
+    buffer_.resize(old_size + kReadChunk);
+    short wait = POLLIN;
+    if (tls_) {
+      size_t n = 0;
+      const TlsSession::Io io = tls_->Read(buffer_.data() + old_size, kReadChunk, &n);
+      buffer_.resize(old_size + n);
+      if (io == TlsSession::Io::kOk) return core::Ok();
+      if (io == TlsSession::Io::kClosed)
+        return tl::unexpected(Broken("connection closed by the server"));
+      wait = TlsWait(io);
+      if (wait == 0) return tl::unexpected(Broken("recv: TLS: " + tls_->error()));
+    } else {
+      const ssize_t n = recv(fd_, buffer_.data() + old_size, kReadChunk, 0);
+      const int recv_errno = errno;
+      buffer_.resize(old_size + (n > 0 ? static_cast<size_t>(n) : 0));
+      if (n > 0) return core::Ok();
+      if (n == 0) return tl::unexpected(Broken("connection closed by the server"));
+      if (recv_errno == EINTR) continue;
+      if (recv_errno != EAGAIN && recv_errno != EWOULDBLOCK) {
+        return tl::unexpected(Broken(std::string("recv: ") + std::strerror(recv_errno)));
+      }
+    }
+    if (std::string waited = WaitFor(fd_, wait, timeout_); !waited.empty()) {
+      return tl::unexpected(Broken("waiting for a reply: " + waited));
+    }
+  }
+}
+
 BlockingClient::BlockingClient(BlockingClient&& other) noexcept
-    : fd_(other.fd_), timeout_(other.timeout_), buffer_(std::move(other.buffer_)) {
+    : fd_(other.fd_),
+      tls_(std::move(other.tls_)),
+      timeout_(other.timeout_),
+      buffer_(std::move(other.buffer_)) {
   other.fd_ = -1;
 }
 
 BlockingClient& BlockingClient::operator=(BlockingClient&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) close(fd_);
+    Close();
     fd_ = other.fd_;
+    tls_ = std::move(other.tls_);
     timeout_ = other.timeout_;
     buffer_ = std::move(other.buffer_);
     other.fd_ = -1;
@@ -182,14 +280,14 @@ BlockingClient& BlockingClient::operator=(BlockingClient&& other) noexcept {
 }
 
 BlockingClient::~BlockingClient() {
-  if (fd_ >= 0) close(fd_);
+  Close();
 }
 
 core::Result<Reply> BlockingClient::Command(const std::vector<std::string>& args) {
   std::vector<std::string_view> views(args.begin(), args.end());
   std::string request;
   AppendCommand(&request, views);
-  if (auto sent = SendAll(&fd_, &buffer_, timeout_, request); !sent) {
+  if (auto sent = SendAll(request); !sent) {
     return tl::unexpected(sent.error());
   }
 
@@ -204,15 +302,15 @@ core::Result<Reply> BlockingClient::Command(const std::vector<std::string>& args
     scanned += r.consumed;
     if (replies > 0) break;
     if (r.status == ParseStatus::kProtocolError) {
-      return tl::unexpected(Broken(&fd_, &buffer_, "malformed reply: " + scanner.error()));
+      return tl::unexpected(Broken("malformed reply: " + scanner.error()));
     }
-    if (auto read = ReadMore(&fd_, &buffer_, timeout_); !read) return tl::unexpected(read.error());
+    if (auto read = ReadMore(); !read) return tl::unexpected(read.error());
   }
   Reply reply;
   size_t consumed = 0;
   std::string error;
   if (ParseReply(buffer_, &consumed, &reply, &error) != ParseStatus::kOk) {
-    return tl::unexpected(Broken(&fd_, &buffer_, "malformed reply: " + error));
+    return tl::unexpected(Broken("malformed reply: " + error));
   }
   buffer_.erase(0, consumed);
   return reply;
@@ -221,7 +319,7 @@ core::Result<Reply> BlockingClient::Command(const std::vector<std::string>& args
 core::Result<std::vector<std::string>> BlockingClient::MemcacheCommand(const std::string& line) {
   std::string request = line;
   if (!request.ends_with("\r\n")) request += "\r\n";
-  if (auto sent = SendAll(&fd_, &buffer_, timeout_, request); !sent) {
+  if (auto sent = SendAll(request); !sent) {
     return tl::unexpected(sent.error());
   }
 
@@ -230,7 +328,7 @@ core::Result<std::vector<std::string>> BlockingClient::MemcacheCommand(const std
   while (true) {
     const size_t crlf = buffer_.find("\r\n", pos);
     if (crlf == std::string::npos) {
-      if (auto read = ReadMore(&fd_, &buffer_, timeout_); !read) {
+      if (auto read = ReadMore(); !read) {
         return tl::unexpected(read.error());
       }
       continue;
@@ -241,11 +339,11 @@ core::Result<std::vector<std::string>> BlockingClient::MemcacheCommand(const std
       // The data block may hold any bytes, CRLF included: read it by its length.
       const int64_t value_bytes = MemcacheValueBytes(text);
       if (value_bytes < 0) {
-        return tl::unexpected(Broken(&fd_, &buffer_, "malformed reply line: " + text));
+        return tl::unexpected(Broken("malformed reply line: " + text));
       }
       const auto bytes = static_cast<size_t>(value_bytes);
       while (buffer_.size() < next + bytes + 2) {
-        if (auto read = ReadMore(&fd_, &buffer_, timeout_); !read) {
+        if (auto read = ReadMore(); !read) {
           return tl::unexpected(read.error());
         }
       }

@@ -10,14 +10,20 @@
 
 #include "core/error.h"
 #include "protocol/reply.h"
+#include "protocol/tls.h"
 
 namespace dfbench::protocol {
 
 class BlockingClient {
  public:
-  // Connects over TCP (host name or address). kEnvironment when refused or timed out.
+  // Connects over TCP (host name or address), with TLS when `tls` is given. kEnvironment when
+  // refused, timed out, or the TLS handshake fails (saying why: the certificate check's reason).
   static core::Result<BlockingClient> Connect(const std::string& host, int port,
-                                              std::chrono::milliseconds timeout);
+                                              std::chrono::milliseconds timeout,
+                                              const TlsContext* tls = nullptr);
+  // Connects to a Unix domain socket. kEnvironment when it is not there or refuses.
+  static core::Result<BlockingClient> ConnectUnix(const std::string& path,
+                                                  std::chrono::milliseconds timeout);
 
   BlockingClient(BlockingClient&&) noexcept;
   BlockingClient& operator=(BlockingClient&&) noexcept;
@@ -35,7 +41,18 @@ class BlockingClient {
 
  private:
   BlockingClient(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}
+  core::Status Handshake(const TlsContext& tls, const std::string& where);
+  core::Status SettleTls(const std::string& where);
+  // After any failure the stream position is unknown, so the connection is closed: later calls
+  // fail fast instead of reading the tail of an earlier reply.
+  core::Error Broken(const std::string& message);
+  core::Status SendAll(std::string_view bytes);
+  // Appends what the connection has (waiting at most the timeout for it) to buffer_.
+  core::Status ReadMore();
+  void Close();
+
   int fd_ = -1;
+  std::unique_ptr<TlsSession> tls_;
   std::chrono::milliseconds timeout_;
   std::string buffer_;  // bytes read but not yet consumed
 };

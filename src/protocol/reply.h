@@ -14,7 +14,8 @@ enum class ReplyType : uint8_t {
   kInteger,       // :1
   kBulkString,    // $3 foo     (RESP3 verbatim '=' maps here too, without its "txt:" prefix)
   kNull,          // $-1, *-1, RESP3 '_'
-  kArray,         // *N         (RESP3 map '%', set '~', push '>' flatten into arrays)
+  kArray,         // *N         (RESP3 map '%' and set '~' flatten into arrays)
+  kPush,          // RESP3 '>'  (out-of-band data; its elements as an array's)
   kDouble,        // RESP3 ','  (text kept in `str`)
   kBoolean,       // RESP3 '#'  (integer 0/1)
   kBigNumber,     // RESP3 '('  (text kept in `str`)

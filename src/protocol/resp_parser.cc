@@ -113,7 +113,7 @@ class Parser {
             }
             continue;
           }
-          *out = Reply{.type = ReplyType::kArray};
+          *out = Reply{.type = type == '>' ? ReplyType::kPush : ReplyType::kArray};
           // Each element takes at least 3 bytes: never reserve more than the input can hold.
           out->elements.reserve(std::min<uint64_t>(elements, (data_.size() - pos_) / 3));
           for (uint64_t i = 0; i < elements; ++i) {

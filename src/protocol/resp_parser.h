@@ -4,9 +4,9 @@
 //  - ParseReply, for control traffic and tests: materialises one whole Reply.
 // Both accept every RESP2 type and tolerate RESP3 (_ # , ( = ! % ~ > and |attribute). They
 // agree, byte for byte, on where replies end and on what is a protocol error. An attribute
-// annotates the value after it and is not a reply itself; a top-level push ('>') counts as a
-// reply (in RESP3 that is how SUBSCRIBE answers). Streamed RESP3 types ($?, *?) are not
-// accepted.
+// annotates the value after it and is not a reply itself; a top-level push ('>') is reported
+// as one, of kind kPush (out-of-band: the caller decides it answers no request). Streamed RESP3
+// types ($?, *?) are not accepted.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +24,7 @@ enum class ReplyKind : uint8_t {
   kOk,     // anything that is not an error or a null (arrays count as kOk whatever they hold)
   kError,  // '-' simple error or RESP3 '!' blob error
   kNull,   // $-1, *-1 or RESP3 '_' (a GET miss)
+  kPush,   // RESP3 '>': out-of-band data (invalidations, pub/sub messages), not a command's reply
 };
 
 enum class ParseStatus : uint8_t { kOk, kIncomplete, kProtocolError };

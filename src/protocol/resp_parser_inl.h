@@ -187,6 +187,7 @@ inline bool RespScanner::OnHeader(char type, std::string_view line, const char* 
         if (depth_ == 0) kind_ = ReplyKind::kNull;
         break;
       }
+      if (depth_ == 0 && type == '>') kind_ = ReplyKind::kPush;
       const bool attribute = type == '|';
       const uint64_t elements = static_cast<uint64_t>(count) * (type == '%' || attribute ? 2 : 1);
       if (elements > 0) return Push(elements, attribute);

@@ -40,9 +40,10 @@ ScanOutcome ParseAll(std::string_view data) {
       break;
     }
     pos += consumed;
-    const ReplyKind kind = reply.is_error()  ? ReplyKind::kError
-                           : reply.is_null() ? ReplyKind::kNull
-                                             : ReplyKind::kOk;
+    const ReplyKind kind = reply.is_error()                 ? ReplyKind::kError
+                           : reply.is_null()                ? ReplyKind::kNull
+                           : reply.type == ReplyType::kPush ? ReplyKind::kPush
+                                                            : ReplyKind::kOk;
     outcome.replies.push_back({kind, ""});
   }
   return outcome;
@@ -106,33 +107,21 @@ std::string AllRepliesStream() {
 
 TEST(RespScannerTest, SummarisesEveryType) {
   const std::vector<Scanned> expected = {
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kError, "ERR unknown command 'FOO'"},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kNull, ""},
-      {ReplyKind::kNull, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kError, "ERR unknown command 'FOO'"},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kNull, ""}, {ReplyKind::kNull, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
       {ReplyKind::kOk, ""},  // an error inside an array does not make the reply an error
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kNull, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kError, "SYNTAX invalid syntax"},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kOk, ""},  // the attribute is not a reply: the array after it is
-      {ReplyKind::kOk, ""},
-      {ReplyKind::kError, "ERR after empty attribute"},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kNull, ""}, {ReplyKind::kOk, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kOk, ""},   {ReplyKind::kError, "SYNTAX invalid syntax"},
+      {ReplyKind::kOk, ""},   {ReplyKind::kOk, ""},
+      {ReplyKind::kPush, ""},  // out of band: the caller decides
+      {ReplyKind::kOk, ""},    // the attribute is not a reply: the array after it is
+      {ReplyKind::kOk, ""},   {ReplyKind::kError, "ERR after empty attribute"},
       {ReplyKind::kOk, ""},
   };
   ASSERT_EQ(expected.size(), AllReplies().size());
@@ -378,6 +367,7 @@ TEST(ParseReplyTest, AggregatesFlattenAndAttributesDrop) {
   ASSERT_EQ(r.elements.size(), 4u);
   EXPECT_EQ(r.elements[2].str, "b");
   EXPECT_EQ(ParseOne("~2\r\n+a\r\n+b\r\n").elements.size(), 2u);
+  EXPECT_EQ(ParseOne(">2\r\n+a\r\n+b\r\n").type, ReplyType::kPush);
   EXPECT_EQ(ParseOne(">2\r\n+a\r\n+b\r\n").elements.size(), 2u);
   r = ParseOne("|1\r\n+ttl\r\n:3600\r\n+OK\r\n");
   EXPECT_EQ(r.type, ReplyType::kSimpleString);

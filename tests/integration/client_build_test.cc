@@ -124,6 +124,20 @@ TEST_F(ClientBuild, OtherCommandsAreOneLineAndExitTwo) {
   EXPECT_NE(r->err.find("only 'loadgen' and 'version'"), std::string::npos) << r->err;
 }
 
+// Built without an aarch64 libssl (libssl-dev:arm64), it says so when TLS is asked for, before
+// any connection.
+TEST_F(ClientBuild, TlsWithoutAnAarch64LibsslIsOneLineAndExitTwo) {
+  if (fs::exists("/usr/lib/aarch64-linux-gnu/libssl.a")) {
+    GTEST_SKIP() << "an aarch64 libssl is installed: this client build has TLS";
+  }
+  auto r = core::RunCapture(ClientArgv({"loadgen", "--tls", "-p", "1", "--progress", "never"}),
+                            std::chrono::minutes(1));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->status.code, 2) << r->err;
+  EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
+  EXPECT_NE(r->err.find("this build of dfbench has no TLS"), std::string::npos) << r->err;
+}
+
 TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;

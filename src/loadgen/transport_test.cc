@@ -1,0 +1,274 @@
+// How the load generator reaches a server: TLS (each verification mode, client certificates),
+// ACL users, RESP3 (every reply type, out-of-band pushes) and Unix sockets, against real
+// redis-server processes. Counts are checked against the server's own.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "loadgen/loadgen.h"
+#include "loadgen/run_ok_test_support.h"
+#include "support/scoped_temp_dir.h"
+#include "support/test_server.h"
+#include "support/test_tls.h"
+
+namespace dfbench::loadgen {
+namespace {
+
+using testing::TestServer;
+
+Options SmallLoad() {
+  Options o;
+  o.threads = 2;
+  o.clients = 2;
+  o.requests = "50";
+  o.progress = "never";
+  return o;
+}
+
+// One redis-server with a TLS port beside its plain one, and another that also wants a client
+// certificate; the plain ports serve the checks.
+class TlsLoad : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::ScopedTempDir("tls-load");
+    auto certs = testing::MakeTestCertificates(dir_->path());
+    ASSERT_TRUE(certs) << certs.error().message;
+    certs_ = new testing::TestCertificates(*certs);
+    for (const bool auth_clients : {false, true}) {
+      const int tls_port = testing::FreePort();
+      auto server = TestServer::StartRedis(testing::RedisTlsArgs(*certs, tls_port, auth_clients));
+      ASSERT_TRUE(server) << server.error().message;
+      (auth_clients ? mutual_ : server_) = new Served{std::move(*server), tls_port};
+    }
+  }
+  static void TearDownTestSuite() {
+    for (Served** s : {&server_, &mutual_}) {
+      delete *s;
+      *s = nullptr;
+    }
+    delete certs_;
+    delete dir_;
+  }
+
+  struct Served {
+    TestServer server;
+    int tls_port;
+  };
+
+  static Options Tls(const Served& s) {
+    Options o = SmallLoad();
+    o.port = s.tls_port;
+    o.tls.enabled = true;
+    o.tls.cacert = certs_->ca_cert.string();
+    return o;
+  }
+  static uint64_t Calls(const Served& s) { return s.server.Calls("set") + s.server.Calls("get"); }
+
+  static testing::ScopedTempDir* dir_;
+  static testing::TestCertificates* certs_;
+  static Served* server_;
+  static Served* mutual_;
+};
+testing::ScopedTempDir* TlsLoad::dir_ = nullptr;
+testing::TestCertificates* TlsLoad::certs_ = nullptr;
+TlsLoad::Served* TlsLoad::server_ = nullptr;
+TlsLoad::Served* TlsLoad::mutual_ = nullptr;
+
+TEST_F(TlsLoad, VerifiesTheServerAgainstItsCa) {
+  ASSERT_NE(server_, nullptr);
+  const uint64_t before = Calls(*server_);
+  Options o = Tls(*server_);
+  o.tls.sni = "localhost";
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(Calls(*server_) - before, r.totals.count);
+  EXPECT_EQ(r.tls_handshakes, 4u);  // one per connection
+  auto config = ParseOptions(o);
+  ASSERT_TRUE(config);
+  const auto json = nlohmann::json::parse(ReportJson(r, *config));
+  EXPECT_EQ(json["configuration"]["tls"], "true");
+  EXPECT_EQ(json["configuration"]["sni"], "localhost");
+  EXPECT_EQ(json["dfbench"]["tls_handshakes"], 4);
+}
+
+TEST_F(TlsLoad, ARedissUriSpeaksTls) {
+  ASSERT_NE(server_, nullptr);
+  Options o = SmallLoad();
+  o.uri = "rediss://127.0.0.1:" + std::to_string(server_->tls_port);
+  o.tls.cacert = certs_->ca_cert.string();
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(r.tls_handshakes, 4u);
+}
+
+TEST_F(TlsLoad, SkipVerifyTakesAnyCertificate) {
+  ASSERT_NE(server_, nullptr);
+  Options o = Tls(*server_);
+  o.tls.cacert = certs_->other_ca_cert.string();
+  o.tls.skip_verify = true;
+  EXPECT_EQ(RunOk(o).totals.count, 2u * 2 * 50);
+}
+
+TEST_F(TlsLoad, AWrongCaIsRefusedInOneLine) {
+  ASSERT_NE(server_, nullptr);
+  for (const std::string& ca : {certs_->other_ca_cert.string(), std::string()}) {
+    Options o = Tls(*server_);
+    o.tls.cacert = ca;  // "": the system's CAs, which never signed the test CA
+    const core::Error e = RunFails(o);
+    EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+    EXPECT_NE(e.message.find("TLS handshake with 127.0.0.1:" + std::to_string(server_->tls_port) +
+                             " failed: certificate verify failed"),
+              std::string::npos)
+        << e.message;
+    EXPECT_EQ(e.message.find('\n'), std::string::npos) << e.message;
+  }
+}
+
+TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
+  ASSERT_NE(server_, nullptr);
+  Options o = Tls(*server_);
+  o.tls.cacert = "/nonexistent/ca.crt";
+  core::Error e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
+  EXPECT_NE(e.message.find("--cacert /nonexistent/ca.crt: cannot load the CA bundle"),
+            std::string::npos)
+      << e.message;
+  o = Tls(*server_);
+  o.tls.cert = certs_->client_cert.string();
+  o.tls.key = certs_->server_key.string();  // not the certificate's key
+  e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
+  EXPECT_NE(e.message.find("--key"), std::string::npos) << e.message;
+}
+
+TEST_F(TlsLoad, AServerThatChecksClientsWantsOurCertificate) {
+  ASSERT_NE(mutual_, nullptr);
+  Options o = Tls(*mutual_);
+  const core::Error e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(e.message.find("refused: tlsv13 alert certificate required"), std::string::npos)
+      << e.message;
+  o.tls.cert = certs_->client_cert.string();
+  o.tls.key = certs_->client_key.string();
+  const uint64_t before = Calls(*mutual_);
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(Calls(*mutual_) - before, r.totals.count);
+}
+
+TEST(AclLoad, AUserAuthenticatesAndItsPermissionsHold) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  {
+    auto client = server->Client();
+    auto reply = client.Command(
+        {"ACL", "SETUSER", "bench", "on", ">s3:cret", "~bench:*", "+set", "+get", "+ping"});
+    ASSERT_TRUE(reply && !reply->is_error()) << (reply ? reply->str : reply.error().message);
+  }
+  Options o = SmallLoad();
+  o.port = server->port();
+  o.key_prefix = "bench:";
+  o.user = "bench";
+  o.password = "s3:cret";  // with --user, -a is the password, colon included
+  EXPECT_EQ(RunOk(o).errors, 0u);
+
+  o.user.clear();
+  o.password = "bench:s3:cret";  // memtier's USER:PASS: the first colon splits
+  auto config = ParseOptions(o);
+  ASSERT_TRUE(config);
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(r, *config))["configuration"]["authenticate"],
+            "bench:(set)");
+
+  // Keys outside the user's pattern are refused: the runs above were the user's.
+  o.key_prefix = "other:";
+  EXPECT_EQ(RunOk(o).errors, 2u * 2 * 50);
+
+  o.password = "bench:wrong";
+  const core::Error e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(e.message.find("authentication to 127.0.0.1:" + std::to_string(server->port()) +
+                           " failed: WRONGPASS"),
+            std::string::npos)
+      << e.message;
+}
+
+// Commands whose RESP3 replies are a map, a set, a double, a null, a boolean, a big number and
+// a verbatim string; a run of them all must count every reply, each once.
+TEST(Resp3Load, RepliesOfEveryTypeAreCountedOnce) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  {
+    auto client = server->Client();
+    for (const std::vector<std::string>& seed :
+         {std::vector<std::string>{"HSET", "h", "f", "v", "g", "w"},
+          {"SADD", "s", "a", "b"},
+          {"ZADD", "z", "1.5", "m"}}) {
+      ASSERT_TRUE(client.Command(seed));
+    }
+  }
+  Options o = SmallLoad();
+  o.port = server->port();
+  o.protocol = "resp3";
+  o.commands = {{.text = "HGETALL h"},
+                {.text = "SMEMBERS s"},
+                {.text = "ZSCORE z m"},
+                {.text = "GET __key__"},
+                {.text = "EVAL \"return true\" 0"},
+                {.text = "EVAL \"return {big_number='123456789012345678901234567890'}\" 0"},
+                {.text = "LOLWUT"}};
+  o.pipeline = 4;
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.errors, 0u) << (r.error_samples.empty() ? "" : r.error_samples[0]);
+  EXPECT_EQ(r.unanswered, 0u);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  const uint64_t calls = server->Calls("hgetall") + server->Calls("smembers") +
+                         server->Calls("zscore") + server->Calls("get") + server->Calls("eval") +
+                         server->Calls("lolwut");
+  EXPECT_EQ(calls, r.totals.count);
+  EXPECT_EQ(server->Calls("hello"), 1u + 4);  // the preflight's and one per connection
+}
+
+// With client-side caching on, the server pushes invalidations between replies: they answer no
+// request and are counted apart.
+TEST(Resp3Load, PushesBetweenRepliesAreCountedApart) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = SmallLoad();
+  o.port = server->port();
+  o.protocol = "resp3";
+  o.key_maximum = 5;  // every connection reads and writes the same few keys
+  o.commands = {
+      {.text = "CLIENT TRACKING ON"}, {.text = "GET __key__"}, {.text = "SET __key__ __data__"}};
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.unanswered, 0u);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_GT(r.pushes, 0u);
+  EXPECT_EQ(server->Calls("get") + server->Calls("set") + server->Calls("client|tracking"),
+            r.totals.count);
+}
+
+TEST(UnixSocketLoad, RunsOverTheSocketAndRefusesAMissingOne) {
+  testing::ScopedTempDir dir("unix-load");
+  const std::string socket = (dir.path() / "redis.sock").string();
+  auto server = TestServer::StartRedis({"--unixsocket", socket, "--unixsocketperm", "700"});
+  ASSERT_TRUE(server) << server.error().message;
+  Options o = SmallLoad();
+  o.unix_socket = socket;
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(server->Calls("set") + server->Calls("get"), r.totals.count);
+
+  o.unix_socket = (dir.path() / "missing.sock").string();
+  const core::Error e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+  EXPECT_NE(e.message.find("cannot connect to unix socket " + o.unix_socket), std::string::npos)
+      << e.message;
+}
+
+}  // namespace
+}  // namespace dfbench::loadgen
