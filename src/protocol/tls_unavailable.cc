@@ -20,13 +20,18 @@ core::Result<std::shared_ptr<const TlsContext>> TlsContext::Create(const TlsOpti
   return tl::unexpected(Unavailable());
 }
 
-TlsContext::~TlsContext() = default;
+// Never made here: the OpenSSL handles stay null.
+TlsContext::~TlsContext() {
+  ctx_ = nullptr;
+}
 
 core::Result<std::unique_ptr<TlsSession>> TlsSession::Start(const TlsContext&, int) {
   return tl::unexpected(Unavailable());
 }
 
-TlsSession::~TlsSession() = default;
+TlsSession::~TlsSession() {
+  ssl_ = nullptr;
+}
 
 TlsSession::Io TlsSession::Outcome(int) {
   return Io::kFailed;
