@@ -3,12 +3,14 @@
 // redis-server processes. Counts are checked against the server's own.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "loadgen/loadgen.h"
 #include "loadgen/run_ok_test_support.h"
 #include "support/scoped_temp_dir.h"
+#include "support/test_cluster.h"
 #include "support/test_server.h"
 #include "support/test_tls.h"
 
@@ -56,9 +58,9 @@ class TlsLoad : public ::testing::Test {
     int tls_port;
   };
 
-  static Options Tls(const Served& s) {
+  static Options Tls(int port) {
     Options o = SmallLoad();
-    o.port = s.tls_port;
+    o.port = port;
     o.tls.enabled = true;
     o.tls.cacert = certs_->ca_cert.string();
     return o;
@@ -78,7 +80,7 @@ TlsLoad::Served* TlsLoad::mutual_ = nullptr;
 TEST_F(TlsLoad, VerifiesTheServerAgainstItsCa) {
   ASSERT_NE(server_, nullptr);
   const uint64_t before = Calls(*server_);
-  Options o = Tls(*server_);
+  Options o = Tls(server_->tls_port);
   o.tls.sni = "localhost";
   const Report r = RunOk(o);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
@@ -105,7 +107,7 @@ TEST_F(TlsLoad, ARedissUriSpeaksTls) {
 
 TEST_F(TlsLoad, SkipVerifyTakesAnyCertificate) {
   ASSERT_NE(server_, nullptr);
-  Options o = Tls(*server_);
+  Options o = Tls(server_->tls_port);
   o.tls.cacert = certs_->other_ca_cert.string();
   o.tls.skip_verify = true;
   EXPECT_EQ(RunOk(o).totals.count, 2u * 2 * 50);
@@ -114,7 +116,7 @@ TEST_F(TlsLoad, SkipVerifyTakesAnyCertificate) {
 TEST_F(TlsLoad, AWrongCaIsRefusedInOneLine) {
   ASSERT_NE(server_, nullptr);
   for (const std::string& ca : {certs_->other_ca_cert.string(), std::string()}) {
-    Options o = Tls(*server_);
+    Options o = Tls(server_->tls_port);
     o.tls.cacert = ca;  // "": the system's CAs, which never signed the test CA
     const core::Error e = RunFails(o);
     EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
@@ -128,14 +130,14 @@ TEST_F(TlsLoad, AWrongCaIsRefusedInOneLine) {
 
 TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
   ASSERT_NE(server_, nullptr);
-  Options o = Tls(*server_);
+  Options o = Tls(server_->tls_port);
   o.tls.cacert = "/nonexistent/ca.crt";
   core::Error e = RunFails(o);
   EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
   EXPECT_NE(e.message.find("--cacert /nonexistent/ca.crt: cannot load the CA bundle"),
             std::string::npos)
       << e.message;
-  o = Tls(*server_);
+  o = Tls(server_->tls_port);
   o.tls.cert = certs_->client_cert.string();
   o.tls.key = certs_->server_key.string();  // not the certificate's key
   e = RunFails(o);
@@ -145,7 +147,7 @@ TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
 
 TEST_F(TlsLoad, AServerThatChecksClientsWantsOurCertificate) {
   ASSERT_NE(mutual_, nullptr);
-  Options o = Tls(*mutual_);
+  Options o = Tls(mutual_->tls_port);
   const core::Error e = RunFails(o);
   EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(e.message.find("refused: tlsv13 alert certificate required"), std::string::npos)
@@ -156,6 +158,37 @@ TEST_F(TlsLoad, AServerThatChecksClientsWantsOurCertificate) {
   const Report r = RunOk(o);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(Calls(*mutual_) - before, r.totals.count);
+}
+
+// A Redis Cluster that serves TLS (its bus too): the slot map read over TLS names the nodes'
+// TLS ports, and every node's connections speak TLS.
+TEST_F(TlsLoad, AClusterOverTlsIsRoutedAcrossItsNodes) {
+  ASSERT_NE(certs_, nullptr);
+  std::vector<int> tls_ports;
+  auto cluster = testing::TestCluster::StartRedis(3, [&](int) {
+    tls_ports.push_back(testing::FreePort());
+    auto args = testing::RedisTlsArgs(*certs_, tls_ports.back());
+    args.insert(args.end(), {"--tls-cluster", "yes"});
+    return args;
+  });
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  Options o = Tls(tls_ports[1]);
+  o.cluster_mode = true;
+  o.ratio = "1:1";
+  const Report r = RunOk(o);
+  EXPECT_EQ(r.totals.count, 2u * 2 * 50);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.tls_handshakes, 2u * 2 * 3);  // every client to every primary
+  uint64_t calls = 0;
+  for (size_t i = 0; i < cluster->size(); ++i) {
+    calls += cluster->node(i).Calls("set") + cluster->node(i).Calls("get");
+  }
+  EXPECT_EQ(calls, r.totals.count);
+  ASSERT_EQ(r.cluster_nodes.size(), 3u);
+  for (const auto& node : r.cluster_nodes) {
+    const int port = std::stoi(node.substr(node.rfind(':') + 1));
+    EXPECT_NE(std::find(tls_ports.begin(), tls_ports.end(), port), tls_ports.end()) << node;
+  }
 }
 
 TEST(AclLoad, AUserAuthenticatesAndItsPermissionsHold) {

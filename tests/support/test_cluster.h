@@ -6,6 +6,8 @@
 //   int seed_port = cluster->node(0).port();
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -15,7 +17,9 @@ namespace dfbench::testing {
 
 class TestCluster {
  public:
-  static core::Result<TestCluster> StartRedis(int nodes);
+  // `node_args(i)`, when given, adds node i's own flags (a TLS port, say).
+  static core::Result<TestCluster> StartRedis(
+      int nodes, const std::function<std::vector<std::string>(int)>& node_args = {});
 
   const TestServer& node(size_t i) const { return nodes_[i]; }
   TestServer& node(size_t i) { return nodes_[i]; }
