@@ -63,9 +63,7 @@ Outcome ParseAll(std::string_view data, std::vector<std::string>* error_texts) {
     }
     DFB_CHECK(consumed > 0 && consumed <= data.size() - pos);
     pos += consumed;
-    out.kinds.push_back(reply.is_error()  ? ReplyKind::kError
-                        : reply.is_null() ? ReplyKind::kNull
-                                          : ReplyKind::kOk);
+    out.kinds.push_back(KindOf(reply));
     error_texts->push_back(reply.is_error() ? reply.str : "");
   }
   return out;

@@ -108,6 +108,13 @@ class RespScanner {
   uint64_t remaining_[kMaxDepth] = {};  // elements still due in each open aggregate
 };
 
+// The summary RespScanner reports of a reply that ParseReply materialised (they agree on it).
+inline ReplyKind KindOf(const Reply& reply) {
+  if (reply.is_error()) return ReplyKind::kError;
+  if (reply.is_null()) return ReplyKind::kNull;
+  return reply.type == ReplyType::kPush ? ReplyKind::kPush : ReplyKind::kOk;
+}
+
 // Parses the first reply in `data`. kOk: *out holds it and *consumed its length. kIncomplete:
 // more bytes are needed. kProtocolError: `data` cannot start with a valid reply; *error (if
 // not null) says why. A leading attribute is parsed and dropped, as are nested ones.

@@ -40,11 +40,7 @@ ScanOutcome ParseAll(std::string_view data) {
       break;
     }
     pos += consumed;
-    const ReplyKind kind = reply.is_error()                 ? ReplyKind::kError
-                           : reply.is_null()                ? ReplyKind::kNull
-                           : reply.type == ReplyType::kPush ? ReplyKind::kPush
-                                                            : ReplyKind::kOk;
-    outcome.replies.push_back({kind, ""});
+    outcome.replies.push_back({KindOf(reply), ""});
   }
   return outcome;
 }
