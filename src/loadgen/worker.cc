@@ -4,7 +4,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +20,7 @@
 #include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
+#include "protocol/unix_socket.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -80,17 +80,11 @@ core::Result<Target> ResolveTarget(const std::string& host, int port) {
 }
 
 core::Result<Target> UnixTarget(const std::string& path) {
-  sockaddr_un addr{};
-  if (path.empty() || path.size() >= sizeof(addr.sun_path)) {
-    return core::Fail(core::ErrorKind::kUsage, "--unix-socket '" + path + "': 1 to " +
-                                                   std::to_string(sizeof(addr.sun_path) - 1) +
-                                                   " characters");
-  }
-  addr.sun_family = AF_UNIX;
-  std::memcpy(addr.sun_path, path.data(), path.size());
+  auto addr = protocol::UnixSocketAddress(path);
+  if (!addr) return tl::unexpected(core::WithContext(addr.error(), "--unix-socket"));
   Target t;
-  std::memcpy(&t.addr, &addr, sizeof(addr));
-  t.addr_len = sizeof(addr);
+  std::memcpy(&t.addr, &*addr, sizeof(*addr));
+  t.addr_len = sizeof(*addr);
   return t;
 }
 

@@ -5,7 +5,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
+#include "protocol/unix_socket.h"
 
 namespace dfbench::protocol {
 namespace {
@@ -128,19 +128,13 @@ core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, in
 
 core::Result<BlockingClient> BlockingClient::ConnectUnix(const std::string& path,
                                                          std::chrono::milliseconds timeout) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.empty() || path.size() >= sizeof(addr.sun_path)) {
-    return core::Fail(ErrorKind::kUsage, "unix socket path '" + path + "': 1 to " +
-                                             std::to_string(sizeof(addr.sun_path) - 1) +
-                                             " characters");
-  }
-  std::memcpy(addr.sun_path, path.data(), path.size());
+  auto addr = UnixSocketAddress(path);
+  if (!addr) return tl::unexpected(addr.error());
   addrinfo ai{};
   ai.ai_family = AF_UNIX;
   ai.ai_socktype = SOCK_STREAM;
-  ai.ai_addr = reinterpret_cast<sockaddr*>(&addr);
-  ai.ai_addrlen = sizeof(addr);
+  ai.ai_addr = reinterpret_cast<sockaddr*>(&*addr);
+  ai.ai_addrlen = sizeof(*addr);
   std::string error;
   const int fd = ConnectOne(&ai, timeout, &error);
   if (fd < 0) {
