@@ -5,6 +5,7 @@
 
 #include "cli/flag_ranges.h"
 #include "core/files.h"
+#include "protocol/server_endpoint.h"
 
 namespace dfbench::cli {
 namespace {
@@ -72,7 +73,8 @@ void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
                   "Unix domain socket of the server (instead of --server and --port)");
   sub->add_option("-a,--authenticate", o->password,
                   "Password (AUTH PASS), or USER:PASS for an ACL user; :PASS for a password "
-                  "with a colon");
+                  "with a colon. Not given: $" +
+                      std::string(protocol::kPasswordEnv) + ", when set, is the password");
   sub->add_option("--user", o->user, "ACL user; -a is then its password, colons and all");
   sub->add_option("-P,--protocol", o->protocol,
                   "redis, resp2, resp3 (HELLO 2 or 3 on every connection) or memcache_text")
@@ -165,7 +167,14 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
       ->capture_default_str();
 }
 
-loadgen::Config ToLoadgenConfig(const loadgen::Options& options) {
+loadgen::Config ToLoadgenConfig(const loadgen::Options& given) {
+  loadgen::Options options = given;
+  if (options.password.empty()) {
+    // The password whole: a leading ":" keeps its colons from naming a user.
+    if (const char* password = std::getenv(protocol::kPasswordEnv)) {
+      options.password = (options.user.empty() ? ":" : "") + std::string(password);
+    }
+  }
   loadgen::Config config = OrExit(loadgen::ParseOptions(options));
   // A path that cannot be written is refused before the load, not after it.
   if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));

@@ -4,6 +4,7 @@
 #include "cli/aws_flags.h"
 #include "core/format.h"
 #include "core/log.h"
+#include "protocol/server_url.h"
 #include "providers/provider.h"
 
 namespace dfbench::cli {
@@ -120,6 +121,26 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   return p;
 }
 
+std::string EndpointSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
+  std::string p = core::Format("dfbench: {} {} against servers you run (endpoint provider):\n",
+                               quickstart ? "quickstart" : "setup", o.id);
+  for (const auto& named : o.endpoint.endpoints) {
+    auto url = protocol::ParseServerUrl(named.url);
+    p += "  meet " +
+         (named.engine.empty() ? std::string("the engine at ") : named.engine + " at ") +
+         (url ? protocol::Redacted(*url) : std::string("(a malformed URL)")) + "\n";
+  }
+  p += "  nothing is started, stopped or installed there; the load generator runs here\n";
+  p += o.endpoint.allow_flush
+           ? "  runs may empty them (--allow-flush: FLUSHALL)\n"
+           : "  runs write under a key prefix of their own and remove those keys at the end\n";
+  if (quickstart) {
+    p += keep ? "  then: benchmark; the setup is kept (--skip-destroy)\n"
+              : "  then: benchmark and destroy the setup (results are kept)\n";
+  }
+  return p;
+}
+
 std::string LocalSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   std::string p = core::Format("dfbench: {} {} on this machine (local provider):\n",
                                quickstart ? "quickstart" : "setup", o.id);
@@ -142,6 +163,8 @@ std::string SetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool ke
       return SshSetupPlan(o, quickstart, keep);
     case state::ProviderKind::kAws:
       return AwsSetupPlan(o, quickstart, keep);
+    case state::ProviderKind::kEndpoint:
+      return EndpointSetupPlan(o, quickstart, keep);
     case state::ProviderKind::kLocal:
       break;
   }

@@ -15,6 +15,7 @@ enum class Advice {
   kFleet,         // an AWS fleet flag: needs --provider aws
   kSshHosts,      // names or logs in to hosts the user owns: needs --provider ssh
   kRemoteClient,  // setup finds or builds a tool on a remote client
+  kEndpoint,      // names a server the user runs: needs --provider endpoint
 };
 
 constexpr unsigned Bit(ProviderKind p) {
@@ -23,6 +24,7 @@ constexpr unsigned Bit(ProviderKind p) {
 constexpr unsigned kAws = Bit(ProviderKind::kAws);
 constexpr unsigned kSsh = Bit(ProviderKind::kSsh);
 constexpr unsigned kLocal = Bit(ProviderKind::kLocal);
+constexpr unsigned kEndpoint = Bit(ProviderKind::kEndpoint);
 
 struct FlagRule {
   std::array<std::string_view, 6> flags;  // unused places stay empty
@@ -55,6 +57,10 @@ constexpr FlagRule kFlagRules[] = {
     // quickstart's --load-generator memtier runs a binary given there or built by setup.
     {{"--load-generator"}, kSsh | kAws, Advice::kRemoteClient, "memtier", "setup"},
     {{"--dfly-bench-ref"}, kSsh | kAws, Advice::kRemoteClient, "", "setup"},
+    {{"--endpoint", "--password-env", "--password-file", "--allow-flush", "--cacert", "--cert"},
+     kEndpoint,
+     Advice::kEndpoint},
+    {{"--key", "--sni", "--tls-skip-verify"}, kEndpoint, Advice::kEndpoint},
 };
 
 // The first of the rule's flags given on the command line ("" when none is).
@@ -85,6 +91,9 @@ std::string Refusal(const FlagRule& rule, const std::string& flag, ProviderKind 
       return flag + (rule.value.empty() ? "" : " " + std::string(rule.value)) +
              " needs a remote client (--provider ssh); on this machine install the tool "
              "yourself and pass its path to run";
+    case Advice::kEndpoint:
+      return flag + " is for servers dfbench does not run: it needs --provider endpoint, not " +
+             "--provider " + name;
   }
   return flag + " does not work with --provider " + name;
 }
@@ -99,6 +108,9 @@ ProviderKind Choose(const CLI::App* sub, const std::string& provider_flag) {
   if (!provider_flag.empty()) return *state::kProviderNames.Parse(provider_flag);
   for (const FlagRule& rule : kFlagRules) {
     if (rule.advice == Advice::kFleet && !FirstGiven(sub, rule).empty()) return ProviderKind::kAws;
+    if (rule.advice == Advice::kEndpoint && !FirstGiven(sub, rule).empty()) {
+      return ProviderKind::kEndpoint;
+    }
   }
   const char* env = std::getenv("DFBENCH_PROVIDER");
   if (env == nullptr || *env == '\0') return ProviderKind::kLocal;
@@ -114,8 +126,9 @@ ProviderKind Choose(const CLI::App* sub, const std::string& provider_flag) {
 
 void AddProviderFlag(CLI::App* sub, std::string* provider) {
   sub->add_option("--provider", *provider,
-                  "Where the hosts come from: local, ssh or aws (default: aws when an AWS fleet "
-                  "flag is given, else $DFBENCH_PROVIDER, else local)")
+                  "Where the hosts come from: local, ssh, aws, or endpoint (servers you run, "
+                  "named by --endpoint) (default: aws when an AWS fleet flag is given, endpoint "
+                  "when --endpoint is, else $DFBENCH_PROVIDER, else local)")
       ->check(CLI::IsMember(ProviderWords()));
 }
 

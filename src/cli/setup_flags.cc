@@ -47,6 +47,7 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
     AddRangedOption(sub, "--ssh-wait", &f->ssh_wait, NumberKind::kDuration,
                     "How long new instances get to accept SSH before setup fails (30s, 10m)");
   }
+  AddEndpointFlags(sub, &f->endpoint);
   AddPortFlag(sub, &f->port);
 }
 
@@ -70,6 +71,7 @@ scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& f, state::Provide
   o.pin_cpus = !f.no_pin;
   o.engine_port = f.port;
   ApplySshFlags(f.ssh, &o);
+  ApplyEndpointFlags(f.endpoint, &o);
   return o;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/aws_flags.h"
 #include "cli/command.h"
+#include "cli/endpoint_flags.h"
 #include "cli/flags.h"
 #include "cli/ssh_flags.h"
 #include "providers/client_tools.h"
@@ -22,6 +23,7 @@ struct SetupTargetFlags {
   EngineFlags engines;
   SshFlags ssh;
   AwsFleetFlags fleet;
+  EndpointFlags endpoint;
   std::string ssh_wait = "10m";  // aws: how long new instances get to accept the key over SSH
   int port = 0;
   bool no_pin = false;
@@ -30,7 +32,7 @@ struct SetupTargetFlags {
 };
 
 // --id, --provider, the engine flags (with every --<engine>_version), the SSH hosts' flags, the
-// AWS fleet flags (with --ssh-wait) and --port, in that order.
+// AWS fleet flags (with --ssh-wait), the endpoint flags and --port, in that order.
 void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* flags);
 // --no-pin, --yes and --dry-run.
 void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* flags);

@@ -297,7 +297,7 @@ struct CapturingChild {
 // options.stdin_path or options.stdin_data (then closed).
 Result<CapturingChild> StartCapturing(const std::vector<std::string>& argv,
                                       const RunOptions& options) {
-  auto child = PrepareChild(argv, options.cpus, {});
+  auto child = PrepareChild(argv, options.cpus, options.extra_env);
   if (!child) return tl::unexpected(child.error());
   const bool capture_err = options.stderr_mode == RunOptions::Stderr::kCapture;
   int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, in_pipe[2] = {-1, -1};

@@ -82,6 +82,8 @@ struct RunOptions {
   std::string stdin_data;  // small inputs only (written before reading the output)
   std::string stdin_path;  // when set, stdin is this file instead (any size)
   std::vector<int> cpus;   // empty: no pinning
+  // Set in the child's environment (a secret kept off its command line).
+  std::vector<std::pair<std::string, std::string>> extra_env;
   // kInherit: the child's stderr is ours (a live progress line reaches the terminal) and
   // CapturedOutput::err stays empty.
   enum class Stderr { kCapture, kInherit } stderr_mode = Stderr::kCapture;

@@ -9,12 +9,19 @@
 #include "drivers/load_report.h"
 #include "drivers/memtier_args.h"
 #include "drivers/tool_runner.h"
+#include "protocol/server_endpoint.h"
 
 namespace dfbench::drivers {
 
+std::vector<std::pair<std::string, std::string>> BuiltinDriver::SecretEnv(const Target& target) {
+  if (target.password.empty()) return {};
+  return {{protocol::kPasswordEnv, target.password}};
+}
+
 std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, const Target& target,
-                                                  const core::Load& load, const core::Pass& pass,
+                                                  const core::Load& asked, const core::Pass& pass,
                                                   const std::string& report_path) {
+  const core::Load load = InNamespace(target, asked, "memtier-");
   int threads = load.threads, clients = load.clients;
   if (pass.length == core::Pass::Length::kFill) {
     // The generator's P slices cover any range exactly; it only needs a key per connection.
@@ -72,7 +79,7 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
   if (!remote_report) return tl::unexpected(remote_report.error());
   // Generous: a pass is bounded by its length, and a stuck server must not hang forever.
   auto out = RunKeepingStdout(client, BuildArgs(*binary, target, load, pass, *remote_report), cpus,
-                              std::chrono::hours(6), raw_report);
+                              std::chrono::hours(6), raw_report, SecretEnv(target));
   if (!out) return tl::unexpected(out.error());
   if (!out->status.ok()) {
     // The generator printed its own one-line reason on stderr already.

@@ -23,6 +23,8 @@ class BuiltinDriver : public Driver {
                                                       const Target& target, const core::Load& load,
                                                       const core::Pass& pass,
                                                       const std::string& report_path);
+  // The environment that hands the generator the target's password (none without one).
+  static std::vector<std::pair<std::string, std::string>> SecretEnv(const Target& target);
 };
 
 }  // namespace dfbench::drivers

@@ -26,10 +26,17 @@ std::string Flag(const std::string& name, const std::string& value) {
 }
 
 core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
-                                                     const Target& target, const core::Load& load,
+                                                     const Target& target, const core::Load& asked,
                                                      const core::Pass& pass,
                                                      const std::string& report_path) {
   if (auto st = RefuseOpenLoop(pass, "dfly_bench"); !st) return tl::unexpected(st.error());
+  if (target.tls.enabled || !target.password.empty() || !target.user.empty()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "dfbench does not drive dfly_bench over TLS or with credentials: use the "
+                      "built-in load generator or memtier_benchmark");
+  }
+  // dfly_bench's own prefix is "key:".
+  const core::Load load = InNamespace(target, asked, "key:");
   if (target.cluster) {
     return core::Fail(core::ErrorKind::kUsage,
                       "dfly_bench cannot follow a cluster's slot map: drive a cluster topology "

@@ -34,4 +34,11 @@ core::Status RefuseOpenLoop(const core::Pass& pass, const std::string& tool) {
                         "load generator");
 }
 
+core::Load InNamespace(const Target& target, core::Load load, const std::string& default_prefix) {
+  if (target.key_namespace.empty()) return load;
+  load.key_prefix =
+      target.key_namespace + (load.key_prefix.empty() ? default_prefix : load.key_prefix);
+  return load;
+}
+
 }  // namespace dfbench::drivers

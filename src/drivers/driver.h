@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "hosts/host.h"
+#include "protocol/tls.h"
 #include "results/schema.h"
 
 namespace dfbench::drivers {
@@ -22,7 +23,17 @@ struct Target {
   int port = 0;
   std::string protocol = "redis";  // redis | memcache_text
   bool cluster = false;  // a Redis Cluster (or an emulated one): the client follows its slot map
+  // An endpoint that dfbench did not start: the run's keys all start with this ("": the server
+  // is the run's), and what it asks of a client (TLS, an ACL user, a password).
+  std::string key_namespace;
+  protocol::TlsOptions tls;
+  std::string user;
+  std::string password;
 };
+
+// `load` as it is sent to `target`: its keys under the target's namespace, in front of the
+// load's own prefix or the tool's `default_prefix`.
+core::Load InNamespace(const Target& target, core::Load load, const std::string& default_prefix);
 
 // Connections for a fill with memtier-style parallel slices (each connection a contiguous
 // slice of equal size): the largest threads x clients within the requested ones whose product

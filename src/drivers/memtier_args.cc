@@ -10,6 +10,19 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
                std::to_string(clients), "--pipeline", std::to_string(pipeline)});
   // Each client then connects to every primary and routes by hash slot.
   if (target.cluster) args.emplace_back("--cluster-mode");
+  // memtier's spellings, which `dfbench loadgen` shares; the password never goes here.
+  const protocol::TlsOptions& tls = target.tls;
+  if (tls.enabled) {
+    args.emplace_back("--tls");
+    for (const auto& [flag, value] : {std::pair{"--cert", &tls.cert},
+                                      {"--key", &tls.key},
+                                      {"--cacert", &tls.cacert},
+                                      {"--sni", &tls.sni}}) {
+      if (!value->empty()) args.insert(args.end(), {flag, *value});
+    }
+    if (tls.skip_verify) args.emplace_back("--tls-skip-verify");
+  }
+  if (!target.user.empty()) args.insert(args.end(), {"--user", target.user});
 }
 
 void AppendLengthArgs(std::vector<std::string>& args, const core::Pass& pass,

@@ -6,13 +6,20 @@ namespace dfbench::drivers {
 namespace {
 
 core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, const Target& target,
-                                                   const core::Load& load, const core::Pass& pass,
+                                                   const core::Load& asked, const core::Pass& pass,
                                                    const std::string& report_path) {
+  const core::Load load = InNamespace(target, asked, "memtier-");
   if (pass.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage, "memtier_benchmark takes no dfly_bench-style rate");
   }
   if (auto st = RefuseOpenLoop(pass, "memtier_benchmark"); !st) {
     return tl::unexpected(st.error());
+  }
+  if (!target.password.empty()) {
+    // It would be on memtier's command line and in the report it writes ("authenticate").
+    return core::Fail(core::ErrorKind::kUsage,
+                      "memtier_benchmark writes the password into its report: drive an endpoint "
+                      "that wants one with the built-in load generator");
   }
   const bool fill = pass.length == core::Pass::Length::kFill;
   if (fill && load.command.empty()) {

@@ -97,12 +97,12 @@ core::Result<std::string> ScratchReportPath(hosts::Host& host, const std::string
          ".json";
 }
 
-core::Result<hosts::CommandOutput> RunKeepingStdout(hosts::Host& client,
-                                                    const std::vector<std::string>& argv,
-                                                    const std::vector<int>& cpus,
-                                                    std::chrono::milliseconds timeout,
-                                                    const std::filesystem::path& raw_report) {
-  hosts::CommandSpec spec{.argv = argv, .timeout = timeout, .cpus = cpus, .stream_stderr = true};
+core::Result<hosts::CommandOutput> RunKeepingStdout(
+    hosts::Host& client, const std::vector<std::string>& argv, const std::vector<int>& cpus,
+    std::chrono::milliseconds timeout, const std::filesystem::path& raw_report,
+    const std::vector<std::pair<std::string, std::string>>& env) {
+  hosts::CommandSpec spec{
+      .argv = argv, .timeout = timeout, .cpus = cpus, .stream_stderr = true, .env = env};
   auto out = client.Run(spec);
   if (!out) return tl::unexpected(out.error());
   std::filesystem::path stdout_copy = raw_report;

@@ -32,11 +32,10 @@ core::Result<std::string> ScratchReportPath(hosts::Host& host, const std::string
 // Runs `argv` on `client` (pinned to `cpus` when not empty, its stderr streamed to ours) and
 // keeps its stdout beside `raw_report` on this machine (same name, .txt). A non-zero exit is
 // not an error here: inspect the status.
-core::Result<hosts::CommandOutput> RunKeepingStdout(hosts::Host& client,
-                                                    const std::vector<std::string>& argv,
-                                                    const std::vector<int>& cpus,
-                                                    std::chrono::milliseconds timeout,
-                                                    const std::filesystem::path& raw_report);
+core::Result<hosts::CommandOutput> RunKeepingStdout(
+    hosts::Host& client, const std::vector<std::string>& argv, const std::vector<int>& cpus,
+    std::chrono::milliseconds timeout, const std::filesystem::path& raw_report,
+    const std::vector<std::pair<std::string, std::string>>& env = {});
 
 // What one pass of an external tool left: its JSON report and its stdout, with the paths both are
 // kept at on this machine (for messages; empty when they were never written to a file).

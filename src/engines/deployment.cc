@@ -4,7 +4,9 @@
 #include <set>
 
 #include "core/cpu_share.h"
+#include "core/format.h"
 #include "engines/cluster_formation.h"
+#include "protocol/blocking_client.h"
 
 namespace dfbench::engines {
 namespace {
@@ -26,7 +28,69 @@ core::Result<std::vector<int>> DistinctFreePorts(hosts::Host& host, size_t count
   return ports;
 }
 
+// The primaries of a Redis Cluster as CLUSTER SLOTS names them (each once, in slot order); empty
+// when the server is not in cluster mode (INFO cluster: cluster_enabled:0, or refused).
+core::Result<std::vector<std::pair<std::string, int>>> ClusterPrimaries(
+    const protocol::ServerEndpoint& endpoint) {
+  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(10));
+  if (!client) return tl::unexpected(client.error());
+  std::vector<std::pair<std::string, int>> primaries;
+  auto info = client->Command({"INFO", "cluster"});
+  if (!info) return tl::unexpected(info.error());
+  if (info->is_error() || protocol::InfoField(info->str, "cluster_enabled") != "1") {
+    return primaries;
+  }
+  auto slots = client->Command({"CLUSTER", "SLOTS"});
+  if (!slots) return tl::unexpected(slots.error());
+  if (slots->is_error()) {
+    return core::Fail(core::ErrorKind::kEnvironment, "CLUSTER SLOTS answered " + slots->str);
+  }
+  for (const auto& range : slots->elements) {
+    // [first slot, last slot, [host, port, id...] of the primary, replicas...]
+    if (range.elements.size() < 3 || range.elements[2].elements.size() < 2) continue;
+    const auto& node = range.elements[2].elements;
+    std::pair<std::string, int> primary{node[0].str, static_cast<int>(node[1].integer)};
+    // A node that announces no address is reached where we asked.
+    if (primary.first.empty()) primary.first = endpoint.address;
+    if (std::find(primaries.begin(), primaries.end(), primary) == primaries.end()) {
+      primaries.push_back(primary);
+    }
+  }
+  return primaries;
+}
+
 }  // namespace
+
+core::Result<Deployment> Deployment::Attach(const EngineSpec& spec, const AttachOptions& options) {
+  auto primaries = ClusterPrimaries(options.endpoint);
+  if (!primaries) {
+    return core::Fail(primaries.error().kind, spec.name + ": " + primaries.error().message);
+  }
+  std::vector<AttachOptions> nodes;
+  for (const auto& [address, port] : *primaries) {
+    AttachOptions node = options;
+    node.endpoint.address = address;
+    node.endpoint.port = port;
+    // The address asked for leads, as the seed.
+    const bool asked = address == options.endpoint.address && port == options.endpoint.port;
+    nodes.insert(asked ? nodes.begin() : nodes.end(), std::move(node));
+  }
+  if (nodes.empty()) nodes.push_back(options);
+  std::vector<RunningEngine> processes;
+  nlohmann::json addresses = nlohmann::json::array();
+  for (const auto& node : nodes) {
+    auto engine = engines::Attach(spec, node);
+    if (!engine) return tl::unexpected(engine.error());
+    addresses.push_back(node.endpoint.address + ":" + std::to_string(node.endpoint.port));
+    processes.push_back(std::move(*engine));
+  }
+  nlohmann::json recorded = processes.front().tuning();
+  const bool cluster = !primaries->empty();
+  if (cluster) recorded["cluster_nodes"] = std::move(addresses);
+  const Topology topology{.shards = cluster ? static_cast<int>(processes.size()) : 0,
+                          .cluster = cluster};
+  return Deployment(std::move(processes), topology, std::move(recorded));
+}
 
 core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& spec,
                                            const std::string& binary, const Tuning& tuning,

@@ -21,6 +21,10 @@ class Deployment {
                                         const std::string& binary, const Tuning& tuning,
                                         const StartOptions& options = {});
 
+  // Meets an endpoint dfbench did not start (engines::Attach); a Redis Cluster (INFO cluster
+  // says so) as every primary its CLUSTER SLOTS names, the one asked for first.
+  static core::Result<Deployment> Attach(const EngineSpec& spec, const AttachOptions& options);
+
   const EngineSpec& spec() const { return processes_.front().spec(); }
   RunningEngine& seed() { return processes_.front(); }
   const RunningEngine& seed() const { return processes_.front(); }

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "hosts/host.h"
+#include "protocol/server_endpoint.h"
 
 namespace dfbench::engines {
 
@@ -199,8 +200,17 @@ struct StartOptions {
   int cluster_bus_port = 0;
 };
 
-// A started engine. Stop() is idempotent; the destructor stops it too, so no engine outlives
-// the scope that started it.
+// How dfbench meets a server it did not start (an endpoint): never started, stopped or
+// installed, reached at `endpoint`.
+struct AttachOptions {
+  protocol::ServerEndpoint endpoint;
+  // "": the server is the run's to flush (FLUSHALL). Otherwise the run's keys all start with it,
+  // and a flush, and the end of the turn, remove those keys alone (SCAN + UNLINK).
+  std::string key_namespace;
+};
+
+// A started engine (or an attached endpoint). Stop() is idempotent; the destructor stops it too,
+// so no engine outlives the scope that started it.
 class RunningEngine {
  public:
   RunningEngine(RunningEngine&&) noexcept;
@@ -211,8 +221,13 @@ class RunningEngine {
   const std::string& address() const { return address_; }
   int port() const { return port_; }
   // Where dfbench itself reaches the engine for control requests (INFO, FLUSHALL, REPLICAOF):
-  // address:port on this machine, a forwarded local port on an SSH host.
-  const hosts::TcpEndpoint& control() const { return control_; }
+  // address:port on this machine, a forwarded local port on an SSH host; an endpoint's own
+  // address, TLS and credentials.
+  const protocol::ServerEndpoint& control() const { return control_; }
+  // Whether dfbench started this engine (false: an endpoint, AttachOptions).
+  bool started() const { return host_ != nullptr; }
+  // AttachOptions::key_namespace ("" for an engine whose keyspace is the run's).
+  const std::string& key_namespace() const { return key_namespace_; }
   // Version as the server reports it (INFO server / memcached "version"), e.g.
   // "redis 7.0.15", "dragonfly v1.27.0", "valkey 8.0.1", "memcached 1.6.18".
   const std::string& version() const { return version_; }
@@ -224,11 +239,14 @@ class RunningEngine {
 
   // PING (memcached: "version"). kFailure with the log tail when the engine is gone.
   core::Status HealthCheck();
-  // FLUSHALL (memcached: flush_all).
+  // FLUSHALL (memcached: flush_all); with a key namespace, its keys removed instead.
   core::Status Flush();
-  // True while the process is alive.
+  // The keys it holds (DBSIZE); with a key namespace, the keys under it (SCAN).
+  core::Result<uint64_t> KeyCount();
+  // True while the process is alive (an endpoint: while it answers PING).
   bool Alive();
-  // SHUTDOWN NOSAVE (memcached: none), then SIGTERM/SIGKILL of the started pid.
+  // SHUTDOWN NOSAVE (memcached: none), then SIGTERM/SIGKILL of the started pid. An endpoint is
+  // left running, the keys under its namespace removed.
   core::Status Stop();
   // The last lines of the engine's log.
   std::string LogTail();
@@ -236,9 +254,10 @@ class RunningEngine {
  private:
   friend core::Result<RunningEngine> Start(hosts::Host&, const EngineSpec&, const std::string&,
                                            const Tuning&, const StartOptions&);
+  friend core::Result<RunningEngine> Attach(const EngineSpec&, const AttachOptions&);
   RunningEngine(hosts::Host* host, const EngineSpec* spec, hosts::DaemonHandle daemon,
-                std::string address, int port, hosts::TcpEndpoint control, nlohmann::json tuning,
-                StartOptions options)
+                std::string address, int port, protocol::ServerEndpoint control,
+                nlohmann::json tuning, StartOptions options)
       : host_(host),
         spec_(spec),
         daemon_(std::move(daemon)),
@@ -248,15 +267,19 @@ class RunningEngine {
         tuning_(std::move(tuning)),
         options_(options) {}
 
-  hosts::Host* host_ = nullptr;
+  // Removes the keys under key_namespace_ (SCAN + UNLINK), on an endpoint.
+  core::Status RemoveNamespace();
+
+  hosts::Host* host_ = nullptr;  // null: an endpoint dfbench did not start
   const EngineSpec* spec_ = nullptr;
   hosts::DaemonHandle daemon_;
   std::string address_;
   int port_ = 0;
-  hosts::TcpEndpoint control_;
+  protocol::ServerEndpoint control_;
   std::string version_;
   nlohmann::json tuning_;
   StartOptions options_;
+  std::string key_namespace_;
   bool stopped_ = false;
 };
 
@@ -269,5 +292,15 @@ class RunningEngine {
 core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                                   const std::string& binary, const Tuning& tuning,
                                   const StartOptions& options = {});
+
+// Meets a server dfbench did not start: answers PING (kEnvironment naming the endpoint when not:
+// unreachable, TLS refused, credentials refused), its version from INFO server ("<engine>
+// (version unknown)" where INFO is refused), the commands it does not offer (renamed or removed
+// by a managed service: COMMAND INFO) recorded in tuning() as "unavailable_commands", never fatal.
+// Flushed as options.key_namespace says.
+core::Result<RunningEngine> Attach(const EngineSpec& spec, const AttachOptions& options);
+
+// The engine an INFO server body names ("redis", "valkey", "dragonfly"), "" when none.
+std::string EngineFromInfo(const std::string& info_server);
 
 }  // namespace dfbench::engines

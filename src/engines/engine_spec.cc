@@ -266,6 +266,11 @@ std::string VersionFromInfo(const std::string& info_server) {
   return "";
 }
 
+std::string EngineFromInfo(const std::string& info_server) {
+  const std::string version = VersionFromInfo(info_server);
+  return version.substr(0, version.find(' '));
+}
+
 void AddReportedTuning(const EngineSpec& spec, const std::string& info_server,
                        nlohmann::json* tuning) {
   if (spec.tuning.command_line != CommandLine::kDragonfly || tuning->contains("proactor_threads")) {

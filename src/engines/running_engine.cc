@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "engines/engine.h"
 #include "protocol/blocking_client.h"
+#include "protocol/server_endpoint.h"
 
 namespace dfbench::engines {
 namespace {
@@ -61,9 +62,9 @@ std::string ReadySignal(const EngineSpec& spec) {
 }
 
 // One request that proves the engine serves clients: PING, or memcached's "version".
-core::Status Ping(const EngineSpec& spec, const std::string& address, int port,
+core::Status Ping(const EngineSpec& spec, const protocol::ServerEndpoint& endpoint,
                   milliseconds timeout) {
-  auto client = protocol::BlockingClient::Connect(address, port, timeout);
+  auto client = protocol::ConnectTo(endpoint, timeout);
   if (!client) return tl::unexpected(client.error());
   if (spec.protocol == Protocol::kMemcacheText) {
     return MemcachedVersion(*client).and_then([](const std::string&) { return core::Ok(); });
@@ -77,9 +78,10 @@ core::Status Ping(const EngineSpec& spec, const std::string& address, int port,
 }
 
 // The version the engine reports; what it reports of its threads goes into `tuning`.
-core::Result<std::string> ReadVersion(const EngineSpec& spec, const std::string& address, int port,
+core::Result<std::string> ReadVersion(const EngineSpec& spec,
+                                      const protocol::ServerEndpoint& endpoint,
                                       nlohmann::json* tuning) {
-  auto client = protocol::BlockingClient::Connect(address, port, kControlTimeout);
+  auto client = protocol::ConnectTo(endpoint, kControlTimeout);
   if (!client) return tl::unexpected(client.error());
   if (spec.protocol == Protocol::kMemcacheText) {
     auto version = MemcachedVersion(*client);
@@ -141,9 +143,9 @@ core::Result<Tuning> TuningOnHost(hosts::Host& host, const EngineSpec& spec, con
 // Waits until the started engine answers its ready signal; any way out but success stops it
 // and says why, with its log's tail.
 core::Status WaitUntilAnswering(hosts::Host& host, const EngineSpec& spec,
-                                hosts::DaemonHandle& daemon, const hosts::TcpEndpoint& control,
-                                const LaunchParams& params, const std::string& log_path,
-                                milliseconds ready_timeout) {
+                                hosts::DaemonHandle& daemon,
+                                const protocol::ServerEndpoint& control, const LaunchParams& params,
+                                const std::string& log_path, milliseconds ready_timeout) {
   auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
     host.StopDaemon(daemon, milliseconds(500));
     host.ReleaseControlEndpoint(params.port);
@@ -158,8 +160,7 @@ core::Status WaitUntilAnswering(hosts::Host& host, const EngineSpec& spec,
     }
     // Bounded by what is left, so a port that accepts but never answers cannot overrun.
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
-    auto ping =
-        Ping(spec, control.address, control.port, std::clamp(left, kPollInterval, kControlTimeout));
+    auto ping = Ping(spec, control, std::clamp(left, kPollInterval, kControlTimeout));
     if (ping) return core::Ok();
     if (steady_clock::now() >= deadline) {
       return give_up(core::ErrorKind::kEnvironment,
@@ -198,8 +199,9 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     auto removed = host.Run({.argv = {"rm", "-f", ClusterConfigPath(params)}});
     if (!removed) return fail(removed.error());
   }
-  auto control = host.ControlEndpoint(*port);
-  if (!control) return fail(control.error());
+  auto forwarded = host.ControlEndpoint(*port);
+  if (!forwarded) return fail(forwarded.error());
+  const protocol::ServerEndpoint control{.address = forwarded->address, .port = forwarded->port};
   const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";
   auto daemon = host.StartDaemon({.argv = BuildArgv(spec, *resolved, params),
                                   .log_path = log_path,
@@ -209,14 +211,14 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     host.ReleaseControlEndpoint(*port);
     return fail(daemon.error());
   }
-  if (auto st = WaitUntilAnswering(host, spec, *daemon, *control, params, log_path,
-                                   options.ready_timeout);
+  if (auto st =
+          WaitUntilAnswering(host, spec, *daemon, control, params, log_path, options.ready_timeout);
       !st) {
     return tl::unexpected(st.error());
   }
-  RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port, *control,
+  RunningEngine engine(&host, &spec, std::move(*daemon), params.address, params.port, control,
                        TuningJson(spec, *resolved), options);
-  auto version = ReadVersion(spec, control->address, control->port, &engine.tuning_);
+  auto version = ReadVersion(spec, control, &engine.tuning_);
   if (!version) {
     return core::Fail(
         core::ErrorKind::kEnvironment,
@@ -240,6 +242,7 @@ RunningEngine::RunningEngine(RunningEngine&& other) noexcept
       version_(std::move(other.version_)),
       tuning_(std::move(other.tuning_)),
       options_(other.options_),
+      key_namespace_(std::move(other.key_namespace_)),
       stopped_(other.stopped_) {
   other.stopped_ = true;  // the moved-from shell owns no process
 }
@@ -249,21 +252,32 @@ RunningEngine::~RunningEngine() {
 }
 
 bool RunningEngine::Alive() {
-  return !stopped_ && host_->DaemonAlive(daemon_);
+  if (stopped_) return false;
+  if (!host_) return Ping(*spec_, control_, kControlTimeout).has_value();
+  return host_->DaemonAlive(daemon_);
 }
 
 std::string RunningEngine::LogTail() {
+  if (!host_) return "";  // an endpoint's log is not ours to read
   return LastLines(host_->ReadTail(daemon_.log_path, kTailBytes));
 }
 
 core::Status RunningEngine::HealthCheck() {
+  if (!host_) {
+    if (auto ping = Ping(*spec_, control_, kControlTimeout); !ping) {
+      return core::Fail(core::ErrorKind::kFailure, spec_->name + " does not answer on " + address_ +
+                                                       ":" + std::to_string(port_) + ": " +
+                                                       ping.error().message);
+    }
+    return core::Ok();
+  }
   if (!Alive()) {
     std::string how = daemon_.exit_status ? " (" + daemon_.exit_status->Describe() + ")" : "";
     return core::Fail(
         core::ErrorKind::kFailure,
         WithTail(spec_->name + " is no longer running" + how, LogTail(), daemon_.log_path));
   }
-  if (auto ping = Ping(*spec_, control_.address, control_.port, kControlTimeout); !ping) {
+  if (auto ping = Ping(*spec_, control_, kControlTimeout); !ping) {
     return core::Fail(core::ErrorKind::kFailure,
                       WithTail(spec_->name + " does not answer on " + address_ + ":" +
                                    std::to_string(port_) + ": " + ping.error().message,
@@ -273,7 +287,8 @@ core::Status RunningEngine::HealthCheck() {
 }
 
 core::Status RunningEngine::Flush() {
-  auto client = protocol::BlockingClient::Connect(control_.address, control_.port, kControlTimeout);
+  if (!key_namespace_.empty()) return RemoveNamespace();
+  auto client = protocol::ConnectTo(control_, kControlTimeout);
   if (!client)
     return tl::unexpected(core::WithContext(client.error(), "cannot flush " + spec_->name));
   // Flushing a large dataset can take a while.
@@ -300,12 +315,13 @@ core::Status RunningEngine::Flush() {
 core::Status RunningEngine::Stop() {
   if (stopped_) return core::Ok();
   stopped_ = true;
+  // An endpoint keeps running: only what this run wrote there goes.
+  if (!host_) return key_namespace_.empty() ? core::Ok() : RemoveNamespace();
   if (spec_->protocol == Protocol::kRedis && host_->DaemonAlive(daemon_)) {
     // A clean shutdown; the server closes the connection instead of replying, so the exit is
     // what counts, and the answer only explains an engine that stays.
     std::string answer;
-    if (auto client =
-            protocol::BlockingClient::Connect(control_.address, control_.port, kControlTimeout)) {
+    if (auto client = protocol::ConnectTo(control_, kControlTimeout)) {
       auto reply = client->Command({"SHUTDOWN", "NOSAVE"});
       answer = !reply ? reply.error().message : reply->str;
     } else {

@@ -25,6 +25,9 @@ struct CommandSpec {
   bool stream_stderr = false;
   // A file on this machine fed to the command's stdin; empty: no input.
   std::string stdin_path;
+  // Set in the command's environment: a secret (a password) kept off its command line, where
+  // any user of the host could read it. This machine only: an SSH host refuses it.
+  std::vector<std::pair<std::string, std::string>> env;
   core::Interrupts interrupts = core::Interrupts::kObey;
 };
 

@@ -79,6 +79,7 @@ core::Result<CommandOutput> LocalHost::Run(const CommandSpec& spec) {
                            .interrupts = spec.interrupts,
                            .stdin_path = spec.stdin_path,
                            .cpus = spec.cpus,
+                           .extra_env = spec.env,
                            .stderr_mode = spec.stream_stderr ? core::RunOptions::Stderr::kInherit
                                                              : core::RunOptions::Stderr::kCapture};
   auto captured = core::RunCapture(spec.argv, options);

@@ -263,6 +263,12 @@ core::Result<CommandOutput> SshHost::RunScript(const std::string& script,
 
 core::Result<CommandOutput> SshHost::Run(const CommandSpec& spec) {
   if (spec.argv.empty()) return core::Fail(core::ErrorKind::kUsage, "empty command");
+  if (!spec.env.empty()) {
+    // sshd drops what the client sends unless AcceptEnv lists it; a secret in the remote
+    // command line would be readable there.
+    return core::Fail(core::ErrorKind::kUsage,
+                      Name() + ": a secret environment for a remote command is not supported");
+  }
   const std::string pid_file = work_dir_ + "/run/cmd-" + std::to_string(getpid()) + "-" +
                                std::to_string(sequence_++) + ".pid";
   std::vector<std::string> argv = {"sh", "-c", kRunWrapper, "sh", pid_file};

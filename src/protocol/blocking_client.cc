@@ -278,13 +278,32 @@ BlockingClient::~BlockingClient() {
 }
 
 core::Result<Reply> BlockingClient::Command(const std::vector<std::string>& args) {
-  std::vector<std::string_view> views(args.begin(), args.end());
+  auto replies = Pipeline({args});
+  if (!replies) return tl::unexpected(replies.error());
+  return std::move(replies->front());
+}
+
+core::Result<std::vector<Reply>> BlockingClient::Pipeline(
+    const std::vector<std::vector<std::string>>& commands) {
   std::string request;
-  AppendCommand(&request, views);
+  for (const auto& args : commands) {
+    std::vector<std::string_view> views(args.begin(), args.end());
+    AppendCommand(&request, views);
+  }
   if (auto sent = SendAll(request); !sent) {
     return tl::unexpected(sent.error());
   }
+  std::vector<Reply> replies;
+  replies.reserve(commands.size());
+  while (replies.size() < commands.size()) {
+    auto reply = ReadReply();
+    if (!reply) return tl::unexpected(reply.error());
+    replies.push_back(std::move(*reply));
+  }
+  return replies;
+}
 
+core::Result<Reply> BlockingClient::ReadReply() {
   // The scanner finds where the reply ends in O(n) however it arrives; the whole reply is then
   // parsed once.
   RespScanner scanner;

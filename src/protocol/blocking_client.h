@@ -32,6 +32,8 @@ class BlockingClient {
   // Sends one RESP command and reads its whole reply. An error reply is a Reply of type kError
   // (not a failure); I/O errors, timeouts and malformed replies fail with kEnvironment.
   core::Result<Reply> Command(const std::vector<std::string>& args);
+  // Sends `commands` at once and reads their replies, in order (as Command).
+  core::Result<std::vector<Reply>> Pipeline(const std::vector<std::vector<std::string>>& commands);
 
   // Sends one memcached text-protocol line (e.g. "version", "stats", "flush_all") and returns
   // the reply lines up to and including the terminating one (END, OK, VERSION ..., ERROR ...).
@@ -43,6 +45,7 @@ class BlockingClient {
   BlockingClient(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}
   core::Status Handshake(const TlsContext& tls, const std::string& where);
   core::Status SettleTls(const std::string& where);
+  core::Result<Reply> ReadReply();
   // After any failure the stream position is unknown, so the connection is closed: later calls
   // fail fast instead of reading the tail of an earlier reply.
   core::Error Broken(const std::string& message);

@@ -1,6 +1,7 @@
 #include "providers/provider.h"
 
 #include "providers/aws_provider.h"
+#include "providers/endpoint_provider.h"
 #include "providers/local_provider.h"
 #include "providers/ssh_provider.h"
 
@@ -86,6 +87,8 @@ std::unique_ptr<Provider> MakeProvider(state::ProviderKind kind) {
       return std::make_unique<SshProvider>();
     case state::ProviderKind::kAws:
       return std::make_unique<AwsProvider>();
+    case state::ProviderKind::kEndpoint:
+      return std::make_unique<EndpointProvider>();
     case state::ProviderKind::kLocal:
       break;
   }

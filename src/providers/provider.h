@@ -23,6 +23,13 @@
 
 namespace dfbench::providers {
 
+// An engine the setup does not run (the endpoint provider): how dfbench meets it, and the URL
+// it was given as, without its password, for records.
+struct EngineEndpoint {
+  engines::AttachOptions attach;
+  std::string url;
+};
+
 // The hosts of one setup. On the local provider server and client are the same machine and
 // the roles are kept apart by CPU pinning.
 struct Fleet {
@@ -35,6 +42,8 @@ struct Fleet {
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
   std::vector<std::vector<int>> replica_cpus;  // per replica, as server_cpus (may be shorter)
   int engine_port = 0;  // the port engines listen on; 0: a free one at each start
+  // engine name -> the endpoint that serves it (endpoint provider; `server` is then null).
+  std::map<std::string, EngineEndpoint> endpoints;
 };
 
 // The port engines listen on when --port is not given: the reference's 6379 on remote hosts
@@ -83,6 +92,25 @@ FleetLabels RecordedFleetLabels(const state::SetupState& state);
 // The stack an aws setup records, "dfbench-<id>" in one that records none.
 std::string RecordedStackName(const state::SetupState& state);
 
+// Servers the setup does not run (--provider endpoint), one per engine.
+struct EndpointRequest {
+  struct Named {
+    std::string engine;  // "": the engine INFO server names
+    std::string url;     // redis[s]://[[user]:password@]host[:port]
+  };
+  std::vector<Named> endpoints;
+  // Where every later command reads the password (the URL's is used by setup alone): a file,
+  // else an environment variable; both "": DFBENCH_ENDPOINT_PASSWORD when the URL has one.
+  std::string password_file;
+  std::string password_env;
+  protocol::TlsOptions tls;  // cacert, cert, key, sni, skip_verify; rediss:// turns it on
+  bool allow_flush = false;  // FLUSHALL allowed; else each run's keys under its own prefix
+};
+
+// The environment variable a later command reads an endpoint's password from when the URL gave
+// it to setup and no other place was named.
+inline constexpr const char* kEndpointPasswordEnv = "DFBENCH_ENDPOINT_PASSWORD";
+
 struct SetupRequest {
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, std::string> binaries;  // engine name -> explicit binary path
@@ -90,10 +118,11 @@ struct SetupRequest {
   // binary that does not work is always an error);
   // setup: it is an error.
   bool skip_missing_engines = false;
-  bool pin_cpus = true;    // local: split the CPUs between server and client
-  int local_replicas = 0;  // local: replica engines on this machine ("replica-N" roles)
-  SshRequest ssh;          // ssh provider; aws: the login user (empty: ubuntu)
-  AwsRequest aws;          // aws provider
+  bool pin_cpus = true;      // local: split the CPUs between server and client
+  int local_replicas = 0;    // local: replica engines on this machine ("replica-N" roles)
+  SshRequest ssh;            // ssh provider; aws: the login user (empty: ubuntu)
+  AwsRequest aws;            // aws provider
+  EndpointRequest endpoint;  // endpoint provider
   // engine name -> --<engine>_version: the version to install into the host's engine cache (an
   // engine without one: the one on the host, else what the provider installs by default).
   std::map<std::string, engines::VersionSpec> versions;

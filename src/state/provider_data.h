@@ -80,6 +80,20 @@ struct AwsRecord {
   std::vector<AwsInstanceRecord> instances;
 };
 
+// An engine served by an endpoint the setup does not run ("endpoints", by engine name). Never
+// its password: where each command reads it.
+struct EndpointRecord {
+  bool allow_flush = false;  // FLUSHALL allowed; else the run's keys go under a namespace
+  std::string cacert;        // TLS: the CA to verify the server with ("": the system's)
+  std::string cert;          // TLS: a client certificate, and its key
+  std::string key;
+  std::string password_env;   // the environment variable holding the password ("": none)
+  std::string password_file;  // the file holding it ("": none)
+  bool skip_verify = false;
+  std::string sni;
+  std::string url;  // redis[s]://[user@]host:port, without the password
+};
+
 // state.json's "provider_data". Its objects are written with their keys in alphabetical order,
 // as they were when they were free-form (see kAlphabeticalKeys in results/key_order.h).
 struct ProviderData {
@@ -89,7 +103,8 @@ struct ProviderData {
   // The port engines listen on (0: a free one at each start); absent in setups recorded before
   // it was.
   std::optional<int> engine_port;
-  std::optional<std::map<std::string, InstallRecord>> installs;  // by engine name
+  std::optional<std::map<std::string, EndpointRecord>> endpoints;  // by engine name
+  std::optional<std::map<std::string, InstallRecord>> installs;    // by engine name
   std::optional<LoadGenerators> load_generators;
   std::optional<SshRecord> ssh;
   std::optional<NetworkTuning> tune_network;
@@ -137,8 +152,12 @@ void Fields(auto& v, results::FieldsOf<AwsRecord> auto& x) {
   DFBENCH_FIELDS(stack_name, ubuntu_version)
 }
 
+void Fields(auto& v, results::FieldsOf<EndpointRecord> auto& x) {
+  DFBENCH_FIELDS(allow_flush, cacert, cert, key, password_env, password_file, skip_verify, sni, url)
+}
+
 void Fields(auto& v, results::FieldsOf<ProviderData> auto& x) {
-  DFBENCH_OPTIONAL_FIELDS(aws, engine_port, installs, load_generators, ssh, tune_network)
+  DFBENCH_OPTIONAL_FIELDS(aws, endpoints, engine_port, installs, load_generators, ssh, tune_network)
 }
 
 }  // namespace dfbench::state

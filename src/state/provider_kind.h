@@ -8,10 +8,15 @@
 
 namespace dfbench::state {
 
-enum class ProviderKind { kLocal, kSsh, kAws };
+// endpoint: servers the user runs (a managed service, a staging cluster), named by URL; the load
+// generator runs on this machine and no engine is started, stopped or installed.
+enum class ProviderKind { kLocal, kSsh, kAws, kEndpoint };
 
-inline constexpr core::EnumNames<ProviderKind, 3> kProviderNames{
-    {{{ProviderKind::kLocal, "local"}, {ProviderKind::kSsh, "ssh"}, {ProviderKind::kAws, "aws"}}}};
+inline constexpr core::EnumNames<ProviderKind, 4> kProviderNames{
+    {{{ProviderKind::kLocal, "local"},
+      {ProviderKind::kSsh, "ssh"},
+      {ProviderKind::kAws, "aws"},
+      {ProviderKind::kEndpoint, "endpoint"}}}};
 
 inline std::string ToString(ProviderKind p) {
   return std::string(kProviderNames.Name(p));
@@ -19,7 +24,12 @@ inline std::string ToString(ProviderKind p) {
 
 // Server and client are other machines, reached over SSH (ssh, aws); local is this machine.
 constexpr bool IsRemote(ProviderKind p) {
-  return p != ProviderKind::kLocal;
+  return p == ProviderKind::kSsh || p == ProviderKind::kAws;
+}
+
+// The engines are servers dfbench does not run: nothing is started, stopped or installed.
+constexpr bool RunsNoEngine(ProviderKind p) {
+  return p == ProviderKind::kEndpoint;
 }
 
 // The provider creates its hosts and their key (aws) instead of logging in to given ones.

@@ -174,7 +174,7 @@ TEST_F(StateTest, ProviderIsOneOfTheKnownWords) {
   auto unknown = FromJson(nlohmann::json::parse(R"({"id": "x", "provider": "gcp"})"));
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, ErrorKind::kUsage);
-  EXPECT_EQ(unknown.error().message, "provider: expected one of local, ssh or aws");
+  EXPECT_EQ(unknown.error().message, "provider: expected one of local, ssh, aws or endpoint");
 }
 
 TEST_F(StateTest, MissingSetupIsNotFound) {

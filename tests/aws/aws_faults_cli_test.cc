@@ -298,7 +298,7 @@ TEST(AwsFaultsCli, BadFleetFlagsAreOneLineAndExitTwo) {
   auto env = core::RunCapture(argv, std::chrono::minutes(1));
   ASSERT_TRUE(env);
   EXPECT_EQ(env->status.code, 2);
-  EXPECT_EQ(env->err, "dfbench: DFBENCH_PROVIDER=gcp: use local, ssh or aws\n");
+  EXPECT_EQ(env->err, "dfbench: DFBENCH_PROVIDER=gcp: use local, ssh, aws or endpoint\n");
   EXPECT_TRUE(fs::is_empty(runner.home()));
 }
 

@@ -114,7 +114,8 @@ class CommandEngineRun {
     if (!o_.command.reads()) return Step::kDone;
     auto record = Preload(*o_.driver, *fleet_.client, turn_->target(), o_.command.preload,
                           measured_, fleet_.client_cpus,
-                          dir_ / "memtier" / "preload" / (stem_ + "-" + PhaseFileName(before)));
+                          dir_ / "memtier" / "preload" / (stem_ + "-" + PhaseFileName(before)),
+                          [this] { return turn_->KeyCount(); });
     if (!record) return Failed("preload before " + before, record.error());
     record->before = before;
     const uint64_t expected = measured_.KeyCount();
@@ -184,10 +185,10 @@ class CommandEngineRun {
 
 }  // namespace
 
-core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
-                                             const drivers::Target& target, const PreloadSpec& spec,
-                                             const core::Load& shape, const std::vector<int>& cpus,
-                                             const fs::path& raw_stem) {
+core::Result<results::PreloadRecord> Preload(
+    drivers::Driver& driver, hosts::Host& client, const drivers::Target& target,
+    const PreloadSpec& spec, const core::Load& shape, const std::vector<int>& cpus,
+    const fs::path& raw_stem, const std::function<core::Result<uint64_t>()>& count_keys) {
   results::PreloadRecord record;
   const auto start = std::chrono::steady_clock::now();
   const auto passes = spec.PassTemplates();
@@ -208,7 +209,7 @@ core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Hos
   }
   record.duration_sec =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto keys = ServerKeyCount(target.address, target.port);
+  auto keys = count_keys();
   if (!keys) return tl::unexpected(keys.error());
   record.keys = *keys;
   return record;

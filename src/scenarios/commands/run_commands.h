@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -64,11 +65,12 @@ core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& o
 
 // Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
 // one fill pass per PreloadSpec::PassTemplates() entry, with shape's connections, pipeline and
-// value size. Raw reports go to "<raw_stem>-p<N>.json". Returns what was written and the
-// server's DBSIZE afterwards.
-core::Result<results::PreloadRecord> Preload(drivers::Driver& driver, hosts::Host& client,
-                                             const drivers::Target& target, const PreloadSpec& spec,
-                                             const core::Load& shape, const std::vector<int>& cpus,
-                                             const std::filesystem::path& raw_stem);
+// value size. Raw reports go to "<raw_stem>-p<N>.json". Returns what was written and the keys
+// `count_keys` finds afterwards (EngineTurn::KeyCount: the run's own on an endpoint).
+core::Result<results::PreloadRecord> Preload(
+    drivers::Driver& driver, hosts::Host& client, const drivers::Target& target,
+    const PreloadSpec& spec, const core::Load& shape, const std::vector<int>& cpus,
+    const std::filesystem::path& raw_stem,
+    const std::function<core::Result<uint64_t>()>& count_keys);
 
 }  // namespace dfbench::scenarios

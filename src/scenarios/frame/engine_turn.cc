@@ -33,11 +33,26 @@ core::Load EngineLoad(const BenchOptions& o, const engines::EngineSpec& spec,
   return own;
 }
 
+namespace {
+
+// Records why an engine's turn could not begin, and says it.
+std::nullopt_t NoTurn(const engines::EngineSpec& spec, const core::Error& why,
+                      results::EngineRecord* record) {
+  record->error = why.message;
+  core::Notef("[{}] {}", spec.name, record->error);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
                                             const state::EngineInstall& install,
                                             const engines::EngineSpec& spec,
                                             const engines::Tuning& tuning,
                                             results::EngineRecord* record) {
+  if (auto endpoint = fleet.endpoints.find(spec.name); endpoint != fleet.endpoints.end()) {
+    return Attach(endpoint->second, install, spec, record);
+  }
   engines::Tuning pinned = tuning;
   pinned.cpus = fleet.server_cpus;
   record->tuning = engines::TuningJson(spec, pinned);
@@ -45,9 +60,7 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned,
                                            {.port = fleet.engine_port});
   if (!engine) {
-    record->error = engine.error().message;
-    core::Notef("[{}] {}", spec.name, record->error);
-    return std::nullopt;
+    return NoTurn(spec, engine.error(), record);
   }
   record->version = engine->version();
   record->origin = install.origin;
@@ -61,12 +74,54 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   return EngineTurn(std::move(*engine), record);
 }
 
+std::optional<EngineTurn> EngineTurn::Attach(const providers::EngineEndpoint& endpoint,
+                                             const state::EngineInstall& install,
+                                             const engines::EngineSpec& spec,
+                                             results::EngineRecord* record) {
+  core::Notef("[{}] meeting the endpoint {}", spec.name, endpoint.url);
+  auto engine = engines::Deployment::Attach(spec, endpoint.attach);
+  if (!engine) {
+    return NoTurn(spec, engine.error(), record);
+  }
+  record->version = engine->version();
+  record->origin = install.origin;
+  record->tuning = engine->tuning();
+  record->tuning["endpoint"] = endpoint.url;
+  const std::string& key_namespace = endpoint.attach.key_namespace;
+  if (!key_namespace.empty()) record->tuning["key_namespace"] = key_namespace;
+  const size_t nodes = engine->processes().size();
+  core::Notef("[{}] {} answers at {}{}; {}", spec.name, record->version, endpoint.url,
+              engine->cluster() ? core::Format(" (a cluster of {} primaries)", nodes) : "",
+              key_namespace.empty()
+                  ? std::string("flushing allowed")
+                  : core::Format("keys under \"{}\", removed at the end", key_namespace));
+  // An endpoint the run may empty starts empty, as an engine dfbench starts does.
+  if (key_namespace.empty()) {
+    if (auto st = engine->OnEach(&engines::RunningEngine::Flush); !st) {
+      return NoTurn(spec, st.error(), record);
+    }
+  }
+  EngineTurn turn(std::move(*engine), record);
+  // A server others use counts their operations too: the cross-check reads what this run added.
+  if (auto before = turn.ServerOps()) turn.ops_before_ = *before;
+  return turn;
+}
+
 drivers::Target EngineTurn::target() const {
   const bool memcache = engine_.spec().protocol == engines::Protocol::kMemcacheText;
-  return drivers::Target{.address = engine_.seed().address(),
-                         .port = engine_.seed().port(),
+  const engines::RunningEngine& seed = engine_.seed();
+  drivers::Target target{.address = seed.address(),
+                         .port = seed.port(),
                          .protocol = memcache ? "memcache_text" : "redis",
-                         .cluster = engine_.cluster()};
+                         .cluster = engine_.cluster(),
+                         .key_namespace = seed.key_namespace()};
+  if (!seed.started()) {
+    const protocol::ServerEndpoint& reach = seed.control();
+    if (reach.tls) target.tls = reach.tls->options();
+    target.user = reach.user;
+    target.password = reach.password;
+  }
+  return target;
 }
 
 bool EngineTurn::Healthy(const std::string& before) {
@@ -83,7 +138,9 @@ bool EngineTurn::Failed(const std::string& what, const core::Error& e) {
     return false;
   }
   record_->error = what + ": " + e.message;
-  if (!engine_.Alive()) {
+  if (!engine_.seed().started()) {
+    if (!engine_.Alive()) record_->error = what + ": " + spec().name + " stopped answering";
+  } else if (!engine_.Alive()) {
     std::string tail = engine_.LogTail();
     record_->error = what + ": " + spec().name + " exited during the run" +
                      (tail.empty() ? "" : "; last log lines: " + tail);
@@ -113,9 +170,8 @@ bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
 std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tolerance) {
   // A cluster that lost a shard during the last trial still answers on the others.
   if (!Healthy("the cross-check")) return std::nullopt;
-  auto server = SumOverProcesses([&](const hosts::TcpEndpoint& control) {
-    return ServerDataOps(control.address, control.port, spec().protocol);
-  });
+  auto server = ServerOps();
+  if (server) *server -= std::min(*server, ops_before_);
   if (!server) {
     core::Notef("[{}] could not read the server's operation count: {}", spec().name,
                 server.error().message);
@@ -130,16 +186,20 @@ std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tol
 }
 
 core::Result<uint64_t> EngineTurn::KeyCount() {
-  return SumOverProcesses([](const hosts::TcpEndpoint& control) {
-    return ServerKeyCount(control.address, control.port);
+  return SumOverProcesses([](engines::RunningEngine& process) { return process.KeyCount(); });
+}
+
+core::Result<uint64_t> EngineTurn::ServerOps() {
+  return SumOverProcesses([this](engines::RunningEngine& process) {
+    return ServerDataOps(process.control(), spec().protocol);
   });
 }
 
 core::Result<uint64_t> EngineTurn::SumOverProcesses(
-    const std::function<core::Result<uint64_t>(const hosts::TcpEndpoint&)>& count) {
+    const std::function<core::Result<uint64_t>(engines::RunningEngine&)>& count) {
   uint64_t sum = 0;
   for (auto& process : engine_.processes()) {
-    auto n = count(process.control());
+    auto n = count(process);
     if (!n) return n;
     sum += *n;
   }

@@ -37,7 +37,8 @@ core::Load EngineLoad(const BenchOptions& o, const engines::EngineSpec& spec,
 class EngineTurn {
  public:
   // Starts the engine (one process, or a cluster of shards sharing them) with `tuning` pinned to
-  // the fleet's server CPUs and records its version,
+  // the fleet's server CPUs (or meets it, where the fleet has an endpoint for it) and records its
+  // version,
   // origin, binary digest and tuning in `record` (the tuning asked for, resolved once it
   // started). nullopt when it did not start (the error is in record->error).
   static std::optional<EngineTurn> Start(providers::Fleet& fleet,
@@ -68,14 +69,23 @@ class EngineTurn {
   void Stop();
 
  private:
-  // A server's own counter (read at a control endpoint) summed over the deployment's processes.
+  // An endpoint's turn (Fleet::endpoints): met, never started; its URL (without password) and
+  // key namespace recorded in the tuning.
+  static std::optional<EngineTurn> Attach(const providers::EngineEndpoint& endpoint,
+                                          const state::EngineInstall& install,
+                                          const engines::EngineSpec& spec,
+                                          results::EngineRecord* record);
+  // A server's own counter summed over the deployment's processes.
   core::Result<uint64_t> SumOverProcesses(
-      const std::function<core::Result<uint64_t>(const hosts::TcpEndpoint&)>& count);
+      const std::function<core::Result<uint64_t>(engines::RunningEngine&)>& count);
+  // The server's data operations (ServerDataOps) over every process.
+  core::Result<uint64_t> ServerOps();
 
   EngineTurn(engines::Deployment engine, results::EngineRecord* record)
       : engine_(std::move(engine)), record_(record) {}
   engines::Deployment engine_;
   results::EngineRecord* record_;
+  uint64_t ops_before_ = 0;  // an endpoint's count when the turn met it
 };
 
 // Appends measured trial `trial` (its number set) of `of` to `row` and says it on stderr.

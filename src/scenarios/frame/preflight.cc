@@ -30,6 +30,14 @@ core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& e
   return core::Ok();
 }
 
+core::Status CheckStartsEngines(const providers::Fleet& fleet, const std::string& scenario) {
+  if (fleet.endpoints.empty()) return core::Ok();
+  return core::Fail(core::ErrorKind::kUsage,
+                    scenario +
+                        " starts and restarts its engines, which an endpoint setup never "
+                        "does: run, run-commands and sweep measure endpoints");
+}
+
 core::Status CheckEnginePort(providers::Fleet& fleet) {
   if (fleet.engine_port <= 0) return core::Ok();
   // Whatever listens there would take the engine's place (or make it fail).

@@ -23,6 +23,10 @@ core::Status CheckInstalled(const state::SetupState& setup,
 core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
                                 const std::string& refusal);
 
+// kUsage naming `scenario` when the setup's engines are endpoints dfbench does not run, for a
+// scenario that starts and restarts its engines itself (run-memory, run-replication).
+core::Status CheckStartsEngines(const providers::Fleet& fleet, const std::string& scenario);
+
 // When the setup fixes the engines' port: kEnvironment, in one line, when something already
 // listens there on the server, so a run stops before anything starts.
 core::Status CheckEnginePort(providers::Fleet& fleet);

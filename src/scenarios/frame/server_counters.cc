@@ -3,7 +3,7 @@
 #include <cctype>
 #include <set>
 
-#include "protocol/blocking_client.h"
+#include "protocol/server_endpoint.h"
 #include "scenarios/frame/engine_control.h"
 
 namespace dfbench::scenarios {
@@ -11,8 +11,9 @@ namespace {
 
 const std::set<std::string, std::less<>>& ControlCommands() {
   static const std::set<std::string, std::less<>> kControl = {
-      "info",   "ping",     "config", "flushall", "hello",  "auth",    "client", "command",
-      "select", "shutdown", "debug",  "flushdb",  "dbsize", "cluster", "asking", "readonly"};
+      "info",   "ping",    "config", "flushall", "hello", "auth",
+      "client", "command", "select", "shutdown", "debug", "flushdb",
+      "dbsize", "cluster", "asking", "readonly", "scan",  "unlink"};
   return kControl;
 }
 
@@ -25,9 +26,9 @@ uint64_t ParseCalls(const std::string& value) {
 
 }  // namespace
 
-core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
+core::Result<uint64_t> ServerDataOps(const protocol::ServerEndpoint& control,
                                      engines::Protocol protocol) {
-  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
+  auto client = protocol::ConnectTo(control, kEngineControlTimeout);
   if (!client) return tl::unexpected(client.error());
   if (protocol == engines::Protocol::kMemcacheText) {
     auto lines = client->MemcacheCommand("stats");
@@ -62,17 +63,6 @@ bool IsControlCommand(std::string_view name) {
   std::string lower(name);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ControlCommands().count(lower) > 0;
-}
-
-core::Result<uint64_t> ServerKeyCount(const std::string& address, int port) {
-  auto client = protocol::BlockingClient::Connect(address, port, kEngineControlTimeout);
-  if (!client) return tl::unexpected(client.error());
-  auto reply = client->Command({"DBSIZE"});
-  if (!reply) return tl::unexpected(reply.error());
-  if (reply->type != protocol::ReplyType::kInteger || reply->integer < 0) {
-    return core::Fail(core::ErrorKind::kFailure, "DBSIZE: unexpected reply " + reply->str);
-  }
-  return static_cast<uint64_t>(reply->integer);
 }
 
 }  // namespace dfbench::scenarios

@@ -11,9 +11,10 @@
 namespace dfbench::scenarios {
 
 // Redis protocol: the sum of INFO commandstats calls, control commands (INFO, PING, CONFIG,
-// FLUSHALL, FLUSHDB, HELLO, AUTH, CLIENT, COMMAND, SELECT, SHUTDOWN, DEBUG, DBSIZE) excluded.
+// FLUSHALL, FLUSHDB, HELLO, AUTH, CLIENT, COMMAND, SELECT, SHUTDOWN, DEBUG, DBSIZE, and the SCAN
+// and UNLINK that clear a run's keys from an endpoint) excluded.
 // memcached: "stats" cmd_get + cmd_set.
-core::Result<uint64_t> ServerDataOps(const std::string& address, int port,
+core::Result<uint64_t> ServerDataOps(const protocol::ServerEndpoint& control,
                                      engines::Protocol protocol);
 
 // The data operations of an `INFO commandstats` reply: the sum of its cmdstat_<name> calls,
@@ -24,8 +25,5 @@ uint64_t DataOpsFromCommandStats(const std::string& info_commandstats);
 
 // True for the control commands ServerDataOps leaves out (any case: "ping", "PING").
 bool IsControlCommand(std::string_view name);
-
-// The number of keys (DBSIZE) of a Redis-protocol server.
-core::Result<uint64_t> ServerKeyCount(const std::string& address, int port);
 
 }  // namespace dfbench::scenarios

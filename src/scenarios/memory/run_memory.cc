@@ -166,6 +166,7 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   if (!options.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   if (options.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
+  if (auto st = CheckStartsEngines(fleet, "run-memory"); !st) return tl::unexpected(st.error());
   if (auto st = CheckInstalled(*setup, options.engines); !st) return tl::unexpected(st.error());
   if (auto st = CheckEnginePort(fleet); !st) return tl::unexpected(st.error());
   results::MemoryRunResults r;

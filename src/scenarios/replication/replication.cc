@@ -25,6 +25,7 @@ core::Status CheckOptions(const state::SetupState& setup, const providers::Fleet
                           const ReplicationOptions& o) {
   if (o.engines.empty()) return core::Fail(core::ErrorKind::kUsage, "no engine to run");
   if (o.cases.empty()) return core::Fail(core::ErrorKind::kUsage, "no case to run");
+  if (auto st = CheckStartsEngines(fleet, "run-replication"); !st) return st;
   if (auto st = CheckRedisProtocol(
           o.engines, " has no replication; run-replication takes dragonfly, redis or valkey");
       !st) {

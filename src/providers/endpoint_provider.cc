@@ -1,0 +1,211 @@
+#include "providers/endpoint_provider.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "core/files.h"
+#include "core/format.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "core/time_format.h"
+#include "hosts/local_host.h"
+#include "protocol/server_url.h"
+
+namespace dfbench::providers {
+namespace {
+
+using core::ErrorKind;
+
+std::filesystem::path EndpointWorkDir(const std::string& id) {
+  return state::SetupDir(id) / "work";
+}
+
+// The password `record` says where to read ("" when it names no place).
+core::Result<std::string> ReadPassword(const std::string& engine,
+                                       const state::EndpointRecord& record) {
+  if (!record.password_file.empty()) {
+    auto text = core::ReadFile(record.password_file);
+    if (!text) {
+      return core::Fail(ErrorKind::kUsage, core::Format("the password of endpoint {}: {}", engine,
+                                                        text.error().message));
+    }
+    // A file written by `echo` ends with a newline that is not part of the password.
+    std::string password = *text;
+    while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) {
+      password.pop_back();
+    }
+    return password;
+  }
+  if (!record.password_env.empty()) {
+    const char* value = std::getenv(record.password_env.c_str());
+    if (value == nullptr) {
+      return core::Fail(ErrorKind::kUsage,
+                        core::Format("endpoint {} ({}) needs its password: set {} (dfbench keeps "
+                                     "no password)",
+                                     engine, record.url, record.password_env));
+    }
+    return std::string(value);
+  }
+  return std::string();
+}
+
+// How dfbench reaches the endpoint `record` names, with `password`.
+core::Result<protocol::ServerEndpoint> EndpointOf(const state::EndpointRecord& record,
+                                                  std::string password) {
+  auto url = protocol::ParseServerUrl(record.url);
+  if (!url) return tl::unexpected(url.error());
+  // A recorded URL holds no password: the lone word before '@' (Redacted) is its user.
+  if (url->user.empty()) std::swap(url->user, url->password);
+  protocol::ServerEndpoint endpoint{
+      .address = url->host, .port = url->port, .user = url->user, .password = std::move(password)};
+  if (url->tls) {
+    auto tls = protocol::TlsContext::Create({.enabled = true,
+                                             .cert = record.cert,
+                                             .key = record.key,
+                                             .cacert = record.cacert,
+                                             .sni = record.sni,
+                                             .skip_verify = record.skip_verify});
+    if (!tls) return tl::unexpected(tls.error());
+    endpoint.tls = std::move(*tls);
+  }
+  return endpoint;
+}
+
+// The engine the server at `endpoint` says it is (INFO server).
+core::Result<const engines::EngineSpec*> EngineAt(const protocol::ServerEndpoint& endpoint,
+                                                  const std::string& url) {
+  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(10));
+  if (!client) return tl::unexpected(client.error());
+  auto info = client->Command({"INFO", "server"});
+  if (!info) return tl::unexpected(info.error());
+  const std::string name = info->is_error() ? "" : engines::EngineFromInfo(info->str);
+  if (name.empty()) {
+    return core::Fail(ErrorKind::kUsage,
+                      "--endpoint " + url +
+                          ": its INFO names no engine; name it: --endpoint redis=URL (or "
+                          "valkey=, dragonfly=)");
+  }
+  return engines::FindEngine(name);
+}
+
+}  // namespace
+
+core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRequest& request) {
+  const EndpointRequest& asked = request.endpoint;
+  if (asked.endpoints.empty()) {
+    return core::Fail(ErrorKind::kUsage,
+                      "--provider endpoint needs --endpoint [ENGINE=]redis[s]://HOST:PORT");
+  }
+  hosts::LocalHost host(EndpointWorkDir(state->id));
+  auto facts = host.Facts("client");
+  if (!facts) return tl::unexpected(facts.error());
+  state->provider = Kind();
+  state->hosts = {*facts};
+  state->engines.clear();
+  std::map<std::string, state::EndpointRecord> records;
+  for (const auto& named : asked.endpoints) {
+    auto url = protocol::ParseServerUrl(named.url);
+    if (!url) return core::Fail(ErrorKind::kUsage, "--endpoint: " + url.error().message);
+    // With the password in a file or the environment, "rediss://bench@host" names the user
+    // (a URL alone reads a lone word as the password, as redis-cli does).
+    const bool password_elsewhere = !asked.password_file.empty() || !asked.password_env.empty();
+    if (password_elsewhere && url->user.empty()) std::swap(url->user, url->password);
+    state::EndpointRecord record{.allow_flush = asked.allow_flush,
+                                 .cacert = asked.tls.cacert,
+                                 .cert = asked.tls.cert,
+                                 .key = asked.tls.key,
+                                 .password_env = asked.password_env,
+                                 .password_file = asked.password_file,
+                                 .skip_verify = asked.tls.skip_verify,
+                                 .sni = asked.tls.sni,
+                                 .url = protocol::Redacted(*url)};
+    if (!url->password.empty() && record.password_file.empty() && record.password_env.empty()) {
+      record.password_env = kEndpointPasswordEnv;
+      core::Notef("{}: the password in the URL is not kept; later commands read it from ${}",
+                  record.url, kEndpointPasswordEnv);
+    }
+    std::string password = url->password;
+    if (password.empty()) {
+      auto read = ReadPassword(named.engine.empty() ? record.url : named.engine, record);
+      if (!read) return tl::unexpected(read.error());
+      password = std::move(*read);
+    }
+    auto endpoint = EndpointOf(record, std::move(password));
+    if (!endpoint) return tl::unexpected(endpoint.error());
+    const engines::EngineSpec* spec = nullptr;
+    if (named.engine.empty()) {
+      auto found = EngineAt(*endpoint, record.url);
+      if (!found) return tl::unexpected(found.error());
+      spec = *found;
+    } else {
+      spec = engines::FindEngine(named.engine);
+    }
+    if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
+      return core::Fail(ErrorKind::kUsage, "--endpoint " + named.engine + "=" + record.url +
+                                               ": an endpoint serves dragonfly, redis or valkey");
+    }
+    if (records.count(spec->name)) {
+      return core::Fail(ErrorKind::kUsage,
+                        "--endpoint: two endpoints for " + spec->name +
+                            "; name each one's engine (ENGINE=URL), one endpoint per engine");
+    }
+    auto met = engines::Attach(*spec, {.endpoint = *endpoint});
+    if (!met) return tl::unexpected(met.error());
+    core::Notef("{}: {} at {}", spec->name, met->version(), record.url);
+    state->engines.push_back(state::EngineInstall{.name = spec->name,
+                                                  .binary = "",
+                                                  .version = met->version(),
+                                                  .status = state::InstallStatus::kInstalled,
+                                                  .origin = "endpoint"});
+    records[spec->name] = std::move(record);
+  }
+  state->provider_data.endpoints = std::move(records);
+  return core::Ok();
+}
+
+core::Result<Fleet> EndpointProvider::Connect(const state::SetupState& state) {
+  if (state.provider != Kind()) {
+    return core::Fail(ErrorKind::kUsage, "setup \"" + state.id + "\" belongs to the " +
+                                             state::ToString(state.provider) +
+                                             " provider, not endpoint");
+  }
+  auto host = std::make_shared<hosts::LocalHost>(EndpointWorkDir(state.id));
+  Fleet fleet{.server = host, .client = host};
+  const std::string key_namespace = core::Format(
+      "dfbench:{}:{}:", state.id, core::FormatTimestampId(std::chrono::system_clock::now()));
+  for (const auto& [engine, record] :
+       state.provider_data.endpoints.value_or(std::map<std::string, state::EndpointRecord>{})) {
+    auto password = ReadPassword(engine, record);
+    if (!password) return tl::unexpected(password.error());
+    auto endpoint = EndpointOf(record, std::move(*password));
+    if (!endpoint) return tl::unexpected(endpoint.error());
+    fleet.endpoints[engine] =
+        EngineEndpoint{.attach = {.endpoint = std::move(*endpoint),
+                                  .key_namespace = record.allow_flush ? "" : key_namespace},
+                       .url = record.url};
+  }
+  return fleet;
+}
+
+core::Status EndpointProvider::Destroy(state::SetupState* state) {
+  std::error_code ec;
+  std::filesystem::remove_all(EndpointWorkDir(state->id), ec);
+  if (ec) {
+    return core::Fail(ErrorKind::kEnvironment,
+                      "cannot remove " + EndpointWorkDir(state->id).string() + ": " + ec.message());
+  }
+  return core::Ok();
+}
+
+core::Status EndpointProvider::InstallEngine(state::SetupState* state, Fleet& fleet,
+                                             const engines::EngineSpec& spec,
+                                             const engines::VersionSpec& version) {
+  (void)state;
+  (void)fleet;
+  return core::Fail(ErrorKind::kUsage,
+                    "--" + spec.name + "_version " + version.value +
+                        ": an endpoint runs the version its service runs; dfbench installs "
+                        "nothing there");
+}
+
+}  // namespace dfbench::providers

@@ -1,0 +1,32 @@
+// The endpoint provider: servers the user runs (a managed service, a staging cluster), named by
+// URL, one per engine. dfbench never starts, stops or installs anything there; the load
+// generator runs on this machine. Passwords are never recorded: setup records where each
+// command reads one (a file or an environment variable).
+#pragma once
+
+#include "providers/provider.h"
+
+namespace dfbench::providers {
+
+class EndpointProvider : public Provider {
+ public:
+  state::ProviderKind Kind() const override { return state::ProviderKind::kEndpoint; }
+  // Meets each endpoint (engines::Attach: PING, version, the commands it lacks), its engine
+  // named by the request or by its INFO server; records it (URL without password, TLS files,
+  // where the password is read, whether flushing is allowed) and this machine as "client".
+  // kUsage for a bad URL, an engine named twice or one that does not speak the Redis protocol;
+  // kEnvironment for an endpoint that cannot be met.
+  core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  // This machine as client (and as the server host, which runs nothing), and each endpoint
+  // with its password read again and, unless flushing is allowed, a key namespace of its own
+  // for this command's run ("dfbench:<setup>:<time>:").
+  core::Result<Fleet> Connect(const state::SetupState& state) override;
+  // Removes the setup's work directory; the endpoints are not touched.
+  core::Status Destroy(state::SetupState* state) override;
+  // kUsage: an endpoint's engine is whatever version the service runs.
+  core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
+                             const engines::EngineSpec& spec,
+                             const engines::VersionSpec& version) override;
+};
+
+}  // namespace dfbench::providers
