@@ -131,7 +131,7 @@ core::Result<SetupCertificates> EnsureSetupCertificates(
   auto server = Sign(server_key.get(), server_names.front(), ca->get(), ca_key.get(),
                      {{NID_basic_constraints, "CA:FALSE"},
                       {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
-                      {NID_ext_key_usage, "serverAuth"},
+                      {NID_ext_key_usage, "serverAuth,clientAuth"},
                       {NID_subject_alt_name, alt_names},
                       {NID_authority_key_identifier, "keyid"}});
   if (!server) return tl::unexpected(server.error());

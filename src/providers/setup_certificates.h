@@ -1,5 +1,6 @@
 // The TLS certificates of a setup whose engines serve TLS: a CA of the setup's own and, signed
-// by it, a certificate for the server (its addresses and names as subject alternative names)
+// by it, a certificate for the server (its addresses and names as subject alternative names;
+// good for client authentication too, as a node is a client of its peers on the cluster bus)
 // and one for clients that servers asking for client certificates accept. PEM files in one
 // directory, keys readable by the owner only; made once, kept with the setup.
 #pragma once
