@@ -120,6 +120,10 @@ void AddTopologyFlags(CLI::App* sub, TuningFlags* flags) {
                 {"none", "emulated"},
                 "Dragonfly --cluster_mode: emulated answers the cluster protocol as a one-node "
                 "cluster (default none)");
+  AddBoolFlag(sub, "--tls", &flags->tls,
+              "Start the engines serving TLS alone (redis, valkey: --tls-port; dragonfly: "
+              "--tls), with a CA and certificates made for the setup; the load generators and "
+              "dfbench's own requests show its client certificate");
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
@@ -131,7 +135,8 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
                     .valkey_pin_network = flags.valkey_pin_network,
                     .redis_shards = flags.redis_shards,
                     .valkey_shards = flags.valkey_shards,
-                    .dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated"};
+                    .dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated",
+                    .tls = flags.tls};
   if (flags.io_threads_alias >= 0) {
     core::Note("--io-threads is deprecated; use --redis_io_threads / --valkey_io_threads");
     t.redis_io_threads = t.valkey_io_threads = flags.io_threads_alias;

@@ -53,9 +53,10 @@ struct TuningFlags {
   int redis_shards = 0;  // 0: one process; N: a cluster of N primaries
   int valkey_shards = 0;
   std::string dragonfly_cluster_mode = "none";  // none | emulated
+  bool tls = false;
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
-// --redis_shards, --valkey_shards, --dragonfly_cluster_mode: how each engine is deployed.
+// --redis_shards, --valkey_shards, --dragonfly_cluster_mode, --tls: how each engine is deployed.
 void AddTopologyFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);
 

@@ -214,6 +214,9 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
           "from the CPUs, 0: Dragonfly's default, >0: explicit)");
     }
   }
+  if (f.spelling == LoadFlagsOf::kRunCommandsDfly && f.tuning.tls) {
+    Usage("--tls: dfly_bench is not driven over TLS; use run-commands");
+  }
   o.load = f.load;
   o.load.key_pattern = KeyPatternOf(KeyFlagOf(f.spelling), f.key_letter);
   o.test_time = std::chrono::seconds(f.test_time_sec);

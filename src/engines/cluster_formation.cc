@@ -69,10 +69,9 @@ core::Status FormCluster(const std::vector<ClusterMember>& members,
   if (members.empty()) return Fail(ErrorKind::kUsage, "a cluster needs at least one node");
   std::vector<protocol::BlockingClient> clients;
   for (const auto& member : members) {
-    const bool forwarded = member.control_port > 0;
-    auto client = protocol::BlockingClient::Connect(forwarded ? member.control_host : member.host,
-                                                    forwarded ? member.control_port : member.port,
-                                                    kMemberTimeout);
+    const protocol::ServerEndpoint plain{.address = member.host, .port = member.port};
+    auto client = protocol::ConnectTo(member.control.address.empty() ? plain : member.control,
+                                      kMemberTimeout);
     if (!client) return tl::unexpected(client.error());
     clients.push_back(std::move(*client));
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "protocol/server_endpoint.h"
 
 namespace dfbench::engines {
 
@@ -16,9 +17,9 @@ struct ClusterMember {
   std::string host;
   int port = 0;
   int bus_port = 0;  // the cluster bus (--cluster-port); 0: the default, port + 10000
-  // Where dfbench reaches it (a forwarded port on an SSH host); empty / 0: host and port.
-  std::string control_host;
-  int control_port = 0;
+  // Where dfbench reaches it (a forwarded port on an SSH host, TLS); no address: host and port,
+  // over plain TCP.
+  protocol::ServerEndpoint control;
 };
 
 // The slots node `index` of `count` gets: [first, last].

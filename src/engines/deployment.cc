@@ -132,8 +132,7 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
     members.push_back({.host = engine->address(),
                        .port = engine->port(),
                        .bus_port = (*bus_ports)[i],
-                       .control_host = engine->control().address,
-                       .control_port = engine->control().port});
+                       .control = engine->control()});
     shard_cpus.push_back(shard.cpus);
     processes.push_back(std::move(*engine));
   }

@@ -57,6 +57,8 @@ struct Tuning {
   // Dragonfly's --cluster_mode=emulated: one process that answers the cluster commands as a
   // one-node cluster, so a cluster client drives it unchanged.
   bool dragonfly_cluster_emulated = false;
+  // Serve TLS alone, with the setup's certificates (StartOptions::tls); recorded as "tls".
+  bool tls = false;
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
 };
@@ -142,6 +144,22 @@ std::vector<int> NetworkIoCpus(int vcpus, int rx_queues);
 // NetworkIoCpus. Empty (no pinning) when the queues are unknown.
 std::vector<int> NetworkPinCpus(int vcpus, int rx_queues);
 
+// The files an engine serves TLS with, as paths on its host. Every client must show a certificate
+// the CA signed: Dragonfly serves TLS only to clients it can authenticate (a certificate or a
+// password), and the others are held to the same.
+struct ServerTlsFiles {
+  std::string cert;
+  std::string key;
+  std::string ca;
+};
+
+// An engine that serves TLS alone: its files, and this machine's client context (the CA and a
+// client certificate) for the control requests dfbench sends it.
+struct EngineTls {
+  ServerTlsFiles files;
+  std::shared_ptr<const protocol::TlsContext> control;
+};
+
 // Where one start of an engine runs.
 struct LaunchParams {
   std::string binary;
@@ -152,6 +170,8 @@ struct LaunchParams {
   // A Redis Cluster node: its bus port (its nodes file is nodes-<port>.conf in work_dir); 0 for
   // a process of its own.
   int cluster_bus_port = 0;
+  // Set: the port serves TLS alone (clients with a certificate of the CA).
+  std::optional<ServerTlsFiles> tls;
 };
 
 // Where a cluster node keeps its view of the cluster (redis-server's --cluster-config-file).
@@ -198,6 +218,8 @@ struct StartOptions {
   bool flush = true;
   // > 0: start as a Redis Cluster node with this bus port, its nodes file new.
   int cluster_bus_port = 0;
+  // Set: serve TLS alone (not memcached: kUsage), and send control requests over it.
+  std::optional<EngineTls> tls;
 };
 
 // How dfbench meets a server it did not start (an endpoint): never started, stopped or

@@ -136,6 +136,7 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
     j["threads"] = tuning.*facts.worker_threads;
   }
   if (PinsNetwork(spec, tuning)) j["pin_network"] = true;
+  if (tuning.tls) j["tls"] = true;
   if (!tuning.cpus.empty()) j["cpus"] = tuning.cpus;
   return j;
 }
@@ -216,6 +217,10 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
       // version server (nor depend on a network that may be absent).
       Append(argv, {"--port", port, "--bind", params.address, "--dbfilename=", "--logtostderr",
                     "--dir", params.work_dir, "--version_check=false"});
+      if (params.tls) {
+        Append(argv, {"--tls", "--tls_cert_file=" + params.tls->cert,
+                      "--tls_key_file=" + params.tls->key, "--tls_ca_cert_file=" + params.tls->ca});
+      }
       if (tuning.dragonfly_num_shards && *tuning.dragonfly_num_shards > 0) {
         argv.push_back("--num_shards=" + std::to_string(*tuning.dragonfly_num_shards));
       }
@@ -227,9 +232,18 @@ std::vector<std::string> BuildArgv(const EngineSpec& spec, const Tuning& tuning,
       break;
     }
     case CommandLine::kRedisServer: {
-      Append(argv, {"--port", port, "--bind", params.address, "--save", "", "--appendonly", "no",
-                    "--protected-mode", "no", "--daemonize", "no", "--dir", params.work_dir,
-                    "--logfile", ""});
+      // With TLS, the port serves TLS alone (--port 0 closes the plain one).
+      if (params.tls) {
+        Append(argv, {"--port", "0", "--tls-port", port, "--tls-cert-file", params.tls->cert,
+                      "--tls-key-file", params.tls->key, "--tls-ca-cert-file", params.tls->ca,
+                      "--tls-auth-clients", "yes", "--tls-replication", "yes"});
+        if (params.cluster_bus_port > 0) Append(argv, {"--tls-cluster", "yes"});
+      } else {
+        Append(argv, {"--port", port});
+      }
+      Append(argv,
+             {"--bind", params.address, "--save", "", "--appendonly", "no", "--protected-mode",
+              "no", "--daemonize", "no", "--dir", params.work_dir, "--logfile", ""});
       const int io_threads = facts.io_threads ? tuning.*facts.io_threads : 0;
       if (io_threads > 0) Append(argv, {"--io-threads", std::to_string(io_threads)});
       if (params.cluster_bus_port > 0) {

@@ -89,6 +89,33 @@ TEST(BuildArgv, AClusterNodeGetsItsBusPortAndItsOwnNodesFile) {
                "--cluster_mode=emulated"));
 }
 
+// With TLS the engine's one port serves TLS alone, to clients with a certificate of the CA.
+TEST(BuildArgv, TlsServesThePortWithTheSetupsFilesAlone) {
+  LaunchParams params = Params();
+  params.tls = ServerTlsFiles{.cert = "/t/server.crt", .key = "/t/server.key", .ca = "/t/ca.crt"};
+  const auto redis = BuildArgv(*FindEngine("redis"), {.tls = true}, params);
+  EXPECT_EQ(ValueOf(redis, "--port"), "0");
+  EXPECT_EQ(ValueOf(redis, "--tls-port"), "7001");
+  EXPECT_EQ(ValueOf(redis, "--tls-cert-file"), "/t/server.crt");
+  EXPECT_EQ(ValueOf(redis, "--tls-key-file"), "/t/server.key");
+  EXPECT_EQ(ValueOf(redis, "--tls-ca-cert-file"), "/t/ca.crt");
+  EXPECT_EQ(ValueOf(redis, "--tls-auth-clients"), "yes");
+  EXPECT_FALSE(Contains(redis, "--tls-cluster"));
+  params.cluster_bus_port = 17001;
+  EXPECT_EQ(ValueOf(BuildArgv(*FindEngine("valkey"), {.tls = true}, params), "--tls-cluster"),
+            "yes");
+  params.cluster_bus_port = 0;
+  const auto dragonfly = BuildArgv(*FindEngine("dragonfly"), {.tls = true}, params);
+  EXPECT_EQ(ValueOf(dragonfly, "--port"), "7001");
+  EXPECT_TRUE(Contains(dragonfly, "--tls"));
+  EXPECT_TRUE(Contains(dragonfly, "--tls_cert_file=/t/server.crt"));
+  EXPECT_TRUE(Contains(dragonfly, "--tls_key_file=/t/server.key"));
+  EXPECT_TRUE(Contains(dragonfly, "--tls_ca_cert_file=/t/ca.crt"));
+  EXPECT_FALSE(Contains(BuildArgv(*FindEngine("redis"), {}, Params()), "--tls-port"));
+  EXPECT_EQ(TuningJson(*FindEngine("redis"), {.tls = true})["tls"], true);
+  EXPECT_FALSE(TuningJson(*FindEngine("redis"), {}).contains("tls"));
+}
+
 TEST(TopologyOf, ShardsMakeAClusterOfProcessesAndDragonflyEmulatesOne) {
   const Tuning t{.redis_shards = 3, .dragonfly_cluster_emulated = true};
   const Topology redis = TopologyOf(*FindEngine("redis"), t);

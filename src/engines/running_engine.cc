@@ -182,6 +182,12 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   auto fail = [&](const core::Error& e) {
     return core::Fail(e.kind, spec.name + " failed to start: " + e.message);
   };
+  if (options.tls && spec.protocol != Protocol::kRedis) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      spec.name +
+                          " is started without TLS: engines serve TLS over the Redis "
+                          "protocol only");
+  }
   auto work_dir = host.WorkDir();
   if (!work_dir) return fail(work_dir.error());
   auto port = options.port > 0 ? core::Result<int>(options.port) : host.FreePort();
@@ -194,6 +200,7 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
                       .work_dir = *work_dir,
                       .run_as_user = RunAsUser(host, spec),
                       .cluster_bus_port = options.cluster_bus_port};
+  if (options.tls) params.tls = options.tls->files;
   if (options.cluster_bus_port > 0) {
     // A nodes file left by an earlier node on this port would make it rejoin that cluster.
     auto removed = host.Run({.argv = {"rm", "-f", ClusterConfigPath(params)}});
@@ -201,7 +208,9 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   }
   auto forwarded = host.ControlEndpoint(*port);
   if (!forwarded) return fail(forwarded.error());
-  const protocol::ServerEndpoint control{.address = forwarded->address, .port = forwarded->port};
+  const protocol::ServerEndpoint control{.address = forwarded->address,
+                                         .port = forwarded->port,
+                                         .tls = options.tls ? options.tls->control : nullptr};
   const std::string log_path = *work_dir + "/" + spec.name + "-" + std::to_string(*port) + ".log";
   auto daemon = host.StartDaemon({.argv = BuildArgv(spec, *resolved, params),
                                   .log_path = log_path,

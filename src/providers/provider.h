@@ -30,6 +30,13 @@ struct EngineEndpoint {
   std::string url;
 };
 
+// What a fleet's engines serve TLS with (EquipTls): the files on the server host and this
+// machine's control context, and what the load generators on the client hosts connect with.
+struct FleetTls {
+  engines::EngineTls engine;
+  protocol::TlsOptions client;  // enabled; paths on the client hosts
+};
+
 // The hosts of one setup. On the local provider server and client are the same machine and
 // the roles are kept apart by CPU pinning.
 struct Fleet {
@@ -42,9 +49,19 @@ struct Fleet {
   std::vector<int> client_cpus;  // CPUs load generators are pinned to (empty = no pinning)
   std::vector<std::vector<int>> replica_cpus;  // per replica, as server_cpus (may be shorter)
   int engine_port = 0;  // the port engines listen on; 0: a free one at each start
-  // engine name -> the endpoint that serves it (endpoint provider; `server` is then null).
+  // engine name -> the endpoint that serves it (endpoint provider).
   std::map<std::string, EngineEndpoint> endpoints;
+  // Set (EquipTls): engines started on this fleet serve TLS alone.
+  std::optional<FleetTls> tls;
 };
+
+// Readies `fleet` for engines that serve TLS: the setup's certificates (made once under
+// <setup>/tls by EnsureSetupCertificates, the server's addresses as names), the server's
+// certificate and key uploaded to the server host, the CA and the client certificate and key to
+// every client host (keys readable by their owner alone), under each host's work directory.
+// kUsage for an endpoint setup (its servers' TLS is theirs: rediss://); kEnvironment when a
+// file cannot be made or uploaded.
+core::Status EquipTls(const state::SetupState& setup, Fleet* fleet);
 
 // The port engines listen on when --port is not given: the reference's 6379 on remote hosts
 // (its replication and security rules assume it), a free one on this machine.

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <map>
 #include <set>
 #include <thread>
 
@@ -118,6 +119,27 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   EXPECT_TRUE(fs::exists(run_dir / "memtier" / "redis-t2.json"));  // fetched from the client
   EXPECT_TRUE(Contains(r.err, "ready on 10.200.0.2:")) << r.err;
   EXPECT_EQ(dfb.State(id)["status"], "ready");
+
+  // The same engine serving TLS alone: the setup's certificates on both hosts, the load over
+  // TLS from the client, the counts read over TLS through the forwarded control port.
+  r = dfb.Run(
+      Concat({"run", "--id", id, "--engines", "redis", "--tls", "--output", "json"}, kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json tls_redis = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(tls_redis["tuning"]["tls"], true);
+  EXPECT_EQ(tls_redis["server_ops"].get<uint64_t>(), 41000u);
+  for (const auto& [role, files] : std::map<std::string, std::vector<std::string>>{
+           {"server", {"ca.crt", "server.crt", "server.key"}},
+           {"client", {"ca.crt", "client.crt", "client.key"}}}) {
+    for (const auto& file : files) {
+      struct stat tls_file {};
+      const fs::path path = HomeOf(role) / ".dfbench-work" / id / "tls" / file;
+      ASSERT_EQ(stat(path.c_str(), &tls_file), 0) << path;
+      if (file.ends_with(".key")) {
+        EXPECT_EQ(tls_file.st_mode & 0777, 0600u) << path;
+      }
+    }
+  }
   ExpectNothingRunning(dfb, id);
 
   // A cluster of two shards on the server host, each its own process, met over the host's

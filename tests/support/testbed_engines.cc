@@ -35,6 +35,14 @@ std::string DflyBenchSkipReason() {
   return MissingBuild(DflyBenchBinary(), "dfly_bench");
 }
 
+std::filesystem::path ValkeyBinary() {
+  return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "bin" / "valkey-server";
+}
+
+std::string ValkeySkipReason() {
+  return MissingBuild(ValkeyBinary(), "Valkey");
+}
+
 std::filesystem::path MemtierBinary() {
   return std::filesystem::path(DFBENCH_TESTBEDS_DIR) / "bin" / "memtier_benchmark";
 }

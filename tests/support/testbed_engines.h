@@ -24,6 +24,11 @@ std::filesystem::path DflyBenchBinary();
 // a test skips with.
 std::string DflyBenchSkipReason();
 
+// shared/testbeds/bin/valkey-server: Valkey 8.0.1 built from its release.
+std::filesystem::path ValkeyBinary();
+// "" when it is there, else the reason a test skips.
+std::string ValkeySkipReason();
+
 // shared/testbeds/bin/memtier_benchmark: memtier_benchmark 2.3.0 built from its release.
 std::filesystem::path MemtierBinary();
 

@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "hosts/leftovers.h"
 #include "providers/client_tools.h"
+#include "scenarios/frame/preflight.h"
 #include "scenarios/setup/recovery.h"
 
 namespace dfbench::scenarios {
@@ -48,7 +49,18 @@ BenchSession::~BenchSession() {
 
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::vector<const engines::EngineSpec*>& engines,
-                                      const std::map<std::string, engines::VersionSpec>& versions) {
+                                      const std::map<std::string, engines::VersionSpec>& versions,
+                                      bool tls) {
+  if (tls) {
+    if (auto st = CheckRedisProtocol(engines,
+                                     " serves no TLS here: engines over TLS are dragonfly, "
+                                     "redis and valkey");
+        !st) {
+      return st;
+    }
+    core::Note("equipping the hosts with the setup's TLS certificates");
+    if (auto st = providers::EquipTls(setup_, &fleet_); !st) return st;
+  }
   if (auto st = driver.Prepare(*fleet_.client); !st) {
     // Not on the host's PATH (an explicit path the user gave is another error): when setup
     // recorded why it could not build the tool, that is the line to show.

@@ -42,9 +42,12 @@ class BenchSession {
   // name -> --<engine>_version) whose engine is among `engines` through the setup's provider
   // (the setup's engine binary, version and origin are saved; a note says a flag was ignored
   // when its engine is not run).
+  // With `tls`, the fleet is equipped for engines that serve TLS (providers::EquipTls) after
+  // the engines are checked to speak the Redis protocol (kUsage naming one that does not).
   core::Status PrepareRun(drivers::Driver& driver,
                           const std::vector<const engines::EngineSpec*>& engines,
-                          const std::map<std::string, engines::VersionSpec>& versions);
+                          const std::map<std::string, engines::VersionSpec>& versions,
+                          bool tls = false);
 
   // The last step of every scenario: saves the state (the run's entry in the history) and
   // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
@@ -69,6 +72,7 @@ struct ScenarioRequest {
   std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
   OutputFormat format = OutputFormat::kTable;
   bool per_client = false;  // the table shows each load generator's part (--per-client)
+  bool tls = false;         // the engines serve TLS (Tuning::tls): the fleet is equipped first
 };
 
 // The results as the request asks them printed.
@@ -89,7 +93,8 @@ inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOption
           .engines = options.engines,
           .versions = options.versions,
           .format = format,
-          .per_client = options.per_client};
+          .per_client = options.per_client,
+          .tls = options.tuning.tls};
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
@@ -102,7 +107,9 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   auto session = BenchSession::Open(request.setup_id);
   if (!session) return tl::unexpected(session.error());
-  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions); !st) {
+  if (auto st =
+          (*session)->PrepareRun(*request.driver, request.engines, request.versions, request.tls);
+      !st) {
     return tl::unexpected(st.error());
   }
   auto results = steps(**session);

@@ -56,9 +56,16 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   engines::Tuning pinned = tuning;
   pinned.cpus = fleet.server_cpus;
   record->tuning = engines::TuningJson(spec, pinned);
-  core::Notef("[{}] starting {}", spec.name, install.binary);
-  auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned,
-                                           {.port = fleet.engine_port});
+  engines::StartOptions options{.port = fleet.engine_port};
+  if (tuning.tls) {
+    if (!fleet.tls) {
+      return NoTurn(spec, {core::ErrorKind::kUsage, "TLS asked for on a fleet not equipped for it"},
+                    record);
+    }
+    options.tls = fleet.tls->engine;
+  }
+  core::Notef("[{}] starting {}{}", spec.name, install.binary, tuning.tls ? " (TLS)" : "");
+  auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned, options);
   if (!engine) {
     return NoTurn(spec, engine.error(), record);
   }
@@ -67,11 +74,13 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   record->sha256 = install.sha256;
   record->tuning = engine->tuning();  // with derived values resolved
   const size_t shards = engine->processes().size();
-  core::Notef("[{}] {} ready on {}:{}{}", spec.name, record->version, engine->seed().address(),
-              engine->seed().port(),
+  EngineTurn turn(std::move(*engine), record);
+  if (tuning.tls) turn.client_tls_ = fleet.tls->client;
+  core::Notef("[{}] {} ready on {}:{}{}", spec.name, record->version, turn.engine_.seed().address(),
+              turn.engine_.seed().port(),
               shards > 1 ? core::Format(" (a cluster of {} shards)", shards)
-                         : std::string(engine->cluster() ? " (cluster mode)" : ""));
-  return EngineTurn(std::move(*engine), record);
+                         : std::string(turn.engine_.cluster() ? " (cluster mode)" : ""));
+  return turn;
 }
 
 std::optional<EngineTurn> EngineTurn::Attach(const providers::EngineEndpoint& endpoint,
@@ -115,6 +124,7 @@ drivers::Target EngineTurn::target() const {
                          .protocol = memcache ? "memcache_text" : "redis",
                          .cluster = engine_.cluster(),
                          .key_namespace = seed.key_namespace()};
+  target.tls = client_tls_;
   if (!seed.started()) {
     const protocol::ServerEndpoint& reach = seed.control();
     if (reach.tls) target.tls = reach.tls->options();

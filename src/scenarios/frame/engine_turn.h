@@ -86,6 +86,8 @@ class EngineTurn {
   engines::Deployment engine_;
   results::EngineRecord* record_;
   uint64_t ops_before_ = 0;  // an endpoint's count when the turn met it
+  // How the load generators connect to an engine that serves TLS (not enabled: plain TCP).
+  protocol::TlsOptions client_tls_;
 };
 
 // Appends measured trial `trial` (its number set) of `of` to `row` and says it on stderr.

@@ -49,8 +49,11 @@ core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_optio
     if (install && install->status == state::InstallStatus::kInstalled)
       run_options.engines.push_back(spec);
   }
-  const ScenarioRequest request{
-      .setup_id = setup->id, .driver = run_options.driver, .engines = {}, .format = format};
+  const ScenarioRequest request{.setup_id = setup->id,
+                                .driver = run_options.driver,
+                                .engines = run_options.engines,
+                                .format = format,
+                                .tls = run_options.tuning.tls};
   auto run = RunScenario(request, [&](BenchSession& session) {
     return RunSetGet(&session.setup(), session.fleet(), run_options);
   });
