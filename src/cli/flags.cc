@@ -124,6 +124,11 @@ void AddTopologyFlags(CLI::App* sub, TuningFlags* flags) {
               "Start the engines serving TLS alone (redis, valkey: --tls-port; dragonfly: "
               "--tls), with a CA and certificates made for the setup; the load generators and "
               "dfbench's own requests show its client certificate");
+  AddBoolFlag(sub, "--acl-user", &flags->acl_user,
+              std::string("Give every engine an ACL user for the run (") +
+                  engines::kRunAclUserName +
+                  ", a random password never written) and turn its default user off; the "
+                  "built-in load generator and dfbench's own requests authenticate as it");
 }
 
 engines::Tuning ToTuning(const TuningFlags& flags) {
@@ -136,7 +141,8 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
                     .redis_shards = flags.redis_shards,
                     .valkey_shards = flags.valkey_shards,
                     .dragonfly_cluster_emulated = flags.dragonfly_cluster_mode == "emulated",
-                    .tls = flags.tls};
+                    .tls = flags.tls,
+                    .acl_user = flags.acl_user};
   if (flags.io_threads_alias >= 0) {
     core::Note("--io-threads is deprecated; use --redis_io_threads / --valkey_io_threads");
     t.redis_io_threads = t.valkey_io_threads = flags.io_threads_alias;

@@ -54,9 +54,11 @@ struct TuningFlags {
   int valkey_shards = 0;
   std::string dragonfly_cluster_mode = "none";  // none | emulated
   bool tls = false;
+  bool acl_user = false;
 };
 void AddTuningFlags(CLI::App* sub, TuningFlags* flags);
-// --redis_shards, --valkey_shards, --dragonfly_cluster_mode, --tls: how each engine is deployed.
+// --redis_shards, --valkey_shards, --dragonfly_cluster_mode, --tls, --acl-user: how each engine
+// is deployed.
 void AddTopologyFlags(CLI::App* sub, TuningFlags* flags);
 engines::Tuning ToTuning(const TuningFlags& flags);
 

@@ -214,8 +214,9 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
           "from the CPUs, 0: Dragonfly's default, >0: explicit)");
     }
   }
-  if (f.spelling == LoadFlagsOf::kRunCommandsDfly && f.tuning.tls) {
-    Usage("--tls: dfly_bench is not driven over TLS; use run-commands");
+  if (f.spelling == LoadFlagsOf::kRunCommandsDfly && (f.tuning.tls || f.tuning.acl_user)) {
+    Usage(std::string(f.tuning.tls ? "--tls" : "--acl-user") +
+          ": dfly_bench is not driven over TLS or with a user; use run-commands");
   }
   o.load = f.load;
   o.load.key_pattern = KeyPatternOf(KeyFlagOf(f.spelling), f.key_letter);

@@ -59,6 +59,9 @@ struct Tuning {
   bool dragonfly_cluster_emulated = false;
   // Serve TLS alone, with the setup's certificates (StartOptions::tls); recorded as "tls".
   bool tls = false;
+  // Only an ACL user made for the run gets in (StartOptions::acl); recorded as "acl_user", its
+  // name.
+  bool acl_user = false;
   std::vector<int> cpus;                // pin the engine to these CPUs; empty = no pinning
   std::vector<std::string> extra_args;  // appended verbatim
 };
@@ -160,6 +163,16 @@ struct EngineTls {
   std::shared_ptr<const protocol::TlsContext> control;
 };
 
+// The ACL user an engine is given for one run: every command and key, a random password that
+// lives as long as the engine; the default user is then turned off.
+struct AclUser {
+  std::string name;
+  std::string password;
+};
+inline constexpr const char* kRunAclUserName = "dfbench-run";
+// kRunAclUserName with 32 random hex digits as its password.
+AclUser MakeRunAclUser();
+
 // Where one start of an engine runs.
 struct LaunchParams {
   std::string binary;
@@ -220,6 +233,9 @@ struct StartOptions {
   int cluster_bus_port = 0;
   // Set: serve TLS alone (not memcached: kUsage), and send control requests over it.
   std::optional<EngineTls> tls;
+  // Set: once ready, the engine gets this ACL user and its default user is turned off; control
+  // requests authenticate as it (not memcached: kUsage).
+  std::optional<AclUser> acl;
 };
 
 // How dfbench meets a server it did not start (an endpoint): never started, stopped or
@@ -287,10 +303,13 @@ class RunningEngine {
         port_(port),
         control_(std::move(control)),
         tuning_(std::move(tuning)),
-        options_(options) {}
+        options_(std::move(options)) {}
 
   // Removes the keys under key_namespace_ (SCAN + UNLINK), on an endpoint.
   core::Status RemoveNamespace();
+  // Gives the engine `user` and turns its default user off; control requests authenticate as
+  // `user` from then on.
+  core::Status AdmitOnly(const AclUser& user);
 
   hosts::Host* host_ = nullptr;  // null: an endpoint dfbench did not start
   const EngineSpec* spec_ = nullptr;

@@ -137,6 +137,7 @@ nlohmann::json TuningJson(const EngineSpec& spec, const Tuning& tuning) {
   }
   if (PinsNetwork(spec, tuning)) j["pin_network"] = true;
   if (tuning.tls) j["tls"] = true;
+  if (tuning.acl_user) j["acl_user"] = kRunAclUserName;
   if (!tuning.cpus.empty()) j["cpus"] = tuning.cpus;
   return j;
 }

@@ -2,6 +2,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <random>
 #include <thread>
 
 #include "core/interrupt.h"
@@ -182,11 +183,11 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   auto fail = [&](const core::Error& e) {
     return core::Fail(e.kind, spec.name + " failed to start: " + e.message);
   };
-  if (options.tls && spec.protocol != Protocol::kRedis) {
+  if ((options.tls || options.acl) && spec.protocol != Protocol::kRedis) {
     return core::Fail(core::ErrorKind::kUsage,
                       spec.name +
-                          " is started without TLS: engines serve TLS over the Redis "
-                          "protocol only");
+                          " is started without TLS or ACL users: engines have them over "
+                          "the Redis protocol only");
   }
   auto work_dir = host.WorkDir();
   if (!work_dir) return fail(work_dir.error());
@@ -238,6 +239,11 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
   if (options.flush) {
     if (auto flushed = engine.Flush(); !flushed) return tl::unexpected(flushed.error());
   }
+  if (options.acl) {
+    if (auto admitted = engine.AdmitOnly(*options.acl); !admitted) {
+      return tl::unexpected(admitted.error());
+    }
+  }
   return engine;
 }
 
@@ -250,7 +256,7 @@ RunningEngine::RunningEngine(RunningEngine&& other) noexcept
       control_(std::move(other.control_)),
       version_(std::move(other.version_)),
       tuning_(std::move(other.tuning_)),
-      options_(other.options_),
+      options_(std::move(other.options_)),
       key_namespace_(std::move(other.key_namespace_)),
       stopped_(other.stopped_) {
   other.stopped_ = true;  // the moved-from shell owns no process
@@ -318,6 +324,33 @@ core::Status RunningEngine::Flush() {
   if (reply->is_error()) {
     return core::Fail(core::ErrorKind::kFailure, spec_->name + " refused FLUSHALL: " + reply->str);
   }
+  return core::Ok();
+}
+
+AclUser MakeRunAclUser() {
+  std::random_device random;
+  std::string password;
+  for (int i = 0; i < 32; ++i) password += "0123456789abcdef"[random() % 16];
+  return {kRunAclUserName, password};
+}
+
+core::Status RunningEngine::AdmitOnly(const AclUser& user) {
+  auto client = protocol::ConnectTo(control_, kControlTimeout);
+  if (!client) return tl::unexpected(client.error());
+  // Every command and key: the load's commands, and SHUTDOWN, INFO and FLUSHALL of dfbench's.
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"ACL", "SETUSER", user.name, "on", ">" + user.password, "~*",
+                                 "+@all"},
+        {"ACL", "SETUSER", "default", "off"}}) {
+    auto reply = client->Command(command);
+    if (!reply) return tl::unexpected(reply.error());
+    if (reply->is_error()) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        spec_->name + " refused ACL SETUSER " + command[2] + ": " + reply->str);
+    }
+  }
+  control_.user = user.name;
+  control_.password = user.password;
   return core::Ok();
 }
 

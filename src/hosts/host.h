@@ -26,7 +26,8 @@ struct CommandSpec {
   // A file on this machine fed to the command's stdin; empty: no input.
   std::string stdin_path;
   // Set in the command's environment: a secret (a password) kept off its command line, where
-  // any user of the host could read it. This machine only: an SSH host refuses it.
+  // any user of the host could read it (an SSH host sends it on the command's stdin, which it
+  // then cannot take a file from).
   std::vector<std::pair<std::string, std::string>> env;
   core::Interrupts interrupts = core::Interrupts::kObey;
 };

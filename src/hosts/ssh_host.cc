@@ -1,12 +1,15 @@
 #include "hosts/ssh_host.h"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <random>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "core/files.h"
 #include "core/interrupt.h"
@@ -21,6 +24,41 @@
 
 namespace dfbench::hosts {
 namespace {
+
+// NAME=VALUE lines in a file that lives in memory only (memfd), open for as long as this lives:
+// a secret for a remote command's stdin that never touches a disk.
+class SecretInput {
+ public:
+  static core::Result<SecretInput> Of(const std::vector<std::pair<std::string, std::string>>& env) {
+    SecretInput input;
+    input.fd_ = memfd_create("dfbench-secret", MFD_CLOEXEC);
+    if (input.fd_ < 0) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        std::string("memfd_create: ") + std::strerror(errno));
+    }
+    std::string lines;
+    for (const auto& [name, value] : env) lines += name + "=" + value + "\n";
+    if (write(input.fd_, lines.data(), lines.size()) != static_cast<ssize_t>(lines.size())) {
+      return core::Fail(core::ErrorKind::kEnvironment,
+                        std::string("writing a secret input: ") + std::strerror(errno));
+    }
+    return input;
+  }
+  SecretInput() = default;
+  SecretInput(SecretInput&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  SecretInput& operator=(SecretInput&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  ~SecretInput() {
+    if (fd_ >= 0) close(fd_);
+  }
+  // A path this process opens afresh, reading from the start.
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+
+ private:
+  int fd_ = -1;
+};
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
@@ -263,18 +301,28 @@ core::Result<CommandOutput> SshHost::RunScript(const std::string& script,
 
 core::Result<CommandOutput> SshHost::Run(const CommandSpec& spec) {
   if (spec.argv.empty()) return core::Fail(core::ErrorKind::kUsage, "empty command");
-  if (!spec.env.empty()) {
-    // sshd drops what the client sends unless AcceptEnv lists it; a secret in the remote
-    // command line would be readable there.
-    return core::Fail(core::ErrorKind::kUsage,
-                      Name() + ": a secret environment for a remote command is not supported");
-  }
   const std::string pid_file = work_dir_ + "/run/cmd-" + std::to_string(getpid()) + "-" +
                                std::to_string(sequence_++) + ".pid";
   std::vector<std::string> argv = {"sh", "-c", kRunWrapper, "sh", pid_file};
   auto command = Pinned(spec.cpus, spec.argv);
+  std::string stdin_path = spec.stdin_path;
+  SecretInput secret;
+  if (!spec.env.empty()) {
+    // sshd drops an environment the client sends unless AcceptEnv lists it, and a secret on
+    // the remote command line could be read there: it travels on the command's stdin, from a
+    // file that lives in memory only, and a shell exports it before the command starts.
+    if (!stdin_path.empty()) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        Name() + ": a command gets either an input file or a secret environment");
+    }
+    auto input = SecretInput::Of(spec.env);
+    if (!input) return tl::unexpected(input.error());
+    secret = std::move(*input);
+    stdin_path = secret.path();
+    argv.insert(argv.end(), {"sh", "-c", kEnvFromStdin, "sh"});
+  }
   argv.insert(argv.end(), command.begin(), command.end());
-  auto r = Remote(argv, spec.timeout, spec.interrupts, spec.stream_stderr, spec.stdin_path);
+  auto r = Remote(argv, spec.timeout, spec.interrupts, spec.stream_stderr, stdin_path);
   if (!r) {
     // Cut short here (or the connection carrying it dropped): the program must not go on
     // running on the host.

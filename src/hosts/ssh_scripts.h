@@ -25,6 +25,10 @@ rm -f "$p"
 exit $s
 )sh";
 
+// Exports each NAME=VALUE line of stdin (a secret environment, SshHost::Run), then runs "$@".
+inline constexpr const char* kEnvFromStdin =
+    R"sh(while IFS= read -r kv; do export "$kv"; done; exec "$@")sh";
+
 // $1 pid file of a command started by kRunWrapper: kills its process group.
 inline constexpr const char* kKillCommandScript = R"sh(p=$1
 i=0; while [ ! -s "$p" ] && [ $i -lt 10 ]; do sleep 0.1; i=$((i+1)); done

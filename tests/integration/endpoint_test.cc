@@ -201,6 +201,25 @@ TEST_F(EndpointTest, AllowFlushEmptiesTheServerAndReadsThePasswordFromAFile) {
   // starts.
   EXPECT_EQ(server_->Client().Command({"EXISTS", "theirs"})->integer, 0);
   EXPECT_GT(KeysOf(*server_), 0);
+
+  // run-commands flushes before each preload: a preload's keys are the server's.
+  ASSERT_TRUE(server_->Client().Command({"SET", "theirs", "1"}));
+  auto commands =
+      dfb.Run(With({"run-commands", "--id", "flush", "--command", "GET", "--key-maximum", "150",
+                    "--test-time", "1", "--warmup-time", "0", "--trials", "1"},
+                   kSmallRun));
+  const json commands_out = SucceededJson(commands);
+  ASSERT_TRUE(commands_out.contains("commands")) << commands.err;
+  EXPECT_EQ(commands_out["commands"][0]["engines"][0]["preloads"][0]["keys"], 150u);
+  EXPECT_EQ(KeysOf(*server_), 150);
+
+  auto sweep = dfb.Run(With({"sweep", "--id", "flush", "--slo", "p99<=200ms", "--step-time", "1s",
+                             "--confirm", "0", "--key-maximum", "100"},
+                            kSmallRun),
+                       std::chrono::minutes(5));
+  const json sweep_out = SucceededJson(sweep);
+  ASSERT_TRUE(sweep_out.contains("engines")) << sweep.err;
+  EXPECT_FALSE(sweep_out["engines"][0]["steps"].empty());
   EXPECT_EQ(FilesHolding(dfb.home(), kPassword), std::vector<std::string>{});
 }
 
@@ -258,6 +277,12 @@ TEST_F(EndpointTest, WhatCannotBeMetIsRefusedInOneLine) {
   EXPECT_EQ(memory.code, 2);
   EXPECT_NE(memory.err.find("run-memory starts and restarts its engines"), std::string::npos)
       << memory.err;
+  auto tls = dfb.Run(With({"run", "--id", "d", "--tls"}, kSmallRun));
+  EXPECT_EQ(tls.code, 2);
+  EXPECT_NE(tls.err.find("when their URL says rediss://"), std::string::npos) << tls.err;
+  auto acl = dfb.Run(With({"run", "--id", "d", "--acl-user"}, kSmallRun));
+  EXPECT_EQ(acl.code, 2);
+  EXPECT_NE(acl.err.find("an endpoint's users are its own"), std::string::npos) << acl.err;
   auto version = dfb.Run(With({"run", "--id", "d", "--redis_version", "7.2.4"}, kSmallRun));
   EXPECT_EQ(version.code, 2);
   EXPECT_NE(version.err.find("installs nothing there"), std::string::npos) << version.err;

@@ -1,5 +1,6 @@
 // `--tls`: engines started serving TLS alone, with the setup's own CA and certificates, driven
 // by the load generators and reached by dfbench's own requests with its client certificate.
+// `--acl-user`: engines that let in only an ACL user made for the run.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -133,9 +134,47 @@ TEST(EngineTls, AnEngineWithoutTlsIsRefusedBeforeAnythingStarts) {
   auto r = dfb.Run(SmallRun({"run", "--id", "mc", "--engines", "memcached", "--tls"}));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(
-      r.err.find("memcached serves no TLS here: engines over TLS are dragonfly, redis and valkey"),
+      r.err.find(
+          "memcached has no TLS or ACL users here: those are for dragonfly, redis and valkey"),
       std::string::npos)
       << r.err;
+}
+
+TEST(EngineAcl, OnlyTheRunsUserGetsInAndEveryRequestIsAnswered) {
+  std::vector<std::string> setup = {"setup", "--id", "acl", "--engines", "redis"};
+  std::string list = "redis";
+  if (DragonflySkipReason().empty()) {
+    setup = {"setup",
+             "--id",
+             "acl",
+             "--engines",
+             "redis,dragonfly",
+             "--dragonfly_binary",
+             DragonflyBinary().string()};
+    list = "redis,dragonfly";
+  }
+  DfbenchRunner dfb("engine-acl");
+  dfb.RunOk(setup);
+  auto run = dfb.Run(SmallRun({"run", "--id", "acl", "--engines", list, "--acl-user", "--tls",
+                               "--dragonfly_num_shards", "0"}));
+  const json out = SucceededJson(run);
+  ASSERT_TRUE(out.contains("engines")) << run.err;
+  ExpectServedOverTls(dfb, "acl", out);
+  for (const json& e : out["engines"]) {
+    SCOPED_TRACE(e["engine"].get<std::string>());
+    EXPECT_EQ(e["tuning"]["acl_user"], "dfbench-run");
+    auto raw =
+        core::ReadFile(dfb.SetupDir("acl") / "benchmarks" / out["run_id"].get<std::string>() /
+                       e["trials"][0]["raw_file"].get<std::string>());
+    ASSERT_TRUE(raw);
+    // The generator authenticated as the run's user; the password is in no report.
+    EXPECT_EQ(json::parse(*raw)["configuration"]["authenticate"], "dfbench-run:(set)");
+  }
+  auto memtier = dfb.Run(
+      {"run", "--id", "acl", "--engines", "redis", "--acl-user", "--load-generator", "memtier"});
+  EXPECT_EQ(memtier.code, 2);
+  EXPECT_NE(memtier.err.find("password would be on memtier's command line"), std::string::npos)
+      << memtier.err;
 }
 
 }  // namespace

@@ -128,6 +128,16 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   const json tls_redis = json::parse(r.out)["engines"][0];
   EXPECT_EQ(tls_redis["tuning"]["tls"], true);
   EXPECT_EQ(tls_redis["server_ops"].get<uint64_t>(), 41000u);
+  // And an ACL user made for the run, the default user off: the load generator on the client
+  // host gets the password on its stdin (never its command line) and loses no request.
+  r = dfb.Run(
+      Concat({"run", "--id", id, "--engines", "redis", "--tls", "--acl-user", "--output", "json"},
+             kSmallRun));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json acl_redis = json::parse(r.out)["engines"][0];
+  EXPECT_EQ(acl_redis["tuning"]["acl_user"], "dfbench-run");
+  EXPECT_EQ(acl_redis["trials"][0]["errors"], 0u);
+  EXPECT_EQ(acl_redis["server_ops"].get<uint64_t>(), 41000u);
   for (const auto& [role, files] : std::map<std::string, std::vector<std::string>>{
            {"server", {"ca.crt", "server.crt", "server.key"}},
            {"client", {"ca.crt", "client.crt", "client.key"}}}) {

@@ -50,14 +50,25 @@ BenchSession::~BenchSession() {
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::vector<const engines::EngineSpec*>& engines,
                                       const std::map<std::string, engines::VersionSpec>& versions,
-                                      bool tls) {
-  if (tls) {
+                                      const engines::Tuning& tuning) {
+  if (tuning.tls || tuning.acl_user) {
     if (auto st = CheckRedisProtocol(engines,
-                                     " serves no TLS here: engines over TLS are dragonfly, "
+                                     " has no TLS or ACL users here: those are for dragonfly, "
                                      "redis and valkey");
         !st) {
       return st;
     }
+  }
+  if (tuning.acl_user && !fleet_.endpoints.empty()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "an endpoint's users are its own: its URL names the one to use");
+  }
+  if (tuning.acl_user && driver.Name() != "builtin") {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "an ACL user's password would be on " + driver.Name() +
+                          "'s command line: runs with one use the built-in load generator");
+  }
+  if (tuning.tls) {
     core::Note("equipping the hosts with the setup's TLS certificates");
     if (auto st = providers::EquipTls(setup_, &fleet_); !st) return st;
   }

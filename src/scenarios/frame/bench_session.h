@@ -42,12 +42,14 @@ class BenchSession {
   // name -> --<engine>_version) whose engine is among `engines` through the setup's provider
   // (the setup's engine binary, version and origin are saved; a note says a flag was ignored
   // when its engine is not run).
-  // With `tls`, the fleet is equipped for engines that serve TLS (providers::EquipTls) after
-  // the engines are checked to speak the Redis protocol (kUsage naming one that does not).
+  // With `tuning`.tls or .acl_user, the engines must speak the Redis protocol (kUsage naming
+  // one that does not); with an ACL user, the driver must be the built-in one (the others would
+  // have the password on their command line); with TLS, the fleet is equipped for it
+  // (providers::EquipTls).
   core::Status PrepareRun(drivers::Driver& driver,
                           const std::vector<const engines::EngineSpec*>& engines,
                           const std::map<std::string, engines::VersionSpec>& versions,
-                          bool tls = false);
+                          const engines::Tuning& tuning = {});
 
   // The last step of every scenario: saves the state (the run's entry in the history) and
   // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
@@ -72,7 +74,8 @@ struct ScenarioRequest {
   std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
   OutputFormat format = OutputFormat::kTable;
   bool per_client = false;  // the table shows each load generator's part (--per-client)
-  bool tls = false;         // the engines serve TLS (Tuning::tls): the fleet is equipped first
+  // How the engines are started: with TLS the fleet is equipped first (PrepareRun).
+  engines::Tuning tuning;
 };
 
 // The results as the request asks them printed.
@@ -94,7 +97,7 @@ inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOption
           .versions = options.versions,
           .format = format,
           .per_client = options.per_client,
-          .tls = options.tuning.tls};
+          .tuning = options.tuning};
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
@@ -107,8 +110,8 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   auto session = BenchSession::Open(request.setup_id);
   if (!session) return tl::unexpected(session.error());
-  if (auto st =
-          (*session)->PrepareRun(*request.driver, request.engines, request.versions, request.tls);
+  if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions,
+                                       request.tuning);
       !st) {
     return tl::unexpected(st.error());
   }

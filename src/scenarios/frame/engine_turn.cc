@@ -64,6 +64,7 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
     }
     options.tls = fleet.tls->engine;
   }
+  if (tuning.acl_user) options.acl = engines::MakeRunAclUser();
   core::Notef("[{}] starting {}{}", spec.name, install.binary, tuning.tls ? " (TLS)" : "");
   auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned, options);
   if (!engine) {
@@ -124,13 +125,13 @@ drivers::Target EngineTurn::target() const {
                          .protocol = memcache ? "memcache_text" : "redis",
                          .cluster = engine_.cluster(),
                          .key_namespace = seed.key_namespace()};
+  // Who the engine lets in (an endpoint's user, a run's ACL user).
+  const protocol::ServerEndpoint& reach = seed.control();
+  target.user = reach.user;
+  target.password = reach.password;
+  // TLS as the load generators see it: the client hosts' files, or an endpoint's.
   target.tls = client_tls_;
-  if (!seed.started()) {
-    const protocol::ServerEndpoint& reach = seed.control();
-    if (reach.tls) target.tls = reach.tls->options();
-    target.user = reach.user;
-    target.password = reach.password;
-  }
+  if (!seed.started() && reach.tls) target.tls = reach.tls->options();
   return target;
 }
 

@@ -11,9 +11,9 @@ namespace {
 
 const std::set<std::string, std::less<>>& ControlCommands() {
   static const std::set<std::string, std::less<>> kControl = {
-      "info",   "ping",    "config", "flushall", "hello", "auth",
-      "client", "command", "select", "shutdown", "debug", "flushdb",
-      "dbsize", "cluster", "asking", "readonly", "scan",  "unlink"};
+      "info",    "ping",     "config",   "flushall", "hello",   "auth",   "client",
+      "command", "select",   "shutdown", "debug",    "flushdb", "dbsize", "cluster",
+      "asking",  "readonly", "scan",     "unlink",   "acl"};
   return kControl;
 }
 
@@ -51,8 +51,9 @@ uint64_t DataOpsFromCommandStats(const std::string& info_commandstats) {
   for (const auto& [key, value] : protocol::ParseInfo(info_commandstats)) {
     if (key.rfind("cmdstat_", 0) != 0) continue;
     std::string name = key.substr(8);
-    // Redis 7 names subcommands ("config|get"); they count as their command.
-    if (auto bar = name.find('|'); bar != std::string::npos) name = name.substr(0, bar);
+    // Redis 7 names subcommands ("config|get"), Dragonfly too ("acl setuser"); they count as
+    // their command.
+    if (auto cut = name.find_first_of("| "); cut != std::string::npos) name = name.substr(0, cut);
     if (IsControlCommand(name)) continue;
     ops += ParseCalls(value);
   }

@@ -11,8 +11,8 @@
 namespace dfbench::scenarios {
 
 // Redis protocol: the sum of INFO commandstats calls, control commands (INFO, PING, CONFIG,
-// FLUSHALL, FLUSHDB, HELLO, AUTH, CLIENT, COMMAND, SELECT, SHUTDOWN, DEBUG, DBSIZE, and the SCAN
-// and UNLINK that clear a run's keys from an endpoint) excluded.
+// FLUSHALL, FLUSHDB, HELLO, AUTH, CLIENT, COMMAND, SELECT, SHUTDOWN, DEBUG, DBSIZE, ACL, and the
+// SCAN and UNLINK that clear a run's keys from an endpoint) excluded.
 // memcached: "stats" cmd_get + cmd_set.
 core::Result<uint64_t> ServerDataOps(const protocol::ServerEndpoint& control,
                                      engines::Protocol protocol);

@@ -21,6 +21,14 @@ TEST(DataOpsFromCommandStats, RedisSubcommandsCountAsTheirCommand) {
   EXPECT_EQ(DataOpsFromCommandStats(info), 2000u);
 }
 
+// Dragonfly 1.40's line for ACL SETUSER, as it answered INFO commandstats after one.
+TEST(DataOpsFromCommandStats, DragonflySubcommandsCountAsTheirCommand) {
+  EXPECT_EQ(DataOpsFromCommandStats("# Commandstats\r\n"
+                                    "cmdstat_acl setuser:calls=1,usec=1161,usec_per_call=1161\r\n"
+                                    "cmdstat_get:calls=4,usec=1,usec_per_call=0.2\r\n"),
+            4u);
+}
+
 TEST(DataOpsFromCommandStats, ControlCommandsAndOtherLinesAreLeftOut) {
   EXPECT_EQ(DataOpsFromCommandStats("# Commandstats\r\n"
                                     "cmdstat_ping:calls=7,usec=1,usec_per_call=0.1\r\n"

@@ -53,7 +53,7 @@ core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_optio
                                 .driver = run_options.driver,
                                 .engines = run_options.engines,
                                 .format = format,
-                                .tls = run_options.tuning.tls};
+                                .tuning = run_options.tuning};
   auto run = RunScenario(request, [&](BenchSession& session) {
     return RunSetGet(&session.setup(), session.fleet(), run_options);
   });
