@@ -131,6 +131,19 @@ core::Result<results::StepMeasurement> ParseStepMeasurement(
   if (totals.contains("Max Latency"))
     m.latency.push_back({100, NumberOr(totals, "Max Latency", 0)});
   m.client_cpu = trial->client_cpu;
+  // The built-in generator's lateness (open loop), at the same percentiles.
+  const json* lag = nullptr;
+  if (auto d = doc.find("dfbench"); d != doc.end() && d->is_object()) {
+    if (auto l = d->find("send_lag"); l != d->end() && l->is_object()) lag = &*l;
+  }
+  if (lag != nullptr) {
+    if (auto pl = lag->find("Percentile Latencies"); pl != lag->end() && pl->is_object()) {
+      for (double p : percentiles) {
+        if (auto v = Percentile(*pl, p)) m.send_lag.push_back({p, *v});
+      }
+    }
+    if (lag->contains("Max Latency")) m.send_lag.push_back({100, NumberOr(*lag, "Max Latency", 0)});
+  }
   return m;
 }
 

@@ -269,8 +269,10 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["latency_measured_from"] = r.open_loop ? "due" : "send";
   if (r.open_loop) {
     d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);
+    d["send_lag"] = UncorrectedJson(r.send_lag, config.percentiles);
   } else {
     d["uncorrected"] = nullptr;
+    d["send_lag"] = nullptr;
   }
   d["warmup"] = {{"count", r.warmup_count}, {"duration", Round(r.warmup_duration_ms, 3)}};
   d["unanswered"] = r.unanswered;

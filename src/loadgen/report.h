@@ -94,6 +94,7 @@ struct Report {
   uint64_t warmup_count = 0;
   double warmup_duration_ms = 0;
   ClientCpu client_cpu;
+  LatencySummary send_lag;  // open loop only: send time - due time of the measured requests
   std::vector<std::string> cluster_nodes;  // cluster mode: the primaries at the start, host:port
 
   double seconds() const { return duration_ms / 1000.0; }

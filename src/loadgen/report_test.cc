@@ -166,6 +166,7 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   EXPECT_EQ(d["error_samples"][0], "ERR x");
   EXPECT_EQ(d["latency_measured_from"], "send");
   EXPECT_TRUE(d["uncorrected"].is_null());
+  EXPECT_TRUE(d["send_lag"].is_null());  // the closed loop sends each request when it is drawn
   for (const char* key :
        {"target_rate", "achieved_rate", "connection_errors", "reconnects", "unanswered"}) {
     EXPECT_TRUE(d[key].is_number()) << key;
@@ -201,6 +202,7 @@ TEST(ReportJson, OpenLoopAndCommands) {
   r.totals = s;
   r.totals.section = "Totals";
   r.totals.uncorrected.percentiles_ms = {0.5, 0.6, 0.7};
+  r.send_lag.percentiles_ms = {0.01, 0.02, 0.04};
   json j = json::parse(ReportJson(r, config));
   EXPECT_TRUE(j["ALL STATS"].contains("Lpushs"));
   EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "true");
@@ -209,6 +211,7 @@ TEST(ReportJson, OpenLoopAndCommands) {
   EXPECT_EQ(j["dfbench"]["mode"], "open-loop");
   EXPECT_EQ(j["dfbench"]["latency_measured_from"], "due");
   EXPECT_EQ(j["dfbench"]["uncorrected"]["Percentile Latencies"]["p99.90"], 0.7);
+  EXPECT_EQ(j["dfbench"]["send_lag"]["Percentile Latencies"]["p99.00"], 0.02);
   EXPECT_EQ(j["dfbench"]["target_rate"], 1000);
 }
 

@@ -385,10 +385,12 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
                                                   WorkerPool& pool, Report* report,
                                                   int64_t* last_reply_ns) {
   std::vector<LatencyHistogram> uncorrected(config.open_loop() ? slots : 0);
+  LatencyHistogram send_lag;
   bool all_lost = true;
   for (auto& w : pool.workers()) {
     ThreadStats& ts = w->stats();
     for (size_t i = 0; i < uncorrected.size(); ++i) uncorrected[i].Merge(ts.uncorrected[i]);
+    send_lag.Merge(ts.send_lag);
     report->warmup_count += ts.warmup_count;
     report->connection_errors += ts.connection_errors;
     report->reconnects += ts.reconnects;
@@ -407,6 +409,10 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
     all_lost = all_lost && w->all_connections_lost();
   }
   if (all_lost) report->aborted_reason = "all connections lost: " + pool.FirstError();
+  if (config.open_loop()) {
+    report->send_lag =
+        Summarize(send_lag, send_lag.mean_ns() * send_lag.count(), config.percentiles);
+  }
   return uncorrected;
 }
 

@@ -39,6 +39,10 @@ struct SlotStats {
 // latency exactly once (whole-run figures are the sum of its seconds).
 struct ThreadStats {
   std::vector<LatencyHistogram> uncorrected;  // open loop only, per slot: from the send time
+  // Open loop only: how late each measured request left by the generator's doing: its send time
+  // minus its due time, or minus when a full pipeline got room if that was later (a wait for
+  // the server is the server's). The latency from the due time includes it.
+  LatencyHistogram send_lag;
   uint64_t warmup_count = 0;
   uint64_t connection_errors = 0;
   uint64_t reconnects = 0;

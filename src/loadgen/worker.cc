@@ -442,6 +442,7 @@ void Worker::ReadReplies(Conn& c) {
         desync = true;
         return;
       }
+      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = now;
       const Pending p = c.pending.Pop();
       if (p.request.slot == kAuthSlot) {
         if (kind == protocol::ReplyKind::kError) {
@@ -566,6 +567,12 @@ void Worker::Flush(Conn& c) {
       p.sent_ns = now;
       // A redirected request keeps its first send time: the detour is part of its latency.
       if (closed_loop && p.redirects == 0) p.origin_ns = now;
+      if (!closed_loop && p.redirects == 0 && !p.control() &&
+          p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+        // Late by the generator's doing: from when it was due and the connection had room.
+        const int64_t ready = std::max(p.origin_ns, c.room_since_ns);
+        stats_.send_lag.Record(static_cast<uint64_t>(std::max<int64_t>(0, now - ready)));
+      }
     }
     c.unstamped = 0;
   }

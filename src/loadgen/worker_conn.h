@@ -59,6 +59,9 @@ struct Worker::Conn {
   int64_t retry_at_ns = 0;
   uint64_t rx_unattributed = 0;
   uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
+  // Since when the connection has had room for another request (a reply freed a full
+  // pipeline): a request due earlier waited for the server, not for the generator.
+  int64_t room_since_ns = 0;
   bool flush_queued = false;
 };
 

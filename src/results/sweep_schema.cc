@@ -23,22 +23,58 @@ std::optional<double> PercentileFromName(const std::string& name) {
   return v;
 }
 
+// {"p50": ms, ..., "max": ms}.
+nlohmann::json PercentilesJson(const std::vector<PercentileMs>& values) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& p : values) j[PercentileName(p.percentile)] = JsonNumber(p.ms);
+  return j;
+}
+
+// PercentilesJson's object at `path` back into `out`, in ascending percentiles.
+bool ReadPercentiles(const nlohmann::json& j, const std::string& path,
+                     std::vector<PercentileMs>* out, std::string* error) {
+  if (j.is_null()) return true;
+  if (!j.is_object()) return JsonReader::Mismatch(path, "an object", error);
+  for (const auto& [name, value] : j.items()) {
+    const auto pct = PercentileFromName(name);
+    double ms = 0;
+    const std::string at = path + "." + name;
+    if (!pct) return JsonReader::Mismatch(at, "a key p<percentile> or max", error);
+    if (!JsonReader::Value(value, at, &ms, error)) return false;
+    out->push_back({*pct, ms});
+  }
+  std::sort(out->begin(), out->end(),
+            [](const auto& a, const auto& b) { return a.percentile < b.percentile; });
+  return true;
+}
+
+std::optional<double> At(const std::vector<PercentileMs>& values, double percentile) {
+  for (const auto& p : values) {
+    if (std::abs(p.percentile - percentile) < 1e-9) return p.ms;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 nlohmann::json ToJson(const SweepStep& s) {
-  nlohmann::json latency = nlohmann::json::object();
-  for (const auto& p : s.measured.latency) latency[PercentileName(p.percentile)] = JsonNumber(p.ms);
-  return {{"index", s.index},
-          {"phase", kStepPhaseNames.Name(s.phase)},
-          {"target_rate", JsonNumber(s.target_rate)},
-          {"achieved_rate", JsonNumber(s.measured.achieved_rate)},
-          {"latency_ms", std::move(latency)},
-          {"errors", s.measured.errors},
-          {"client_cpu", JsonNumber(s.measured.client_cpu)},
-          {"passed", s.verdict.passed},
-          {"client_limited", s.verdict.client_limited},
-          {"reason", s.verdict.reason},
-          {"raw_file", s.measured.raw_file}};
+  nlohmann::json j = {{"index", s.index},
+                      {"phase", kStepPhaseNames.Name(s.phase)},
+                      {"target_rate", JsonNumber(s.target_rate)},
+                      {"achieved_rate", JsonNumber(s.measured.achieved_rate)},
+                      {"latency_ms", PercentilesJson(s.measured.latency)},
+                      {"errors", s.measured.errors},
+                      {"client_cpu", JsonNumber(s.measured.client_cpu)},
+                      {"passed", s.verdict.passed},
+                      {"client_limited", s.verdict.client_limited},
+                      {"reason", s.verdict.reason},
+                      {"raw_file", s.measured.raw_file}};
+  // Only where the generator measured its lateness (the built-in one, open loop).
+  if (!s.measured.send_lag.empty()) {
+    j["send_lag_ms"] = PercentilesJson(s.measured.send_lag);
+    j["client_late"] = s.verdict.client_late;
+  }
+  return j;
 }
 
 bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std::string* error) {
@@ -47,8 +83,10 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std:
   r.Enum("phase", &out->phase, kStepPhaseNames);
   r.Field("target_rate", &out->target_rate);
   r.Field("achieved_rate", &out->measured.achieved_rate);
-  nlohmann::json latency;
+  nlohmann::json latency, send_lag;
   r.Field("latency_ms", &latency);
+  r.Field("send_lag_ms", &send_lag);
+  r.Optional("client_late", &out->verdict.client_late);
   r.Field("errors", &out->measured.errors);
   r.Field("client_cpu", &out->measured.client_cpu);
   r.Field("passed", &out->verdict.passed);
@@ -56,27 +94,16 @@ bool Read(const nlohmann::json& j, const std::string& path, SweepStep* out, std:
   r.Field("reason", &out->verdict.reason);
   r.Field("raw_file", &out->measured.raw_file);
   if (!r.ok()) return false;
-  if (!latency.is_null() && !latency.is_object()) {
-    return JsonReader::Mismatch(path + ".latency_ms", "an object", error);
-  }
-  for (const auto& [name, value] : latency.items()) {
-    const auto pct = PercentileFromName(name);
-    double ms = 0;
-    const std::string at = path + ".latency_ms." + name;
-    if (!pct) return JsonReader::Mismatch(at, "a key p<percentile> or max", error);
-    if (!JsonReader::Value(value, at, &ms, error)) return false;
-    out->measured.latency.push_back({*pct, ms});
-  }
-  std::sort(out->measured.latency.begin(), out->measured.latency.end(),
-            [](const auto& a, const auto& b) { return a.percentile < b.percentile; });
-  return true;
+  return ReadPercentiles(latency, path + ".latency_ms", &out->measured.latency, error) &&
+         ReadPercentiles(send_lag, path + ".send_lag_ms", &out->measured.send_lag, error);
 }
 
 std::optional<double> StepMeasurement::LatencyAt(double percentile) const {
-  for (const auto& p : latency) {
-    if (std::abs(p.percentile - percentile) < 1e-9) return p.ms;
-  }
-  return std::nullopt;
+  return At(latency, percentile);
+}
+
+std::optional<double> StepMeasurement::SendLagAt(double percentile) const {
+  return At(send_lag, percentile);
 }
 
 double Confirmation::SpreadPct() const {
@@ -107,9 +134,10 @@ bool FromJson(const nlohmann::json& j, SweepResults* out, std::string* error) {
 std::string RenderSweepJson(const SweepResults& r) {
   return RenderDocument(
       r, {{"steps",
-           {"index", "phase", "target_rate", "achieved_rate", "latency_ms", "errors", "client_cpu",
-            "passed", "client_limited", "reason", "raw_file"}},
-          {"latency_ms", {"p50", "p90", "p99", "p99.9", "max"}}});
+           {"index", "phase", "target_rate", "achieved_rate", "latency_ms", "send_lag_ms", "errors",
+            "client_cpu", "passed", "client_limited", "client_late", "reason", "raw_file"}},
+          {"latency_ms", {"p50", "p90", "p99", "p99.9", "max"}},
+          {"send_lag_ms", {"p50", "p90", "p99", "p99.9", "max"}}});
 }
 
 }  // namespace dfbench::results

@@ -37,14 +37,23 @@ struct StepMeasurement {
   // by (not written; the step's verdict records the judgement).
   uint64_t ops = 0;
   std::vector<PercentileMs> latency;  // ascending percentiles; 100 = max
-  uint64_t errors = 0;                // error replies and failed requests
+  // The built-in generator's own lateness at the same percentiles (its send lag: send time -
+  // due time; empty when the report has none). The latency includes it.
+  std::vector<PercentileMs> send_lag;
+  uint64_t errors = 0;  // error replies and failed requests
   // The generator's CPU time over its wall time, per CPU it could use (0..1; 0 = unknown).
   double client_cpu = 0;
   std::string raw_file;  // the generator's report, relative to the results directory
 
   // The latency at `percentile`; nullopt when it was not measured.
   std::optional<double> LatencyAt(double percentile) const;
+  // The send lag at `percentile`; nullopt when it was not measured.
+  std::optional<double> SendLagAt(double percentile) const;
 };
+
+// A step is client-late when, at an objective's percentile, the generator's send lag exceeds
+// this share of the objective's limit: its latency is then partly the client's.
+inline constexpr double kClientLateShare = 0.1;
 
 enum class StepPhase { kCapacity, kLadder, kBisect, kConfirm };
 inline constexpr core::EnumNames<StepPhase, 4> kStepPhaseNames{
@@ -57,6 +66,7 @@ inline constexpr core::EnumNames<StepPhase, 4> kStepPhaseNames{
 struct StepVerdict {
   bool passed = false;
   bool client_limited = false;  // fell short of its target with the generator's CPUs saturated
+  bool client_late = false;     // the generator sent late (kClientLateShare), pass or fail
   std::string reason;           // empty when passed
 };
 

@@ -69,6 +69,15 @@ TEST(SweepSchema, RoundTripsThroughJson) {
   EXPECT_FALSE(s.measured.LatencyAt(75));
   EXPECT_FALSE(back.engines[0].confirmation.round_rates[1]);
   EXPECT_EQ(back.objectives[1].percentile, 99.9);
+  // The send lag and the client-late mark, written only where the generator measured them.
+  EXPECT_EQ(text.find("send_lag_ms"), std::string::npos);
+  SweepResults late = SampleSweep();
+  late.engines[0].steps[1].measured.send_lag = {{50, 0.01}, {99, 0.3}, {100, 0.9}};
+  late.engines[0].steps[1].verdict.client_late = true;
+  ASSERT_TRUE(testing::RoundTrips(late, RenderSweepJson, &back));
+  EXPECT_EQ(back.engines[0].steps[1].measured.SendLagAt(99), 0.3);
+  EXPECT_EQ(back.engines[0].steps[1].measured.SendLagAt(100), 0.9);
+  EXPECT_TRUE(back.engines[0].steps[1].verdict.client_late);
 }
 
 TEST(SweepSchema, ReadingNamesTheBadField) {
@@ -103,8 +112,8 @@ TEST(SweepSchema, TableAndCsvShowEveryStep) {
   const std::string csv = RenderSweepCsv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "engine,version,step,phase,target_rate,achieved_rate,p50,p90,p99,p999,max,errors,"
-            "client_cpu,passed,client_limited,reason,raw_file");
-  EXPECT_NE(csv.find("redis,redis 7.0.15,2,ladder,50000,49990.5,0.2,0.4,1.5,3,7,0,0.4,true,false,,"
+            "client_cpu,passed,client_limited,client_late,reason,raw_file");
+  EXPECT_NE(csv.find("redis,redis 7.0.15,2,ladder,50000,49990.5,0.2,0.4,1.5,3,7,0,0.4,true,false,false,,"
                      "loadgen/redis-02-ladder.json\n"),
             std::string::npos)
       << csv;

@@ -96,8 +96,8 @@ std::string StepTable(const SweepEngine& e) {
     for (double p : kStepPercentiles) row.push_back(Latency(s.measured, p));
     row.push_back(s.measured.client_cpu > 0 ? Fixed(s.measured.client_cpu * 100, 0) + "%" : "-");
     row.push_back(s.phase == StepPhase::kCapacity ? ""
-                  : s.verdict.passed              ? "pass"
-                                                  : "fail: " + s.verdict.reason);
+                  : s.verdict.passed ? (s.verdict.client_late ? "pass (client-late)" : "pass")
+                                     : "fail: " + s.verdict.reason);
     table.AddRow(std::move(row));
   }
   return table.Render();
@@ -117,7 +117,7 @@ std::string RenderSweepTable(const SweepResults& r) {
 std::string RenderSweepCsv(const SweepResults& r) {
   std::string out = CsvRow({"engine", "version", "step", "phase", "target_rate", "achieved_rate",
                             "p50", "p90", "p99", "p999", "max", "errors", "client_cpu", "passed",
-                            "client_limited", "reason", "raw_file"});
+                            "client_limited", "client_late", "reason", "raw_file"});
   for (const auto& e : r.engines) {
     for (const auto& s : e.steps) {
       std::vector<std::string> row = {e.engine,
@@ -130,7 +130,7 @@ std::string RenderSweepCsv(const SweepResults& r) {
       row.insert(row.end(),
                  {std::to_string(s.measured.errors), CsvNumber(s.measured.client_cpu),
                   s.verdict.passed ? "true" : "false", s.verdict.client_limited ? "true" : "false",
-                  s.verdict.reason, s.measured.raw_file});
+                  s.verdict.client_late ? "true" : "false", s.verdict.reason, s.measured.raw_file});
       out += CsvRow(row);
     }
   }

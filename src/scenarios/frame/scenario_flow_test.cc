@@ -471,7 +471,17 @@ TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
     const auto raw = ReadJson(dir / step.measured.raw_file);
     EXPECT_GE(raw["dfbench"]["client_cpu"]["usable_cpus"].get<int>(), 1) << step.index;
     EXPECT_GE(step.measured.client_cpu, 0) << "step " << step.index;
-    if (i == 0) continue;
+    if (i == 0) {
+      EXPECT_TRUE(step.measured.send_lag.empty()) << "the closed loop sends when it draws";
+      continue;
+    }
+    // The open loop measured its own lateness at the same percentiles.
+    for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+      EXPECT_TRUE(step.measured.SendLagAt(p)) << "step " << step.index << " p" << p;
+    }
+    EXPECT_EQ(step.verdict.client_late,
+              *step.measured.SendLagAt(99) > results::kClientLateShare * 10000)
+        << step.index;
     // The rule: a pass is within 1 % of its target with every objective kept.
     EXPECT_EQ(step.verdict.passed, step.verdict.reason.empty()) << step.verdict.reason;
     if (step.verdict.passed) {
@@ -479,6 +489,7 @@ TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
       EXPECT_LE(*step.measured.LatencyAt(99), 10000);
     }
   }
+  EXPECT_TRUE(j["engines"][0]["steps"][1].contains("send_lag_ms"));
   // One confirmation round after the search; the found rate is one a round sustained.
   EXPECT_EQ(e.confirmation.round_rates.size(), e.found_rate ? 2u : 0u);
   if (e.found_rate) {
@@ -486,6 +497,47 @@ TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
     EXPECT_EQ(*e.found_rate, e.confirmation.min_rate);
     EXPECT_LT(*e.found_rate, e.capacity);
   }
+}
+
+// A generator starved on purpose (eight threads on the client's CPUs, shared with a busy loop)
+// sends late; the steps whose send lag outgrows a tenth of the objective are marked
+// client-late, so their latency is not charged to the server without saying so.
+TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsSweepStepsClientLate) {
+  SetupOptions setup = LocalRedis("sw-starved");
+  setup.pin_cpus = true;
+  ASSERT_TRUE(CreateSetup(setup));
+  const state::SetupState setup_state = Load("sw-starved");
+  const auto* client = setup_state.FindHost("client");
+  ASSERT_NE(client, nullptr);
+  auto busy = core::Spawn({.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus});
+  ASSERT_TRUE(busy) << busy.error().message;
+  SweepOptions o = SmallSweep("p99<=1ms");
+  o.load.threads = 8;
+  o.load.clients = 10;
+  o.load.pipeline = 1;
+  auto code = SweepOnSetup("sw-starved", o, OutputFormat::kJson);
+  busy->Terminate(std::chrono::seconds(1));
+  ASSERT_TRUE(code) << code.error().message;
+  auto s = state::Load("sw-starved");
+  ASSERT_TRUE(s);
+  results::SweepResults r;
+  std::string error;
+  ASSERT_TRUE(results::FromJson(
+      ReadJson(state::SetupDir("sw-starved") / "sweeps" / s->benchmarks[0].run_id / "results.json"),
+      &r, &error))
+      << error;
+  ASSERT_EQ(r.engines.size(), 1u);
+  size_t late = 0;
+  for (const auto& step : r.engines[0].steps) {
+    if (!step.verdict.client_late) continue;
+    ++late;
+    EXPECT_GT(*step.measured.SendLagAt(99), results::kClientLateShare * 1.0) << step.index;
+    if (!step.verdict.passed) {
+      EXPECT_NE(step.verdict.reason.find("the load generator sent late"), std::string::npos)
+          << step.verdict.reason;
+    }
+  }
+  EXPECT_GT(late, 0u);
 }
 
 }  // namespace

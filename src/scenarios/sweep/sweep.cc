@@ -130,8 +130,9 @@ class EngineSweep {
         m.LatencyAt(50).value_or(0), m.LatencyAt(99).value_or(0), m.LatencyAt(100).value_or(0),
         m.client_cpu * 100,
         s.phase == results::StepPhase::kCapacity ? ""
-        : s.verdict.passed                       ? ": pass"
-                                                 : ": fail, " + s.verdict.reason);
+        : s.verdict.passed
+            ? (s.verdict.client_late ? ": pass, though the load generator sent late" : ": pass")
+            : ": fail, " + s.verdict.reason);
     row_->steps.push_back(std::move(s));
     publish_();
   }

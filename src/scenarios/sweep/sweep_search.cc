@@ -86,9 +86,12 @@ core::Result<results::Objective> ParseObjective(std::string_view text) {
                             .text = std::string(text)};
 }
 
-results::StepVerdict JudgeStep(double target_rate, const results::StepMeasurement& m,
-                               const std::vector<results::Objective>& objectives,
-                               double rate_tolerance, double max_error_pct) {
+namespace {
+
+// The verdict on the rate, the errors and the objectives, the generator's lateness aside.
+results::StepVerdict JudgeObjectives(double target_rate, const results::StepMeasurement& m,
+                                     const std::vector<results::Objective>& objectives,
+                                     double rate_tolerance, double max_error_pct) {
   results::StepVerdict v;
   if (m.errors > 0) {
     v.reason = results::TrialFailure({.ops = m.ops, .errors = m.errors}, max_error_pct);
@@ -117,6 +120,34 @@ results::StepVerdict JudgeStep(double target_rate, const results::StepMeasuremen
     }
   }
   v.passed = true;
+  return v;
+}
+
+// The first objective whose percentile the generator sent too late for (results::
+// kClientLateShare of its limit), as "send lag p99 0.84 ms (p99<=5ms)"; "" when none.
+std::string ClientLateness(const results::StepMeasurement& m,
+                           const std::vector<results::Objective>& objectives) {
+  for (const auto& o : objectives) {
+    const auto lag = m.SendLagAt(o.percentile);
+    if (lag && *lag > results::kClientLateShare * o.limit_ms) {
+      return core::Format("send lag p{} {} ({})", o.percentile, Ms(*lag), o.text);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+results::StepVerdict JudgeStep(double target_rate, const results::StepMeasurement& m,
+                               const std::vector<results::Objective>& objectives,
+                               double rate_tolerance, double max_error_pct) {
+  results::StepVerdict v =
+      JudgeObjectives(target_rate, m, objectives, rate_tolerance, max_error_pct);
+  const std::string late = ClientLateness(m, objectives);
+  v.client_late = !late.empty();
+  if (v.client_late && !v.passed) {
+    v.reason += "; the load generator sent late, " + late + ": part of this is the client's";
+  }
   return v;
 }
 

@@ -27,7 +27,9 @@ inline constexpr double kClientSaturated = 0.9;
 // `max_error_pct` percent of its requests failed (0: none; results::TrialFailure's rule), the
 // achieved rate is within `rate_tolerance` (a fraction) of the target and every objective
 // holds. The reason names the first rule broken, and the load generator when it fell short of
-// the target with its CPUs saturated: such a step says nothing about the engine.
+// the target with its CPUs saturated: such a step says nothing about the engine. A step is
+// client-late (passed or failed) when the generator's send lag at an objective's percentile
+// exceeds results::kClientLateShare of its limit; a failed one's reason then says so.
 results::StepVerdict JudgeStep(double target_rate, const results::StepMeasurement& m,
                                const std::vector<results::Objective>& objectives,
                                double rate_tolerance, double max_error_pct);

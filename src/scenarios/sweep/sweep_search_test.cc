@@ -89,6 +89,31 @@ TEST(JudgeStep, ASaturatedGeneratorIsNamedAndNeverPasses) {
       << v.reason;
 }
 
+// A send lag over a tenth of the limit at an objective's percentile marks the step client-late,
+// passed or failed; a failure then says part of it is the client's.
+TEST(JudgeStep, AGeneratorThatSentLateIsMarkedClientLate) {
+  StepMeasurement m = Measured(1000, 0.9);
+  m.send_lag = {{99, 0.05}};
+  auto v = JudgeStep(1000, m, P99Within(1), 0.01, 0);
+  EXPECT_TRUE(v.passed);
+  EXPECT_FALSE(v.client_late);  // 0.05 ms is within a tenth of 1 ms
+  m.send_lag = {{99, 0.4}};
+  v = JudgeStep(1000, m, P99Within(1), 0.01, 0);
+  EXPECT_TRUE(v.passed);  // the latency, lateness included, kept the objective
+  EXPECT_TRUE(v.client_late);
+  EXPECT_EQ(v.reason, "");
+  m = Measured(1000, 3);
+  m.send_lag = {{99, 2.5}};
+  v = JudgeStep(1000, m, {{99, 1, "p99<=1ms"}}, 0.01, 0);
+  EXPECT_FALSE(v.passed);
+  EXPECT_TRUE(v.client_late);
+  EXPECT_EQ(v.reason,
+            "p99<=1ms: 3.000 ms; the load generator sent late, send lag p99 2.500 ms "
+            "(p99<=1ms): part of this is the client's");
+  // Without a send lag (memtier, the closed loop) nothing is said.
+  EXPECT_FALSE(JudgeStep(1000, Measured(1000, 3), P99Within(1), 0.01, 0).client_late);
+}
+
 TEST(JudgeStep, ErrorsAndMissingPercentilesFail) {
   StepMeasurement m = Measured(1000, 0.1);
   m.errors = 3;
