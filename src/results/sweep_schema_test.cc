@@ -113,9 +113,10 @@ TEST(SweepSchema, TableAndCsvShowEveryStep) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "engine,version,step,phase,target_rate,achieved_rate,p50,p90,p99,p999,max,errors,"
             "client_cpu,passed,client_limited,client_late,reason,raw_file");
-  EXPECT_NE(csv.find("redis,redis 7.0.15,2,ladder,50000,49990.5,0.2,0.4,1.5,3,7,0,0.4,true,false,false,,"
-                     "loadgen/redis-02-ladder.json\n"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find("redis,redis 7.0.15,2,ladder,50000,49990.5,0.2,0.4,1.5,3,7,0,0.4,true,false,false,,"
+               "loadgen/redis-02-ladder.json\n"),
+      std::string::npos)
       << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
 }
