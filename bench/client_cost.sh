@@ -5,6 +5,15 @@
 #   needs: repo; sets: work, server_pids, cpu_s, wall_s
 
 DFBENCH=${DFBENCH:-$repo/build/dfbench}
+# The test beds' memtier_benchmark 2.3.0 first, so every machine measures the same build.
+testbed_bin=$repo/../shared/testbeds/bin
+if [ -z "${MEMTIER:-}" ]; then
+  if [ -x "$testbed_bin/memtier_benchmark" ]; then
+    MEMTIER=$testbed_bin/memtier_benchmark
+  else
+    MEMTIER=$(command -v memtier_benchmark || true)
+  fi
+fi
 DURATION=${DURATION:-10}
 REPEAT=${REPEAT:-3}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -40,11 +49,12 @@ PY
   die "no server answered on port $1 (logs in $work)"
 }
 
-# Runs a client pinned to CLIENT_CPU under /usr/bin/time; sets cpu_s and wall_s.
+# Runs a client pinned to CLIENT_CPU under /usr/bin/time; sets cpu_s, wall_s and rss_kb (its
+# peak resident memory).
 timed() {
-  /usr/bin/time -f "%U %S %e" -o "$work/time" taskset -c "$CLIENT_CPU" "$@" \
+  /usr/bin/time -f "%U %S %e %M" -o "$work/time" taskset -c "$CLIENT_CPU" "$@" \
     >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "failed: $*"; }
-  read -r user sys wall <"$work/time"
+  read -r user sys wall rss_kb <"$work/time"
   cpu_s=$(echo "$user + $sys" | bc -l)
   wall_s=$wall
 }

@@ -14,9 +14,6 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-testbed_bin=$repo/../shared/testbeds/bin
-MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || echo "$testbed_bin/memtier_benchmark")}
-CLUSTER_CLI=${CLUSTER_CLI:-$(command -v redis-cli || echo "$testbed_bin/valkey-cli")}
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 NODES=${NODES:-3}
 CLIENTS=${CLIENTS:-20}
@@ -24,6 +21,7 @@ KEYS=100000
 VALUE=256
 
 source "$repo/bench/client_cost.sh"
+CLUSTER_CLI=${CLUSTER_CLI:-$(command -v redis-cli || echo "$testbed_bin/valkey-cli")}
 [ -x "$MEMTIER" ] || die "memtier_benchmark not found (set MEMTIER=/path)"
 [ -x "$(command -v "$CLUSTER_CLI")" ] || die "no redis-cli or valkey-cli to form the cluster"
 

@@ -15,8 +15,6 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-testbed_bin=$repo/../shared/testbeds/bin
-MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || echo "$testbed_bin/memtier_benchmark")}
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 CLIENTS=${CLIENTS:-50}
 CONNS=${CONNS:-500}

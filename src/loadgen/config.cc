@@ -82,6 +82,15 @@ bool Config::parallel_pattern() const {
   return false;
 }
 
+// One client interval, so that a tick carries about one request per client (the burst a closed
+// loop at pipeline 1 offers all the time), and at most 1 ms: a wake-up per tick, not per request,
+// is what keeps a fixed rate as cheap as memtier's 20 ms bursts while every request keeps a due
+// time of its own (docs/loadgen.md#open-loop).
+int64_t Config::ScheduleTickNs() const {
+  constexpr int64_t kMaxTickNs = 1'000'000;
+  return std::clamp<int64_t>(static_cast<int64_t>(ClientIntervalNs()), 1, kMaxTickNs);
+}
+
 uint64_t Config::RequestsForClient(int global_client) const {
   if (!all_keys) return requests;
   if (parallel_pattern()) {

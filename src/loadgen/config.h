@@ -132,6 +132,11 @@ struct Config {
   bool cluster_mode = false;
 
   bool open_loop() const { return rate_per_sec > 0; }
+  // Open loop: the time between two requests of one client.
+  double ClientIntervalNs() const { return 1e9 * total_clients() / rate_per_sec; }
+  // Open loop: the step of the grid each thread lays its schedule on. Requests whose uniform
+  // due times fall in one tick are due at its start and leave together, at one wake-up.
+  int64_t ScheduleTickNs() const;
   // The command every connection opens with, before any load: HELLO (with AUTH in it) when a
   // RESP version is asked, else AUTH when there is a password; empty when neither.
   std::vector<std::string> ConnectionSetup() const;

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "loadgen/schedule_grid.h"
+
 namespace dfbench::loadgen {
 namespace {
 
@@ -218,6 +220,36 @@ TEST(LoadgenConfig, AllKeysWithoutParallelIsTheWholeRangePerClient) {
   Config c = ParseOk(o);
   EXPECT_EQ(c.RequestsForClient(0), 1000u);
   EXPECT_EQ(c.RequestsForClient(7), 1000u);
+}
+
+TEST(LoadgenConfig, AScheduleTickIsOneClientIntervalAndAtMostAMillisecond) {
+  // 1 thread x 10 clients at 30,000 ops/s: a client's request every 333,333 ns.
+  Config fast = ParseOk({.threads = 1, .clients = 10, .rate = "30000"});
+  EXPECT_DOUBLE_EQ(fast.ClientIntervalNs(), 1e9 / 3000);
+  EXPECT_EQ(fast.ScheduleTickNs(), 333'333);
+  // At 8,000 ops/s a client's interval is 1.25 ms: the tick stays at 1 ms.
+  Config slow = ParseOk({.threads = 1, .clients = 10, .rate = "8000"});
+  EXPECT_EQ(slow.ScheduleTickNs(), 1'000'000);
+}
+
+TEST(ScheduleGrid, ATicksDueTimesAreItsStartAndNeverLater) {
+  const ScheduleGrid grid(1000, 0, 1);
+  const int64_t start = 5'000'000;
+  EXPECT_EQ(grid.TickStart(start, start), start);
+  EXPECT_EQ(grid.TickStart(start, start + 999), start);
+  EXPECT_EQ(grid.TickStart(start, start + 1000), start + 1000);
+  EXPECT_EQ(grid.TickStart(start, start + 2500), start + 2000);
+}
+
+TEST(ScheduleGrid, ThreadsTicksAreSpreadOverATick) {
+  const int64_t start = 7'000'000;
+  // Thread 1 of 4 ticks a quarter of a tick after thread 0.
+  const ScheduleGrid second(1000, 1, 4);
+  EXPECT_EQ(second.TickStart(start, start), start - 750);
+  EXPECT_EQ(second.TickStart(start, start + 249), start - 750);
+  EXPECT_EQ(second.TickStart(start, start + 250), start + 250);
+  // Without a grid every instant is its own due time.
+  EXPECT_EQ(ScheduleGrid().TickStart(start, start + 123), start + 123);
 }
 
 TEST(LoadgenConfig, PercentileList) {

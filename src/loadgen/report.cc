@@ -268,9 +268,11 @@ std::string ReportJson(const Report& r, const Config& config) {
   if (config.resp_version == 3) d["pushes"] = r.pushes;
   d["latency_measured_from"] = r.open_loop ? "due" : "send";
   if (r.open_loop) {
+    d["schedule_tick_us"] = static_cast<double>(config.ScheduleTickNs()) / 1000.0;
     d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);
     d["send_lag"] = UncorrectedJson(r.send_lag, config.percentiles);
   } else {
+    d["schedule_tick_us"] = nullptr;
     d["uncorrected"] = nullptr;
     d["send_lag"] = nullptr;
   }

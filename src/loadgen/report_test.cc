@@ -167,6 +167,7 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   EXPECT_EQ(d["latency_measured_from"], "send");
   EXPECT_TRUE(d["uncorrected"].is_null());
   EXPECT_TRUE(d["send_lag"].is_null());  // the closed loop sends each request when it is drawn
+  EXPECT_TRUE(d["schedule_tick_us"].is_null());
   for (const char* key :
        {"target_rate", "achieved_rate", "connection_errors", "reconnects", "unanswered"}) {
     EXPECT_TRUE(d[key].is_number()) << key;
@@ -213,6 +214,8 @@ TEST(ReportJson, OpenLoopAndCommands) {
   EXPECT_EQ(j["dfbench"]["uncorrected"]["Percentile Latencies"]["p99.90"], 0.7);
   EXPECT_EQ(j["dfbench"]["send_lag"]["Percentile Latencies"]["p99.00"], 0.02);
   EXPECT_EQ(j["dfbench"]["target_rate"], 1000);
+  // memtier's 4 x 50 clients at 1,000 ops/s: a client's interval is 200 ms, the tick 1 ms.
+  EXPECT_EQ(j["dfbench"]["schedule_tick_us"], 1000);
 }
 
 // Every key a memtier result section carries, we carry too (ignoring the ones we do not

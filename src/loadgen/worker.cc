@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,7 +38,8 @@ constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
 constexpr int64_t kDrainNs = 2 * kNsPerSec;
 constexpr int64_t kInterruptDrainNs = 200 * kNsPerMs;
 // The loop wakes at least this often to notice interrupts and roll the time series over.
-constexpr int64_t kTickNs = 100 * kNsPerMs;
+constexpr int64_t kMaxSleepNs = 100 * kNsPerMs;
+constexpr unsigned long kTimerSlackNs = 1000;
 
 // epoll_pwait2 (a nanosecond timeout) needs Linux 5.11: older kernels (Ubuntu 20.04's 5.4) and
 // qemu's user-mode emulation answer ENOSYS, and then get epoll_wait with the timeout rounded
@@ -98,7 +100,10 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       tls_(tls),
       index_(index) {
   if (cluster_) slot_map_ = *cluster;
-  if (config.open_loop()) stats_.uncorrected.resize(workload.slots.size());
+  if (config.open_loop()) {
+    stats_.uncorrected.resize(workload.slots.size());
+    grid_ = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
+  }
   for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
@@ -113,8 +118,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     auto client = std::make_unique<ClientState>(config, workload, global, random_base);
     if (!config.by_time()) client->limit = config.RequestsForClient(global);
     if (config.open_loop()) {
-      const double per_client = config.rate_per_sec / config.total_clients();
-      client->interval_ns = 1e9 / per_client;
+      client->interval_ns = config.ClientIntervalNs();
       // Stagger the clients' schedules so they do not fire in lockstep.
       client->t0_ns = static_cast<int64_t>(client->interval_ns * global / config.total_clients());
     }
@@ -497,7 +501,7 @@ void Worker::ReadReplies(Conn& c) {
 bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
   if (interrupted_) return false;
   if (config_.by_time()) {
-    if (config_.open_loop()) return NextDue(client) < times_.end_ns;
+    if (config_.open_loop()) return UniformDue(client) < times_.end_ns;
     return now < times_.end_ns;
   }
   return client.issued < client.limit;
@@ -666,7 +670,7 @@ void Worker::CountLeftovers() {
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
   for (auto& client : clients_) {
-    while (NextDue(*client) < times_.end_ns) {
+    while (UniformDue(*client) < times_.end_ns) {
       if (NextDue(*client) >= times_.measured_start_ns) ++stats_.unanswered;
       ++client->k;
     }
@@ -675,6 +679,9 @@ void Worker::CountLeftovers() {
 
 void Worker::Run(const RunTimes& times) {
   times_ = times;
+  // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
+  // be send lag on every one of them.
+  if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   block_ = std::make_unique<SecondBlock>();
   block_->slots.resize(workload_.slots.size());
   int64_t now = NowNs();
@@ -688,7 +695,7 @@ void Worker::Run(const RunTimes& times) {
   while (true) {
     now = NowNs();
     CheckClock(now, &drain_deadline);
-    int64_t wake = now + kTickNs;
+    int64_t wake = now + kMaxSleepNs;
     // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
     // only now and then (reconnects, completion), not on every wake-up.
     batching_ = true;

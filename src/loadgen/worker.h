@@ -16,6 +16,7 @@
 #include "loadgen/cluster.h"
 #include "loadgen/config.h"
 #include "loadgen/pending.h"
+#include "loadgen/schedule_grid.h"
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
 #include "protocol/tls.h"
@@ -101,6 +102,10 @@ class Worker {
   bool MoreToIssue(const ClientState& client, int64_t now) const;
   bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
+  // Open loop: when the client's next request falls due on the uniform schedule, and the start
+  // of the tick that holds that instant (Config::ScheduleTickNs): the request's due time, its
+  // origin, never after the uniform one.
+  int64_t UniformDue(const ClientState& client) const;
   int64_t NextDue(const ClientState& client) const;
   // The next request's origin: now (closed loop), or its due time once due, taking it from the
   // schedule (open loop); false while it is not due yet.
@@ -136,6 +141,7 @@ class Worker {
   SlotMap slot_map_;  // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
+  ScheduleGrid grid_;  // open loop: the ticks this thread's requests fall due on
   int epfd_ = -1;
   std::vector<std::unique_ptr<ClientState>> clients_;
   std::vector<std::unique_ptr<Conn>> conns_;  // epoll's id is the index

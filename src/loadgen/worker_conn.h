@@ -66,9 +66,13 @@ struct Worker::Conn {
 };
 
 // Inline: both issuing paths (worker.cc, worker_routing.cc) call these once per request.
-inline int64_t Worker::NextDue(const ClientState& client) const {
+inline int64_t Worker::UniformDue(const ClientState& client) const {
   return times_.start_ns + client.t0_ns +
          static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
+}
+
+inline int64_t Worker::NextDue(const ClientState& client) const {
+  return grid_.TickStart(times_.start_ns, UniformDue(client));
 }
 
 inline bool Worker::NextOrigin(ClientState& client, int64_t now, int64_t* origin) {
