@@ -17,4 +17,12 @@ inline int64_t NowNs() {
   return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
 }
 
+// A CLOCK_REALTIME instant (the kernel's receive timestamps, SO_TIMESTAMPNS) on this clock, by
+// the two clocks' distance now.
+inline int64_t FromRealtimeNs(int64_t realtime_ns, int64_t now_ns) {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return realtime_ns - (static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec) + now_ns;
+}
+
 }  // namespace dfbench::loadgen

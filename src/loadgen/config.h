@@ -137,6 +137,12 @@ struct Config {
   // Open loop: the step of the grid each thread lays its schedule on. Requests whose uniform
   // due times fall in one tick are due at its start and leave together, at one wake-up.
   int64_t ScheduleTickNs() const;
+  // Open loop over plain TCP: replies are read at the next tick's wake-up, unless a connection
+  // waits on one, and timed by the kernel's receive timestamps (SO_TIMESTAMPNS), not the read.
+  // TLS (records, not segments, are read), Unix sockets (no stamps) and cluster mode read at once.
+  bool RepliesStampedByKernel() const {
+    return open_loop() && !cluster_mode && !tls.enabled && unix_socket.empty();
+  }
   // The command every connection opens with, before any load: HELLO (with AUTH in it) when a
   // RESP version is asked, else AUTH when there is a password; empty when neither.
   std::vector<std::string> ConnectionSetup() const;

@@ -129,7 +129,7 @@ TEST(LoadgenConfig, RejectsBadInput) {
 
 // memtier's -a: PASS, USER:PASS, or :PASS for a password with a colon; --user takes -a whole.
 TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
-  const auto setup = [](Options o) { return ParseOk(o).ConnectionSetup(); };
+  const auto setup = [](const Options& o) { return ParseOk(o).ConnectionSetup(); };
   using Args = std::vector<std::string>;
   EXPECT_EQ(setup({}), Args{});
   EXPECT_EQ(setup({.password = "pw"}), (Args{"AUTH", "pw"}));
@@ -230,6 +230,14 @@ TEST(LoadgenConfig, AScheduleTickIsOneClientIntervalAndAtMostAMillisecond) {
   // At 8,000 ops/s a client's interval is 1.25 ms: the tick stays at 1 ms.
   Config slow = ParseOk({.threads = 1, .clients = 10, .rate = "8000"});
   EXPECT_EQ(slow.ScheduleTickNs(), 1'000'000);
+}
+
+TEST(LoadgenConfig, OnlyTheOpenLoopOverPlainTcpTimesRepliesByTheKernelsStamps) {
+  EXPECT_FALSE(ParseOk({}).RepliesStampedByKernel());  // closed loop: every reply read at once
+  EXPECT_TRUE(ParseOk({.rate = "1000"}).RepliesStampedByKernel());
+  EXPECT_FALSE(ParseOk({.unix_socket = "/tmp/s", .rate = "1000"}).RepliesStampedByKernel());
+  EXPECT_FALSE(ParseOk({.tls = {.enabled = true}, .rate = "1000"}).RepliesStampedByKernel());
+  EXPECT_FALSE(ParseOk({.rate = "1000", .cluster_mode = true}).RepliesStampedByKernel());
 }
 
 TEST(ScheduleGrid, ATicksDueTimesAreItsStartAndNeverLater) {

@@ -324,6 +324,27 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   EXPECT_LE(r.client_cpu.usable_cpus, 2);
 }
 
+// The open loop reads a connection's reply at its next due time (one wake-up per tick), and
+// times it by the kernel's receive stamp: the server holds each request 3 ms, the read comes
+// 10 ms after the send, and the latency is the 3 ms.
+TEST_F(Loadgen, OpenLoopTimesARepliesArrivalNotItsLaterRead) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
+  o_.rate = "100";
+  o_.threads = 1;
+  o_.clients = 1;
+  o_.test_time = "2s";
+  o_.commands = {{"DEBUG SLEEP 0.003"}};
+  Report r = RunOk(o_);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.totals.count, server_->Calls("debug"));
+  EXPECT_NEAR(static_cast<double>(r.totals.count), 200, 200 * 0.05);
+  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
+  EXPECT_GE(r.totals.latency.min_ms, 2.9);             // not before the server answered
+  EXPECT_LT(r.totals.latency.percentiles_ms[0], 8.0);  // p50: not when it was read
+  EXPECT_GE(r.totals.uncorrected.min_ms, 2.9);
+  EXPECT_LT(r.totals.uncorrected.percentiles_ms[0], 8.0);
+}
+
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
   o_.test_time = "2s";

@@ -267,6 +267,7 @@ std::string ReportJson(const Report& r, const Config& config) {
   if (config.tls.enabled) d["tls_handshakes"] = r.tls_handshakes;
   if (config.resp_version == 3) d["pushes"] = r.pushes;
   d["latency_measured_from"] = r.open_loop ? "due" : "send";
+  d["latency_measured_to"] = config.RepliesStampedByKernel() ? "arrival" : "read";
   if (r.open_loop) {
     d["schedule_tick_us"] = static_cast<double>(config.ScheduleTickNs()) / 1000.0;
     d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);

@@ -165,6 +165,7 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   EXPECT_EQ(d["errors"], 3);
   EXPECT_EQ(d["error_samples"][0], "ERR x");
   EXPECT_EQ(d["latency_measured_from"], "send");
+  EXPECT_EQ(d["latency_measured_to"], "read");
   EXPECT_TRUE(d["uncorrected"].is_null());
   EXPECT_TRUE(d["send_lag"].is_null());  // the closed loop sends each request when it is drawn
   EXPECT_TRUE(d["schedule_tick_us"].is_null());
@@ -211,6 +212,7 @@ TEST(ReportJson, OpenLoopAndCommands) {
   EXPECT_EQ(j["configuration"]["test_time"], 2);
   EXPECT_EQ(j["dfbench"]["mode"], "open-loop");
   EXPECT_EQ(j["dfbench"]["latency_measured_from"], "due");
+  EXPECT_EQ(j["dfbench"]["latency_measured_to"], "arrival");  // the kernel's receive stamps
   EXPECT_EQ(j["dfbench"]["uncorrected"]["Percentile Latencies"]["p99.90"], 0.7);
   EXPECT_EQ(j["dfbench"]["send_lag"]["Percentile Latencies"]["p99.00"], 0.02);
   EXPECT_EQ(j["dfbench"]["target_rate"], 1000);

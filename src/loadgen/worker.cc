@@ -61,6 +61,35 @@ std::string ErrnoText(int err) {
   return std::strerror(err);
 }
 
+// read() that also takes the kernel's receive timestamp of the last byte read (TCP stamps each
+// segment; the read returns the latest), into *stamp_ns when there is one.
+ssize_t ReceiveStamped(int fd, char* buf, size_t cap, int64_t* stamp_ns) {
+  iovec iov{buf, cap};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  const ssize_t n = recvmsg(fd, &msg, 0);
+  if (n <= 0) return n;
+  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
+    if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts;
+      std::memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+      *stamp_ns = static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+    }
+  }
+  return n;
+}
+
+// Sleeps until `deadline_ns` (NowNs's clock); a signal ends it early.
+void SleepUntil(int64_t deadline_ns) {
+  const timespec ts{static_cast<time_t>(deadline_ns / kNsPerSec),
+                    static_cast<long>(deadline_ns % kNsPerSec)};
+  clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+}
+
 }  // namespace
 
 core::Result<Target> ResolveTarget(const std::string& host, int port) {
@@ -98,6 +127,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       targets_(targets),
       cluster_(cluster != nullptr),
       tls_(tls),
+      defer_reads_(config.RepliesStampedByKernel()),
       index_(index) {
   if (cluster_) slot_map_ = *cluster;
   if (config.open_loop()) {
@@ -156,6 +186,8 @@ void Worker::StartConnect(Conn& c, int64_t now) {
   if (target.addr.ss_family != AF_UNIX) {
     int one = 1;
     setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    c.rx_stamped =
+        defer_reads_ && setsockopt(c.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
   }
   const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
   const int err = errno;
@@ -327,14 +359,15 @@ ssize_t Worker::TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n) {
   return -1;
 }
 
-ssize_t Worker::ReadSome(Conn& c, char* buf, size_t cap) {
+ssize_t Worker::ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns) {
   if (c.tls) {
     size_t n = 0;
     const auto io = c.tls->Read(buf, cap, &n);  // before `n` is read
     return TlsMoved(c, io, n);
   }
   while (true) {
-    const ssize_t n = read(c.fd, buf, cap);
+    const ssize_t n =
+        c.rx_stamped ? ReceiveStamped(c.fd, buf, cap, stamp_ns) : read(c.fd, buf, cap);
     if (n > 0) return n;
     if (n == 0) {
       Lost(c, NowNs(), "connection closed by the server");
@@ -368,8 +401,10 @@ ssize_t Worker::WriteSome(Conn& c) {
   }
 }
 
-void Worker::OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t origin_ns,
+void Worker::OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
                      int64_t sent_ns, int kind_int, std::string_view error_text) {
+  // A kernel stamp read across the clocks' distance may land a hair before the send.
+  const int64_t now = std::max(arrived, sent_ns);
   const auto kind = static_cast<protocol::ReplyKind>(kind_int);
   if (phase == static_cast<uint8_t>(Phase::kWarmup)) {
     if (kind != protocol::ReplyKind::kError) ++stats_.warmup_count;
@@ -425,9 +460,12 @@ void Worker::ReadReplies(Conn& c) {
   while (true) {
     const size_t carry = c.stash.size();
     if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
-    const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry);
+    int64_t stamp_ns = 0;
+    const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry, &stamp_ns);
     if (n <= 0) return;
     const int64_t now = NowNs();
+    // When the replies arrived: the kernel's stamp, as the read may have been put off.
+    const int64_t arrived = stamp_ns > 0 ? std::min(now, FromRealtimeNs(stamp_ns, now)) : now;
     if (now >= times_.measured_start_ns && times_.start_ns > 0) {
       const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
       if (second > block_->second) Rollover(second);
@@ -446,7 +484,7 @@ void Worker::ReadReplies(Conn& c) {
         desync = true;
         return;
       }
-      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = now;
+      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = arrived;
       const Pending p = c.pending.Pop();
       if (p.request.slot == kAuthSlot) {
         if (kind == protocol::ReplyKind::kError) {
@@ -464,7 +502,7 @@ void Worker::ReadReplies(Conn& c) {
           return;
         }
       }
-      OnReply(c, now, p.request.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind),
+      OnReply(c, arrived, p.request.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind),
               error_text);
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
@@ -625,10 +663,11 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
   }
 }
 
-bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
+bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive, bool* replies_awaited) {
   const bool open_loop = config_.open_loop();
   bool all_done = true;
   *any_alive = false;
+  *replies_awaited = stopping_;
   for (auto& cp : conns_) {
     Conn& c = *cp;
     if (c.state == Conn::State::kBackoff && !stopping_) {
@@ -645,10 +684,22 @@ bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive) {
     // Open loop: requests fell due. Cluster: a park may have drained or been dropped.
     if (c.state == Conn::State::kReady && (open_loop || cluster_)) {
       Refill(c, now);
-      if (CanIssue(*c.client) && MoreToIssue(*c.client, now)) {
+      const bool more = MoreToIssue(*c.client, now);
+      if (more && CanIssue(*c.client)) {
         *wake = std::min(*wake, NextDue(*c.client));
+      } else if (more && defer_reads_) {
+        // Full: the reply that makes room is read at the next due time, or at once if due.
+        const int64_t due = NextDue(*c.client);
+        *replies_awaited = *replies_awaited || due <= now;
+        *wake = std::min(*wake, due);
+      } else if (!c.pending.empty()) {
+        *replies_awaited = true;  // the last replies end the run
       }
     }
+    // A socket without stamps is timed by its reads, so they cannot wait.
+    *replies_awaited = *replies_awaited || c.want_write || (!c.pending.empty() && !c.rx_stamped) ||
+                       (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
+                        c.state != Conn::State::kDead);
     *any_alive = *any_alive || c.state != Conn::State::kDead;
     all_done = all_done && Done(c, now);
   }
@@ -692,6 +743,7 @@ void Worker::Run(const RunTimes& times) {
   int64_t drain_deadline = 0;
   int64_t next_scan = 0;
   bool any_alive = true;
+  bool replies_awaited = true;
   while (true) {
     now = NowNs();
     CheckClock(now, &drain_deadline);
@@ -702,7 +754,7 @@ void Worker::Run(const RunTimes& times) {
     if (config_.open_loop() || now >= next_scan || stopping_ || rescan_) {
       next_scan = now + kNsPerMs;
       rescan_ = false;
-      const bool all_done = KeepConnections(now, &wake, &any_alive);
+      const bool all_done = KeepConnections(now, &wake, &any_alive, &replies_awaited);
       FlushQueued();
       if (all_done) break;
     }
@@ -710,13 +762,24 @@ void Worker::Run(const RunTimes& times) {
     if (drain_deadline > 0 && now >= drain_deadline) break;
     if (config_.by_time() && !stopping_) wake = std::min(wake, times_.end_ns);
     if (drain_deadline > 0) wake = std::min(wake, drain_deadline);
-    const int64_t timeout = std::max<int64_t>(0, wake - now);
-    timespec ts{static_cast<time_t>(timeout / kNsPerSec), static_cast<long>(timeout % kNsPerSec)};
-    const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
     // Read every ready connection first, then send all their next requests back to back:
     // the server wakes once for the batch instead of once per connection.
     batching_ = true;
-    for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
+    if (defer_reads_ && !replies_awaited) {
+      // The replies due by then wait in the socket buffers, stamped on arrival: one wake-up per
+      // tick instead of one per reply. Every connection is up with nothing left to write, so
+      // the ones with requests in flight are all there is to read.
+      SleepUntil(wake);
+      for (auto& c : conns_) {
+        if (c->state == Conn::State::kReady && !c->pending.empty()) ReadReplies(*c);
+      }
+    } else {
+      const int64_t timeout = std::max<int64_t>(0, wake - now);
+      const timespec ts{static_cast<time_t>(timeout / kNsPerSec),
+                        static_cast<long>(timeout % kNsPerSec)};
+      const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
+      for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
+    }
     FlushQueued();
     batching_ = false;
     progress_ops.store(total_ok_, std::memory_order_relaxed);

@@ -82,8 +82,9 @@ class Worker {
   void OnConnected(Conn& c, int64_t now);
   void CloseSocket(Conn& c);
   // One read or write on the connection's socket or TLS session: bytes moved (> 0), 0 when it
-  // would block, -1 when the connection is gone (Lost() was called).
-  ssize_t ReadSome(Conn& c, char* buf, size_t cap);
+  // would block, -1 when the connection is gone (Lost() was called). A read on a connection
+  // the kernel stamps sets `*stamp_ns` to the arrival of its last byte (CLOCK_REALTIME).
+  ssize_t ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns);
   ssize_t WriteSome(Conn& c);
   // ReadSome's and WriteSome's answer for what a TLS call returned, having moved `n` bytes.
   ssize_t TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n);
@@ -127,18 +128,21 @@ class Worker {
   // requests that fell due), lowering `wake` to the next due time, true when every connection
   // is done; what was left unanswered or unsent at the end, and the sockets closed.
   void CheckClock(int64_t now, int64_t* drain_deadline);
-  bool KeepConnections(int64_t now, int64_t* wake, bool* any_alive);
+  // `*replies_awaited`: some connection cannot go on before a reply is read (a due request
+  // waits for room, the run drains, a handshake or a slow write is under way), so the wait
+  // must end at the first reply rather than at `wake`.
+  bool KeepConnections(int64_t now, int64_t* wake, bool* any_alive, bool* replies_awaited);
   void CountLeftovers();
-  void OnReply(Conn& c, int64_t now, uint32_t slot, uint8_t phase, int64_t origin_ns,
+  void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
                int64_t sent_ns, int kind, std::string_view error_text);
-  int64_t Wait(int64_t timeout_ns);  // epoll; returns the number of events
 
   const Config& config_;
   const Workload& workload_;
   std::vector<Target> targets_;  // per node
   const bool cluster_;
   const protocol::TlsContext* tls_;
-  SlotMap slot_map_;  // this worker's view; MOVED replies update it
+  const bool defer_reads_;  // Config::RepliesStampedByKernel()
+  SlotMap slot_map_;        // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
   ScheduleGrid grid_;  // open loop: the ticks this thread's requests fall due on

@@ -43,6 +43,7 @@ struct Worker::Conn {
   uint32_t id = 0;
   State state = State::kIdle;
   bool want_write = false;
+  bool rx_stamped = false;  // SO_TIMESTAMPNS: each read carries its arrival time
   bool ever_connected = false;
   std::string out;
   size_t out_sent = 0;
