@@ -132,6 +132,11 @@ struct Topology {
 };
 Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning);
 
+// The first flag in `tuning` that shapes how dfbench starts `spec` ("--redis_shards",
+// "--dragonfly_num_shards", ... as the reference spells them; "" when none): a server someone
+// else started (an endpoint) cannot follow one.
+std::string StartingFlagOf(const EngineSpec& spec, const Tuning& tuning);
+
 // Values derived on the host, made explicit: dragonfly_num_shards -1 becomes
 // (CPUs the engine may use) - 2 * rx_queues, at least 1, where the CPUs are the pinned list or
 // else `host_vcpus`, capped by dragonfly_proactor_threads when set; and a pinned dragonfly gets

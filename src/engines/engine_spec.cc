@@ -156,6 +156,18 @@ Topology TopologyOf(const EngineSpec& spec, const Tuning& tuning) {
   return Topology{.cluster = emulated};
 }
 
+std::string StartingFlagOf(const EngineSpec& spec, const Tuning& tuning) {
+  const TuningFacts& facts = spec.tuning;
+  const std::string prefix = "--" + spec.name + "_";
+  if (facts.io_threads && tuning.*facts.io_threads != 0) return prefix + "io_threads";
+  if (facts.shards && tuning.*facts.shards > 0) return prefix + "shards";
+  if (facts.command_line == CommandLine::kDragonfly) {
+    if (tuning.dragonfly_num_shards.value_or(0) != 0) return prefix + "num_shards";
+    if (tuning.dragonfly_cluster_emulated) return prefix + "cluster_mode emulated";
+  }
+  return "";
+}
+
 std::string ClusterConfigPath(const LaunchParams& params) {
   return params.work_dir + "/nodes-" + std::to_string(params.port) + ".conf";
 }

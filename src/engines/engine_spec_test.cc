@@ -132,6 +132,19 @@ TEST(TopologyOf, ShardsMakeAClusterOfProcessesAndDragonflyEmulatesOne) {
   EXPECT_FALSE(TuningJson(*FindEngine("valkey"), t).contains("shards"));
 }
 
+TEST(StartingFlagOf, NamesTheEnginesOwnFlagThatShapesItsStart) {
+  const Tuning t{.redis_io_threads = 4, .valkey_shards = 2, .dragonfly_cluster_emulated = true};
+  EXPECT_EQ(StartingFlagOf(*FindEngine("redis"), t), "--redis_io_threads");
+  EXPECT_EQ(StartingFlagOf(*FindEngine("valkey"), t), "--valkey_shards");
+  EXPECT_EQ(StartingFlagOf(*FindEngine("dragonfly"), t), "--dragonfly_cluster_mode emulated");
+  EXPECT_EQ(StartingFlagOf(*FindEngine("dragonfly"), {.dragonfly_num_shards = 0}), "");
+  EXPECT_EQ(StartingFlagOf(*FindEngine("dragonfly"), {.dragonfly_num_shards = -1}),
+            "--dragonfly_num_shards");
+  // Defaults shape nothing.
+  EXPECT_EQ(StartingFlagOf(*FindEngine("redis"), {.redis_pin_network = true}), "");
+  EXPECT_EQ(StartingFlagOf(*FindEngine("memcached"), t), "");
+}
+
 // The memory scenario's flags come last, so its snapshot directory wins over the work directory.
 TEST(BuildArgv, SnapshotAndDebugFlagsComeLast) {
   const EngineSpec& redis = *FindEngine("redis");

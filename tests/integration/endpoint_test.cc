@@ -283,6 +283,15 @@ TEST_F(EndpointTest, WhatCannotBeMetIsRefusedInOneLine) {
   auto acl = dfb.Run(With({"run", "--id", "d", "--acl-user"}, kSmallRun));
   EXPECT_EQ(acl.code, 2);
   EXPECT_NE(acl.err.find("an endpoint's users are its own"), std::string::npos) << acl.err;
+  for (const auto& flag : std::vector<std::vector<std::string>>{{"--redis_shards", "2"},
+                                                                {"--redis_io_threads", "4"}}) {
+    auto shaped = dfb.Run(With(With({"run", "--id", "d"}, flag), kSmallRun));
+    EXPECT_EQ(shaped.code, 2);
+    EXPECT_NE(shaped.err.find(flag[0] + " shapes how dfbench starts redis; the endpoint runs as "
+                                        "its owner started it"),
+              std::string::npos)
+        << shaped.err;
+  }
   auto version = dfb.Run(With({"run", "--id", "d", "--redis_version", "7.2.4"}, kSmallRun));
   EXPECT_EQ(version.code, 2);
   EXPECT_NE(version.err.find("installs nothing there"), std::string::npos) << version.err;

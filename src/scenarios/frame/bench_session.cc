@@ -63,6 +63,14 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
     return core::Fail(core::ErrorKind::kUsage,
                       "an endpoint's users are its own: its URL names the one to use");
   }
+  for (const engines::EngineSpec* engine : engines) {
+    if (!fleet_.endpoints.contains(engine->name)) continue;
+    if (const std::string flag = engines::StartingFlagOf(*engine, tuning); !flag.empty()) {
+      return core::Fail(core::ErrorKind::kUsage, flag + " shapes how dfbench starts " +
+                                                     engine->name +
+                                                     "; the endpoint runs as its owner started it");
+    }
+  }
   if (tuning.acl_user && driver.Name() != "builtin") {
     return core::Fail(core::ErrorKind::kUsage,
                       "an ACL user's password would be on " + driver.Name() +
