@@ -65,6 +65,17 @@ class Loadgen : public ::testing::Test {
     o_ = BaseOptions(*server_);
   }
 
+  // A redis that obeys DEBUG (to stall or slow it on purpose) and an open loop aimed at it:
+  // `rate` ops/s over `threads` x `clients` for `test_time`.
+  void StartDebuggableOpenLoop(const std::string& rate, int threads, int clients,
+                               const std::string& test_time) {
+    ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
+    o_.rate = rate;
+    o_.threads = threads;
+    o_.clients = clients;
+    o_.test_time = test_time;
+  }
+
   std::optional<TestServer> server_;
   Options o_;
 };
@@ -286,11 +297,7 @@ TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
 // The wrk2 rule: latency counts from when a request was due, so a stalled server shows up in
 // the percentiles even though few requests were in flight during the stall.
 TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
-  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
-  o_.rate = "2000";
-  o_.threads = 2;
-  o_.clients = 5;
-  o_.test_time = "6s";
+  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("2000", 2, 5, "6s"));
   o_.key_maximum = 1000;
   std::atomic<bool> done{false};
   std::thread staller([&] {
@@ -328,11 +335,7 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
 // times it by the kernel's receive stamp: the server holds each request 3 ms, the read comes
 // 10 ms after the send, and the latency is the 3 ms.
 TEST_F(Loadgen, OpenLoopTimesARepliesArrivalNotItsLaterRead) {
-  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
-  o_.rate = "100";
-  o_.threads = 1;
-  o_.clients = 1;
-  o_.test_time = "2s";
+  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("100", 1, 1, "2s"));
   o_.commands = {{"DEBUG SLEEP 0.003"}};
   Report r = RunOk(o_);
   EXPECT_EQ(r.errors, 0u);

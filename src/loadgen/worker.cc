@@ -663,18 +663,16 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
   }
 }
 
-bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive, bool* replies_awaited) {
+Worker::Upkeep Worker::KeepConnections(int64_t now, int64_t wake) {
   const bool open_loop = config_.open_loop();
-  bool all_done = true;
-  *any_alive = false;
-  *replies_awaited = stopping_;
+  Upkeep u{.all_done = true, .wake = wake, .any_alive = false, .replies_awaited = stopping_};
   for (auto& cp : conns_) {
     Conn& c = *cp;
     if (c.state == Conn::State::kBackoff && !stopping_) {
       if (c.retry_at_ns <= now) {
         StartConnect(c, now);
       } else {
-        *wake = std::min(*wake, c.retry_at_ns);
+        u.wake = std::min(u.wake, c.retry_at_ns);
       }
     } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
       ConnectFailed(c, now, "connection timed out");
@@ -686,24 +684,25 @@ bool Worker::KeepConnections(int64_t now, int64_t* wake, bool* any_alive, bool* 
       Refill(c, now);
       const bool more = MoreToIssue(*c.client, now);
       if (more && CanIssue(*c.client)) {
-        *wake = std::min(*wake, NextDue(*c.client));
+        u.wake = std::min(u.wake, NextDue(*c.client));
       } else if (more && defer_reads_) {
         // Full: the reply that makes room is read at the next due time, or at once if due.
         const int64_t due = NextDue(*c.client);
-        *replies_awaited = *replies_awaited || due <= now;
-        *wake = std::min(*wake, due);
+        u.replies_awaited = u.replies_awaited || due <= now;
+        u.wake = std::min(u.wake, due);
       } else if (!c.pending.empty()) {
-        *replies_awaited = true;  // the last replies end the run
+        u.replies_awaited = true;  // the last replies end the run
       }
     }
     // A socket without stamps is timed by its reads, so they cannot wait.
-    *replies_awaited = *replies_awaited || c.want_write || (!c.pending.empty() && !c.rx_stamped) ||
-                       (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
-                        c.state != Conn::State::kDead);
-    *any_alive = *any_alive || c.state != Conn::State::kDead;
-    all_done = all_done && Done(c, now);
+    u.replies_awaited = u.replies_awaited || c.want_write ||
+                        (!c.pending.empty() && !c.rx_stamped) ||
+                        (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
+                         c.state != Conn::State::kDead);
+    u.any_alive = u.any_alive || c.state != Conn::State::kDead;
+    u.all_done = u.all_done && Done(c, now);
   }
-  return all_done;
+  return u;
 }
 
 void Worker::CountLeftovers() {
@@ -742,8 +741,7 @@ void Worker::Run(const RunTimes& times) {
   epoll_event events[kMaxEvents];
   int64_t drain_deadline = 0;
   int64_t next_scan = 0;
-  bool any_alive = true;
-  bool replies_awaited = true;
+  Upkeep upkeep;  // the last scan's
   while (true) {
     now = NowNs();
     CheckClock(now, &drain_deadline);
@@ -754,9 +752,10 @@ void Worker::Run(const RunTimes& times) {
     if (config_.open_loop() || now >= next_scan || stopping_ || rescan_) {
       next_scan = now + kNsPerMs;
       rescan_ = false;
-      const bool all_done = KeepConnections(now, &wake, &any_alive, &replies_awaited);
+      upkeep = KeepConnections(now, wake);
+      wake = upkeep.wake;
       FlushQueued();
-      if (all_done) break;
+      if (upkeep.all_done) break;
     }
     batching_ = false;
     if (drain_deadline > 0 && now >= drain_deadline) break;
@@ -765,7 +764,7 @@ void Worker::Run(const RunTimes& times) {
     // Read every ready connection first, then send all their next requests back to back:
     // the server wakes once for the batch instead of once per connection.
     batching_ = true;
-    if (defer_reads_ && !replies_awaited) {
+    if (defer_reads_ && !upkeep.replies_awaited) {
       // The replies due by then wait in the socket buffers, stamped on arrival: one wake-up per
       // tick instead of one per reply. Every connection is up with nothing left to write, so
       // the ones with requests in flight are all there is to read.
@@ -785,7 +784,7 @@ void Worker::Run(const RunTimes& times) {
     progress_ops.store(total_ok_, std::memory_order_relaxed);
     progress_errors.store(total_errors_, std::memory_order_relaxed);
   }
-  all_lost_ = !any_alive;
+  all_lost_ = !upkeep.any_alive;
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
   CountLeftovers();
   progress_ops.store(total_ok_, std::memory_order_relaxed);

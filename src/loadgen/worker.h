@@ -125,13 +125,19 @@ class Worker {
   void Rollover(int64_t second);
   // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
   // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
-  // requests that fell due), lowering `wake` to the next due time, true when every connection
-  // is done; what was left unanswered or unsent at the end, and the sockets closed.
+  // requests that fell due) and what it found; what was left unanswered or unsent at the end,
+  // and the sockets closed.
   void CheckClock(int64_t now, int64_t* drain_deadline);
-  // `*replies_awaited`: some connection cannot go on before a reply is read (a due request
-  // waits for room, the run drains, a handshake or a slow write is under way), so the wait
-  // must end at the first reply rather than at `wake`.
-  bool KeepConnections(int64_t now, int64_t* wake, bool* any_alive, bool* replies_awaited);
+  struct Upkeep {
+    bool all_done = false;  // every connection is done
+    int64_t wake = 0;       // the `wake` given, lowered to the next due time or retry
+    bool any_alive = true;
+    // Some connection cannot go on before a reply is read (a due request waits for room, the
+    // run drains, a handshake or a slow write is under way), so the wait must end at the first
+    // reply rather than at `wake`.
+    bool replies_awaited = true;
+  };
+  Upkeep KeepConnections(int64_t now, int64_t wake);
   void CountLeftovers();
   void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
                int64_t sent_ns, int kind, std::string_view error_text);
