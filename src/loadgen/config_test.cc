@@ -222,14 +222,16 @@ TEST(LoadgenConfig, AllKeysWithoutParallelIsTheWholeRangePerClient) {
   EXPECT_EQ(c.RequestsForClient(7), 1000u);
 }
 
-TEST(LoadgenConfig, AScheduleTickIsOneClientIntervalAndAtMostAMillisecond) {
+TEST(LoadgenConfig, AScheduleTickIsOneClientIntervalAndAtMostTwoMilliseconds) {
   // 1 thread x 10 clients at 30,000 ops/s: a client's request every 333,333 ns.
   Config fast = ParseOk({.threads = 1, .clients = 10, .rate = "30000"});
   EXPECT_DOUBLE_EQ(fast.ClientIntervalNs(), 1e9 / 3000);
   EXPECT_EQ(fast.ScheduleTickNs(), 333'333);
-  // At 8,000 ops/s a client's interval is 1.25 ms: the tick stays at 1 ms.
-  Config slow = ParseOk({.threads = 1, .clients = 10, .rate = "8000"});
-  EXPECT_EQ(slow.ScheduleTickNs(), 1'000'000);
+  Config eight_k = ParseOk({.threads = 1, .clients = 10, .rate = "8000"});
+  EXPECT_EQ(eight_k.ScheduleTickNs(), 1'250'000);
+  // At 2,000 ops/s a client's interval is 5 ms: the tick stays at 2 ms.
+  Config slow = ParseOk({.threads = 1, .clients = 10, .rate = "2000"});
+  EXPECT_EQ(slow.ScheduleTickNs(), 2'000'000);
 }
 
 TEST(LoadgenConfig, OnlyTheOpenLoopOverPlainTcpTimesRepliesByTheKernelsStamps) {
