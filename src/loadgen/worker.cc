@@ -663,9 +663,9 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
   }
 }
 
-Worker::Upkeep Worker::KeepConnections(int64_t now, int64_t wake) {
+Worker::Upkeep Worker::KeepConnections(int64_t now) {
   const bool open_loop = config_.open_loop();
-  Upkeep u{.all_done = true, .wake = wake, .any_alive = false, .replies_awaited = stopping_};
+  Upkeep u{.all_done = true, .any_alive = false, .replies_awaited = stopping_};
   for (auto& cp : conns_) {
     Conn& c = *cp;
     if (c.state == Conn::State::kBackoff && !stopping_) {
@@ -752,8 +752,8 @@ void Worker::Run(const RunTimes& times) {
     if (config_.open_loop() || now >= next_scan || stopping_ || rescan_) {
       next_scan = now + kNsPerMs;
       rescan_ = false;
-      upkeep = KeepConnections(now, wake);
-      wake = upkeep.wake;
+      upkeep = KeepConnections(now);
+      wake = std::min(wake, upkeep.wake);
       FlushQueued();
       if (upkeep.all_done) break;
     }

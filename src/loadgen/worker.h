@@ -129,15 +129,15 @@ class Worker {
   // and the sockets closed.
   void CheckClock(int64_t now, int64_t* drain_deadline);
   struct Upkeep {
-    bool all_done = false;  // every connection is done
-    int64_t wake = 0;       // the `wake` given, lowered to the next due time or retry
+    bool all_done = false;     // every connection is done
+    int64_t wake = INT64_MAX;  // the next due time or retry, INT64_MAX if none
     bool any_alive = true;
     // Some connection cannot go on before a reply is read (a due request waits for room, the
     // run drains, a handshake or a slow write is under way), so the wait must end at the first
     // reply rather than at `wake`.
     bool replies_awaited = true;
   };
-  Upkeep KeepConnections(int64_t now, int64_t wake);
+  Upkeep KeepConnections(int64_t now);
   void CountLeftovers();
   void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
                int64_t sent_ns, int kind, std::string_view error_text);
