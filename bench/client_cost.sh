@@ -80,7 +80,8 @@ measure_pair() {  # pipeline, then the flags
   record "memtier_benchmark" "$pipeline" "$(json_count "$work/memtier.json")"
 }
 
-# The median run of each tool and pipeline, then ours over each peer named.
+# The median run of each tool and pipeline, then ours over each peer named, and the syscall
+# floor's over the first peer when the floor ran.
 print_medians() {  # peer tool names
   python3 - "$work/runs" "$@" <<'PY'
 import sys
@@ -103,7 +104,11 @@ for pipeline in sorted({p for _, p in median}, reverse=True):
     parts = []
     for tool in sys.argv[2:]:
         if ours and (tool, pipeline) in median:
-            parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" ")[0]))
+            parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" (")[0]))
     print("pipeline %d: dfbench %s" % (pipeline, ", ".join(parts) if parts else "(no peers)"))
+    floor = median.get(("syscall floor", pipeline))
+    if floor and sys.argv[2:] and (sys.argv[2], pipeline) in median:
+        print("pipeline %d: syscall floor %.2fx %s (a client that makes only the system calls)" %
+              (pipeline, floor / median[(sys.argv[2], pipeline)], sys.argv[2].split(" ")[0]))
 PY
 }

@@ -12,6 +12,10 @@
 # 1 thread x 10 connections, OPEN_DURATION seconds; ours with --rate, memtier_benchmark with
 # --rate-limiting (its rate per connection: the total over 10).
 #
+# The syscall floor (bench/syscall_floor.cc, built as build/bench/dfbench_syscall_floor, or
+# FLOOR=/path) runs beside them at each pipeline: a client that only sends requests encoded up
+# front and counts reply bytes, the least CPU such a load can cost on this machine.
+#
 # Memory: the peak resident memory of each client holding MANY_CONNS connections (1 thread,
 # pipeline 1, closed loop, MANY_DURATION seconds); the server gets a maxclients to match.
 #
@@ -22,12 +26,13 @@
 #
 # Usage: bench/loadgen_vs_peers.sh   (env: DFBENCH, MEMTIER, DURATION, OPEN_RATES, OPEN_DURATION,
 #                                     MANY_CONNS, MANY_DURATION, REPEAT, SERVER_CPU, CLIENT_CPU,
-#                                     REDIS_SERVER, REDIS_BENCHMARK)
+#                                     REDIS_SERVER, REDIS_BENCHMARK, FLOOR)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 REDIS_BENCHMARK=${REDIS_BENCHMARK:-redis-benchmark}
+FLOOR=${FLOOR:-$repo/build/bench/dfbench_syscall_floor}
 OPEN_RATES=${OPEN_RATES:-8000 30000}
 OPEN_DURATION=${OPEN_DURATION:-5}
 OPEN_CONNS=10
@@ -75,6 +80,11 @@ for pipeline in 30 1; do
         -P "$pipeline" -r "$KEYS" -n "$n" -t set,get -q
       record "redis-benchmark (SET, then GET)" "$pipeline" "$((2 * n))"
     fi
+
+    if [ -x "$FLOOR" ]; then
+      timed "$FLOOR" "$port" "$CONNS" "$pipeline" "$DURATION"
+      record "syscall floor" "$pipeline" "$(cat "$work/stdout")"
+    fi
   done
 done
 
@@ -112,7 +122,8 @@ echo "clients on CPU $CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte v
 echo "keys 1..$KEYS, ${DURATION} s; redis-benchmark: $CONNS connections, SET phase then GET phase,"
 echo "same pipeline)"
 echo
-print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)"
+print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)" "syscall floor"
+[ -x "$FLOOR" ] || echo "syscall floor: skipped (no $FLOOR; build it, or set FLOOR=/path)"
 echo
 echo "Open loop: client CPU per request at a fixed rate (1 thread x $OPEN_CONNS connections,"
 echo "${OPEN_DURATION} s; memtier_benchmark --rate-limiting is per connection: the rate over $OPEN_CONNS)"

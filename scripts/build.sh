@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds dfbench into build/ (Release, warnings as errors).
-#   scripts/build.sh             everything: dfbench, its tests and micro-benchmarks
+#   scripts/build.sh             everything: dfbench, its tests and the bench programs
 #   scripts/build.sh --dfbench   the dfbench binary only (what the quickstart runs)
 # Other arguments go to cmake's configure step.
 set -euo pipefail
