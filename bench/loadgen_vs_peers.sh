@@ -85,7 +85,7 @@ for pipeline in 30 1; do
 
     if [ -x "$FLOOR" ]; then
       timed "$FLOOR" "$port" "$CONNS" "$pipeline" "$DURATION" "$VALUE" "$KEYS" "$GETS_PER_SET"
-      record "syscall floor" "$pipeline" "$(cat "$work/stdout")"
+      record "$floor_tool" "$pipeline" "$(cat "$work/stdout")"
     fi
   done
 done
@@ -124,7 +124,7 @@ echo "clients on CPU $CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte v
 echo "keys 1..$KEYS, ${DURATION} s; redis-benchmark: $CONNS connections, SET phase then GET phase,"
 echo "same pipeline)"
 echo
-print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)" "syscall floor"
+print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)" "$floor_tool"
 [ -x "$FLOOR" ] || echo "syscall floor: skipped (no $FLOOR; build it, or set FLOOR=/path)"
 echo
 echo "Open loop: client CPU per request at a fixed rate (1 thread x $OPEN_CONNS connections,"
