@@ -65,6 +65,8 @@ json_count() {  # ALL STATS.Totals.Count of a memtier-format JSON file
 
 # One line per run: tool|pipeline|ops|cpu_s|wall_s|ops_per_cpu_s
 : >"$work/runs"
+# The name the syscall floor's runs are recorded under (bench/syscall_floor.cc).
+floor_tool="syscall floor"
 record() {  # tool pipeline ops
   echo "$1|$2|$3|$cpu_s|$wall_s|$(echo "$3 / $cpu_s" | bc -l)" >>"$work/runs"
 }
@@ -83,8 +85,8 @@ measure_pair() {  # pipeline, then the flags
 # The median run of each tool and pipeline, then ours over each peer named, and the syscall
 # floor's over the first peer when the floor ran.
 print_medians() {  # peer tool names
-  python3 - "$work/runs" "$@" <<'PY'
-import sys
+  FLOOR_TOOL=$floor_tool python3 - "$work/runs" "$@" <<'PY'
+import os, sys
 runs = {}
 for line in open(sys.argv[1]):
     tool, pipeline, ops, cpu, wall, per = line.strip().split("|")
@@ -106,9 +108,10 @@ for pipeline in sorted({p for _, p in median}, reverse=True):
         if ours and (tool, pipeline) in median:
             parts.append("%.2fx %s" % (ours / median[(tool, pipeline)], tool.split(" (")[0]))
     print("pipeline %d: dfbench %s" % (pipeline, ", ".join(parts) if parts else "(no peers)"))
-    floor = median.get(("syscall floor", pipeline))
+    floor = median.get((os.environ["FLOOR_TOOL"], pipeline))
     if floor and sys.argv[2:] and (sys.argv[2], pipeline) in median:
-        print("pipeline %d: syscall floor %.2fx %s (a client that makes only the system calls)" %
-              (pipeline, floor / median[(sys.argv[2], pipeline)], sys.argv[2].split(" ")[0]))
+        print("pipeline %d: %s %.2fx %s (a client that makes only the system calls)" %
+              (pipeline, os.environ["FLOOR_TOOL"], floor / median[(sys.argv[2], pipeline)],
+               sys.argv[2].split(" (")[0]))
 PY
 }

@@ -41,6 +41,7 @@ MANY_DURATION=${MANY_DURATION:-3}
 KEYS=100000
 CONNS=50
 VALUE=256
+GETS_PER_SET=10
 
 source "$repo/bench/client_cost.sh"
 command -v "$REDIS_SERVER" >/dev/null || die "redis-server not found"
@@ -57,7 +58,8 @@ wait_for_ping "$port"
 "$DFBENCH" loadgen -p "$port" -t 1 -c "$CONNS" --pipeline 30 --key-pattern P:P --ratio 1:0 \
   -n allkeys --key-minimum 1 --key-maximum "$KEYS" -d "$VALUE" --progress never >/dev/null
 
-workload=(-p "$port" -t 1 -d "$VALUE" --ratio 1:10 --key-minimum 1 --key-maximum "$KEYS")
+workload=(-p "$port" -t 1 -d "$VALUE" --ratio "1:$GETS_PER_SET" --key-minimum 1
+  --key-maximum "$KEYS")
 
 for pipeline in 30 1; do
   common=("${workload[@]}" -c "$CONNS" --pipeline "$pipeline" --test-time "$DURATION")
@@ -82,8 +84,8 @@ for pipeline in 30 1; do
     fi
 
     if [ -x "$FLOOR" ]; then
-      timed "$FLOOR" "$port" "$CONNS" "$pipeline" "$DURATION"
-      record "syscall floor" "$pipeline" "$(cat "$work/stdout")"
+      timed "$FLOOR" "$port" "$CONNS" "$pipeline" "$DURATION" "$VALUE" "$KEYS" "$GETS_PER_SET"
+      record "$floor_tool" "$pipeline" "$(cat "$work/stdout")"
     fi
   done
 done
@@ -118,11 +120,11 @@ for _ in $(seq "$REPEAT"); do
 done
 
 echo "Closed loop: client operations per client CPU-second (redis-server on CPU $SERVER_CPU,"
-echo "clients on CPU $CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte values, SET:GET 1:10,"
+echo "clients on CPU $CLIENT_CPU; 1 thread x $CONNS connections, ${VALUE}-byte values, SET:GET 1:$GETS_PER_SET,"
 echo "keys 1..$KEYS, ${DURATION} s; redis-benchmark: $CONNS connections, SET phase then GET phase,"
 echo "same pipeline)"
 echo
-print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)" "syscall floor"
+print_medians "memtier_benchmark" "redis-benchmark (SET, then GET)" "$floor_tool"
 [ -x "$FLOOR" ] || echo "syscall floor: skipped (no $FLOOR; build it, or set FLOOR=/path)"
 echo
 echo "Open loop: client CPU per request at a fixed rate (1 thread x $OPEN_CONNS connections,"

@@ -4,15 +4,16 @@
 // counted by length instead of parsed. bench/loadgen_vs_peers.sh runs it beside the generators:
 // what a generator costs above it is its own work.
 //
-// Load: SET:GET 1:10 with 256-byte values on keys drawn at random from 1..100000, every
-// connection walking the same keys, as the generators' clients do when they share a seed (their
-// default, and memtier_benchmark's without --distinct-client-seed; the server answers keys it has
-// just been asked for faster, which wakes the client more rarely, so the floor has to ask alike).
-// The client writes every key it reads first, so every GET hits and every reply's length is
-// known. The first pipeline of replies on each connection is compared byte for byte; after that,
-// lengths are counted.
+// Load: one SET to GETS_PER_SET GETs, VALUE_BYTES-byte values, keys drawn at random from
+// 1..KEY_MAXIMUM, every connection walking the same keys, as the generators' clients do when they
+// share a seed (their default, and memtier_benchmark's without --distinct-client-seed; the server
+// answers keys it has just been asked for faster, which wakes the client more rarely, so the floor
+// has to ask alike). The client writes every key it reads first, so every GET hits and every
+// reply's length is known. The first pipeline of replies on each connection is compared byte for
+// byte; after that, lengths are counted.
 //
-// Usage: dfbench_syscall_floor PORT CONNECTIONS PIPELINE SECONDS
+// Usage:
+//   dfbench_syscall_floor PORT CONNECTIONS PIPELINE SECONDS VALUE_BYTES KEY_MAXIMUM GETS_PER_SET
 // Prints the number of operations whose replies arrived within SECONDS.
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -33,9 +34,6 @@
 
 namespace {
 
-constexpr int kSetEvery = 11;  // SET:GET 1:10
-constexpr size_t kValueSize = 256;
-constexpr int kKeyRange = 100000;
 constexpr int kCycle = 33000;        // requests before the cycle repeats
 constexpr int kPreloadChunk = 1000;  // SETs per round trip while preloading
 
@@ -60,8 +58,18 @@ std::string Bulk(const std::string& s) {
   return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n";
 }
 
-// Pipelines of requests, about kCycle in all; request j is a SET when j % kSetEvery == 0, so the
-// mix holds whatever the pipeline.
+struct Args {
+  int port = 0;
+  int connections = 0;
+  int pipeline = 0;
+  long seconds = 0;
+  size_t value_bytes = 0;
+  long key_maximum = 0;
+  int gets_per_set = 0;
+};
+
+// Pipelines of requests, about kCycle in all; request j is a SET when j % (gets_per_set + 1) is
+// 0, so the mix holds whatever the pipeline.
 struct Load {
   std::vector<std::string> requests;  // one pipeline each
   std::vector<std::string> replies;   // what each pipeline's replies are, byte for byte
@@ -72,8 +80,9 @@ struct Load {
   std::vector<Chunk> preload;  // SETs of every key the GETs read, kPreloadChunk at a time
 };
 
-Load MakeLoad(int pipeline) {
-  const std::string value(kValueSize, 'v');
+Load MakeLoad(const Args& args) {
+  const std::string value(args.value_bytes, 'v');
+  const int pipeline = args.pipeline;
   Load load;
   int preloaded = 0;
   std::mt19937 rng(1);  // fixed: every run asks the same keys
@@ -82,9 +91,9 @@ Load MakeLoad(int pipeline) {
     std::string replies;
     for (int i = 0; i < pipeline; ++i) {
       const int j = b * pipeline + i;
-      const std::string key = "memtier-" + std::to_string(1 + rng() % kKeyRange);
+      const std::string key = "memtier-" + std::to_string(1 + rng() % args.key_maximum);
       const std::string set = "*3\r\n$3\r\nSET\r\n" + Bulk(key) + Bulk(value);
-      if (j % kSetEvery == 0) {
+      if (j % (args.gets_per_set + 1) == 0) {
         requests += set;
         replies += "+OK\r\n";
         continue;
@@ -154,20 +163,26 @@ struct Conn {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: dfbench_syscall_floor PORT CONNECTIONS PIPELINE SECONDS\n");
+  if (argc != 8) {
+    std::fprintf(stderr,
+                 "usage: dfbench_syscall_floor PORT CONNECTIONS PIPELINE SECONDS VALUE_BYTES "
+                 "KEY_MAXIMUM GETS_PER_SET\n");
     return 2;
   }
-  const int port = static_cast<int>(ParseArg(argv[1], "PORT", 1, 65535));
-  const int conn_count = static_cast<int>(ParseArg(argv[2], "CONNECTIONS", 1, 10000));
-  const int pipeline = static_cast<int>(ParseArg(argv[3], "PIPELINE", 1, 1000));
-  const long seconds = ParseArg(argv[4], "SECONDS", 1, 3600);
-  const Load load = MakeLoad(pipeline);
+  Args args;
+  args.port = static_cast<int>(ParseArg(argv[1], "PORT", 1, 65535));
+  args.connections = static_cast<int>(ParseArg(argv[2], "CONNECTIONS", 1, 10000));
+  args.pipeline = static_cast<int>(ParseArg(argv[3], "PIPELINE", 1, 1000));
+  args.seconds = ParseArg(argv[4], "SECONDS", 1, 3600);
+  args.value_bytes = static_cast<size_t>(ParseArg(argv[5], "VALUE_BYTES", 1, 1 << 20));
+  args.key_maximum = ParseArg(argv[6], "KEY_MAXIMUM", 1, INT32_MAX);  // within mt19937's draws
+  args.gets_per_set = static_cast<int>(ParseArg(argv[7], "GETS_PER_SET", 0, 1000));
+  const Load load = MakeLoad(args);
 
   const int epfd = epoll_create1(EPOLL_CLOEXEC);
-  std::vector<Conn> conns(static_cast<size_t>(conn_count));
+  std::vector<Conn> conns(static_cast<size_t>(args.connections));
   for (size_t i = 0; i < conns.size(); ++i) {
-    conns[i].fd = Connect(port);
+    conns[i].fd = Connect(args.port);
     if (i == 0) Preload(conns[i].fd, load);
     fcntl(conns[i].fd, F_SETFL, O_NONBLOCK);
     epoll_event ev{};
@@ -177,7 +192,7 @@ int main(int argc, char** argv) {
   }
   for (Conn& c : conns) SendAll(c.fd, load.requests[0]);
 
-  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(args.seconds);
   long ops = 0;
   std::vector<char> buf(1 << 16);
   std::vector<epoll_event> events(256);
@@ -202,7 +217,7 @@ int main(int argc, char** argv) {
       c.verified = true;
       c.received = 0;
       c.batch = (c.batch + 1) % load.requests.size();
-      ops += pipeline;
+      ops += args.pipeline;
       to_send.push_back(&c);
     }
     for (Conn* c : to_send) SendAll(c->fd, load.requests[c->batch]);

@@ -10,8 +10,8 @@ set(dfbench_hot_targets dfbench_protocol dfbench_histogram dfbench_loadgen)
 set(dfbench_cold_sources_of_hot_targets
   ${CMAKE_SOURCE_DIR}/src/loadgen/config.cc ${CMAKE_SOURCE_DIR}/src/loadgen/report.cc)
 
-# The compiled targets defined in `dir` and the directories below it, but for the micro-benchmarks
-# (their loops are measured as built at -O3) and the fuzz targets (their own compiler flags).
+# The compiled targets defined in `dir` and the directories below it, but for the bench programs
+# (what they measure runs as built at -O3) and the fuzz targets (their own compiler flags).
 function(dfbench_targets_under dir out)
   get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
   get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
