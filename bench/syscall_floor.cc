@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -30,7 +31,12 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/units.h"
+#include "protocol/blocking_client.h"
+#include "protocol/resp_encoder.h"
 
 namespace {
 
@@ -43,17 +49,16 @@ constexpr int kPreloadChunk = 1000;  // SETs per round trip while preloading
 }
 
 long ParseArg(const char* text, const char* name, long min, long max) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || v < min || v > max) {
+  const auto v = dfbench::core::ParseCount(text);
+  if (!v || *v < static_cast<uint64_t>(min) || *v > static_cast<uint64_t>(max)) {
     std::fprintf(stderr, "dfbench_syscall_floor: %s must be a whole number in [%ld, %ld]: '%s'\n",
                  name, min, max, text);
     std::exit(2);
   }
-  return v;
+  return static_cast<long>(*v);
 }
 
+// A bulk string as the server sends it back: the bytes every GET's reply is.
 std::string Bulk(const std::string& s) {
   return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n";
 }
@@ -71,20 +76,15 @@ struct Args {
 // Pipelines of requests, about kCycle in all; request j is a SET when j % (gets_per_set + 1) is
 // 0, so the mix holds whatever the pipeline.
 struct Load {
-  std::vector<std::string> requests;  // one pipeline each
-  std::vector<std::string> replies;   // what each pipeline's replies are, byte for byte
-  struct Chunk {
-    std::string sets;
-    size_t count = 0;
-  };
-  std::vector<Chunk> preload;  // SETs of every key the GETs read, kPreloadChunk at a time
+  std::vector<std::string> requests;              // one pipeline each
+  std::vector<std::string> replies;               // what each pipeline's replies are, byte for byte
+  std::vector<std::vector<std::string>> preload;  // a SET of every key the GETs read
 };
 
 Load MakeLoad(const Args& args) {
   const std::string value(args.value_bytes, 'v');
   const int pipeline = args.pipeline;
   Load load;
-  int preloaded = 0;
   std::mt19937 rng(1);  // fixed: every run asks the same keys
   for (int b = 0; b * pipeline < kCycle; ++b) {
     std::string requests;
@@ -92,17 +92,14 @@ Load MakeLoad(const Args& args) {
     for (int i = 0; i < pipeline; ++i) {
       const int j = b * pipeline + i;
       const std::string key = "memtier-" + std::to_string(1 + rng() % args.key_maximum);
-      const std::string set = "*3\r\n$3\r\nSET\r\n" + Bulk(key) + Bulk(value);
       if (j % (args.gets_per_set + 1) == 0) {
-        requests += set;
+        dfbench::protocol::AppendCommand(&requests, {"SET", key, value});
         replies += "+OK\r\n";
         continue;
       }
-      requests += "*2\r\n$3\r\nGET\r\n" + Bulk(key);
+      dfbench::protocol::AppendCommand(&requests, {"GET", key});
       replies += Bulk(value);
-      if (preloaded++ % kPreloadChunk == 0) load.preload.emplace_back();
-      load.preload.back().sets += set;
-      ++load.preload.back().count;
+      load.preload.push_back({"SET", key, value});
     }
     load.requests.push_back(std::move(requests));
     load.replies.push_back(std::move(replies));
@@ -121,9 +118,7 @@ int Connect(int port) {
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  // Bounds the blocking preload's wait; the run itself never blocks on a socket.
-  const timeval timeout{5, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  fcntl(fd, F_SETFL, O_NONBLOCK);
   return fd;
 }
 
@@ -135,19 +130,18 @@ void SendAll(int fd, const std::string& bytes) {
   }
 }
 
-void Preload(int fd, const Load& load) {
-  const std::string ok = "+OK\r\n";
-  for (const Load::Chunk& chunk : load.preload) {
-    SendAll(fd, chunk.sets);
-    std::string got(chunk.count * ok.size(), '\0');
-    for (size_t have = 0; have < got.size();) {
-      const ssize_t n = read(fd, got.data() + have, got.size() - have);
-      if (n <= 0) Die("no reply to the preload's SETs within 5 s");
-      have += static_cast<size_t>(n);
-    }
-    for (size_t at = 0; at < got.size(); at += ok.size()) {
-      if (got.compare(at, ok.size(), ok) != 0)
-        Die("the server refused a SET: " + got.substr(at, 60));
+// Writes the keys the GETs read, kPreloadChunk SETs a round trip, through the control client.
+void Preload(int port, const Load& load) {
+  auto client =
+      dfbench::protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(5));
+  if (!client) Die(client.error().message);
+  for (size_t at = 0; at < load.preload.size(); at += kPreloadChunk) {
+    const auto first = load.preload.begin() + static_cast<std::ptrdiff_t>(at);
+    const size_t count = std::min<size_t>(kPreloadChunk, load.preload.size() - at);
+    const auto replies = client->Pipeline({first, first + static_cast<std::ptrdiff_t>(count)});
+    if (!replies) Die("preload: " + replies.error().message);
+    for (const auto& reply : *replies) {
+      if (reply.is_error()) Die("the server refused a SET: " + reply.str);
     }
   }
 }
@@ -178,13 +172,12 @@ int main(int argc, char** argv) {
   args.key_maximum = ParseArg(argv[6], "KEY_MAXIMUM", 1, INT32_MAX);  // within mt19937's draws
   args.gets_per_set = static_cast<int>(ParseArg(argv[7], "GETS_PER_SET", 0, 1000));
   const Load load = MakeLoad(args);
+  Preload(args.port, load);
 
   const int epfd = epoll_create1(EPOLL_CLOEXEC);
   std::vector<Conn> conns(static_cast<size_t>(args.connections));
   for (size_t i = 0; i < conns.size(); ++i) {
     conns[i].fd = Connect(args.port);
-    if (i == 0) Preload(conns[i].fd, load);
-    fcntl(conns[i].fd, F_SETFL, O_NONBLOCK);
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u32 = static_cast<uint32_t>(i);
