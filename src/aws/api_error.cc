@@ -33,12 +33,22 @@ std::string FirstLine(std::string_view body) {
 
 ErrorCategory Classify(int http_status, std::string_view code, std::string_view message) {
   if (OneOf(code, {"ExpiredToken", "ExpiredTokenException"})) return ErrorCategory::kExpired;
+  // A signature is valid for 15 minutes around AWS's clock; a skewed clock shows as one of
+  // these, and looks like wrong keys unless named.
+  if (code == "RequestTimeTooSkewed" || code == "RequestExpired" ||
+      (OneOf(code, {"SignatureDoesNotMatch", "InvalidSignatureException"}) &&
+       message.find("Signature expired") != std::string_view::npos)) {
+    return ErrorCategory::kClock;
+  }
   if (OneOf(code,
             {"InvalidClientTokenId", "UnrecognizedClientException", "SignatureDoesNotMatch",
              "AccessDenied", "AccessDeniedException", "AuthFailure", "UnauthorizedOperation"})) {
     return ErrorCategory::kAuth;
   }
-  if (OneOf(code, {"Throttling", "ThrottlingException", "RequestLimitExceeded"})) {
+  if (http_status == 429 ||
+      OneOf(code, {"Throttling", "ThrottlingException", "RequestLimitExceeded",
+                   "TooManyRequestsException", "RequestThrottled", "RequestThrottledException",
+                   "SlowDown", "ProvisionedThroughputExceededException"})) {
     return ErrorCategory::kThrottling;
   }
   if (http_status >= 500) return ErrorCategory::kServer;
@@ -91,6 +101,11 @@ core::Error ToCoreError(const ApiError& e, std::string_view what) {
       return {ErrorKind::kEnvironment, kExpiredCredentialsAdvice};
     case ErrorCategory::kAuth:
       return {ErrorKind::kEnvironment, "AWS refused the credentials or the permission: " + detail};
+    case ErrorCategory::kClock:
+      return {ErrorKind::kEnvironment,
+              "AWS refused the request's time: this machine's clock is off (sync it, e.g. with "
+              "chrony or systemd-timesyncd, and retry): " +
+                  detail};
     case ErrorCategory::kThrottling:
     case ErrorCategory::kServer:
       return {ErrorKind::kEnvironment, "AWS kept failing, gave up retrying: " + detail};

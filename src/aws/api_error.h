@@ -14,7 +14,10 @@ enum class ErrorCategory {
   kExpired,      // ExpiredToken, ExpiredTokenException: log in again
   kAuth,         // InvalidClientTokenId, UnrecognizedClientException, SignatureDoesNotMatch,
                  // AccessDenied(Exception): wrong keys or missing permission
-  kThrottling,   // Throttling, ThrottlingException, RequestLimitExceeded: retried
+  kThrottling,   // Throttling, ThrottlingException, RequestLimitExceeded, TooManyRequests-
+                 // Exception, RequestThrottled(Exception), SlowDown, HTTP 429: retried
+  kClock,        // RequestTimeTooSkewed, InvalidSignatureException "Signature expired": this
+                 // machine's clock is off, which no retry mends
   kServer,       // HTTP 5xx: retried
   kNotFound,     // "Stack with id X does not exist", *.NotFound, ParameterNotFound
   kService,      // any other error document (ValidationError, AlreadyExistsException, ...)
@@ -44,7 +47,7 @@ bool IsRetryable(const ApiError& e);
 
 // One line for users, `what` naming the call ("cloudformation:CreateStack"):
 //   kExpired → kEnvironment, kExpiredCredentialsAdvice
-//   kAuth, kThrottling, kServer, kTransport → kEnvironment
+//   kAuth, kClock, kThrottling, kServer, kTransport → kEnvironment
 //   kNotFound → kNotFound, kService → kFailure, kInterrupted → kInterrupted
 core::Error ToCoreError(const ApiError& e, std::string_view what);
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 
+#include "aws/region.h"
 #include "core/interrupt.h"
 
 namespace dfbench::aws {
@@ -50,7 +51,7 @@ std::string ServiceEndpoint(std::string_view service, const std::string& region,
   for (char c : service) var += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::optional<std::string> url = env(var);
   if (!url) url = env("AWS_ENDPOINT_URL");
-  if (!url) return "https://" + std::string(service) + "." + region + ".amazonaws.com";
+  if (!url) return "https://" + std::string(service) + "." + region + "." + DnsSuffix(region);
   while (!url->empty() && url->back() == '/') url->pop_back();
   return *url;
 }

@@ -33,7 +33,8 @@ struct RetryPolicy {
 };
 
 // The service's endpoint: AWS_ENDPOINT_URL_<SERVICE> (e.g. AWS_ENDPOINT_URL_CLOUDFORMATION),
-// else AWS_ENDPOINT_URL, else https://<service>.<region>.amazonaws.com. No trailing slash.
+// else AWS_ENDPOINT_URL, else https://<service>.<region>.<the partition's DnsSuffix>. No
+// trailing slash.
 std::string ServiceEndpoint(std::string_view service, const std::string& region,
                             const EnvLookup& env);
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "aws/api_error.h"
+#include "aws/cloudformation.h"
 #include "aws/scripted_http_server_test.h"
 #include "aws/sts.h"
 
@@ -74,9 +75,13 @@ TEST(ApiErrorTest, ClassifiesAuthThrottlingAndOthers) {
                            "SignatureDoesNotMatch", "AccessDenied"}) {
     EXPECT_EQ(Classify(403, code, ""), ErrorCategory::kAuth) << code;
   }
-  for (const char* code : {"Throttling", "ThrottlingException", "RequestLimitExceeded"}) {
+  for (const char* code :
+       {"Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
+        "RequestThrottled", "RequestThrottledException", "SlowDown"}) {
     EXPECT_EQ(Classify(400, code, ""), ErrorCategory::kThrottling) << code;
   }
+  EXPECT_EQ(Classify(429, "", ""), ErrorCategory::kThrottling);
+  EXPECT_TRUE(IsRetryable(ParseApiError(429, "Too Many Requests")));
   EXPECT_EQ(Classify(500, "InternalFailure", ""), ErrorCategory::kServer);
   EXPECT_EQ(Classify(400, "AlreadyExistsException", "Stack [x] already exists"),
             ErrorCategory::kService);
@@ -99,9 +104,39 @@ TEST(ApiErrorTest, MapsOntoCoreErrorKinds) {
   EXPECT_EQ(e.message, "c: ValidationError: bad template");
 }
 
+// A skewed clock is named as such, not as wrong keys, and is not retried.
+TEST(ApiErrorTest, AClockProblemIsNamed) {
+  for (const auto& [code, message] : std::vector<std::pair<std::string, std::string>>{
+           {"RequestTimeTooSkewed",
+            "The difference between the request time and the current "
+            "time is too large."},
+           {"SignatureDoesNotMatch",
+            "Signature expired: 20261207T010000Z is now earlier than "
+            "20261207T020000Z"},
+           {"RequestExpired", "Request has expired."}}) {
+    const ApiError api = ParseApiError(403, ErrorDoc(code, message));
+    EXPECT_EQ(api.category, ErrorCategory::kClock) << code;
+    EXPECT_FALSE(IsRetryable(api));
+    const core::Error e = ToCoreError(api, "sts:GetCallerIdentity");
+    EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
+    EXPECT_TRUE(
+        e.message.starts_with("AWS refused the request's time: this machine's clock is "
+                              "off"))
+        << e.message;
+  }
+  EXPECT_EQ(Classify(403, "SignatureDoesNotMatch",
+                     "The request signature we calculated does "
+                     "not match"),
+            ErrorCategory::kAuth);
+}
+
 TEST(ClientTest, EndpointsFromTheEnvironment) {
   EXPECT_EQ(ServiceEndpoint("cloudformation", "eu-west-1", Vars({})),
             "https://cloudformation.eu-west-1.amazonaws.com");
+  EXPECT_EQ(ServiceEndpoint("cloudformation", "cn-north-1", Vars({})),
+            "https://cloudformation.cn-north-1.amazonaws.com.cn");
+  EXPECT_EQ(ServiceEndpoint("ec2", "us-gov-west-1", Vars({})),
+            "https://ec2.us-gov-west-1.amazonaws.com");
   EXPECT_EQ(ServiceEndpoint("sts", "us-east-1", Vars({{"AWS_ENDPOINT_URL", "http://h:1/"}})),
             "http://h:1");
   auto env = Vars({{"AWS_ENDPOINT_URL", "http://all:1"}, {"AWS_ENDPOINT_URL_EC2", "http://ec2:2"}});
@@ -183,6 +218,35 @@ TEST(ClientTest, UnreachableEndpointIsAnEnvironmentError) {
   EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(id.error().message.find("sts:GetCallerIdentity: cannot reach"), std::string::npos)
       << id.error().message;
+}
+
+// A large fleet's events span pages: every page is read, so its first failure is named.
+TEST(ClientTest, StackEventsFollowNextToken) {
+  auto page = [](const std::string& logical_id, const std::string& status,
+                 const std::string& next) {
+    return ScriptedReply{
+        200,
+        "<DescribeStackEventsResponse><DescribeStackEventsResult><StackEvents><member>"
+        "<Timestamp>t</Timestamp><LogicalResourceId>" +
+            logical_id +
+            "</LogicalResourceId><ResourceType>AWS::EC2::Instance"
+            "</ResourceType><ResourceStatus>" +
+            status + "</ResourceStatus></member></StackEvents>" +
+            (next.empty() ? "" : "<NextToken>" + next + "</NextToken>") +
+            "</DescribeStackEventsResult></DescribeStackEventsResponse>"};
+  };
+  ScriptedHttpServer server({page("Replica9Instance", "DELETE_COMPLETE", "p2"),
+                             page("ServerInstance", "CREATE_FAILED", "")});
+  Client client({"AK", "S", "", "test"}, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}),
+                Quick());
+  auto events = DescribeStackEvents(client, "dfbench-big");
+  ASSERT_TRUE(events) << events.error().message;
+  ASSERT_EQ(events->size(), 2u);
+  EXPECT_EQ((*events)[1].logical_id, "ServerInstance");
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].find("NextToken"), std::string::npos);
+  EXPECT_NE(requests[1].find("NextToken=p2"), std::string::npos);
 }
 
 }  // namespace

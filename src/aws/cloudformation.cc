@@ -6,6 +6,8 @@ namespace dfbench::aws {
 namespace {
 
 constexpr char kVersion[] = "2010-05-15";
+// Bounds the pages one read follows: far beyond any fleet's events or an account's stacks.
+constexpr int kMaxPages = 100;
 
 // <member> children of `list`.
 template <class F>
@@ -29,6 +31,7 @@ QueryParams CreateStackParams(const CreateStackRequest& r) {
     p.emplace_back(prefix + "Value", r.tags[i].second);
   }
   if (r.timeout_minutes > 0) p.emplace_back("TimeoutInMinutes", std::to_string(r.timeout_minutes));
+  if (!r.client_request_token.empty()) p.emplace_back("ClientRequestToken", r.client_request_token);
   return p;
 }
 
@@ -59,6 +62,7 @@ core::Result<std::vector<Stack>> ParseDescribeStacks(std::string_view xml) {
                 [&](pugi::xml_node m) {
                   Stack s{m.child_value("StackId"), m.child_value("StackName"),
                           m.child_value("StackStatus"), m.child_value("StackStatusReason")};
+                  s.creation_time = m.child_value("CreationTime");
                   ForEachMember(m.child("Outputs"), [&](pugi::xml_node o) {
                     s.outputs[o.child_value("OutputKey")] = o.child_value("OutputValue");
                   });
@@ -102,10 +106,46 @@ core::Result<std::vector<StackEvent>> ParseStackEvents(std::string_view xml) {
 
 core::Result<std::vector<StackEvent>> DescribeStackEvents(const Client& client,
                                                           const std::string& name_or_id) {
-  auto body = CallQuery(client, "cloudformation", "DescribeStackEvents", kVersion,
-                        {{"StackName", name_or_id}});
-  if (!body) return tl::unexpected(body.error());
-  return ParseStackEvents(*body);
+  std::vector<StackEvent> all;
+  std::string token;
+  for (int page = 0; page < kMaxPages; ++page) {
+    QueryParams params = {{"StackName", name_or_id}};
+    if (!token.empty()) params.emplace_back("NextToken", token);
+    auto body = CallQuery(client, "cloudformation", "DescribeStackEvents", kVersion, params);
+    if (!body) return tl::unexpected(body.error());
+    auto events = ParseStackEvents(*body);
+    if (!events) return tl::unexpected(events.error());
+    all.insert(all.end(), events->begin(), events->end());
+    token =
+        ParseNextToken(*body, "DescribeStackEventsResponse/DescribeStackEventsResult/NextToken");
+    if (token.empty()) break;
+  }
+  return all;
+}
+
+core::Result<std::vector<Stack>> DescribeAllStacks(const Client& client) {
+  std::vector<Stack> all;
+  std::string token;
+  for (int page = 0; page < kMaxPages; ++page) {
+    QueryParams params;
+    if (!token.empty()) params.emplace_back("NextToken", token);
+    auto body = CallQuery(client, "cloudformation", "DescribeStacks", kVersion, params);
+    if (!body) return tl::unexpected(body.error());
+    auto stacks = ParseDescribeStacks(*body);
+    if (!stacks) return tl::unexpected(stacks.error());
+    for (auto& s : *stacks) {
+      if (s.status != "DELETE_COMPLETE") all.push_back(std::move(s));
+    }
+    token = ParseNextToken(*body, "DescribeStacksResponse/DescribeStacksResult/NextToken");
+    if (token.empty()) break;
+  }
+  return all;
+}
+
+std::string ParseNextToken(std::string_view xml, const char* path) {
+  pugi::xml_document doc;
+  if (!doc.load_buffer(xml.data(), xml.size())) return "";
+  return doc.first_element_by_path(path).child_value();
 }
 
 core::Status DeleteStack(const Client& client, const std::string& name_or_id) {

@@ -27,6 +27,9 @@ struct CreateStackRequest {
   std::vector<std::pair<std::string, std::string>> tags;        // Key, Value (propagated)
   std::string on_failure = "DELETE";                            // DELETE | ROLLBACK | DO_NOTHING
   int timeout_minutes = 0;                                      // 0: none
+  // Makes a retried CreateStack the same request: AWS creates the stack once and answers
+  // each try with its id. Letters, digits and '-', at most 128; "" sends none.
+  std::string client_request_token;
 };
 
 // cloudformation:CreateStack; the new stack's id (an ARN).
@@ -39,6 +42,7 @@ struct Stack {
   std::string status_reason;  // "" when AWS gives none
   std::map<std::string, std::string> outputs;  // OutputKey -> OutputValue
   std::map<std::string, std::string> tags;
+  std::string creation_time;  // ISO 8601, as AWS gives it
 };
 
 // cloudformation:DescribeStacks for one stack (name or id). kNotFound when AWS says it does not
@@ -54,8 +58,12 @@ struct StackEvent {
   std::string reason;  // ResourceStatusReason, "" when none
 };
 
-// cloudformation:DescribeStackEvents: the newest events first, as AWS orders them (the first
-// page only: the most recent ~100, which is where a failure's cause is).
+// Every stack of the region that is not deleted (cloudformation:DescribeStacks without a name,
+// every page).
+core::Result<std::vector<Stack>> DescribeAllStacks(const Client& client);
+
+// cloudformation:DescribeStackEvents: the newest events first, as AWS orders them, every page
+// (a large fleet's first failure can be hundreds of events back).
 core::Result<std::vector<StackEvent>> DescribeStackEvents(const Client& client,
                                                           const std::string& name_or_id);
 
@@ -67,5 +75,8 @@ QueryParams CreateStackParams(const CreateStackRequest& request);
 // Reply readers (pure; for tests).
 core::Result<std::vector<Stack>> ParseDescribeStacks(std::string_view xml);
 core::Result<std::vector<StackEvent>> ParseStackEvents(std::string_view xml);
+// The NextToken of a reply at `path` ("DescribeStacksResponse/DescribeStacksResult/NextToken");
+// "" on the last page or a reply that cannot be read.
+std::string ParseNextToken(std::string_view xml, const char* path);
 
 }  // namespace dfbench::aws

@@ -162,17 +162,4 @@ core::Result<Credentials> LoadCredentials(const EnvLookup& env) {
                                                  "credential_process or SSO settings)");
 }
 
-std::optional<std::string> ResolveRegion(const std::string& flag, const EnvLookup& env) {
-  if (!flag.empty()) return flag;
-  if (auto r = env("AWS_REGION")) return r;
-  if (auto r = env("AWS_DEFAULT_REGION")) return r;
-  auto files = LoadSharedFiles(env);
-  if (!files) return std::nullopt;  // a malformed file is reported by LoadCredentials
-  auto settings = ProfileSettings(*files, ProfileName(env));
-  if (!settings) return std::nullopt;
-  auto it = settings->find("region");
-  if (it == settings->end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
-
 }  // namespace dfbench::aws

@@ -40,10 +40,6 @@ std::string ProfileName(const EnvLookup& env);
 // without the AWS CLI, and expired credentials (kExpiredCredentialsAdvice).
 core::Result<Credentials> LoadCredentials(const EnvLookup& env);
 
-// The region: `flag` when not empty, else AWS_REGION, else AWS_DEFAULT_REGION, else the
-// profile's `region`; nullopt when none says.
-std::optional<std::string> ResolveRegion(const std::string& flag, const EnvLookup& env);
-
 // Reads the JSON a credential_process prints ({"Version": 1, "AccessKeyId", "SecretAccessKey",
 // "SessionToken", "Expiration"}); `what` names the command in errors. An Expiration in the past
 // is kExpiredCredentialsAdvice.

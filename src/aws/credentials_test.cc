@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 
+#include "aws/region.h"
 #include "aws/shared_files.h"
 
 namespace dfbench::aws {
@@ -82,12 +83,12 @@ TEST_F(CredentialsTest, NamedProfileFromConfigFileAndOverride) {
   auto c = LoadCredentials(Env());
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->access_key_id, "AKCFG");
-  EXPECT_EQ(ResolveRegion("", Env()), "us-west-2");
-  EXPECT_EQ(ResolveRegion("ap-south-1", Env()), "ap-south-1");
+  EXPECT_EQ(ResolveRegion("", Env()).name, "us-west-2");
+  EXPECT_EQ(ResolveRegion("ap-south-1", Env()).name, "ap-south-1");
   vars_["AWS_DEFAULT_REGION"] = "ca-central-1";
-  EXPECT_EQ(ResolveRegion("", Env()), "ca-central-1");
+  EXPECT_EQ(ResolveRegion("", Env()).name, "ca-central-1");
   vars_["AWS_REGION"] = "sa-east-1";
-  EXPECT_EQ(ResolveRegion("", Env()), "sa-east-1");
+  EXPECT_EQ(ResolveRegion("", Env()).name, "sa-east-1");
 
   // The credentials file wins over the config file for the same profile.
   Write(home_ / ".aws/credentials",
@@ -107,7 +108,7 @@ TEST_F(CredentialsTest, FilesFromTheirVariables) {
   auto c = LoadCredentials(Env());
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->access_key_id, "AKCI");
-  EXPECT_EQ(ResolveRegion("", Env()), "eu-north-1");
+  EXPECT_EQ(ResolveRegion("", Env()).name, "eu-north-1");
 }
 
 TEST_F(CredentialsTest, MissingProfileAndNoCredentials) {
@@ -115,7 +116,7 @@ TEST_F(CredentialsTest, MissingProfileAndNoCredentials) {
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(c.error().message.find("no AWS credentials"), std::string::npos);
-  EXPECT_EQ(ResolveRegion("", Env()), std::nullopt);
+  EXPECT_EQ(ResolveRegion("", Env()).source, "default");
 
   vars_["AWS_PROFILE"] = "nope";
   c = LoadCredentials(Env());

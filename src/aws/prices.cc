@@ -43,11 +43,11 @@ constexpr Family kFamilies[] = {
 };
 
 // Regional prices relative to us-east-1 (their c6i/c7g/m6i prices, which agree within ~2%).
-struct Region {
+struct RegionFactor {
   std::string_view name;
   double factor;
 };
-constexpr Region kRegions[] = {
+constexpr RegionFactor kRegions[] = {
     {"us-east-1", 1.0},  {"us-east-2", 1.0},     {"us-west-2", 1.0},
     {"eu-west-1", 1.12}, {"eu-central-1", 1.15}, {"ap-northeast-1", 1.26},
 };
@@ -74,7 +74,7 @@ std::optional<double> HourlyPrice(const std::string& instance_type, const std::s
   auto s = std::find_if(std::begin(kSizes), std::end(kSizes),
                         [&](const SizeUnits& x) { return x.size == size; });
   auto r = std::find_if(std::begin(kRegions), std::end(kRegions),
-                        [&](const Region& x) { return x.name == region; });
+                        [&](const RegionFactor& x) { return x.name == region; });
   if (f == std::end(kFamilies) || s == std::end(kSizes) || r == std::end(kRegions) ||
       !Offers(f->sizes, size)) {
     return std::nullopt;

@@ -43,14 +43,20 @@ std::string AmiParameterName(Arch arch) {
   return arch == Arch::kArm64 ? "UbuntuAmiArm64" : "UbuntuAmiAmd64";
 }
 
+// The tags of a resource as YAML list items, each line starting with `indent`.
+std::string TagList(const FleetPlan& plan, const std::string& name, const std::string& indent,
+                    const std::string& role = "") {
+  auto item = [&](const std::string& key, const std::string& value) {
+    return indent + "- Key: " + key + "\n" + indent + "  Value: " + Quote(value) + "\n";
+  };
+  std::string out = item("Name", name) + item("\"dfbench:setup\"", plan.setup_id);
+  if (!role.empty()) out += item("\"dfbench:role\"", role);
+  return out;
+}
+
 // The Tags block of a resource, indented for a resource's Properties.
 std::string Tags(const FleetPlan& plan, const std::string& name, const std::string& role = "") {
-  std::string out = "      Tags:\n";
-  out += "        - Key: Name\n          Value: " + Quote(name) + "\n";
-  out += "        - Key: \"dfbench:setup\"\n          Value: " + Quote(plan.setup_id) + "\n";
-  if (!role.empty())
-    out += "        - Key: \"dfbench:role\"\n          Value: " + Quote(role) + "\n";
-  return out;
+  return "      Tags:\n" + TagList(plan, name, "        ", role);
 }
 
 // The VPC, its public subnet and the route to the internet. Tagged resources take `{tags}`.
@@ -96,9 +102,11 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
                       fmt::arg("tags", Tags(plan, base)));
 }
 
-// SSH from anywhere; engine ports reachable only from instances in the group, never from the
-// internet. The key pair, and one placement group: the same rack for every instance, whose
-// sub-millisecond RTT keeps engine results comparable.
+// SSH only from the block of the SshCidr parameter (this machine's public address at setup);
+// engine ports reachable only from instances in the group, never from the internet. The key
+// pair, and one placement group: the same rack for every instance, whose sub-millisecond RTT
+// keeps engine results comparable. The launch template requires IMDSv2 (session tokens), as
+// accounts that enforce it refuse instances without.
 std::string Access(const FleetPlan& plan, const std::string& base) {
   return core::Format(
       R"(  SecurityGroup:
@@ -110,8 +118,8 @@ std::string Access(const FleetPlan& plan, const std::string& base) {
         - IpProtocol: tcp
           FromPort: 22
           ToPort: 22
-          CidrIp: 0.0.0.0/0
-          Description: SSH
+          CidrIp: !Ref SshCidr
+          Description: SSH from the machine running dfbench
 {tags}  SecurityGroupSelfIngress:
     Type: AWS::EC2::SecurityGroupIngress
     Properties:
@@ -128,9 +136,20 @@ std::string Access(const FleetPlan& plan, const std::string& base) {
     Type: AWS::EC2::PlacementGroup
     Properties:
       Strategy: cluster
-)",
-      fmt::arg("description", Quote(base + ": SSH from anywhere, all traffic only between fleet "
-                                           "instances")),
+{tags}  LaunchTemplate:
+    Type: AWS::EC2::LaunchTemplate
+    Properties:
+      LaunchTemplateData:
+        MetadataOptions:
+          HttpTokens: required
+          HttpEndpoint: enabled
+      TagSpecifications:
+        - ResourceType: launch-template
+          Tags:
+{template_tags})",
+      fmt::arg("description", Quote(base + ": SSH from one address block, all traffic only "
+                                           "between fleet instances")),
+      fmt::arg("template_tags", TagList(plan, base, "            ")),
       fmt::arg("key_name", Quote(base)), fmt::arg("public_key", Quote(plan.public_key)),
       fmt::arg("tags", Tags(plan, base)));
 }
@@ -147,10 +166,12 @@ std::string InstanceResource(const FleetPlan& plan, const std::string& base,
   y += "      KeyName: !Ref KeyPair\n      SubnetId: !Ref Subnet\n";
   y += "      SecurityGroupIds:\n        - !GetAtt SecurityGroup.GroupId\n";
   y += "      PlacementGroupName: !Ref PlacementGroup\n";
+  y += "      LaunchTemplate:\n        LaunchTemplateId: !Ref LaunchTemplate\n";
+  y += "        Version: !GetAtt LaunchTemplate.LatestVersionNumber\n";
   // Engines, memtier and dfly_bench builds do not fit the image's 8 GiB root volume.
   y += "      BlockDeviceMappings:\n        - DeviceName: /dev/sda1\n          Ebs:\n";
   y += "            VolumeSize: 40\n            VolumeType: gp3\n";
-  y += "            DeleteOnTermination: true\n";
+  y += "            DeleteOnTermination: true\n            Encrypted: true\n";
   y += Tags(plan, base + "-" + role, role);
   return y;
 }
@@ -265,6 +286,12 @@ std::string RenderTemplate(const FleetPlan& plan) {
                " instances") +
          "\n";
   }
+  // Not in the plan: the address is found when setup runs, so a template rendered earlier
+  // (`template`, --dry-run) is the one applied.
+  y += "  SshCidr:\n    Type: String\n";
+  y += "    AllowedPattern: \"^([0-9]{1,3}\\\\.){3}[0-9]{1,3}/([0-9]|[12][0-9]|3[0-2])$\"\n";
+  y += "    Description: \"The only addresses SSH (22) is open to: this machine's at setup, or "
+       "--ssh-cidr\"\n";
   y += "Resources:\n";
   y += Network(plan, base);
   y += Access(plan, base);

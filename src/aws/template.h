@@ -3,10 +3,12 @@
 // applies. One stack holds everything, so DeleteStack removes everything.
 //
 // Resources: a VPC with one public subnet (public IPs on launch), an internet gateway and a
-// route table with the default route; a security group open on 22 to the world and on every
-// port only within itself (engine ports never public); the SSH key pair from the plan's public
-// key; a cluster placement group; the server, client and N replica instances on Canonical's
-// Ubuntu AMIs (SSM parameters, one per architecture used). Everything carries the tag
+// route table with the default route; a security group open on 22 only to the block of the
+// SshCidr parameter (given at CreateStack: this machine's address /32, or --ssh-cidr) and on
+// every port only within itself (engine ports never public); the SSH key pair from the plan's
+// public key; a cluster placement group; a launch template that requires IMDSv2; the server,
+// client and N replica instances on Canonical's Ubuntu AMIs (SSM parameters, one per
+// architecture used) with encrypted root volumes. Every resource that takes tags carries
 // `dfbench:setup` = setup id. Outputs: each role's instance id, public and private IP.
 #pragma once
 

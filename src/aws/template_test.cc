@@ -31,7 +31,8 @@ TEST(TemplateTest, HoldsTheWholeFleet) {
        {"AWS::EC2::VPC", "AWS::EC2::Subnet", "AWS::EC2::InternetGateway",
         "AWS::EC2::VPCGatewayAttachment", "AWS::EC2::RouteTable", "AWS::EC2::Route",
         "AWS::EC2::SubnetRouteTableAssociation", "AWS::EC2::SecurityGroup",
-        "AWS::EC2::SecurityGroupIngress", "AWS::EC2::KeyPair", "AWS::EC2::PlacementGroup"}) {
+        "AWS::EC2::SecurityGroupIngress", "AWS::EC2::KeyPair", "AWS::EC2::PlacementGroup",
+        "AWS::EC2::LaunchTemplate"}) {
     EXPECT_EQ(Count(y, "Type: " + std::string(type) + "\n"), 1u) << type;
   }
   EXPECT_EQ(Count(y, "Type: AWS::EC2::Instance\n"), 4u);
@@ -44,18 +45,30 @@ TEST(TemplateTest, HoldsTheWholeFleet) {
   EXPECT_NE(y.find("Strategy: cluster"), std::string::npos);
   EXPECT_NE(y.find("PublicKeyMaterial: \"ssh-rsa AAAAB3Nza test@example\""), std::string::npos);
   EXPECT_EQ(Count(y, "PlacementGroupName: !Ref PlacementGroup"), 4u);
-  EXPECT_EQ(Count(y, "Key: \"dfbench:setup\"\n          Value: \"perf-may\""), 10u);
+  // VPC, subnet, gateway, route table, security group, key pair, placement group, 4 instances.
+  EXPECT_EQ(Count(y, "Key: \"dfbench:setup\"\n          Value: \"perf-may\""), 11u);
+  EXPECT_EQ(Count(y, "Key: \"dfbench:setup\"\n              Value: \"perf-may\""), 1u);  // launch
 }
 
-TEST(TemplateTest, OnlySshIsOpenToTheWorld) {
+TEST(TemplateTest, OnlySshIsOpenAndOnlyToTheGivenBlock) {
   const std::string y = RenderTemplate(Plan(1));
   EXPECT_EQ(Count(y, "CidrIp:"), 1u);
-  EXPECT_NE(y.find("FromPort: 22\n          ToPort: 22\n          CidrIp: 0.0.0.0/0"),
+  EXPECT_NE(y.find("FromPort: 22\n          ToPort: 22\n          CidrIp: !Ref SshCidr"),
             std::string::npos);
+  EXPECT_NE(y.find("  SshCidr:\n    Type: String\n"), std::string::npos);
+  EXPECT_EQ(y.find("0.0.0.0/0\n          Description: SSH"), std::string::npos);
   EXPECT_NE(y.find("IpProtocol: \"-1\"\n      SourceSecurityGroupId: !GetAtt "
                    "SecurityGroup.GroupId"),
             std::string::npos);
   EXPECT_EQ(y.find("6379"), std::string::npos);
+}
+
+// What accounts that enforce guardrails require of every instance.
+TEST(TemplateTest, InstancesRequireImdsV2AndEncryptTheirVolumes) {
+  const std::string y = RenderTemplate(Plan(1));
+  EXPECT_NE(y.find("MetadataOptions:\n          HttpTokens: required\n"), std::string::npos);
+  EXPECT_EQ(Count(y, "LaunchTemplateId: !Ref LaunchTemplate\n"), 3u);
+  EXPECT_EQ(Count(y, "Encrypted: true\n"), 3u);
 }
 
 TEST(TemplateTest, OutputsEveryInstance) {

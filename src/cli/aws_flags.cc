@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "aws/prices.h"
+#include "aws/region.h"
 #include "cli/flag_ranges.h"
 #include "core/log.h"
 
@@ -51,7 +52,9 @@ void AddAwsFleetFlags(CLI::App* sub, AwsFleetFlags* f) {
   sub->add_option("--ubuntu-version", f->ubuntu_version,
                   "Ubuntu release of every host: 20.04, 22.04 or 24.04 (Canonical's AMIs)")
       ->capture_default_str();
-  sub->add_option("--region", f->region, "AWS region")->capture_default_str();
+  sub->add_option("--region", f->region,
+                  "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, the profile's region, "
+                  "else us-east-1)");
 }
 
 void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) {
@@ -59,6 +62,7 @@ void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) 
   if (o->provider != state::ProviderKind::kAws) return;
   const aws::FleetPlan plan = ToFleetPlan(flags, o->id, kPlanCheckKey);
   o->aws.region = plan.region;
+  o->aws.region_source = aws::ResolveRegion(flags.region, aws::ProcessEnv()).source;
   o->aws.server = plan.server;
   o->aws.client = plan.client;
   o->aws.replica = plan.replica;
@@ -70,13 +74,17 @@ void ApplyAwsFleetFlags(const AwsFleetFlags& flags, scenarios::SetupOptions* o) 
 aws::FleetPlan ToFleetPlan(const AwsFleetFlags& f, const std::string& setup_id,
                            const std::string& public_key) {
   static const std::regex kRegion("[a-z]{2}(-[a-z]+)+-[0-9]+");
-  if (!std::regex_match(f.region, kRegion)) {
+  const aws::Region region = aws::ResolveRegion(f.region, aws::ProcessEnv());
+  if (!std::regex_match(region.name, kRegion)) {
     ExitWith(core::ErrorKind::kUsage,
-             "--region " + f.region + ": not an AWS region name (e.g. us-east-1)");
+             (region.source == "--region"
+                  ? "--region " + region.name
+                  : "the region " + region.name + " (from " + region.source + ")") +
+                 ": not an AWS region name (e.g. us-east-1)");
   }
   aws::FleetPlan plan;
   plan.setup_id = setup_id;
-  plan.region = f.region;
+  plan.region = region.name;
   plan.server = {f.server_instance, ArchOrExit(f.server_arch, "--server-arch")};
   plan.client = {f.client_instance, ArchOrExit(f.client_arch, "--client-arch")};
   plan.replica = {

@@ -14,7 +14,7 @@
 namespace dfbench::cli {
 
 struct AwsFleetFlags {
-  std::string region = "us-east-1";
+  std::string region;  // "" = the AWS CLI's chain (aws/region.h)
   std::string server_instance = "c6i.2xlarge";
   std::string client_instance = "c5.2xlarge";
   std::string server_arch = "x86_64";

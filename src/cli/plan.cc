@@ -94,17 +94,21 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
 std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   const aws::FleetPlan fleet = providers::FleetPlanOf(o.aws, o.id, "");
   const std::string dir = state::SetupDir(o.id).string();
-  std::string p =
-      core::Format("dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS):\n",
-                   quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region);
+  std::string p = core::Format(
+      "dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS; "
+      "region from {}):\n",
+      quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region, o.aws.region_source);
   for (const auto& role : aws::FleetRoles(fleet)) {
     const aws::InstanceSpec& spec = aws::InstanceOf(fleet, role);
     p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
                       o.aws.ubuntu_version);
   }
   p += "  cost: " + CostLine(fleet) + ", billed until '" + state::DestroyCommand(o.id) + "'\n";
-  p += "  network: a VPC with one public subnet, SSH (22) open to the world, engine ports only "
-       "between these instances, one cluster placement group\n";
+  p += "  network: a VPC with one public subnet, SSH (22) open only to " +
+       (o.aws.ssh_cidr.empty() ? "this machine's public address (/32, learned at setup)"
+                               : o.aws.ssh_cidr + " (--ssh-cidr)") +
+       ", engine ports only between these instances, one cluster placement group; instances "
+       "require IMDSv2 and encrypt their volumes\n";
   p += "  SSH key: a new 4096-bit RSA pair under " + dir + "/ssh (its public half becomes the " +
        "stack's key pair); log in as " + (o.ssh.user.empty() ? "ubuntu" : o.ssh.user) + "\n";
   p += "  template: saved as " + dir + "/stack.yaml before any AWS call\n";
@@ -191,14 +195,19 @@ void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
 std::string DestroyPlan(const state::SetupState& s) {
   if (s.provider == state::ProviderKind::kAws) {
     const state::AwsRecord aws = s.provider_data.aws.value_or(state::AwsRecord{});
-    std::string p =
-        !aws.stack_id.empty()
-            ? core::Format(
-                  "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account "
-                  "{}):\n",
-                  s.id, providers::RecordedStackName(s), s.region,
-                  aws.account.empty() ? "?" : aws.account)
-            : core::Format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
+    std::string p;
+    if (!aws.stack_id.empty()) {
+      p = core::Format(
+          "dfbench: destroy {} will delete the CloudFormation stack {} in {} (AWS account {}):\n",
+          s.id, providers::RecordedStackName(s), s.region, aws.account.empty() ? "?" : aws.account);
+    } else if (!aws.create_token.empty()) {
+      p = core::Format(
+          "dfbench: destroy {} will ask AWS for the stack {} in {} (its CreateStack got no clear "
+          "answer) and delete it if it is there:\n",
+          s.id, providers::RecordedStackName(s), s.region);
+    } else {
+      p = core::Format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
+    }
     for (const auto& i : aws.instances) {
       p += core::Format("  {:<10} {} {} at {}\n", i.role, i.id, i.type, i.public_ip);
     }

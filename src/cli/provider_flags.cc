@@ -46,6 +46,7 @@ constexpr FlagRule kFlagRules[] = {
       "--ssh-wait"},
      kAws,
      Advice::kFleet},
+    {{"--ssh-cidr"}, kAws, Advice::kFleet},
     {{"--server", "--client", "--replica", "--server-private-ip", "--client-private-ip",
       "--replica-private-ip"},
      kSsh,

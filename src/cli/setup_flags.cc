@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "aws/caller_address.h"
 #include "cli/confirm.h"
 #include "cli/flag_ranges.h"
 #include "cli/plan.h"
@@ -46,6 +47,9 @@ void AddSetupTargetFlags(CLI::App* sub, SetupTargetFlags* f) {
     const FlagGroup group(sub, "AWS fleet");
     AddRangedOption(sub, "--ssh-wait", &f->ssh_wait, NumberKind::kDuration,
                     "How long new instances get to accept SSH before setup fails (30s, 10m)");
+    sub->add_option("--ssh-cidr", f->ssh_cidr,
+                    "The only IPv4 block SSH (22) to the fleet is open to (default: this "
+                    "machine's public address /32, asked of checkip.amazonaws.com at setup)");
   }
   AddEndpointFlags(sub, &f->endpoint);
   AddPortFlag(sub, &f->port);
@@ -87,6 +91,11 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
                "--ssh-wait " + f.ssh_wait + ": a positive duration, e.g. 30s or 10m");
     }
     o->aws.ssh_wait = std::chrono::ceil<std::chrono::seconds>(*wait);
+    if (!f.ssh_cidr.empty() && !aws::IsIpv4Cidr(f.ssh_cidr)) {
+      ExitWith(core::ErrorKind::kUsage,
+               "--ssh-cidr " + f.ssh_cidr + ": an IPv4 block such as 203.0.113.7/32");
+    }
+    o->aws.ssh_cidr = f.ssh_cidr;
     // Before the plan is confirmed and any AWS call: a client with no load generator to upload
     // would only be found out once the stack is up and billed.
     OrExit(providers::CheckClientLoadgen(o->aws.client));

@@ -25,6 +25,7 @@ struct SetupTargetFlags {
   AwsFleetFlags fleet;
   EndpointFlags endpoint;
   std::string ssh_wait = "10m";  // aws: how long new instances get to accept the key over SSH
+  std::string ssh_cidr;          // aws: "" = this machine's public address /32, found at setup
   int port = 0;
   bool no_pin = false;
   bool yes = false;

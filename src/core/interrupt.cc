@@ -21,6 +21,9 @@ void InstallInterruptHandlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // A dropped SSH session to the machine running dfbench: the same orderly stop, so what is
+  // still running (a stack, an engine) is named or cleaned up as on Ctrl+C.
+  sigaction(SIGHUP, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
 }
 

@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM become a flag that long waits poll, so every exit path unwinds through the
+// SIGINT/SIGTERM/SIGHUP become a flag that long waits poll, so every exit path unwinds through the
 // RAII guards that stop engines and restore the setup's status.
 #pragma once
 
@@ -6,13 +6,13 @@
 
 namespace dfbench::core {
 
-// Installs handlers for SIGINT and SIGTERM that only record the signal. Call once, early.
+// Installs handlers for SIGINT, SIGTERM and SIGHUP that only record the signal. Call once, early.
 void InstallInterruptHandlers();
 
-// True once SIGINT or SIGTERM arrived.
+// True once SIGINT, SIGTERM or SIGHUP arrived.
 bool InterruptRequested();
 
-// The signal that arrived (SIGINT or SIGTERM), or 0.
+// The signal that arrived (SIGINT, SIGTERM or SIGHUP), or 0.
 int InterruptSignal();
 
 // Sleeps for `duration` in short slices; returns false (early) if an interrupt arrived.

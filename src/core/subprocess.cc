@@ -105,6 +105,7 @@ Result<ChildSetup> PrepareChild(const std::vector<std::string>& argv, const std:
   signal(SIGPIPE, SIG_DFL);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
   const int in = child.stdin_fd >= 0 ? child.stdin_fd : open("/dev/null", O_RDONLY);
   if (in >= 0) dup2(in, 0);
   if (child.stdout_fd >= 0) dup2(child.stdout_fd, 1);

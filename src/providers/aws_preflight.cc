@@ -108,7 +108,7 @@ core::Status CheckKeyMaterial(const KeyPair& key) {
 
 std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aws::FleetPlan& plan,
                                            const KeyPair& key, const aws::Client& client,
-                                           std::string* account) {
+                                           aws::CallerIdentity* caller) {
   std::vector<PreflightCheck> checks;
   checks.push_back({.what = "instance types and architectures", .run = [&plan] {
                       std::vector<std::string> warnings;  // shown with the plan already
@@ -121,10 +121,10 @@ std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aw
     checks.push_back(EnginesCheck(request, plan.ubuntu_version, plan.replica.arch, "replicas",
                                   /*replicas_only=*/true));
   }
-  checks.push_back({.what = "AWS credentials", .run = [&client, account]() -> core::Status {
+  checks.push_back({.what = "AWS credentials", .run = [&client, caller]() -> core::Status {
                       auto identity = aws::GetCallerIdentity(client);
                       if (!identity) return tl::unexpected(identity.error());
-                      *account = identity->account;
+                      *caller = *identity;
                       core::Notef("AWS account {} ({}), region {}", identity->account,
                                   identity->arn, client.region());
                       return core::Ok();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aws/client.h"
+#include "aws/sts.h"
 #include "aws/template.h"
 #include "core/error.h"
 #include "engines/engine.h"
@@ -25,12 +26,12 @@ struct PreflightCheck {
 
 // The checks of one fleet, in the order they run: the plan's instance types and
 // architectures, the key pair, the engines for the server and for the replicas, the AWS
-// credentials (sts:GetCallerIdentity, whose account lands in `*account`), then the Ubuntu AMI
+// credentials (sts:GetCallerIdentity, whose answer lands in `*caller`), then the Ubuntu AMI
 // of each architecture in use (ssm:GetParameter). Reads, never launches: none is billed. The
-// checks refer to `request`, `plan`, `key`, `client` and `account`: run them while those live.
+// checks refer to `request`, `plan`, `key`, `client` and `caller`: run them while those live.
 std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aws::FleetPlan& plan,
                                            const KeyPair& key, const aws::Client& client,
-                                           std::string* account);
+                                           aws::CallerIdentity* caller);
 
 // Runs `checks` in order: the first refusal as it is (each check's line names what it
 // checked); else a line on stderr naming what passed.

@@ -133,10 +133,9 @@ TEST(AwsPreflightTest, FleetChecksRunLocalOnesFirstThenReads) {
   const KeyPair key{.public_line = "ssh-rsa AAAA x"};
   // Never called here: the checks are only listed.
   const aws::Client client(aws::Credentials{}, "us-east-1");
-  std::string account;
+  aws::CallerIdentity caller;
   std::vector<std::string> names;
-  for (const auto& c : FleetPreflight(request, plan, key, client, &account))
-    names.push_back(c.what);
+  for (const auto& c : FleetPreflight(request, plan, key, client, &caller)) names.push_back(c.what);
   EXPECT_EQ(names, (std::vector<std::string>{"instance types and architectures", "the SSH key pair",
                                              "engines for the server (Ubuntu 24.04 arm64)",
                                              "engines for the replicas (Ubuntu 24.04 arm64)",

@@ -12,7 +12,11 @@ std::optional<BilledStack> BilledStackOf(const state::SetupState& s) {
   if (s.provider != state::ProviderKind::kAws || s.status == state::SetupStatus::kDestroyed) {
     return std::nullopt;
   }
-  if (!s.provider_data.aws || s.provider_data.aws->stack_id.empty()) return std::nullopt;
+  // A CreateStack whose reply never came counts: the stack may be running.
+  if (!s.provider_data.aws ||
+      (s.provider_data.aws->stack_id.empty() && s.provider_data.aws->create_token.empty())) {
+    return std::nullopt;
+  }
   const state::AwsRecord& recorded = *s.provider_data.aws;
   BilledStack stack{.setup_id = s.id,
                     .stack_name = RecordedStackName(s),

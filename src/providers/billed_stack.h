@@ -22,8 +22,8 @@ struct BilledStack {
 };
 
 // The stack `state` holds: an aws setup, not destroyed, whose stack id is recorded (setup
-// records it as soon as CreateStack answers and forgets it once the stack is known gone).
-// nullopt otherwise.
+// records it as soon as CreateStack answers and forgets it once the stack is known gone), or
+// whose CreateStack was sent without an answer that said what exists. nullopt otherwise.
 std::optional<BilledStack> BilledStackOf(const state::SetupState& state);
 
 // How long the stack has run by `now`, counted from the setup's creation (moments before

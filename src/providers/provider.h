@@ -82,6 +82,8 @@ struct SshRequest {
 // The fleet to provision in AWS: one CloudFormation stack (aws/template.h).
 struct AwsRequest {
   std::string region = "us-east-1";
+  std::string region_source = "default";  // where the region came from (aws::Region::source)
+  std::string ssh_cidr;  // "" = this machine's public address /32, learned at setup
   aws::InstanceSpec server{"c6i.2xlarge", aws::Arch::kX86_64};
   aws::InstanceSpec client{"c5.2xlarge", aws::Arch::kX86_64};
   aws::InstanceSpec replica{"c6i.2xlarge", aws::Arch::kX86_64};

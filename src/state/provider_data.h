@@ -75,7 +75,12 @@ struct AwsInstanceRecord {
 struct AwsRecord {
   std::string stack_name;
   std::string stack_id;  // "" before CreateStack, and once a failed stack is known to be gone
+  // The ClientRequestToken of a CreateStack that was sent and whose stack is not known yet
+  // (its reply lost): a stack may exist. "" before the call and once AWS said yes or no.
+  std::string create_token;
   std::string account;   // "" until the checks before launching learned it
+  std::string owner;     // the caller's ARN, as the stack's dfbench:owner tag says
+  std::string ssh_cidr;  // the only addresses SSH is open to
   std::string ubuntu_version;
   std::vector<AwsInstanceRecord> instances;
 };
@@ -146,9 +151,9 @@ void Fields(auto& v, results::FieldsOf<AwsInstanceRecord> auto& x) {
 }
 
 void Fields(auto& v, results::FieldsOf<AwsRecord> auto& x) {
-  DFBENCH_OPTIONAL_FIELDS(account)
+  DFBENCH_OPTIONAL_FIELDS(account, create_token)
   DFBENCH_FIELDS(instances)
-  DFBENCH_OPTIONAL_FIELDS(stack_id)
+  DFBENCH_OPTIONAL_FIELDS(owner, ssh_cidr, stack_id)
   DFBENCH_FIELDS(stack_name, ubuntu_version)
 }
 

@@ -10,6 +10,7 @@
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "emulated_fleet_test.h"
+#include "support/scoped_change.h"
 #include "support/test_data.h"
 
 namespace dfbench::testing {
@@ -23,8 +24,9 @@ using AwsCliTest = EmulatedFleetTest;
 // Setup flags on the bed: its hosts log in as root (EC2's Ubuntu would be "ubuntu").
 std::vector<std::string> SetupArgs(const std::string& command, const std::string& id, int replicas,
                                    const std::string& engines) {
-  return {command,     "--id",  id,           "--replicas", std::to_string(replicas),
-          "--engines", engines, "--ssh-user", "root",       "--yes"};
+  // The bed's hosts see SSH come from its bridge, 10.200.0.1.
+  return {command, "--id",       id,     "--replicas", std::to_string(replicas), "--engines",
+          engines, "--ssh-user", "root", "--ssh-cidr", "10.200.0.1/32",          "--yes"};
 }
 
 void ExpectFleetLabels(const json& results) {
@@ -47,7 +49,7 @@ TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
   EXPECT_EQ(core::ReadFile(dfb.SetupDir(id) / "stack.yaml").value_or(""), *previewed);
   EXPECT_TRUE(Contains(r.err,
                        "setup fleet will create the CloudFormation stack dfbench-fleet in "
-                       "us-east-1 (AWS):\n"))
+                       "us-east-1 (AWS; region from "))
       << r.err;
   EXPECT_TRUE(Contains(r.err, "cost: ~$1.020/hr on demand in us-east-1")) << r.err;
   json st = dfb.State(id);
@@ -126,15 +128,26 @@ TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
 }
 
 // Two client instances: planned and billed as such, set up as client and client-2, and a run
-// from both merged into one trial (the bed's third host takes the second client).
+// from both merged into one trial (the bed's third host takes the second client). The region
+// comes from the environment, as the AWS CLI takes it: the stack is made in eu-west-1.
 TEST_F(AwsCliTest, TwoClientInstancesShareTheLoad) {
   DfbenchRunner dfb("aws-clients");
+  ::setenv("AWS_REGION", "eu-west-1", 1);
+  const ScopedChange region(true, [] { ::unsetenv("AWS_REGION"); });
   CliResult r = dfb.Run(
       Concat(SetupArgs("setup", "two", 0, "redis"), {"--provider", "aws", "--client-count", "2"}),
       std::chrono::minutes(10));
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "stack dfbench-two in eu-west-1 (AWS; region from AWS_REGION):\n"))
+      << r.err;
   EXPECT_TRUE(Contains(r.err, "  client-2   c5.2xlarge x86_64, Ubuntu 22.04\n")) << r.err;
-  EXPECT_TRUE(Contains(r.err, "cost: ~$1.020/hr on demand in us-east-1")) << r.err;  // 3 hosts
+  EXPECT_TRUE(Contains(r.err, "/hr on demand in eu-west-1")) << r.err;
+  const aws::Client ireland(aws::Credentials{"testing", "testing", "", "test"}, "eu-west-1");
+  auto made = aws::DescribeStack(ireland, "dfbench-two");
+  ASSERT_TRUE(made) << made.error().message;
+  EXPECT_EQ(made->status, "CREATE_COMPLETE");
+  EXPECT_NE(made->id.find(":eu-west-1:"), std::string::npos) << made->id;
+  ExpectStackGone("two");  // nothing in us-east-1
   EXPECT_TRUE(Contains(r.err, "Uploading dfbench to the clients")) << r.err;
   const json st = dfb.State("two");
   EXPECT_EQ(st["provider_data"]["aws"]["instances"].size(), 3u);
@@ -157,7 +170,8 @@ TEST_F(AwsCliTest, TwoClientInstancesShareTheLoad) {
 
   r = dfb.Run({"destroy", "--id", "two", "--yes"});
   ASSERT_EQ(r.code, 0) << r.err;
-  ExpectStackGone("two");
+  auto gone = aws::DescribeStack(ireland, "dfbench-two");
+  EXPECT_FALSE(gone) << gone->status;
 }
 
 TEST_F(AwsCliTest, QuickstartDestroysUnlessSkipDestroy) {

@@ -75,8 +75,8 @@ class AwsFailedSetupTest : public EmulatedFleetTest {
 // Flags of a setup on the bed (its hosts log in as root) whose hosts get `wait` to take SSH.
 std::vector<std::string> FleetArgs(const std::string& command, const std::string& id,
                                    const std::string& wait) {
-  return {command, "--id",       id,     "--provider", "aws",        "--engines",
-          "redis", "--ssh-user", "root", "--yes",      "--ssh-wait", wait};
+  return {command,      "--id", id,      "--provider", "aws", "--engines",  "redis",
+          "--ssh-user", "root", "--yes", "--ssh-wait", wait,  "--ssh-cidr", "10.200.0.1/32"};
 }
 
 TEST_F(AwsFailedSetupTest, QuickstartDeletesTheStackWhenAHostNeverTakesSsh) {

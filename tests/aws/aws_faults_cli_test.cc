@@ -49,6 +49,10 @@ CliResult RunAgainst(const std::vector<std::string>& dfbench_argv, const std::st
                                    "AWS_PROFILE",
                                    "-u",
                                    "DFBENCH_PROVIDER",
+                                   "-u",
+                                   "AWS_REGION",
+                                   "-u",
+                                   "AWS_DEFAULT_REGION",
                                    "AWS_ENDPOINT_URL=" + endpoint,
                                    "AWS_ACCESS_KEY_ID=testing",
                                    "AWS_SECRET_ACCESS_KEY=testing",
@@ -144,6 +148,32 @@ TEST(AwsFaultsCli, ExpiredTokenGivesTheAdviceLine) {
   EXPECT_TRUE(fs::exists(runner.SetupDir("x") / "stack.yaml"));
 }
 
+// The region follows the AWS CLI's chain, and the plan names where it came from.
+TEST(AwsFaultsCli, TheRegionComesFromTheEnvironmentAndThePlanSaysSo) {
+  DfbenchRunner runner("aws-region");
+  const std::string dead = DeadEndpoint();
+  auto argv = runner.Argv({"setup", "--id", "r", "--provider", "aws", "--dry-run"});
+  argv.insert(argv.begin(), "AWS_REGION=eu-west-1");
+  CliResult r = RunAgainst(argv, dead);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "stack dfbench-r in eu-west-1 (AWS; region from AWS_REGION):\n"))
+      << r.err;
+  EXPECT_TRUE(Contains(r.err, "SSH (22) open only to this machine's public address")) << r.err;
+
+  argv = runner.Argv(
+      {"setup", "--id", "r2", "--provider", "aws", "--dry-run", "--ssh-cidr", "203.0.113.0/24"});
+  argv.insert(argv.begin(), "AWS_DEFAULT_REGION=ap-south-1");
+  r = RunAgainst(argv, dead);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.err, "in ap-south-1 (AWS; region from AWS_DEFAULT_REGION):\n")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "SSH (22) open only to 203.0.113.0/24 (--ssh-cidr)")) << r.err;
+
+  r = RunAgainst(runner, dead,
+                 {"setup", "--id", "r3", "--provider", "aws", "--ssh-cidr", "0.0.0.0", "--yes"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err, "dfbench: --ssh-cidr 0.0.0.0: an IPv4 block such as 203.0.113.7/32\n");
+}
+
 // --dry-run prints the plan and saves the template setup would apply (with the key pair it
 // embeds, which setup then reuses), and makes no AWS call: nothing listens at the endpoint.
 TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
@@ -156,7 +186,7 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   const fs::path dir = runner.SetupDir("plan");
   for (const std::string& line : std::vector<std::string>{
            "dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
-           "(AWS):\n",
+           "(AWS; region from --region):\n",
            "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
            "  client     c5.2xlarge x86_64, Ubuntu 22.04\n",
            "  replica-0  c6i.2xlarge x86_64, Ubuntu 22.04\n", "/hr on demand in eu-west-1",

@@ -44,6 +44,7 @@ class AwsProviderTest : public testing::EmulatedFleetTest {
     o.engines = {engines::FindEngine("redis")};
     o.ssh.user = testing::Testbed::kUser;
     o.aws.replicas = replicas;
+    o.aws.ssh_cidr = "10.200.0.1/32";  // where the bed's hosts see SSH come from
     return o;
   }
 
