@@ -1,13 +1,16 @@
 // The AWS region, found as the AWS CLI finds it, and what follows from it: the partition's
-// DNS suffix of every service endpoint.
+// DNS suffix of every service endpoint; and the regions an account can use.
 //
 //   const aws::Region r = aws::ResolveRegion(flags.region, aws::ProcessEnv());
 //   // r.name "eu-west-1", r.source "AWS_REGION"
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "aws/environment.h"
+#include "core/error.h"
 
 namespace dfbench::aws {
 
@@ -26,5 +29,14 @@ Region ResolveRegion(const std::string& flag, const EnvLookup& env);
 // The DNS suffix of the region's partition: "amazonaws.com.cn" for the China regions (cn-*),
 // "amazonaws.com" for the others (the standard partition and AWS GovCloud, us-gov-*).
 std::string DnsSuffix(const std::string& region);
+
+class Client;
+
+// The regions enabled for the account (ec2:DescribeRegions asked in the client's region), in
+// name order.
+core::Result<std::vector<std::string>> DescribeRegions(const Client& client);
+
+// Reads a DescribeRegionsResponse (pure; for tests).
+core::Result<std::vector<std::string>> ParseDescribeRegions(std::string_view xml);
 
 }  // namespace dfbench::aws

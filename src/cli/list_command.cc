@@ -1,12 +1,18 @@
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "aws/prices.h"
+#include "aws/region.h"
+#include "cli/bool_flag.h"
 #include "cli/commands.h"
 #include "core/format.h"
+#include "core/log.h"
 #include "core/table.h"
 #include "core/time_format.h"
+#include "providers/aws_orphans.h"
 #include "providers/billed_stack.h"
 #include "state/state.h"
 
@@ -83,12 +89,111 @@ int RunList(bool all) {
   return 0;
 }
 
+std::string Joined(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+struct AwsListFlags {
+  bool aws = false;
+  std::string regions;  // comma-separated; "" = the region the AWS CLI's chain gives
+  bool all_regions = false;
+  std::string output = "table";
+};
+
+std::string HourlyCostOf(const providers::TaggedStack& t) {
+  const aws::FleetCost cost = aws::EstimateFleetCost(t.instance_types, t.region);
+  return cost.known_per_hour > 0 ? core::Format("~${:.3f}", cost.known_per_hour) : "?";
+}
+
+// Every stack dfbench tagged in the chosen regions, and which local setup knows it.
+int RunListAws(const AwsListFlags& f) {
+  if (f.output != "table" && f.output != "json") {
+    ExitWith(core::ErrorKind::kUsage, "--output " + f.output + ": use table or json with --aws");
+  }
+  std::vector<std::string> regions;
+  if (!f.all_regions) {
+    std::istringstream in(f.regions);
+    for (std::string r; std::getline(in, r, ',');) {
+      if (!r.empty()) regions.push_back(r);
+    }
+    if (regions.empty()) regions.push_back(aws::ResolveRegion("", aws::ProcessEnv()).name);
+  }
+  core::Notef("listing the stacks tagged dfbench:setup in {}",
+              f.all_regions ? std::string("every region of the account") : Joined(regions, ", "));
+  const auto stacks = OrExit(providers::ListTaggedStacks(regions));
+  if (f.output == "json") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& t : stacks) {
+      const aws::FleetCost cost = aws::EstimateFleetCost(t.instance_types, t.region);
+      out.push_back({{"stack", t.name},
+                     {"stack_id", t.id},
+                     {"region", t.region},
+                     {"setup", t.setup_id},
+                     {"status", t.status},
+                     {"owner", t.owner},
+                     {"age_seconds", t.age.count()},
+                     {"instance_types", t.instance_types},
+                     {"hourly_usd", cost.known_per_hour},
+                     {"known_by", t.known_by}});
+    }
+    const std::string text = out.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  if (stacks.empty()) {
+    core::Note("no stack tagged dfbench:setup there");
+    return 0;
+  }
+  using Align = core::Table::Align;
+  core::Table table({"STACK", "REGION", "STATUS", "AGE", "INSTANCES", "$/HR", "LOCAL SETUP"},
+                    std::vector<Align>(7, Align::kLeft));
+  size_t orphans = 0;
+  for (const auto& t : stacks) {
+    orphans += t.known_by.empty();
+    table.AddRow({t.name, t.region, t.status, core::FormatAge(t.age),
+                  t.instance_types.empty() ? "-" : Joined(t.instance_types, ","), HourlyCostOf(t),
+                  t.known_by.empty() ? "none (orphan)" : t.known_by});
+  }
+  const std::string out = table.Render();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (orphans > 0) {
+    core::Notef(
+        "{} stack(s) no setup here knows; remove one with: dfbench destroy --stack NAME "
+        "--region REGION",
+        orphans);
+  }
+  return 0;
+}
+
 }  // namespace
 
 void AddList(CLI::App* sub, Action* action) {
   auto all = std::make_shared<bool>(false);
   AddBoolFlag(sub, "--all", all.get(), "Include destroyed setups");
-  sub->callback([all, action] { *action = [all] { return RunList(*all); }; });
+  auto aws = std::make_shared<AwsListFlags>();
+  {
+    const FlagGroup group(sub, "AWS stacks");
+    AddBoolFlag(sub, "--aws", &aws->aws,
+                "List the CloudFormation stacks tagged dfbench:setup in AWS, known to a setup "
+                "here or not (orphans), with their age and hourly cost");
+    sub->add_option("--region", aws->regions,
+                    "With --aws: the regions to look in, comma-separated (default: the AWS CLI's "
+                    "region)");
+    AddBoolFlag(sub, "--all-regions", &aws->all_regions,
+                "With --aws: every region enabled for the account");
+    sub->add_option("--output", aws->output, "With --aws: table or json")->capture_default_str();
+  }
+  sub->callback([all, aws, action] {
+    if (!aws->aws && (!aws->regions.empty() || aws->all_regions || aws->output != "table")) {
+      ExitWith(core::ErrorKind::kUsage, "--region, --all-regions and --output need --aws");
+    }
+    if (!aws->regions.empty() && aws->all_regions) {
+      ExitWith(core::ErrorKind::kUsage, "--region and --all-regions: give one of them");
+    }
+    *action = [all, aws] { return aws->aws ? RunListAws(*aws) : RunList(*all); };
+  });
 }
 
 }  // namespace dfbench::cli

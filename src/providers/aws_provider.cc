@@ -171,8 +171,11 @@ core::Status AwsProvider::Destroy(state::SetupState* s) {
     } else if (described.error().kind != core::ErrorKind::kNotFound) {
       return tl::unexpected(described.error());
     }
-    if (!stack || stack->status == "DELETE_COMPLETE") {
-      core::Notef("the stack {} is not in AWS ({}): nothing to delete", stack_name, s->region);
+    if ((!stack || stack->status == "DELETE_COMPLETE") && !recorded.stack_id.empty()) {
+      core::Notef("the stack {} is already gone", stack_name);
+    } else if (!stack || stack->status == "DELETE_COMPLETE") {
+      core::Notef("AWS has no stack {} in {}: its CreateStack created nothing", stack_name,
+                  s->region);
     } else {
       core::Notef("deleting the stack {} ({})", stack_name, stack->status);
       if (auto st = DeleteAndWait(*client, stack->id); !st) return st;
