@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 
 #include "aws/api_error.h"
@@ -12,9 +13,9 @@ namespace dfbench::aws {
 namespace {
 
 using testing::ScriptedHttpServer;
-using testing::ScriptedReply;
+using testing::SignedWith;
 
-EnvLookup Vars(std::map<std::string, std::string> vars) {
+EnvLookup Vars(const std::map<std::string, std::string>& vars) {
   return [vars](const std::string& name) -> std::optional<std::string> {
     auto it = vars.find(name);
     if (it == vars.end()) return std::nullopt;
@@ -183,6 +184,68 @@ TEST(ClientTest, UnreachableEndpointIsAnEnvironmentError) {
   EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(id.error().message.find("sts:GetCallerIdentity: cannot reach"), std::string::npos)
       << id.error().message;
+}
+
+TEST(ClientTest, UnsignedClientSendsNoAuthorization) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  const Client client = Client::Unsigned("us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}));
+  ASSERT_TRUE(GetCallerIdentity(client));
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests()[0].find("Authorization:"), std::string::npos) << server.requests()[0];
+  EXPECT_EQ(server.requests()[0].find("X-Amz-Security-Token"), std::string::npos);
+  EXPECT_EQ(client.credentials().access_key_id, "");
+}
+
+TEST(ClientTest, CredentialsDueWithinFiveMinutesAreRefreshed) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  std::time_t now = 1'000'000;
+  std::atomic<int> resolved = 0;
+  auto provider = std::make_shared<CredentialProvider>(
+      [&]() -> core::Result<Credentials> {
+        const int n = ++resolved;
+        return Credentials{.access_key_id = "AKID" + std::to_string(n),
+                           .secret_access_key = "s",
+                           .session_token = "t" + std::to_string(n),
+                           .source = "test",
+                           .expiration = now + 3600};
+      },
+      std::nullopt, [&] { return now; });
+  const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
+
+  ASSERT_TRUE(GetCallerIdentity(client));  // first use: resolved once
+  now += 3600 - 301;                       // 5 min 1 s left: still used
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(resolved, 1);
+  now += 2;  // 4 min 59 s left: resolved again before the request
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(resolved, 2);
+  EXPECT_EQ(client.credentials().access_key_id, "AKID2");
+
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(SignedWith(requests[0]), "AKID1");
+  EXPECT_EQ(SignedWith(requests[1]), "AKID1");
+  EXPECT_EQ(SignedWith(requests[2]), "AKID2");
+  EXPECT_NE(requests[2].find("X-Amz-Security-Token: t2"), std::string::npos);
+}
+
+TEST(ClientTest, FailedRefreshKeepsCredentialsUntilTheyExpire) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  std::time_t now = 1'000'000;
+  auto provider = std::make_shared<CredentialProvider>(
+      []() -> core::Result<Credentials> {
+        return core::Fail(core::ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
+      },
+      Credentials{"AKOLD", "s", "t", "test", now + 120}, [&] { return now; });
+  const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
+  ASSERT_TRUE(GetCallerIdentity(client));  // due, refresh fails, still valid for 2 min
+  EXPECT_EQ(SignedWith(server.requests()[0]), "AKOLD");
+  now += 121;
+  auto id = GetCallerIdentity(client);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_EQ(id.error().message, kExpiredCredentialsAdvice);
+  EXPECT_EQ(server.requests().size(), 1u);  // nothing sent with expired credentials
 }
 
 }  // namespace

@@ -12,27 +12,6 @@ namespace {
 
 using core::ErrorKind;
 
-// "2026-12-01T04:00:00Z", "...T04:00:00.123Z" or "...T04:00:00+00:00" (the AWS CLI's form).
-// Seconds since the epoch (time_t, so that far-future dates do not overflow a time_point).
-std::optional<std::time_t> ParseExpiration(const std::string& s) {
-  std::tm tm{};
-  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (rest == nullptr) return std::nullopt;
-  if (*rest == '.') {
-    ++rest;
-    while (*rest >= '0' && *rest <= '9') ++rest;
-  }
-  long offset_s = 0;
-  if (*rest == '+' || *rest == '-') {
-    int hh = 0, mm = 0;
-    if (std::sscanf(rest + 1, "%2d:%2d", &hh, &mm) != 2) return std::nullopt;
-    offset_s = (*rest == '+' ? 1 : -1) * (hh * 3600L + mm * 60L);
-  } else if (*rest != 'Z' && *rest != '\0') {
-    return std::nullopt;
-  }
-  return timegm(&tm) - offset_s;
-}
-
 std::string LastLine(const std::string& text) {
   size_t end = text.find_last_not_of(" \n\r\t");
   if (end == std::string::npos) return "";
@@ -62,6 +41,26 @@ core::Result<Credentials> RunCredentialCommand(const std::vector<std::string>& a
 
 }  // namespace
 
+std::optional<std::time_t> ParseExpiration(const std::string& s) {
+  std::tm tm{};
+  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (rest == nullptr) return std::nullopt;
+  if (*rest == '.') {
+    ++rest;
+    while (*rest >= '0' && *rest <= '9') ++rest;
+  }
+  long offset_s = 0;
+  if (*rest == '+' || *rest == '-') {
+    int hh = 0, mm = 0;
+    if (std::sscanf(rest + 1, "%2d:%2d", &hh, &mm) != 2) return std::nullopt;
+    offset_s = (*rest == '+' ? 1 : -1) * (hh * 3600L + mm * 60L);
+  } else if (*rest != 'Z' && *rest != '\0') {
+    return std::nullopt;
+  }
+  // time_t, so that far-future dates do not overflow a time_point.
+  return timegm(&tm) - offset_s;
+}
+
 std::string ProfileName(const EnvLookup& env) {
   return env("AWS_PROFILE").value_or("default");
 }
@@ -84,11 +83,11 @@ core::Result<Credentials> ParseProcessCredentials(const std::string& json,
                       what + " printed no AccessKeyId and SecretAccessKey");
   }
   if (const std::string exp = doc.value("Expiration", ""); !exp.empty()) {
-    auto when = ParseExpiration(exp);
-    if (!when) {
+    c.expiration = ParseExpiration(exp);
+    if (!c.expiration) {
       return core::Fail(ErrorKind::kEnvironment, what + " printed a malformed Expiration: " + exp);
     }
-    if (*when <= std::time(nullptr)) {
+    if (*c.expiration <= std::time(nullptr)) {
       return core::Fail(ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
     }
   }

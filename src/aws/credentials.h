@@ -9,6 +9,7 @@
 //   if (!creds) return tl::unexpected(creds.error());   // one line, kind kEnvironment
 #pragma once
 
+#include <ctime>
 #include <optional>
 #include <string>
 
@@ -29,6 +30,8 @@ struct Credentials {
   // Where they came from, for messages: "environment", "profile dev", "profile dev
   // (credential_process)", "profile dev (aws configure export-credentials)".
   std::string source;
+  // Seconds since the epoch when temporary credentials lapse; nullopt for long-term keys.
+  std::optional<std::time_t> expiration;
 };
 
 // The profile in use: AWS_PROFILE, else "default".
@@ -48,5 +51,9 @@ std::optional<std::string> ResolveRegion(const std::string& flag, const EnvLooku
 // "SessionToken", "Expiration"}); `what` names the command in errors. An Expiration in the past
 // is kExpiredCredentialsAdvice.
 core::Result<Credentials> ParseProcessCredentials(const std::string& json, const std::string& what);
+
+// An AWS timestamp ("2026-12-01T04:00:00Z", "...T04:00:00.123Z", "...T04:00:00+00:00") as
+// seconds since the epoch; nullopt when malformed.
+std::optional<std::time_t> ParseExpiration(const std::string& s);
 
 }  // namespace dfbench::aws
