@@ -248,5 +248,32 @@ TEST(ClientTest, FailedRefreshKeepsCredentialsUntilTheyExpire) {
   EXPECT_EQ(server.requests().size(), 1u);  // nothing sent with expired credentials
 }
 
+TEST(ClientTest, TemporaryCredentialsAreResolvedAgainThroughTheChain) {
+  // The chain's second answer comes from the container endpoint; the first credentials lapse
+  // in a minute, so the first request already signs with the refreshed ones.
+  ScriptedHttpServer sts({{200, kIdentity}});
+  ScriptedHttpServer container(
+      {{200, R"({"AccessKeyId": "AKNEW", "SecretAccessKey": "s", "Token": "t",
+                 "Expiration": "2999-01-01T00:00:00Z"})"}});
+  auto env = Vars({{"AWS_ENDPOINT_URL", sts.url()},
+                   {"AWS_CONTAINER_CREDENTIALS_FULL_URI", container.url() + "/creds"},
+                   {"AWS_EC2_METADATA_DISABLED", "true"},
+                   {"AWS_CONFIG_FILE", "/nonexistent/config"},
+                   {"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"}});
+  const Client client(Credentials{"AKOLD", "s", "t", "test", std::time(nullptr) + 60}, "us-east-1",
+                      env, Quick());
+  ASSERT_TRUE(GetCallerIdentity(client));
+  ASSERT_EQ(sts.requests().size(), 1u);
+  EXPECT_EQ(SignedWith(sts.requests()[0]), "AKNEW");
+  EXPECT_EQ(container.requests().size(), 1u);
+  EXPECT_EQ(client.credentials().source, "ECS container");
+
+  // Long-term keys are never resolved again.
+  const Client fixed(Credentials{"AKFIXED", "s", "", "test"}, "us-east-1", env, Quick());
+  ASSERT_TRUE(GetCallerIdentity(fixed));
+  EXPECT_EQ(SignedWith(sts.requests()[1]), "AKFIXED");
+  EXPECT_EQ(container.requests().size(), 1u);
+}
+
 }  // namespace
 }  // namespace dfbench::aws
