@@ -232,20 +232,29 @@ TEST(ClientTest, CredentialsDueWithinFiveMinutesAreRefreshed) {
 TEST(ClientTest, FailedRefreshKeepsCredentialsUntilTheyExpire) {
   ScriptedHttpServer server({{200, kIdentity}});
   std::time_t now = 1'000'000;
+  int tries = 0;
   auto provider = std::make_shared<CredentialProvider>(
-      []() -> core::Result<Credentials> {
+      [&]() -> core::Result<Credentials> {
+        ++tries;
         return core::Fail(core::ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
       },
       Credentials{"AKOLD", "s", "t", "test", now + 120}, [&] { return now; });
   const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
   ASSERT_TRUE(GetCallerIdentity(client));  // due, refresh fails, still valid for 2 min
   EXPECT_EQ(SignedWith(server.requests()[0]), "AKOLD");
-  now += 121;
+  now += CredentialProvider::kRetryPause - 1;  // not tried again this soon
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(tries, 1);
+  now += 1;
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(tries, 2);
+  now = 1'000'000 + 120;  // expired: tried at once, and its error is the call's
   auto id = GetCallerIdentity(client);
   ASSERT_FALSE(id);
+  EXPECT_EQ(tries, 3);
   EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
   EXPECT_EQ(id.error().message, kExpiredCredentialsAdvice);
-  EXPECT_EQ(server.requests().size(), 1u);  // nothing sent with expired credentials
+  EXPECT_EQ(server.requests().size(), 3u);  // nothing sent with expired credentials
 }
 
 TEST(ClientTest, TemporaryCredentialsAreResolvedAgainThroughTheChain) {

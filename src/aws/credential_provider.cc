@@ -13,8 +13,10 @@ CredentialProvider::CredentialProvider(Resolve resolve, std::optional<Credential
 core::Result<Credentials> CredentialProvider::Get() {
   std::lock_guard lock(mu_);
   const std::time_t now = clock_();
-  const bool due =
-      !current_ || (current_->expiration && *current_->expiration - now <= kRefreshWindow);
+  const bool expired = current_ && current_->expiration && *current_->expiration <= now;
+  const bool due = !current_ || expired ||
+                   (current_->expiration && *current_->expiration - now <= kRefreshWindow &&
+                    now >= retry_after_);
   if (!due || !resolve_) {
     if (current_) return *current_;
     return core::Fail(core::ErrorKind::kEnvironment, "no AWS credentials");
@@ -24,8 +26,11 @@ core::Result<Credentials> CredentialProvider::Get() {
     current_ = *fresh;
     return std::move(*fresh);
   }
-  // Still valid for a while: keep signing with them, try again on the next request.
-  if (current_ && current_->expiration && *current_->expiration > now) return *current_;
+  // Still valid for a while: keep signing with them, and try again a little later.
+  if (current_ && !expired) {
+    retry_after_ = now + kRetryPause;
+    return *current_;
+  }
   return tl::unexpected(fresh.error());
 }
 

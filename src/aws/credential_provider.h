@@ -25,6 +25,8 @@ class CredentialProvider {
 
   // Credentials expiring within this many seconds are resolved again.
   static constexpr std::time_t kRefreshWindow = 5 * 60;
+  // After a failed refresh, while the old credentials still hold, the wait before the next try.
+  static constexpr std::time_t kRetryPause = 30;
 
   // `first`, when given, is used until it is due; then `resolve` answers. `clock` defaults to
   // the system's.
@@ -32,7 +34,8 @@ class CredentialProvider {
                               Clock clock = nullptr);
 
   // The current credentials; safe from several threads. When a refresh fails, credentials not
-  // yet expired are kept; once they have expired, the refresh's error is returned.
+  // yet expired are kept (and the refresh tried again kRetryPause later); once they have
+  // expired, the refresh's error is returned.
   core::Result<Credentials> Get();
 
   // The last credentials resolved, without refreshing (empty before any).
@@ -43,6 +46,7 @@ class CredentialProvider {
   Clock clock_;
   mutable std::mutex mu_;
   std::optional<Credentials> current_;
+  std::time_t retry_after_ = 0;  // no refresh before this, unless current_ has expired
 };
 
 // Credentials that are never refreshed.
