@@ -89,12 +89,28 @@ std::chrono::milliseconds BackoffDelay(const RetryPolicy& policy, int attempt, d
              static_cast<double>((ceiling - half).count()) * std::clamp(unit_random, 0.0, 1.0)));
 }
 
-Client::Client(Credentials credentials, std::string region, EnvLookup env, RetryPolicy retry)
+Client::Client(Credentials credentials, std::string region, const EnvLookup& env, RetryPolicy retry)
+    : Client(credentials.expiration ? ChainCredentials(env, std::move(credentials))
+                                    : StaticCredentials(std::move(credentials)),
+             std::move(region), env, retry) {}
+
+Client::Client(std::shared_ptr<CredentialProvider> credentials, std::string region, EnvLookup env,
+               RetryPolicy retry)
     : credentials_(std::move(credentials)),
       region_(std::move(region)),
       env_(std::move(env)),
       retry_(retry) {
   GlobalInit();
+}
+
+Client Client::Unsigned(std::string region, EnvLookup env, RetryPolicy retry) {
+  return Client(std::shared_ptr<CredentialProvider>(), std::move(region), std::move(env), retry);
+}
+
+Credentials Client::credentials() const {
+  if (!credentials_) return {};
+  auto c = credentials_->Get();
+  return c ? *c : credentials_->Last();
 }
 
 tl::expected<std::string, ApiError> Client::Call(std::string_view service, std::string_view action,
@@ -116,7 +132,19 @@ tl::expected<std::string, ApiError> Client::PostWithRetries(std::string_view ser
                                                             std::string_view target) const {
   const std::string url = ServiceEndpoint(service, region_, env_) + "/";
   for (int attempt = 1;; ++attempt) {
-    auto r = Post(service, url, body, target);
+    // Asked before every attempt: a long retry sequence signs with refreshed credentials.
+    std::optional<Credentials> creds;
+    if (credentials_) {
+      auto c = credentials_->Get();
+      if (!c) {
+        const bool expired = c.error().message == kExpiredCredentialsAdvice;
+        return tl::unexpected(
+            ApiError{.category = expired ? ErrorCategory::kExpired : ErrorCategory::kTransport,
+                     .message = c.error().message});
+      }
+      creds = std::move(*c);
+    }
+    auto r = Post(service, url, body, target, creds ? &*creds : nullptr);
     if (r || !IsRetryable(r.error()) || attempt >= retry_.max_attempts) return r;
     if (!core::SleepUnlessInterrupted(BackoffDelay(retry_, attempt + 1, UnitRandom()))) {
       return tl::unexpected(ApiError{.category = ErrorCategory::kInterrupted});
@@ -125,8 +153,8 @@ tl::expected<std::string, ApiError> Client::PostWithRetries(std::string_view ser
 }
 
 tl::expected<std::string, ApiError> Client::Post(std::string_view service, const std::string& url,
-                                                 const std::string& body,
-                                                 std::string_view target) const {
+                                                 const std::string& body, std::string_view target,
+                                                 const Credentials* credentials) const {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) {
     return tl::unexpected(
@@ -138,9 +166,9 @@ tl::expected<std::string, ApiError> Client::Post(std::string_view service, const
   if (!target.empty()) {
     headers = curl_slist_append(headers, ("X-Amz-Target: " + std::string(target)).c_str());
   }
-  if (!credentials_.session_token.empty()) {
+  if (credentials && !credentials->session_token.empty()) {
     headers =
-        curl_slist_append(headers, ("X-Amz-Security-Token: " + credentials_.session_token).c_str());
+        curl_slist_append(headers, ("X-Amz-Security-Token: " + credentials->session_token).c_str());
   }
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(headers,
                                                                            curl_slist_free_all);
@@ -153,9 +181,11 @@ tl::expected<std::string, ApiError> Client::Post(std::string_view service, const
   curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
-  curl_easy_setopt(h, CURLOPT_USERNAME, credentials_.access_key_id.c_str());
-  curl_easy_setopt(h, CURLOPT_PASSWORD, credentials_.secret_access_key.c_str());
+  if (credentials) {
+    curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+    curl_easy_setopt(h, CURLOPT_USERNAME, credentials->access_key_id.c_str());
+    curl_easy_setopt(h, CURLOPT_PASSWORD, credentials->secret_access_key.c_str());
+  }
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, Append);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &response);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);

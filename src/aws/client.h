@@ -7,16 +7,19 @@
 //   auto body = client.Call("sts", "GetCallerIdentity", "2011-06-15", {});
 //
 // Typed calls on top of it live in aws/sts.h, aws/cloudformation.h and aws/ec2.h. A Client is
-// immutable after construction; calls from several threads are safe (one curl handle per call).
+// immutable after construction apart from its CredentialProvider, which refreshes temporary
+// credentials before they lapse; calls from several threads are safe (one curl handle per call).
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "aws/api_error.h"
+#include "aws/credential_provider.h"
 #include "aws/credentials.h"
 #include "aws/environment.h"
 
@@ -47,9 +50,17 @@ std::chrono::milliseconds BackoffDelay(const RetryPolicy& policy, int attempt, d
 
 class Client {
  public:
-  // `env` supplies the endpoint overrides (AWS_ENDPOINT_URL*).
-  Client(Credentials credentials, std::string region, EnvLookup env = ProcessEnv(),
+  // `env` supplies the endpoint overrides (AWS_ENDPOINT_URL*). Temporary `credentials` (with an
+  // expiration) are refreshed by running LoadCredentials(env) again when they are due.
+  Client(Credentials credentials, std::string region, const EnvLookup& env = ProcessEnv(),
          RetryPolicy retry = {});
+  // Signs with what `credentials` gives before each request.
+  Client(std::shared_ptr<CredentialProvider> credentials, std::string region,
+         EnvLookup env = ProcessEnv(), RetryPolicy retry = {});
+
+  // A client that does not sign its requests, for the calls that need no credentials
+  // (sts:AssumeRoleWithWebIdentity).
+  static Client Unsigned(std::string region, EnvLookup env = ProcessEnv(), RetryPolicy retry = {});
 
   // POSTs Action, Version and `params` to `service` ("sts", "cloudformation", "ec2"); the
   // response body of an HTTP 2xx answer, else the parsed error (after the retries).
@@ -63,20 +74,23 @@ class Client {
                                                const std::string& json_body) const;
 
   const std::string& region() const { return region_; }
-  const Credentials& credentials() const { return credentials_; }
+  // The credentials last signed with (refreshed when due); empty for an unsigned client or when
+  // none could be resolved.
+  Credentials credentials() const;
 
  private:
   // One HTTP exchange, no retry. `target`: the X-Amz-Target of a JSON-protocol call, "" for
   // the Query protocol's form body.
+  // `credentials`: nullptr for an unsigned request.
   tl::expected<std::string, ApiError> Post(std::string_view service, const std::string& url,
-                                           const std::string& body,
-                                           std::string_view target = {}) const;
+                                           const std::string& body, std::string_view target,
+                                           const Credentials* credentials) const;
   // Post, retried as the policy says.
   tl::expected<std::string, ApiError> PostWithRetries(std::string_view service,
                                                       const std::string& body,
                                                       std::string_view target) const;
 
-  Credentials credentials_;
+  std::shared_ptr<CredentialProvider> credentials_;  // nullptr: unsigned
   std::string region_;
   EnvLookup env_;
   RetryPolicy retry_;

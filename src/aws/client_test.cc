@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 
 #include "aws/api_error.h"
@@ -14,8 +15,9 @@ namespace {
 
 using testing::ScriptedHttpServer;
 using testing::ScriptedReply;
+using testing::SignedWith;
 
-EnvLookup Vars(std::map<std::string, std::string> vars) {
+EnvLookup Vars(const std::map<std::string, std::string>& vars) {
   return [vars](const std::string& name) -> std::optional<std::string> {
     auto it = vars.find(name);
     if (it == vars.end()) return std::nullopt;
@@ -247,6 +249,104 @@ TEST(ClientTest, StackEventsFollowNextToken) {
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0].find("NextToken"), std::string::npos);
   EXPECT_NE(requests[1].find("NextToken=p2"), std::string::npos);
+}
+
+TEST(ClientTest, UnsignedClientSendsNoAuthorization) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  const Client client = Client::Unsigned("us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}));
+  ASSERT_TRUE(GetCallerIdentity(client));
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests()[0].find("Authorization:"), std::string::npos) << server.requests()[0];
+  EXPECT_EQ(server.requests()[0].find("X-Amz-Security-Token"), std::string::npos);
+  EXPECT_EQ(client.credentials().access_key_id, "");
+}
+
+TEST(ClientTest, CredentialsDueWithinFiveMinutesAreRefreshed) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  std::time_t now = 1'000'000;
+  std::atomic<int> resolved = 0;
+  auto provider = std::make_shared<CredentialProvider>(
+      [&]() -> core::Result<Credentials> {
+        const int n = ++resolved;
+        return Credentials{.access_key_id = "AKID" + std::to_string(n),
+                           .secret_access_key = "s",
+                           .session_token = "t" + std::to_string(n),
+                           .source = "test",
+                           .expiration = now + 3600};
+      },
+      std::nullopt, [&] { return now; });
+  const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
+
+  ASSERT_TRUE(GetCallerIdentity(client));  // first use: resolved once
+  now += 3600 - 301;                       // 5 min 1 s left: still used
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(resolved, 1);
+  now += 2;  // 4 min 59 s left: resolved again before the request
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(resolved, 2);
+  EXPECT_EQ(client.credentials().access_key_id, "AKID2");
+
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(SignedWith(requests[0]), "AKID1");
+  EXPECT_EQ(SignedWith(requests[1]), "AKID1");
+  EXPECT_EQ(SignedWith(requests[2]), "AKID2");
+  EXPECT_NE(requests[2].find("X-Amz-Security-Token: t2"), std::string::npos);
+}
+
+TEST(ClientTest, FailedRefreshKeepsCredentialsUntilTheyExpire) {
+  ScriptedHttpServer server({{200, kIdentity}});
+  std::time_t now = 1'000'000;
+  int tries = 0;
+  auto provider = std::make_shared<CredentialProvider>(
+      [&]() -> core::Result<Credentials> {
+        ++tries;
+        return core::Fail(core::ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
+      },
+      Credentials{"AKOLD", "s", "t", "test", now + 120}, [&] { return now; });
+  const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
+  ASSERT_TRUE(GetCallerIdentity(client));  // due, refresh fails, still valid for 2 min
+  EXPECT_EQ(SignedWith(server.requests()[0]), "AKOLD");
+  now += CredentialProvider::kRetryPause - 1;  // not tried again this soon
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(tries, 1);
+  now += 1;
+  ASSERT_TRUE(GetCallerIdentity(client));
+  EXPECT_EQ(tries, 2);
+  now = 1'000'000 + 120;  // expired: tried at once, and its error is the call's
+  auto id = GetCallerIdentity(client);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(tries, 3);
+  EXPECT_EQ(id.error().kind, core::ErrorKind::kEnvironment);
+  EXPECT_EQ(id.error().message, kExpiredCredentialsAdvice);
+  EXPECT_EQ(server.requests().size(), 3u);  // nothing sent with expired credentials
+}
+
+TEST(ClientTest, TemporaryCredentialsAreResolvedAgainThroughTheChain) {
+  // The chain's second answer comes from the container endpoint; the first credentials lapse
+  // in a minute, so the first request already signs with the refreshed ones.
+  ScriptedHttpServer sts({{200, kIdentity}});
+  ScriptedHttpServer container(
+      {{200, R"({"AccessKeyId": "AKNEW", "SecretAccessKey": "s", "Token": "t",
+                 "Expiration": "2999-01-01T00:00:00Z"})"}});
+  auto env = Vars({{"AWS_ENDPOINT_URL", sts.url()},
+                   {"AWS_CONTAINER_CREDENTIALS_FULL_URI", container.url() + "/creds"},
+                   {"AWS_EC2_METADATA_DISABLED", "true"},
+                   {"AWS_CONFIG_FILE", "/nonexistent/config"},
+                   {"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"}});
+  const Client client(Credentials{"AKOLD", "s", "t", "test", std::time(nullptr) + 60}, "us-east-1",
+                      env, Quick());
+  ASSERT_TRUE(GetCallerIdentity(client));
+  ASSERT_EQ(sts.requests().size(), 1u);
+  EXPECT_EQ(SignedWith(sts.requests()[0]), "AKNEW");
+  EXPECT_EQ(container.requests().size(), 1u);
+  EXPECT_EQ(client.credentials().source, "ECS container");
+
+  // Long-term keys are never resolved again.
+  const Client fixed(Credentials{"AKFIXED", "s", "", "test"}, "us-east-1", env, Quick());
+  ASSERT_TRUE(GetCallerIdentity(fixed));
+  EXPECT_EQ(SignedWith(sts.requests()[1]), "AKFIXED");
+  EXPECT_EQ(container.requests().size(), 1u);
 }
 
 }  // namespace

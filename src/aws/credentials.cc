@@ -1,19 +1,14 @@
 #include "aws/credentials.h"
 
-#include <chrono>
-#include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "aws/credential_sources.h"
 #include "aws/shared_files.h"
-#include "core/subprocess.h"
 
 namespace dfbench::aws {
-namespace {
 
 using core::ErrorKind;
 
-// "2026-12-01T04:00:00Z", "...T04:00:00.123Z" or "...T04:00:00+00:00" (the AWS CLI's form).
-// Seconds since the epoch (time_t, so that far-future dates do not overflow a time_point).
 std::optional<std::time_t> ParseExpiration(const std::string& s) {
   std::tm tm{};
   const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
@@ -30,37 +25,9 @@ std::optional<std::time_t> ParseExpiration(const std::string& s) {
   } else if (*rest != 'Z' && *rest != '\0') {
     return std::nullopt;
   }
+  // time_t, so that far-future dates do not overflow a time_point.
   return timegm(&tm) - offset_s;
 }
-
-std::string LastLine(const std::string& text) {
-  size_t end = text.find_last_not_of(" \n\r\t");
-  if (end == std::string::npos) return "";
-  size_t begin = text.find_last_of('\n', end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1,
-                     end - (begin == std::string::npos ? 0 : begin + 1) + 1);
-}
-
-// Runs a command that prints process-format credentials.
-core::Result<Credentials> RunCredentialCommand(const std::vector<std::string>& argv,
-                                               const std::string& what) {
-  auto r = core::RunCapture(argv, std::chrono::seconds(60));
-  if (!r) return core::Fail(ErrorKind::kEnvironment, what + ": " + r.error().message);
-  if (!r->status.ok()) {
-    const std::string err = r->err + r->out;
-    // The AWS CLI's words for an SSO token past its lease ("Token has expired", "The SSO
-    // session associated with this profile has expired or is otherwise invalid").
-    if (err.find("xpired") != std::string::npos) {
-      return core::Fail(ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
-    }
-    const std::string last = LastLine(err);
-    return core::Fail(ErrorKind::kEnvironment, what + " failed (" + r->status.Describe() + ")" +
-                                                   (last.empty() ? "" : ": " + last));
-  }
-  return ParseProcessCredentials(r->out, what);
-}
-
-}  // namespace
 
 std::string ProfileName(const EnvLookup& env) {
   return env("AWS_PROFILE").value_or("default");
@@ -72,30 +39,34 @@ core::Result<Credentials> ParseProcessCredentials(const std::string& json,
   if (doc.is_discarded() || !doc.is_object()) {
     return core::Fail(ErrorKind::kEnvironment, what + " did not print a JSON object");
   }
-  if (doc.value("Version", 0) != 1) {
+  auto text = [&doc](const char* key) {
+    auto it = doc.find(key);
+    return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (auto v = doc.find("Version"); v == doc.end() || *v != 1) {
     return core::Fail(ErrorKind::kEnvironment, what + " printed JSON without \"Version\": 1");
   }
   Credentials c;
-  c.access_key_id = doc.value("AccessKeyId", "");
-  c.secret_access_key = doc.value("SecretAccessKey", "");
-  c.session_token = doc.value("SessionToken", "");
+  c.access_key_id = text("AccessKeyId");
+  c.secret_access_key = text("SecretAccessKey");
+  c.session_token = text("SessionToken");
   if (c.access_key_id.empty() || c.secret_access_key.empty()) {
     return core::Fail(ErrorKind::kEnvironment,
                       what + " printed no AccessKeyId and SecretAccessKey");
   }
-  if (const std::string exp = doc.value("Expiration", ""); !exp.empty()) {
-    auto when = ParseExpiration(exp);
-    if (!when) {
+  if (const std::string exp = text("Expiration"); !exp.empty()) {
+    c.expiration = ParseExpiration(exp);
+    if (!c.expiration) {
       return core::Fail(ErrorKind::kEnvironment, what + " printed a malformed Expiration: " + exp);
     }
-    if (*when <= std::time(nullptr)) {
+    if (*c.expiration <= std::time(nullptr)) {
       return core::Fail(ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
     }
   }
   return c;
 }
 
-core::Result<Credentials> LoadCredentials(const EnvLookup& env) {
+MaybeCredentials EnvironmentCredentials(const EnvLookup& env) {
   auto key = env("AWS_ACCESS_KEY_ID");
   auto secret = env("AWS_SECRET_ACCESS_KEY");
   if (key && secret) {
@@ -107,59 +78,43 @@ core::Result<Credentials> LoadCredentials(const EnvLookup& env) {
                           " is set without " +
                           (key ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"));
   }
+  return std::optional<Credentials>();
+}
+
+core::Result<Credentials> LoadCredentials(const EnvLookup& env) {
+  // The sources in order; the first that is configured answers, and its failure is final.
+  auto answered = [](MaybeCredentials& r) { return !r || r->has_value(); };
+  auto result = [](MaybeCredentials&& r) -> core::Result<Credentials> {
+    if (!r) return tl::unexpected(r.error());
+    return std::move(**r);
+  };
+
+  if (auto r = EnvironmentCredentials(env); answered(r)) return result(std::move(r));
+  if (auto r = WebIdentityEnvironmentCredentials(env); answered(r)) return result(std::move(r));
 
   auto files = LoadSharedFiles(env);
   if (!files) return tl::unexpected(files.error());
   const std::string profile = ProfileName(env);
-  auto settings = ProfileSettings(*files, profile);
-  if (!settings) {
-    if (env("AWS_PROFILE")) {
-      return core::Fail(ErrorKind::kEnvironment, "AWS profile '" + profile + "' not found in " +
-                                                     files->credentials_path + " or " +
-                                                     files->config_path);
+  if (ProfileSettings(*files, profile)) {
+    if (auto r = ProfileCredentials(env, *files, profile); answered(r)) {
+      return result(std::move(r));
     }
-    return core::Fail(ErrorKind::kEnvironment,
-                      "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
-                      "AWS_PROFILE, or run 'aws configure' (or 'aws sso login')");
+  } else if (env("AWS_PROFILE")) {
+    return core::Fail(ErrorKind::kEnvironment, "AWS profile '" + profile + "' not found in " +
+                                                   files->credentials_path + " or " +
+                                                   files->config_path);
   }
-  auto get = [&](const char* k) {
-    auto it = settings->find(k);
-    return it == settings->end() ? std::string() : it->second;
-  };
-  const std::string where = "profile " + profile;
-  if (!get("aws_access_key_id").empty() || !get("aws_secret_access_key").empty()) {
-    if (get("aws_access_key_id").empty() || get("aws_secret_access_key").empty()) {
-      return core::Fail(ErrorKind::kEnvironment, "AWS " + where +
-                                                     " has only one of aws_access_key_id and "
-                                                     "aws_secret_access_key");
-    }
-    return Credentials{get("aws_access_key_id"), get("aws_secret_access_key"),
-                       get("aws_session_token"), where};
-  }
-  if (const std::string cmd = get("credential_process"); !cmd.empty()) {
-    auto c = RunCredentialCommand({"/bin/sh", "-c", cmd}, "credential_process of AWS " + where);
-    if (c) c->source = where + " (credential_process)";
-    return c;
-  }
-  const bool sso = !get("sso_session").empty() || !get("sso_start_url").empty();
-  if (sso || !get("role_arn").empty()) {
-    // SSO tokens and assumed roles live in the AWS CLI's caches; it hands them out itself.
-    auto aws = core::FindOnPath("aws");
-    if (!aws) {
-      return core::Fail(ErrorKind::kEnvironment,
-                        "AWS " + where + " uses " + (sso ? "SSO" : "an assumed role") +
-                            ", which needs the AWS CLI ('aws') to read its credentials; "
-                            "install it or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
-    }
-    auto c = RunCredentialCommand(
-        {*aws, "configure", "export-credentials", "--profile", profile, "--format", "process"},
-        "'aws configure export-credentials --profile " + profile + "'");
-    if (c) c->source = where + " (aws configure export-credentials)";
-    return c;
-  }
-  return core::Fail(ErrorKind::kEnvironment, "AWS " + where +
-                                                 " has no credentials (no aws_access_key_id, "
-                                                 "credential_process or SSO settings)");
+
+  if (auto r = ContainerCredentials(env); answered(r)) return result(std::move(r));
+  if (auto r = InstanceMetadataCredentials(env); answered(r)) return result(std::move(r));
+
+  return core::Fail(
+      ErrorKind::kEnvironment,
+      "no AWS credentials (tried: environment, web identity, profile " + profile +
+          ", ECS container, EC2 instance metadata" +
+          (InstanceMetadataDisabled(env) ? " (disabled)" : "") +
+          "): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or run 'aws "
+          "configure' (or 'aws sso login')");
 }
 
 }  // namespace dfbench::aws

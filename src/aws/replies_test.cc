@@ -100,6 +100,37 @@ TEST(RepliesTest, CallerIdentityNeedsAnAccount) {
   EXPECT_FALSE(ParseCallerIdentity("<GetCallerIdentityResponse/>"));
 }
 
+TEST(RepliesTest, AssumedRoleCredentials) {
+  auto c = ParseAssumedCredentials(
+      R"(<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <SourceIdentity>ops</SourceIdentity>
+    <AssumedRoleUser>
+      <Arn>arn:aws:sts::123456789012:assumed-role/bench/nightly</Arn>
+      <AssumedRoleId>ARO123EXAMPLE123:nightly</AssumedRoleId>
+    </AssumedRoleUser>
+    <Credentials>
+      <AccessKeyId>ASIAEXAMPLE</AccessKeyId>
+      <SecretAccessKey>wJalrXUtnFEMI</SecretAccessKey>
+      <SessionToken>IQoJb3JpZ2luX2Vj</SessionToken>
+      <Expiration>2026-12-07T05:00:00Z</Expiration>
+    </Credentials>
+    <PackedPolicySize>6</PackedPolicySize>
+  </AssumeRoleResult>
+  <ResponseMetadata><RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId></ResponseMetadata>
+</AssumeRoleResponse>)",
+      "AssumeRole");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(Joined({c->access_key_id, c->secret_access_key, c->session_token}),
+            "ASIAEXAMPLE|wJalrXUtnFEMI|IQoJb3JpZ2luX2Vj");
+  EXPECT_EQ(c->expiration, ParseExpiration("2026-12-07T05:00:00Z"));
+  // The web-identity reply names its own elements; a reply of the other action has none.
+  EXPECT_FALSE(ParseAssumedCredentials("<AssumeRoleResponse/>", "AssumeRoleWithWebIdentity"));
+  auto bad = ParseAssumedCredentials("not xml <", "AssumeRole");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("sts:AssumeRole"), std::string::npos);
+}
+
 TEST(RepliesTest, DescribeInstances) {
   auto instances = ParseDescribeInstances(
       R"(<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">

@@ -87,4 +87,12 @@ void ScriptedHttpServer::Serve() {
   }
 }
 
+std::string SignedWith(const std::string& request) {
+  const std::string mark = "Authorization: AWS4-HMAC-SHA256 Credential=";
+  const size_t at = request.find(mark);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + mark.size();
+  return request.substr(begin, request.find('/', begin) - begin);
+}
+
 }  // namespace dfbench::aws::testing

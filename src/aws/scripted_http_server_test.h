@@ -37,4 +37,8 @@ class ScriptedHttpServer {
   std::thread thread_;
 };
 
+// The access key a recorded request was signed with (its Authorization header's
+// Credential=AKID/...), "" when unsigned.
+std::string SignedWith(const std::string& request);
+
 }  // namespace dfbench::aws::testing
