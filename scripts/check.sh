@@ -22,7 +22,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFBENCH_WERROR=ON \
   -DDFBENCH_SANITIZE=ON -DDFBENCH_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 scripts/build-arm64.sh build-asan >/dev/null  # the aarch64 client's tests run here too
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 AWS_EC2_METADATA_DISABLED=true \
   ctest --test-dir build-asan --output-on-failure --timeout 900 -j"$(nproc)"
 
 echo "== fuzzing (bounded)"

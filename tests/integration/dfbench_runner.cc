@@ -21,7 +21,9 @@ nlohmann::json SucceededJson(const CliResult& r) {
 DfbenchRunner::DfbenchRunner(const std::string& name) : home_("it-" + name) {}
 
 std::vector<std::string> DfbenchRunner::Argv(const std::vector<std::string>& args) const {
-  std::vector<std::string> argv = {"env", "DFBENCH_HOME=" + home().string(), DFBENCH_BINARY};
+  // No AWS credential lookup of a test may reach past this machine (169.254.169.254).
+  std::vector<std::string> argv = {"env", "DFBENCH_HOME=" + home().string(),
+                                   "AWS_EC2_METADATA_DISABLED=true", DFBENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }
