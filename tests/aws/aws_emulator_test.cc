@@ -59,6 +59,7 @@ TEST_F(AwsEmulatorTest, FleetStackLifecycle) {
   const std::string name = *StackName(plan.setup_id);
   auto stack_id = CreateStack(*client_, {.stack_name = name,
                                          .template_body = RenderTemplate(plan),
+                                         .parameters = {{"SshCidr", "198.51.100.7/32"}},
                                          .tags = {{"dfbench:setup", plan.setup_id}}});
   ASSERT_TRUE(stack_id) << stack_id.error().message;
 
@@ -114,7 +115,8 @@ TEST_F(AwsEmulatorTest, FleetStackLifecycle) {
 TEST_F(AwsEmulatorTest, CreatingAStackTwiceIsAFailureNamingTheCall) {
   const FleetPlan plan = Plan();
   CreateStackRequest request{.stack_name = *StackName(plan.setup_id),
-                             .template_body = RenderTemplate(plan)};
+                             .template_body = RenderTemplate(plan),
+                             .parameters = {{"SshCidr", "198.51.100.7/32"}}};
   ASSERT_TRUE(CreateStack(*client_, request));
   auto again = CreateStack(*client_, request);
   ASSERT_FALSE(again);
