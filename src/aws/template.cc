@@ -55,7 +55,8 @@ std::string Tags(const FleetPlan& plan, const std::string& name, const std::stri
 
 // The VPC, its public subnet and the route to the internet. Tagged resources take `{tags}`.
 std::string Network(const FleetPlan& plan, const std::string& base) {
-  return core::Format(R"(  Vpc:
+  return core::Format(
+      R"(  Vpc:
     Type: AWS::EC2::VPC
     Properties:
       CidrBlock: 10.0.0.0/16
@@ -66,7 +67,7 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
     Properties:
       VpcId: !Ref Vpc
       CidrBlock: 10.0.1.0/24
-      AvailabilityZone: !Select [0, !GetAZs ""]
+      AvailabilityZone: {zone}
       MapPublicIpOnLaunch: true
 {tags}  InternetGateway:
     Type: AWS::EC2::InternetGateway
@@ -93,7 +94,9 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
       SubnetId: !Ref Subnet
       RouteTableId: !Ref RouteTable
 )",
-                      fmt::arg("tags", Tags(plan, base)));
+      fmt::arg("tags", Tags(plan, base)),
+      fmt::arg("zone", plan.availability_zone.empty() ? std::string(R"(!Select [0, !GetAZs ""])")
+                                                      : Quote(plan.availability_zone)));
 }
 
 // SSH from anywhere; engine ports reachable only from instances in the group, never from the

@@ -33,6 +33,9 @@ struct FleetPlan {
   std::string ubuntu_version = "22.04";
   std::string public_key;  // one OpenSSH public key line ("ssh-rsa AAAA... comment")
   int clients = 1;         // client instances: "client", "client-2", ... all of `client`'s type
+  // The subnet's zone, one that offers every type of the fleet ("us-east-1c"); "" for the
+  // region's first zone, whatever it offers.
+  std::string availability_zone;
 };
 
 // kUsage, one line, for what AWS would refuse later (instance families outside cluster

@@ -117,6 +117,16 @@ TEST(TemplateTest, SameplanSameYamlAndQuotedText) {
             std::string::npos);
 }
 
+TEST(TemplateTest, TheSubnetIsInThePlansZoneElseTheFirst) {
+  FleetPlan plan = Plan();
+  EXPECT_EQ(Count(RenderTemplate(plan), "AvailabilityZone: !Select [0, !GetAZs \"\"]\n"), 1u);
+  plan.availability_zone = "us-east-1c";
+  const std::string y = RenderTemplate(plan);
+  EXPECT_EQ(Count(y, "AvailabilityZone: \"us-east-1c\"\n"), 1u);
+  EXPECT_EQ(y.find("GetAZs"), std::string::npos);
+  EXPECT_EQ(y, RenderTemplate(plan));
+}
+
 TEST(TemplateTest, ValidationRefusesWhatAwsWould) {
   std::vector<std::string> warnings;
   EXPECT_TRUE(ValidatePlan(Plan(1), &warnings));
