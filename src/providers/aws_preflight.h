@@ -4,6 +4,7 @@
 // launch is one more entry in FleetPreflight.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,12 +26,25 @@ struct PreflightCheck {
 
 // The checks of one fleet, in the order they run: the plan's instance types and
 // architectures, the key pair, the engines for the server and for the replicas, the AWS
-// credentials (sts:GetCallerIdentity, whose account lands in `*account`), then the Ubuntu AMI
-// of each architecture in use (ssm:GetParameter). Reads, never launches: none is billed. The
-// checks refer to `request`, `plan`, `key`, `client` and `account`: run them while those live.
+// credentials (sts:GetCallerIdentity, whose account lands in `*account`), the instance types
+// in the region (ec2:DescribeInstanceTypes: each known there and running its role's
+// architecture), one availability zone offering them all (ec2:DescribeInstanceTypeOfferings;
+// the first in name order lands in `*availability_zone` when given), the Ubuntu AMI of each
+// architecture in use (ssm:GetParameter), then the account's On-Demand vCPU quotas
+// (servicequotas:GetServiceQuota; unreadable ones are a note). Reads, never launches: none is
+// billed. The checks refer to `request`, `plan`, `key`, `client`, `account` and
+// `availability_zone`: run them while those live.
 std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aws::FleetPlan& plan,
                                            const KeyPair& key, const aws::Client& client,
-                                           std::string* account);
+                                           std::string* account,
+                                           std::string* availability_zone = nullptr);
+
+// Puts the zone the checks chose into `plan`, renders its template and saves it at `path`
+// (atomically): the body to create the stack with. The zone is only known once the checks have
+// run, and the subnet must be in it; what is applied stays on disk.
+core::Result<std::string> SaveTemplateInZone(aws::FleetPlan* plan,
+                                             const std::string& availability_zone,
+                                             const std::filesystem::path& path);
 
 // Runs `checks` in order: the first refusal as it is (each check's line names what it
 // checked); else a line on stderr naming what passed.

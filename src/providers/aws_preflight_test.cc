@@ -137,11 +137,31 @@ TEST(AwsPreflightTest, FleetChecksRunLocalOnesFirstThenReads) {
   std::vector<std::string> names;
   for (const auto& c : FleetPreflight(request, plan, key, client, &account))
     names.push_back(c.what);
-  EXPECT_EQ(names, (std::vector<std::string>{"instance types and architectures", "the SSH key pair",
-                                             "engines for the server (Ubuntu 24.04 arm64)",
-                                             "engines for the replicas (Ubuntu 24.04 arm64)",
-                                             "AWS credentials", "the Ubuntu 24.04 arm64 AMI",
-                                             "the Ubuntu 24.04 x86_64 AMI"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "instance types and architectures", "the SSH key pair",
+                       "engines for the server (Ubuntu 24.04 arm64)",
+                       "engines for the replicas (Ubuntu 24.04 arm64)", "AWS credentials",
+                       "the instance types in us-east-1", "an availability zone offering them",
+                       "the Ubuntu 24.04 arm64 AMI", "the Ubuntu 24.04 x86_64 AMI",
+                       "the On-Demand vCPU quotas"}));
+}
+
+TEST(AwsPreflightTest, TheTemplateIsSavedInTheChosenZone) {
+  testing::ScopedTempDir dir("preflight-zone");
+  aws::FleetPlan plan{.setup_id = "x",
+                      .region = "us-east-1",
+                      .server = {"hpc7g.16xlarge", aws::Arch::kArm64},
+                      .client = {"c6i.2xlarge", aws::Arch::kX86_64},
+                      .public_key = "ssh-rsa AAAA x"};
+  const fs::path path = dir.path() / "stack.yaml";
+  auto body = SaveTemplateInZone(&plan, "us-east-1c", path);
+  ASSERT_TRUE(body) << body.error().message;
+  EXPECT_EQ(plan.availability_zone, "us-east-1c");
+  EXPECT_EQ(*body, aws::RenderTemplate(plan));
+  EXPECT_NE(body->find("AvailabilityZone: \"us-east-1c\""), std::string::npos);
+  auto saved = core::ReadFile(path);
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(*saved, *body);
 }
 
 }  // namespace
