@@ -72,14 +72,28 @@ std::vector<std::string> NearestNames(std::string_view wanted,
                                       const std::vector<std::string>& known, size_t count) {
   // Beyond half the name's length a "near" name is a different type altogether.
   const size_t limit = std::max<size_t>(2, wanted.size() / 2);
-  std::vector<std::pair<size_t, std::string>> scored;
+  struct Scored {
+    size_t distance;
+    size_t shared_prefix;  // among equals, the same family first: c6i.12xlarge before c6a.2xlarge
+    std::string name;
+  };
+  std::vector<Scored> scored;
   for (const auto& name : known) {
-    if (const size_t d = EditDistance(wanted, name); d <= limit) scored.emplace_back(d, name);
+    const size_t d = EditDistance(wanted, name);
+    if (d > limit) continue;
+    const size_t shared = static_cast<size_t>(
+        std::mismatch(wanted.begin(), wanted.end(), name.begin(), name.end()).first -
+        wanted.begin());
+    scored.push_back({d, shared, name});
   }
-  std::sort(scored.begin(), scored.end());
+  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    if (a.distance != b.distance) return a.distance < b.distance;
+    if (a.shared_prefix != b.shared_prefix) return a.shared_prefix > b.shared_prefix;
+    return a.name < b.name;
+  });
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && out.size() < count; ++i) {
-    if (out.empty() || out.back() != scored[i].second) out.push_back(scored[i].second);
+    if (out.empty() || out.back() != scored[i].name) out.push_back(scored[i].name);
   }
   return out;
 }

@@ -108,6 +108,9 @@ TEST(FleetCapacityTest, NearestNamesByEditDistance) {
   EXPECT_EQ(NearestNames("c6i.2xlargee", known),
             (std::vector<std::string>{"c6i.2xlarge", "c6i.12xlarge", "c6id.2xlarge"}));
   EXPECT_EQ(NearestNames("c7g.lage", known, 1), std::vector<std::string>{"c7g.large"});
+  // Equally near: the same family first.
+  EXPECT_EQ(NearestNames("c6i.2xlargee", {"c6a.2xlarge", "c6i.12xlarge"}),
+            (std::vector<std::string>{"c6i.12xlarge", "c6a.2xlarge"}));
   // Nothing near: no names rather than unrelated ones.
   EXPECT_TRUE(NearestNames("zzzzzzzz.zz", known).empty());
   EXPECT_TRUE(NearestNames("c7g.large", {}).empty());
