@@ -81,7 +81,7 @@ fs::path ReadyAwsSetup(const DfbenchRunner& runner) {
   s.provider_data.aws =
       state::AwsRecord{.stack_name = "dfbench-f", .stack_id = kStackId, .account = "123456789012"};
   EXPECT_TRUE(state::Save(&s));
-  const fs::path ssh = state::SetupDir("f") / "ssh";
+  fs::path ssh = state::SetupDir("f") / "ssh";
   EXPECT_TRUE(core::WriteFileAtomic(ssh / "id_rsa", "private"));
   EXPECT_TRUE(core::WriteFileAtomic(ssh / "id_rsa.pub", "ssh-rsa AAAA"));
   return ssh;
@@ -155,6 +155,7 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   ASSERT_EQ(r.code, 0) << r.err;
   const fs::path dir = runner.SetupDir("plan");
   for (const std::string& line : std::vector<std::string>{
+           // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line split in two literals
            "dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
            "(AWS):\n",
            "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
@@ -205,8 +206,8 @@ TEST(AwsFaultsCli, Arm64ClientWithoutItsLoadGeneratorStopsBeforeAnyAwsCall) {
   const ScopedTempDir bin("aws-arm64-bin");
   const fs::path self = bin / "dfbench";
   fs::copy_file(DFBENCH_BINARY, self);
-  auto run = [&](std::vector<std::string> args) {
-    std::vector<std::string> argv = runner.Argv(std::move(args));
+  auto run = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = runner.Argv(args);
     *std::find(argv.begin(), argv.end(), std::string(DFBENCH_BINARY)) = self.string();
     return RunAgainst(argv, dead);
   };

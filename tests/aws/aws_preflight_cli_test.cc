@@ -8,6 +8,7 @@
 #include "aws/cloudformation.h"
 #include "aws_emulator.h"
 #include "dfbench_runner.h"
+#include "support/test_data.h"
 
 namespace dfbench::testing {
 namespace {
