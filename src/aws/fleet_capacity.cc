@@ -194,6 +194,8 @@ core::Status CheckVcpuQuotas(const Client& client, const FleetPlan& plan, const 
     core::Notef("note: no known On-Demand vCPU quota covers {}: not checked before launch",
                 Join(unchecked, ", "));
   }
+  std::vector<std::string> unread;
+  std::string unread_reason;
   for (const auto& [code, needed] : needs) {
     std::string name = code;
     for (const auto& t : FleetTypes(plan)) {
@@ -206,8 +208,8 @@ core::Status CheckVcpuQuotas(const Client& client, const FleetPlan& plan, const 
     if (!value) {
       // The launch itself would still fail clearly (VcpuLimitExceeded); an account without
       // servicequotas:GetServiceQuota must not be kept from setting up.
-      core::Notef("note: the vCPU quota {} ({}) could not be read, not checked: {}", code, name,
-                  value.error().message);
+      unread.push_back(code);
+      if (unread_reason.empty()) unread_reason = value.error().message;
       continue;
     }
     if (static_cast<double>(needed) > *value) {
@@ -221,6 +223,10 @@ core::Status CheckVcpuQuotas(const Client& client, const FleetPlan& plan, const 
     }
     core::Notef("the fleet needs {} of the {:g} vCPUs of quota {} ({})", needed, *value, code,
                 name);
+  }
+  if (!unread.empty()) {
+    core::Notef("note: the On-Demand vCPU quota{} {} could not be read, not checked: {}",
+                unread.size() > 1 ? "s" : "", Join(unread, ", "), unread_reason);
   }
   return core::Ok();
 }
