@@ -61,7 +61,8 @@ std::string Tags(const FleetPlan& plan, const std::string& name, const std::stri
 
 // The VPC, its public subnet and the route to the internet. Tagged resources take `{tags}`.
 std::string Network(const FleetPlan& plan, const std::string& base) {
-  return core::Format(R"(  Vpc:
+  return core::Format(
+      R"(  Vpc:
     Type: AWS::EC2::VPC
     Properties:
       CidrBlock: 10.0.0.0/16
@@ -72,7 +73,7 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
     Properties:
       VpcId: !Ref Vpc
       CidrBlock: 10.0.1.0/24
-      AvailabilityZone: !Select [0, !GetAZs ""]
+      AvailabilityZone: !If [ZoneGiven, !Ref AvailabilityZone, !Select [0, !GetAZs ""]]
       MapPublicIpOnLaunch: true
 {tags}  InternetGateway:
     Type: AWS::EC2::InternetGateway
@@ -99,7 +100,7 @@ std::string Network(const FleetPlan& plan, const std::string& base) {
       SubnetId: !Ref Subnet
       RouteTableId: !Ref RouteTable
 )",
-                      fmt::arg("tags", Tags(plan, base)));
+      fmt::arg("tags", Tags(plan, base)));
 }
 
 // SSH only from the block of the SshCidr parameter (this machine's public address at setup);
@@ -292,6 +293,11 @@ std::string RenderTemplate(const FleetPlan& plan) {
   y += "    AllowedPattern: \"^([0-9]{1,3}\\\\.){3}[0-9]{1,3}/([0-9]|[12][0-9]|3[0-2])$\"\n";
   y += "    Description: \"The only addresses SSH (22) is open to: this machine's at setup, or "
        "--ssh-cidr\"\n";
+  // Also found by setup (the first zone offering every type); a template made without it
+  // takes the region's first zone.
+  y += "  AvailabilityZone:\n    Type: String\n    Default: \"\"\n";
+  y += "    Description: \"The fleet's zone (empty: the region's first)\"\n";
+  y += "Conditions:\n  ZoneGiven: !Not [!Equals [!Ref AvailabilityZone, \"\"]]\n";
   y += "Resources:\n";
   y += Network(plan, base);
   y += Access(plan, base);

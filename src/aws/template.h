@@ -6,7 +6,9 @@
 // route table with the default route; a security group open on 22 only to the block of the
 // SshCidr parameter (given at CreateStack: this machine's address /32, or --ssh-cidr) and on
 // every port only within itself (engine ports never public); the SSH key pair from the plan's
-// public key; a cluster placement group; a launch template that requires IMDSv2; the server,
+// public key (its subnet in the zone of the AvailabilityZone parameter, which setup gives as
+// the one its checks found offering every type; the region's first zone when empty); a cluster
+// placement group; a launch template that requires IMDSv2; the server,
 // client and N replica instances on Canonical's Ubuntu AMIs (SSM parameters, one per
 // architecture used) with encrypted root volumes. Every resource that takes tags carries
 // `dfbench:setup` = setup id. Outputs: each role's instance id, public and private IP.

@@ -130,6 +130,19 @@ TEST(TemplateTest, SameplanSameYamlAndQuotedText) {
             std::string::npos);
 }
 
+// The zone is a parameter given at CreateStack: a preview and the applied template are one.
+TEST(TemplateTest, TheSubnetIsInTheGivenZoneElseTheFirst) {
+  const std::string y = RenderTemplate(Plan());
+  EXPECT_EQ(Count(y,
+                  "AvailabilityZone: !If [ZoneGiven, !Ref AvailabilityZone, !Select [0, "
+                  "!GetAZs \"\"]]\n"),
+            1u);
+  EXPECT_NE(y.find("  AvailabilityZone:\n    Type: String\n    Default: \"\"\n"),
+            std::string::npos);
+  EXPECT_NE(y.find("  ZoneGiven: !Not [!Equals [!Ref AvailabilityZone, \"\"]]\n"),
+            std::string::npos);
+}
+
 TEST(TemplateTest, ValidationRefusesWhatAwsWould) {
   std::vector<std::string> warnings;
   EXPECT_TRUE(ValidatePlan(Plan(1), &warnings));

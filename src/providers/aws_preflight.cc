@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
+#include "aws/fleet_capacity.h"
 #include "aws/ssm.h"
 #include "aws/sts.h"
+#include "core/files.h"
 #include "core/log.h"
 
 namespace dfbench::providers {
@@ -108,7 +111,8 @@ core::Status CheckKeyMaterial(const KeyPair& key) {
 
 std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aws::FleetPlan& plan,
                                            const KeyPair& key, const aws::Client& client,
-                                           aws::CallerIdentity* caller) {
+                                           aws::CallerIdentity* caller,
+                                           std::string* availability_zone) {
   std::vector<PreflightCheck> checks;
   checks.push_back({.what = "instance types and architectures", .run = [&plan] {
                       std::vector<std::string> warnings;  // shown with the plan already
@@ -127,6 +131,26 @@ std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aw
                       *caller = *identity;
                       core::Notef("AWS account {} ({}), region {}", identity->account,
                                   identity->arn, client.region());
+                      return core::Ok();
+                    }});
+  // Read by the quota check, filled by the instance types' one.
+  auto vcpus = std::make_shared<aws::FleetVcpus>();
+  checks.push_back({.what = "the instance types in " + plan.region,
+                    .run = [&client, &plan, vcpus]() -> core::Status {
+                      auto found = aws::CheckInstanceTypes(client, plan);
+                      if (!found) return tl::unexpected(found.error());
+                      *vcpus = std::move(*found);
+                      return core::Ok();
+                    }});
+  checks.push_back({.what = "an availability zone offering them",
+                    .run = [&client, &plan, availability_zone]() -> core::Status {
+                      auto zone = aws::ChooseAvailabilityZone(client, plan);
+                      if (!zone) return tl::unexpected(zone.error());
+                      core::Notef(
+                          "availability zone {}: it offers every instance type of the "
+                          "fleet",
+                          *zone);
+                      if (availability_zone != nullptr) *availability_zone = *zone;
                       return core::Ok();
                     }});
   std::vector<aws::Arch> arches = {plan.server.arch};
@@ -151,6 +175,9 @@ std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aw
            return core::Ok();
          }});
   }
+  checks.push_back({.what = "the On-Demand vCPU quotas", .run = [&client, &plan, vcpus] {
+                      return aws::CheckVcpuQuotas(client, plan, *vcpus);
+                    }});
   return checks;
 }
 

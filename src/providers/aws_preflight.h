@@ -4,6 +4,7 @@
 // launch is one more entry in FleetPreflight.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,12 +27,18 @@ struct PreflightCheck {
 
 // The checks of one fleet, in the order they run: the plan's instance types and
 // architectures, the key pair, the engines for the server and for the replicas, the AWS
-// credentials (sts:GetCallerIdentity, whose answer lands in `*caller`), then the Ubuntu AMI
-// of each architecture in use (ssm:GetParameter). Reads, never launches: none is billed. The
-// checks refer to `request`, `plan`, `key`, `client` and `caller`: run them while those live.
+// credentials (sts:GetCallerIdentity, whose answer lands in `*caller`), the instance types
+// in the region (ec2:DescribeInstanceTypes: each known there and running its role's
+// architecture), one availability zone offering them all (ec2:DescribeInstanceTypeOfferings;
+// the first in name order lands in `*availability_zone` when given), the Ubuntu AMI of each
+// architecture in use (ssm:GetParameter), then the account's On-Demand vCPU quotas
+// (servicequotas:GetServiceQuota; unreadable ones are a note). Reads, never launches: none is
+// billed. The checks refer to `request`, `plan`, `key`, `client`, `caller` and
+// `availability_zone`: run them while those live.
 std::vector<PreflightCheck> FleetPreflight(const SetupRequest& request, const aws::FleetPlan& plan,
                                            const KeyPair& key, const aws::Client& client,
-                                           aws::CallerIdentity* caller);
+                                           aws::CallerIdentity* caller,
+                                           std::string* availability_zone = nullptr);
 
 // Runs `checks` in order: the first refusal as it is (each check's line names what it
 // checked); else a line on stderr naming what passed.

@@ -136,11 +136,13 @@ TEST(AwsPreflightTest, FleetChecksRunLocalOnesFirstThenReads) {
   aws::CallerIdentity caller;
   std::vector<std::string> names;
   for (const auto& c : FleetPreflight(request, plan, key, client, &caller)) names.push_back(c.what);
-  EXPECT_EQ(names, (std::vector<std::string>{"instance types and architectures", "the SSH key pair",
-                                             "engines for the server (Ubuntu 24.04 arm64)",
-                                             "engines for the replicas (Ubuntu 24.04 arm64)",
-                                             "AWS credentials", "the Ubuntu 24.04 arm64 AMI",
-                                             "the Ubuntu 24.04 x86_64 AMI"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "instance types and architectures", "the SSH key pair",
+                       "engines for the server (Ubuntu 24.04 arm64)",
+                       "engines for the replicas (Ubuntu 24.04 arm64)", "AWS credentials",
+                       "the instance types in us-east-1", "an availability zone offering them",
+                       "the Ubuntu 24.04 arm64 AMI", "the Ubuntu 24.04 x86_64 AMI",
+                       "the On-Demand vCPU quotas"}));
 }
 
 }  // namespace

@@ -109,7 +109,9 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
   auto client = AwsClient(fleet.region);
   if (!client) return tl::unexpected(client.error());
   aws::CallerIdentity caller;
-  if (auto st = RunPreflight(s->id, FleetPreflight(request, plan, prepared->key, *client, &caller));
+  std::string zone;
+  if (auto st = RunPreflight(s->id,
+                             FleetPreflight(request, plan, prepared->key, *client, &caller, &zone));
       !st) {
     return st;
   }
@@ -122,17 +124,19 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
     if (!address) return tl::unexpected(address.error());
     recorded.ssh_cidr = *address + "/32";
   }
-  core::Notef("setup {}: SSH to the fleet is open to {} only", s->id, recorded.ssh_cidr);
+  core::Notef("setup {}: the fleet goes to {}; SSH to it is open to {} only", s->id, zone,
+              recorded.ssh_cidr);
   auto key_digest = hosts::Sha256File(prepared->key.public_key);
   if (!key_digest) return tl::unexpected(key_digest.error());
 
-  auto stack = CreateSetupStack(*client, s,
-                                {.name = *stack_name,
-                                 .template_body = prepared->body,
-                                 .parameters = {{"SshCidr", recorded.ssh_cidr}},
-                                 .owner_arn = caller.arn,
-                                 .key_tag = key_digest->substr(0, 16),
-                                 .timeout = fleet.stack_timeout});
+  auto stack =
+      CreateSetupStack(*client, s,
+                       {.name = *stack_name,
+                        .template_body = prepared->body,
+                        .parameters = {{"SshCidr", recorded.ssh_cidr}, {"AvailabilityZone", zone}},
+                        .owner_arn = caller.arn,
+                        .key_tag = key_digest->substr(0, 16),
+                        .timeout = fleet.stack_timeout});
   if (!stack) return tl::unexpected(stack.error());
   auto instances = ReadInstances(plan, *stack);
   if (!instances) return tl::unexpected(instances.error());

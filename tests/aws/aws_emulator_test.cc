@@ -1,7 +1,8 @@
 // The aws layer against the AWS emulator (shared/testbeds/moto_bench_server.py: moto with the
-// patches a one-stack fleet needs): caller identity, and a rendered fleet stack created,
-// described, explained by its events and deleted. Skipped, saying why, without python3's moto.
-// The instances' public IPs are invented internet addresses: never connect to them.
+// patches a one-stack fleet needs): caller identity, a rendered fleet stack created,
+// described, explained by its events and deleted, and the pre-flight's reads of instance types,
+// zone offerings (moto's copies of AWS's per-region lists) and quotas. Skipped, saying why, without
+// python3's moto. The instances' public IPs are invented internet addresses: never connect to them.
 #include "aws_emulator.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 
 #include "aws/cloudformation.h"
 #include "aws/ec2.h"
+#include "aws/fleet_capacity.h"
 #include "aws/sts.h"
 #include "aws/template.h"
 
@@ -124,6 +126,81 @@ TEST_F(AwsEmulatorTest, CreatingAStackTwiceIsAFailureNamingTheCall) {
   EXPECT_NE(again.error().message.find("cloudformation:CreateStack: AlreadyExistsException"),
             std::string::npos)
       << again.error().message;
+}
+
+// A client of the emulator in `region` (moto answers each region from its own data).
+Client EmulatorClient(const std::string& url, const std::string& region) {
+  return Client(Credentials{"testing", "testing", "", "test"}, region,
+                [url](const std::string& name) -> std::optional<std::string> {
+                  if (name == "AWS_ENDPOINT_URL") return url;
+                  return std::nullopt;
+                });
+}
+
+TEST_F(AwsEmulatorTest, InstanceTypesGiveArchitecturesAndVcpus) {
+  auto vcpus = CheckInstanceTypes(*client_, Plan());
+  ASSERT_TRUE(vcpus) << vcpus.error().message;
+  EXPECT_EQ(*vcpus, (FleetVcpus{{"c7g.4xlarge", 16}, {"c6i.2xlarge", 8}}));
+}
+
+TEST_F(AwsEmulatorTest, AnUnknownTypeIsRefusedWithTheNearestNames) {
+  FleetPlan plan = Plan();
+  plan.client = {"c6i.2xlargee", Arch::kX86_64};
+  auto refused = CheckInstanceTypes(*client_, plan);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(refused.error().message,
+            "no such instance type in us-east-1: --client-instance c6i.2xlargee (nearest: "
+            "c6i.2xlarge, c6i.24xlarge, c6i.12xlarge)");
+}
+
+TEST_F(AwsEmulatorTest, AnArchitectureTheTypeDoesNotRunIsRefused) {
+  FleetPlan plan = Plan();
+  plan.server = {"c7g.large", Arch::kX86_64};
+  auto refused = CheckInstanceTypes(*client_, plan);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(refused.error().message,
+            "--server-instance c7g.large is arm64 only; --server-arch x86_64 cannot run on it: "
+            "pass --server-arch arm64 or a type that runs x86_64");
+}
+
+// hpc7g.16xlarge is offered in one zone of each of these regions only (moto's copy of AWS's
+// offerings): the zone chosen is that one, not the first.
+TEST_F(AwsEmulatorTest, TheZoneChosenOffersEveryType) {
+  FleetPlan plan = Plan();
+  plan.server = {"hpc7g.16xlarge", Arch::kArm64};
+  auto zone = ChooseAvailabilityZone(*client_, plan);
+  ASSERT_TRUE(zone) << zone.error().message;
+  EXPECT_EQ(*zone, "us-east-1c");
+  plan.region = "eu-west-1";
+  zone = ChooseAvailabilityZone(EmulatorClient(emulator_.url(), "eu-west-1"), plan);
+  ASSERT_TRUE(zone) << zone.error().message;
+  EXPECT_EQ(*zone, "eu-west-1b");
+  // Common types: the first zone in name order.
+  zone = ChooseAvailabilityZone(*client_, Plan());
+  ASSERT_TRUE(zone) << zone.error().message;
+  EXPECT_EQ(*zone, "us-east-1a");
+}
+
+TEST_F(AwsEmulatorTest, NoZoneOfferingEveryTypeIsRefusedNamingWhatEachLacks) {
+  FleetPlan plan = Plan();
+  plan.region = "eu-west-1";
+  plan.server = {"hpc7g.16xlarge", Arch::kArm64};
+  plan.client = {"c8i.large", Arch::kX86_64};
+  auto zone = ChooseAvailabilityZone(EmulatorClient(emulator_.url(), "eu-west-1"), plan);
+  ASSERT_FALSE(zone);
+  EXPECT_EQ(zone.error().kind, core::ErrorKind::kUsage);
+  EXPECT_EQ(zone.error().message,
+            "no availability zone of eu-west-1 offers every instance type of the fleet "
+            "(eu-west-1a lacks hpc7g.16xlarge; eu-west-1b lacks c8i.large; eu-west-1c lacks "
+            "hpc7g.16xlarge): pick types one zone offers together, or another --region");
+}
+
+// The emulator's Service Quotas knows no EC2 quota (NoSuchResourceException), as an account
+// without the permission cannot read it either: a note, never a refusal.
+TEST_F(AwsEmulatorTest, AQuotaTheEndpointDoesNotKnowIsNotARefusal) {
+  EXPECT_TRUE(CheckVcpuQuotas(*client_, Plan(), {{"c7g.4xlarge", 16}, {"c6i.2xlarge", 8}}));
 }
 
 }  // namespace

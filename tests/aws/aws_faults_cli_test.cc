@@ -85,7 +85,7 @@ fs::path ReadyAwsSetup(const DfbenchRunner& runner) {
   s.provider_data.aws =
       state::AwsRecord{.stack_name = "dfbench-f", .stack_id = kStackId, .account = "123456789012"};
   EXPECT_TRUE(state::Save(&s));
-  const fs::path ssh = state::SetupDir("f") / "ssh";
+  fs::path ssh = state::SetupDir("f") / "ssh";
   EXPECT_TRUE(core::WriteFileAtomic(ssh / "id_rsa", "private"));
   EXPECT_TRUE(core::WriteFileAtomic(ssh / "id_rsa.pub", "ssh-rsa AAAA"));
   return ssh;
@@ -185,6 +185,7 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   ASSERT_EQ(r.code, 0) << r.err;
   const fs::path dir = runner.SetupDir("plan");
   for (const std::string& line : std::vector<std::string>{
+           // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line split in two literals
            "dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
            "(AWS; region from --region):\n",
            "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
@@ -235,8 +236,8 @@ TEST(AwsFaultsCli, Arm64ClientWithoutItsLoadGeneratorStopsBeforeAnyAwsCall) {
   const ScopedTempDir bin("aws-arm64-bin");
   const fs::path self = bin / "dfbench";
   fs::copy_file(DFBENCH_BINARY, self);
-  auto run = [&](std::vector<std::string> args) {
-    std::vector<std::string> argv = runner.Argv(std::move(args));
+  auto run = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = runner.Argv(args);
     *std::find(argv.begin(), argv.end(), std::string(DFBENCH_BINARY)) = self.string();
     return RunAgainst(argv, dead);
   };
@@ -357,15 +358,37 @@ TEST(AwsFaultsCli, AnEngineBuildForAnotherArchIsRefusedBeforeAnyAwsCall) {
   EXPECT_EQ(runner.State("arch")["status"], "failed");
 }
 
+const ScriptedReply kIdentity{
+    200,
+    "<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account>"
+    "<Arn>arn:aws:iam::123456789012:user/ops</Arn><UserId>AIDA</UserId>"
+    "</GetCallerIdentityResult></GetCallerIdentityResponse>"};
+// The default fleet's types (c6i.2xlarge server, c5.2xlarge client), as EC2 describes them.
+const ScriptedReply kDefaultTypes{
+    200,
+    "<DescribeInstanceTypesResponse><instanceTypeSet>"
+    "<item><instanceType>c6i.2xlarge</instanceType><processorInfo><supportedArchitectures>"
+    "<item>x86_64</item></supportedArchitectures></processorInfo>"
+    "<vCpuInfo><defaultVCpus>8</defaultVCpus></vCpuInfo></item>"
+    "<item><instanceType>c5.2xlarge</instanceType><processorInfo><supportedArchitectures>"
+    "<item>x86_64</item></supportedArchitectures></processorInfo>"
+    "<vCpuInfo><defaultVCpus>8</defaultVCpus></vCpuInfo></item>"
+    "</instanceTypeSet></DescribeInstanceTypesResponse>"};
+const ScriptedReply kDefaultOffers{
+    200,
+    "<DescribeInstanceTypeOfferingsResponse><instanceTypeOfferingSet>"
+    "<item><instanceType>c6i.2xlarge</instanceType><location>us-east-1a</location></item>"
+    "<item><instanceType>c5.2xlarge</instanceType><location>us-east-1a</location></item>"
+    "</instanceTypeOfferingSet></DescribeInstanceTypeOfferingsResponse>"};
+
 // Canonical publishes no AMI for the release in that region: refused after reading SSM, before
 // CreateStack.
 TEST(AwsFaultsCli, AMissingAmiIsRefusedBeforeCreateStack) {
   DfbenchRunner runner("aws-preflight-ami");
   ScriptedHttpServer aws(
-      {{200,
-        "<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account>"
-        "<Arn>arn:aws:iam::123456789012:user/ops</Arn><UserId>AIDA</UserId>"
-        "</GetCallerIdentityResult></GetCallerIdentityResponse>"},
+      {kIdentity,
+       kDefaultTypes,
+       kDefaultOffers,
        {400, R"({"__type": "ParameterNotFound", "message": "Parameter not found."})"}});
   CliResult r =
       RunAgainst(runner, aws.url(),
@@ -382,6 +405,32 @@ TEST(AwsFaultsCli, AMissingAmiIsRefusedBeforeCreateStack) {
     ssm += Contains(request, "AmazonSSM.GetParameter");
   }
   EXPECT_EQ(ssm, 1u);
+  EXPECT_EQ(CountActions(aws, "CreateStack"), 0u);
+  EXPECT_EQ(CountActions(aws, "DescribeStacks"), 0u);
+}
+
+// An On-Demand vCPU quota below the fleet's vCPUs: exit 5, one line, no CreateStack. The emulator
+// knows no EC2 quota (NoSuchResourceException), so the scripted server stands in for AWS.
+TEST(AwsFaultsCli, AQuotaTooSmallIsRefusedBeforeCreateStack) {
+  DfbenchRunner runner("aws-preflight-quota");
+  ScriptedHttpServer aws({kIdentity,
+                          kDefaultTypes,
+                          kDefaultOffers,
+                          {200, R"({"Parameter": {"Value": "ami-0123456789abcdef0"}})"},
+                          {200, R"({"Quota": {"QuotaCode": "L-1216C47A", "Value": 8.0}})"}});
+  CliResult r =
+      RunAgainst(runner, aws.url(),
+                 {"setup", "--id", "quota", "--provider", "aws", "--engines", "redis", "--yes"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_TRUE(r.err.ends_with(
+      "dfbench: the fleet needs 16 vCPUs of 'Running On-Demand Standard (A, C, D, H, I, M, R, T, "
+      "Z) instances' (L-1216C47A) but the account's quota in us-east-1 is 8 (running instances "
+      "count too): ask for more in the Service Quotas console, or 'aws service-quotas "
+      "request-service-quota-increase --region us-east-1 --service-code ec2 --quota-code "
+      "L-1216C47A --desired-value 16'\n"))
+      << r.err;
+  EXPECT_TRUE(Contains(r.err, "availability zone us-east-1a: it offers every instance type"))
+      << r.err;
   EXPECT_EQ(CountActions(aws, "CreateStack"), 0u);
   EXPECT_EQ(CountActions(aws, "DescribeStacks"), 0u);
 }
