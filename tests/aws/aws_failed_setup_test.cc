@@ -118,6 +118,28 @@ TEST_F(AwsFailedSetupTest, QuickstartInterruptedWhileWaitingForSshDeletesTheStac
   EXPECT_EQ(dfb.State("qsint")["status"], "destroyed");
 }
 
+// A dropped SSH session to the machine running dfbench (SIGHUP) stops setup as Ctrl+C does: the
+// stack is kept, recorded, and the last line says how to remove it.
+TEST_F(AwsFailedSetupTest, SetupHungUpWhileWaitingForSshNamesTheStackLeftRunning) {
+  DfbenchRunner dfb("aws-setup-hup");
+  core::Process run = dfb.Start(FleetArgs("setup", "hup", "5m"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (!Contains(dfb.BackgroundErrTail(), "client is not reachable yet")) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << dfb.BackgroundErrTail();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  dfb.Interrupt(&run, std::chrono::seconds(30), SIGHUP);
+  EXPECT_EQ(LastLine(dfb.BackgroundErrTail()),
+            "dfbench: setup hup failed and its stack is still running: dfbench-hup "
+            "(c6i.2xlarge, c5.2xlarge) in us-east-1, ~$0.680/hr on demand in us-east-1; delete "
+            "it with: dfbench destroy --id hup")
+      << dfb.BackgroundErrTail();
+  ASSERT_TRUE(StackOf("hup"));
+  CliResult r = dfb.Run({"destroy", "--id", "hup", "--yes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  ExpectStackGone("hup");
+}
+
 TEST_F(AwsFailedSetupTest, SetupKeepsTheStackSaysSoAndDestroyRemovesIt) {
   DfbenchRunner dfb("aws-setup-fail");
   CliResult r = dfb.Run(FleetArgs("setup", "kept", "5s"), std::chrono::minutes(5));

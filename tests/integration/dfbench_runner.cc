@@ -94,10 +94,11 @@ std::filesystem::path DfbenchRunner::WaitForRunDir(
   return {};
 }
 
-void DfbenchRunner::Interrupt(core::Process* run, std::chrono::milliseconds timeout) const {
-  run->Signal(SIGINT);
+void DfbenchRunner::Interrupt(core::Process* run, std::chrono::milliseconds timeout,
+                              int signal) const {
+  run->Signal(signal);
   const auto status = run->WaitFor(timeout);
-  ASSERT_TRUE(status) << "still running after SIGINT";
+  ASSERT_TRUE(status) << "still running after signal " << signal;
   EXPECT_EQ(status->code, 130) << BackgroundErrTail();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -55,9 +56,10 @@ class DfbenchRunner {
   std::filesystem::path WaitForRunDir(
       const std::string& id, const std::string& kind,
       const std::function<bool(const std::filesystem::path& run_dir)>& ready) const;
-  // Sends SIGINT to the background run and expects it to exit with 130 within `timeout`.
-  void Interrupt(core::Process* run,
-                 std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+  // Sends `signal` (SIGINT, SIGTERM, SIGHUP) to the background run and expects it to exit with
+  // 130 within `timeout`.
+  void Interrupt(core::Process* run, std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                 int signal = SIGINT) const;
 
  private:
   ScopedTempDir home_;
