@@ -10,6 +10,8 @@ Action=, or the X-Amz-Target's operation; "*" for any):
   delay     forward it, then wait SECONDS before relaying the reply (past the client's timeout)
   throttle  answer 400 Throttling without forwarding
   refuse    close the connection without forwarding (the request never reached AWS)
+  quota     answer GetServiceQuota with a quota of SECONDS vCPUs, not forwarded: the emulator
+            knows no EC2 quota, so a quota too small can only be shown this way
 
 Usage: fault_proxy.py UPSTREAM_URL PORT_FILE LOG_FILE [RULE ...], each RULE as
 ACTION:FAULT[:TIMES[:SECONDS]], e.g. CreateStack:drop:1 or '*:throttle:3'. It listens on a free
@@ -104,6 +106,11 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "refuse":
             log(action, "refuse", "-")
             return self.hang_up()
+        if fault == "quota":
+            log(action, "quota", 200)
+            body = ('{"Quota": {"ServiceCode": "ec2", "QuotaCode": "L-1216C47A", '
+                    f'"QuotaName": "Running On-Demand Standard instances", "Value": {rule["seconds"]}}}}}')
+            return self.answer(200, body.encode(), [("Content-Type", "application/x-amz-json-1.1")])
         if fault == "throttle":
             log(action, "throttle", 400)
             return self.answer(400, THROTTLED, [("Content-Type", "text/xml")])
