@@ -51,14 +51,13 @@ int RunDestroyStack(const std::string& name, const std::string& region_flag, boo
 
 void AddDestroy(CLI::App* sub, Action* action) {
   auto id = std::make_shared<std::string>();
-  auto* id_option = sub->add_option("--id", *id, "Setup to destroy");
+  sub->add_option("--id", *id, "Setup to destroy");
   auto stack = std::make_shared<std::string>();
-  auto* stack_option = sub->add_option(
+  sub->add_option(
       "--stack", *stack,
       "Instead of a setup: a stack dfbench tagged that no setup here records (see 'list --aws')");
   auto region = std::make_shared<std::string>();
   sub->add_option("--region", *region, "With --stack: its region (default: the AWS CLI's region)");
-  id_option->excludes(stack_option);
   auto yes = std::make_shared<bool>(false);
   AddYesFlag(sub, yes.get());
   auto force = std::make_shared<bool>(false);

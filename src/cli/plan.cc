@@ -91,13 +91,19 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
   return p;
 }
 
+// Where the region came from, when neither --region nor the default chose it: an environment
+// variable or a profile can pick a region the user did not think of.
+std::string RegionSourceNote(const std::string& source) {
+  return source == "--region" || source == "default" ? "" : "; region from " + source;
+}
+
 std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool keep) {
   const aws::FleetPlan fleet = providers::FleetPlanOf(o.aws, o.id, "");
   const std::string dir = state::SetupDir(o.id).string();
   std::string p = core::Format(
-      "dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS; "
-      "region from {}):\n",
-      quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region, o.aws.region_source);
+      "dfbench: {} {} will create the CloudFormation stack dfbench-{} in {} (AWS{}):\n",
+      quickstart ? "quickstart" : "setup", o.id, o.id, o.aws.region,
+      RegionSourceNote(o.aws.region_source));
   for (const auto& role : aws::FleetRoles(fleet)) {
     const aws::InstanceSpec& spec = aws::InstanceOf(fleet, role);
     p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),

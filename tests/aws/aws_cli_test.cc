@@ -49,7 +49,7 @@ TEST_F(AwsCliTest, SetupRunInfoSshDestroy) {
   EXPECT_EQ(core::ReadFile(dfb.SetupDir(id) / "stack.yaml").value_or(""), *previewed);
   EXPECT_TRUE(Contains(r.err,
                        "setup fleet will create the CloudFormation stack dfbench-fleet in "
-                       "us-east-1 (AWS; region from "))
+                       "us-east-1 (AWS):\n"))
       << r.err;
   EXPECT_TRUE(Contains(r.err, "cost: ~$1.020/hr on demand in us-east-1")) << r.err;
   json st = dfb.State(id);

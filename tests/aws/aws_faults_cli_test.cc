@@ -187,7 +187,7 @@ TEST(AwsFaultsCli, DryRunSavesTheTemplateWithoutAnAwsCall) {
   for (const std::string& line : std::vector<std::string>{
            // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one line split in two literals
            "dfbench: setup plan will create the CloudFormation stack dfbench-plan in eu-west-1 "
-           "(AWS; region from --region):\n",
+           "(AWS):\n",
            "  server     c6i.2xlarge x86_64, Ubuntu 22.04\n",
            "  client     c5.2xlarge x86_64, Ubuntu 22.04\n",
            "  replica-0  c6i.2xlarge x86_64, Ubuntu 22.04\n", "/hr on demand in eu-west-1",
