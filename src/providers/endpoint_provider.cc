@@ -56,8 +56,11 @@ core::Result<protocol::ServerEndpoint> EndpointOf(const state::EndpointRecord& r
   if (!url) return tl::unexpected(url.error());
   // A recorded URL holds no password: the lone word before '@' (Redacted) is its user.
   if (url->bare_userinfo) std::swap(url->user, url->password);
-  protocol::ServerEndpoint endpoint{
-      .address = url->host, .port = url->port, .user = url->user, .password = std::move(password)};
+  protocol::ServerEndpoint endpoint{.address = url->host,
+                                    .port = url->port,
+                                    .user = url->user,
+                                    .password = std::move(password),
+                                    .db = url->db};
   if (url->tls) {
     auto tls = protocol::TlsContext::Create({.enabled = true,
                                              .cert = record.cert,
