@@ -9,6 +9,7 @@
 #include "cli/deprecated_flags.h"
 #include "cli/help_texts.h"
 #include "core/interrupt.h"
+#include "core/text.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -52,7 +53,8 @@ std::string UnknownCommandMessage(const std::string& word) {
 namespace {
 
 int PrintError(const std::string& message, int code) {
-  std::fprintf(stderr, "dfbench: %s\n", message.c_str());
+  // A message may quote a server or a tool: through the gate, lines of our own kept.
+  std::fprintf(stderr, "dfbench: %s\n", core::Printable(message, true).c_str());
   return code;
 }
 

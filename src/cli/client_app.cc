@@ -4,12 +4,13 @@
 
 #include "cli/commands.h"
 #include "core/interrupt.h"
+#include "core/text.h"
 
 namespace dfbench::cli {
 namespace {
 
 int PrintError(const std::string& message, core::ErrorKind kind) {
-  std::fprintf(stderr, "dfbench: %s\n", message.c_str());
+  std::fprintf(stderr, "dfbench: %s\n", core::Printable(message, true).c_str());
   return static_cast<int>(kind);
 }
 

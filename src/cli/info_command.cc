@@ -5,6 +5,7 @@
 #include "core/files.h"
 #include "core/format.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "core/time_format.h"
 #include "core/units.h"
 #include "hosts/ssh_command.h"
@@ -197,6 +198,8 @@ void PrintInfo(const state::SetupState& s) {
                         s.id, s.id);
     if (!roles.empty()) out += core::Format("  dfbench ssh     --id {} --target server\n", s.id);
   }
+  // Hosts' facts (kernel, OS, CPU model, NIC) are the hosts' own text.
+  out = core::Printable(out, /*keep_newlines=*/true);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
