@@ -10,6 +10,7 @@
 #include "cli/help_texts.h"
 #include "core/interrupt.h"
 #include "core/text.h"
+#include "core/version.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -136,6 +137,7 @@ std::unique_ptr<CLI::App> MakeApp(Action* action) {
       "dfbench");
   app->require_subcommand(1);
   app->fallthrough(false);
+  app->set_version_flag("--version", core::VersionLine(), "Print the embedded build version");
   app->footer(
       "\nRun 'dfbench <command> --help' for a command's flags and examples.\n"
       "Exit codes: 0 ok, 1 failure or regression, 2 usage or input error, 3 setup not found\n"

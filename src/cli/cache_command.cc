@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "core/format.h"
 #include "core/log.h"
+#include "core/standard_output.h"
 #include "core/table.h"
 #include "core/text.h"
 #include "engines/engine_cache.h"
@@ -51,7 +52,7 @@ int RunList(const std::string& engine) {
     return 0;
   }
   std::string out = table.Render();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   return 0;
 }
 

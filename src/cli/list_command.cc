@@ -5,6 +5,7 @@
 #include "aws/prices.h"
 #include "cli/commands.h"
 #include "core/format.h"
+#include "core/standard_output.h"
 #include "core/table.h"
 #include "core/time_format.h"
 #include "providers/billed_stack.h"
@@ -79,7 +80,7 @@ int RunList(bool all) {
     return 0;
   }
   std::string out = table.Render();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   return 0;
 }
 

@@ -126,6 +126,22 @@ TEST(LoadgenCli, WritesTheTableAndTheJson) {
   EXPECT_EQ(j["dfbench"]["errors"], 0);
 }
 
+// A report written nowhere is a failure: stdout on a full device is exit 1 and one line.
+TEST(LoadgenCli, StdoutOnAFullDeviceIsExitOne) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("loadgen-full");
+  const auto err = dir / "stderr";
+  auto p = core::Spawn({.argv = {LOADGEN_BINARY, "loadgen", "-p", std::to_string(server->port()),
+                                 "-t", "1", "-c", "1", "-n", "10", "--progress", "never"},
+                        .stdout_path = "/dev/full",
+                        .stderr_path = err.string()});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->Wait().code, 1);
+  EXPECT_EQ(core::ReadFile(err).value_or(""),
+            "dfbench: cannot write to standard output: No space left on device\n");
+}
+
 // memtier's --hdr-file-prefix files: a percentile table and a histogram log for the totals and
 // for each command, the log holding the histogram the JSON hands over.
 TEST(LoadgenCli, WritesHdrHistogramFilesAsMemtierDoes) {
