@@ -1,6 +1,7 @@
 // dfbench: benchmarks Redis-protocol engines and memcached fairly and reproducibly.
 #include "cli/app.h"
+#include "core/standard_output.h"
 
 int main(int argc, char** argv) {
-  return dfbench::cli::Main(argc, argv);
+  return dfbench::core::FlushStdout(dfbench::cli::Main(argc, argv));
 }

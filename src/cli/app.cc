@@ -9,6 +9,8 @@
 #include "cli/deprecated_flags.h"
 #include "cli/help_texts.h"
 #include "core/interrupt.h"
+#include "core/text.h"
+#include "core/version.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -52,7 +54,8 @@ std::string UnknownCommandMessage(const std::string& word) {
 namespace {
 
 int PrintError(const std::string& message, int code) {
-  std::fprintf(stderr, "dfbench: %s\n", message.c_str());
+  // A message may quote a server or a tool: through the gate, lines of our own kept.
+  std::fprintf(stderr, "dfbench: %s\n", core::Printable(message, true).c_str());
   return code;
 }
 
@@ -134,6 +137,7 @@ std::unique_ptr<CLI::App> MakeApp(Action* action) {
       "dfbench");
   app->require_subcommand(1);
   app->fallthrough(false);
+  app->set_version_flag("--version", core::VersionLine(), "Print the embedded build version");
   app->footer(
       "\nRun 'dfbench <command> --help' for a command's flags and examples.\n"
       "Exit codes: 0 ok, 1 failure or regression, 2 usage or input error, 3 setup not found\n"

@@ -5,7 +5,9 @@
 #include "cli/commands.h"
 #include "core/format.h"
 #include "core/log.h"
+#include "core/standard_output.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "engines/engine_cache.h"
 #include "engines/local_build.h"
 #include "state/state.h"
@@ -50,7 +52,7 @@ int RunList(const std::string& engine) {
     return 0;
   }
   std::string out = table.Render();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   return 0;
 }
 
@@ -63,7 +65,8 @@ int RunAdd(const std::string& engine, const std::string& path, bool force) {
   auto added = OrExit(
       engines::AddLocalBuild(state::EngineCacheDir(), *spec, path,
                              force ? engines::OnCached::kReplace : engines::OnCached::kRefuse));
-  const std::string label = added.manifest.value("label", "");
+  // The label is the build's own --version text.
+  const std::string label = core::Printable(added.manifest.value("label", ""));
   std::printf("added %s %s to %s (sha256 %s)\n", engine.c_str(), label.c_str(),
               added.dir.string().c_str(), added.manifest.value("sha256", "").c_str());
   core::Notef(

@@ -4,12 +4,14 @@
 
 #include "cli/commands.h"
 #include "core/interrupt.h"
+#include "core/text.h"
+#include "core/version.h"
 
 namespace dfbench::cli {
 namespace {
 
 int PrintError(const std::string& message, core::ErrorKind kind) {
-  std::fprintf(stderr, "dfbench: %s\n", message.c_str());
+  std::fprintf(stderr, "dfbench: %s\n", core::Printable(message, true).c_str());
   return static_cast<int>(kind);
 }
 
@@ -20,6 +22,7 @@ int ClientMain(int argc, char** argv) {
   Action action;
   CLI::App app("dfbench client build: the built-in load generator only", "dfbench");
   app.require_subcommand(1);
+  app.set_version_flag("--version", core::VersionLine(), "Print the embedded build version");
   app.fallthrough(false);
   AddLoadgen(app.add_subcommand("loadgen", "The built-in load generator"), &action);
   AddVersion(app.add_subcommand("version", "Print the embedded build version"), &action);

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/compare_flags.h"
 #include "core/log.h"
+#include "core/standard_output.h"
 
 namespace dfbench::cli {
 namespace {
@@ -14,7 +15,7 @@ int RunCompare(const CompareFlags& f) {
   const auto comparison = OrExit(report::Compare(baseline, candidate, options));
   const std::string out = f.format == "json" ? report::RenderComparisonJson(comparison)
                                              : report::RenderComparisonTable(comparison);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   if (!comparison.Regressed()) return 0;
   if (f.format == "json") {
     // The table names them on stdout already; with JSON, say it once on stderr too.

@@ -1,7 +1,7 @@
-#include <cstdio>
 #include <map>
 
 #include "cli/commands.h"
+#include "core/standard_output.h"
 #include "hosts/ssh_command.h"
 
 namespace dfbench::cli {
@@ -171,7 +171,7 @@ int RunCompletion(const CLI::App* sub, const std::string& shell) {
   std::string text = script.opening(commands);
   for (const auto& c : commands) text += script.per_command(c);
   text += script.closing;
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  core::WriteStdout(text);
   return 0;
 }
 

@@ -75,6 +75,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--loadgen-processes", kInteger, 1, 64},
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
       {"--seed-client-base", kInteger, 0, 100'000'000},
+      {"--select-db", kInteger, 0, 1 << 30},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

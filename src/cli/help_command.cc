@@ -1,6 +1,5 @@
-#include <cstdio>
-
 #include "cli/commands.h"
+#include "core/standard_output.h"
 
 namespace dfbench::cli {
 namespace {
@@ -20,7 +19,7 @@ int RunHelp(const CLI::App* help, const std::string& topic) {
     text = command->get_formatter()->make_help(command, app->get_name() + " " + topic,
                                                CLI::AppFormatMode::Normal);
   }
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  core::WriteStdout(text);
   return 0;
 }
 

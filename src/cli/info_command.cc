@@ -1,10 +1,10 @@
-#include <cstdio>
-
 #include "aws/prices.h"
 #include "cli/commands.h"
 #include "core/files.h"
 #include "core/format.h"
+#include "core/standard_output.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "core/time_format.h"
 #include "core/units.h"
 #include "hosts/ssh_command.h"
@@ -197,7 +197,9 @@ void PrintInfo(const state::SetupState& s) {
                         s.id, s.id);
     if (!roles.empty()) out += core::Format("  dfbench ssh     --id {} --target server\n", s.id);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  // Hosts' facts (kernel, OS, CPU model, NIC) are the hosts' own text.
+  out = core::Printable(out, /*keep_newlines=*/true);
+  core::WriteStdout(out);
 }
 
 }  // namespace
@@ -212,7 +214,7 @@ void AddInfo(CLI::App* sub, Action* action) {
       auto s = OrExit(state::Load(*id));
       if (*json) {
         const std::string text = OrExit(core::ReadFile(state::SetupDir(*id) / "state.json"));
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        core::WriteStdout(text);
       } else {
         PrintInfo(s);
       }

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "core/format.h"
 #include "core/log.h"
+#include "core/standard_output.h"
 #include "core/table.h"
 #include "core/time_format.h"
 #include "providers/aws_orphans.h"
@@ -85,7 +86,7 @@ int RunList(bool all) {
     return 0;
   }
   std::string out = table.Render();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   return 0;
 }
 
@@ -139,7 +140,7 @@ int RunListAws(const AwsListFlags& f) {
                      {"known_by", t.known_by}});
     }
     const std::string text = out.dump(2) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    core::WriteStdout(text);
     return 0;
   }
   if (stacks.empty()) {
@@ -157,7 +158,7 @@ int RunListAws(const AwsListFlags& f) {
                   t.known_by.empty() ? "none (orphan)" : t.known_by});
   }
   const std::string out = table.Render();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  core::WriteStdout(out);
   if (orphans > 0) {
     core::Notef(
         "{} stack(s) no setup here knows; remove one with: dfbench destroy --stack NAME "

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/loadgen_flags.h"
 #include "core/files.h"
+#include "core/standard_output.h"
 #include "loadgen/loadgen.h"
 #include "loadgen/report.h"
 
@@ -12,7 +13,7 @@ namespace {
 int RunLoadgen(const loadgen::Options& options) {
   const loadgen::Config config = ToLoadgenConfig(options);
   const loadgen::Report report = OrExit(loadgen::Run(config));
-  std::fputs(loadgen::ReportTable(report, config).c_str(), stdout);
+  core::WriteStdout(loadgen::ReportTable(report, config));
   std::fflush(stdout);
   if (!config.json_out_file.empty()) {
     OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(report, config)));

@@ -67,8 +67,8 @@ void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
   sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
   AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
   sub->add_option("-u,--uri", o->uri,
-                  "Server as redis://[[USER]:PASS@]HOST[:PORT], rediss:// for TLS; it takes "
-                  "precedence over -s, -p and -a");
+                  "Server as redis://[[USER]:PASS@]HOST[:PORT][/DB], rediss:// for TLS; it "
+                  "takes precedence over -s, -p, -a and --select-db");
   sub->add_option("-S,--unix-socket", o->unix_socket,
                   "Unix domain socket of the server (instead of --server and --port)");
   sub->add_option("-a,--authenticate", o->password,
@@ -76,6 +76,8 @@ void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
                   "with a colon. Not given: $" +
                       std::string(protocol::kPasswordEnv) + ", when set, is the password");
   sub->add_option("--user", o->user, "ACL user; -a is then its password, colons and all");
+  AddRangedOption(sub, "--select-db", &o->select_db, kInteger,
+                  "Database to SELECT on every connection");
   sub->add_option("-P,--protocol", o->protocol,
                   "redis, resp2, resp3 (HELLO 2 or 3 on every connection) or memcache_text")
       ->capture_default_str();

@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/setup_flags.h"
+#include "core/text.h"
 #include "scenarios/setup/lifecycle.h"
 
 namespace dfbench::cli {
@@ -16,14 +17,17 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
     // keeps billing and how to stop it.
     const auto left = scenarios::StackLeftByFailedSetup(o.id);
     if (!left) throw ExitError{created.error()};
-    std::fprintf(stderr, "dfbench: %s\ndfbench: %s\n", created.error().message.c_str(),
-                 providers::StillRunningLine(*left).c_str());
+    std::fprintf(stderr, "dfbench: %s\ndfbench: %s\n",
+                 core::Printable(created.error().message, true).c_str(),
+                 core::Printable(providers::StillRunningLine(*left), true).c_str());
     return static_cast<int>(created.error().kind);
   }
   const state::SetupState& s = *created;
   std::printf("Setup %s is ready.\n", s.id.c_str());
   for (const auto& e : s.engines) {
-    std::printf("  %-10s %-28s %s\n", e.name.c_str(), e.version.c_str(), e.binary.c_str());
+    // The version is the server's own text (INFO, --version).
+    std::printf("  %-10s %-28s %s\n", e.name.c_str(), core::Printable(e.version).c_str(),
+                core::Printable(e.binary).c_str());
   }
   std::printf(
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"

@@ -2,7 +2,6 @@
 // without calling AWS and without any state, for review or `aws cloudformation
 // validate-template`; saved as ~/.dfbench/runs/<run-id>/stack.yaml too, where the reference
 // keeps it.
-#include <cstdio>
 #include <filesystem>
 
 #include "aws/template.h"
@@ -11,6 +10,7 @@
 #include "cli/template_flags.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "core/standard_output.h"
 #include "state/state.h"
 
 namespace dfbench::cli {
@@ -36,7 +36,7 @@ int RunTemplate(const TemplateFlags& f) {
   const std::string yaml = aws::RenderTemplate(plan);
   SaveStackYaml(f.run_id, yaml);
   if (f.out.empty()) {
-    std::fwrite(yaml.data(), 1, yaml.size(), stdout);
+    core::WriteStdout(yaml);
   } else {
     OrExit(core::WriteOutputFile(f.out, yaml));
     core::Note("wrote " + f.out);

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/text.h"
+
 namespace dfbench::core {
 namespace {
 bool g_quiet = false;
@@ -9,7 +11,8 @@ bool g_quiet = false;
 
 void Note(const std::string& line) {
   if (g_quiet) return;
-  std::fprintf(stderr, "dfbench: %s\n", line.c_str());
+  // Notes quote servers, hosts and tools (a version, an error reply): through the gate.
+  std::fprintf(stderr, "dfbench: %s\n", Printable(line, true).c_str());
   std::fflush(stderr);
 }
 

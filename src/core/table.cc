@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace dfbench::core {
 namespace {
 
@@ -16,10 +18,13 @@ size_t Width(const std::string& s) {
 Table::Table(std::vector<std::string> header, std::vector<Align> align)
     : header_(std::move(header)), align_(std::move(align)) {
   align_.resize(header_.size(), Align::kLeft);
+  for (auto& cell : header_) cell = Printable(cell);
 }
 
 void Table::AddRow(std::vector<std::string> cells) {
   cells.resize(header_.size());
+  // Cells hold servers' versions and error replies; a cell is one line.
+  for (auto& cell : cells) cell = Printable(cell);
   rows_.push_back(std::move(cells));
 }
 

@@ -22,5 +22,11 @@ TEST(Table, MultiByteCharactersCountOnce) {
   EXPECT_EQ(t.Render(), "A    B\nµs   x\nabc  y\n");
 }
 
+TEST(Table, OutsideTextComesOutClean) {
+  Table t({"ENGINE", "VERSION"});
+  t.AddRow({"redis", "\x1b[31m7.2.4\x1b]0;pwned\a\r"});
+  EXPECT_EQ(t.Render(), "ENGINE  VERSION\nredis   7.2.4\\x0d\n");
+}
+
 }  // namespace
 }  // namespace dfbench::core

@@ -41,6 +41,19 @@ TEST(BuiltinDriver, AClusterTargetIsDrivenInClusterMode) {
       << JoinArgs(args);
 }
 
+// An endpoint's database (its URL's /N) reaches every connection of the generator.
+TEST(BuiltinDriver, AnEndpointsDatabaseIsSelected) {
+  const drivers::Target db5{.address = "127.0.0.1", .port = 7000, .user = "bench", .db = 5};
+  auto args =
+      BuiltinDriver::BuildArgs("dfbench", db5, core::kRunLoad, core::Pass::Requests(10), "r.json");
+  EXPECT_NE(JoinArgs(args).find(" --user bench --select-db 5 "), std::string::npos)
+      << JoinArgs(args);
+  const drivers::Target db0{.address = "127.0.0.1", .port = 7000};
+  args =
+      BuiltinDriver::BuildArgs("dfbench", db0, core::kRunLoad, core::Pass::Requests(10), "r.json");
+  EXPECT_EQ(JoinArgs(args).find("--select-db"), std::string::npos) << JoinArgs(args);
+}
+
 TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
   const core::Load load{.threads = 1,
                         .clients = 2,

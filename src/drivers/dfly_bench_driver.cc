@@ -35,6 +35,11 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                       "dfbench does not drive dfly_bench over TLS or with credentials: use the "
                       "built-in load generator or memtier_benchmark");
   }
+  if (target.db != 0) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "dfbench does not drive dfly_bench at a database other than 0: use the "
+                      "built-in load generator or memtier_benchmark");
+  }
   // dfly_bench's own prefix is "key:".
   const core::Load load = InNamespace(target, asked, "key:");
   if (target.cluster) {

@@ -48,6 +48,14 @@ TEST(DflyBenchDriver, MeasuredPassCommandLine) {
   EXPECT_EQ(*args, want);
 }
 
+TEST(DflyBenchDriver, RefusesADatabaseOtherThanZero) {
+  const Target db{.address = "h", .port = 1, .db = 2};
+  auto args = DflyBenchDriver::BuildArgs("dfly_bench", db, core::kRunLoad, kOneSecond, "r");
+  ASSERT_FALSE(args);
+  EXPECT_EQ(args.error().kind, core::ErrorKind::kUsage);
+  EXPECT_NE(args.error().message.find("database"), std::string::npos);
+}
+
 TEST(DflyBenchDriver, RefusesACluster) {
   const Target cluster{.address = "h", .port = 1, .cluster = true};
   auto args = DflyBenchDriver::BuildArgs("dfly_bench", cluster, core::kRunLoad, kOneSecond, "r");

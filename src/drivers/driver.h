@@ -29,6 +29,7 @@ struct Target {
   protocol::TlsOptions tls;
   std::string user;
   std::string password;
+  int db = 0;  // an endpoint's database (its URL's /N), SELECTed by every connection
 };
 
 // `load` as it is sent to `target`: its keys under the target's namespace, in front of the

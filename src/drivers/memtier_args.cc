@@ -23,6 +23,7 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
     if (tls.skip_verify) args.emplace_back("--tls-skip-verify");
   }
   if (!target.user.empty()) args.insert(args.end(), {"--user", target.user});
+  if (target.db != 0) args.insert(args.end(), {"--select-db", std::to_string(target.db)});
 }
 
 void AppendLengthArgs(std::vector<std::string>& args, const core::Pass& pass,

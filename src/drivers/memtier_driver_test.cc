@@ -60,6 +60,11 @@ TEST(MemtierDriver, SetGetRunCommandLine) {
                                      load, pass, "r.json");
   ASSERT_TRUE(mc);
   EXPECT_NE(JoinArgs(*mc).find("--protocol memcache_text"), std::string::npos);
+  // memtier's own flag for an endpoint's database.
+  auto db = MemtierDriver::BuildArgs(
+      "memtier_benchmark", {.address = "10.0.0.2", .port = 6379, .db = 3}, load, pass, "r.json");
+  ASSERT_TRUE(db);
+  EXPECT_NE(JoinArgs(*db).find(" --select-db 3"), std::string::npos) << JoinArgs(*db);
 }
 
 TEST(MemtierDriver, TimeBoxedCommandCommandLine) {

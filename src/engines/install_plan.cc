@@ -1,10 +1,14 @@
 // The pure half of installing engines: OS detection, version specs, release URLs, ELF
 // architecture checks and the choice of an install method.
+#include <curl/curl.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "engines/install.h"
@@ -38,17 +42,42 @@ std::string StableHash(const std::string& text) {
   return hex;
 }
 
-// http:// is refused except to this machine (a mirror or a test server on the loopback) and to
-// the mirror the user named in $DFBENCH_<ENGINE>_RELEASES.
-bool IsLoopbackUrl(const std::string& url) {
-  for (const char* host : {"http://127.0.0.1", "http://localhost", "http://[::1]"}) {
-    const std::string h = host;
-    if (url.rfind(h, 0) == 0 &&
-        (url.size() == h.size() || url[h.size()] == ':' || url[h.size()] == '/')) {
-      return true;
+// An http:// URL as curl, which fetches it on the host, reads it: libcurl's URL API is the
+// parser of the curl command line too. nullopt when libcurl refuses the URL.
+struct HttpUrlParts {
+  std::string host;  // IPv4 normalised (127.1 -> 127.0.0.1), IPv6 in brackets
+  bool userinfo = false;
+};
+
+std::optional<HttpUrlParts> CurlParts(const std::string& url) {
+  const std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle(curl_url(), curl_url_cleanup);
+  if (!handle || curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) {
+    return std::nullopt;
+  }
+  HttpUrlParts parts;
+  char* host = nullptr;
+  if (curl_url_get(handle.get(), CURLUPART_HOST, &host, 0) != CURLUE_OK) return std::nullopt;
+  parts.host = host;
+  curl_free(host);
+  for (const CURLUPart part : {CURLUPART_USER, CURLUPART_PASSWORD}) {
+    char* value = nullptr;
+    if (curl_url_get(handle.get(), part, &value, 0) == CURLUE_OK) {
+      parts.userinfo = true;
+      curl_free(value);
     }
   }
-  return false;
+  return parts;
+}
+
+// http:// is refused except to this machine (a mirror or a test server on the loopback) and to
+// the mirror the user named in $DFBENCH_<ENGINE>_RELEASES. The loopback is decided on the host
+// curl will connect to, not on the URL's first characters ("http://127.0.0.1:80@other.host/"
+// goes to other.host).
+bool IsLoopbackUrl(const HttpUrlParts& url) {
+  std::string host;
+  for (const char c : url.host)
+    host += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return host == "127.0.0.1" || host == "localhost" || host == "[::1]";
 }
 
 // DFBENCH_<ENGINE>_RELEASES: where a mirror of the engine's releases is named.
@@ -58,10 +87,13 @@ std::string MirrorVariable(const EngineSpec& spec) {
   return "DFBENCH_" + upper + "_RELEASES";
 }
 
-bool TrustedHttpUrl(const std::string& url, const EngineSpec& spec) {
-  if (IsLoopbackUrl(url)) return true;
+bool TrustedHttpUrl(const std::string& url, const HttpUrlParts& parts, const EngineSpec& spec) {
+  if (IsLoopbackUrl(parts)) return true;
   const std::string mirror = ReleaseBase(spec);
-  return mirror != spec.releases.base_url && url.rfind(mirror + "/", 0) == 0;
+  if (mirror == spec.releases.base_url || url.rfind(mirror + "/", 0) != 0) return false;
+  // Under the mirror's path, and at the mirror's host as curl reads both.
+  const auto mirror_parts = CurlParts(mirror);
+  return mirror_parts && !mirror_parts->userinfo && mirror_parts->host == parts.host;
 }
 
 // "v1.31.0", "8.0.2", "7.4.0-rc1", or a build between tags as `git describe` names it,
@@ -160,7 +192,15 @@ core::Result<VersionSpec> ParseVersionSpec(const std::string& text, const Engine
   if (text == "latest") return VersionSpec{VersionSpec::Kind::kLatest, text};
   if (text.rfind("https://", 0) == 0) return VersionSpec{VersionSpec::Kind::kUrl, text};
   if (text.rfind("http://", 0) == 0) {
-    if (TrustedHttpUrl(text, spec)) return VersionSpec{VersionSpec::Kind::kUrl, text};
+    const auto parts = CurlParts(text);
+    if (!parts) return core::Fail(core::ErrorKind::kUsage, flag + ": not a URL curl reads");
+    // A user name in a URL is where a host hides ("http://localhost:80@other.host"), and
+    // downloaders (curl, wget) do not all read it alike: refused.
+    if (parts->userinfo) {
+      return core::Fail(core::ErrorKind::kUsage,
+                        flag + ": a URL with a user name before its host (USER@HOST) is refused");
+    }
+    if (TrustedHttpUrl(text, *parts, spec)) return VersionSpec{VersionSpec::Kind::kUrl, text};
     return core::Fail(core::ErrorKind::kUsage,
                       flag +
                           ": use an https:// URL (http:// only to this machine or to the mirror "

@@ -121,6 +121,27 @@ TEST(VersionSpec, HttpOnlyToThisMachineOrTheNamedMirror) {
   EXPECT_NE(refused.error().message.find("DFBENCH_VALKEY_RELEASES"), std::string::npos);
 }
 
+// The loopback rule is decided on the host curl connects to, not on the URL's first characters.
+TEST(VersionSpec, HttpLoopbackIsTheHostCurlReads) {
+  for (const char* url : {"http://127.0.0.1:8000/x.tar.gz", "http://localhost/x.tar.gz",
+                          "http://[::1]:8/x.tar.gz", "http://127.0.0.1/x.tar.gz"}) {
+    auto spec = ParseVersionSpec(url, E("dragonfly"));
+    ASSERT_TRUE(spec) << url << ": " << spec.error().message;
+    EXPECT_EQ(spec->kind, VersionSpec::Kind::kUrl) << url;
+  }
+  for (const char* url :
+       {"http://127.0.0.1.evil.invalid/x.tar.gz", "http://localhost.evil.invalid/x.tar.gz",
+        "http://127.0.0.1:80@other.invalid/x.tar.gz",
+        "http://localhost:17100\\@other.invalid/x.tar.gz", "http://me@localhost/x.tar.gz"}) {
+    auto spec = ParseVersionSpec(url, E("dragonfly"));
+    ASSERT_FALSE(spec) << url;
+    EXPECT_EQ(spec.error().kind, core::ErrorKind::kUsage) << url;
+  }
+  auto spoof = ParseVersionSpec("http://127.0.0.1:80@other.invalid/x.tar.gz", E("dragonfly"));
+  ASSERT_FALSE(spoof);
+  EXPECT_NE(spoof.error().message.find("USER@HOST"), std::string::npos) << spoof.error().message;
+}
+
 TEST(ReleaseUrls, MirrorFromTheEnvironment) {
   ::setenv("DFBENCH_VALKEY_RELEASES", "http://127.0.0.1:9/mirror/", 1);
   EXPECT_EQ(PublishedBuildUrl(E("valkey"), "8.0.2", ParseOsRelease(kJammy), "x86_64"),

@@ -318,11 +318,14 @@ core::Status RunningEngine::Flush() {
     }
     return core::Ok();
   }
-  auto reply = client->Command({"FLUSHALL"});
+  // An endpoint named with a database: that database is the run's, the others are not.
+  const std::string flush = control_.db != 0 ? "FLUSHDB" : "FLUSHALL";
+  auto reply = client->Command({flush});
   if (!reply)
     return tl::unexpected(core::WithContext(reply.error(), "cannot flush " + spec_->name));
   if (reply->is_error()) {
-    return core::Fail(core::ErrorKind::kFailure, spec_->name + " refused FLUSHALL: " + reply->str);
+    return core::Fail(core::ErrorKind::kFailure,
+                      spec_->name + " refused " + flush + ": " + reply->str);
   }
   return core::Ok();
 }

@@ -183,10 +183,8 @@ void ParseCredentials(const Options& o, Config* c) {
 core::Status ApplyUri(const std::string& uri, Config* c) {
   auto url = protocol::ParseServerUrl(uri);
   if (!url) return tl::unexpected(Usage("--uri: " + url.error().message));
-  if (url->db != 0) {
-    return tl::unexpected(
-        Usage("--uri " + protocol::Redacted(*url) + ": the load generator uses database 0 only"));
-  }
+  // As memtier's --uri: its /N is the database, over --select-db.
+  if (url->db != 0) c->select_db = url->db;
   c->server = url->host;
   c->port = url->port;
   c->tls.enabled = c->tls.enabled || url->tls;
@@ -204,6 +202,7 @@ core::Status ParseConnection(const Options& o, Config* c) {
   c->unix_socket = o.unix_socket;
   c->tls = o.tls;
   ParseCredentials(o, c);
+  c->select_db = o.select_db;
   if (!o.uri.empty()) {
     if (auto st = ApplyUri(o.uri, c); !st) return st;
   }
@@ -379,17 +378,20 @@ core::Result<Config> ParseOptions(const Options& o) {
   return c;
 }
 
-std::vector<std::string> Config::ConnectionSetup() const {
+std::vector<std::vector<std::string>> Config::ConnectionSetup() const {
+  std::vector<std::vector<std::string>> setup;
   if (resp_version > 0) {
     std::vector<std::string> hello = {"HELLO", std::to_string(resp_version)};
     if (!password.empty()) {
       hello.insert(hello.end(), {"AUTH", user.empty() ? "default" : user, password});
     }
-    return hello;
+    setup.push_back(std::move(hello));
+  } else if (!password.empty()) {
+    setup.push_back(user.empty() ? std::vector<std::string>{"AUTH", password}
+                                 : std::vector<std::string>{"AUTH", user, password});
   }
-  if (password.empty()) return {};
-  if (user.empty()) return {"AUTH", password};
-  return {"AUTH", user, password};
+  if (select_db != 0) setup.push_back({"SELECT", std::to_string(select_db)});
+  return setup;
 }
 
 std::string Config::Where() const {
@@ -409,6 +411,13 @@ core::Status ValidateConnection(const Config& c) {
   }
   if (!c.user.empty() && c.password.empty()) {
     return Fail(ErrorKind::kUsage, "--user " + c.user + " needs its password (-a)");
+  }
+  if (c.select_db < 0) return Fail(ErrorKind::kUsage, "--select-db must be 0 or more");
+  if (c.select_db != 0 && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--select-db is only supported with --protocol redis");
+  }
+  if (c.select_db != 0 && c.cluster_mode) {
+    return Fail(ErrorKind::kUsage, "--select-db: a Redis Cluster has database 0 only");
   }
   if (!c.unix_socket.empty() && c.cluster_mode) {
     return Fail(ErrorKind::kUsage, "--unix-socket does not work with --cluster-mode");

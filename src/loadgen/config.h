@@ -41,6 +41,7 @@ struct Options {
   std::string uri;          // -u: redis[s]://[[user]:password@]host[:port]; it takes precedence
   std::string password;     // -a: PASS, USER:PASS, or :PASS (a password with a colon)
   std::string user;         // --user: the ACL user; -a is then the password whole
+  int select_db = 0;        // --select-db, as memtier's
   std::string protocol = "redis";
   protocol::TlsOptions tls;
   int threads = 4;
@@ -82,6 +83,7 @@ struct Config {
   std::string unix_socket;  // set: the server's Unix domain socket, server and port unused
   std::string user;         // ACL user ("" = AUTH with the password alone)
   std::string password;
+  int select_db = 0;  // SELECTed on every connection when not 0
   Protocol protocol = Protocol::kRedis;
   // RESP version asked with HELLO on every connection (--protocol resp2 / resp3); 0 = none
   // (--protocol redis: the server's default, RESP2).
@@ -143,9 +145,10 @@ struct Config {
   bool RepliesStampedByKernel() const {
     return open_loop() && !cluster_mode && !tls.enabled && unix_socket.empty();
   }
-  // The command every connection opens with, before any load: HELLO (with AUTH in it) when a
-  // RESP version is asked, else AUTH when there is a password; empty when neither.
-  std::vector<std::string> ConnectionSetup() const;
+  // The commands every connection opens with, before any load: HELLO (with AUTH in it) when a
+  // RESP version is asked, else AUTH when there is a password; then SELECT when the database is
+  // not 0. Empty when none.
+  std::vector<std::vector<std::string>> ConnectionSetup() const;
   // "host:port", or the Unix socket's path.
   std::string Where() const;
   bool by_time() const { return test_time.count() > 0; }

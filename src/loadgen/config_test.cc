@@ -117,9 +117,7 @@ TEST(LoadgenConfig, RejectsBadInput) {
       {{.unix_socket = "/tmp/r.sock", .tls = {.enabled = true}}, "--tls works over TCP only"},
       {{.tls = {.cacert = "ca.crt"}}, "need --tls"},
       {{.uri = "http://cache"}, "--uri: server URL: use redis://"},
-      {{.uri = "redis://u:pw@cache/3"},
-       "--uri redis://u@cache:6379/3: the load generator uses "
-       "database 0 only"},
+      {{.uri = "redis://u:pw@cache/x"}, "--uri: server URL: database 'x' is not a number"},
   };
   for (const auto& [options, fragment] : cases) {
     SCOPED_TRACE(fragment);
@@ -129,8 +127,14 @@ TEST(LoadgenConfig, RejectsBadInput) {
 
 // memtier's -a: PASS, USER:PASS, or :PASS for a password with a colon; --user takes -a whole.
 TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
-  const auto setup = [](const Options& o) { return ParseOk(o).ConnectionSetup(); };
   using Args = std::vector<std::string>;
+  // The one command a setup without a database opens with (empty when none).
+  const auto only = [](const Config& c) {
+    const auto setup = c.ConnectionSetup();
+    EXPECT_LE(setup.size(), 1u);
+    return setup.empty() ? Args{} : setup.front();
+  };
+  const auto setup = [&](const Options& o) { return only(ParseOk(o)); };
   EXPECT_EQ(setup({}), Args{});
   EXPECT_EQ(setup({.password = "pw"}), (Args{"AUTH", "pw"}));
   EXPECT_EQ(setup({.password = "bench:pw"}), (Args{"AUTH", "bench", "pw"}));
@@ -147,10 +151,29 @@ TEST(LoadgenConfig, CredentialsAndTheCommandEveryConnectionOpensWith) {
       ParseOk({.server = "ignored", .uri = "rediss://bench:pw@cache:6380", .password = "other"});
   EXPECT_EQ(uri.Where(), "cache:6380");
   EXPECT_TRUE(uri.tls.enabled);
-  EXPECT_EQ(uri.ConnectionSetup(), (Args{"AUTH", "bench", "pw"}));
-  EXPECT_EQ(ParseOk({.uri = "redis://cache", .password = "pw"}).ConnectionSetup(),
-            (Args{"AUTH", "pw"}));
+  EXPECT_EQ(only(uri), (Args{"AUTH", "bench", "pw"}));
+  EXPECT_EQ(only(ParseOk({.uri = "redis://cache", .password = "pw"})), (Args{"AUTH", "pw"}));
+  // ":pw@" is the default user's password, never a user name.
+  EXPECT_EQ(only(ParseOk({.uri = "redis://:S3cr3tPa55@cache"})), (Args{"AUTH", "S3cr3tPa55"}));
   EXPECT_EQ(ParseOk({.unix_socket = "/run/redis.sock"}).Where(), "/run/redis.sock");
+}
+
+// --select-db as memtier's: SELECT after AUTH/HELLO on every connection; --uri's /N over it.
+TEST(LoadgenConfig, SelectDbOpensEveryConnection) {
+  using Cmds = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(ParseOk({.select_db = 5}).ConnectionSetup(), (Cmds{{"SELECT", "5"}}));
+  EXPECT_EQ(ParseOk({.password = "pw", .select_db = 5}).ConnectionSetup(),
+            (Cmds{{"AUTH", "pw"}, {"SELECT", "5"}}));
+  EXPECT_EQ(ParseOk({.select_db = 2, .protocol = "resp3"}).ConnectionSetup(),
+            (Cmds{{"HELLO", "3"}, {"SELECT", "2"}}));
+  EXPECT_EQ(ParseOk({.uri = "redis://:pw@cache/7", .select_db = 3}).ConnectionSetup(),
+            (Cmds{{"AUTH", "pw"}, {"SELECT", "7"}}));
+  EXPECT_EQ(ParseOk({.uri = "redis://cache", .select_db = 3}).select_db, 3);
+  EXPECT_TRUE(ParseOk({.select_db = 0}).ConnectionSetup().empty());
+  ExpectUsage({.select_db = -1}, "--select-db");
+  ExpectUsage({.select_db = 1, .protocol = "memcache_text"}, "--select-db");
+  ExpectUsage({.select_db = 1, .cluster_mode = true}, "database 0 only");
+  ExpectUsage({.uri = "redis://cache/1", .cluster_mode = true}, "database 0 only");
 }
 
 TEST(LoadgenConfig, CommandTemplates) {

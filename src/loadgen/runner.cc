@@ -46,7 +46,11 @@ core::Result<protocol::BlockingClient> ConnectControl(const Config& c,
 }
 
 // What a refused connection setup (HELLO or AUTH) means, in one line.
-core::Error SetupRefused(const Config& c, const std::string& reply) {
+core::Error SetupRefused(const Config& c, const std::string& command, const std::string& reply) {
+  if (command == "SELECT") {
+    return {ErrorKind::kEnvironment, "server at " + c.Where() + " refused database " +
+                                         std::to_string(c.select_db) + ": " + reply};
+  }
   if (reply.rfind("NOPROTO", 0) == 0) {
     return {ErrorKind::kEnvironment, "server at " + c.Where() + " does not speak RESP" +
                                          std::to_string(c.resp_version) + ": " + reply};
@@ -77,10 +81,10 @@ core::Result<SlotMap> Preflight(const Config& c, const protocol::TlsContext* tls
     }
     return SlotMap{};
   }
-  if (const auto setup = c.ConnectionSetup(); !setup.empty()) {
-    auto reply = client->Command(setup);
+  for (const auto& command : c.ConnectionSetup()) {
+    auto reply = client->Command(command);
     if (!reply) return tl::unexpected(reply.error());
-    if (reply->is_error()) return tl::unexpected(SetupRefused(c, reply->str));
+    if (reply->is_error()) return tl::unexpected(SetupRefused(c, command.front(), reply->str));
   }
   auto reply = client->Command({"PING"});
   if (!reply) {

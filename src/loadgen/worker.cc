@@ -139,9 +139,10 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
   scan_counts_.resize(workload.slots.size());
-  if (const auto setup = config.ConnectionSetup(); !setup.empty()) {
-    std::vector<std::string_view> args(setup.begin(), setup.end());
+  for (const auto& command : config.ConnectionSetup()) {
+    std::vector<std::string_view> args(command.begin(), command.end());
     protocol::AppendCommand(&auth_request_, args);
+    ++setup_commands_;
   }
   for (int i = 0; i < config.clients; ++i) {
     const int global = index * config.clients + i;
@@ -236,7 +237,9 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   c.down_since_ns = 0;
   if (!auth_request_.empty()) {
     c.out.append(auth_request_);
-    c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
+    for (int i = 0; i < setup_commands_; ++i) {
+      c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
+    }
     c.state = Conn::State::kAuth;
     Flush(c);
     return;
@@ -490,7 +493,7 @@ void Worker::ReadReplies(Conn& c) {
         if (kind == protocol::ReplyKind::kError) {
           auth_failed = true;
           auth_error = std::string(error_text);
-        } else {
+        } else if (c.pending.empty()) {  // the last of the setup commands
           c.state = Conn::State::kReady;
         }
         return;
@@ -520,7 +523,7 @@ void Worker::ReadReplies(Conn& c) {
     if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
     if (desync) return Lost(c, now, "reply without a request");
     if (auth_failed) {
-      Lost(c, now, "authentication failed: " + auth_error);
+      Lost(c, now, "connection setup (AUTH, HELLO or SELECT) refused: " + auth_error);
       c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
       DropParked(c, /*count_unanswered=*/true);
       return;

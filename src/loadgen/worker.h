@@ -160,6 +160,7 @@ class Worker {
   std::unique_ptr<char[]> read_buf_;
   size_t read_cap_ = 0;
   std::string auth_request_;  // Config::ConnectionSetup(), encoded
+  int setup_commands_ = 0;    // how many commands auth_request_ holds
   bool stopping_ = false;     // no new requests (interrupt or time over)
   bool interrupted_ = false;
   bool all_lost_ = false;

@@ -24,11 +24,13 @@ struct ServerEndpoint {
   std::shared_ptr<const TlsContext> tls;  // null: plain TCP
   std::string user;                       // "" with a password: the default user
   std::string password;                   // "": no AUTH
+  int db = 0;                             // SELECTed after AUTH when not 0
 };
 
-// Connects (with TLS when the endpoint has it) and authenticates (AUTH [user] password) when it
-// has a password. kEnvironment naming the endpoint when it cannot be reached or refuses the
-// credentials (the server's reason, never the password).
+// Connects (with TLS when the endpoint has it), authenticates (AUTH [user] password) when it
+// has a password and selects its database when that is not 0. kEnvironment naming the endpoint
+// when it cannot be reached, refuses the credentials or the database (the server's reason,
+// never the password).
 core::Result<BlockingClient> ConnectTo(const ServerEndpoint& endpoint,
                                        std::chrono::milliseconds timeout);
 

@@ -55,9 +55,12 @@ core::Result<protocol::ServerEndpoint> EndpointOf(const state::EndpointRecord& r
   auto url = protocol::ParseServerUrl(record.url);
   if (!url) return tl::unexpected(url.error());
   // A recorded URL holds no password: the lone word before '@' (Redacted) is its user.
-  if (url->user.empty()) std::swap(url->user, url->password);
-  protocol::ServerEndpoint endpoint{
-      .address = url->host, .port = url->port, .user = url->user, .password = std::move(password)};
+  if (url->bare_userinfo) std::swap(url->user, url->password);
+  protocol::ServerEndpoint endpoint{.address = url->host,
+                                    .port = url->port,
+                                    .user = url->user,
+                                    .password = std::move(password),
+                                    .db = url->db};
   if (url->tls) {
     auto tls = protocol::TlsContext::Create({.enabled = true,
                                              .cert = record.cert,
@@ -107,9 +110,17 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
     auto url = protocol::ParseServerUrl(named.url);
     if (!url) return core::Fail(ErrorKind::kUsage, "--endpoint: " + url.error().message);
     // With the password in a file or the environment, "rediss://bench@host" names the user
-    // (a URL alone reads a lone word as the password, as redis-cli does).
+    // (a URL alone reads a lone word as the password, as redis-cli does). A password written
+    // after a ':' stays a password: it is never sent or recorded as a user name.
     const bool password_elsewhere = !asked.password_file.empty() || !asked.password_env.empty();
-    if (password_elsewhere && url->user.empty()) std::swap(url->user, url->password);
+    if (password_elsewhere && url->bare_userinfo) {
+      std::swap(url->user, url->password);
+    } else if (password_elsewhere && !url->password.empty()) {
+      return core::Fail(ErrorKind::kUsage,
+                        "--endpoint " + protocol::Redacted(*url) +
+                            ": the URL holds a password and --password-file or --password-env "
+                            "names another; give it once");
+    }
     state::EndpointRecord record{.allow_flush = asked.allow_flush,
                                  .cacert = asked.tls.cacert,
                                  .cert = asked.tls.cert,

@@ -5,6 +5,7 @@
 
 #include "core/format.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "results/key_order.h"
 #include "results/number_format.h"
 
@@ -37,8 +38,11 @@ std::string HeaderLine(const RunResults& r) {
 }
 
 // CSV field quoting (RFC 4180): quote fields holding a comma, quote or line break.
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+std::string CsvField(const std::string& raw) {
+  // A cell may quote a server (its version, an error reply): through the gate. A line break
+  // stays, quoted, as CSV allows.
+  std::string s = core::Printable(raw, /*keep_newlines=*/true);
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';

@@ -168,6 +168,17 @@ TEST(RenderRunCsv, QuotesLineBreaks) {
       "x,\"two\nlines\",median,1.5,0.25,0.5,1,0.3,,,,\n");
 }
 
+TEST(RenderRunCsv, OutsideTextComesOutClean) {
+  RunResults r;
+  EngineResult e{{.engine = "x", .version = "\x1b[31m7.2\x1b[0m\xc2\x9b"}};
+  e.trials = {Trial(1, 1.5, 0.25, 0.5, 1, 0.3)};
+  e.Aggregate();
+  r.engines = {e};
+  const std::string csv = RenderRunCsv(r);
+  EXPECT_EQ(csv.find('\x1b'), std::string::npos) << csv;
+  EXPECT_NE(csv.find("x,7.2\\x9b,1,"), std::string::npos) << csv;
+}
+
 TEST(RenderRunCsv, AFailedTrialSaysWhyInTheFailedColumn) {
   RunResults r;
   EngineResult e{{.engine = "x"}};

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/files.h"
 #include "dfbench_runner.h"
 #include "hosts/ssh_command.h"
 #include "on_terminal.h"
@@ -330,6 +331,44 @@ TEST(List, ReferenceColumnsNewestFirst) {
   const auto newer = r.out.find("\nnewer "), older = r.out.find("\nolder  destroyed");
   ASSERT_NE(older, std::string::npos) << r.out;
   EXPECT_LT(newer, older) << r.out;  // newest first
+}
+
+// A result written nowhere is a failure: stdout on a full device is exit 1 and one line.
+TEST(Stdout, AFailedWriteIsAnErrorExit) {
+  DfbenchRunner dfb("stdout-full");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "listed", "--engines", "redis"}).code, 0);
+  const std::string run = FixturePath("results/reference_run.json").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", run, run},
+        {"list"},
+        {"version"},
+        {"compare", run, run, "--format", "json"},
+        {"run", "--id", "listed", "--engines", "redis", "--memtier-threads", "1",
+         "--memtier-clients", "1", "--memtier-requests", "100", "--warmup-requests", "0",
+         "--trials", "1", "--cooldown", "0s", "--output", "json"}}) {
+    const auto err = dfb.home() / "full.stderr";
+    auto p = core::Spawn(
+        {.argv = dfb.Argv(args), .stdout_path = "/dev/full", .stderr_path = err.string()});
+    ASSERT_TRUE(p) << p.error().message;
+    const core::ExitStatus status = p->Wait();
+    const std::string text = core::ReadFile(err).value_or("");
+    EXPECT_EQ(status.code, 1) << args[0] << ": " << text;
+    // The last line (a run's progress notes come before it).
+    EXPECT_TRUE(
+        text.ends_with("dfbench: cannot write to standard output: No space left on device\n"))
+        << args[0] << ": " << text;
+  }
+  // Written in full, the same commands exit 0.
+  EXPECT_EQ(dfb.Run({"compare", run, run}).code, 0);
+}
+
+TEST(Version, DashDashVersionPrintsIt) {
+  DfbenchRunner dfb("version-flag");
+  const CliResult flag = dfb.Run({"--version"});
+  const CliResult command = dfb.Run({"version"});
+  EXPECT_EQ(flag.code, 0) << flag.err;
+  EXPECT_EQ(flag.out, command.out);
+  EXPECT_EQ(flag.out.rfind("dfbench ", 0), 0u) << flag.out;
 }
 
 const std::vector<std::string> kSubcommands = {

@@ -223,6 +223,62 @@ TEST_F(EndpointTest, AllowFlushEmptiesTheServerAndReadsThePasswordFromAFile) {
   EXPECT_EQ(FilesHolding(dfb.home(), kPassword), std::vector<std::string>{});
 }
 
+int64_t KeysIn(protocol::BlockingClient& client, int db) {
+  auto selected = client.Command({"SELECT", std::to_string(db)});
+  EXPECT_TRUE(selected && !selected->is_error());
+  auto reply = client.Command({"DBSIZE"});
+  return reply ? reply->integer : -1;
+}
+
+// "redis://:PASS@host:port/5": the default user's password, and database 5 for every
+// connection, the load generator's and dfbench's own; the other databases are not touched.
+TEST(EndpointDatabase, TheUrlsDatabaseGetsTheRunAndNothingElseIsTouched) {
+  constexpr const char* kServerPassword = "S3cr3tPa55";
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  auto client = server->Client();
+  ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", kServerPassword}));
+  ASSERT_TRUE(client.Command({"SET", "theirs", "1"}));  // database 0: someone else's
+  const std::string url = "redis://127.0.0.1:" + std::to_string(server->port()) + "/5";
+
+  DfbenchRunner dfb("endpoint-db");
+  // A password after ':' is a password: given twice, it is refused, and never shown.
+  ScopedEnv other(kPasswordEnv, kServerPassword);
+  auto twice = dfb.Run({"setup", "--id", "twice", "--endpoint",
+                        "redis=redis://:" + std::string(kServerPassword) +
+                            "@127.0.0.1:" + std::to_string(server->port()),
+                        "--password-env", kPasswordEnv});
+  EXPECT_EQ(twice.code, 2) << twice.err;
+  EXPECT_EQ(twice.err.find(kServerPassword), std::string::npos) << twice.err;
+
+  auto setup = dfb.Run({"setup", "--id", "db", "--endpoint",
+                        "redis=redis://:" + std::string(kServerPassword) +
+                            "@127.0.0.1:" + std::to_string(server->port()) + "/5",
+                        "--allow-flush"});
+  ASSERT_EQ(setup.code, 0) << setup.err;
+  EXPECT_EQ(dfb.State("db")["provider_data"]["endpoints"]["redis"]["url"], url);
+  auto run = dfb.Run(With(
+      {"run", "--id", "db", "--memtier-requests", "100", "--warmup-requests", "0", "--trials", "1"},
+      kSmallRun));
+  const json out = SucceededJson(run);
+  ASSERT_TRUE(out.contains("engines")) << run.err;
+  EXPECT_EQ(out["engines"][0]["tuning"]["endpoint"], url);
+  EXPECT_GT(KeysIn(client, 5), 0);
+  EXPECT_EQ(KeysIn(client, 0), 1) << "database 0 holds its one key, and none of the run's";
+  for (const auto* text : {&setup.out, &setup.err, &run.out, &run.err}) {
+    EXPECT_EQ(text->find(kServerPassword), std::string::npos) << *text;
+  }
+  EXPECT_EQ(FilesHolding(dfb.home(), kServerPassword), std::vector<std::string>{});
+  // The server was never asked for a user named like the password.
+  auto log = client.Command({"ACL", "LOG"});
+  ASSERT_TRUE(log);
+  for (const auto& entry : log->elements) {
+    for (const auto& field : entry.elements) {
+      EXPECT_EQ(field.str.find(kServerPassword), std::string::npos);
+    }
+  }
+}
+
 TEST_F(EndpointTest, AClusterOverTlsIsDrivenAcrossItsPrimariesAndLeftClean) {
   std::vector<int> tls_ports;
   auto cluster = TestCluster::StartRedis(3, [&](int) {

@@ -77,6 +77,37 @@ TEST(LoadgenCli, PasswordProblemsAreExitFive) {
   EXPECT_EQ(out.status.code, 0) << out.err;
 }
 
+// A URL's /N, and --select-db, put the load in that database and none in database 0; ":pw@" is
+// the default user's password.
+TEST(LoadgenCli, TheDatabaseOfTheUrlOrSelectDbGetsTheKeys) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  ASSERT_TRUE(server->Client().Command({"CONFIG", "SET", "requirepass", "S3cr3tPa55"}));
+  const std::string port = std::to_string(server->port());
+  auto out = Loadgen({"-u", "redis://:S3cr3tPa55@127.0.0.1:" + port + "/5", "-t", "1", "-c", "2",
+                      "-n", "50", "--ratio", "1:0", "--progress", "never"});
+  ASSERT_EQ(out.status.code, 0) << out.err;
+  out = Loadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "3", "-t", "1", "-c", "1", "-n",
+                 "20", "--ratio", "1:0", "--key-prefix", "three-", "--progress", "never"});
+  ASSERT_EQ(out.status.code, 0) << out.err;
+  auto client = server->Client();
+  ASSERT_TRUE(client.Command({"AUTH", "S3cr3tPa55"}));
+  const auto keys_in = [&](int db) {
+    auto selected = client.Command({"SELECT", std::to_string(db)});
+    EXPECT_TRUE(selected && !selected->is_error());
+    auto reply = client.Command({"DBSIZE"});
+    return reply ? reply->integer : -1;
+  };
+  EXPECT_GT(keys_in(5), 0);
+  EXPECT_GT(keys_in(3), 0);
+  EXPECT_EQ(keys_in(0), 0);
+
+  out = Loadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "99", "-n", "10"});
+  EXPECT_EQ(out.status.code, 5) << out.err;
+  EXPECT_EQ(Lines(out.err), 1u) << out.err;
+  EXPECT_NE(out.err.find("refused database 99"), std::string::npos) << out.err;
+}
+
 TEST(LoadgenCli, WritesTheTableAndTheJson) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
@@ -93,6 +124,22 @@ TEST(LoadgenCli, WritesTheTableAndTheJson) {
   EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 400);
   EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "false");
   EXPECT_EQ(j["dfbench"]["errors"], 0);
+}
+
+// A report written nowhere is a failure: stdout on a full device is exit 1 and one line.
+TEST(LoadgenCli, StdoutOnAFullDeviceIsExitOne) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("loadgen-full");
+  const auto err = dir / "stderr";
+  auto p = core::Spawn({.argv = {LOADGEN_BINARY, "loadgen", "-p", std::to_string(server->port()),
+                                 "-t", "1", "-c", "1", "-n", "10", "--progress", "never"},
+                        .stdout_path = "/dev/full",
+                        .stderr_path = err.string()});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->Wait().code, 1);
+  EXPECT_EQ(core::ReadFile(err).value_or(""),
+            "dfbench: cannot write to standard output: No space left on device\n");
 }
 
 // memtier's --hdr-file-prefix files: a percentile table and a histogram log for the totals and

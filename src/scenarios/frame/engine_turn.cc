@@ -129,6 +129,7 @@ drivers::Target EngineTurn::target() const {
   const protocol::ServerEndpoint& reach = seed.control();
   target.user = reach.user;
   target.password = reach.password;
+  target.db = reach.db;
   // TLS as the load generators see it: the client hosts' files, or an endpoint's.
   target.tls = client_tls_;
   if (!seed.started() && reach.tls) target.tls = reach.tls->options();

@@ -1,8 +1,7 @@
 #include "scenarios/frame/run_output.h"
 
-#include <cstdio>
-
 #include "core/log.h"
+#include "core/standard_output.h"
 #include "results/writers.h"
 
 namespace dfbench::scenarios {
@@ -81,8 +80,7 @@ int ExitCode(std::optional<results::RunStatus> run_status) {
 
 int Publish(const std::string& rendered, const std::filesystem::path& results_path,
             std::optional<results::RunStatus> run_status) {
-  std::fwrite(rendered.data(), 1, rendered.size(), stdout);
-  std::fflush(stdout);
+  core::WriteStdout(rendered);
   core::Notef("results: {}", results_path.string());
   return ExitCode(run_status);
 }
