@@ -14,7 +14,7 @@
 #include "aws/template.h"
 #include "aws_emulator.h"
 #include "fault_proxy.h"
-#include "providers/aws_provider.h"
+#include "providers/provider.h"
 #include "state/state.h"
 #include "support/scoped_temp_dir.h"
 
@@ -110,8 +110,7 @@ class AwsStackTest : public ::testing::Test {
 
   // Destroys the setup as `dfbench destroy` does, straight against the emulator.
   void Destroy(state::SetupState* s) {
-    providers::AwsProvider provider;
-    auto st = provider.Destroy(s);
+    auto st = providers::MakeProvider(state::ProviderKind::kAws)->Destroy(s);
     ASSERT_TRUE(st) << st.error().message;
     ExpectNothingLeft();
   }
