@@ -2,6 +2,8 @@
 // ACL users, RESP3 (every reply type, out-of-band pushes) and Unix sockets, against real
 // redis-server processes. Counts are checked against the server's own.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -134,8 +136,27 @@ TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
   o.tls.cacert = "/nonexistent/ca.crt";
   core::Error e = RunFails(o);
   EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
-  EXPECT_NE(e.message.find("--cacert /nonexistent/ca.crt: cannot load the CA bundle"),
-            std::string::npos)
+  EXPECT_EQ(e.message, "--cacert /nonexistent/ca.crt: no such file");
+  // A FIFO is refused at once, never opened for a blocking read.
+  const std::string fifo = ::testing::TempDir() + "/dfbench-tls-fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (auto flag : {&protocol::TlsOptions::cacert, &protocol::TlsOptions::cert}) {
+    o = Tls(server_->tls_port);
+    o.tls.*flag = fifo;
+    e = RunFails(o);
+    EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
+    EXPECT_NE(e.message.find(fifo + ": a FIFO, not a regular file"), std::string::npos)
+        << e.message;
+  }
+  ::unlink(fifo.c_str());
+  // Without --key the certificate's file must hold the key: named as --cert, never as --key.
+  o = Tls(server_->tls_port);
+  o.tls.cert = certs_->client_cert.string();
+  e = RunFails(o);
+  EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
+  EXPECT_TRUE(e.message.starts_with("--cert " + certs_->client_cert.string() +
+                                    ": cannot load the certificate's private key"))
       << e.message;
   o = Tls(server_->tls_port);
   o.tls.cert = certs_->client_cert.string();

@@ -1,11 +1,15 @@
 #include "protocol/tls.h"
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
+
+#include "core/files.h"
 
 namespace dfbench::protocol {
 namespace {
@@ -22,9 +26,11 @@ SSL* SslOf(void* p) {
 std::string DrainTlsErrors() {
   std::string text;
   while (const unsigned long e = ERR_get_error()) {
-    const char* reason = ERR_reason_error_string(e);
+    // A system call's failure carries errno, for which OpenSSL 3 has no reason string.
+    const char* reason =
+        ERR_SYSTEM_ERROR(e) ? std::strerror(ERR_GET_REASON(e)) : ERR_reason_error_string(e);
     if (!text.empty()) text += "; ";
-    text += reason != nullptr ? reason : "error " + std::to_string(e);
+    text += reason != nullptr ? reason : "unknown TLS error";
   }
   return text;
 }
@@ -34,6 +40,69 @@ core::Status TlsFileRefused(const std::string& flag, const std::string& path,
   const std::string why = DrainTlsErrors();
   return core::Fail(core::ErrorKind::kUsage, flag + " " + path + ": cannot load " + what +
                                                  (why.empty() ? "" : " (" + why + ")"));
+}
+
+// A PEM file named by a flag, read by the project's regular-file reader: a FIFO, a device or a
+// directory is refused at once instead of blocking OpenSSL's open() or read().
+core::Result<std::string> PemFile(const std::string& flag, const std::string& path) {
+  auto text = core::ReadFile(path);
+  if (!text) return core::Fail(core::ErrorKind::kUsage, flag + " " + text.error().message);
+  return text;
+}
+
+using Bio = std::unique_ptr<BIO, decltype(&BIO_free)>;
+Bio MemoryBio(const std::string& pem) {
+  return Bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
+}
+
+// The end of a PEM sequence shows as "no start line": not an error once something was read.
+void ForgetEndOfPem() {
+  const unsigned long last = ERR_peek_last_error();
+  if (ERR_GET_LIB(last) == ERR_LIB_PEM && ERR_GET_REASON(last) == PEM_R_NO_START_LINE) {
+    ERR_clear_error();
+  }
+}
+
+// The certificate and the chain after it, as SSL_CTX_use_certificate_chain_file reads them.
+bool UseCertificateChain(SSL_CTX* ctx, const std::string& pem) {
+  Bio bio = MemoryBio(pem);
+  X509* leaf = PEM_read_bio_X509_AUX(bio.get(), nullptr, nullptr, nullptr);
+  if (leaf == nullptr || SSL_CTX_use_certificate(ctx, leaf) != 1) {
+    X509_free(leaf);
+    return false;
+  }
+  X509_free(leaf);
+  while (X509* ca = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+    if (SSL_CTX_add0_chain_cert(ctx, ca) != 1) {
+      X509_free(ca);
+      return false;
+    }
+  }
+  ForgetEndOfPem();
+  return ERR_peek_error() == 0;
+}
+
+bool UsePrivateKey(SSL_CTX* ctx, const std::string& pem) {
+  Bio bio = MemoryBio(pem);
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr);
+  const bool ok = key != nullptr && SSL_CTX_use_PrivateKey(ctx, key) == 1;
+  EVP_PKEY_free(key);
+  return ok && SSL_CTX_check_private_key(ctx) == 1;
+}
+
+// Every certificate of a CA bundle into the context's trust store; false when none is there.
+bool TrustBundle(SSL_CTX* ctx, const std::string& pem) {
+  Bio bio = MemoryBio(pem);
+  X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+  int added = 0;
+  while (X509* ca = PEM_read_bio_X509_AUX(bio.get(), nullptr, nullptr, nullptr)) {
+    const bool ok = X509_STORE_add_cert(store, ca) == 1;
+    X509_free(ca);
+    if (!ok) return false;
+    ++added;
+  }
+  ForgetEndOfPem();
+  return added > 0 && ERR_peek_error() == 0;
 }
 
 }  // namespace
@@ -53,19 +122,27 @@ core::Result<std::shared_ptr<const TlsContext>> TlsContext::Create(const TlsOpti
   // The load path's buffer grows and moves while a record waits to be resent.
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   if (!options.cert.empty()) {
-    if (SSL_CTX_use_certificate_chain_file(ctx, options.cert.c_str()) != 1) {
+    auto cert = PemFile("--cert", options.cert);
+    if (!cert) return tl::unexpected(cert.error());
+    if (!UseCertificateChain(ctx, *cert)) {
       return tl::unexpected(TlsFileRefused("--cert", options.cert, "the certificate").error());
     }
-    const std::string& key = options.key.empty() ? options.cert : options.key;
-    if (SSL_CTX_use_PrivateKey_file(ctx, key.c_str(), SSL_FILETYPE_PEM) != 1 ||
-        SSL_CTX_check_private_key(ctx) != 1) {
-      return tl::unexpected(TlsFileRefused("--key", key, "the certificate's private key").error());
+    // Without --key the certificate's file holds the key too, and is named as --cert.
+    const char* key_flag = options.key.empty() ? "--cert" : "--key";
+    const std::string& key_path = options.key.empty() ? options.cert : options.key;
+    auto key = options.key.empty() ? cert : PemFile(key_flag, key_path);
+    if (!key) return tl::unexpected(key.error());
+    if (!UsePrivateKey(ctx, *key)) {
+      return tl::unexpected(
+          TlsFileRefused(key_flag, key_path, "the certificate's private key").error());
     }
   } else if (!options.key.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "--key needs --cert (the certificate it signs)");
   }
   if (!options.cacert.empty()) {
-    if (SSL_CTX_load_verify_locations(ctx, options.cacert.c_str(), nullptr) != 1) {
+    auto bundle = PemFile("--cacert", options.cacert);
+    if (!bundle) return tl::unexpected(bundle.error());
+    if (!TrustBundle(ctx, *bundle)) {
       return tl::unexpected(TlsFileRefused("--cacert", options.cacert, "the CA bundle").error());
     }
   } else {
