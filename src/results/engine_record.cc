@@ -6,7 +6,8 @@ std::string EngineRecord::Topology() const {
   if (!tuning.is_object()) return "";
   if (const auto shards = tuning.find("shards");
       shards != tuning.end() && shards->is_number_integer() && shards->get<int>() > 0) {
-    return std::to_string(shards->get<int>()) + " shards";
+    const int n = shards->get<int>();
+    return std::to_string(n) + (n == 1 ? " shard" : " shards");
   }
   if (tuning.value("cluster_mode", "") == "emulated") return "emulated cluster";
   return "";

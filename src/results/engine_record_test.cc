@@ -58,6 +58,8 @@ TEST(EngineRecord, LabelNamesTheTopologyItsTuningRecords) {
   EngineRecord r{.engine = "redis", .tuning = {{"shards", 3}, {"shard_ports", {1, 2, 3}}}};
   EXPECT_EQ(r.Topology(), "3 shards");
   EXPECT_EQ(r.Label(), "redis (3 shards)");
+  r.tuning["shards"] = 1;
+  EXPECT_EQ(r.Label(), "redis (1 shard)");
   r = {.engine = "dragonfly", .tuning = {{"cluster_mode", "emulated"}, {"num_shards", 2}}};
   EXPECT_EQ(r.Label(), "dragonfly (emulated cluster)");
   r = {.engine = "valkey", .tuning = {{"io_threads", 4}}};
