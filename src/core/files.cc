@@ -96,14 +96,7 @@ uint64_t TreeBytes(const std::filesystem::path& dir) {
 }
 
 Status MakeDirs(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return Fail(ErrorKind::kEnvironment, "cannot create " + dir.string() + ": " + ec.message());
-  return Ok();
-}
-
-Status MakePrivateDirs(const std::filesystem::path& dir) {
+  if (dir.empty()) return Ok();  // the current directory
   std::filesystem::path at;
   for (const auto& part : dir) {
     at /= part;

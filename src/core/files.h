@@ -48,11 +48,10 @@ Result<std::string> ReadFileHead(const std::filesystem::path& path, size_t max_b
 // The last `max_bytes` of a file, starting at a line boundary; "" if unreadable.
 std::string ReadTail(const std::filesystem::path& path, size_t max_bytes = 2048);
 
-// Creates `dir` and its parents. kEnvironment on failure.
+// Creates `dir` and its parents, each directory it creates 0700 whatever the umask: every
+// directory dfbench makes holds keys, state, results or tools of one user. Directories that
+// exist keep their mode. kEnvironment on failure.
 Status MakeDirs(const std::filesystem::path& dir);
-// As MakeDirs, but every directory it creates is 0700 whatever the umask (keys and state live
-// there); directories that exist keep their mode.
-Status MakePrivateDirs(const std::filesystem::path& dir);
 
 // The bytes of the regular files under `dir` (itself included when it is a file), symbolic links
 // not followed; 0 when it does not exist. Entries that vanish or cannot be read while it walks

@@ -47,13 +47,13 @@ TEST(Files, ModeAppliesFromCreation) {
   EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
-TEST(Files, PrivateDirsAre0700WhateverTheUmaskAndLeaveExistingOnesAlone) {
+TEST(Files, DirsAre0700WhateverTheUmaskAndLeaveExistingOnesAlone) {
   const auto base = std::filesystem::path(testing::TempDir()) / "files_test_private";
   std::filesystem::remove_all(base);
   ASSERT_TRUE(MakeDirs(base));
   ASSERT_EQ(chmod(base.c_str(), 0755), 0);
   const mode_t saved = umask(0);
-  auto made = MakePrivateDirs(base / "a" / "b");
+  auto made = MakeDirs(base / "a" / "b");
   umask(saved);
   ASSERT_TRUE(made) << made.error().message;
   struct stat st;
@@ -64,7 +64,7 @@ TEST(Files, PrivateDirsAre0700WhateverTheUmaskAndLeaveExistingOnesAlone) {
     EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
   }
   ASSERT_TRUE(WriteFileAtomic(base / "file", "x"));
-  EXPECT_FALSE(MakePrivateDirs(base / "file" / "below"));
+  EXPECT_FALSE(MakeDirs(base / "file" / "below"));
 }
 
 TEST(Files, MissingFileIsNotFound) {

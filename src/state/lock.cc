@@ -35,7 +35,7 @@ void WriteHolderPid(int fd) {
 core::Result<SetupLock> SetupLock::Acquire(const std::string& id) {
   if (auto valid = ValidateId(id); !valid) return tl::unexpected(valid.error());
   const std::filesystem::path dir = SetupDir(id);
-  if (auto made = core::MakePrivateDirs(dir); !made) return tl::unexpected(made.error());
+  if (auto made = core::MakeDirs(dir); !made) return tl::unexpected(made.error());
   const std::filesystem::path path = dir / ".lock";
   // O_CLOEXEC: engines and load generators we spawn must not keep the setup locked.
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -175,7 +175,7 @@ core::Status Save(SetupState* s) {
     a.started_at = s->updated_at;
     s->active = a;
   }
-  if (auto made = core::MakePrivateDirs(SetupDir(s->id)); !made) return made;
+  if (auto made = core::MakeDirs(SetupDir(s->id)); !made) return made;
   // Keys in the order of the field lists above.
   const std::string text = results::RenderDocument(*s);
   core::Status written = core::WriteFileAtomic(StatePath(s->id), text);
