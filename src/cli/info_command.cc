@@ -86,9 +86,17 @@ std::string LoadGeneratorLine(const std::string& name, const state::LoadGenerato
       t.method == "source" ? "built from " + t.source : std::string("found on the client"));
 }
 
+// A working status whose command is gone: it stays until the next command repairs it.
+std::string DiedNote(const state::SetupState& s) {
+  if (!state::IsWorkingStatus(s.status) || !s.active || !state::CommandDied(*s.active)) return "";
+  return core::Format(" (its command, {} pid {}, died; the next command on the setup repairs it)",
+                      s.active->command.empty() ? "unknown" : s.active->command, s.active->pid);
+}
+
 std::string SetupSection(const state::SetupState& s) {
-  std::string out = core::Format("Setup: {}\n  Status:    {}\n  Provider:  {}\n", s.id,
-                                 state::ToString(s.status), state::ToString(s.provider));
+  std::string out =
+      core::Format("Setup: {}\n  Status:    {}{}\n  Provider:  {}\n", s.id,
+                   state::ToString(s.status), DiedNote(s), state::ToString(s.provider));
   out += core::Format("  Created:   {} ({} ago)\n  Directory: {}\n", s.created_at,
                       Age(s.created_at), state::SetupDir(s.id).string());
   // work/ holds engine logs and reports while a command runs; results live in the run directories.

@@ -60,10 +60,14 @@ int RunList(bool all) {
   using Align = core::Table::Align;
   std::vector<std::vector<std::string>> rows;
   bool any_stack = false;
+  size_t abandoned = 0;
   std::vector<std::string> corrupt;
   for (const auto& s : state::ListSetups(&corrupt)) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
-    rows.push_back({s.id, state::ToString(s.status),
+    // A working status left by a command that died (kill -9): the next command repairs it.
+    const bool died = state::IsWorkingStatus(s.status) && s.active && state::CommandDied(*s.active);
+    abandoned += died;
+    rows.push_back({s.id, state::ToString(s.status) + (died ? " (died)" : ""),
                     s.region.empty() ? state::ToString(s.provider) : s.region,
                     MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
     any_stack = any_stack || rows.back().back() != "-";
@@ -87,6 +91,11 @@ int RunList(bool all) {
   }
   std::string out = table.Render();
   core::WriteStdout(out);
+  if (abandoned > 0) {
+    core::Note(
+        "(died): the command that set this status is gone; the next command on the setup "
+        "repairs it ('dfbench info --id ID' says which)");
+  }
   return 0;
 }
 

@@ -1,9 +1,11 @@
 #include "state/state.h"
 
 #include <pwd.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 
 #include "core/check.h"
@@ -69,6 +71,12 @@ std::string& CommandNameStorage() {
 bool IsWorkingStatus(SetupStatus status) {
   return status == SetupStatus::kProvisioning || status == SetupStatus::kInstalling ||
          status == SetupStatus::kBenchmarking || status == SetupStatus::kDestroying;
+}
+
+bool CommandDied(const ActiveCommand& active) {
+  if (active.pid <= 0) return false;
+  // EPERM: it runs, as another user.
+  return kill(active.pid, 0) != 0 && errno == ESRCH;
 }
 
 void SetCommandName(std::string name) {

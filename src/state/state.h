@@ -102,6 +102,12 @@ struct ActiveCommand {
   std::optional<SetupStatus> previous_status;  // the stable status it came from
 };
 
+// Whether the command `active` names is gone: its pid no longer runs. A command killed with -9
+// leaves its working status behind until the next command on the setup repairs it; read-only
+// commands (list, info) say so instead of showing it as still at work. False when the pid is
+// unknown.
+bool CommandDied(const ActiveCommand& active);
+
 struct SetupState {
   std::string id;
   SetupStatus status = SetupStatus::kProvisioning;

@@ -1,5 +1,7 @@
 // The command line as the reference's users type it: Go-style boolean flags in every subcommand.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <thread>
@@ -331,6 +333,39 @@ TEST(List, ReferenceColumnsNewestFirst) {
   const auto newer = r.out.find("\nnewer "), older = r.out.find("\nolder  destroyed");
   ASSERT_NE(older, std::string::npos) << r.out;
   EXPECT_LT(newer, older) << r.out;  // newest first
+}
+
+// A command killed with -9 leaves its working status; list and info say that its command died
+// instead of showing the setup at work, and the next command repairs it.
+TEST(List, AWorkingStatusWhoseCommandDiedIsSaidSo) {
+  DfbenchRunner dfb("list-died");
+  ASSERT_EQ(dfb.Run({"setup", "--id", "crashed", "--engines", "redis"}).code, 0);
+  // A pid that ran and is gone: a child of ours, reaped.
+  const pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  ASSERT_EQ(waitpid(gone, nullptr, 0), gone);
+  nlohmann::json st = dfb.State("crashed");
+  st["status"] = "benchmarking";
+  st["active"] = {{"command", "run"}, {"pid", gone}, {"started_at", "2026-12-07T03:00:00Z"}};
+  ASSERT_TRUE(core::WriteFileAtomic(dfb.SetupDir("crashed") / "state.json", st.dump(2)));
+
+  auto r = dfb.Run({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "crashed  benchmarking (died)  ")) << r.out;
+  EXPECT_TRUE(Contains(r.err, "(died): the command that set this status is gone")) << r.err;
+  r = dfb.Run({"info", "--id", "crashed"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "Status:    benchmarking (its command, run pid " +
+                                  std::to_string(gone) +
+                                  ", died; the next command on the setup "
+                                  "repairs it)\n"))
+      << r.out;
+  // Our own pid runs: no such note.
+  st["active"]["pid"] = getpid();
+  ASSERT_TRUE(core::WriteFileAtomic(dfb.SetupDir("crashed") / "state.json", st.dump(2)));
+  r = dfb.Run({"list"});
+  EXPECT_TRUE(Contains(r.out, "crashed  benchmarking  ")) << r.out;
 }
 
 // A result written nowhere is a failure: stdout on a full device is exit 1 and one line.
