@@ -51,6 +51,13 @@ class BenchSession {
                           const std::map<std::string, engines::VersionSpec>& versions,
                           const engines::Tuning& tuning = {});
 
+  // On an endpoint whose other data is not the run's (its key namespace): records the run's
+  // prefix for each of `engines` in the setup, saved, before the first request: a command that
+  // dies before removing its keys leaves them to the next command's recovery and to destroy.
+  // When the session ends the recorded prefixes' keys are removed again where any are left,
+  // and forgotten once gone.
+  core::Status ClaimRunKeys(const std::vector<const engines::EngineSpec*>& engines);
+
   // The last step of every scenario: saves the state (the run's entry in the history) and
   // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
   // when the run's results could not be written (the record's error, naming where they were
@@ -64,6 +71,7 @@ class BenchSession {
   std::optional<state::StatusGuard> guard_;
   std::unique_ptr<providers::Provider> provider_;
   providers::Fleet fleet_;
+  bool claimed_keys_ = false;  // ClaimRunKeys recorded a prefix
 };
 
 // What a benchmark scenario needs before its own steps.
@@ -113,6 +121,9 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions,
                                        request.tuning);
       !st) {
+    return tl::unexpected(st.error());
+  }
+  if (auto st = (*session)->ClaimRunKeys(request.engines); !st) {
     return tl::unexpected(st.error());
   }
   auto results = steps(**session);

@@ -223,7 +223,8 @@ void EngineTurn::Stop() {
   // An endpoint's stop is the removal of the run's keys: keys left on a server the run shares
   // fail the run.
   if (!engine_.seed().started() && !engine_.seed().key_namespace().empty()) {
-    const std::string left = "removing the run's keys: " + st.error().message;
+    const std::string left = "removing the run's keys: " + st.error().message +
+                             "; the setup records them for the next command or destroy";
     if (record_->error.empty()) record_->error = left;
     core::Notef("[{}] {}", spec().name, left);
     return;
