@@ -109,12 +109,19 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
   return installed ? state::Save(&setup_) : core::Ok();
 }
 
-core::Status BenchSession::ClaimRunKeys(const std::vector<const engines::EngineSpec*>& engines) {
+core::Status BenchSession::ClaimRunKeys(const std::vector<const engines::EngineSpec*>& engines,
+                                        const std::vector<engines::SentCommand>& sent) {
   std::vector<std::string> shared;  // the engines whose endpoint keeps others' data
   for (const engines::EngineSpec* engine : engines) {
     const auto endpoint = fleet_.endpoints.find(engine->name);
     if (endpoint == fleet_.endpoints.end()) continue;
-    if (endpoint->second.attach.key_namespace.empty()) continue;
+    const engines::AttachOptions& attach = endpoint->second.attach;
+    if (attach.key_namespace.empty()) continue;
+    if (auto st =
+            engines::CheckSentCommands(engine->name, attach.endpoint, attach.key_namespace, sent);
+        !st) {
+      return st;
+    }
     shared.push_back(engine->name);
   }
   if (shared.empty()) return core::Ok();
