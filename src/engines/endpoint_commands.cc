@@ -32,6 +32,11 @@ std::string Filled(std::string text, const std::string& placeholder, const std::
 struct CommandFacts {
   std::vector<std::string> marks;  // flags, then "@category"s
   bool names_keys = false;
+  // Where the keys are among the arguments (the command's name at 0); last < 0 counts from the
+  // end. Only where the keys are not found by parsing the arguments (`movablekeys`).
+  int64_t first_key = 0;
+  int64_t last_key = 0;
+  int64_t key_step = 0;
 
   bool Has(const std::string& mark) const {
     return std::find(marks.begin(), marks.end(), mark) != marks.end();
@@ -52,8 +57,27 @@ CommandFacts FactsOf(const protocol::Reply& entry) {
   };
   add_all(2);  // flags
   add_all(6);  // ACL categories (Redis 6 and later)
-  facts.names_keys = (e.size() > 3 && e[3].integer != 0) || facts.Has("movablekeys");
+  if (e.size() > 5) {
+    facts.first_key = e[3].integer;
+    facts.last_key = e[4].integer;
+    facts.key_step = e[5].integer;
+  }
+  facts.names_keys = facts.first_key != 0 || facts.Has("movablekeys");
   return facts;
+}
+
+// The keys at the positions COMMAND INFO gives, for a server without COMMAND GETKEYS (Dragonfly);
+// nullopt when they are found by parsing the arguments instead.
+std::optional<std::vector<std::string>> KeysAtPositions(const CommandFacts& facts,
+                                                        const std::vector<std::string>& args) {
+  if (facts.Has("movablekeys") || facts.first_key <= 0 || facts.key_step <= 0) return std::nullopt;
+  const auto count = static_cast<int64_t>(args.size());
+  const int64_t last = facts.last_key < 0 ? count + facts.last_key : facts.last_key;
+  std::vector<std::string> keys;
+  for (int64_t i = facts.first_key; i <= last && i < count; i += facts.key_step) {
+    keys.push_back(args[static_cast<size_t>(i)]);
+  }
+  return keys;
 }
 
 // The first of `marks` that makes a keyless command act on the server's data, "" when none.
@@ -95,7 +119,7 @@ class CommandJudge {
     }
     std::vector<std::string> keys;
     if (facts.names_keys) {
-      auto listed = KeysOf(args);
+      auto listed = KeysOf(args, facts);
       if (!listed) return tl::unexpected(listed.error());
       if (!*listed) return core::Ok();
       keys = std::move(**listed);
@@ -136,14 +160,19 @@ class CommandJudge {
     return Unjudged("the server does not know " + args[0]);
   }
 
-  // The keys COMMAND GETKEYS finds in `args`: nullopt, as EntryOf.
-  core::Result<std::optional<std::vector<std::string>>> KeysOf(
-      const std::vector<std::string>& args) {
+  // The keys COMMAND GETKEYS finds in `args`; where it answers an error, those at the positions
+  // COMMAND INFO gives, when it gives them. nullopt, as EntryOf.
+  core::Result<std::optional<std::vector<std::string>>> KeysOf(const std::vector<std::string>& args,
+                                                               const CommandFacts& facts) {
     std::vector<std::string> ask = {"COMMAND", "GETKEYS"};
     ask.insert(ask.end(), args.begin(), args.end());
     auto reply = client_.Command(ask);
     if (!reply) return tl::unexpected(reply.error());
-    if (reply->is_error()) return Unjudged("COMMAND GETKEYS answered " + reply->str);
+    if (reply->is_error()) {
+      if (auto keys = KeysAtPositions(facts, args)) return keys;
+      return Unjudged("COMMAND GETKEYS answered " + reply->str +
+                      ", and its keys are not at fixed positions");
+    }
     std::vector<std::string> keys;
     keys.reserve(reply->elements.size());
     for (auto& key : reply->elements) keys.push_back(std::move(key.str));

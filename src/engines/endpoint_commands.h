@@ -24,7 +24,9 @@ struct SentCommand {
 // Checks each of `commands` against the server at `endpoint`, the run's keys all starting with
 // `key_namespace`. The placeholders are filled with a key inside the namespace and a small
 // value, then:
-// - COMMAND GETKEYS lists its keys: each must start with `key_namespace`;
+// - COMMAND GETKEYS lists its keys (a server without it, Dragonfly: the first-key, last-key and
+//   step COMMAND INFO gives, unless the keys move with the arguments): each must start with
+//   `key_namespace`;
 // - a command that names no key must not write, administer or be dangerous (COMMAND INFO: the
 //   flags `write`, `admin` or `noscript`, the ACL category `@dangerous`): FLUSHDB, SWAPDB,
 //   CONFIG SET, SCRIPT FLUSH, SHUTDOWN, DEBUG;

@@ -11,7 +11,9 @@
 #include <thread>
 
 #include "dfbench_runner.h"
+#include "protocol/server_endpoint.h"
 #include "support/test_server.h"
+#include "support/testbed_engines.h"
 
 namespace dfbench::testing {
 namespace {
@@ -257,6 +259,74 @@ TEST_F(EndpointKeysTest, ARemovalTheServerRefusesFailsTheRunAndIsRecorded) {
   EXPECT_NE(destroyed.err.find("the setup keeps the prefix"), std::string::npos) << destroyed.err;
   EXPECT_EQ(dfb_.State("shared")["status"], "ready");
   EXPECT_EQ(RecordedRunKeys().size(), 1u);
+}
+
+// Dragonfly has no COMMAND GETKEYS: a template's keys are read at the positions its COMMAND INFO
+// gives.
+TEST(EndpointKeysDragonflyTest, KeysAreCheckedAtTheirPositionsWithoutCommandGetkeys) {
+  if (auto why = DragonflySkipReason(); !why.empty()) GTEST_SKIP() << why;
+  ScopedTempDir dir("endpoint-keys-dragonfly");
+  const int port = FreePort();
+  auto dragonfly = core::Spawn(
+      {.argv = {DragonflyBinary().string(), "--port", std::to_string(port), "--bind", "127.0.0.1",
+                "--proactor_threads", "1", "--dbfilename", "", "--dir", dir.path().string()},
+       .stdout_path = (dir.path() / "dragonfly.log").string(),
+       .stderr_path = (dir.path() / "dragonfly.log").string()});
+  ASSERT_TRUE(dragonfly) << dragonfly.error().message;
+  const protocol::ServerEndpoint at{.address = "127.0.0.1", .port = port};
+  std::optional<protocol::BlockingClient> client;
+  for (int i = 0; i < 100 && !client; ++i) {
+    if (auto c = protocol::ConnectTo(at, std::chrono::seconds(1))) {
+      client.emplace(std::move(*c));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  ASSERT_TRUE(client) << "dragonfly did not answer on port " << port;
+  ASSERT_TRUE(client->Command({"SET", "user:42", "theirs"}));
+
+  DfbenchRunner dfb("endpoint-keys-dragonfly");
+  ASSERT_NO_FATAL_FAILURE(dfb.RunOk({"setup", "--id", "df", "--endpoint",
+                                     "dragonfly=redis://127.0.0.1:" + std::to_string(port)}));
+  auto commands = [&](const std::string& tmpl) {
+    return dfb.Run({"run-commands",
+                    "--id",
+                    "df",
+                    "--engines",
+                    "dragonfly",
+                    "--dragonfly_num_shards",
+                    "0",
+                    "--command-template",
+                    tmpl,
+                    "--key-maximum",
+                    "50",
+                    "--test-time",
+                    "1",
+                    "--warmup-time",
+                    "0",
+                    "--trials",
+                    "1",
+                    "--memtier-threads",
+                    "1",
+                    "--memtier-clients",
+                    "1",
+                    "--cooldown",
+                    "0s",
+                    "--output",
+                    "json"});
+  };
+  auto outside = commands("DEL user:42 __key__");
+  EXPECT_EQ(outside.code, 2) << outside.err;
+  EXPECT_NE(outside.err.find("names the key \"user:42\", outside the run's keys"),
+            std::string::npos)
+      << outside.err;
+  auto flush = commands("FLUSHDB");
+  EXPECT_EQ(flush.code, 2) << flush.err;
+  EXPECT_NE(flush.err.find("COMMAND INFO marks it write"), std::string::npos) << flush.err;
+  auto inside = commands("SET __key__ __data__ EX 100");
+  EXPECT_EQ(inside.code, 0) << inside.err;
+  EXPECT_EQ(client->Command({"GET", "user:42"})->str, "theirs");
+  EXPECT_EQ(client->Command({"DBSIZE"})->integer, 1);
 }
 
 }  // namespace
