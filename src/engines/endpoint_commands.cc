@@ -88,6 +88,21 @@ std::string KeylessHarm(const CommandFacts& facts) {
   return "";
 }
 
+// Whether the COMMAND DOCS arguments `args` (each a list of field, value) hold a database
+// ("db", "destination-db"), nested blocks included.
+bool NamesDatabase(const protocol::Reply& args) {
+  for (const auto& arg : args.elements) {
+    const auto& fields = arg.elements;
+    for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+      const std::string& field = fields[i].str;
+      const std::string& value = fields[i + 1].str;
+      if (field == "name" && (value == "db" || value.ends_with("-db"))) return true;
+      if (field == "arguments" && NamesDatabase(fields[i + 1])) return true;
+    }
+  }
+  return false;
+}
+
 class CommandJudge {
  public:
   CommandJudge(std::string engine, const protocol::ServerEndpoint& endpoint,
@@ -129,6 +144,9 @@ class CommandJudge {
         return Refuse(core::Format("it names the key \"{}\", outside the run's keys (\"{}...\")",
                                    key, key_namespace_));
       }
+    }
+    if (!keys.empty() && !command.own && TakesDatabase((*entry)->elements[0].str)) {
+      return Refuse("it takes a database, where a key of the run goes out of the cleanup's reach");
     }
     if (keys.empty()) {
       if (const std::string harm = KeylessHarm(facts); !harm.empty()) {
@@ -177,6 +195,18 @@ class CommandJudge {
     keys.reserve(reply->elements.size());
     for (auto& key : reply->elements) keys.push_back(std::move(key.str));
     return keys;
+  }
+
+  // Whether COMMAND DOCS lists a database among the arguments of `name` (MOVE, COPY ... DB);
+  // false where the server has no COMMAND DOCS (before Redis 7, Dragonfly).
+  bool TakesDatabase(const std::string& name) {
+    auto reply = client_.Command({"COMMAND", "DOCS", name});
+    if (!reply || reply->is_error() || reply->elements.size() < 2) return false;
+    const auto& docs = reply->elements[1].elements;
+    for (size_t i = 0; i + 1 < docs.size(); i += 2) {
+      if (docs[i].str == "arguments") return NamesDatabase(docs[i + 1]);
+    }
+    return false;
   }
 
   // A template of the user's is refused when the server cannot judge it; dfbench's own goes.

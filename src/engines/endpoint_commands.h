@@ -30,6 +30,8 @@ struct SentCommand {
 // - a command that names no key must not write, administer or be dangerous (COMMAND INFO: the
 //   flags `write`, `admin` or `noscript`, the ACL category `@dangerous`): FLUSHDB, SWAPDB,
 //   CONFIG SET, SCRIPT FLUSH, SHUTDOWN, DEBUG;
+// - a template of the user's whose COMMAND DOCS arguments hold a database (MOVE, COPY ... DB)
+//   takes a key of the run where the cleanup does not look;
 // - a command of the ACL category `@scripting` (EVAL, FCALL, SCRIPT FLUSH) runs or manages
 //   scripts, which reach keys no argument names.
 // A subcommand (CONFIG SET) is judged by its own entry where the server has one. kUsage, one line

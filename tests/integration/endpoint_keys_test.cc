@@ -158,6 +158,8 @@ TEST_F(EndpointKeysTest, CommandsThatReachBeyondTheRunsKeysAreRefusedBeforeAnyRe
            {"SWAPDB 0 5", "marks it write"},
            {"CONFIG SET maxmemory 1mb", "marks it admin"},
            {"SCRIPT FLUSH", "(@scripting)"},
+           {"MOVE __key__ 5", "it takes a database"},
+           {"COPY __key__ __key__:copy DB 5", "it takes a database"},
            {"DEL user:42 __key__", "names the key \"user:42\", outside the run's keys"},
            {"HSET profile:__key__ f __data__", "names the key \"profile:dfbench:shared:"},
            {"EVAL \"return redis.call('del','user:1')\" 1 __key__", "(@scripting)"}}) {
