@@ -209,6 +209,13 @@ TEST_F(EndpointKeysTest, ATemplateTheServerCannotCheckIsRefused) {
 TEST_F(EndpointKeysTest, AKilledRunsKeysAreRemovedByTheNextCommandAndByDestroy) {
   ASSERT_NO_FATAL_FAILURE(StartWithUserData());
   ASSERT_NO_FATAL_FAILURE(KillARunMidway());
+  // info only reads: it shows the prefix on record.
+  auto info = dfb_.Run({"info", "--id", "shared"});
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("Run keys: redis at redis://127.0.0.1:" + Port() + " under \"" +
+                          RecordedRunKeys()[0]["prefix"].get<std::string>() + "\""),
+            std::string::npos)
+      << info.out;
   // The next run finds the dead one, removes its keys and forgets its prefix.
   auto next = dfb_.Run(SmallRun());
   EXPECT_EQ(next.code, 0) << next.err;
@@ -254,6 +261,10 @@ TEST_F(EndpointKeysTest, ARemovalTheServerRefusesFailsTheRunAndIsRecorded) {
   EXPECT_EQ(recorded[0]["keys_left"], left);
   EXPECT_NE(recorded[0]["error"].get<std::string>().find("DEL answered"), std::string::npos);
   EXPECT_EQ(Snapshot_(), before_);
+  auto info = dfb_.Run({"info", "--id", "shared"});
+  EXPECT_NE(info.out.find(std::to_string(left) + " key(s) left under \"dfbench:shared:"),
+            std::string::npos)
+      << info.out;
 
   // destroy cannot remove them either: it fails and the setup keeps the prefix.
   auto destroyed = dfb_.Run({"destroy", "--id", "shared"});
