@@ -167,7 +167,10 @@ int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
              const std::string& id, Options options, std::unique_ptr<drivers::Driver> driver,
              const std::string& output) {
   options.driver = driver.get();
-  return OrExit(on_setup(id, options, ToOutputFormat(output)));
+  auto code = on_setup(id, options, ToOutputFormat(output));
+  // A shared endpoint's refusal names the setup option that gives the run the server's data.
+  if (!code) OrExitNamingFlags(tl::unexpected(code.error()), {{"allow_flush", "--allow-flush"}});
+  return *code;
 }
 
 // The action of a benchmark whose load the built-in generator drives (run-memory, sweep): the

@@ -122,6 +122,19 @@ std::string ProvisionedLines(const state::SetupState& s) {
                           tuned->error.empty() ? "unknown reason" : tuned->error);
     }
   }
+  // Keys of runs still on an endpoint: a run going on or killed, or a removal that failed.
+  for (const auto& [engine, endpoint] :
+       s.provider_data.endpoints.value_or(std::map<std::string, state::EndpointRecord>{})) {
+    for (const auto& run : endpoint.run_keys) {
+      out += run.error.empty()
+                 ? core::Format(
+                       "  Run keys: {} at {} under \"{}\" (a run going on, or one that "
+                       "died: the next command removes them)\n",
+                       engine, endpoint.url, run.prefix)
+                 : core::Format("  Run keys: {} at {}: {} key(s) left under \"{}\" ({})\n", engine,
+                                endpoint.url, run.keys_left, run.prefix, run.error);
+    }
+  }
   if (const auto& tools = s.provider_data.load_generators) {
     // In the order of their names, as the record's object lists them.
     for (const auto& [name, t] :

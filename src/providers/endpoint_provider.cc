@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/text.h"
 #include "core/time_format.h"
+#include "engines/deployment.h"
 #include "hosts/local_host.h"
 #include "protocol/server_url.h"
 
@@ -91,7 +92,51 @@ core::Result<const engines::EngineSpec*> EngineAt(const protocol::ServerEndpoint
   return engines::FindEngine(name);
 }
 
+// Removes the keys under `run`'s prefix from the endpoint `record` names (every primary of a
+// cluster); what is left, and why, recorded in `run` when that cannot finish.
+core::Status RemoveRunPrefix(const std::string& engine, const state::EndpointRecord& record,
+                             state::RunKeysRecord* run) {
+  auto fail = [&](const core::Error& e) -> core::Status {
+    run->error = e.message;
+    return tl::unexpected(e);
+  };
+  const engines::EngineSpec* spec = engines::FindEngine(engine);
+  if (spec == nullptr) return fail({ErrorKind::kUsage, "unknown engine " + engine});
+  auto password = ReadPassword(engine, record);
+  if (!password) return fail(password.error());
+  auto endpoint = EndpointOf(record, std::move(*password));
+  if (!endpoint) return fail(endpoint.error());
+  auto met =
+      engines::Deployment::Attach(*spec, {.endpoint = *endpoint, .key_namespace = run->prefix});
+  if (!met) return fail(met.error());
+  // Stop, for an endpoint, is the removal of the prefix's keys.
+  auto removed = met->OnEach(&engines::RunningEngine::Stop);
+  if (removed) return core::Ok();
+  uint64_t left = 0;
+  for (auto& process : met->processes()) {
+    if (auto keys = process.KeyCount()) left += *keys;
+  }
+  run->keys_left = left;
+  return fail(removed.error());
+}
+
 }  // namespace
+
+core::Status EndpointProvider::RemoveRunKeys(state::SetupState* state) {
+  if (!state->provider_data.endpoints) return core::Ok();
+  core::Status first = core::Ok();
+  for (auto& [engine, record] : *state->provider_data.endpoints) {
+    std::vector<state::RunKeysRecord> kept;
+    for (auto& run : record.run_keys) {
+      auto st = RemoveRunPrefix(engine, record, &run);
+      if (st) continue;
+      if (first) first = tl::unexpected(st.error());
+      kept.push_back(std::move(run));
+    }
+    record.run_keys = std::move(kept);
+  }
+  return first;
+}
 
 core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   const EndpointRequest& asked = request.endpoint;
@@ -199,6 +244,11 @@ core::Result<Fleet> EndpointProvider::Connect(const state::SetupState& state) {
 }
 
 core::Status EndpointProvider::Destroy(state::SetupState* state) {
+  if (auto st = RemoveRunKeys(state); !st) {
+    return core::Fail(
+        st.error().kind,
+        st.error().message + "; the setup keeps the prefix until its keys can be removed");
+  }
   std::error_code ec;
   std::filesystem::remove_all(EndpointWorkDir(state->id), ec);
   if (ec) {

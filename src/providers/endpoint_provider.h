@@ -21,8 +21,13 @@ class EndpointProvider : public Provider {
   // with its password read again and, unless flushing is allowed, a key namespace of its own
   // for this command's run ("dfbench:<setup>:<time>:").
   core::Result<Fleet> Connect(const state::SetupState& state) override;
-  // Removes the setup's work directory; the endpoints are not touched.
+  // Removes the keys of the runs it records (RemoveRunKeys; kept, and the setup with them, when
+  // they cannot be removed), then the setup's work directory; the endpoints' other data is not
+  // touched.
   core::Status Destroy(state::SetupState* state) override;
+  // Each recorded prefix's keys removed over every primary of its endpoint (SCAN + UNLINK, or
+  // KEYS and DEL where those are not offered).
+  core::Status RemoveRunKeys(state::SetupState* state) override;
   // kUsage: an endpoint's engine is whatever version the service runs.
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec,

@@ -194,6 +194,16 @@ class Provider {
     (void)state;
     return core::Ok();
   }
+  // Removes the keys runs wrote under prefixes of their own on servers the setup shares with
+  // others (the endpoint provider's `run_keys`), and forgets each prefix whose keys are gone;
+  // one that cannot be emptied stays recorded with the keys it still holds and why. The first
+  // such failure (kFailure: the server refused; kEnvironment: it could not be reached) once
+  // every prefix was tried. The default, for a provider whose servers are the setup's own,
+  // does nothing.
+  virtual core::Status RemoveRunKeys(state::SetupState* state) {
+    (void)state;
+    return core::Ok();
+  }
   // Installs `spec` at `version` (--<engine>_version) on the fleet's server (and its replicas
   // where the engine runs there) and records it in `state` (RecordEngine; the caller saves).
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,

@@ -3,6 +3,7 @@
 // failed early holds less), so the records are optional where the file may lack them.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -85,6 +86,17 @@ struct AwsRecord {
   std::vector<AwsInstanceRecord> instances;
 };
 
+// The keys a run writes under a prefix of its own on an endpoint ("run_keys"): recorded before
+// its first request, forgotten once they are removed (at the end of the run, else by the next
+// command's recovery or destroy). A removal that could not finish says what it left.
+struct RunKeysRecord {
+  std::string prefix;
+  uint64_t keys_left = 0;  // counted by the last removal that could not finish
+  std::string error;       // why it could not ("": none tried yet, or the run still going)
+
+  bool operator==(const RunKeysRecord&) const = default;
+};
+
 // An engine served by an endpoint the setup does not run ("endpoints", by engine name). Never
 // its password: where each command reads it.
 struct EndpointRecord {
@@ -92,8 +104,9 @@ struct EndpointRecord {
   std::string cacert;        // TLS: the CA to verify the server with ("": the system's)
   std::string cert;          // TLS: a client certificate, and its key
   std::string key;
-  std::string password_env;   // the environment variable holding the password ("": none)
-  std::string password_file;  // the file holding it ("": none)
+  std::string password_env;             // the environment variable holding the password ("": none)
+  std::string password_file;            // the file holding it ("": none)
+  std::vector<RunKeysRecord> run_keys;  // prefixes whose keys may still be on the server
   bool skip_verify = false;
   std::string sni;
   std::string url;  // redis[s]://[user@]host:port, without the password
@@ -157,8 +170,15 @@ void Fields(auto& v, results::FieldsOf<AwsRecord> auto& x) {
   DFBENCH_FIELDS(stack_name, ubuntu_version)
 }
 
+void Fields(auto& v, results::FieldsOf<RunKeysRecord> auto& x) {
+  DFBENCH_OPTIONAL_FIELDS(error, keys_left)
+  DFBENCH_FIELDS(prefix)
+}
+
 void Fields(auto& v, results::FieldsOf<EndpointRecord> auto& x) {
-  DFBENCH_FIELDS(allow_flush, cacert, cert, key, password_env, password_file, skip_verify, sni, url)
+  DFBENCH_FIELDS(allow_flush, cacert, cert, key, password_env, password_file)
+  DFBENCH_OPTIONAL_FIELDS(run_keys)
+  DFBENCH_FIELDS(skip_verify, sni, url)
 }
 
 void Fields(auto& v, results::FieldsOf<ProviderData> auto& x) {

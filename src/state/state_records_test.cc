@@ -339,6 +339,83 @@ constexpr char kAwsFailedState[] = R"json({
 }
 )json";
 
+// `dfbench setup --endpoint redis=redis://127.0.0.1:6379`, after a run whose keys the server
+// would not let it remove (UNLINK and DEL renamed): the prefix stays, with what it left.
+constexpr char kEndpointState[] = R"json({
+  "id": "shared",
+  "status": "ready",
+  "provider": "endpoint",
+  "created_at": "2026-12-07T03:30:46Z",
+  "updated_at": "2026-12-07T03:41:38Z",
+  "region": "",
+  "tune_network": false,
+  "hosts": [
+    {
+      "role": "client",
+      "name": "vm",
+      "address": "localhost",
+      "private_address": "127.0.0.1",
+      "cpu_model": "Intel(R) Xeon(R) Processor",
+      "vcpus": 2,
+      "memory_bytes": 25324953600,
+      "kernel": "6.18.44-fc-v1272",
+      "os": "Debian GNU/Linux 12 (bookworm)",
+      "arch": "x86_64",
+      "cpus": []
+    }
+  ],
+  "engines": [
+    {
+      "name": "redis",
+      "binary": "",
+      "version": "redis 7.0.15",
+      "status": "installed",
+      "origin": "endpoint"
+    }
+  ],
+  "benchmarks": [
+    {
+      "kind": "run",
+      "run_id": "20261207-033046",
+      "path": "benchmarks/20261207-033046/results.json",
+      "created_at": "2026-12-07T03:30:46Z",
+      "completed_at": "2026-12-07T03:30:46Z",
+      "status": "failed",
+      "engines": [
+        "redis"
+      ]
+    }
+  ],
+  "provider_data": {
+    "endpoints": {
+      "redis": {
+        "allow_flush": false,
+        "cacert": "",
+        "cert": "",
+        "key": "",
+        "password_env": "",
+        "password_file": "",
+        "run_keys": [
+          {
+            "error": "redis at 127.0.0.1:6379: 10 key(s) of the run left under \"dfbench:shared:20261207-033046:\": UNLINK answered ERR unknown command 'UNLINK'; DEL answered ERR unknown command 'DEL'",
+            "keys_left": 10,
+            "prefix": "dfbench:shared:20261207-033046:"
+          }
+        ],
+        "skip_verify": false,
+        "sni": "",
+        "url": "redis://127.0.0.1:6379"
+      }
+    }
+  },
+  "settings": {
+    "engines": [],
+    "pin_cpus": true,
+    "replicas": 0
+  }
+}
+)json";
+
 class StateRecordsTest : public testing::DfbenchHomeTest {
  protected:
   // Writes `text` as setup `id`'s state.json, loads it and saves it again; the file then.
@@ -376,6 +453,34 @@ TEST_F(StateRecordsTest, AwsStateKeepsEveryByte) {
 TEST_F(StateRecordsTest, AwsStateWithoutStackKeepsEveryByte) {
   EXPECT_EQ(WithoutUpdatedAt(RoundTrip("early", kAwsFailedState)),
             WithoutUpdatedAt(kAwsFailedState));
+}
+
+TEST_F(StateRecordsTest, EndpointStateWithRunKeysKeepsEveryByte) {
+  EXPECT_EQ(WithoutUpdatedAt(RoundTrip("shared", kEndpointState)),
+            WithoutUpdatedAt(kEndpointState));
+  auto s = Load("shared");
+  ASSERT_TRUE(s) << s.error().message;
+  const auto& runs = s->provider_data.endpoints->at("redis").run_keys;
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].prefix, "dfbench:shared:20261207-033046:");
+  EXPECT_EQ(runs[0].keys_left, 10u);
+}
+
+// An endpoint recorded before runs recorded their prefixes, and one with none left: no key.
+TEST_F(StateRecordsTest, AnEndpointWithoutRunKeysHasNone) {
+  ASSERT_TRUE(core::WriteFileAtomic(SetupDir("older") / "state.json", R"({
+  "id": "older", "status": "ready", "provider": "endpoint",
+  "provider_data": {"endpoints": {"redis": {"allow_flush": false, "cacert": "", "cert": "",
+    "key": "", "password_env": "", "password_file": "", "skip_verify": false, "sni": "",
+    "url": "redis://127.0.0.1:6379"}}}
+})"));
+  auto s = Load("older");
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_TRUE(s->provider_data.endpoints->at("redis").run_keys.empty());
+  ASSERT_TRUE(Save(&*s));
+  auto saved = core::ReadFile(SetupDir("older") / "state.json");
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(saved->find("run_keys"), std::string::npos) << *saved;
 }
 
 // Every key the providers record, read into its typed member.

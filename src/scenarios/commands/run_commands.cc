@@ -272,9 +272,27 @@ core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
   return r;
 }
 
+std::vector<engines::SentCommand> SentCommands(const CommandProfile& command) {
+  // A built-in command as the registry has it is dfbench's own: its only key is __key__.
+  const CommandProfile* builtin = FindBuiltinCommand(command.name);
+  const bool own = builtin != nullptr && builtin->tmpl == command.tmpl &&
+                   builtin->preload.PassTemplates() == command.preload.PassTemplates();
+  std::vector<engines::SentCommand> sent = {{.tmpl = command.tmpl, .own = own}};
+  if (command.reads()) {
+    for (auto& pass : command.preload.PassTemplates()) {
+      sent.push_back({.tmpl = std::move(pass), .own = own});
+    }
+  }
+  return sent;
+}
+
 core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& options,
                                   OutputFormat format) {
-  return RunScenarioOnSetup(id, options, format, RunCommands);
+  ScenarioRequest request = RequestFor(id, options, format);
+  request.sent = SentCommands(options.command);
+  return RunScenario(request, [&](BenchSession& session) {
+    return RunCommands(&session.setup(), session.fleet(), options);
+  });
 }
 
 }  // namespace dfbench::scenarios

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "drivers/driver.h"
+#include "engines/endpoint_commands.h"
 #include "engines/engine.h"
 #include "engines/install.h"
 #include "providers/provider.h"
@@ -55,6 +56,9 @@ struct CommandOptions : BenchOptions {  // engines: Redis-protocol ones
 core::Result<results::CommandRunResults> RunCommands(state::SetupState* setup,
                                                      providers::Fleet& fleet,
                                                      const CommandOptions& options);
+
+// Every request template a run of `command` sends: the command, then its preload passes.
+std::vector<engines::SentCommand> SentCommands(const CommandProfile& command);
 
 // `dfbench run-commands` (and -dfly) on setup `id`: opens a BenchSession, checks the load
 // generator before anything else, installs a requested Dragonfly build, runs the command,

@@ -37,6 +37,9 @@ core::Result<std::unique_ptr<BenchSession>> BenchSession::Open(const std::string
 }
 
 BenchSession::~BenchSession() {
+  // The turns removed their keys; what a failed or interrupted turn left is tried once more,
+  // and what stays is recorded (the status guard saves it).
+  if (claimed_keys_) (void)provider_->RemoveRunKeys(&setup_);
   std::vector<hosts::Host*> done;
   std::vector<std::shared_ptr<hosts::Host>> all = {fleet_.server, fleet_.client};
   all.insert(all.end(), fleet_.replicas.begin(), fleet_.replicas.end());
@@ -104,6 +107,30 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
     installed = true;
   }
   return installed ? state::Save(&setup_) : core::Ok();
+}
+
+core::Status BenchSession::ClaimRunKeys(const std::vector<const engines::EngineSpec*>& engines,
+                                        const std::vector<engines::SentCommand>& sent) {
+  std::vector<std::string> shared;  // the engines whose endpoint keeps others' data
+  for (const engines::EngineSpec* engine : engines) {
+    const auto endpoint = fleet_.endpoints.find(engine->name);
+    if (endpoint == fleet_.endpoints.end()) continue;
+    const engines::AttachOptions& attach = endpoint->second.attach;
+    if (attach.key_namespace.empty()) continue;
+    if (auto st =
+            engines::CheckSentCommands(engine->name, attach.endpoint, attach.key_namespace, sent);
+        !st) {
+      return st;
+    }
+    shared.push_back(engine->name);
+  }
+  if (shared.empty()) return core::Ok();
+  auto& records = *setup_.provider_data.endpoints;
+  for (const auto& name : shared) {
+    records[name].run_keys.push_back({.prefix = fleet_.endpoints[name].attach.key_namespace});
+  }
+  claimed_keys_ = true;
+  return state::Save(&setup_);
 }
 
 core::Result<std::filesystem::path> BenchSession::FinishRun() {

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "drivers/driver.h"
+#include "engines/endpoint_commands.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "scenarios/frame/bench_options.h"
@@ -51,6 +52,15 @@ class BenchSession {
                           const std::map<std::string, engines::VersionSpec>& versions,
                           const engines::Tuning& tuning = {});
 
+  // On an endpoint whose other data is not the run's (its key namespace): checks every command
+  // the run sends to each of `engines` against the server's key map (engines::CheckSentCommands;
+  // kUsage naming the command, before any request of the run), then records the run's prefix
+  // in the setup, saved, before the first request: a command that dies before removing its
+  // keys leaves them to the next command's recovery and to destroy. When the session ends the
+  // recorded prefixes' keys are removed again where any are left, and forgotten once gone.
+  core::Status ClaimRunKeys(const std::vector<const engines::EngineSpec*>& engines,
+                            const std::vector<engines::SentCommand>& sent);
+
   // The last step of every scenario: saves the state (the run's entry in the history) and
   // returns the path of the run's results.json. kEnvironment when the state cannot be saved, or
   // when the run's results could not be written (the record's error, naming where they were
@@ -64,7 +74,12 @@ class BenchSession {
   std::optional<state::StatusGuard> guard_;
   std::unique_ptr<providers::Provider> provider_;
   providers::Fleet fleet_;
+  bool claimed_keys_ = false;  // ClaimRunKeys recorded a prefix
 };
+
+// What `run`, `quickstart` and `sweep` send: the SET:GET mix.
+inline const std::vector<engines::SentCommand> kSetGetCommands = {{"SET __key__ __data__"},
+                                                                  {"GET __key__"}};
 
 // What a benchmark scenario needs before its own steps.
 struct ScenarioRequest {
@@ -76,6 +91,8 @@ struct ScenarioRequest {
   bool per_client = false;  // the table shows each load generator's part (--per-client)
   // How the engines are started: with TLS the fleet is equipped first (PrepareRun).
   engines::Tuning tuning;
+  // Every command the run sends (ClaimRunKeys checks them on a shared endpoint).
+  std::vector<engines::SentCommand> sent = kSetGetCommands;
 };
 
 // The results as the request asks them printed.
@@ -113,6 +130,9 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   if (auto st = (*session)->PrepareRun(*request.driver, request.engines, request.versions,
                                        request.tuning);
       !st) {
+    return tl::unexpected(st.error());
+  }
+  if (auto st = (*session)->ClaimRunKeys(request.engines, request.sent); !st) {
     return tl::unexpected(st.error());
   }
   auto results = steps(**session);

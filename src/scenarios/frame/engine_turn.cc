@@ -219,8 +219,18 @@ core::Result<uint64_t> EngineTurn::SumOverProcesses(
 }
 
 void EngineTurn::Stop() {
-  if (auto st = engine_.OnEach(&engines::RunningEngine::Stop); !st)
-    core::Notef("[{}] stop: {}", spec().name, st.error().message);
+  auto st = engine_.OnEach(&engines::RunningEngine::Stop);
+  if (st) return;
+  // An endpoint's stop is the removal of the run's keys: keys left on a server the run shares
+  // fail the run.
+  if (!engine_.seed().started() && !engine_.seed().key_namespace().empty()) {
+    const std::string left = "removing the run's keys: " + st.error().message +
+                             "; the setup records them for the next command or destroy";
+    if (record_->error.empty()) record_->error = left;
+    core::Notef("[{}] {}", spec().name, left);
+    return;
+  }
+  core::Notef("[{}] stop: {}", spec().name, st.error().message);
 }
 
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,

@@ -65,7 +65,8 @@ class EngineTurn {
   std::optional<uint64_t> CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
   // The keys the engine holds (DBSIZE, summed over a cluster's shards).
   core::Result<uint64_t> KeyCount();
-  // Stops the engine (a failure to stop is a line on stderr).
+  // Stops the engine (a failure to stop is a line on stderr). An endpoint's run keys that
+  // cannot all be removed are the engine's error too: the run fails.
   void Stop();
 
  private:

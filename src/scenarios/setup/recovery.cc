@@ -32,8 +32,13 @@ core::Status RecoverAbandoned(state::SetupState* setup) {
       who.pid > 0 ? std::to_string(who.pid) : "unknown",
       who.started_at.empty() ? "at an unknown time" : who.started_at,
       state::ToString(setup->status), state::ToString(stable)));
-  if (auto st = providers::MakeProvider(setup->provider)->StopLeftovers(*setup); !st) {
+  auto provider = providers::MakeProvider(setup->provider);
+  if (auto st = provider->StopLeftovers(*setup); !st) {
     core::Note("could not stop what it left running: " + st.error().message);
+  }
+  // Its keys on a server the setup shares: removed, or kept on record with what is left.
+  if (auto st = provider->RemoveRunKeys(setup); !st) {
+    core::Note("could not remove the keys it wrote: " + st.error().message);
   }
   InterruptRunningRecords(setup);
   setup->status = stable;
