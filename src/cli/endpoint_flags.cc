@@ -1,6 +1,7 @@
 #include "cli/endpoint_flags.h"
 
 #include "cli/flags.h"
+#include "protocol/server_url.h"
 
 namespace dfbench::cli {
 namespace {
@@ -47,7 +48,25 @@ void ApplyEndpointFlags(const EndpointFlags& f, scenarios::SetupOptions* o) {
              "--provider endpoint needs --endpoint [ENGINE=]redis[s]://HOST:PORT");
   }
   providers::EndpointRequest& r = o->endpoint;
-  for (const auto& value : f.endpoints) r.endpoints.push_back(SplitNamed(value));
+  bool any_tls = false;
+  for (const auto& value : f.endpoints) {
+    r.endpoints.push_back(SplitNamed(value));
+    auto url = protocol::ParseServerUrl(r.endpoints.back().url);
+    any_tls = any_tls || (url && url->tls);
+  }
+  // TLS files for servers that speak no TLS would be ignored: a mistyped scheme, most likely.
+  for (const auto& [flag, given] :
+       std::vector<std::pair<const char*, bool>>{{"--cacert", !f.cacert.empty()},
+                                                 {"--cert", !f.cert.empty()},
+                                                 {"--key", !f.key.empty()},
+                                                 {"--sni", !f.sni.empty()},
+                                                 {"--tls-skip-verify", f.tls_skip_verify}}) {
+    if (given && !any_tls) {
+      ExitWith(core::ErrorKind::kUsage, std::string(flag) +
+                                            " applies to rediss:// endpoints, and every "
+                                            "--endpoint here is redis:// (no TLS)");
+    }
+  }
   r.password_env = f.password_env;
   r.password_file = f.password_file;
   r.allow_flush = f.allow_flush;

@@ -35,15 +35,21 @@ core::Result<std::string> ReadPassword(const std::string& engine,
     while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) {
       password.pop_back();
     }
+    if (password.empty()) {
+      return core::Fail(ErrorKind::kUsage, core::Format("the password of endpoint {}: {} is empty",
+                                                        engine, record.password_file));
+    }
     return password;
   }
   if (!record.password_env.empty()) {
     const char* value = std::getenv(record.password_env.c_str());
-    if (value == nullptr) {
+    // An empty variable is a mistake, not a password: no server takes an empty one.
+    if (value == nullptr || *value == '\0') {
       return core::Fail(ErrorKind::kUsage,
-                        core::Format("endpoint {} ({}) needs its password: set {} (dfbench keeps "
-                                     "no password)",
-                                     engine, record.url, record.password_env));
+                        core::Format("endpoint {} ({}) needs its password: set {} ({}; dfbench "
+                                     "keeps no password)",
+                                     engine, record.url, record.password_env,
+                                     value == nullptr ? "it is unset" : "it is empty"));
     }
     return std::string(value);
   }

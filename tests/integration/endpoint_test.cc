@@ -351,6 +351,23 @@ TEST_F(EndpointTest, WhatCannotBeMetIsRefusedInOneLine) {
   auto version = dfb.Run(With({"run", "--id", "d", "--redis_version", "7.2.4"}, kSmallRun));
   EXPECT_EQ(version.code, 2);
   EXPECT_NE(version.err.find("installs nothing there"), std::string::npos) << version.err;
+
+  // An empty password variable is a usage error, not a password the server refuses.
+  ::setenv(kPasswordEnv, "", 1);
+  auto empty = dfb.Run(With({"run", "--id", "d"}, kSmallRun));
+  ::setenv(kPasswordEnv, kPassword, 1);
+  EXPECT_EQ(empty.code, 2) << empty.err;
+  EXPECT_NE(empty.err.find(std::string("set ") + kPasswordEnv + " (it is empty;"),
+            std::string::npos)
+      << empty.err;
+
+  // TLS files for a server named without TLS would be ignored: refused.
+  auto plain = dfb.Run({"setup", "--id", "e", "--endpoint", "redis://127.0.0.1:1", "--cacert",
+                        certs_.ca_cert.string()});
+  EXPECT_EQ(plain.code, 2);
+  EXPECT_EQ(plain.err,
+            "dfbench: --cacert applies to rediss:// endpoints, and every --endpoint here is "
+            "redis:// (no TLS)\n");
 }
 
 }  // namespace
