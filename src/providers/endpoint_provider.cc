@@ -201,6 +201,15 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
       spec = *found;
     } else {
       spec = engines::FindEngine(named.engine);
+      // A name is the user's word, but a server that says it is another engine is worth a line:
+      // the results will carry the name given.
+      if (auto found = EngineAt(*endpoint, record.url);
+          found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
+        core::Notef(
+            "warning: --endpoint {}={}: the server's INFO says it is {}; it is recorded "
+            "as {}, as named",
+            named.engine, record.url, (*found)->name, spec->name);
+      }
     }
     if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
       return core::Fail(ErrorKind::kUsage, "--endpoint " + named.engine + "=" + record.url +

@@ -361,6 +361,16 @@ TEST_F(EndpointTest, WhatCannotBeMetIsRefusedInOneLine) {
             std::string::npos)
       << empty.err;
 
+  // An engine named against what the server says is recorded as named, with a warning.
+  const std::string as_valkey = "valkey=" + Url(std::string("bench:") + kPasswordInUrl).substr(6);
+  auto named =
+      dfb.Run({"setup", "--id", "f", "--endpoint", as_valkey, "--cacert", certs_.ca_cert.string()});
+  EXPECT_EQ(named.code, 0) << named.err;
+  EXPECT_NE(
+      named.err.find("the server's INFO says it is redis; it is recorded as valkey, as named"),
+      std::string::npos)
+      << named.err;
+
   // TLS files for a server named without TLS would be ignored: refused.
   auto plain = dfb.Run({"setup", "--id", "e", "--endpoint", "redis://127.0.0.1:1", "--cacert",
                         certs_.ca_cert.string()});
