@@ -185,6 +185,13 @@ std::string RenderRunCsv(const RunResults& r) {
     }
   }
   for (const auto& e : r.engines) {
+    // An engine that failed before its first trial: one row naming why, so that the payload
+    // says what happened to it.
+    if (e.trials.empty() && !e.error.empty()) {
+      out += CsvRow({e.engine, e.version, "", "", "", "", "", "", "", "", "", e.error});
+    }
+  }
+  for (const auto& e : r.engines) {
     if (e.trials.empty()) continue;
     out +=
         CsvRow({e.engine, e.version, "median", Num(e.throughput.median), Num(e.p50.median),

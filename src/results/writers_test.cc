@@ -140,7 +140,7 @@ TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
   r.engines[0].trials[0].ops = 5000000;
   r.engines[0].trials[0].errors = 2;
   r.engines[0].trials[0].duration_sec = 1.889;
-  // An engine that failed before its first trial has neither trial nor median rows.
+  // An engine that failed before its first trial has one row naming why, and no median row.
   r.engines.push_back(EngineResult{{.engine = "valkey", .error = "did not start"}});
   EXPECT_EQ(
       RenderRunCsv(r),
@@ -151,6 +151,7 @@ TEST(RenderRunCsv, TrialRowsThenMedianRowsWithQuoting) {
       "redis,\"Redis \"\"custom\"\", build 7\",1,1210000,1.103,2.511,3.007,1.187,0,0,0,\n"
       "redis,\"Redis \"\"custom\"\", build 7\",2,1300000,1.095,2.479,2.991,1.176,0,0,0,\n"
       "redis,\"Redis \"\"custom\"\", build 7\",3,1250000,1.099,2.495,3.103,1.181,0,0,0,\n"
+      "valkey,,,,,,,,,,,did not start\n"
       "dragonfly,dragonfly v1.27.0,median,2646502,0.559,1.215,2.303,0.612,,,,\n"
       "redis,\"Redis \"\"custom\"\", build 7\",median,1250000,1.099,2.495,3.007,1.181,,,,\n");
 }
