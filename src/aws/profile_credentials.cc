@@ -5,6 +5,7 @@
 
 #include "aws/client.h"
 #include "aws/credential_sources.h"
+#include "aws/region.h"
 #include "aws/sts.h"
 #include "core/files.h"
 #include "core/subprocess.h"

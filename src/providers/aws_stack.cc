@@ -192,75 +192,72 @@ core::Status DeleteAndWait(const aws::Client& client, const std::string& stack) 
                         "); run destroy again, or delete it in the CloudFormation console");
 }
 
-core::Result<aws::Stack> CreateSetupStack(const aws::Client& client, state::SetupState* s,
-                                          const StackRequest& r) {
+namespace {
+
+// The stack the setup takes over (complete, or still being created) or the one it creates now;
+// its id is saved in `s` as soon as it is known. The name and the request's token are saved
+// before CreateStack: a command killed during it still knows a stack may exist.
+core::Result<aws::Stack> StackOfSetup(const aws::Client& client, state::SetupState* s,
+                                      const StackRequest& r) {
   if (!s->provider_data.aws) s->provider_data.aws = state::AwsRecord{};
   state::AwsRecord& recorded = *s->provider_data.aws;
-
-  std::optional<aws::Stack> adopted;
   auto existing = FindSetupStack(client, r.name, s->id);
   if (!existing) return tl::unexpected(existing.error());
   if (*existing) {
     if (auto st = CheckAdoptable(**existing, *s, r); !st) return tl::unexpected(st.error());
     core::Notef("setup {}: the stack {} exists already ({}); using it", s->id, r.name,
                 (*existing)->status);
-    adopted = **existing;
-  } else {
-    // Recorded before the call: a command killed during it still knows a stack may exist.
-    recorded.stack_name = r.name;
-    recorded.create_token = CreateToken(*s);
+    recorded.stack_id = (*existing)->id;
     (void)state::Save(s);
-    core::Notef("setup {}: creating the stack {} in {}", s->id, r.name, client.region());
-    std::vector<std::pair<std::string, std::string>> tags = {{kSetupTag, s->id}};
-    if (!r.owner_arn.empty()) tags.emplace_back(kOwnerTag, r.owner_arn);
-    if (!r.key_tag.empty()) tags.emplace_back(kKeyTag, r.key_tag);
-    auto id = aws::CreateStack(client, {.stack_name = r.name,
-                                        .template_body = r.template_body,
-                                        .parameters = r.parameters,
-                                        .tags = tags,
-                                        .on_failure = "DELETE",
-                                        .client_request_token = recorded.create_token});
-    if (!id) {
-      auto found = StackAfterFailedCreate(client, *s, r, id.error());
-      // Unknown: the token stays, so that list counts the stack as held and destroy asks AWS.
-      if (!found) return tl::unexpected(found.error());
-      if (!*found) {
-        recorded.create_token.clear();  // AWS has none: nothing bills
-        (void)state::Save(s);
-        return tl::unexpected(id.error());
-      }
-      adopted = **found;
-    } else {
-      recorded.stack_id = *id;
-    }
+    return **existing;
   }
-  if (adopted) recorded.stack_id = adopted->id;
+  recorded.stack_name = r.name;
+  recorded.create_token = CreateToken(*s);
   (void)state::Save(s);
-  if (adopted && adopted->status == "CREATE_COMPLETE") return *adopted;
-
-  const std::string stack_id = recorded.stack_id;
-  std::set<std::string> printed;
-  auto status = WaitForStack(client, stack_id, r.timeout, &printed);
-  if (!status) return tl::unexpected(status.error());
-  if (*status == "CREATE_COMPLETE") {
-    auto stack = aws::DescribeStack(client, stack_id);
-    if (!stack) return tl::unexpected(stack.error());
-    return *stack;
+  core::Notef("setup {}: creating the stack {} in {}", s->id, r.name, client.region());
+  std::vector<std::pair<std::string, std::string>> tags = {{kSetupTag, s->id}};
+  if (!r.owner_arn.empty()) tags.emplace_back(kOwnerTag, r.owner_arn);
+  if (!r.key_tag.empty()) tags.emplace_back(kKeyTag, r.key_tag);
+  auto id = aws::CreateStack(client, {.stack_name = r.name,
+                                      .template_body = r.template_body,
+                                      .parameters = r.parameters,
+                                      .tags = tags,
+                                      .on_failure = "DELETE",
+                                      .client_request_token = recorded.create_token});
+  aws::Stack stack{.id = id.value_or(""), .name = r.name, .status = "CREATE_IN_PROGRESS"};
+  if (!id) {
+    auto found = StackAfterFailedCreate(client, *s, r, id.error());
+    // Unknown: the token stays, so that list counts the stack as held and destroy asks AWS.
+    if (!found) return tl::unexpected(found.error());
+    if (!*found) {
+      recorded.create_token.clear();  // AWS has none: nothing bills
+      (void)state::Save(s);
+      return tl::unexpected(id.error());
+    }
+    stack = **found;
   }
+  recorded.stack_id = stack.id;
+  (void)state::Save(s);
+  return stack;
+}
 
+// A stack that ended otherwise than CREATE_COMPLETE (`status`, "" when AWS no longer knows it):
+// deleted unless CloudFormation did, forgotten once gone, and the error that names its cause.
+core::Status StackFailed(const aws::Client& client, state::SetupState* s, const StackRequest& r,
+                         const std::string& stack_id, const std::string& status) {
   std::string cause;
   if (auto events = aws::DescribeStackEvents(client, stack_id); events) {
     cause = FailingResource(*events);
   }
   if (cause.empty()) {
-    cause = InProgress(*status) ? "not complete after " + std::to_string(r.timeout.count()) + " s"
-                                : "it ended " + *status;
+    cause = InProgress(status) ? "not complete after " + std::to_string(r.timeout.count()) + " s"
+                               : "it ended " + status;
   }
   std::string left = "it was deleted";
   bool gone = true;
   // OnFailure=DELETE leaves nothing; a timeout or a failed rollback leaves a stack to delete.
-  if (!status->empty() && *status != "DELETE_COMPLETE") {
-    core::Notef("setup {}: deleting the stack {} ({})", s->id, r.name, *status);
+  if (!status.empty() && status != "DELETE_COMPLETE") {
+    core::Notef("setup {}: deleting the stack {} ({})", s->id, r.name, status);
     if (auto st = DeleteAndWait(client, stack_id); !st) {
       left = "deleting it failed too: " + st.error().message;
       gone = false;
@@ -268,13 +265,27 @@ core::Result<aws::Stack> CreateSetupStack(const aws::Client& client, state::Setu
   }
   // A stack known to be gone bills nothing: list and info stop showing it as held.
   if (gone) {
-    recorded.stack_id.clear();
-    recorded.create_token.clear();
+    s->provider_data.aws->stack_id.clear();
+    s->provider_data.aws->create_token.clear();
     (void)state::Save(s);
   }
   return core::Fail(core::ErrorKind::kEnvironment,
                     "the stack " + r.name + " failed: " + cause + "; " + left +
                         ", the SSH key is kept: run the same setup again");
+}
+
+}  // namespace
+
+core::Result<aws::Stack> CreateSetupStack(const aws::Client& client, state::SetupState* s,
+                                          const StackRequest& r) {
+  auto stack = StackOfSetup(client, s, r);
+  if (!stack) return tl::unexpected(stack.error());
+  if (stack->status == "CREATE_COMPLETE") return *stack;
+  std::set<std::string> printed;
+  auto status = WaitForStack(client, stack->id, r.timeout, &printed);
+  if (!status) return tl::unexpected(status.error());
+  if (*status == "CREATE_COMPLETE") return aws::DescribeStack(client, stack->id);
+  return tl::unexpected(StackFailed(client, s, r, stack->id, *status).error());
 }
 
 }  // namespace dfbench::providers
