@@ -196,6 +196,12 @@ std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tol
   return *server;
 }
 
+std::optional<uint64_t> EngineTurn::OpsSoFar() {
+  auto ops = ServerOps();
+  if (!ops) return std::nullopt;
+  return *ops;
+}
+
 core::Result<uint64_t> EngineTurn::KeyCount() {
   return SumOverProcesses([](engines::RunningEngine& process) { return process.KeyCount(); });
 }
