@@ -202,6 +202,12 @@ std::optional<uint64_t> EngineTurn::OpsSoFar() {
   return *ops;
 }
 
+std::optional<uint64_t> EngineTurn::OpsSince(std::optional<uint64_t> before) {
+  const std::optional<uint64_t> after = OpsSoFar();
+  if (!before || !after) return std::nullopt;
+  return *after >= *before ? *after - *before : *after;
+}
+
 core::Result<uint64_t> EngineTurn::KeyCount() {
   return SumOverProcesses([](engines::RunningEngine& process) { return process.KeyCount(); });
 }

@@ -66,6 +66,9 @@ class EngineTurn {
   // The server's count of data operations so far (ServerDataOps over every process), to count
   // one trial's; nullopt when unreadable (an INFO renamed away, a server gone).
   std::optional<uint64_t> OpsSoFar();
+  // The operations counted since `before` (an OpsSoFar reading); a count that went back is a
+  // restarted server's, which counted only since it came back. nullopt when either is unknown.
+  std::optional<uint64_t> OpsSince(std::optional<uint64_t> before);
   // The keys the engine holds (DBSIZE, summed over a cluster's shards).
   core::Result<uint64_t> KeyCount();
   // Stops the engine (a failure to stop is a line on stderr).

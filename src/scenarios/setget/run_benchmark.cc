@@ -45,10 +45,7 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     auto trial = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, o.TrialPass(),
                          dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
-    // The trial's own count; a server whose count went back restarted and counted only since.
-    if (const std::optional<uint64_t> after = turn->OpsSoFar(); before && after) {
-      trial->server_ops = *after >= *before ? *after - *before : *after;
-    }
+    trial->server_ops = turn->OpsSince(before);  // judged by RecordTrial (TrialFailure)
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
     RecordTrial(row, std::move(*trial), o.trials, o.max_error_pct);
