@@ -127,8 +127,10 @@ core::Result<results::StepMeasurement> ParseStepMeasurement(
     const std::string& json_text, const std::vector<double>& percentiles) {
   auto trial = ParseLoadReport(json_text);
   if (!trial) return tl::unexpected(trial.error());
-  results::StepMeasurement m{
-      .achieved_rate = trial->throughput, .ops = trial->ops, .errors = trial->errors};
+  results::StepMeasurement m{.achieved_rate = trial->throughput,
+                             .ops = trial->ops,
+                             .errors = trial->errors,
+                             .ended_early = trial->ended_early};
   // ParseLoadReport accepted the document, so it parses and has its Totals.
   const json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   int runs = 1;
