@@ -620,6 +620,7 @@ void Worker::Flush(Conn& c) {
   if (c.unstamped > 0) {
     // Requests are timed from the moment they are handed to the kernel.
     const int64_t now = NowNs();
+    last_send_ns_ = now;
     const bool closed_loop = !config_.open_loop();
     for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
       Pending& p = c.pending.At(i);
@@ -777,7 +778,10 @@ void Worker::Run(const RunTimes& times) {
       if (upkeep.all_done) break;
     }
     batching_ = false;
-    if (const int64_t heard = std::max({last_read_ns_, connected_at_ns_, times_.start_ns});
+    // Waited on since the last reply or send, whichever is later: a slow open loop's request
+    // sent long after the previous reply has waited only since it left.
+    if (const int64_t heard =
+            std::max({last_read_ns_, last_send_ns_, connected_at_ns_, times_.start_ns});
         upkeep.in_flight && !stopping_ && now - heard > kStallNs) {
       NoteCut(heard, "the server stopped answering (no reply for 10 s)");
       stopping_ = true;

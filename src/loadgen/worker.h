@@ -173,8 +173,10 @@ class Worker {
   std::vector<Conn*> flush_queue_;
   int connected_ = 0;
   std::string first_error_;
-  // The stall clock: the last read of any reply, and the last connection that came up.
+  // The stall clock: the last read of any reply, the last send of new requests, and the last
+  // connection that came up.
   int64_t last_read_ns_ = 0;
+  int64_t last_send_ns_ = 0;
   int64_t connected_at_ns_ = 0;
   std::vector<uint32_t> scan_counts_;  // replies per slot in one read, for RX attribution
   std::vector<bool> is_get_;           // per slot: GET replies count hits and misses
