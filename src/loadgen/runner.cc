@@ -421,7 +421,10 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
     report->ended_early.clear();  // an interrupt says so itself
   } else {
     if (report->ended_early.empty() && (all_lost || report->lost_requests > 0)) {
-      report->ended_early = all_lost ? "all connections lost" : "requests were lost";
+      // Lost while draining, or unanswered at the drain's end though the server still answered.
+      report->ended_early =
+          all_lost ? "all connections lost"
+                   : std::to_string(report->lost_requests) + " requests were never answered";
       cut_ns = *stopped_ns;
     }
     if (!report->ended_early.empty()) {
