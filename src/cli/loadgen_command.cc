@@ -24,8 +24,19 @@ int RunLoadgen(const loadgen::Options& options) {
     }
   }
   if (report.interrupted) return static_cast<int>(core::ErrorKind::kInterrupted);
-  if (!report.aborted_reason.empty()) {
-    ExitWith(core::ErrorKind::kFailure, "run aborted: " + report.aborted_reason);
+  // The server went away or went silent: its figures are not a full run's (exit 5, as for a
+  // server that cannot be reached at all). The report above says as much.
+  if (!report.ended_early.empty()) {
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "the run ended early: %s at %.2f s of the measured window (%.2f s); %llu "
+                  "requests lost, %llu connection errors",
+                  report.ended_early.c_str(), report.ended_at_sec, report.seconds(),
+                  static_cast<unsigned long long>(report.lost_requests),
+                  static_cast<unsigned long long>(report.connection_errors));
+    ExitWith(core::ErrorKind::kEnvironment,
+             config.Where() + ": " + line +
+                 (report.aborted_reason.empty() ? "" : " (" + report.aborted_reason + ")"));
   }
   return 0;
 }

@@ -81,17 +81,24 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
   auto out = RunKeepingStdout(client, BuildArgs(*binary, target, load, pass, *remote_report), cpus,
                               std::chrono::hours(6), raw_report, SecretEnv(target));
   if (!out) return tl::unexpected(out.error());
-  if (!out->status.ok()) {
-    // The generator printed its own one-line reason on stderr already.
+  // The generator printed its own one-line reason on stderr already.
+  const auto failed = [&] {
     const auto kind = out->status.code == 5     ? core::ErrorKind::kEnvironment
                       : out->status.code == 130 ? core::ErrorKind::kInterrupted
                                                 : core::ErrorKind::kFailure;
     return core::Fail(kind, "load generator failed (" + out->status.Describe() + ")");
-  }
+  };
+  // Exit 5 after the load started: the server went away, and the report says when; the trial
+  // is then a failed one with its figures, not a missing one.
+  const bool may_have_report = out->status.code == 5;
+  if (!out->status.ok() && !may_have_report) return failed();
   // Fetched beside it, then renamed: a reader never sees half a report.
   std::filesystem::path partial = raw_report;
   partial += ".part";
-  if (auto st = client.Fetch(*remote_report, partial); !st) return tl::unexpected(st.error());
+  if (auto st = client.Fetch(*remote_report, partial); !st) {
+    if (!out->status.ok()) return failed();
+    return tl::unexpected(st.error());
+  }
   std::error_code ec;
   std::filesystem::rename(partial, raw_report, ec);
   if (ec) {
@@ -101,6 +108,7 @@ core::Result<results::TrialResult> BuiltinDriver::Run(hosts::Host& client, const
   auto text = core::ReadFile(raw_report);
   if (!text) return tl::unexpected(text.error());
   auto trial = ParseLoadReport(*text);
+  if (!out->status.ok() && (!trial || trial->ended_early.empty())) return failed();
   if (!trial) {
     return core::Fail(core::ErrorKind::kFailure,
                       raw_report.string() + ": " + trial.error().message);

@@ -142,6 +142,9 @@ core::Result<results::TrialResult> MergeGenerators(const std::vector<GeneratorPa
     last_finish = std::max(last_finish, r.finish_epoch_us - p.clock_offset_us);
     t.ops += r.trial.ops;
     t.errors += r.trial.errors;
+    if (t.ended_early.empty() && !r.trial.ended_early.empty()) {
+      t.ended_early = p.name + ": " + r.trial.ended_early;
+    }
     latency_sum += r.trial.avg_latency * static_cast<double>(r.trial.ops);
   }
   t.duration_sec = static_cast<double>(last_finish - first_start) / 1e6;

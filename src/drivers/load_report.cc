@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "core/format.h"
+
 namespace dfbench::drivers {
 namespace {
 
@@ -102,6 +104,14 @@ core::Result<results::TrialResult> ParseLoadReport(const std::string& json_text,
   }
   if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
     t.errors = static_cast<uint64_t>(NumberOr(*ext, "errors", 0));
+    if (auto early = ext->find("ended_early"); early != ext->end() && early->is_object()) {
+      const auto reason = early->find("reason");
+      t.ended_early =
+          core::Format("{} at {:.2f} s of {:.2f} s",
+                       reason != early->end() && reason->is_string() ? reason->get<std::string>()
+                                                                     : std::string("cut"),
+                       NumberOr(*early, "at_sec", 0), duration_sec);
+    }
     if (auto cpu = ext->find("client_cpu"); cpu != ext->end() && cpu->is_object()) {
       t.client_cpu = NumberOr(*cpu, "utilization", 0);
       t.client_cpu_demand = std::max(t.client_cpu, NumberOr(*cpu, "demand", 0));
@@ -117,8 +127,10 @@ core::Result<results::StepMeasurement> ParseStepMeasurement(
     const std::string& json_text, const std::vector<double>& percentiles) {
   auto trial = ParseLoadReport(json_text);
   if (!trial) return tl::unexpected(trial.error());
-  results::StepMeasurement m{
-      .achieved_rate = trial->throughput, .ops = trial->ops, .errors = trial->errors};
+  results::StepMeasurement m{.achieved_rate = trial->throughput,
+                             .ops = trial->ops,
+                             .errors = trial->errors,
+                             .ended_early = trial->ended_early};
   // ParseLoadReport accepted the document, so it parses and has its Totals.
   const json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   int runs = 1;

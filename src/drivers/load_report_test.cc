@@ -84,6 +84,22 @@ TEST(LoadReport, ReadsOurExtensionBlock) {
   EXPECT_DOUBLE_EQ(t->throughput, 500);
   EXPECT_DOUBLE_EQ(t->p999, 1.5);
   EXPECT_EQ(t->errors, 7u);
+  EXPECT_TRUE(t->ended_early.empty());
+}
+
+// A window the server cut short: the trial carries why and when, for TrialFailure to judge.
+TEST(LoadReport, ReadsAnEarlyEnd) {
+  auto t = ParseLoadReport(R"json({
+    "ALL STATS": {"Runtime": {"Total duration": 4000}, "Totals": {"Count": 1000}},
+    "dfbench": {"errors": 40, "ended_early": {"at_sec": 1.491,
+                "reason": "a connection was lost (Connection reset by peer)"}}})json");
+  ASSERT_TRUE(t);
+  EXPECT_DOUBLE_EQ(t->throughput, 250);  // over the whole window
+  EXPECT_EQ(t->errors, 40u);
+  EXPECT_EQ(t->ended_early, "a connection was lost (Connection reset by peer) at 1.49 s of 4.00 s");
+  EXPECT_TRUE(ParseLoadReport(R"({"ALL STATS": {"Totals": {"Count": 1}},
+                                  "dfbench": {"ended_early": null}})")
+                  ->ended_early.empty());
 }
 
 TEST(LoadReport, StepMeasurementTakesTheAskedPercentilesTheMaximumAndTheClientCpu) {

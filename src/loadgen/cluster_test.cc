@@ -205,6 +205,33 @@ TEST(ClusterMode, RefusesANodeThatIsNotInACluster) {
   EXPECT_NE(error.message.find("CLUSTER SLOTS"), std::string::npos) << error.message;
 }
 
+// A shard killed mid-run (a cluster of its own: the shared one must stay whole): the requests
+// in flight to it are errors, and the run says it ended early, at the kill.
+TEST(ClusterMode, AShardKilledMidRunEndsTheRunEarly) {
+  auto cluster = TestCluster::StartRedis(3);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  Options o;
+  o.port = cluster->node(0).port();
+  o.threads = 1;
+  o.clients = 2;
+  o.progress = "never";
+  o.cluster_mode = true;
+  o.key_maximum = 5000;
+  o.test_time = "3s";
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    cluster->node(2).Stop();
+  });
+  const Report r = RunOk(o);
+  killer.join();
+  EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
+  EXPECT_NEAR(r.ended_at_sec, 1.0, 0.6);
+  EXPECT_GT(r.lost_requests, 0u);
+  EXPECT_GE(r.errors, r.lost_requests);
+  EXPECT_GT(r.connection_errors, 0u);
+  EXPECT_GE(r.duration_ms, 2500);  // the window runs on past the kill
+}
+
 std::string MyId(const testing::TestServer& node) {
   auto client = node.Client();
   auto reply = client.Command({"CLUSTER", "MYID"});

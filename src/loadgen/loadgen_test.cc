@@ -363,6 +363,15 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   EXPECT_GE(r.reconnects, 6u);
   EXPECT_TRUE(r.aborted_reason.empty());
   EXPECT_GT(r.totals.count, 0u);
+  // The requests in flight when the connections dropped are errors of their commands, and the
+  // load was cut where the first connection went.
+  EXPECT_GT(r.lost_requests, 0u);
+  EXPECT_EQ(r.totals.errors, r.lost_requests);
+  uint64_t section_errors = 0;
+  for (const auto& s : r.sections) section_errors += s.errors;
+  EXPECT_EQ(section_errors, r.lost_requests);
+  EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
+  EXPECT_NEAR(r.ended_at_sec, 0.7, 0.5);
   // Every operation we count, the server executed; lost requests may have run too.
   EXPECT_LE(r.totals.count, server_->Calls("set") + server_->Calls("get"));
   EXPECT_LE(server_->Calls("set") + server_->Calls("get"), r.totals.count + r.unanswered);
@@ -379,9 +388,11 @@ TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
   Report r = RunOk(o_);
   stopper.join();
   EXPECT_FALSE(r.aborted_reason.empty());
+  EXPECT_FALSE(r.ended_early.empty());
   EXPECT_EQ(r.connection_errors, 6u);
   EXPECT_EQ(r.reconnects, 0u);
   EXPECT_LT(r.duration_ms, 20000);
+  EXPECT_GE(r.duration_ms, 400);  // to when the server went, not to its last reply only
 }
 
 TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {

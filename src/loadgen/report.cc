@@ -260,7 +260,10 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["mode"] = r.open_loop ? "open-loop" : "closed-loop";
   d["target_rate"] = r.target_rate;
   d["achieved_rate"] = Rate(r.achieved_rate);
-  d["errors"] = r.errors;
+  // Every error, as dfbench's runs judge a trial: failed requests (error replies and requests
+  // lost with a connection) and connection errors (memtier's "Connection Errors").
+  d["errors"] = r.errors + r.connection_errors;
+  d["lost_requests"] = r.lost_requests;
   d["error_samples"] = r.error_samples;
   d["connection_errors"] = r.connection_errors;
   d["reconnects"] = r.reconnects;
@@ -284,6 +287,11 @@ std::string ReportJson(const Report& r, const Config& config) {
   }
   d["interrupted"] = r.interrupted;
   d["aborted_reason"] = r.aborted_reason;
+  if (r.ended_early.empty()) {
+    d["ended_early"] = nullptr;
+  } else {
+    d["ended_early"] = {{"at_sec", Round(r.ended_at_sec, 3)}, {"reason", r.ended_early}};
+  }
   d["start_epoch_us"] = r.start_epoch_us;
   d["finish_epoch_us"] =
       r.start_epoch_us + static_cast<int64_t>(std::llround(r.duration_ms * 1000));
@@ -382,7 +390,7 @@ std::string StatsRow(const SectionStats& s, const Config& config, size_t type_wi
 // What went other than asked: the open loop's rates, errors, losses, an abort or an interrupt.
 std::string TableNotes(const Report& r) {
   if (r.errors == 0 && r.connection_errors == 0 && r.unanswered == 0 && !r.interrupted &&
-      !r.open_loop && r.aborted_reason.empty()) {
+      !r.open_loop && r.aborted_reason.empty() && r.ended_early.empty()) {
     return "";
   }
   std::string out = "\n";
@@ -392,8 +400,9 @@ std::string TableNotes(const Report& r) {
             "time\n",
             r.target_rate, r.achieved_rate);
   }
-  if (r.errors > 0) {
-    Appendf(&out, "Error replies: %llu%s%s\n", static_cast<unsigned long long>(r.errors),
+  if (r.errors > r.lost_requests) {
+    Appendf(&out, "Error replies: %llu%s%s\n",
+            static_cast<unsigned long long>(r.errors - r.lost_requests),
             r.error_samples.empty() ? "" : " (first: ",
             r.error_samples.empty() ? "" : (r.error_samples.front() + ")").c_str());
   }
@@ -403,7 +412,13 @@ std::string TableNotes(const Report& r) {
             static_cast<unsigned long long>(r.reconnects));
   }
   if (r.unanswered > 0) {
-    Appendf(&out, "Unanswered requests: %llu\n", static_cast<unsigned long long>(r.unanswered));
+    Appendf(&out, "Unanswered requests: %llu (%llu lost, counted as errors)\n",
+            static_cast<unsigned long long>(r.unanswered),
+            static_cast<unsigned long long>(r.lost_requests));
+  }
+  if (!r.ended_early.empty()) {
+    Appendf(&out, "Ended early: %s at %.2f s of the measured window (%.2f s)\n",
+            r.ended_early.c_str(), r.ended_at_sec, r.seconds());
   }
   if (!r.aborted_reason.empty()) Appendf(&out, "Run aborted: %s\n", r.aborted_reason.c_str());
   if (r.interrupted) out += "Interrupted: the figures cover the run up to the interrupt\n";

@@ -75,7 +75,12 @@ struct Report {
   int64_t start_epoch_us = 0;  // the same start, finer: several generators' starts compare
   double duration_ms = 0;      // exact measured duration
   bool interrupted = false;
-  std::string aborted_reason;  // non-empty when the run ended early for a reason of its own
+  std::string aborted_reason;  // non-empty when every connection was lost for good
+  // Why the measured window ended before the load asked was done (a connection lost, the server
+  // silent), "" when it did not; and when, in seconds into the window. Its requests after that
+  // are missing, so the run's figures are not the server's.
+  std::string ended_early;
+  double ended_at_sec = 0;
 
   std::vector<SectionStats> sections;
   SectionStats totals;
@@ -84,13 +89,14 @@ struct Report {
   bool open_loop = false;
   double target_rate = 0;
   double achieved_rate = 0;
-  uint64_t errors = 0;
+  uint64_t errors = 0;  // failed requests: error replies and lost requests
   std::vector<std::string> error_samples;
   uint64_t connection_errors = 0;
   uint64_t reconnects = 0;
   uint64_t tls_handshakes = 0;
   uint64_t pushes = 0;
   uint64_t unanswered = 0;
+  uint64_t lost_requests = 0;  // sent, never answered: lost with a connection or at the end
   uint64_t warmup_count = 0;
   double warmup_duration_ms = 0;
   ClientCpu client_cpu;

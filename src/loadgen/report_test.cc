@@ -180,6 +180,36 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   }
 }
 
+// A run whose server went away: lost requests are errors of their commands, connection errors
+// are errors of the run, and the report says when the window was cut and how long it ran.
+TEST(ReportJson, SaysWhenTheRunEndedEarly) {
+  Config config = *ParseOptions(Options{});
+  Report r = SampleReport(config);
+  EXPECT_TRUE(json::parse(ReportJson(r, config))["dfbench"]["ended_early"].is_null());
+  r.errors = 7;  // 3 error replies and 4 lost requests
+  r.lost_requests = 4;
+  r.unanswered = 4;
+  r.connection_errors = 36;
+  r.ended_early = "a connection was lost (Connection reset by peer)";
+  r.ended_at_sec = 1.4912;
+  r.duration_ms = 4000;
+  const json j = json::parse(ReportJson(r, config));
+  const json& d = j["dfbench"];
+  EXPECT_EQ(d["errors"], 43);
+  EXPECT_EQ(d["lost_requests"], 4);
+  EXPECT_EQ(d["ended_early"]["at_sec"], 1.491);
+  EXPECT_EQ(d["ended_early"]["reason"], r.ended_early);
+  EXPECT_EQ(j["ALL STATS"]["Totals"]["Connection Errors"], 36);
+  EXPECT_DOUBLE_EQ(j["ALL STATS"]["Totals"]["Ops/sec"].get<double>(), 500.0);  // over 4 s
+  const std::string table = ReportTable(r, config);
+  EXPECT_NE(table.find("Error replies: 3"), std::string::npos) << table;
+  EXPECT_NE(table.find("Unanswered requests: 4 (4 lost, counted as errors)"), std::string::npos);
+  EXPECT_NE(table.find("Ended early: a connection was lost (Connection reset by peer) at 1.49 s "
+                       "of the measured window (4.00 s)"),
+            std::string::npos)
+      << table;
+}
+
 TEST(ClientCpu, UtilizationIsPerUsableCpu) {
   EXPECT_DOUBLE_EQ((ClientCpu{.cpu_sec = 3, .wall_sec = 2, .usable_cpus = 2}.Utilization()), 0.75);
   EXPECT_DOUBLE_EQ((ClientCpu{.cpu_sec = 1, .wall_sec = 0, .usable_cpus = 2}.Utilization()), 0);

@@ -386,11 +386,13 @@ void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
 // The per-thread counters that are not per slot: warm-up, connections, error samples, and
 // whether every connection was lost. The open-loop uncorrected histograms per slot, merged.
 std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t slots,
-                                                  WorkerPool& pool, Report* report,
-                                                  int64_t* last_reply_ns) {
+                                                  int64_t measured_start_ns, WorkerPool& pool,
+                                                  Report* report, int64_t* last_reply_ns,
+                                                  int64_t* stopped_ns) {
   std::vector<LatencyHistogram> uncorrected(config.open_loop() ? slots : 0);
   LatencyHistogram send_lag;
   bool all_lost = true;
+  int64_t cut_ns = INT64_MAX;
   for (auto& w : pool.workers()) {
     ThreadStats& ts = w->stats();
     for (size_t i = 0; i < uncorrected.size(); ++i) uncorrected[i].Merge(ts.uncorrected[i]);
@@ -401,6 +403,12 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
     report->tls_handshakes += ts.tls_handshakes;
     report->pushes += ts.pushes;
     report->unanswered += ts.unanswered;
+    report->lost_requests += ts.lost_requests;
+    if (ts.cut_ns != 0 && ts.cut_ns < cut_ns) {
+      cut_ns = ts.cut_ns;
+      report->ended_early = ts.cut_reason;
+    }
+    *stopped_ns = std::max(*stopped_ns, ts.stopped_ns);
     for (const auto& e : ts.error_samples) {
       if (report->error_samples.size() < 5 &&
           std::find(report->error_samples.begin(), report->error_samples.end(), e) ==
@@ -413,6 +421,21 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
     all_lost = all_lost && w->all_connections_lost();
   }
   if (all_lost) report->aborted_reason = "all connections lost: " + pool.FirstError();
+  if (report->interrupted) {
+    report->ended_early.clear();  // an interrupt says so itself
+  } else {
+    if (report->ended_early.empty() && (all_lost || report->lost_requests > 0)) {
+      // Lost while draining, or unanswered at the drain's end though the server still answered.
+      report->ended_early =
+          all_lost ? "all connections lost"
+                   : std::to_string(report->lost_requests) + " requests were never answered";
+      cut_ns = *stopped_ns;
+    }
+    if (!report->ended_early.empty()) {
+      report->ended_at_sec =
+          static_cast<double>(std::max<int64_t>(cut_ns - measured_start_ns, 0)) / kNsPerSec;
+    }
+  }
   if (config.open_loop()) {
     report->send_lag =
         Summarize(send_lag, send_lag.mean_ns() * send_lag.count(), config.percentiles);
@@ -421,11 +444,15 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
 }
 
 // The measured window runs from its start to the last reply (exact, not rounded); its
-// duration in ns.
+// duration in ns. A window that ended early runs on to when the generator stopped (the test
+// time's end at most): the time the server did not answer is part of it.
 int64_t SetWindow(const Config& config, const RunTimes& times,
                   std::chrono::system_clock::time_point wall_start, int64_t last_reply_ns,
-                  Report* report) {
+                  int64_t stopped_ns, Report* report) {
   int64_t end_ns = last_reply_ns;
+  if (!report->ended_early.empty()) {
+    end_ns = std::max(end_ns, config.by_time() ? std::min(stopped_ns, times.end_ns) : stopped_ns);
+  }
   if (end_ns <= times.measured_start_ns) end_ns = NowNs();
   const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
   const int64_t warmup_ns = config.warmup_time.count() * 1000;
@@ -524,10 +551,12 @@ core::Result<Report> Run(const Config& config) {
 
   Report report;
   report.interrupted = core::InterruptRequested();
-  int64_t last_reply_ns = 0;
+  int64_t last_reply_ns = 0, stopped_ns = 0;
   const auto uncorrected =
-      MergeThreadCounters(config, workload->slots.size(), pool, &report, &last_reply_ns);
-  const int64_t duration_ns = SetWindow(config, times, wall_start, last_reply_ns, &report);
+      MergeThreadCounters(config, workload->slots.size(), times.measured_start_ns, pool, &report,
+                          &last_reply_ns, &stopped_ns);
+  const int64_t duration_ns =
+      SetWindow(config, times, wall_start, last_reply_ns, stopped_ns, &report);
   FillSections(config, *workload, series, uncorrected, duration_ns, &report);
   report.open_loop = config.open_loop();
   report.target_rate = config.rate_per_sec;

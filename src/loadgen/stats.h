@@ -49,7 +49,15 @@ struct ThreadStats {
   uint64_t tls_handshakes = 0;  // completed, the first ones included
   uint64_t pushes = 0;          // RESP3 out-of-band pushes (they answer no request)
   uint64_t unanswered = 0;
+  // Measured requests sent and never answered (lost with their connection, or still in flight
+  // when the run stopped): each is an error of its command too.
+  uint64_t lost_requests = 0;
   int64_t last_reply_ns = 0;  // monotonic time of the last measured reply
+  // When the load was first cut after it started (a connection lost, the server silent), and
+  // why; 0 when it never was. Then the measured window ended early.
+  int64_t cut_ns = 0;
+  std::string cut_reason;
+  int64_t stopped_ns = 0;  // when the worker stopped sending and waiting
   std::vector<std::string> error_samples;
   // How long the thread was runnable but waited for a CPU during the load (the kernel's
   // schedstat run delay): time a starved generator cannot show as its own CPU use.

@@ -34,6 +34,9 @@ constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
 // died does not leave a request-counted run waiting forever.
 constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
 constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
+// Requests in flight and no reply for this long: the server stopped answering (a stopped
+// process keeps its sockets open), so the run stops instead of waiting forever.
+constexpr int64_t kStallNs = 10 * kNsPerSec;
 // After the test time ends, in-flight replies get this long to arrive.
 constexpr int64_t kDrainNs = 2 * kNsPerSec;
 constexpr int64_t kInterruptDrainNs = 200 * kNsPerMs;
@@ -235,6 +238,7 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   if (c.ever_connected) ++stats_.reconnects;
   c.ever_connected = true;
   c.down_since_ns = 0;
+  connected_at_ns_ = now;
   if (!auth_request_.empty()) {
     c.out.append(auth_request_);
     for (int i = 0; i < setup_commands_; ++i) {
@@ -256,10 +260,8 @@ void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
 void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (first_error_.empty()) first_error_ = why;
   ++stats_.connection_errors;
-  for (size_t i = 0; i < c.pending.size(); ++i) {
-    const Pending& p = c.pending.At(i);
-    if (!p.control() && p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
-  }
+  if (times_.start_ns > 0 && !stopping_) NoteCut(now, "a connection was lost (" + why + ")");
+  for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
   rescan_ = true;
   CloseSocket(c);
   c.pending.Clear();
@@ -281,6 +283,20 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
     c.state = Conn::State::kDead;
     DropParked(c, /*count_unanswered=*/true);
   }
+}
+
+void Worker::CountLost(const Pending& p) {
+  if (p.control() || p.phase != static_cast<uint8_t>(Phase::kMeasured)) return;
+  ++stats_.unanswered;
+  ++stats_.lost_requests;
+  ++total_errors_;
+  if (block_) ++block_->slots[p.request.slot].counters.errors;
+}
+
+void Worker::NoteCut(int64_t now, const std::string& why) {
+  if (stats_.cut_ns != 0) return;
+  stats_.cut_ns = now;
+  stats_.cut_reason = why;
 }
 
 void Worker::SetWantWrite(Conn& c, bool want) {
@@ -467,6 +483,7 @@ void Worker::ReadReplies(Conn& c) {
     const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry, &stamp_ns);
     if (n <= 0) return;
     const int64_t now = NowNs();
+    last_read_ns_ = now;
     // When the replies arrived: the kernel's stamp, as the read may have been put off.
     const int64_t arrived = stamp_ns > 0 ? std::min(now, FromRealtimeNs(stamp_ns, now)) : now;
     if (now >= times_.measured_start_ns && times_.start_ns > 0) {
@@ -606,6 +623,7 @@ void Worker::Flush(Conn& c) {
   if (c.unstamped > 0) {
     // Requests are timed from the moment they are handed to the kernel.
     const int64_t now = NowNs();
+    last_send_ns_ = now;
     const bool closed_loop = !config_.open_loop();
     for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
       Pending& p = c.pending.At(i);
@@ -702,6 +720,7 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
                         (!c.pending.empty() && !c.rx_stamped) ||
                         (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
                          c.state != Conn::State::kDead);
+    u.in_flight = u.in_flight || !c.pending.empty();
     u.any_alive = u.any_alive || c.state != Conn::State::kDead;
     u.all_done = u.all_done && Done(c, now);
   }
@@ -712,10 +731,11 @@ void Worker::CountLeftovers() {
   const bool open_loop = config_.open_loop();
   for (auto& cp : conns_) {
     Conn& c = *cp;
-    for (size_t i = 0; i < c.pending.size(); ++i) {
-      const Pending& p = c.pending.At(i);
-      if (!p.control() && p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
+    // Silent since before the window's end (a stopped server): the load was cut there.
+    if (!interrupted_ && config_.by_time() && !c.pending.empty() && last_read_ns_ < times_.end_ns) {
+      NoteCut(std::max(last_read_ns_, times_.start_ns), "the server stopped answering");
     }
+    for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
@@ -761,6 +781,15 @@ void Worker::Run(const RunTimes& times) {
       if (upkeep.all_done) break;
     }
     batching_ = false;
+    // Waited on since the last reply or send, whichever is later: a slow open loop's request
+    // sent long after the previous reply has waited only since it left.
+    if (const int64_t heard =
+            std::max({last_read_ns_, last_send_ns_, connected_at_ns_, times_.start_ns});
+        upkeep.in_flight && !stopping_ && now - heard > kStallNs) {
+      NoteCut(heard, "the server stopped answering (no reply for 10 s)");
+      stopping_ = true;
+      break;
+    }
     if (drain_deadline > 0 && now >= drain_deadline) break;
     if (config_.by_time() && !stopping_) wake = std::min(wake, times_.end_ns);
     if (drain_deadline > 0) wake = std::min(wake, drain_deadline);
@@ -788,6 +817,7 @@ void Worker::Run(const RunTimes& times) {
     progress_errors.store(total_errors_, std::memory_order_relaxed);
   }
   all_lost_ = !upkeep.any_alive;
+  stats_.stopped_ns = NowNs();
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
   CountLeftovers();
   progress_ops.store(total_ok_, std::memory_order_relaxed);

@@ -136,9 +136,14 @@ class Worker {
     // run drains, a handshake or a slow write is under way), so the wait must end at the first
     // reply rather than at `wake`.
     bool replies_awaited = true;
+    bool in_flight = false;  // some request awaits its reply
   };
   Upkeep KeepConnections(int64_t now);
   void CountLeftovers();
+  // A measured request that will never be answered: an error of its command.
+  void CountLost(const Pending& p);
+  // The first cut of the load after it started: when and why.
+  void NoteCut(int64_t now, const std::string& why);
   void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
                int64_t sent_ns, int kind, std::string_view error_text);
 
@@ -169,6 +174,11 @@ class Worker {
   std::vector<Conn*> flush_queue_;
   int connected_ = 0;
   std::string first_error_;
+  // The stall clock: the last read of any reply, the last send of new requests, and the last
+  // connection that came up.
+  int64_t last_read_ns_ = 0;
+  int64_t last_send_ns_ = 0;
+  int64_t connected_at_ns_ = 0;
   std::vector<uint32_t> scan_counts_;  // replies per slot in one read, for RX attribution
   std::vector<bool> is_get_;           // per slot: GET replies count hits and misses
 

@@ -75,6 +75,26 @@ TEST(LoadResultDocument, ReadsTheReferenceExamples) {
   EXPECT_EQ(rep->source, Fixture("reference_replication.json").string());
 }
 
+// A server count that could not be read is null in the file; compare and report read it as
+// unknown, as they read a trial that ended early: failed, its reason kept.
+TEST(LoadResultDocument, NullServerCountsAndEarlyEndsRead) {
+  auto text = core::ReadFile(Fixture("reference_run.json"));
+  ASSERT_TRUE(text) << text.error().message;
+  json j = json::parse(*text);
+  j["engines"][0]["server_ops"] = nullptr;
+  j["engines"][0]["trials"][0]["server_ops"] = nullptr;
+  j["engines"][0]["trials"][0]["ended_early"] = "the server stopped answering at 1.48 s of 4.00 s";
+  j["engines"][0]["trials"][0]["failed"] =
+      "the measured window ended early: the server stopped answering at 1.48 s of 4.00 s";
+  auto run = LoadResultDocument(TempFile("null_server_ops.json", j.dump()));
+  ASSERT_TRUE(run) << run.error().message;
+  const results::EngineResult& e = run->run.engines[0];
+  EXPECT_FALSE(e.server_ops.has_value());
+  EXPECT_FALSE(e.trials[0].server_ops.has_value());
+  EXPECT_EQ(e.trials[0].ended_early, "the server stopped answering at 1.48 s of 4.00 s");
+  EXPECT_FALSE(e.trials[0].failed.empty());
+}
+
 TEST(LoadResultDocument, EveryFailureIsAnInputError) {
   auto missing = LoadResultDocument("/nonexistent/results.json");
   ASSERT_FALSE(missing);

@@ -28,6 +28,13 @@ Stats Summarize(const std::vector<double>& values) {
 }
 
 std::string TrialFailure(const TrialResult& t, double max_error_pct) {
+  if (!t.ended_early.empty()) return "the measured window ended early: " + t.ended_early;
+  if (t.server_ops && *t.server_ops + kServerOpsShortfall < t.ops) {
+    return core::Format(
+        "the server counted {} operations, fewer than the {} the load generator saw answered "
+        "(lost work)",
+        *t.server_ops, t.ops);
+  }
   if (t.ops == 0) {
     return t.errors == 0 ? std::string("no request was answered")
                          : core::Format("no request succeeded ({} errors)", t.errors);

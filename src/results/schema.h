@@ -69,6 +69,11 @@ struct TrialResult {
   // Why the trial counts as failed (TrialFailure), "" when it passed. A failed trial is kept
   // for the record but left out of its engine's summaries and of any comparison.
   std::string failed;
+  // Why the load generator's measured window ended before its load was done (a connection
+  // lost, the server silent), "" when it ran whole.
+  std::string ended_early;
+  // The server's own count of this trial's data operations; absent when unknown.
+  std::optional<uint64_t> server_ops;
   // The load generator's CPU use (the busiest one's, with several), as a share of its usable
   // CPUs (0: unknown); the share it wanted (used, or runnable and waiting for a CPU); and
   // whether a generator was the limit (demand >= kClientBoundCpu): then the figures say as much
@@ -86,9 +91,17 @@ struct TrialResult {
 // trial itself counts as failed.
 inline constexpr double kDefaultMaxErrorPct = 1.0;
 
-// Why `t` failed, "" when it passed: no request answered successfully, or more of its requests
-// failed than `max_error_pct` percent (0-100) of ops + errors allows.
+// Why `t` failed, "" when it passed: its measured window ended early, the server counted fewer
+// operations than the load generator saw answered (lost work: kServerOpsShortfall), no request
+// answered successfully, or more of its requests failed than `max_error_pct` percent (0-100)
+// of ops + errors allows.
 std::string TrialFailure(const TrialResult& t, double max_error_pct);
+
+// How many fewer operations than the load generator's answered ones the server may count: none.
+// Every successful reply was an operation the server ran and counted; a server that counts fewer
+// restarted, or another server answered. It may count more (requests in flight when a
+// time-boxed trial stops, error replies, other clients of a shared server).
+inline constexpr uint64_t kServerOpsShortfall = 0;
 
 // One engine's row: its trials and their summaries.
 // NOLINTNEXTLINE(bugprone-exception-escape): EngineRecord's nlohmann::json member, as there.
@@ -105,9 +118,10 @@ struct EngineResult : EngineRecord {
   std::optional<bool> conn_use_incoming_cpu;
   std::optional<bool> pin_network;
   bool approximate = false;  // per-command draining commands
-  // The server's own count of data operations over warmup and trials (INFO commandstats or
-  // memcached stats); 0 when unknown. Equals warmup + trial ops + errors when nothing was lost.
-  uint64_t server_ops = 0;
+  // The server's own count of data operations over warmup and trials (INFO commandstats, with
+  // the calls it rejected, or memcached stats); null when unknown. Equals warmup + trial ops +
+  // errors when nothing was lost.
+  std::optional<uint64_t> server_ops;
   uint64_t warmup_ops = 0;  // operations of the discarded warmup pass
   // The engine's own connection shape when the run gave it one (--client-profile): every
   // value as it ran; absent when it ran the run's load like every engine.
@@ -180,8 +194,8 @@ void Fields(auto& v, FieldsOf<ClientTrial> auto& x) {
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
   DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
                  raw_file)
-  DFBENCH_OPTIONAL_FIELDS(failed, client_cpu, client_cpu_demand, client_bound, clients,
-                          start_skew_ms)
+  DFBENCH_OPTIONAL_FIELDS(failed, ended_early, server_ops, client_cpu, client_cpu_demand,
+                          client_bound, clients, start_skew_ms)
 }
 
 void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {

@@ -165,6 +165,60 @@ TEST(TrialFailure, JudgesByTheShareOfFailedRequests) {
   EXPECT_NE(TrialFailure(t, 0), "");
 }
 
+// A window cut short and a server that counted fewer than were answered fail the trial, before
+// any error share is looked at; a server that counted more (in flight, shared) does not.
+TEST(TrialFailure, AnEarlyEndAndLostWorkFail) {
+  TrialResult t{.ops = 1000, .errors = 4};
+  t.ended_early = "a connection was lost (Connection reset by peer) at 1.49 s of 4.00 s";
+  EXPECT_EQ(TrialFailure(t, 100),
+            "the measured window ended early: a connection was lost (Connection reset by peer) at "
+            "1.49 s of 4.00 s");
+  t.ended_early.clear();
+  t.server_ops = 500;
+  EXPECT_EQ(TrialFailure(t, 100),
+            "the server counted 500 operations, fewer than the 1000 the load generator saw "
+            "answered (lost work)");
+  t.server_ops = 1000;
+  EXPECT_EQ(TrialFailure(t, 1), "");
+  t.server_ops = 1200;
+  EXPECT_EQ(TrialFailure(t, 1), "");
+  t.server_ops.reset();  // unknown: nothing to judge by
+  EXPECT_EQ(TrialFailure(t, 1), "");
+}
+
+TEST(EngineResult, TrialsThatEndedEarlyAreLeftOutOfTheMedians) {
+  EngineResult e;
+  TrialResult good{.throughput = 100, .ops = 1000};
+  TrialResult cut{.throughput = 300, .ops = 1000};
+  cut.ended_early = "the server stopped answering at 1.48 s of 4.00 s";
+  cut.failed = TrialFailure(cut, 1);
+  e.trials = {good, cut, good};
+  e.Aggregate();
+  EXPECT_DOUBLE_EQ(e.throughput.median, 100);
+  EXPECT_DOUBLE_EQ(e.throughput.max, 100);
+}
+
+// A server count that could not be read is null in the file, not 0, and reads back as unknown.
+TEST(RunResultsJson, UnknownServerCountsAreNull) {
+  RunResults in = FullRun();
+  in.engines[0].server_ops.reset();
+  in.engines[0].trials[0].server_ops = 5000003;
+  in.engines[0].trials[0].ended_early = "the server stopped answering at 1.00 s of 2.00 s";
+  const nlohmann::json j = nlohmann::json::parse(RenderRunJson(in));
+  EXPECT_TRUE(j["engines"][0].contains("server_ops"));
+  EXPECT_TRUE(j["engines"][0]["server_ops"].is_null());
+  EXPECT_EQ(j["engines"][0]["trials"][0]["server_ops"], 5000003);
+  EXPECT_FALSE(j["engines"][0]["trials"][1].contains("server_ops"));
+  RunResults out;
+  ASSERT_TRUE(testing::RoundTrips(in, RenderRunJson, &out));
+  EXPECT_FALSE(out.engines[0].server_ops.has_value());
+  EXPECT_EQ(out.engines[0].trials[0].server_ops, 5000003u);
+  EXPECT_EQ(out.engines[0].trials[0].ended_early, in.engines[0].trials[0].ended_early);
+  EXPECT_FALSE(out.engines[0].trials[1].server_ops.has_value());
+  in.engines[0].server_ops = 0;  // a server that counted nothing says 0
+  EXPECT_EQ(nlohmann::json::parse(RenderRunJson(in))["engines"][0]["server_ops"], 0);
+}
+
 TEST(RunResultsJson, RoundTripKeepsEveryField) {
   const RunResults in = FullRun();
   RunResults out;

@@ -41,6 +41,9 @@ struct StepMeasurement {
   // due time; empty when the report has none). The latency includes it.
   std::vector<PercentileMs> send_lag;
   uint64_t errors = 0;  // error replies and failed requests
+  // Why the generator's measured window ended early, "" when it ran whole (not written; the
+  // step's verdict gives it as the reason the step failed).
+  std::string ended_early;
   // The generator's CPU time over its wall time, per CPU it could use (0..1; 0 = unknown).
   double client_cpu = 0;
   std::string raw_file;  // the generator's report, relative to the results directory

@@ -56,11 +56,16 @@ core::Result<TestServer> TestServer::StartRedis(std::vector<std::string> extra_a
   return Start(Kind::kRedis, extra_args);
 }
 
+core::Result<TestServer> TestServer::StartRedisOn(int port, std::vector<std::string> extra_args) {
+  return Start(Kind::kRedis, extra_args, port);
+}
+
 core::Result<TestServer> TestServer::StartMemcached(std::vector<std::string> extra_args) {
   return Start(Kind::kMemcached, extra_args);
 }
 
-core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::string>& extra_args) {
+core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::string>& extra_args,
+                                           int fixed_port) {
   const bool redis = kind == Kind::kRedis;
   const char* const binary = redis ? "redis-server" : "memcached";
   if (!core::FindOnPath(binary)) {
@@ -71,7 +76,7 @@ core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::str
     TestServer server;
     server.dir_.emplace("testserver");
     server.log_path_ = *server.dir_ / "server.log";
-    server.port_ = FreePort();
+    server.port_ = fixed_port > 0 ? fixed_port : FreePort();
     const std::string port = std::to_string(server.port_);
     std::vector<std::string> argv;
     if (redis) {
@@ -115,8 +120,8 @@ core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::str
     last_error = std::string(binary) + " on port " + port +
                  (exited ? " exited before answering" : " did not answer within 10 s") +
                  "; log tail:\n" + tail;
-    // Only a lost race for the port is worth another try.
-    if (!exited || tail.find("in use") == std::string::npos) break;
+    // Only a lost race for a port of our choosing is worth another try.
+    if (!exited || fixed_port > 0 || tail.find("in use") == std::string::npos) break;
   }
   return core::Fail(ErrorKind::kEnvironment, last_error);
 }

@@ -34,6 +34,8 @@ class TestServer {
   // and waits (up to ~10 s) until it answers PING. kEnvironment, with the tail of the server's
   // log, when it does not.
   static core::Result<TestServer> StartRedis(std::vector<std::string> extra_args = {});
+  // The same on a given port (a server restarted where its clients left it).
+  static core::Result<TestServer> StartRedisOn(int port, std::vector<std::string> extra_args = {});
   // Starts memcached with `-l 127.0.0.1 -p N -U 0` (plus `-u <user>` when running as root)
   // plus `extra_args`, and waits until it answers "version".
   static core::Result<TestServer> StartMemcached(std::vector<std::string> extra_args = {});
@@ -61,7 +63,8 @@ class TestServer {
 
  private:
   enum class Kind { kRedis, kMemcached };
-  static core::Result<TestServer> Start(Kind kind, const std::vector<std::string>& extra_args);
+  static core::Result<TestServer> Start(Kind kind, const std::vector<std::string>& extra_args,
+                                        int port = 0);
   TestServer() = default;
 
   // Moves assign in this order: the old process is stopped before its directory goes.

@@ -197,6 +197,18 @@ std::optional<uint64_t> EngineTurn::CrossCheck(uint64_t client_ops, uint64_t tol
   return *server;
 }
 
+std::optional<uint64_t> EngineTurn::OpsSoFar() {
+  auto ops = ServerOps();
+  if (!ops) return std::nullopt;
+  return *ops;
+}
+
+std::optional<uint64_t> EngineTurn::OpsSince(std::optional<uint64_t> before) {
+  const std::optional<uint64_t> after = OpsSoFar();
+  if (!before || !after) return std::nullopt;
+  return *after >= *before ? *after - *before : *after;
+}
+
 core::Result<uint64_t> EngineTurn::KeyCount() {
   return SumOverProcesses([](engines::RunningEngine& process) { return process.KeyCount(); });
 }

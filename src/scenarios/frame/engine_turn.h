@@ -63,6 +63,12 @@ class EngineTurn {
   // still in flight when a time-boxed pass ended); nullopt, said on stderr, when unreadable, and
   // with the error recorded when the engine (or one of its shards) is gone.
   std::optional<uint64_t> CrossCheck(uint64_t client_ops, uint64_t tolerance = 0);
+  // The server's count of data operations so far (ServerDataOps over every process), to count
+  // one trial's; nullopt when unreadable (an INFO renamed away, a server gone).
+  std::optional<uint64_t> OpsSoFar();
+  // The operations counted since `before` (an OpsSoFar reading); a count that went back is a
+  // restarted server's, which counted only since it came back. nullopt when either is unknown.
+  std::optional<uint64_t> OpsSince(std::optional<uint64_t> before);
   // The keys the engine holds (DBSIZE, summed over a cluster's shards).
   core::Result<uint64_t> KeyCount();
   // Stops the engine (a failure to stop is a line on stderr). An endpoint's run keys that
@@ -92,9 +98,10 @@ class EngineTurn {
 };
 
 // Appends measured trial `trial` (its number set) of `of` to `row` and says it on stderr.
-// A trial TrialFailure judges failed (no successful request, or more errors than
-// `max_error_pct` percent) is kept with its reason, left out of the summaries, and fails the
-// engine's row: its error names the first failed trial. Returns false for a failed trial.
+// A trial TrialFailure judges failed (its window ended early, lost work by the server's count, no
+// successful request, or more errors than `max_error_pct` percent) is kept with its reason, left
+// out of the summaries, and fails the engine's row: its error names the first failed trial. Returns
+// false for a failed trial.
 bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
                  double max_error_pct);
 

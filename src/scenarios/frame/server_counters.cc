@@ -17,11 +17,25 @@ const std::set<std::string, std::less<>>& ControlCommands() {
   return kControl;
 }
 
+// "calls=123,usec=456,usec_per_call=3.7,rejected_calls=2,failed_calls=0": the calls the server
+// ran and those it refused before running them (Redis 7: out of memory, wrong arity, ...), which
+// were answered with an error all the same. failed_calls are among the calls already; INFO
+// errorstats counts replies, those of failed calls too, so it would count some twice.
 uint64_t ParseCalls(const std::string& value) {
-  // "calls=123,usec=456,usec_per_call=3.7,..."
-  auto pos = value.find("calls=");
-  if (pos == std::string::npos) return 0;
-  return std::strtoull(value.c_str() + pos + 6, nullptr, 10);
+  uint64_t calls = 0;
+  size_t start = 0;
+  while (start < value.size()) {
+    size_t end = value.find(',', start);
+    if (end == std::string::npos) end = value.size();
+    const std::string_view field(value.data() + start, end - start);
+    for (const std::string_view key : {"calls=", "rejected_calls="}) {
+      if (field.substr(0, key.size()) == key) {
+        calls += std::strtoull(value.c_str() + start + key.size(), nullptr, 10);
+      }
+    }
+    start = end + 1;
+  }
+  return calls;
 }
 
 }  // namespace

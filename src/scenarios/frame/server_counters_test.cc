@@ -40,5 +40,16 @@ TEST(DataOpsFromCommandStats, ControlCommandsAndOtherLinesAreLeftOut) {
   EXPECT_EQ(DataOpsFromCommandStats(""), 0u);
 }
 
+// Redis 7 counts a command it refuses before running it (out of memory, wrong arity) apart, in
+// rejected_calls; the client got an error reply for each, so they are operations too.
+TEST(DataOpsFromCommandStats, RejectedCallsCount) {
+  EXPECT_EQ(DataOpsFromCommandStats("# Commandstats\r\n"
+                                    "cmdstat_set:calls=10,usec=20,usec_per_call=2.00,"
+                                    "rejected_calls=5,failed_calls=1\r\n"
+                                    "cmdstat_get:calls=3,usec=3,usec_per_call=1.00,"
+                                    "rejected_calls=0,failed_calls=0\r\n"),
+            18u);
+}
+
 }  // namespace
 }  // namespace dfbench::scenarios

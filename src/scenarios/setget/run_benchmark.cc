@@ -41,9 +41,11 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     if (!turn->Healthy(core::Format("trial {}", t))) return true;
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
+    const std::optional<uint64_t> before = turn->OpsSoFar();
     auto trial = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, o.TrialPass(),
                          dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
+    trial->server_ops = turn->OpsSince(before);  // judged by RecordTrial (TrialFailure)
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
     RecordTrial(row, std::move(*trial), o.trials, o.max_error_pct);

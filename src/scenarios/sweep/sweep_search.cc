@@ -93,8 +93,9 @@ results::StepVerdict JudgeObjectives(double target_rate, const results::StepMeas
                                      const std::vector<results::Objective>& objectives,
                                      double rate_tolerance, double max_error_pct) {
   results::StepVerdict v;
-  if (m.errors > 0) {
-    v.reason = results::TrialFailure({.ops = m.ops, .errors = m.errors}, max_error_pct);
+  if (m.errors > 0 || !m.ended_early.empty()) {
+    v.reason = results::TrialFailure(
+        {.ops = m.ops, .errors = m.errors, .ended_early = m.ended_early}, max_error_pct);
     if (!v.reason.empty()) return v;
   }
   const double shortfall = (target_rate - m.achieved_rate) / target_rate;

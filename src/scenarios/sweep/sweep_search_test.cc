@@ -127,6 +127,11 @@ TEST(JudgeStep, ErrorsAndMissingPercentilesFail) {
             "0.30 % of requests failed (3 errors), above the 0.25 % allowed");
   const auto p999 = std::vector<Objective>{{99.9, 1, "p99.9<=1ms"}};
   EXPECT_EQ(JudgeStep(1000, Measured(1000, 0.1), p999, 0.01, 0).reason, "p99.9<=1ms: not measured");
+  // A step whose generator lost its server fails for that, however few requests were lost.
+  m = Measured(1000, 0.1);
+  m.ended_early = "a connection was lost (Connection reset by peer) at 0.50 s of 1.00 s";
+  EXPECT_EQ(JudgeStep(1000, m, P99Within(1), 0.01, 100).reason,
+            "the measured window ended early: " + m.ended_early);
 }
 
 TEST(SearchMaxRate, ClimbsTheLadderThenBisectsToTheBracket) {
