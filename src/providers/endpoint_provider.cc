@@ -126,6 +126,23 @@ core::Status RemoveRunPrefix(const std::string& engine, const state::EndpointRec
   return fail(removed.error());
 }
 
+// The engine of an endpoint: the one it is named as (with a warning line when its INFO names
+// another: the results will carry the name given), else the one its INFO names.
+core::Result<const engines::EngineSpec*> EngineOfEndpoint(const std::string& name,
+                                                          const protocol::ServerEndpoint& endpoint,
+                                                          const std::string& url) {
+  if (name.empty()) return EngineAt(endpoint, url);
+  const engines::EngineSpec* spec = engines::FindEngine(name);
+  if (auto found = EngineAt(endpoint, url);
+      found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
+    core::Notef(
+        "warning: --endpoint {}={}: the server's INFO says it is {}; it is recorded as {}, "
+        "as named",
+        name, url, (*found)->name, spec->name);
+  }
+  return spec;
+}
+
 }  // namespace
 
 core::Status EndpointProvider::RemoveRunKeys(state::SetupState* state) {
@@ -194,23 +211,9 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
     }
     auto endpoint = EndpointOf(record, std::move(password));
     if (!endpoint) return tl::unexpected(endpoint.error());
-    const engines::EngineSpec* spec = nullptr;
-    if (named.engine.empty()) {
-      auto found = EngineAt(*endpoint, record.url);
-      if (!found) return tl::unexpected(found.error());
-      spec = *found;
-    } else {
-      spec = engines::FindEngine(named.engine);
-      // A name is the user's word, but a server that says it is another engine is worth a line:
-      // the results will carry the name given.
-      if (auto found = EngineAt(*endpoint, record.url);
-          found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
-        core::Notef(
-            "warning: --endpoint {}={}: the server's INFO says it is {}; it is recorded "
-            "as {}, as named",
-            named.engine, record.url, (*found)->name, spec->name);
-      }
-    }
+    auto engine = EngineOfEndpoint(named.engine, *endpoint, record.url);
+    if (!engine) return tl::unexpected(engine.error());
+    const engines::EngineSpec* spec = *engine;
     if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
       return core::Fail(ErrorKind::kUsage, "--endpoint " + named.engine + "=" + record.url +
                                                ": an endpoint serves dragonfly, redis or valkey");
