@@ -5,19 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <mutex>
 #include <random>
 
+#include "aws/plain_http.h"
 #include "aws/region.h"
 #include "core/interrupt.h"
 
 namespace dfbench::aws {
 namespace {
-
-void GlobalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 size_t Append(char* data, size_t size, size_t n, void* out) {
   static_cast<std::string*>(out)->append(data, size * n);
@@ -100,7 +95,7 @@ Client::Client(std::shared_ptr<CredentialProvider> credentials, std::string regi
       region_(std::move(region)),
       env_(std::move(env)),
       retry_(retry) {
-  GlobalInit();
+  InitCurlOnce();
 }
 
 Client Client::Unsigned(std::string region, EnvLookup env, RetryPolicy retry) {

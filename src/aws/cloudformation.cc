@@ -6,8 +6,6 @@ namespace dfbench::aws {
 namespace {
 
 constexpr char kVersion[] = "2010-05-15";
-// Bounds the pages one read follows: far beyond any fleet's events or an account's stacks.
-constexpr int kMaxPages = 100;
 
 // <member> children of `list`.
 template <class F>
@@ -107,45 +105,33 @@ core::Result<std::vector<StackEvent>> ParseStackEvents(std::string_view xml) {
 core::Result<std::vector<StackEvent>> DescribeStackEvents(const Client& client,
                                                           const std::string& name_or_id) {
   std::vector<StackEvent> all;
-  std::string token;
-  for (int page = 0; page < kMaxPages; ++page) {
-    QueryParams params = {{"StackName", name_or_id}};
-    if (!token.empty()) params.emplace_back("NextToken", token);
-    auto body = CallQuery(client, "cloudformation", "DescribeStackEvents", kVersion, params);
-    if (!body) return tl::unexpected(body.error());
-    auto events = ParseStackEvents(*body);
-    if (!events) return tl::unexpected(events.error());
-    all.insert(all.end(), events->begin(), events->end());
-    token =
-        ParseNextToken(*body, "DescribeStackEventsResponse/DescribeStackEventsResult/NextToken");
-    if (token.empty()) break;
-  }
+  auto st = CallQueryPages(client, "cloudformation", "DescribeStackEvents", kVersion,
+                           {{"StackName", name_or_id}},
+                           "DescribeStackEventsResponse/DescribeStackEventsResult/NextToken",
+                           [&all](std::string_view body) -> core::Status {
+                             auto events = ParseStackEvents(body);
+                             if (!events) return tl::unexpected(events.error());
+                             all.insert(all.end(), events->begin(), events->end());
+                             return core::Ok();
+                           });
+  if (!st) return tl::unexpected(st.error());
   return all;
 }
 
 core::Result<std::vector<Stack>> DescribeAllStacks(const Client& client) {
   std::vector<Stack> all;
-  std::string token;
-  for (int page = 0; page < kMaxPages; ++page) {
-    QueryParams params;
-    if (!token.empty()) params.emplace_back("NextToken", token);
-    auto body = CallQuery(client, "cloudformation", "DescribeStacks", kVersion, params);
-    if (!body) return tl::unexpected(body.error());
-    auto stacks = ParseDescribeStacks(*body);
-    if (!stacks) return tl::unexpected(stacks.error());
-    for (auto& s : *stacks) {
-      if (s.status != "DELETE_COMPLETE") all.push_back(std::move(s));
-    }
-    token = ParseNextToken(*body, "DescribeStacksResponse/DescribeStacksResult/NextToken");
-    if (token.empty()) break;
-  }
+  auto st = CallQueryPages(client, "cloudformation", "DescribeStacks", kVersion, {},
+                           "DescribeStacksResponse/DescribeStacksResult/NextToken",
+                           [&all](std::string_view body) -> core::Status {
+                             auto stacks = ParseDescribeStacks(body);
+                             if (!stacks) return tl::unexpected(stacks.error());
+                             for (auto& s : *stacks) {
+                               if (s.status != "DELETE_COMPLETE") all.push_back(std::move(s));
+                             }
+                             return core::Ok();
+                           });
+  if (!st) return tl::unexpected(st.error());
   return all;
-}
-
-std::string ParseNextToken(std::string_view xml, const char* path) {
-  pugi::xml_document doc;
-  if (!doc.load_buffer(xml.data(), xml.size())) return "";
-  return doc.first_element_by_path(path).child_value();
 }
 
 core::Status DeleteStack(const Client& client, const std::string& name_or_id) {

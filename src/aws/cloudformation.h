@@ -75,8 +75,5 @@ QueryParams CreateStackParams(const CreateStackRequest& request);
 // Reply readers (pure; for tests).
 core::Result<std::vector<Stack>> ParseDescribeStacks(std::string_view xml);
 core::Result<std::vector<StackEvent>> ParseStackEvents(std::string_view xml);
-// The NextToken of a reply at `path` ("DescribeStacksResponse/DescribeStacksResult/NextToken");
-// "" on the last page or a reply that cannot be read.
-std::string ParseNextToken(std::string_view xml, const char* path);
 
 }  // namespace dfbench::aws

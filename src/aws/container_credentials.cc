@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "aws/credential_sources.h"
+#include "aws/plain_http.h"
 #include "core/files.h"
 
 namespace dfbench::aws {
@@ -82,11 +83,11 @@ MaybeCredentials ContainerCredentials(const EnvLookup& env) {
   if (url->empty()) return std::optional<Credentials>();
   auto token = ContainerAuthorization(env);
   if (!token) return tl::unexpected(token.error());
-  MetadataRequest request{
+  HttpRequest request{
       .url = *url, .connect_timeout = std::chrono::seconds(2), .timeout = std::chrono::seconds(5)};
   if (*token) request.headers.push_back("Authorization: " + **token);
   const std::string what = "ECS container credentials from " + *url;
-  auto reply = MetadataExchange(request);
+  auto reply = HttpExchange(request);
   if (!reply) return core::Fail(core::ErrorKind::kEnvironment, what + ": " + reply.error());
   if (reply->status != 200) {
     return core::Fail(core::ErrorKind::kEnvironment,

@@ -50,21 +50,6 @@ core::Result<Credentials> WebIdentityCredentials(const EnvLookup& env, const std
                                                  const std::string& session_name,
                                                  const std::string& source);
 
-// For the container and instance-metadata sources: one plain HTTP exchange, never through a
-// proxy. The error is the transport's words.
-struct MetadataReply {
-  long status = 0;
-  std::string body;
-};
-struct MetadataRequest {
-  std::string method = "GET";
-  std::string url;
-  std::vector<std::string> headers;  // "Name: value"
-  std::chrono::milliseconds connect_timeout{1000};
-  std::chrono::milliseconds timeout{2000};
-};
-tl::expected<MetadataReply, std::string> MetadataExchange(const MetadataRequest& request);
-
 // {"AccessKeyId", "SecretAccessKey", "Token", "Expiration"} as the container endpoint and IMDS
 // serve them; `what` names the source in errors, `source` goes into the credentials.
 core::Result<Credentials> ParseMetadataCredentials(const std::string& json, const std::string& what,

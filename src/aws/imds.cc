@@ -1,6 +1,7 @@
 #include <cctype>
 
 #include "aws/credential_sources.h"
+#include "aws/plain_http.h"
 
 namespace dfbench::aws {
 namespace {
@@ -8,7 +9,7 @@ namespace {
 constexpr char kImdsRolePath[] = "/latest/meta-data/iam/security-credentials/";
 
 // Short, so that a machine off EC2 moves on quickly.
-MetadataRequest ImdsRequest(std::string method, std::string url, std::string header) {
+HttpRequest ImdsRequest(std::string method, std::string url, std::string header) {
   return {.method = std::move(method),
           .url = std::move(url),
           .headers = {std::move(header)},
@@ -34,22 +35,22 @@ MaybeCredentials InstanceMetadataCredentials(const EnvLookup& env) {
   if (InstanceMetadataDisabled(env)) return std::optional<Credentials>();
   const std::string base = InstanceMetadataEndpoint(env);
   // No answer or no token: not on EC2, or IMDS is off there; the chain moves on.
-  auto token = MetadataExchange(ImdsRequest("PUT", base + "/latest/api/token",
-                                            "X-aws-ec2-metadata-token-ttl-seconds: 21600"));
+  auto token = HttpExchange(ImdsRequest("PUT", base + "/latest/api/token",
+                                        "X-aws-ec2-metadata-token-ttl-seconds: 21600"));
   if (!token || token->status != 200 || token->body.empty() ||
       token->body.find_first_of("\r\n") != std::string::npos) {
     return std::optional<Credentials>();
   }
   const std::string token_header = "X-aws-ec2-metadata-token: " + token->body;
   // The instance profile's role; none attached is not an error either.
-  auto roles = MetadataExchange(ImdsRequest("GET", base + kImdsRolePath, token_header));
+  auto roles = HttpExchange(ImdsRequest("GET", base + kImdsRolePath, token_header));
   if (!roles || roles->status != 200) return std::optional<Credentials>();
   std::string role = roles->body.substr(0, roles->body.find('\n'));
   while (!role.empty() && std::isspace(static_cast<unsigned char>(role.back()))) role.pop_back();
   if (role.empty()) return std::optional<Credentials>();
 
   const std::string what = "EC2 instance metadata credentials of role " + role;
-  auto creds = MetadataExchange(ImdsRequest("GET", base + kImdsRolePath + role, token_header));
+  auto creds = HttpExchange(ImdsRequest("GET", base + kImdsRolePath + role, token_header));
   if (!creds) return core::Fail(core::ErrorKind::kEnvironment, what + ": " + creds.error());
   if (creds->status != 200) {
     return core::Fail(core::ErrorKind::kEnvironment,

@@ -124,16 +124,14 @@ core::Result<ZoneOffers> DescribeZoneOffers(const Client& client,
     params.emplace_back("Filter.1.Value." + std::to_string(i + 1), types[i]);
   }
   ZoneOffers offers;
-  std::string token;
-  do {
-    QueryParams page = params;
-    if (!token.empty()) page.emplace_back("NextToken", token);
-    auto body = CallQuery(client, "ec2", "DescribeInstanceTypeOfferings", kEc2Version, page);
-    if (!body) return tl::unexpected(body.error());
-    auto next = ParseInstanceTypeOfferings(*body, &offers);
-    if (!next) return tl::unexpected(next.error());
-    token = *next;
-  } while (!token.empty());
+  auto st = CallQueryPages(client, "ec2", "DescribeInstanceTypeOfferings", kEc2Version, params,
+                           "DescribeInstanceTypeOfferingsResponse/nextToken",
+                           [&offers](std::string_view body) -> core::Status {
+                             auto next = ParseInstanceTypeOfferings(body, &offers);
+                             if (!next) return tl::unexpected(next.error());
+                             return core::Ok();
+                           });
+  if (!st) return tl::unexpected(st.error());
   return offers;
 }
 

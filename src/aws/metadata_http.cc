@@ -1,53 +1,8 @@
-#include <curl/curl.h>
-
-#include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "aws/credential_sources.h"
 
 namespace dfbench::aws {
-namespace {
-
-size_t AppendMetadataBody(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
-
-}  // namespace
-
-tl::expected<MetadataReply, std::string> MetadataExchange(const MetadataRequest& request) {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  if (!curl) return tl::unexpected(std::string("curl_easy_init failed"));
-  curl_slist* headers = nullptr;
-  for (const std::string& h : request.headers) headers = curl_slist_append(headers, h.c_str());
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(headers,
-                                                                           curl_slist_free_all);
-  MetadataReply reply;
-  char error_buffer[CURL_ERROR_SIZE] = {0};
-  CURL* h = curl.get();
-  curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-  // Link-local and loopback addresses are never reached through a proxy.
-  curl_easy_setopt(h, CURLOPT_PROXY, "");
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, AppendMetadataBody);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply.body);
-  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(request.connect_timeout.count()));
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  const CURLcode rc = curl_easy_perform(h);
-  if (rc != CURLE_OK) {
-    return tl::unexpected(
-        std::string(error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(rc)));
-  }
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);
-  return reply;
-}
 
 core::Result<Credentials> ParseMetadataCredentials(const std::string& json, const std::string& what,
                                                    const std::string& source) {

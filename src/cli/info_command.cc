@@ -88,7 +88,7 @@ std::string LoadGeneratorLine(const std::string& name, const state::LoadGenerato
 
 // A working status whose command is gone: it stays until the next command repairs it.
 std::string DiedNote(const state::SetupState& s) {
-  if (!state::IsWorkingStatus(s.status) || !s.active || !state::CommandDied(*s.active)) return "";
+  if (!state::WorkingStatusAbandoned(s)) return "";
   return core::Format(" (its command, {} pid {}, died; the next command on the setup repairs it)",
                       s.active->command.empty() ? "unknown" : s.active->command, s.active->pid);
 }

@@ -65,7 +65,7 @@ int RunList(bool all) {
   for (const auto& s : state::ListSetups(&corrupt)) {  // newest first
     if (!all && s.status == state::SetupStatus::kDestroyed) continue;
     // A working status left by a command that died (kill -9): the next command repairs it.
-    const bool died = state::IsWorkingStatus(s.status) && s.active && state::CommandDied(*s.active);
+    const bool died = state::WorkingStatusAbandoned(s);
     abandoned += died;
     rows.push_back({s.id, state::ToString(s.status) + (died ? " (died)" : ""),
                     s.region.empty() ? state::ToString(s.provider) : s.region,

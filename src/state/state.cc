@@ -79,6 +79,10 @@ bool CommandDied(const ActiveCommand& active) {
   return kill(active.pid, 0) != 0 && errno == ESRCH;
 }
 
+bool WorkingStatusAbandoned(const SetupState& s) {
+  return IsWorkingStatus(s.status) && s.active && CommandDied(*s.active);
+}
+
 void SetCommandName(std::string name) {
   CommandNameStorage() = std::move(name);
 }

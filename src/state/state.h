@@ -102,9 +102,7 @@ struct ActiveCommand {
   std::optional<SetupStatus> previous_status;  // the stable status it came from
 };
 
-// Whether the command `active` names is gone: its pid no longer runs. A command killed with -9
-// leaves its working status behind until the next command on the setup repairs it; read-only
-// commands (list, info) say so instead of showing it as still at work. False when the pid is
+// Whether the command `active` names is gone: its pid no longer runs. False when the pid is
 // unknown.
 bool CommandDied(const ActiveCommand& active);
 
@@ -142,6 +140,11 @@ core::Result<SetupState> FromJson(const nlohmann::json& j);
 core::Result<SetupState> Load(const std::string& id);
 // The status `list` shows for a setup whose state.json Load cannot read.
 inline constexpr char kCorruptStatus[] = "corrupt";
+// Whether `s` is in a working status that its command left behind when it died (kill -9): it
+// stays until the next command on the setup repairs it, and read-only commands (list, info) say
+// so instead of showing the setup at work.
+bool WorkingStatusAbandoned(const SetupState& s);
+
 // Writes state.json atomically, stamping updated_at (and `active`, see above).
 core::Status Save(SetupState* s);
 // Every setup under RunsDir(), newest first. The ids of corrupt ones (see Load) go to `corrupt`
