@@ -183,14 +183,8 @@ std::string SetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool ke
 
 void DryRun(const scenarios::SetupOptions& o, const std::string& plan) {
   std::fputs(plan.c_str(), stderr);
+  const auto saved = OrExit(scenarios::DryRunSetup(o));
   if (o.provider == state::ProviderKind::kAws) {
-    // A live setup's stack.yaml is what its stack was made from: it stays as it is.
-    if (auto s = state::Load(o.id); s && s->status != state::SetupStatus::kDestroyed &&
-                                    s->status != state::SetupStatus::kFailed) {
-      ExitWith(core::ErrorKind::kUsage, "setup \"" + o.id + "\" already exists (status " +
-                                            state::ToString(s->status) + "); pick another --id");
-    }
-    const auto saved = OrExit(providers::MakeProvider(o.provider)->SaveDryRun(o.id, o));
     core::Note("dry run: the template is saved as " + saved.value_or("").string() +
                "; no AWS call was made, nothing was created");
     return;

@@ -60,8 +60,9 @@ void AddSetupConfirmFlags(CLI::App* sub, SetupTargetFlags* f) {
               "Local provider: do not split the CPUs between engine and load generator");
   AddYesFlag(sub, &f->yes);
   AddBoolFlag(sub, "--dry-run", &f->dry_run,
-              "Print the plan and stop: nothing is created, here or on the hosts (aws: the "
-              "template is saved as stack.yaml, no AWS call)");
+              "Print the plan and stop after setup's checks: nothing is created, here or on the "
+              "hosts (aws: the template is saved as stack.yaml, no AWS call; endpoint: each "
+              "endpoint is met, read-only)");
 }
 
 scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& f, state::ProviderKind provider,

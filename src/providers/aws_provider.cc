@@ -85,8 +85,8 @@ core::Result<fs::path> SaveFleetTemplate(const std::string& setup_id, const AwsR
   return prepared->path;
 }
 
-core::Result<std::optional<fs::path>> AwsProvider::SaveDryRun(const std::string& setup_id,
-                                                              const SetupRequest& request) const {
+core::Result<std::optional<fs::path>> AwsProvider::DryRun(const std::string& setup_id,
+                                                          const SetupRequest& request) const {
   auto saved = SaveFleetTemplate(setup_id, request.aws);
   if (!saved) return tl::unexpected(saved.error());
   return std::optional<fs::path>(*saved);

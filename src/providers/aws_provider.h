@@ -44,7 +44,7 @@ class AwsProvider : public SshProvider {
   // stack and the key stay, so destroy can be run again.
   core::Status Destroy(state::SetupState* state) override;
   // SaveFleetTemplate.
-  core::Result<std::optional<std::filesystem::path>> SaveDryRun(
+  core::Result<std::optional<std::filesystem::path>> DryRun(
       const std::string& setup_id, const SetupRequest& request) const override;
 };
 

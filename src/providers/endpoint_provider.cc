@@ -237,6 +237,16 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
   return core::Ok();
 }
 
+core::Result<std::optional<std::filesystem::path>> EndpointProvider::DryRun(
+    const std::string& setup_id, const SetupRequest& request) const {
+  // Meeting an endpoint reads from it (PING, AUTH, SELECT, INFO, COMMAND) and writes nothing.
+  state::SetupState scratch{.id = setup_id};
+  if (auto st = EndpointProvider().Provision(&scratch, request); !st) {
+    return tl::unexpected(st.error());
+  }
+  return std::nullopt;
+}
+
 core::Result<Fleet> EndpointProvider::Connect(const state::SetupState& state) {
   if (state.provider != Kind()) {
     return core::Fail(ErrorKind::kUsage, "setup \"" + state.id + "\" belongs to the " +

@@ -17,6 +17,9 @@ class EndpointProvider : public Provider {
   // kUsage for a bad URL, an engine named twice or one that does not speak the Redis protocol;
   // kEnvironment for an endpoint that cannot be met.
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  // Provision's checks on a setup of its own, so a dry run refuses what setup would refuse.
+  core::Result<std::optional<std::filesystem::path>> DryRun(
+      const std::string& setup_id, const SetupRequest& request) const override;
   // This machine as client (and as the server host, which runs nothing), and each endpoint
   // with its password read again and, unless flushing is allowed, a key namespace of its own
   // for this command's run ("dfbench:<setup>:<time>:").

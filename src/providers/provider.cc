@@ -76,7 +76,7 @@ core::Result<hosts::SshEndpoint> Provider::LoginEndpoint(const state::SetupState
   return providers::LoginEndpoint(state, role);
 }
 
-core::Result<std::optional<std::filesystem::path>> Provider::SaveDryRun(
+core::Result<std::optional<std::filesystem::path>> Provider::DryRun(
     const std::string& /*setup_id*/, const SetupRequest& /*request*/) const {
   return std::nullopt;
 }

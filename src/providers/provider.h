@@ -217,9 +217,10 @@ class Provider {
   // is no such role, or when the setup's hosts are not reached over SSH.
   core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
                                                  const std::string& role) const;
-  // What setup does before it changes anything, alone (--dry-run): the file it saved for the
-  // user to read (aws: the stack's template), nullopt when it saves none.
-  virtual core::Result<std::optional<std::filesystem::path>> SaveDryRun(
+  // What setup checks and prepares before it changes anything, alone (--dry-run), with the
+  // errors setup would give: the file it saved for the user to read (aws: the stack's
+  // template), nullopt when it saves none (endpoint: each endpoint met, read-only).
+  virtual core::Result<std::optional<std::filesystem::path>> DryRun(
       const std::string& setup_id, const SetupRequest& request) const;
 };
 

@@ -91,9 +91,9 @@ state::SetupSettings SettingsOf(const SetupOptions& options) {
 }
 
 // A setup of that id that is still there (not destroyed or failed) is not replaced; neither
-// is a corrupt one, unless forced. Held under the setup's lock.
-core::Status CheckReplaceable(const std::string& id, const IfCorrupt& if_corrupt) {
-  auto existing = state::Load(id);
+// is a corrupt one, unless forced. `existing`: that setup as state::Load read it.
+core::Status Replaceable(const std::string& id, const core::Result<state::SetupState>& existing,
+                         const IfCorrupt& if_corrupt) {
   if (!existing && existing.error().kind != core::ErrorKind::kNotFound && !if_corrupt.force) {
     return core::Fail(existing.error().kind,
                       existing.error().message + "; " +
@@ -101,9 +101,7 @@ core::Status CheckReplaceable(const std::string& id, const IfCorrupt& if_corrupt
                                ? std::string("a forced setup replaces it")
                                : "pass " + if_corrupt.how_to_force + " to replace it"));
   }
-  if (!existing) return core::Ok();
-  if (auto st = RecoverAbandoned(&*existing); !st) return st;
-  if (existing->status != state::SetupStatus::kDestroyed &&
+  if (existing && existing->status != state::SetupStatus::kDestroyed &&
       existing->status != state::SetupStatus::kFailed) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + id + "\" already exists (status " +
                                                    state::ToString(existing->status) +
@@ -113,7 +111,25 @@ core::Status CheckReplaceable(const std::string& id, const IfCorrupt& if_corrupt
   return core::Ok();
 }
 
+// Replaceable, once an abandoned setup of that id is recovered. Held under the setup's lock.
+core::Status CheckReplaceable(const std::string& id, const IfCorrupt& if_corrupt) {
+  auto existing = state::Load(id);
+  if (existing) {
+    if (auto st = RecoverAbandoned(&*existing); !st) return st;
+  }
+  return Replaceable(id, existing, if_corrupt);
+}
+
 }  // namespace
+
+core::Result<std::optional<std::filesystem::path>> DryRunSetup(const SetupOptions& options) {
+  if (auto st = state::ValidateId(options.id); !st) return tl::unexpected(st.error());
+  // Read, not locked or recovered: a dry run leaves no file behind.
+  if (auto st = Replaceable(options.id, state::Load(options.id), options.if_corrupt); !st) {
+    return tl::unexpected(st.error());
+  }
+  return providers::MakeProvider(options.provider)->DryRun(options.id, options);
+}
 
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   state::SetupState s;

@@ -1,6 +1,7 @@
 // The setup lifecycle: create and destroy (work under lock: scenarios/frame/bench_session.h).
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,11 @@ struct SetupOptions : providers::SetupRequest {
 // when it is corrupt unless `if_corrupt` forces it; on failure the setup is left "failed" with
 // the reason on stderr.
 core::Result<state::SetupState> CreateSetup(const SetupOptions& options);
+
+// CreateSetup's checks without its changes (--dry-run): the same refusals (an id taken, a
+// corrupt setup, the provider's own: a bad endpoint URL, an endpoint that cannot be met), then
+// the provider's dry run (Provider::DryRun: the file it saved, if any).
+core::Result<std::optional<std::filesystem::path>> DryRunSetup(const SetupOptions& options);
 
 // The stack setup `id` holds after CreateSetup failed (its status "failed"): what keeps billing
 // until destroy. nullopt when the setup is unknown, not failed, or holds no stack.
