@@ -8,6 +8,7 @@ namespace dfbench::drivers {
 class BuiltinDriver : public Driver {
  public:
   std::string Name() const override { return "builtin"; }
+  bool KeepsPasswordsPrivate() const override { return true; }
   core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
                                          const core::Load& load, const core::Pass& pass,
                                          const std::vector<int>& cpus,

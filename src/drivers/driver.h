@@ -54,6 +54,9 @@ class Driver {
   virtual ~Driver() = default;
   // "builtin", "memtier" or "dfly_bench": recorded as the results' load generator / tool.
   virtual std::string Name() const = 0;
+  // Whether a password reaches the generator without landing on its command line or in its
+  // report (the built-in one reads it from its environment; the external tools would not).
+  virtual bool KeepsPasswordsPrivate() const { return false; }
   // Checks that the generator can run on `client` (its binary is there) before anything
   // starts. kEnvironment with one line saying how to provide it.
   virtual core::Status Prepare(hosts::Host& client) {

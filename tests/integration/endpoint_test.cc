@@ -279,6 +279,45 @@ TEST(EndpointDatabase, TheUrlsDatabaseGetsTheRunAndNothingElseIsTouched) {
   }
 }
 
+// A dry run meets each endpoint as setup does (read-only) and refuses what setup refuses, with
+// setup's exit code, leaving no file behind.
+TEST(EndpointDryRun, RefusesWhatSetupRefusesAndCreatesNothing) {
+  constexpr const char* kServerPassword = "dry-run-pw";
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  ASSERT_TRUE(server->Client().Command({"CONFIG", "SET", "requirepass", kServerPassword}));
+  const std::string at = "@127.0.0.1:" + std::to_string(server->port());
+  DfbenchRunner dfb("endpoint-dry-run");
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"redis=http://127.0.0.1:" + std::to_string(server->port()), 2},
+      {"redis=redis://nowhere.invalid:6379", 5},
+      {"redis=redis://:wrong" + at, 5},
+      {"redis=redis://:" + std::string(kServerPassword) + at + "/99999", 5},
+      {"memcached=redis://:" + std::string(kServerPassword) + at, 2},
+      {"redis=redis://:" + std::string(kServerPassword) + at + "/5", 0}};
+  for (const auto& [endpoint, code] : cases) {
+    const std::vector<std::string> args = {"setup", "--id", "dry", "--endpoint", endpoint};
+    auto dry = dfb.Run(With(args, {"--dry-run"}));
+    auto real = dfb.Run(With(args, {"--yes"}));
+    EXPECT_EQ(dry.code, code) << endpoint << "\n" << dry.err;
+    EXPECT_EQ(real.code, code) << endpoint << "\n" << real.err;
+    if (code != 0) {
+      // The same refusal, word for word.
+      EXPECT_EQ(dry.err.substr(dry.err.rfind("dfbench: ")),
+                real.err.substr(real.err.rfind("dfbench: ")));
+    }
+    EXPECT_EQ(dry.err.find(kServerPassword), std::string::npos) << dry.err;
+  }
+  // The last case made the setup: a dry run of its id is refused as setup would refuse it.
+  auto taken = dfb.Run({"setup", "--id", "dry", "--endpoint", cases.back().first, "--dry-run"});
+  EXPECT_EQ(taken.code, 2) << taken.err;
+  EXPECT_NE(taken.err.find("setup \"dry\" already exists (status ready)"), std::string::npos)
+      << taken.err;
+  // A dry run of a new id leaves no directory behind.
+  dfb.RunOk({"setup", "--id", "fresh", "--endpoint", cases.back().first, "--dry-run"});
+  EXPECT_FALSE(std::filesystem::exists(dfb.SetupDir("fresh")));
+}
+
 TEST_F(EndpointTest, AClusterOverTlsIsDrivenAcrossItsPrimariesAndLeftClean) {
   std::vector<int> tls_ports;
   auto cluster = TestCluster::StartRedis(3, [&](int) {
@@ -348,6 +387,14 @@ TEST_F(EndpointTest, WhatCannotBeMetIsRefusedInOneLine) {
               std::string::npos)
         << shaped.err;
   }
+  // The password would be on memtier_benchmark's command line: refused before anything starts.
+  auto memtier = dfb.Run(With({"run", "--id", "d", "--load-generator", "memtier"}, kSmallRun));
+  EXPECT_EQ(memtier.code, 2) << memtier.err;
+  EXPECT_EQ(CountLines(memtier.err), 1) << memtier.err;
+  EXPECT_NE(memtier.err.find("wants a password, which would be on memtier's command line"),
+            std::string::npos)
+      << memtier.err;
+  EXPECT_EQ(memtier.err.find(kPassword), std::string::npos) << memtier.err;
   auto version = dfb.Run(With({"run", "--id", "d", "--redis_version", "7.2.4"}, kSmallRun));
   EXPECT_EQ(version.code, 2);
   EXPECT_NE(version.err.find("installs nothing there"), std::string::npos) << version.err;

@@ -50,6 +50,36 @@ BenchSession::~BenchSession() {
   }
 }
 
+namespace {
+
+// kUsage when a password the run needs would be on `driver`'s command line or in its report:
+// a run's ACL user, or an endpoint's.
+core::Status CheckPasswordsStayPrivate(const drivers::Driver& driver,
+                                       const std::vector<const engines::EngineSpec*>& engines,
+                                       const providers::Fleet& fleet,
+                                       const engines::Tuning& tuning) {
+  if (tuning.acl_user && !driver.KeepsPasswordsPrivate()) {
+    return core::Fail(core::ErrorKind::kUsage,
+                      "an ACL user's password would be on " + driver.Name() +
+                          "'s command line: runs with one use the built-in load generator");
+  }
+  for (const engines::EngineSpec* engine : engines) {
+    const auto endpoint = fleet.endpoints.find(engine->name);
+    if (endpoint == fleet.endpoints.end() || endpoint->second.attach.endpoint.password.empty() ||
+        driver.KeepsPasswordsPrivate()) {
+      continue;
+    }
+    return core::Fail(core::ErrorKind::kUsage,
+                      "the endpoint " + endpoint->second.url +
+                          " wants a password, which would be on " + driver.Name() +
+                          "'s command line or in its report: drive it with the built-in load "
+                          "generator");
+  }
+  return core::Ok();
+}
+
+}  // namespace
+
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                       const std::vector<const engines::EngineSpec*>& engines,
                                       const std::map<std::string, engines::VersionSpec>& versions,
@@ -74,11 +104,7 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
                                                      "; the endpoint runs as its owner started it");
     }
   }
-  if (tuning.acl_user && driver.Name() != "builtin") {
-    return core::Fail(core::ErrorKind::kUsage,
-                      "an ACL user's password would be on " + driver.Name() +
-                          "'s command line: runs with one use the built-in load generator");
-  }
+  if (auto st = CheckPasswordsStayPrivate(driver, engines, fleet_, tuning); !st) return st;
   if (tuning.tls) {
     core::Note("equipping the hosts with the setup's TLS certificates");
     if (auto st = providers::EquipTls(setup_, &fleet_); !st) return st;
