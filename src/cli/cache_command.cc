@@ -43,7 +43,8 @@ int RunList(const std::string& engine) {
       continue;
     }
     const std::string sha256 = e.manifest.value("sha256", "");
-    table.AddRow({e.engine, e.name, e.manifest.value("origin", "-"),
+    const std::string origin = engines::CachedOrigin(e.manifest);
+    table.AddRow({e.engine, e.name, origin.empty() ? "-" : origin,
                   e.manifest.value("checksum", "-"), sha256.empty() ? "-" : sha256.substr(0, 12),
                   Size(e.bytes), used ? "yes" : "no", e.dir.string()});
   }

@@ -70,7 +70,11 @@ case $(od -An -tx1 -N4 pkg | tr -d ' \n') in
   *) fail "$url is neither a .tar.gz nor an ELF binary" ;;
 esac
 bin=$(find tree -type f -name "$pattern" | head -n 1)
-origin=release
+# A published build is a release only once its published checksum matched; a file the user
+# named is theirs.
+origin=download
+[ $checksum = verified ] && origin=release
+case $url in file://*) origin=file ;; esac
 if [ -z "$bin" ]; then
   makefile=$(find tree -maxdepth 2 -name Makefile | head -n 1)
   [ -n "$makefile" ] || fail "$url holds no $pattern and no source tree with a Makefile"
@@ -157,7 +161,7 @@ core::Result<CachedEngine> InstallIntoCache(hosts::Host& host, const EngineSpec&
     cached.reused = true;
     auto manifest = nlohmann::json::parse(s["manifest"], nullptr, false);
     if (manifest.is_object()) {
-      cached.origin = manifest.value("origin", "release");
+      cached.origin = CachedOrigin(manifest);
       cached.sha256 = manifest.value("sha256", "");
       cached.checksum_verified = manifest.value("checksum", "") == "verified";
     }
@@ -212,6 +216,13 @@ core::Result<CachedEngine> InstallIntoCache(hosts::Host& host, const EngineSpec&
               cached.dir, cached.sha256.substr(0, 12),
               cached.checksum_verified ? "checksum verified" : "no published checksum");
   return cached;
+}
+
+std::string CachedOrigin(const nlohmann::json& manifest) {
+  std::string origin = manifest.is_object() ? manifest.value("origin", "") : "";
+  // Manifests written before the rule called every downloaded binary a release.
+  if (origin == "release" && manifest.value("checksum", "") != "verified") origin = "download";
+  return origin;
 }
 
 std::vector<CacheEntry> ListCache(const std::filesystem::path& root) {

@@ -32,8 +32,10 @@ struct CacheTarget {
 struct CachedEngine {
   std::string dir;     // <root>/<engine>/<label>-<arch>
   std::string binary;  // <dir>/<program>
-  // release (a binary in the archive), build (made from its source) or local (a build already on
-  // the machine, engines/local_build.h)
+  // release (a binary in the archive, which matched its published checksum), download (a binary
+  // in an archive with no published checksum), file (a binary in a file the user named), build
+  // (made from its source) or local (a build already on the machine, engines/local_build.h):
+  // CachedOrigin
   std::string origin;
   std::string sha256;              // of the binary
   bool checksum_verified = false;  // the archive matched its published <url>.sha256
@@ -58,6 +60,10 @@ struct CacheEntry {
   nlohmann::json manifest = nlohmann::json::object();
   uintmax_t bytes = 0;
 };
+// The origin a cache manifest records (CachedEngine::origin): "release" only for an archive whose
+// published checksum matched; "" when it records none.
+std::string CachedOrigin(const nlohmann::json& manifest);
+
 // Every version directory and staging leftover under `root`, sorted by engine and name.
 std::vector<CacheEntry> ListCache(const std::filesystem::path& root);
 

@@ -308,7 +308,12 @@ core::Result<InstalledEngine> InstallThroughCache(hosts::Host& host, const Engin
                        : cached->origin == "local" ? "local"
                                                    : "release";
   }
-  if (cached->reused) core::Notef("{}: {} from the cache {}", host.Name(), spec.name, cached->dir);
+  if (cached->reused) {
+    core::Notef("{}: {} from the cache {}{}", host.Name(), spec.name, cached->dir,
+                cached->origin == "download" ? " (downloaded from " + target.url +
+                                                   " with no published checksum to verify it)"
+                                             : "");
+  }
   auto done = WithVersion(host, spec, installed);
   // The cache knows how the binary came to be: an uploaded source tree was built there.
   if (done) done->origin = cached->origin;

@@ -168,6 +168,8 @@ std::optional<CacheEntry> NewestCachedBuild(const fs::path& root, const EngineSp
     if (e.engine != spec.name || !e.complete || e.name.front() == '.') continue;
     if (e.manifest.value("arch", "") != arch) continue;
     if (::access((e.dir / spec.program).c_str(), X_OK) != 0) continue;
+    // A binary nobody could verify is used only when its version is asked for by name.
+    if (CachedOrigin(e.manifest) == "download") continue;
     // ListCache sorts by name, so of two installed in the same second the later name wins.
     if (!newest ||
         e.manifest.value("installed_at", "") >= newest->manifest.value("installed_at", "")) {

@@ -28,7 +28,8 @@ core::Result<CacheEntry> AddLocalBuild(const std::filesystem::path& root, const 
                                        const std::filesystem::path& binary, OnCached on_cached);
 
 // The complete entry of `spec` for this machine's architecture that was added or installed last
-// (manifest installed_at), whatever its origin; nullopt when the cache holds none whose program
+// (manifest installed_at), of any origin but a download nobody could verify ("download":
+// used only when its version is asked for); nullopt when the cache holds none whose program
 // is executable. Staging leftovers never count.
 std::optional<CacheEntry> NewestCachedBuild(const std::filesystem::path& root,
                                             const EngineSpec& spec);

@@ -29,9 +29,18 @@ TEST(NewestCachedBuild, IsTheOneAddedLastForThisMachine) {
   const EngineSpec& spec = *FindEngine("redis");
   EXPECT_FALSE(NewestCachedBuild(root.path(), spec));
 
-  // Older, installed long ago; another architecture's; a staged copy that never finished.
+  // Older, installed long ago; another architecture's; a staged copy that never finished; a
+  // download nobody verified (an older manifest calls it a release), newer.
   FakeEntry(root / "redis" / "6.0.0-x86_64", "redis-server", *redis,
-            {{"arch", "x86_64"}, {"origin", "release"}, {"installed_at", "2020-01-01T00:00:00Z"}});
+            {{"arch", "x86_64"},
+             {"origin", "release"},
+             {"checksum", "verified"},
+             {"installed_at", "2020-01-01T00:00:00Z"}});
+  FakeEntry(root / "redis" / "7.0.0-x86_64", "redis-server", *redis,
+            {{"arch", "x86_64"},
+             {"origin", "release"},
+             {"checksum", "recorded"},
+             {"installed_at", "2021-01-01T00:00:00Z"}});
   FakeEntry(root / "redis" / "9.9.9-aarch64", "redis-server", *redis,
             {{"arch", "aarch64"}, {"origin", "release"}, {"installed_at", "2099-01-01T00:00:00Z"}});
   FakeEntry(root / "redis" / ".stage-add.abcdef", "redis-server", *redis,

@@ -41,7 +41,7 @@ core::Result<state::EngineInstall> UseCachedBuild(hosts::Host& host,
   const std::string binary = (entry.dir / spec.program).string();
   auto version = engines::ProbeVersion(host, binary, spec);
   if (!version) return tl::unexpected(version.error());
-  const std::string origin = entry.manifest.value("origin", "release");
+  const std::string origin = engines::CachedOrigin(entry.manifest);
   core::Notef("{}: \"{}\" is not on PATH: using {} from the engine cache ({}{})", spec.name,
               spec.program, entry.dir.string(), origin,
               origin == "local" ? ", added from " + entry.manifest.value("source_path", "?") : "");

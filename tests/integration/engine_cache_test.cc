@@ -115,12 +115,15 @@ TEST_F(EngineCache, RunsInstallTheVersionTheyAreGiven) {
   ASSERT_EQ(r.code, 0) << r.err;
   const json first = EngineOf(dfb, "r1", "valkey");
 
-  // An engine the run leaves out keeps its version.
+  // An engine the run leaves out keeps its version; its other flags are said to be ignored too.
   r = dfb.Run(Concat({"run", "--id", "r1", "--engines", "redis", "--valkey_version",
-                      server.Url("valkey-b.tar.gz")},
+                      server.Url("valkey-b.tar.gz"), "--valkey_shards", "3"},
                      kSmallRun));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("--valkey_version ignored: valkey is not among the engines of this run"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--valkey_shards ignored: valkey is not among the engines of this run"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(server.Downloads("valkey-b.tar.gz"), 0);
@@ -163,6 +166,39 @@ TEST_F(EngineCache, TagsResolveAgainstTheMirror) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("no published checksum"), std::string::npos) << r.err;
   EXPECT_EQ(dfb.CacheEntries("valkey"), std::vector<std::string>{"8.1.0-x86_64"});
+}
+
+// An archive with no published checksum is a download, not a release: recorded so, reused only
+// when its version is asked for again (and said to be unverified then), never picked as the
+// newest cached build for a setup that names no version.
+TEST_F(EngineCache, AnUnverifiedDownloadIsRecordedAsOneAndNeverPickedSilently) {
+  ReleaseServer server;
+  MakeRelease(server, "valkey-u.tar.gz", "valkey-u", "valkey-server", /*checksum=*/false);
+  DfbenchRunner dfb("cache-unverified");
+  const std::string url = server.Url("valkey-u.tar.gz");
+  auto r = dfb.Run({"setup", "--id", "u1", "--engines", "valkey", "--valkey_version", url});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("no published checksum"), std::string::npos) << r.err;
+  EXPECT_EQ(dfb.State("u1")["engines"][0]["origin"], "download");
+  r = dfb.Run({"cache", "list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("download"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("release"), std::string::npos) << r.out;
+  dfb.RunOk({"destroy", "--id", "u1", "--yes"});
+
+  r = dfb.Run({"setup", "--id", "u2", "--engines", "valkey", "--valkey_version", url});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(server.Downloads("valkey-u.tar.gz"), 1);
+  EXPECT_NE(r.err.find("(downloaded from " + url + " with no published checksum to verify it)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(dfb.State("u2")["engines"][0]["origin"], "download");
+  dfb.RunOk({"destroy", "--id", "u2", "--yes"});
+
+  if (core::FindOnPath("valkey-server")) GTEST_SKIP() << "valkey-server is on PATH here";
+  r = dfb.Run({"setup", "--id", "u3", "--engines", "valkey"});
+  EXPECT_NE(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("from the engine cache"), std::string::npos) << r.err;
 }
 
 // quickstart fetches an engine that is not installed (its latest release) where the mirror has

@@ -78,6 +78,18 @@ core::Status CheckPasswordsStayPrivate(const drivers::Driver& driver,
   return core::Ok();
 }
 
+// A note for each flag that shapes how an engine starts, given for an engine the run leaves out
+// (`--valkey_shards 3 --engines redis`), as for --<engine>_version.
+void NoteFlagsOfOtherEngines(const std::vector<const engines::EngineSpec*>& engines,
+                             const engines::Tuning& tuning) {
+  for (const engines::EngineSpec& other : engines::KnownEngines()) {
+    if (std::find(engines.begin(), engines.end(), &other) != engines.end()) continue;
+    if (const std::string flag = engines::StartingFlagOf(other, tuning); !flag.empty()) {
+      core::Notef("{} ignored: {} is not among the engines of this run", flag, other.name);
+    }
+  }
+}
+
 }  // namespace
 
 core::Status BenchSession::PrepareRun(drivers::Driver& driver,
@@ -105,6 +117,7 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
     }
   }
   if (auto st = CheckPasswordsStayPrivate(driver, engines, fleet_, tuning); !st) return st;
+  NoteFlagsOfOtherEngines(engines, tuning);
   if (tuning.tls) {
     core::Note("equipping the hosts with the setup's TLS certificates");
     if (auto st = providers::EquipTls(setup_, &fleet_); !st) return st;
