@@ -142,6 +142,7 @@ Json ConfigurationJson(const Config& c) {
   j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
   // Never the password itself; the user is no secret.
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
+  j["select-db"] = c.select_db;
   j["print-percentiles"] = [&] {
     std::string s;
     for (double p : c.percentiles) {

@@ -124,9 +124,14 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
   json j = json::parse(ReportJson(SampleReport(config), config));
   for (const char* key : {"server", "port", "protocol", "clients", "threads", "test_time",
                           "requests", "ratio", "pipeline", "data_size", "key_prefix", "key_minimum",
-                          "key_maximum", "key_pattern", "run_count"}) {
+                          "key_maximum", "key_pattern", "run_count", "select-db"}) {
     EXPECT_TRUE(j["configuration"].contains(key)) << key;
   }
+  EXPECT_EQ(j["configuration"]["select-db"], 0);
+  Options in_db5;
+  in_db5.select_db = 5;
+  Config db5 = *ParseOptions(in_db5);
+  EXPECT_EQ(json::parse(ReportJson(SampleReport(db5), db5))["configuration"]["select-db"], 5);
   EXPECT_EQ(j["configuration"]["ratio"], "1:10");
   EXPECT_EQ(j["configuration"]["key_pattern"], "R:R");
   EXPECT_EQ(j["run information"]["Requests per client"], 10000);
