@@ -7,9 +7,12 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <chrono>
+#include <ctime>
 #include <memory>
 
 #include "core/files.h"
+#include "core/log.h"
 
 namespace dfbench::providers {
 namespace {
@@ -95,10 +98,60 @@ core::Status WritePem(const fs::path& path, EVP_PKEY* key, X509* cert) {
                                key != nullptr ? 0600 : 0644);
 }
 
+// The PEM certificate in `path` (read as every input is: a regular file of bounded size).
+Cert ReadCert(const fs::path& path) {
+  auto text = core::ReadFile(path);
+  if (!text) return {nullptr, &X509_free};
+  std::unique_ptr<BIO, int (*)(BIO*)> bio(
+      BIO_new_mem_buf(text->data(), static_cast<int>(text->size())), &BIO_free);
+  return {bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr, &X509_free};
+}
+
+Key ReadKey(const fs::path& path) {
+  auto text = core::ReadFile(path);
+  if (!text) return {nullptr, &EVP_PKEY_free};
+  std::unique_ptr<BIO, int (*)(BIO*)> bio(
+      BIO_new_mem_buf(text->data(), static_cast<int>(text->size())), &BIO_free);
+  return {bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr,
+          &EVP_PKEY_free};
+}
+
+// Why the certificates in `files` cannot serve at `now` (unreadable, not yet or no longer
+// valid, a key that is not its certificate's, not signed by the CA); "" when they can.
+std::string Unusable(const SetupCertificates& files, std::time_t now) {
+  const Cert ca = ReadCert(files.ca_cert);
+  if (!ca) return files.ca_cert.string() + " is not a PEM certificate";
+  EVP_PKEY* ca_public = X509_get0_pubkey(ca.get());
+  for (const auto& [cert_path, key_path] : {std::pair{files.server_cert, files.server_key},
+                                            std::pair{files.client_cert, files.client_key}}) {
+    const Cert cert = ReadCert(cert_path);
+    if (!cert) return cert_path.string() + " is not a PEM certificate";
+    const Key key = ReadKey(key_path);
+    if (!key || X509_check_private_key(cert.get(), key.get()) != 1) {
+      return key_path.string() + " is not the key of " + cert_path.filename().string();
+    }
+    if (ca_public == nullptr || X509_verify(cert.get(), ca_public) != 1) {
+      return cert_path.string() + " is not signed by " + files.ca_cert.filename().string();
+    }
+  }
+  for (const fs::path& path : {files.ca_cert, files.server_cert, files.client_cert}) {
+    const Cert cert = ReadCert(path);
+    if (X509_cmp_time(X509_get0_notBefore(cert.get()), &now) >= 0) {
+      return path.string() + " is not valid yet";
+    }
+    if (X509_cmp_time(X509_get0_notAfter(cert.get()), &now) <= 0) {
+      return path.string() + " has expired or expires within a day";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 core::Result<SetupCertificates> EnsureSetupCertificates(
-    const fs::path& dir, const std::vector<std::string>& server_names) {
+    const fs::path& dir, const std::vector<std::string>& server_names,
+    std::chrono::system_clock::time_point now) {
+  using namespace std::chrono_literals;
   const SetupCertificates files{.ca_cert = dir / "ca.crt",
                                 .server_cert = dir / "server.crt",
                                 .server_key = dir / "server.key",
@@ -109,7 +162,12 @@ core::Result<SetupCertificates> EnsureSetupCertificates(
        {files.ca_cert, files.server_cert, files.server_key, files.client_cert, files.client_key}) {
     all = all && fs::exists(f);
   }
-  if (all) return files;
+  if (all) {
+    // A day's margin: a certificate that lapses during the run fails it as surely.
+    const std::string why = Unusable(files, std::chrono::system_clock::to_time_t(now + 24h));
+    if (why.empty()) return files;
+    core::Notef("TLS certificates: {}; making the setup's certificates again", why);
+  }
   if (server_names.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "TLS certificates: no server name or address");
   }

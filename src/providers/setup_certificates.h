@@ -5,6 +5,7 @@
 // directory, keys readable by the owner only; made once, kept with the setup.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,9 +19,11 @@ struct SetupCertificates {
 };
 
 // The certificates under `dir`: made there (P-256 keys, valid for ten years) unless all are
-// there already. `server_names` are IP addresses or DNS names (at least one).
-// kEnvironment when OpenSSL or the files fail.
+// there already and serve for a day from `now` (readable, valid, each key its certificate's,
+// signed by the CA); otherwise made again, with a line saying why. `server_names` are IP
+// addresses or DNS names (at least one). kEnvironment when OpenSSL or the files fail.
 core::Result<SetupCertificates> EnsureSetupCertificates(
-    const std::filesystem::path& dir, const std::vector<std::string>& server_names);
+    const std::filesystem::path& dir, const std::vector<std::string>& server_names,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 }  // namespace dfbench::providers

@@ -65,5 +65,45 @@ TEST(SetupCertificates, MadeOnceThenKept) {
   EXPECT_EQ(EnsureSetupCertificates(dir / "none", {}).error().kind, core::ErrorKind::kUsage);
 }
 
+// Certificates that could not serve are made again at once, rather than found out by a server
+// that will not start or clients that cannot connect: expired, within a day of expiring,
+// unreadable, a key that is not its certificate's, a certificate another CA signed.
+TEST(SetupCertificates, WhatCannotServeIsMadeAgain) {
+  using std::chrono::system_clock;
+  testing::ScopedTempDir dir("setup-certs-again");
+  const auto made = EnsureSetupCertificates(dir.path(), {"10.0.0.5"});
+  ASSERT_TRUE(made) << made.error().message;
+  std::string ca = core::ReadFile(made->ca_cert).value_or("");
+  auto renewed = [&](system_clock::time_point now) {
+    auto again = EnsureSetupCertificates(dir.path(), {"10.0.0.5"}, now);
+    EXPECT_TRUE(again) << again.error().message;
+    std::string now_ca = core::ReadFile(made->ca_cert).value_or("");
+    const bool changed = now_ca != ca;
+    ca = now_ca;
+    return changed;
+  };
+  const auto ten_years = std::chrono::hours(24 * 365 * 10);
+  EXPECT_FALSE(renewed(system_clock::now() + ten_years - std::chrono::hours(48)));
+  EXPECT_TRUE(renewed(system_clock::now() + ten_years - std::chrono::hours(12)));
+  EXPECT_TRUE(renewed(system_clock::now() + ten_years + std::chrono::hours(24 * 365)));
+  EXPECT_FALSE(renewed(system_clock::now()));
+
+  ASSERT_TRUE(core::WriteFileAtomic(made->server_cert, "not a certificate\n"));
+  EXPECT_TRUE(renewed(system_clock::now()));
+  ASSERT_TRUE(core::WriteFileAtomic(made->server_key,
+                                    core::ReadFile(made->client_key).value_or(""), 0600));
+  EXPECT_TRUE(renewed(system_clock::now()));
+  // A server certificate of another setup's CA.
+  testing::ScopedTempDir other("setup-certs-other");
+  const auto foreign = EnsureSetupCertificates(other.path(), {"10.0.0.5"});
+  ASSERT_TRUE(foreign);
+  ASSERT_TRUE(core::WriteFileAtomic(made->server_cert,
+                                    core::ReadFile(foreign->server_cert).value_or("")));
+  ASSERT_TRUE(core::WriteFileAtomic(made->server_key,
+                                    core::ReadFile(foreign->server_key).value_or(""), 0600));
+  EXPECT_TRUE(renewed(system_clock::now()));
+  EXPECT_FALSE(renewed(system_clock::now()));
+}
+
 }  // namespace
 }  // namespace dfbench::providers
