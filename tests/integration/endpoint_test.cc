@@ -279,6 +279,36 @@ TEST(EndpointDatabase, TheUrlsDatabaseGetsTheRunAndNothingElseIsTouched) {
   }
 }
 
+// A password the server no longer takes is the environment's fault, on every command that meets
+// the endpoint: exit 5, one line, the password never shown.
+TEST(EndpointPassword, APasswordTheServerRefusesExits5OnEveryCommand) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  auto client = server->Client();
+  ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "first-pw"}));
+  DfbenchRunner dfb("endpoint-password");
+  ScopedEnv password(kPasswordEnv, "first-pw");
+  dfb.RunOk({"setup", "--id", "pw", "--endpoint",
+             "redis=redis://127.0.0.1:" + std::to_string(server->port()), "--password-env",
+             kPasswordEnv});
+  ASSERT_TRUE(client.Command({"AUTH", "first-pw"}));
+  ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "second-pw"}));
+  const std::vector<std::vector<std::string>> commands = {
+      With({"run", "--id", "pw", "--memtier-requests", "100", "--trials", "1"}, kSmallRun),
+      With({"run-commands", "--id", "pw", "--command", "SET", "--test-time", "1", "--trials", "1"},
+           kSmallRun),
+      With({"sweep", "--id", "pw", "--slo", "p99<=1s"}, kSmallRun),
+      {"loadgen", "-u", "redis://:first-pw@127.0.0.1:" + std::to_string(server->port()), "-n",
+       "10"}};
+  for (const auto& args : commands) {
+    const CliResult r = dfb.Run(args);
+    EXPECT_EQ(r.code, 5) << args[0] << "\n" << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << args[0] << "\n" << r.err;
+    EXPECT_NE(r.err.find("WRONGPASS"), std::string::npos) << args[0] << "\n" << r.err;
+    EXPECT_EQ(r.err.find("first-pw"), std::string::npos) << r.err;
+  }
+}
+
 // A dry run meets each endpoint as setup does (read-only) and refuses what setup refuses, with
 // setup's exit code, leaving no file behind.
 TEST(EndpointDryRun, RefusesWhatSetupRefusesAndCreatesNothing) {
