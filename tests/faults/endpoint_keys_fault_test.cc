@@ -1,17 +1,24 @@
-// A server others use keeps its data: on an endpoint without --allow-flush, every command a run
-// would send is checked against the server's own key map before the first request; the run's
-// prefix is recorded first, so a killed run's keys are removed by the next command or destroy;
-// and a removal the server refuses falls back (DEL, KEYS) or fails the run, saying what it left.
-// The user's keys (strings and hashes, in databases 0 and 5) are compared byte for byte (DUMP)
-// before and after each command.
+// A server others use keeps its data: a redis-server holding the user's own keys (strings and
+// hashes, in databases 0 and 5, compared byte for byte with DUMP) goes through every benchmark
+// command that accepts an endpoint setup (with dfbench's own load and a --command-template
+// writing under the run's key), through the commands that refuse one, and through faults:
+// dfbench killed mid-run (SIGKILL), the server killed and restarted on its port mid-run, and
+// UNLINK, SCAN, INFO or DEL renamed. After each, the user's keys are as they were and no key of
+// the run is left, or the run failed non-zero with the prefix and count it left on record (then
+// the next command or destroy removes them). A template that would reach beyond the run's keys
+// is refused before the first request, and `destroy --force` forgets a prefix whose server is
+// gone, saying what may be left where.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <map>
+#include <ostream>
 #include <thread>
 
 #include "dfbench_runner.h"
 #include "protocol/server_endpoint.h"
+#include "support/test_data.h"
 #include "support/test_server.h"
 #include "support/testbed_engines.h"
 
@@ -24,11 +31,84 @@ using nlohmann::json;
 using Snapshot = std::map<std::string, std::string>;
 
 constexpr const char* kRunPattern = "dfbench:*";
+constexpr const char* kRunPrefix = "dfbench:shared:";
+constexpr const char* kEndpointUrl = "URL";  // stands for the endpoint's in a command's arguments
+
+// The setup every command but quickstart runs on, and its small loads (CI has two CPUs).
+const std::vector<std::string> kOnShared = {"--id",       "shared", "--engines", "redis",
+                                            "--cooldown", "0s",     "--output",  "json"};
+const std::vector<std::string> kMemtierLoad = {"--memtier-threads", "1", "--memtier-clients", "2"};
+const std::vector<std::string> kSmallRun = {"--memtier-requests", "200", "--warmup-requests", "0",
+                                            "--trials",           "1"};
+const std::vector<std::string> kSmallCommandRun = {"--key-maximum", "100", "--test-time", "1",
+                                                   "--warmup-time", "0",   "--trials",    "1"};
+const std::vector<std::string> kSmallSweepRun = {
+    "--slo",       "p99<=1us", "--memtier-pipeline", "4", "--key-maximum", "2000",
+    "--step-time", "1s",       "--confirm",          "0"};
+
+// A benchmark command run against the server of the user's data.
+struct EndpointCommand {
+  std::string name;  // the test's name for it
+  std::vector<std::string> args;
+  bool refused = false;     // refuses an endpoint setup: exit 2, nothing sent
+  bool dfly_bench = false;  // drives dfly_bench: skipped, saying so, without it
+  std::string own_setup;    // a setup of its own it makes and destroys (quickstart)
+};
+
+// gtest shows a parameter by its name.
+void PrintTo(const EndpointCommand& command, std::ostream* out) {
+  *out << command.name;
+}
+
+std::vector<EndpointCommand> EndpointCommands() {
+  const auto run_commands =
+      Concat(Concat({"run-commands"}, kOnShared), Concat(kMemtierLoad, kSmallCommandRun));
+  const auto run_commands_dfly =
+      Concat(Concat({"run-commands-dfly"}, kOnShared),
+             Concat({"--dfly-bench-binary", DflyBenchBinary().string(), "--dfly-bench-threads", "1",
+                     "--dfly-bench-conns", "2"},
+                    kSmallCommandRun));
+  const std::vector<std::string> tmpl = {"--command-template", "HSET __key__ f __data__"};
+  return {
+      {.name = "Run", .args = Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun))},
+      {.name = "RunCommands", .args = Concat(run_commands, {"--command", "SET"})},
+      {.name = "RunCommandsTemplate", .args = Concat(run_commands, tmpl)},
+      {.name = "RunCommandsDfly",
+       .args = Concat(run_commands_dfly, {"--command", "SET"}),
+       .dfly_bench = true},
+      {.name = "RunCommandsDflyTemplate",
+       .args = Concat(run_commands_dfly, tmpl),
+       .dfly_bench = true},
+      {.name = "Sweep",
+       .args = Concat(Concat({"sweep"}, kOnShared), Concat(kMemtierLoad, kSmallSweepRun))},
+      {.name = "Quickstart",
+       .args = Concat(
+           Concat({"quickstart", "--id", "qs", "--endpoint", std::string("redis=") + kEndpointUrl,
+                   "--engines", "redis", "--cooldown", "0s", "--output", "json"},
+                  kMemtierLoad),
+           kSmallRun),
+       .own_setup = "qs"},
+      {.name = "RunMemory",
+       .args = Concat(Concat({"run-memory"}, kOnShared), {"--snapshot", "none"}),
+       .refused = true},
+      {.name = "RunReplication",
+       .args = {"run-replication", "--id", "shared", "--engines", "redis"},
+       .refused = true},
+  };
+}
 
 class EndpointKeysTest : public ::testing::Test {
  protected:
-  // A redis-server with `extra_args`, holding the user's own keys, and a setup of it.
-  void StartWithUserData(const std::vector<std::string>& extra_args = {}) {
+  // A redis-server with `extra_args`, holding the user's own keys, and a setup of it. `persist`:
+  // the server keeps its data in an append-only file of a directory of the test's, so that it
+  // comes back with it when restarted on its port (RestartServer).
+  void StartWithUserData(std::vector<std::string> extra_args = {}, bool persist = false) {
+    if (persist) {
+      data_dir_.emplace("endpoint-keys-data");
+      extra_args.insert(extra_args.end(), {"--dir", data_dir_->path().string(), "--appendonly",
+                                           "yes", "--appendfsync", "always"});
+    }
+    server_args_ = extra_args;
     auto server = TestServer::StartRedis(extra_args);
     ASSERT_TRUE(server) << server.error().message;
     server_.emplace(std::move(*server));
@@ -43,11 +123,30 @@ class EndpointKeysTest : public ::testing::Test {
     }
     before_ = Snapshot_();
     ASSERT_EQ(before_.size(), 200u);
-    ASSERT_NO_FATAL_FAILURE(
-        dfb_.RunOk({"setup", "--id", "shared", "--endpoint", "redis=redis://127.0.0.1:" + Port()}));
+    ASSERT_NO_FATAL_FAILURE(dfb_.RunOk({"setup", "--id", "shared", "--endpoint", Url()}));
+  }
+
+  // Kills the server (SIGKILL) and starts it again on its port, with its data.
+  void RestartServer() {
+    const int port = server_->port();
+    server_->Stop();
+    auto server = TestServer::StartRedisOn(port, server_args_);
+    ASSERT_TRUE(server) << server.error().message;
+    server_.emplace(std::move(*server));
   }
 
   std::string Port() const { return std::to_string(server_->port()); }
+  std::string Url() const { return "redis=redis://127.0.0.1:" + Port(); }
+
+  // `args` with the endpoint's URL in place of kEndpointUrl.
+  std::vector<std::string> AtTheEndpoint(std::vector<std::string> args) const {
+    for (auto& arg : args) {
+      if (const size_t at = arg.find(kEndpointUrl); at != std::string::npos) {
+        arg = arg.substr(0, at) + "redis://127.0.0.1:" + Port();
+      }
+    }
+    return args;
+  }
 
   Snapshot Snapshot_() const {
     Snapshot all;
@@ -67,7 +166,8 @@ class EndpointKeysTest : public ::testing::Test {
     return all;
   }
 
-  // The keys of runs on the server (the renamed KEYS of a test is asked under its own name).
+  // The keys of runs on the server, in database 0 (the renamed KEYS of a test is asked under
+  // its own name).
   size_t RunKeys(const std::string& keys_command = "KEYS") const {
     auto reply = server_->Client().Command({keys_command, kRunPattern});
     EXPECT_TRUE(reply && !reply->is_error()) << (reply ? reply->str : reply.error().message);
@@ -86,52 +186,123 @@ class EndpointKeysTest : public ::testing::Test {
     EXPECT_EQ(RecordedRunKeys(), json::array()) << "after " << after;
   }
 
-  std::vector<std::string> Small(std::vector<std::string> args) const {
-    args.insert(args.end(), {"--id", "shared", "--engines", "redis", "--memtier-threads", "1",
-                             "--memtier-clients", "2", "--cooldown", "0s", "--output", "json"});
-    return args;
-  }
-  std::vector<std::string> SmallRun() const {
-    return Small({"run", "--memtier-requests", "200", "--warmup-requests", "0", "--trials", "1"});
-  }
-  std::vector<std::string> SmallCommands(const std::vector<std::string>& command) const {
-    auto args = Small({"run-commands", "--key-maximum", "100", "--test-time", "1", "--warmup-time",
-                       "0", "--trials", "1"});
-    args.insert(args.end(), command.begin(), command.end());
-    return args;
+  // After a run through a fault, ended with `status`: the user's keys are as they were, and
+  // either the run succeeded and left nothing, or it failed non-zero (its trial cut short, say)
+  // and every key it left is under a prefix on record, which the next run then removes.
+  void ExpectKeptAndCleanedOrRecorded(const core::ExitStatus& status, const std::string& after) {
+    EXPECT_EQ(status.signal, 0) << after;
+    EXPECT_EQ(Snapshot_(), before_) << "after " << after;
+    if (status.code == 0) {
+      ExpectUntouchedAndClean(after);
+      return;
+    }
+    std::vector<std::string> prefixes;
+    for (const json& run : RecordedRunKeys()) {
+      prefixes.push_back(run["prefix"].get<std::string>());
+      EXPECT_EQ(prefixes.back().rfind(kRunPrefix, 0), 0u) << prefixes.back();
+    }
+    auto left = server_->Client().Command({"KEYS", kRunPattern});
+    ASSERT_TRUE(left);
+    for (const auto& key : left->elements) {
+      EXPECT_TRUE(std::any_of(prefixes.begin(), prefixes.end(),
+                              [&](const std::string& p) { return key.str.rfind(p, 0) == 0; }))
+          << after << ": " << key.str << " is under no recorded prefix\n"
+          << dfb_.BackgroundErrTail();
+    }
+    auto next = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
+    EXPECT_EQ(next.code, 0) << next.err;
+    ExpectUntouchedAndClean("the run after " + after);
   }
 
-  // Starts a long run in the background and kills it (SIGKILL) once its keys are on the server.
-  void KillARunMidway() {
-    core::Process run = dfb_.Start(Small(
-        {"run", "--memtier-requests", "100000000", "--warmup-requests", "0", "--trials", "1"}));
+  // Starts `args` in the background and waits until `at_least` keys of the run are on the
+  // server.
+  core::Process StartAndWaitForKeys(const std::vector<std::string>& args, size_t at_least) {
+    core::Process run = dfb_.Start(args);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (RunKeys() < 100 && std::chrono::steady_clock::now() < deadline) {
+    while (RunKeys() < at_least && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    ASSERT_GE(RunKeys(), 100u) << dfb_.BackgroundErrTail();
+    EXPECT_GE(RunKeys(), at_least) << dfb_.BackgroundErrTail();
+    return run;
+  }
+
+  // Starts `args` (a long run) in the background and kills it (SIGKILL) once its keys are on
+  // the server; the setup then records their prefix.
+  void KillMidway(const std::vector<std::string>& args) {
+    core::Process run = StartAndWaitForKeys(args, 50);
+    ASSERT_FALSE(HasFailure());
     run.Signal(SIGKILL);
     ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
     // The kill leaves its keys, and the setup knows their prefix.
-    EXPECT_GE(RunKeys(), 100u);
+    EXPECT_GE(RunKeys(), 50u);
     const json recorded = RecordedRunKeys();
     ASSERT_EQ(recorded.size(), 1u) << recorded;
-    EXPECT_EQ(recorded[0]["prefix"].get<std::string>().rfind("dfbench:shared:", 0), 0u);
+    EXPECT_EQ(recorded[0]["prefix"].get<std::string>().rfind(kRunPrefix, 0), 0u);
+  }
+  void KillARunMidway() {
+    KillMidway(Concat(Concat({"run"}, kOnShared),
+                      Concat(kMemtierLoad, {"--memtier-requests", "100000000", "--warmup-requests",
+                                            "0", "--trials", "1"})));
+  }
+
+  std::vector<std::string> SmallCommands(const std::vector<std::string>& command) const {
+    return Concat(
+        Concat(Concat({"run-commands"}, kOnShared), Concat(kMemtierLoad, kSmallCommandRun)),
+        command);
   }
 
   DfbenchRunner dfb_{"endpoint-keys"};
+  std::optional<ScopedTempDir> data_dir_;
+  std::vector<std::string> server_args_;
   std::optional<TestServer> server_;
   Snapshot before_;
 };
 
-TEST_F(EndpointKeysTest, RunsKeepTheUsersDataAndLeaveNoKey) {
-  ASSERT_NO_FATAL_FAILURE(StartWithUserData());
-  auto run = dfb_.Run(SmallRun());
-  const json out = SucceededJson(run);
-  ASSERT_TRUE(out.contains("engines")) << run.err;
-  EXPECT_GT(out["engines"][0]["trials"][0]["ops"].get<uint64_t>(), 0u);
-  ExpectUntouchedAndClean("run");
+// Each benchmark command that accepts an endpoint setup, and each that refuses one.
+class EndpointCommandTest : public EndpointKeysTest,
+                            public ::testing::WithParamInterface<EndpointCommand> {
+ protected:
+  // Runs the command on a server started with `server_args` and checks that it kept the user's
+  // data and left no key (a refusing command: exit 2 in one line, before any request).
+  void RunKeepsTheUsersData(const std::vector<std::string>& server_args) {
+    const EndpointCommand& command = GetParam();
+    if (command.dfly_bench) {
+      if (auto why = DflyBenchSkipReason(); !why.empty()) GTEST_SKIP() << why;
+    }
+    ASSERT_NO_FATAL_FAILURE(StartWithUserData(server_args));
+    auto r = dfb_.Run(AtTheEndpoint(command.args));
+    if (command.refused) {
+      EXPECT_EQ(r.code, 2) << r.err;
+      EXPECT_EQ(CountLines(r.err), 1) << r.err;
+      EXPECT_NE(r.err.find("which an endpoint setup never does"), std::string::npos) << r.err;
+      EXPECT_EQ(dfb_.State("shared")["status"], "ready");
+    } else {
+      const json out = SucceededJson(r);
+      EXPECT_EQ(out.value("status", ""), "completed") << r.out;
+      if (!command.own_setup.empty()) {
+        EXPECT_EQ(dfb_.State(command.own_setup)["status"], "destroyed");
+      }
+    }
+    ExpectUntouchedAndClean(command.name);
+  }
+};
 
+TEST_P(EndpointCommandTest, KeepsTheUsersDataAndLeavesNoKey) {
+  RunKeepsTheUsersData({});
+}
+
+// UNLINK and SCAN renamed: the cleanup falls back to DEL and KEYS. INFO renamed: the version is
+// unknown and the server's own operation count cannot be read, neither fatal.
+TEST_P(EndpointCommandTest, KeepsTheUsersDataWithUnlinkScanAndInfoRenamed) {
+  RunKeepsTheUsersData({"--rename-command", "UNLINK", "", "--rename-command", "SCAN", "",
+                        "--rename-command", "INFO", ""});
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCommand, EndpointCommandTest, ::testing::ValuesIn(EndpointCommands()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST_F(EndpointKeysTest, RunCommandsKeepsTheUsersDataWhateverItsCommand) {
+  ASSERT_NO_FATAL_FAILURE(StartWithUserData());
   for (const auto& command :
        std::vector<std::vector<std::string>>{{"--command", "GET"},
                                              {"--command", "HSET"},
@@ -201,7 +372,7 @@ TEST_F(EndpointKeysTest, ATemplateTheServerCannotCheckIsRefused) {
       << refused.err;
   EXPECT_NE(refused.err.find("a setup made with --allow-flush"), std::string::npos) << refused.err;
   // dfbench's own commands need no check: their only key is the run's.
-  auto run = dfb_.Run(SmallRun());
+  auto run = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
   EXPECT_EQ(run.code, 0) << run.err;
   ExpectUntouchedAndClean("run");
 }
@@ -217,7 +388,7 @@ TEST_F(EndpointKeysTest, AKilledRunsKeysAreRemovedByTheNextCommandAndByDestroy) 
             std::string::npos)
       << info.out;
   // The next run finds the dead one, removes its keys and forgets its prefix.
-  auto next = dfb_.Run(SmallRun());
+  auto next = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
   EXPECT_EQ(next.code, 0) << next.err;
   EXPECT_NE(next.err.find("died while benchmarking"), std::string::npos) << next.err;
   ExpectUntouchedAndClean("the run after the killed one");
@@ -229,11 +400,58 @@ TEST_F(EndpointKeysTest, AKilledRunsKeysAreRemovedByTheNextCommandAndByDestroy) 
   EXPECT_EQ(RunKeys(), 0u);
 }
 
+TEST_F(EndpointKeysTest, AKilledRunCommandsOrSweepsKeysAreRemovedByTheNextCommandAndByDestroy) {
+  ASSERT_NO_FATAL_FAILURE(StartWithUserData());
+  // run-commands killed: the next run-commands removes its keys.
+  ASSERT_NO_FATAL_FAILURE(
+      KillMidway(Concat(Concat(Concat({"run-commands"}, kOnShared), kMemtierLoad),
+                        {"--key-maximum", "1000", "--test-time", "600", "--warmup-time", "0",
+                         "--trials", "1", "--command-template", "HSET __key__ f __data__"})));
+  auto next = dfb_.Run(SmallCommands({"--command", "SET"}));
+  EXPECT_EQ(next.code, 0) << next.err;
+  EXPECT_NE(next.err.find("died while benchmarking"), std::string::npos) << next.err;
+  ExpectUntouchedAndClean("the run-commands after the killed one");
+
+  // sweep killed (an objective every step meets, so it goes on): destroy removes its keys.
+  ASSERT_NO_FATAL_FAILURE(KillMidway(Concat(
+      Concat(Concat({"sweep"}, kOnShared), kMemtierLoad),
+      {"--slo", "p99<=10s", "--key-maximum", "2000", "--step-time", "1s", "--confirm", "0"})));
+  auto destroyed = dfb_.Run({"destroy", "--id", "shared"});
+  EXPECT_EQ(destroyed.code, 0) << destroyed.err;
+  EXPECT_EQ(dfb_.State("shared")["status"], "destroyed");
+  EXPECT_EQ(Snapshot_(), before_);
+  EXPECT_EQ(RunKeys(), 0u);
+}
+
+// The server killed (SIGKILL) and restarted on its port while a run writes: its append-only file
+// brings back the user's keys and the run's written so far. The run either removes its keys or
+// fails non-zero with their prefix on record.
+TEST_F(EndpointKeysTest, AServerKilledAndRestartedMidRunKeepsTheUsersData) {
+  ASSERT_NO_FATAL_FAILURE(StartWithUserData({}, /*persist=*/true));
+  const std::vector<std::string> three_seconds = {"--test-time", "3",        "--warmup-time",
+                                                  "0",           "--trials", "1"};
+  for (const auto& [name, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"run", Concat(Concat(Concat({"run"}, kOnShared), kMemtierLoad),
+                          {"--test-time", "3", "--warmup-requests", "0", "--trials", "1"})},
+           {"run-commands",
+            Concat(Concat(Concat({"run-commands"}, kOnShared), kMemtierLoad),
+                   Concat(three_seconds, {"--key-maximum", "1000", "--command-template",
+                                          "HSET __key__ f __data__"}))},
+           {"sweep", Concat(Concat(Concat({"sweep"}, kOnShared), kMemtierLoad), kSmallSweepRun)}}) {
+    core::Process run = StartAndWaitForKeys(args, 50);
+    ASSERT_FALSE(HasFailure()) << name;
+    ASSERT_NO_FATAL_FAILURE(RestartServer());
+    const auto status = run.WaitFor(std::chrono::seconds(120));
+    ASSERT_TRUE(status) << name << " did not end\n" << dfb_.BackgroundErrTail();
+    ASSERT_NO_FATAL_FAILURE(ExpectKeptAndCleanedOrRecorded(*status, name + " through a restart"));
+  }
+}
+
 TEST_F(EndpointKeysTest, RemovalFallsBackToDelAndKeysWhereUnlinkAndScanAreRenamed) {
   ASSERT_NO_FATAL_FAILURE(
       StartWithUserData({"--rename-command", "UNLINK", "", "--rename-command", "SCAN", ""}));
   const uint64_t keys_asked = server_->Calls("keys");
-  auto run = dfb_.Run(SmallRun());
+  auto run = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
   const json out = SucceededJson(run);
   ASSERT_TRUE(out.contains("engines")) << run.err;
   EXPECT_GT(server_->Calls("del"), 0u);
@@ -241,16 +459,21 @@ TEST_F(EndpointKeysTest, RemovalFallsBackToDelAndKeysWhereUnlinkAndScanAreRename
   auto commands = dfb_.Run(SmallCommands({"--command", "LPOP"}));
   EXPECT_EQ(commands.code, 0) << commands.err;
   ExpectUntouchedAndClean("runs with UNLINK and SCAN renamed");
+  // A killed run's keys too, by the next command.
+  ASSERT_NO_FATAL_FAILURE(KillARunMidway());
+  auto next = dfb_.Run(SmallCommands({"--command", "SET"}));
+  EXPECT_EQ(next.code, 0) << next.err;
+  ExpectUntouchedAndClean("the run after the killed one, with UNLINK and SCAN renamed");
 }
 
 TEST_F(EndpointKeysTest, ARemovalTheServerRefusesFailsTheRunAndIsRecorded) {
   ASSERT_NO_FATAL_FAILURE(
       StartWithUserData({"--rename-command", "UNLINK", "", "--rename-command", "DEL", ""}));
-  auto run = dfb_.Run(SmallRun());
+  auto run = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
   EXPECT_EQ(run.code, 1) << run.err;
   const size_t left = RunKeys();
   ASSERT_GT(left, 0u);
-  const std::string said = std::to_string(left) + " key(s) of the run left under \"dfbench:shared:";
+  const std::string said = std::to_string(left) + " key(s) of the run left under \"" + kRunPrefix;
   EXPECT_NE(run.err.find(said), std::string::npos) << run.err;
   const json out = json::parse(run.out, nullptr, false);
   ASSERT_TRUE(out.is_object()) << run.out;
@@ -262,7 +485,7 @@ TEST_F(EndpointKeysTest, ARemovalTheServerRefusesFailsTheRunAndIsRecorded) {
   EXPECT_NE(recorded[0]["error"].get<std::string>().find("DEL answered"), std::string::npos);
   EXPECT_EQ(Snapshot_(), before_);
   auto info = dfb_.Run({"info", "--id", "shared"});
-  EXPECT_NE(info.out.find(std::to_string(left) + " key(s) left under \"dfbench:shared:"),
+  EXPECT_NE(info.out.find(std::to_string(left) + " key(s) left under \"" + kRunPrefix),
             std::string::npos)
       << info.out;
 
@@ -270,8 +493,64 @@ TEST_F(EndpointKeysTest, ARemovalTheServerRefusesFailsTheRunAndIsRecorded) {
   auto destroyed = dfb_.Run({"destroy", "--id", "shared"});
   EXPECT_EQ(destroyed.code, 1) << destroyed.err;
   EXPECT_NE(destroyed.err.find("the setup keeps the prefix"), std::string::npos) << destroyed.err;
+  EXPECT_NE(destroyed.err.find("dfbench destroy --id shared --force forgets it"), std::string::npos)
+      << destroyed.err;
   EXPECT_EQ(dfb_.State("shared")["status"], "ready");
   EXPECT_EQ(RecordedRunKeys().size(), 1u);
+
+  // --force destroys it, saying how many keys it leaves under which prefix where.
+  const std::string prefix = RecordedRunKeys()[0]["prefix"].get<std::string>();
+  auto forced = dfb_.Run({"destroy", "--id", "shared", "--force"});
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_NE(forced.err.find("warning: redis at redis://127.0.0.1:" + Port() + " may still hold " +
+                            std::to_string(left) + " key(s) under \"" + prefix + "\""),
+            std::string::npos)
+      << forced.err;
+  EXPECT_EQ(dfb_.State("shared")["status"], "destroyed");
+  EXPECT_EQ(Snapshot_(), before_);
+  EXPECT_EQ(RunKeys(), left);
+}
+
+// The server of a killed run's keys is gone (killed, not restarted): destroy keeps the setup and
+// its prefix; destroy --force destroys it, naming in one line the prefix and the URL, the count
+// unknown.
+TEST_F(EndpointKeysTest, DestroyForceForgetsThePrefixOfAServerThatIsGone) {
+  ASSERT_NO_FATAL_FAILURE(StartWithUserData());
+  ASSERT_NO_FATAL_FAILURE(KillARunMidway());
+  const std::string prefix = RecordedRunKeys()[0]["prefix"].get<std::string>();
+  const std::string url = "redis://127.0.0.1:" + Port();
+  server_->Stop();
+
+  auto refused = dfb_.Run({"destroy", "--id", "shared"});
+  EXPECT_NE(refused.code, 0) << refused.err;
+  EXPECT_NE(refused.err.find("the setup keeps the prefix"), std::string::npos) << refused.err;
+  EXPECT_EQ(dfb_.State("shared")["status"], "ready");
+  ASSERT_EQ(RecordedRunKeys().size(), 1u);
+  EXPECT_EQ(RecordedRunKeys()[0]["prefix"], prefix);
+
+  auto forced = dfb_.Run({"destroy", "--id", "shared", "--force"});
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  int lines = 0;
+  std::string said;
+  for (size_t at = 0; at < forced.err.size();) {
+    const size_t end = forced.err.find('\n', at);
+    const std::string line =
+        forced.err.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (line.find("warning:") != std::string::npos) {
+      ++lines;
+      said = line;
+    }
+    at = end == std::string::npos ? forced.err.size() : end + 1;
+  }
+  EXPECT_EQ(lines, 1) << forced.err;
+  EXPECT_NE(said.find("redis at " + url + " may still hold an unknown number of keys under \"" +
+                      prefix + "\""),
+            std::string::npos)
+      << forced.err;
+  EXPECT_EQ(dfb_.State("shared")["status"], "destroyed");
+  EXPECT_EQ(RecordedRunKeys(), json::array());
+  // Destroyed once: again is a note.
+  EXPECT_EQ(dfb_.Run({"destroy", "--id", "shared"}).code, 0);
 }
 
 // Dragonfly has no COMMAND GETKEYS: a template's keys are read at the positions its COMMAND INFO
