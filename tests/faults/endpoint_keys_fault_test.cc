@@ -16,6 +16,7 @@
 #include <ostream>
 #include <thread>
 
+#include "core/files.h"
 #include "dfbench_runner.h"
 #include "protocol/server_endpoint.h"
 #include "support/test_data.h"
@@ -128,8 +129,12 @@ class EndpointKeysTest : public ::testing::Test {
 
   // Kills the server (SIGKILL) and starts it again on its port, with its data.
   void RestartServer() {
-    const int port = server_->port();
     server_->Stop();
+    ASSERT_NO_FATAL_FAILURE(StartServerAgain());
+  }
+  // Starts the stopped server again on its port, with its data.
+  void StartServerAgain() {
+    const int port = server_->port();
     auto server = TestServer::StartRedisOn(port, server_args_);
     ASSERT_TRUE(server) << server.error().message;
     server_.emplace(std::move(*server));
@@ -207,6 +212,14 @@ class EndpointKeysTest : public ::testing::Test {
       EXPECT_TRUE(std::any_of(prefixes.begin(), prefixes.end(),
                               [&](const std::string& p) { return key.str.rfind(p, 0) == 0; }))
           << after << ": " << key.str << " is under no recorded prefix\n"
+          << dfb_.BackgroundErrTail();
+    }
+    // Keys left are said to be left.
+    if (!left->elements.empty()) {
+      EXPECT_NE(
+          core::ReadFile(dfb_.home() / "bg.stderr").value_or("").find("removing the run's keys: "),
+          std::string::npos)
+          << after << "\n"
           << dfb_.BackgroundErrTail();
     }
     auto next = dfb_.Run(Concat(Concat({"run"}, kOnShared), Concat(kMemtierLoad, kSmallRun)));
@@ -445,6 +458,28 @@ TEST_F(EndpointKeysTest, AServerKilledAndRestartedMidRunKeepsTheUsersData) {
     ASSERT_TRUE(status) << name << " did not end\n" << dfb_.BackgroundErrTail();
     ASSERT_NO_FATAL_FAILURE(ExpectKeptAndCleanedOrRecorded(*status, name + " through a restart"));
   }
+}
+
+// The server killed mid-run and started again only once the run has ended: the run cannot
+// remove its keys, fails non-zero and leaves their prefix on record; the next run removes them.
+TEST_F(EndpointKeysTest, AServerDownUntilTheRunEndsLeavesTheRunsKeysOnRecord) {
+  ASSERT_NO_FATAL_FAILURE(StartWithUserData({}, /*persist=*/true));
+  core::Process run =
+      StartAndWaitForKeys(Concat(Concat(Concat({"run"}, kOnShared), kMemtierLoad),
+                                 {"--test-time", "60", "--warmup-requests", "0", "--trials", "1"}),
+                          50);
+  ASSERT_FALSE(HasFailure());
+  server_->Stop();
+  const auto status = run.WaitFor(std::chrono::seconds(120));
+  ASSERT_TRUE(status) << "the run did not end\n" << dfb_.BackgroundErrTail();
+  EXPECT_NE(status->code, 0) << dfb_.BackgroundErrTail();
+  ASSERT_NO_FATAL_FAILURE(StartServerAgain());
+  EXPECT_GT(RunKeys(), 0u) << "the append-only file brings the run's keys back";
+  const json recorded = RecordedRunKeys();
+  ASSERT_EQ(recorded.size(), 1u) << recorded;
+  EXPECT_NE(recorded[0]["error"].get<std::string>().find("127.0.0.1:" + Port()), std::string::npos)
+      << recorded;
+  ASSERT_NO_FATAL_FAILURE(ExpectKeptAndCleanedOrRecorded(*status, "a run whose server went away"));
 }
 
 TEST_F(EndpointKeysTest, RemovalFallsBackToDelAndKeysWhereUnlinkAndScanAreRenamed) {
