@@ -20,7 +20,9 @@ int RunDestroy(const std::string& id, bool yes, bool force) {
     OrExit(Confirm(DestroyPlan(*s), yes));
   }
   OrExit(scenarios::DestroySetup(
-      id, {.force = force, .how_to_force = "'" + state::DestroyCommand(id) + " --force'"}));
+      id, {.if_corrupt = {.force = force,
+                          .how_to_force = "'" + state::DestroyCommand(id) + " --force'"},
+           .forget_run_keys = force}));
   if (!s && s.error().kind != core::ErrorKind::kNotFound) {
     std::printf("Setup %s deleted (it was corrupt).\n", id.c_str());
     return 0;
@@ -63,7 +65,9 @@ void AddDestroy(CLI::App* sub, Action* action) {
   auto force = std::make_shared<bool>(false);
   AddBoolFlag(sub, "--force", force.get(),
               "Delete the directory of a setup whose state.json cannot be read (list shows it "
-              "\"corrupt\"), results included: the hosts or stack it records are not torn down");
+              "\"corrupt\"), results included: the hosts or stack it records are not torn down; "
+              "destroy an endpoint setup whose run keys cannot be removed (its server gone), "
+              "naming what may be left where");
   sub->callback([id, stack, region, yes, force, action] {
     if (id->empty() && stack->empty()) {
       ExitWith(core::ErrorKind::kUsage,

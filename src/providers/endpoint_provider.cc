@@ -161,6 +161,25 @@ core::Status EndpointProvider::RemoveRunKeys(state::SetupState* state) {
   return first;
 }
 
+bool EndpointProvider::ForgetRunKeys(state::SetupState* state) {
+  if (!state->provider_data.endpoints) return false;
+  bool forgot = false;
+  for (auto& [engine, record] : *state->provider_data.endpoints) {
+    for (const auto& run : record.run_keys) {
+      // A count is known only when a removal that reached the server could not finish.
+      const std::string keys = run.keys_left > 0 ? core::Format("{} key(s)", run.keys_left)
+                                                 : std::string("an unknown number of keys");
+      core::Notef(
+          "warning: {} at {} may still hold {} under \"{}\", which the destroyed setup no "
+          "longer records{}",
+          engine, record.url, keys, run.prefix, run.error.empty() ? "" : " (" + run.error + ")");
+      forgot = true;
+    }
+    record.run_keys.clear();
+  }
+  return forgot;
+}
+
 core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   const EndpointRequest& asked = request.endpoint;
   if (asked.endpoints.empty()) {
@@ -273,9 +292,10 @@ core::Result<Fleet> EndpointProvider::Connect(const state::SetupState& state) {
 
 core::Status EndpointProvider::Destroy(state::SetupState* state) {
   if (auto st = RemoveRunKeys(state); !st) {
-    return core::Fail(
-        st.error().kind,
-        st.error().message + "; the setup keeps the prefix until its keys can be removed");
+    return core::Fail(st.error().kind,
+                      st.error().message +
+                          "; the setup keeps the prefix until its keys can be removed (" +
+                          state::DestroyCommand(state->id) + " --force forgets it)");
   }
   std::error_code ec;
   std::filesystem::remove_all(EndpointWorkDir(state->id), ec);

@@ -31,6 +31,8 @@ class EndpointProvider : public Provider {
   // Each recorded prefix's keys removed over every primary of its endpoint (SCAN + UNLINK, or
   // KEYS and DEL where those are not offered).
   core::Status RemoveRunKeys(state::SetupState* state) override;
+  // "warning: ... may still hold N key(s) (or an unknown number) under PREFIX", per prefix.
+  bool ForgetRunKeys(state::SetupState* state) override;
   // kUsage: an endpoint's engine is whatever version the service runs.
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec,

@@ -204,6 +204,13 @@ class Provider {
     (void)state;
     return core::Ok();
   }
+  // Forgets the prefixes RemoveRunKeys could not empty (`destroy --force`, their server gone),
+  // each named on stderr in one warning line with the keys it may still hold and where. Whether
+  // any was forgotten. The default, for a provider without such prefixes, forgets nothing.
+  virtual bool ForgetRunKeys(state::SetupState* state) {
+    (void)state;
+    return false;
+  }
   // Installs `spec` at `version` (--<engine>_version) on the fleet's server (and its replicas
   // where the engine runs there) and records it in `state` (RecordEngine; the caller saves).
   virtual core::Status InstallEngine(state::SetupState* state, Fleet& fleet,

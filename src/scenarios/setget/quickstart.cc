@@ -1,7 +1,10 @@
 #include "scenarios/setget/quickstart.h"
 
+#include <vector>
+
 #include "core/log.h"
 #include "core/time_format.h"
+#include "engines/engine.h"
 #include "scenarios/frame/bench_session.h"
 
 namespace dfbench::scenarios {
@@ -44,7 +47,15 @@ core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_optio
   auto setup = CreateSetup(setup_options);
   if (!setup) return AfterFailedSetup(setup_options.id, setup.error(), keep_setup);
   run_options.engines.clear();
-  for (const auto* spec : setup_options.engines) {
+  // An endpoint setup asks for no engine: its endpoints name them, so it runs every engine the
+  // setup found (without this, quickstart --endpoint had no engine to run).
+  std::vector<const engines::EngineSpec*> wanted = setup_options.engines;
+  if (wanted.empty()) {
+    for (const auto& install : setup->engines) {
+      if (const auto* spec = engines::FindEngine(install.name)) wanted.push_back(spec);
+    }
+  }
+  for (const auto* spec : wanted) {
     const auto* install = setup->FindEngine(spec->name);
     if (install && install->status == state::InstallStatus::kInstalled)
       run_options.engines.push_back(spec);

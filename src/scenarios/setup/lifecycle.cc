@@ -176,7 +176,7 @@ std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& 
   return providers::BilledStackOf(*s);
 }
 
-core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt) {
+core::Status DestroySetup(const std::string& id, const DestroyOptions& options) {
   if (auto st = state::ValidateId(id); !st) return st;
   auto probe = state::Load(id);
   if (!probe && probe.error().kind == core::ErrorKind::kNotFound) {
@@ -186,7 +186,7 @@ core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt) {
   if (!lock) return tl::unexpected(lock.error());
   auto s = state::Load(id);
   if (!s && s.error().kind != core::ErrorKind::kNotFound)
-    return RemoveCorrupt(id, s.error(), if_corrupt);
+    return RemoveCorrupt(id, s.error(), options.if_corrupt);
   if (!s) return tl::unexpected(s.error());
   if (auto st = RecoverAbandoned(&*s); !st) return st;
   if (s->status == state::SetupStatus::kDestroyed) {
@@ -197,10 +197,15 @@ core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt) {
   const state::SetupStatus previous = s->status;
   s->status = state::SetupStatus::kDestroying;
   if (auto st = state::Save(&*s); !st) return st;
-  if (auto st = provider->Destroy(&*s); !st) {
+  auto destroyed = provider->Destroy(&*s);
+  // Forced: prefixes whose keys cannot be removed are named and forgotten, then the rest goes.
+  if (!destroyed && options.forget_run_keys && provider->ForgetRunKeys(&*s)) {
+    destroyed = provider->Destroy(&*s);
+  }
+  if (!destroyed) {
     s->status = previous;
     (void)state::Save(&*s);
-    return st;
+    return destroyed;
   }
   s->status = state::SetupStatus::kDestroyed;
   if (auto st = state::Save(&*s); !st) return st;

@@ -48,11 +48,20 @@ core::Result<std::optional<std::filesystem::path>> DryRunSetup(const SetupOption
 // until destroy. nullopt when the setup is unknown, not failed, or holds no stack.
 std::optional<providers::BilledStack> StackLeftByFailedSetup(const std::string& id);
 
+// How destroy goes where it cannot finish on its own (the command line's --force).
+struct DestroyOptions {
+  IfCorrupt if_corrupt;
+  // Keys runs left on a server the setup shares that cannot be removed (the server gone):
+  // false, destroy fails and the setup keeps their prefixes; true, each prefix is named in a
+  // warning line and forgotten, and the setup is destroyed.
+  bool forget_run_keys = false;
+};
+
 // Destroys a setup: releases what its provider holds and marks it "destroyed" (results stay).
 // Idempotent: an already destroyed setup is a note, not an error. kNotFound for an unknown id.
 // A corrupt setup records hosts or a stack that cannot be read, so nothing can be torn down:
 // kUsage (one line naming the file and how to force it), or when forced its directory is
 // deleted, results included.
-core::Status DestroySetup(const std::string& id, const IfCorrupt& if_corrupt = {});
+core::Status DestroySetup(const std::string& id, const DestroyOptions& options = {});
 
 }  // namespace dfbench::scenarios
