@@ -71,8 +71,9 @@ class EngineSweep {
         [this](const results::SweepStep& s) { Record(s); });
     // A sweep cut short by a lost engine (gone before a step, or away during one) found no
     // rate: what its steps passed was never confirmed, and a rate that failed because the
-    // server went away says nothing of the engine. Its steps stay, the row says why.
-    if (!row_->error.empty()) {
+    // server went away says nothing of the engine. Its steps stay, the row says why. (An
+    // interrupt keeps what it had: its note gives the best passing rate so far.)
+    if (!row_->error.empty() && !core::InterruptRequested()) {
       publish_();
       return !core::InterruptRequested();
     }
