@@ -72,7 +72,7 @@ struct TrialResult {
   // Why the load generator's measured window ended before its load was done (a connection
   // lost, the server silent), "" when it ran whole.
   std::string ended_early;
-  // The server's own count of this trial's data operations; absent when unknown.
+  // The server's own count of this trial's data operations; nullopt (null) when unknown.
   std::optional<uint64_t> server_ops;
   // The load generator's CPU use (the busiest one's, with several), as a share of its usable
   // CPUs (0: unknown); the share it wanted (used, or runnable and waiting for a CPU); and
@@ -192,10 +192,11 @@ void Fields(auto& v, FieldsOf<ClientTrial> auto& x) {
 }
 
 void Fields(auto& v, FieldsOf<TrialResult> auto& x) {
+  // server_ops is written null when unknown: an unknown count is said, never left out.
   DFBENCH_FIELDS(trial, throughput, p50, p99, p999, avg_latency, ops, errors, duration_sec,
-                 raw_file)
-  DFBENCH_OPTIONAL_FIELDS(failed, ended_early, server_ops, client_cpu, client_cpu_demand,
-                          client_bound, clients, start_skew_ms)
+                 raw_file, server_ops)
+  DFBENCH_OPTIONAL_FIELDS(failed, ended_early, client_cpu, client_cpu_demand, client_bound, clients,
+                          start_skew_ms)
 }
 
 void Fields(auto& v, FieldsOf<RunLoadRecord> auto& x) {

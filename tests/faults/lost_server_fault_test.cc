@@ -1,16 +1,21 @@
 // A server that goes away mid-run: killed (SIGKILL), stopped (SIGSTOP) or killed and restarted
-// on its port, under `dfbench loadgen` and under `run`. The generator counts the requests lost
-// with their connections as errors, says the run ended early and exits 5; `run` fails the trial
-// that was cut, leaves it out of the medians and exits 1. Every wait has a deadline.
+// on its port, under `dfbench loadgen`, `run`, `run-commands` and `sweep`. The generator counts
+// the requests lost with their connections as errors, says the run ended early and exits 5;
+// `run` and `run-commands` fail the trial that was cut, leave it out of the medians and exit 1;
+// `sweep` fails the step and the engine's sweep, reports no rate, and exits 1. Every wait has a
+// deadline; nothing is left running.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include <optional>
+#include <ostream>
 #include <thread>
 
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
+#include "support/processes.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
 
@@ -46,6 +51,7 @@ class LostServerTest : public ::testing::Test {
 
   // `dfbench loadgen` against the server for `length` (loadgen's flags), with `fault` done
   // kFault in; the result, the JSON report and how long it took.
+  // NOLINTNEXTLINE(bugprone-exception-escape): its nlohmann::json member, as results::EngineResult.
   struct Loadgen {
     CliResult result;
     json report;
@@ -149,49 +155,277 @@ TEST_F(LostServerTest, LoadgenAgainstARestartedServerReconnectsAndStillExits5) {
   EXPECT_LT(run.seconds, 15);
 }
 
-// `run` on an endpoint killed and restarted during trial 1 of 2: trial 1 is failed with its
-// reason (the window ended early; the restarted server counted fewer than were answered), the
-// median is trial 2's alone, the run exits 1.
-TEST_F(LostServerTest, RunFailsTheTrialTheServerWentAwayIn) {
-  const int port = server_->port();
-  const std::string url = "redis://127.0.0.1:" + std::to_string(port);
+// ---- run, run-commands and sweep on an endpoint setup whose server the test owns ----
+
+enum class Fault { kKilled, kStopped, kRestarted };
+
+struct ScenarioCase {
+  const char* name;     // the test's name
+  const char* command;  // "run", "run-commands", "sweep"
+  Fault fault;
+};
+
+std::ostream& operator<<(std::ostream& os, const ScenarioCase& c) {
+  return os << c.name;
+}
+
+// What the generator says of each fault.
+std::string Lost(Fault fault) {
+  return fault == Fault::kStopped ? "the server stopped answering" : "a connection was lost";
+}
+
+// What a trial's (or step's) reason says of it.
+std::string EndedEarly(Fault fault) {
+  return "the measured window ended early: " + Lost(fault);
+}
+
+// A benchmark command on an endpoint setup; the fault comes 1.5 s into the measured window of
+// trial 1 of 2 (`run`, `run-commands`) or of the first open-loop step (`sweep`).
+class LostServerScenarioTest : public LostServerTest,
+                               public ::testing::WithParamInterface<ScenarioCase> {
+ protected:
+  // The command line, what stderr says as the window the fault goes into starts, and the
+  // directory kind its runs go under.
+  struct Command {
+    std::vector<std::string> args;
+    std::string marker;
+    std::string kind;
+  };
+  static Command CommandOf(const std::string& command) {
+    const std::vector<std::string> load = {"--id",
+                                           "lost",
+                                           "--engines",
+                                           "redis",
+                                           "--cooldown",
+                                           "0s",
+                                           "--memtier-threads",
+                                           "1",
+                                           "--memtier-clients",
+                                           "2",
+                                           "--output",
+                                           "json"};
+    Command c;
+    if (command == "run") {
+      c = {{"run", "--test-time", "3", "--trials", "2", "--warmup-requests", "0"},
+           "trial 1/2",
+           "benchmarks"};
+    } else if (command == "run-commands") {
+      c = {{"run-commands", "--command", "SET", "--test-time", "3", "--trials", "2",
+            "--warmup-time", "0"},
+           "trial 1/2",
+           "commands"};
+    } else {
+      // An objective any step keeps: only the lost server fails one.
+      c = {{"sweep", "--slo", "p99<=2s", "--step-time", "3s", "--confirm", "0"},
+           "step 2 (ladder)",
+           "sweeps"};
+    }
+    c.args.insert(c.args.end(), load.begin(), load.end());
+    return c;
+  }
+
+  // Does `fault` to the server (on this thread: a server started here dies with it).
+  void Inflict(Fault fault) {
+    switch (fault) {
+      case Fault::kKilled:
+        server_->Stop();
+        break;
+      case Fault::kStopped:
+        continued_.pid = server_->pid();
+        kill(server_->pid(), SIGSTOP);
+        break;
+      case Fault::kRestarted: {
+        const int port = server_->port();
+        server_->Stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        auto again = TestServer::StartRedisOn(port);
+        ASSERT_TRUE(again) << again.error().message;
+        server_.emplace(std::move(*again));
+        break;
+      }
+    }
+  }
+
+  // The engine row of a run's results (run-commands: of its one command).
+  static const json& EngineRow(const json& results, const std::string& command) {
+    return command == "run-commands" ? results["commands"][0]["engines"][0] : results["engines"][0];
+  }
+
+  Continued continued_;
+};
+
+TEST_P(LostServerScenarioTest, FailsWithTheReasonCountsTheErrorsAndEnds) {
+  const ScenarioCase& c = GetParam();
+  const std::string url = "redis://127.0.0.1:" + std::to_string(server_->port());
   ASSERT_NO_FATAL_FAILURE(
       dfb_.RunOk({"setup", "--id", "lost", "--endpoint", url, "--allow-flush"}));
-  core::Process run =
-      dfb_.Start({"run", "--id", "lost", "--engines", "redis", "--test-time", "3", "--trials", "2",
-                  "--warmup-requests", "0", "--cooldown", "0s", "--memtier-threads", "1",
-                  "--memtier-clients", "2", "--output", "json"});
-  ASSERT_TRUE(dfb_.WaitForBackgroundErr("trial 1/2", std::chrono::seconds(30)))
+  const Command command = CommandOf(c.command);
+  core::Process run = dfb_.Start(command.args);
+  ASSERT_TRUE(dfb_.WaitForBackgroundErr(command.marker, std::chrono::seconds(60)))
       << dfb_.BackgroundErrTail();
   std::this_thread::sleep_for(kFault);
-  server_->Stop();
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  auto again = TestServer::StartRedisOn(port);
-  ASSERT_TRUE(again) << again.error().message;
-  server_.emplace(std::move(*again));
-  const auto status = run.WaitFor(std::chrono::seconds(60));
-  ASSERT_TRUE(status) << "run did not end; " << dfb_.BackgroundErrTail();
+  ASSERT_NO_FATAL_FAILURE(Inflict(c.fault));
+  // A stopped server stays stopped: the command must end on its own deadlines.
+  const auto status = run.WaitFor(std::chrono::seconds(90));
+  ASSERT_TRUE(status) << "still running; " << dfb_.BackgroundErrTail();
   EXPECT_EQ(status->code, 1) << dfb_.BackgroundErrTail();
+  EXPECT_TRUE(ProcessesMatching(dfb_.home().string()).empty());
 
-  const fs::path run_dir = dfb_.WaitForRunDir(
-      "lost", "benchmarks", [](const fs::path& dir) { return FirstEngineHas(dir, "trials", 2); });
-  ASSERT_FALSE(run_dir.empty());
-  auto text = core::ReadFile(run_dir / "results.json");
-  ASSERT_TRUE(text);
-  const json results = json::parse(*text);
-  const json& redis = results["engines"][0];
-  const json& cut = redis["trials"][0];
-  const json& whole = redis["trials"][1];
-  EXPECT_NE(cut["failed"].get<std::string>().find("the measured window ended early: a connection "
-                                                  "was lost"),
-            std::string::npos)
-      << cut.dump();
-  EXPECT_GT(cut["errors"].get<uint64_t>(), 0u);
-  EXPECT_LT(cut["server_ops"].get<uint64_t>(), cut["ops"].get<uint64_t>());
-  EXPECT_FALSE(whole.contains("failed")) << whole.dump();
-  EXPECT_GE(whole["server_ops"].get<uint64_t>(), whole["ops"].get<uint64_t>());
-  EXPECT_DOUBLE_EQ(redis["throughput"]["median"].get<double>(), whole["throughput"].get<double>());
-  EXPECT_NE(redis["error"].get<std::string>().find("trial 1 failed"), std::string::npos);
+  const json out = json::parse(Text(dfb_.home() / "bg.stdout"), nullptr, false);
+  ASSERT_TRUE(out.is_object()) << Text(dfb_.home() / "bg.stdout");
+  EXPECT_EQ(out["status"], "failed");
+  const fs::path run_dir = dfb_.SetupDir("lost") / command.kind / out["run_id"].get<std::string>();
+  const json results = json::parse(Text(run_dir / "results.json"), nullptr, false);
+  ASSERT_TRUE(results.is_object()) << run_dir;
+  const std::string reason = EndedEarly(c.fault);
+  // stdout and results.json say the same.
+  for (const json* doc : {&out, &results}) {
+    const json& row = EngineRow(*doc, c.command);
+    if (std::string(c.command) == "sweep") {
+      // The step the server went away in failed with the reason, and the sweep with it: no
+      // rate is reported as sustained.
+      const json& cut = row["steps"].back();
+      EXPECT_EQ(cut["phase"], "ladder") << cut.dump();
+      EXPECT_EQ(cut["passed"], false) << cut.dump();
+      EXPECT_NE(cut["reason"].get<std::string>().find(reason), std::string::npos) << cut.dump();
+      EXPECT_GT(cut["errors"].get<uint64_t>(), 0u) << cut.dump();
+      EXPECT_NE(row["error"].get<std::string>().find("step 2: " + reason), std::string::npos)
+          << row["error"];
+      EXPECT_TRUE(row["found_rate"].is_null()) << row.dump();
+      EXPECT_TRUE(row["first_failing_rate"].is_null()) << row.dump();
+      EXPECT_EQ(row["steps"].size(), 2u) << row["steps"].dump();
+      continue;
+    }
+    ASSERT_GE(row["trials"].size(), 1u) << row.dump();
+    const json& cut = row["trials"][0];
+    EXPECT_NE(cut["failed"].get<std::string>().find(reason), std::string::npos) << cut.dump();
+    EXPECT_GT(cut["errors"].get<uint64_t>(), 0u) << cut.dump();
+    ASSERT_TRUE(cut.contains("server_ops")) << cut.dump();  // null when unknown
+    if (c.fault == Fault::kRestarted) {
+      // The restarted server counted only since it came back: fewer than were answered (lost
+      // work, judged after the window's end); trial 2 ran whole and is the median alone.
+      EXPECT_LT(cut["server_ops"].get<uint64_t>(), cut["ops"].get<uint64_t>());
+      ASSERT_EQ(row["trials"].size(), 2u) << row.dump();
+      const json& whole = row["trials"][1];
+      EXPECT_FALSE(whole.contains("failed")) << whole.dump();
+      EXPECT_GE(whole["server_ops"].get<uint64_t>(), whole["ops"].get<uint64_t>());
+      EXPECT_DOUBLE_EQ(row["throughput"]["median"].get<double>(),
+                       whole["throughput"].get<double>());
+      EXPECT_NE(row["error"].get<std::string>().find("trial 1 failed: " + reason),
+                std::string::npos)
+          << row["error"];
+    } else {
+      // The server is gone, or silent: trial 2 never starts, and the row says why.
+      EXPECT_EQ(row["trials"].size(), 1u) << row.dump();
+      EXPECT_NE(row["error"].get<std::string>().find("before trial 2"), std::string::npos)
+          << row["error"];
+      EXPECT_EQ(row["throughput"]["median"].get<double>(), 0) << row.dump();
+    }
+    // The trial's own report says it too.
+    const json raw =
+        json::parse(Text(run_dir / cut["raw_file"].get<std::string>()), nullptr, false);
+    ASSERT_TRUE(raw.is_object()) << cut["raw_file"];
+    EXPECT_NE(raw["dfbench"]["ended_early"]["reason"].get<std::string>().find(Lost(c.fault)),
+              std::string::npos)
+        << raw["dfbench"].dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, LostServerScenarioTest,
+    ::testing::Values(ScenarioCase{"RunKilled", "run", Fault::kKilled},
+                      ScenarioCase{"RunStopped", "run", Fault::kStopped},
+                      ScenarioCase{"RunRestarted", "run", Fault::kRestarted},
+                      ScenarioCase{"RunCommandsKilled", "run-commands", Fault::kKilled},
+                      ScenarioCase{"RunCommandsStopped", "run-commands", Fault::kStopped},
+                      ScenarioCase{"RunCommandsRestarted", "run-commands", Fault::kRestarted},
+                      ScenarioCase{"SweepKilled", "sweep", Fault::kKilled},
+                      ScenarioCase{"SweepStopped", "sweep", Fault::kStopped},
+                      ScenarioCase{"SweepRestarted", "sweep", Fault::kRestarted}),
+    [](const ::testing::TestParamInfo<ScenarioCase>& info) { return info.param.name; });
+
+// run-commands on a server whose INFO commandstats the run's user may not read: the counts are
+// unknown (null), which judges nothing, and the run passes.
+TEST_F(LostServerTest, RunCommandsWithoutTheServersCountRecordsNullAndPasses) {
+  auto user = server_->Client().Command(
+      {"ACL", "SETUSER", "bench", "on", ">secret", "~*", "&*", "+@all", "-info", "+info|server"});
+  ASSERT_TRUE(user && !user->is_error()) << (user ? user->str : user.error().message);
+  // Later commands read the endpoint's password from the environment (setup does not keep it).
+  struct Password {
+    Password() { setenv("DFBENCH_ENDPOINT_PASSWORD", "secret", 1); }
+    ~Password() { unsetenv("DFBENCH_ENDPOINT_PASSWORD"); }
+  } password;
+  const std::string url = "redis://bench:secret@127.0.0.1:" + std::to_string(server_->port());
+  ASSERT_NO_FATAL_FAILURE(
+      dfb_.RunOk({"setup", "--id", "noinfo", "--endpoint", url, "--allow-flush"}));
+  const auto r = dfb_.Run({"run-commands",
+                           "--id",
+                           "noinfo",
+                           "--engines",
+                           "redis",
+                           "--command",
+                           "SET",
+                           "--test-time",
+                           "1",
+                           "--trials",
+                           "2",
+                           "--warmup-time",
+                           "0",
+                           "--cooldown",
+                           "0s",
+                           "--memtier-threads",
+                           "1",
+                           "--memtier-clients",
+                           "2",
+                           "--output",
+                           "json"},
+                          std::chrono::seconds(60));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json out = json::parse(r.out);
+  const json& row = out["commands"][0]["engines"][0];
+  EXPECT_TRUE(row["server_ops"].is_null()) << row.dump();
+  ASSERT_EQ(row["trials"].size(), 2u) << row.dump();
+  for (const json& t : row["trials"]) {
+    ASSERT_TRUE(t.contains("server_ops")) << t.dump();
+    EXPECT_TRUE(t["server_ops"].is_null()) << t.dump();
+    EXPECT_FALSE(t.contains("failed")) << t.dump();
+    EXPECT_GT(t["ops"].get<uint64_t>(), 0u);
+  }
+}
+
+// run-commands on a server that counts: each trial's count is recorded, the server's at least
+// the answered operations (INCR: no preload).
+TEST_F(LostServerTest, RunCommandsRecordsEachTrialsServerCount) {
+  const std::string url = "redis://127.0.0.1:" + std::to_string(server_->port());
+  ASSERT_NO_FATAL_FAILURE(
+      dfb_.RunOk({"setup", "--id", "counted", "--endpoint", url, "--allow-flush"}));
+  const auto r = dfb_.Run({"run-commands",
+                           "--id",
+                           "counted",
+                           "--engines",
+                           "redis",
+                           "--command",
+                           "INCR",
+                           "--test-time",
+                           "1",
+                           "--trials",
+                           "1",
+                           "--warmup-time",
+                           "0",
+                           "--cooldown",
+                           "0s",
+                           "--memtier-threads",
+                           "1",
+                           "--memtier-clients",
+                           "2",
+                           "--output",
+                           "json"},
+                          std::chrono::seconds(60));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json out = json::parse(r.out);
+  const json& t = out["commands"][0]["engines"][0]["trials"][0];
+  EXPECT_GE(t["server_ops"].get<uint64_t>(), t["ops"].get<uint64_t>()) << t.dump();
+  EXPECT_FALSE(t.contains("failed")) << t.dump();
 }
 
 }  // namespace

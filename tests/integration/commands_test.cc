@@ -363,13 +363,21 @@ TEST_F(CommandsTest, ExternalGeneratorsAreDrivenAndTheirReportsKept) {
       std::string(DFBENCH_FIXTURES_DIR) + "/peers/memtier_d_lpush_command.json";
   const auto tools = dfb_->home() / "tools";
   const auto memtier = FakeTool(tools, "memtier_benchmark", "--json-out-file", fixture);
-  json out = RunCommands(
-      {"--command", "LPUSH", "--load-generator", "memtier", "--memtier-binary", memtier.string()});
+  // The stand-ins send nothing, so the server's own count of each trial (none) is below the
+  // answered operations their reports claim: lost work, a failed trial, exit 1 (as `run`, below).
+  auto m = dfb_->Run(Concat(
+      Concat({"run-commands", "--id", "c1"}, Tiny({})),
+      {"--command", "LPUSH", "--load-generator", "memtier", "--memtier-binary", memtier.string()}));
+  ASSERT_EQ(m.code, 1) << m.err;
+  json out = json::parse(m.out);
   EXPECT_EQ(out["tool"], "memtier");
   EXPECT_EQ(out["context"]["load_generator"], "memtier");
   const json& e = out["commands"][0]["engines"][0];
   EXPECT_EQ(e["trials"][0]["ops"], 10000);         // the report's Totals.Count
   EXPECT_EQ(e["trials"][0]["throughput"], 10000);  // over the 1 s test time
+  EXPECT_EQ(e["trials"][0]["server_ops"], 0);
+  EXPECT_NE(e["trials"][0]["failed"].get<std::string>().find("(lost work)"), std::string::npos)
+      << e.dump();
   EXPECT_TRUE(std::filesystem::exists(RunDir(out) / "memtier" / "redis-LPUSH-t1.json"));
   EXPECT_EQ(*core::ReadFile(RunDir(out) / "memtier" / "redis-LPUSH-t1.txt"),
             "memtier_benchmark stdout\n");
@@ -388,7 +396,7 @@ TEST_F(CommandsTest, ExternalGeneratorsAreDrivenAndTheirReportsKept) {
       dfly.string() +
       "' --dfly-bench-threads 2 --dfly-bench-conns 3 --dfly-bench-key-dist Z --dfly-bench-qps 100 "
       "--key-maximum 1000 --test-time 1 --warmup-time 0 --trials 1 --cooldown 0 --output json"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.code, 1) << r.err;  // lost work, as above
   json d = json::parse(r.out);
   EXPECT_EQ(d["tool"], "dfly_bench");
   EXPECT_EQ(d["dfly_bench_ref"], "main");
@@ -396,6 +404,9 @@ TEST_F(CommandsTest, ExternalGeneratorsAreDrivenAndTheirReportsKept) {
   EXPECT_EQ(d["memtier"]["key_pattern"], "Z");
   EXPECT_EQ(d["memtier"]["qps"], 100);
   EXPECT_EQ(d["commands"][0]["engines"][0]["trials"][0]["ops"], 79170);
+  EXPECT_NE(
+      d["commands"][0]["engines"][0]["trials"][0]["failed"].get<std::string>().find("(lost work)"),
+      std::string::npos);
   const std::string dargv = *core::ReadFile(tools / "dfly_bench.argv");
   EXPECT_NE(dargv.find("--proactor_threads=2 --c=3"), std::string::npos) << dargv;
   EXPECT_NE(dargv.find("--key_dist=Z --qps=100 --test_time=1 --command=LPUSH __key__ __data__"),

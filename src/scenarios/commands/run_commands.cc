@@ -1,5 +1,7 @@
 #include "scenarios/commands/run_commands.h"
 
+#include <optional>
+
 #include "core/format.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -137,9 +139,13 @@ class CommandEngineRun {
     results::TrialKeyspace keys{.trial = t, .keys_before = KeyCount()};
     core::Notef("[{}] trial {}/{}: {} s of {}", name, t, o_.trials, o_.test_time.count(),
                 o_.command.name);
+    // The server's count of the trial's operations, judged as `run` judges it (RecordTrial):
+    // fewer than were answered is lost work, a restarted server's count among it.
+    const std::optional<uint64_t> before = Counted() ? turn_->OpsSoFar() : std::nullopt;
     auto trial = RunPass(*o_.driver, fleet_, o_.loadgen_processes, turn_->target(), measured_,
                          measured_pass_, dir_ / "memtier" / raw);
     if (!trial) return Failed(core::Format("trial {}", t), trial.error());
+    if (before) trial->server_ops = turn_->OpsSince(before);
     keys.keys_after = KeyCount();
     trial->trial = t;
     trial->raw_file = "memtier/" + raw;
@@ -157,10 +163,15 @@ class CommandEngineRun {
     return *keys;
   }
 
+  // Whether the server counts the command among its data operations (ServerDataOps leaves
+  // control commands out).
+  bool Counted() const {
+    return !IsControlCommand(o_.command.tmpl.substr(0, o_.command.tmpl.find(' ')));
+  }
+
   // Preloads are counted exactly; every other pass is time-boxed (core::InFlightAtStop).
   void CrossCheck() {
-    const std::string first_word = o_.command.tmpl.substr(0, o_.command.tmpl.find(' '));
-    if (IsControlCommand(first_word)) return;  // the server does not count these
+    if (!Counted()) return;
     const results::EngineResult& result = row_->result;
     uint64_t client_ops = preload_ops_ + result.warmup_ops;
     for (const auto& t : result.trials) client_ops += t.ops + t.errors;

@@ -60,6 +60,7 @@ class EngineSweep {
     if (!capacity) return !core::InterruptRequested();
     Record(results::SweepStep{.phase = results::StepPhase::kCapacity, .measured = *capacity});
     row_->capacity = capacity->achieved_rate;
+    if (!row_->error.empty()) return true;  // the server went away during it (Step)
     if (row_->capacity <= 0) {
       row_->error = "the closed-loop capacity step answered no operation";
       return true;
@@ -68,6 +69,14 @@ class EngineSweep {
         row_->capacity, o_.objectives, o_.search,
         [this](results::StepPhase phase, double target) { return Step(phase, target); },
         [this](const results::SweepStep& s) { Record(s); });
+    // A sweep cut short by a lost engine (gone before a step, or away during one) found no
+    // rate: what its steps passed was never confirmed, and a rate that failed because the
+    // server went away says nothing of the engine. Its steps stay, the row says why. (An
+    // interrupt keeps what it had: its note gives the best passing rate so far.)
+    if (!row_->error.empty() && !core::InterruptRequested()) {
+      publish_();
+      return !core::InterruptRequested();
+    }
     row_->found_rate = found.found_rate;
     row_->first_failing_rate = found.first_failing_rate;
     row_->confirmation = found.confirmation;
@@ -87,9 +96,10 @@ class EngineSweep {
   }
 
   // One pass of the generator: closed loop when `target` is 0. nullopt when the engine is
-  // gone, the generator failed or an interrupt came (the reason is in the row).
+  // gone, the generator failed, an earlier step lost the server or an interrupt came (the
+  // reason is in the row).
   std::optional<results::StepMeasurement> Step(results::StepPhase phase, double target) {
-    if (core::InterruptRequested()) return std::nullopt;
+    if (core::InterruptRequested() || !row_->error.empty()) return std::nullopt;
     const int n = static_cast<int>(row_->steps.size()) + 1;
     const std::string what = core::Format("step {}", n);
     if (!turn_->Healthy(what)) return std::nullopt;
@@ -117,6 +127,13 @@ class EngineSweep {
       return std::nullopt;
     }
     m->raw_file = raw;
+    // The server went away during the step (a lost connection, no reply): the step is kept and
+    // fails (JudgeStep), and the engine's sweep ends with it, failed: the next step would
+    // measure a restarted server, or none.
+    if (!m->ended_early.empty()) {
+      row_->error = core::Format("{}: the measured window ended early: {}", what, m->ended_early);
+      core::Notef("[{}] {}", row_->engine, row_->error);
+    }
     return *std::move(m);
   }
 
