@@ -134,7 +134,9 @@ core::Result<Prepared> Prepare(const EndpointRequest::Named& named, const Endpoi
 // The engine the server at `endpoint` says it is (INFO server).
 core::Result<const engines::EngineSpec*> EngineAt(const protocol::ServerEndpoint& endpoint,
                                                   const std::string& url) {
-  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(10));
+  // The first contact, at loadgen's connect timeout: a server that never answers (a plain one
+  // behind a rediss:// URL never finishes the handshake) is reported in seconds.
+  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(5));
   if (!client) return tl::unexpected(client.error());
   auto info = client->Command({"INFO", "server"});
   if (!info) return tl::unexpected(info.error());
@@ -183,8 +185,12 @@ core::Result<const engines::EngineSpec*> EngineOfEndpoint(const std::string& nam
                                                           const std::string& url) {
   if (name.empty()) return EngineAt(endpoint, url);
   const engines::EngineSpec* spec = engines::FindEngine(name);
-  if (auto found = EngineAt(endpoint, url);
-      found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
+  auto found = EngineAt(endpoint, url);
+  // A server that cannot be reached is reported now, not met again at every timeout of Attach.
+  if (!found && found.error().kind == ErrorKind::kEnvironment) {
+    return tl::unexpected(found.error());
+  }
+  if (found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
     core::Notef(
         "warning: --endpoint {}={}: the server's INFO says it is {}; it is recorded as {}, "
         "as named",
