@@ -301,11 +301,10 @@ TEST_F(InputsFault, FileFlagsGivenNoRegularFileEndWithOneLine) {
 TEST_F(InputsFault, FlagsAreInTheirHelp) {
   const std::string results = FixturePath("results/reference_run.json").string();
   for (const FileFlag& flag : FileFlags(results, dfb_.home())) {
-    const std::string command = flag.argv.front() == "cache" ? "cache add" : flag.argv.front();
-    std::vector<std::string> help_argv = {flag.argv.front()};
-    if (flag.argv.front() == "cache") help_argv.push_back("add");
-    help_argv.push_back("--help");
-    const CliResult help = dfb_.Run(help_argv);
+    const bool cache = flag.argv.front() == "cache";
+    const std::string command = cache ? "cache add" : flag.argv.front();
+    const CliResult help = dfb_.Run(cache ? std::vector<std::string>{"cache", "add", "--help"}
+                                          : std::vector<std::string>{flag.argv.front(), "--help"});
     for (const auto& a : flag.argv) {
       if (a.rfind("--", 0) == 0) {
         EXPECT_NE(help.out.find(a), std::string::npos) << command << " --help lacks " << a;
