@@ -52,7 +52,9 @@ void ApplyEndpointFlags(const EndpointFlags& f, scenarios::SetupOptions* o) {
   for (const auto& value : f.endpoints) {
     r.endpoints.push_back(SplitNamed(value));
     auto url = protocol::ParseServerUrl(r.endpoints.back().url);
-    any_tls = any_tls || (url && url->tls);
+    // Refused here, so that a dry run says what the setup would refuse.
+    if (!url) ExitWith(core::ErrorKind::kUsage, "--endpoint: " + url.error().message);
+    any_tls = any_tls || url->tls;
   }
   // TLS files for servers that speak no TLS would be ignored: a mistyped scheme, most likely.
   for (const auto& [flag, given] :

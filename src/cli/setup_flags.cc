@@ -10,6 +10,7 @@
 #include "core/time_format.h"
 #include "core/units.h"
 #include "providers/client_build.h"
+#include "providers/provider.h"
 
 namespace dfbench::cli {
 namespace {
@@ -101,6 +102,9 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
     // would only be found out once the stack is up and billed.
     OrExit(providers::CheckClientLoadgen(o->aws.client));
   }
+  // What the provider refuses without reaching anything (a malformed endpoint URL, a file that
+  // cannot be read), refused before the plan: one line, and a dry run says it too.
+  OrExit(providers::MakeProvider(o->provider)->CheckRequest(*o));
   const std::string plan = SetupPlan(*o, quickstart, keep);
   if (f.dry_run) {
     DryRun(*o, plan);

@@ -108,15 +108,20 @@ TEST(VersionSpec, TagsLatestUrlsAndFiles) {
   EXPECT_EQ(self->value.front(), '/');
 }
 
+// Hosts under .invalid: a refusal that failed could not send a request off this machine.
 TEST(VersionSpec, HttpOnlyToThisMachineOrTheNamedMirror) {
-  ::setenv("DFBENCH_VALKEY_RELEASES", "http://10.200.0.1:8000/mirror/", 1);
-  EXPECT_EQ(ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("valkey"))->kind,
+  ::setenv("DFBENCH_VALKEY_RELEASES", "http://mirror.invalid:8000/mirror/", 1);
+  EXPECT_EQ(ParseVersionSpec("http://mirror.invalid:8000/mirror/v.tar.gz", E("valkey"))->kind,
             VersionSpec::Kind::kUrl);
-  EXPECT_FALSE(ParseVersionSpec("http://10.200.0.1:8000/other/v.tar.gz", E("valkey")));
+  EXPECT_FALSE(ParseVersionSpec("http://mirror.invalid:8000/other/v.tar.gz", E("valkey")));
+  // The mirror's path at another host, or behind userinfo naming the mirror, is not the mirror.
+  EXPECT_FALSE(ParseVersionSpec("http://other.invalid:8000/mirror/v.tar.gz", E("valkey")));
+  EXPECT_FALSE(
+      ParseVersionSpec("http://mirror.invalid:8000@other.invalid/mirror/v.tar.gz", E("valkey")));
   // The mirror of one engine vouches for nothing else.
-  EXPECT_FALSE(ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("redis")));
+  EXPECT_FALSE(ParseVersionSpec("http://mirror.invalid:8000/mirror/v.tar.gz", E("redis")));
   ::unsetenv("DFBENCH_VALKEY_RELEASES");
-  auto refused = ParseVersionSpec("http://10.200.0.1:8000/mirror/v.tar.gz", E("valkey"));
+  auto refused = ParseVersionSpec("http://mirror.invalid:8000/mirror/v.tar.gz", E("valkey"));
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("DFBENCH_VALKEY_RELEASES"), std::string::npos);
 }
@@ -140,6 +145,13 @@ TEST(VersionSpec, HttpLoopbackIsTheHostCurlReads) {
   auto spoof = ParseVersionSpec("http://127.0.0.1:80@other.invalid/x.tar.gz", E("dragonfly"));
   ASSERT_FALSE(spoof);
   EXPECT_NE(spoof.error().message.find("USER@HOST"), std::string::npos) << spoof.error().message;
+  // The backslash spoof: curl reads "localhost:17100\\" as userinfo and connects to other.invalid.
+  auto backslash =
+      ParseVersionSpec("http://localhost:17100\\@other.invalid/x.tar.gz", E("dragonfly"));
+  ASSERT_FALSE(backslash);
+  EXPECT_EQ(backslash.error().kind, core::ErrorKind::kUsage);
+  EXPECT_NE(backslash.error().message.find("USER@HOST"), std::string::npos)
+      << backslash.error().message;
 }
 
 TEST(ReleaseUrls, MirrorFromTheEnvironment) {

@@ -16,6 +16,7 @@
 
 #include "core/check.h"
 #include "core/interrupt.h"
+#include "core/text.h"
 #include "loadgen/clock.h"
 #include "loadgen/worker_conn.h"
 #include "protocol/memcache_text.h"
@@ -104,7 +105,8 @@ core::Result<Target> ResolveTarget(const std::string& host, int port) {
   const int rc = getaddrinfo(host.c_str(), port_text.c_str(), &hints, &res);
   if (rc != 0 || res == nullptr) {
     return core::Fail(core::ErrorKind::kEnvironment,
-                      "cannot resolve server '" + host + "': " + gai_strerror(rc));
+                      // The host may be anyone's text (--server): shown on one line.
+                      "cannot resolve server '" + core::Printable(host) + "': " + gai_strerror(rc));
   }
   Target t;
   std::memcpy(&t.addr, res->ai_addr, res->ai_addrlen);

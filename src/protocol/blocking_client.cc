@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/text.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
@@ -105,8 +106,10 @@ core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, in
   addrinfo* addrs = nullptr;
   const std::string service = std::to_string(port);
   if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &addrs); rc != 0) {
-    return core::Fail(ErrorKind::kEnvironment,
-                      "cannot resolve " + host + ": " + std::string(gai_strerror(rc)));
+    return core::Fail(
+        ErrorKind::kEnvironment,
+        // The host may be anyone's text (--server): shown on one line.
+        "cannot resolve " + core::Printable(host) + ": " + std::string(gai_strerror(rc)));
   }
   std::string error = "no address";
   int fd = -1;

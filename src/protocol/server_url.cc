@@ -100,6 +100,13 @@ core::Status ParseHostPort(std::string_view text, ServerUrl* out) {
     return tl::unexpected(BadUrl("port '" + std::string(port.substr(1)) + "': use 1 to 65535"));
   }
   if (out->host.empty()) return tl::unexpected(BadUrl("no host"));
+  // No name or address holds a space or a control character; refused before a lookup, whose
+  // error would carry them (a line feed would split its one line in two).
+  for (const char ch : out->host) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u <= 0x20 || u == 0x7F)
+      return tl::unexpected(BadUrl("a space or control character in the host"));
+  }
   return core::Ok();
 }
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace dfbench::protocol {
 namespace {
 
@@ -103,11 +106,14 @@ TEST(ServerUrl, DatabaseAndHosts) {
   EXPECT_EQ(u->port, 6379);
 
   for (const auto& [url, fragment] :
-       {std::pair{"redis://host/-1", "database '-1'"}, std::pair{"redis://host/5x", "database"},
-        std::pair{"redis://host?db=5", "no query"}, std::pair{"redis://host/5?db=6", "no query"},
+       {std::pair{"redis://cache.invalid/-1", "database '-1'"},
+        std::pair{"redis://cache.invalid/5x", "database"},
+        std::pair{"redis://cache.invalid?db=5", "no query"},
+        std::pair{"redis://cache.invalid/5?db=6", "no query"},
         std::pair{"redis://::1:6379", "brackets"}, std::pair{"redis://[::1", "unclosed"},
         std::pair{"redis://[::1]x", "after ']'"}, std::pair{"redis://[]:6379", "no host"},
-        std::pair{"redis://host:", "port ''"}}) {
+        std::pair{"redis://cache.invalid:", "port ''"},
+        std::pair{"redis://cache.invalid/99999999999", "database"}}) {
     auto bad = ParseServerUrl(url);
     ASSERT_FALSE(bad) << url;
     EXPECT_EQ(bad.error().kind, core::ErrorKind::kUsage);
@@ -117,13 +123,18 @@ TEST(ServerUrl, DatabaseAndHosts) {
 
 TEST(ServerUrl, WhatIsWrongIsNamedButNeverThePassword) {
   for (const auto& [url, fragment] :
-       {std::pair{"http://host", "use redis://"}, std::pair{"redis://", "no host"},
-        std::pair{"redis://u:hunter2@host:0", "port '0'"},
-        std::pair{"redis://u:hunter2@host:99999", "port '99999'"},
-        std::pair{"redis://u:hunter2@host/x", "database 'x'"},
+       {std::pair{"http://cache.invalid", "use redis://"}, std::pair{"redis://", "no host"},
+        std::pair{"valkey://u:hunter2@cache.invalid", "use redis://"},
+        std::pair{"redis://u:hunter2@cache.invalid:0", "port '0'"},
+        std::pair{"redis://u:hunter2@cache.invalid:99999", "port '99999'"},
+        std::pair{"redis://u:hunter2@cache.invalid:-1", "port '-1'"},
+        std::pair{"redis://u:hunter2@cache.invalid:18446744073709551616",
+                  "port '18446744073709551616'"},
+        std::pair{"redis://u:hunter2@cache.invalid/x", "database 'x'"},
         std::pair{"redis://:hunter2@::1", "brackets"},
-        std::pair{"redis://:hunter2@host?x", "no query"},
-        std::pair{"redis://u:hun%zzter2@host", "%-escape"}}) {
+        std::pair{"redis://:hunter2@cache.invalid?x", "no query"},
+        std::pair{"redis://u:hun%zzter2@cache.invalid", "%-escape"},
+        std::pair{"redis://u:hunter2@a\nb.invalid", "control character"}}) {
     auto u = ParseServerUrl(url);
     ASSERT_FALSE(u) << url;
     EXPECT_EQ(u.error().kind, core::ErrorKind::kUsage);
@@ -131,6 +142,62 @@ TEST(ServerUrl, WhatIsWrongIsNamedButNeverThePassword) {
     EXPECT_EQ(u.error().message.find("hunter2"), std::string::npos) << u.error().message;
     EXPECT_EQ(u.error().message.find("hun%zzter2"), std::string::npos) << u.error().message;
   }
+}
+
+TEST(ServerUrl, EmptyUserIsTheDefaultUser) {
+  // "user:" and ":" around the password: an empty user is the default user, never a user
+  // named "" sent with AUTH.
+  for (const char* url : {"redis://:pw@cache.invalid", "redis://%3Apw@cache.invalid:6379"}) {
+    auto u = ParseServerUrl(url);
+    ASSERT_TRUE(u) << url;
+    EXPECT_EQ(u->user, "") << url;
+  }
+  auto u = ParseServerUrl("redis://:@cache.invalid");
+  ASSERT_TRUE(u);
+  EXPECT_TRUE(u->user.empty() && u->password.empty());
+  EXPECT_FALSE(u->bare_userinfo);
+}
+
+TEST(ServerUrl, Ipv6WithPortAndDatabase) {
+  auto u = ParseServerUrl("redis://[::1]:6379");
+  ASSERT_TRUE(u) << u.error().message;
+  EXPECT_EQ(u->host, "::1");
+  EXPECT_EQ(u->port, 6379);
+  EXPECT_EQ(u->db, 0);
+  u = ParseServerUrl("redis://bench:pw@[::1]/7");
+  ASSERT_TRUE(u) << u.error().message;
+  EXPECT_EQ(u->host, "::1");
+  EXPECT_EQ(u->port, 6379);
+  EXPECT_EQ(u->db, 7);
+  EXPECT_EQ(Redacted(*u), "redis://bench@[::1]:6379/7");
+}
+
+// A host with a space or a control character is no name or address: refused before any lookup,
+// whose error would carry it (a line feed would split the error's one line).
+TEST(ServerUrl, ControlCharactersInTheHostAreRefused) {
+  for (const std::string& url : std::vector<std::string>{
+           "redis://a\nb.invalid", "redis://a\rb.invalid:6379", "redis://tab\t.invalid/0",
+           "redis://sp ace.invalid", std::string("redis://nul\0.invalid", 20),
+           "redis://del\x7f.invalid", "redis://esc\x1b[2J.invalid"}) {
+    auto u = ParseServerUrl(url);
+    ASSERT_FALSE(u) << url;
+    EXPECT_EQ(u.error().kind, core::ErrorKind::kUsage);
+    EXPECT_NE(u.error().message.find("control character in the host"), std::string::npos)
+        << u.error().message;
+    EXPECT_EQ(u.error().message.find('\n'), std::string::npos) << u.error().message;
+  }
+  // In the password they are the password's: never shown, so never a second line.
+  auto u = ParseServerUrl("redis://u:p%0Aw\x01@cache.invalid");
+  ASSERT_TRUE(u) << u.error().message;
+  EXPECT_EQ(u->password, "p\nw\x01");
+  // In a user name they are escaped where the user is shown.
+  u = ParseServerUrl("redis://us%0Aer:pw@cache.invalid");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(Redacted(*u), "redis://us%0Aer@cache.invalid:6379");
+  // A host outside ASCII is a name to look up, as given.
+  u = ParseServerUrl("redis://h\xc3\xa9te.invalid");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->host, "h\xc3\xa9te.invalid");
 }
 
 }  // namespace

@@ -81,10 +81,62 @@ core::Result<protocol::ServerEndpoint> EndpointOf(const state::EndpointRecord& r
   return endpoint;
 }
 
+// One endpoint of a request, ready to be met: its record and how to reach it. Everything that
+// can be refused without reaching the server is refused here (the URL, the password and its
+// file, the TLS files), so that CheckRequest refuses it before a setup is recorded.
+struct Prepared {
+  state::EndpointRecord record;
+  protocol::ServerEndpoint endpoint;
+  bool url_password = false;  // the password came in the URL (and is not recorded)
+};
+
+core::Result<Prepared> Prepare(const EndpointRequest::Named& named, const EndpointRequest& asked) {
+  auto url = protocol::ParseServerUrl(named.url);
+  if (!url) return core::Fail(ErrorKind::kUsage, "--endpoint: " + url.error().message);
+  // With the password in a file or the environment, "rediss://bench@host" names the user
+  // (a URL alone reads a lone word as the password, as redis-cli does). A password written
+  // after a ':' stays a password: it is never sent or recorded as a user name.
+  const bool password_elsewhere = !asked.password_file.empty() || !asked.password_env.empty();
+  if (password_elsewhere && url->bare_userinfo) {
+    std::swap(url->user, url->password);
+  } else if (password_elsewhere && !url->password.empty()) {
+    return core::Fail(ErrorKind::kUsage,
+                      "--endpoint " + protocol::Redacted(*url) +
+                          ": the URL holds a password and --password-file or --password-env "
+                          "names another; give it once");
+  }
+  Prepared out{.record = {.allow_flush = asked.allow_flush,
+                          .cacert = asked.tls.cacert,
+                          .cert = asked.tls.cert,
+                          .key = asked.tls.key,
+                          .password_env = asked.password_env,
+                          .password_file = asked.password_file,
+                          .skip_verify = asked.tls.skip_verify,
+                          .sni = asked.tls.sni,
+                          .url = protocol::Redacted(*url)}};
+  state::EndpointRecord& record = out.record;
+  if (!url->password.empty() && record.password_file.empty() && record.password_env.empty()) {
+    record.password_env = kEndpointPasswordEnv;
+    out.url_password = true;
+  }
+  std::string password = url->password;
+  if (password.empty()) {
+    auto read = ReadPassword(named.engine.empty() ? record.url : named.engine, record);
+    if (!read) return tl::unexpected(read.error());
+    password = std::move(*read);
+  }
+  auto endpoint = EndpointOf(record, std::move(password));
+  if (!endpoint) return tl::unexpected(endpoint.error());
+  out.endpoint = std::move(*endpoint);
+  return out;
+}
+
 // The engine the server at `endpoint` says it is (INFO server).
 core::Result<const engines::EngineSpec*> EngineAt(const protocol::ServerEndpoint& endpoint,
                                                   const std::string& url) {
-  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(10));
+  // The first contact, at loadgen's connect timeout: a server that never answers (a plain one
+  // behind a rediss:// URL never finishes the handshake) is reported in seconds.
+  auto client = protocol::ConnectTo(endpoint, std::chrono::seconds(5));
   if (!client) return tl::unexpected(client.error());
   auto info = client->Command({"INFO", "server"});
   if (!info) return tl::unexpected(info.error());
@@ -133,8 +185,12 @@ core::Result<const engines::EngineSpec*> EngineOfEndpoint(const std::string& nam
                                                           const std::string& url) {
   if (name.empty()) return EngineAt(endpoint, url);
   const engines::EngineSpec* spec = engines::FindEngine(name);
-  if (auto found = EngineAt(endpoint, url);
-      found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
+  auto found = EngineAt(endpoint, url);
+  // A server that cannot be reached is reported now, not met again at every timeout of Attach.
+  if (!found && found.error().kind == ErrorKind::kEnvironment) {
+    return tl::unexpected(found.error());
+  }
+  if (found && spec != nullptr && *found != nullptr && (*found)->name != spec->name) {
     core::Notef(
         "warning: --endpoint {}={}: the server's INFO says it is {}; it is recorded as {}, "
         "as named",
@@ -180,6 +236,15 @@ bool EndpointProvider::ForgetRunKeys(state::SetupState* state) {
   return forgot;
 }
 
+core::Status EndpointProvider::CheckRequest(const SetupRequest& request) {
+  for (const auto& named : request.endpoint.endpoints) {
+    if (auto prepared = Prepare(named, request.endpoint); !prepared) {
+      return tl::unexpected(prepared.error());
+    }
+  }
+  return core::Ok();
+}
+
 core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   const EndpointRequest& asked = request.endpoint;
   if (asked.endpoints.empty()) {
@@ -194,43 +259,15 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
   state->engines.clear();
   std::map<std::string, state::EndpointRecord> records;
   for (const auto& named : asked.endpoints) {
-    auto url = protocol::ParseServerUrl(named.url);
-    if (!url) return core::Fail(ErrorKind::kUsage, "--endpoint: " + url.error().message);
-    // With the password in a file or the environment, "rediss://bench@host" names the user
-    // (a URL alone reads a lone word as the password, as redis-cli does). A password written
-    // after a ':' stays a password: it is never sent or recorded as a user name.
-    const bool password_elsewhere = !asked.password_file.empty() || !asked.password_env.empty();
-    if (password_elsewhere && url->bare_userinfo) {
-      std::swap(url->user, url->password);
-    } else if (password_elsewhere && !url->password.empty()) {
-      return core::Fail(ErrorKind::kUsage,
-                        "--endpoint " + protocol::Redacted(*url) +
-                            ": the URL holds a password and --password-file or --password-env "
-                            "names another; give it once");
-    }
-    state::EndpointRecord record{.allow_flush = asked.allow_flush,
-                                 .cacert = asked.tls.cacert,
-                                 .cert = asked.tls.cert,
-                                 .key = asked.tls.key,
-                                 .password_env = asked.password_env,
-                                 .password_file = asked.password_file,
-                                 .skip_verify = asked.tls.skip_verify,
-                                 .sni = asked.tls.sni,
-                                 .url = protocol::Redacted(*url)};
-    if (!url->password.empty() && record.password_file.empty() && record.password_env.empty()) {
-      record.password_env = kEndpointPasswordEnv;
+    auto prepared = Prepare(named, asked);
+    if (!prepared) return tl::unexpected(prepared.error());
+    state::EndpointRecord& record = prepared->record;
+    const protocol::ServerEndpoint& endpoint = prepared->endpoint;
+    if (prepared->url_password) {
       core::Notef("{}: the password in the URL is not kept; later commands read it from ${}",
                   record.url, kEndpointPasswordEnv);
     }
-    std::string password = url->password;
-    if (password.empty()) {
-      auto read = ReadPassword(named.engine.empty() ? record.url : named.engine, record);
-      if (!read) return tl::unexpected(read.error());
-      password = std::move(*read);
-    }
-    auto endpoint = EndpointOf(record, std::move(password));
-    if (!endpoint) return tl::unexpected(endpoint.error());
-    auto engine = EngineOfEndpoint(named.engine, *endpoint, record.url);
+    auto engine = EngineOfEndpoint(named.engine, endpoint, record.url);
     if (!engine) return tl::unexpected(engine.error());
     const engines::EngineSpec* spec = *engine;
     if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
@@ -242,7 +279,7 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
                         "--endpoint: two endpoints for " + spec->name +
                             "; name each one's engine (ENGINE=URL), one endpoint per engine");
     }
-    auto met = engines::Attach(*spec, {.endpoint = *endpoint});
+    auto met = engines::Attach(*spec, {.endpoint = endpoint});
     if (!met) return tl::unexpected(met.error());
     core::Notef("{}: {} at {}", spec->name, met->version(), record.url);
     state->engines.push_back(state::EngineInstall{.name = spec->name,

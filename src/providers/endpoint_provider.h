@@ -20,6 +20,9 @@ class EndpointProvider : public Provider {
   // Provision's checks on a setup of its own, so a dry run refuses what setup would refuse.
   core::Result<std::optional<std::filesystem::path>> DryRun(
       const std::string& setup_id, const SetupRequest& request) const override;
+  // What Provision refuses without reaching a server (a bad URL, a password given twice, a
+  // password or TLS file that cannot be read), refused before the setup is recorded.
+  core::Status CheckRequest(const SetupRequest& request) override;
   // This machine as client (and as the server host, which runs nothing), and each endpoint
   // with its password read again and, unless flushing is allowed, a key namespace of its own
   // for this command's run ("dfbench:<setup>:<time>:").

@@ -183,6 +183,13 @@ class Provider {
   // Provisions (or locates) hosts and engines, recording facts, engines and versions in
   // `state`. Does not save it; the caller owns the status transitions.
   virtual core::Status Provision(state::SetupState* state, const SetupRequest& request) = 0;
+  // kUsage for a request Provision would refuse before reaching anything (a malformed URL, a
+  // file that cannot be read): run before the setup is recorded, so that a refused setup
+  // leaves none behind. The default takes every request.
+  virtual core::Status CheckRequest(const SetupRequest& request) {
+    (void)request;
+    return core::Ok();
+  }
   // Hosts for a recorded setup.
   virtual core::Result<Fleet> Connect(const state::SetupState& state) = 0;
   // Releases what Provision acquired. Idempotent.

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/files.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "engines/install.h"
@@ -138,6 +139,15 @@ core::Result<state::EngineInstall> Install(hosts::Host& host, const engines::Eng
 }
 
 }  // namespace
+
+core::Status SshProvider::CheckRequest(const SetupRequest& request) {
+  if (request.ssh.key_path.empty()) return core::Ok();
+  // ReadFile checks the type before it opens the file (a FIFO nobody writes would never open)
+  // and refuses one past its cap; a private key is a few KiB.
+  auto key = core::ReadFile(request.ssh.key_path);
+  if (!key) return core::Fail(core::ErrorKind::kUsage, "--ssh-key " + key.error().message);
+  return core::Ok();
+}
 
 core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& request) {
   s->provider = Kind();

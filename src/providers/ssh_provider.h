@@ -25,6 +25,9 @@ class SshProvider : public Provider {
  public:
   state::ProviderKind Kind() const override { return state::ProviderKind::kSsh; }
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;
+  // kUsage for an --ssh-key that is no readable regular file (a FIFO, a device, a directory, a
+  // dangling link), refused before the plan is shown and the setup recorded.
+  core::Status CheckRequest(const SetupRequest& request) override;
   // One SshHost per role (shared connections under <setup>/ssh/); nothing is pinned.
   core::Result<Fleet> Connect(const state::SetupState& state) override;
   // Hosts that cannot be reached are reported and left as they are; the generated key pair is

@@ -137,6 +137,8 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
       options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
   if (auto st = state::ValidateId(s.id); !st) return tl::unexpected(st.error());
   auto provider = providers::MakeProvider(options.provider);
+  // Refused before the lock and the record: a refused setup leaves no "failed" setup behind.
+  if (auto st = provider->CheckRequest(options); !st) return tl::unexpected(st.error());
 
   auto lock = state::SetupLock::Acquire(s.id);
   if (!lock) return tl::unexpected(lock.error());
