@@ -64,28 +64,6 @@ std::string ErrnoText(int err) {
   return std::strerror(err);
 }
 
-// read() that also takes the kernel's receive timestamp of the last byte read (TCP stamps each
-// segment; the read returns the latest), into *stamp_ns when there is one.
-ssize_t ReceiveStamped(int fd, char* buf, size_t cap, int64_t* stamp_ns) {
-  iovec iov{buf, cap};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  const ssize_t n = recvmsg(fd, &msg, 0);
-  if (n <= 0) return n;
-  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
-    if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
-      timespec ts;
-      std::memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-      *stamp_ns = static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
-    }
-  }
-  return n;
-}
-
 // Sleeps until `deadline_ns` (NowNs's clock); a signal ends it early.
 void SleepUntil(int64_t deadline_ns) {
   const timespec ts{static_cast<time_t>(deadline_ns / kNsPerSec),
@@ -129,7 +107,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       workload_(workload),
       targets_(targets),
       cluster_(cluster != nullptr),
-      tls_(tls),
+      stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
       defer_reads_(config.RepliesStampedByKernel()),
       index_(index) {
   if (cluster_) slot_map_ = *cluster;
@@ -178,7 +156,7 @@ Worker::~Worker() {
 }
 
 void Worker::CloseSocket(Conn& c) {
-  c.tls.reset();
+  c.stream.reset();
   if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
   c.fd = -1;
 }
@@ -190,8 +168,6 @@ void Worker::StartConnect(Conn& c, int64_t now) {
   if (target.addr.ss_family != AF_UNIX) {
     int one = 1;
     setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    c.rx_stamped =
-        defer_reads_ && setsockopt(c.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
   }
   const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
   const int err = errno;
@@ -209,27 +185,30 @@ void Worker::StartConnect(Conn& c, int64_t now) {
 }
 
 void Worker::OnTransportUp(Conn& c, int64_t now) {
-  if (tls_ == nullptr) return OnConnected(c, now);
-  auto session = protocol::TlsSession::Start(*tls_, c.fd);
-  if (!session) return ConnectFailed(c, now, session.error().message);
-  c.tls = std::move(*session);
+  // Kernel stamps are TCP's: a Unix socket's reads are timed when they happen.
+  StreamKind kind = stream_kind_;
+  kind.stamped = kind.stamped && targets_[c.node].addr.ss_family != AF_UNIX;
+  auto stream = OpenStream(kind, c.fd);
+  if (!stream) return ConnectFailed(c, now, stream.error().message);
+  c.stream = std::move(*stream);
+  if (!c.stream->NeedsHandshake()) return OnConnected(c, now);
   c.state = Conn::State::kHandshake;
   ContinueHandshake(c, now);
 }
 
 void Worker::ContinueHandshake(Conn& c, int64_t now) {
-  switch (c.tls->Handshake()) {
-    case protocol::TlsSession::Io::kOk:
+  switch (c.stream->Handshake().status) {
+    case Io::Status::kOk:
       ++stats_.tls_handshakes;
       return OnConnected(c, now);
-    case protocol::TlsSession::Io::kWantRead:
+    case Io::Status::kWouldBlock:
       return SetWantWrite(c, false);
-    case protocol::TlsSession::Io::kWantWrite:
+    case Io::Status::kWantWrite:
       return SetWantWrite(c, true);
-    case protocol::TlsSession::Io::kClosed:
+    case Io::Status::kClosed:
       return ConnectFailed(c, now, "TLS handshake failed: the server closed the connection");
-    case protocol::TlsSession::Io::kFailed:
-      return ConnectFailed(c, now, "TLS handshake failed: " + c.tls->error());
+    case Io::Status::kFailed:
+      return ConnectFailed(c, now, c.stream->error());
   }
 }
 
@@ -350,74 +329,34 @@ void Worker::HandleEvent(Conn& c, uint32_t events) {
   }
   if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, NowNs());
   if (c.fd < 0) return;
-  // A TLS read may have waited on a writable socket (a record the session must send first).
-  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || c.tls) {
+  // A stream with buffers of its own (TLS) may have a read waiting on a writable socket (a
+  // record it must send first), or a write waiting on a read (a record it must take in first).
+  const bool any_event = c.stream->Buffers();
+  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || any_event) {
     ReadReplies(c);
     if (c.fd < 0) return;
   }
-  // A TLS write may wait on a read (a record the session must take in first).
-  if ((events & EPOLLOUT || c.tls) && c.out_sent < c.out.size()) Flush(c);
+  if ((events & EPOLLOUT || any_event) && c.out_sent < c.out.size()) Flush(c);
 }
 
-ssize_t Worker::TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n) {
-  switch (io) {
-    case protocol::TlsSession::Io::kOk:
-      return static_cast<ssize_t>(n);
-    case protocol::TlsSession::Io::kWantRead:
+ssize_t Worker::Moved(Conn& c, const Io& io) {
+  switch (io.status) {
+    case Io::Status::kOk:
+      return static_cast<ssize_t>(io.bytes);
+    case Io::Status::kWouldBlock:
       return 0;  // the next readable event reads and flushes again (HandleEvent)
-    case protocol::TlsSession::Io::kWantWrite:
+    case Io::Status::kWantWrite:
       SetWantWrite(c, true);
       return 0;
-    case protocol::TlsSession::Io::kClosed:
+    case Io::Status::kClosed:
       Lost(c, NowNs(), "connection closed by the server");
       return -1;
-    case protocol::TlsSession::Io::kFailed:
+    case Io::Status::kFailed:
       break;
   }
-  Lost(c, NowNs(), "TLS: " + c.tls->error());
+  const std::string why = c.stream->error();  // Lost() closes the stream
+  Lost(c, NowNs(), why);
   return -1;
-}
-
-ssize_t Worker::ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns) {
-  if (c.tls) {
-    size_t n = 0;
-    const auto io = c.tls->Read(buf, cap, &n);  // before `n` is read
-    return TlsMoved(c, io, n);
-  }
-  while (true) {
-    const ssize_t n =
-        c.rx_stamped ? ReceiveStamped(c.fd, buf, cap, stamp_ns) : read(c.fd, buf, cap);
-    if (n > 0) return n;
-    if (n == 0) {
-      Lost(c, NowNs(), "connection closed by the server");
-      return -1;
-    }
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
-    if (errno == EINTR) continue;
-    Lost(c, NowNs(), ErrnoText(errno));
-    return -1;
-  }
-}
-
-ssize_t Worker::WriteSome(Conn& c) {
-  const char* data = c.out.data() + c.out_sent;
-  const size_t len = c.out.size() - c.out_sent;
-  if (c.tls) {
-    size_t n = 0;
-    const auto io = c.tls->Write(data, len, &n);  // before `n` is read
-    return TlsMoved(c, io, n);
-  }
-  while (true) {
-    const ssize_t n = send(c.fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) return n;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      SetWantWrite(c, true);
-      return 0;
-    }
-    Lost(c, NowNs(), ErrnoText(errno));
-    return -1;
-  }
 }
 
 void Worker::OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
@@ -479,13 +418,13 @@ void Worker::ReadReplies(Conn& c) {
   while (true) {
     const size_t carry = c.stash.size();
     if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
-    int64_t stamp_ns = 0;
-    const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry, &stamp_ns);
+    const Io io = c.stream->Read(read_buf_.get() + carry, read_cap_ - carry);
+    const ssize_t n = Moved(c, io);
     if (n <= 0) return;
     const int64_t now = NowNs();
     last_read_ns_ = now;
     // When the replies arrived: the kernel's stamp, as the read may have been put off.
-    const int64_t arrived = stamp_ns > 0 ? std::min(now, FromRealtimeNs(stamp_ns, now)) : now;
+    const int64_t arrived = io.stamp_ns > 0 ? std::min(now, FromRealtimeNs(io.stamp_ns, now)) : now;
     if (now >= times_.measured_start_ns && times_.start_ns > 0) {
       const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
       if (second > block_->second) Rollover(second);
@@ -550,9 +489,9 @@ void Worker::ReadReplies(Conn& c) {
     redirected_.clear();
     if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
     if (c.pending.empty()) rescan_ = true;
-    // A short read drained the socket; a TLS session reads a record at a time, so it goes on
-    // until the session would block.
-    if (c.fd < 0 || (!c.tls && static_cast<size_t>(n) < read_cap_ - carry)) return;
+    // A short read drained the socket; a stream with buffers of its own (TLS: a record at a
+    // time) goes on until it would block.
+    if (c.fd < 0 || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;
   }
 }
 
@@ -640,7 +579,8 @@ void Worker::Flush(Conn& c) {
     c.unstamped = 0;
   }
   while (c.out_sent < c.out.size()) {
-    const ssize_t n = WriteSome(c);
+    const ssize_t n =
+        Moved(c, c.stream->Write(c.out.data() + c.out_sent, c.out.size() - c.out_sent));
     if (n <= 0) return;
     c.out_sent += static_cast<size_t>(n);
   }
@@ -717,7 +657,7 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
     }
     // A socket without stamps is timed by its reads, so they cannot wait.
     u.replies_awaited = u.replies_awaited || c.want_write ||
-                        (!c.pending.empty() && !c.rx_stamped) ||
+                        (!c.pending.empty() && !(c.stream && c.stream->Stamped())) ||
                         (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
                          c.state != Conn::State::kDead);
     u.in_flight = u.in_flight || !c.pending.empty();

@@ -18,6 +18,7 @@
 #include "loadgen/pending.h"
 #include "loadgen/schedule_grid.h"
 #include "loadgen/stats.h"
+#include "loadgen/stream.h"
 #include "loadgen/workload.h"
 #include "protocol/tls.h"
 
@@ -81,13 +82,10 @@ class Worker {
   void ContinueHandshake(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
   void CloseSocket(Conn& c);
-  // One read or write on the connection's socket or TLS session: bytes moved (> 0), 0 when it
-  // would block, -1 when the connection is gone (Lost() was called). A read on a connection
-  // the kernel stamps sets `*stamp_ns` to the arrival of its last byte (CLOCK_REALTIME).
-  ssize_t ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns);
-  ssize_t WriteSome(Conn& c);
-  // ReadSome's and WriteSome's answer for what a TLS call returned, having moved `n` bytes.
-  ssize_t TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n);
+  // What a read or write of the connection's stream comes to: bytes moved (> 0), 0 when it
+  // must wait (a write asks for the writable event), -1 when the connection is gone (Lost()
+  // was called).
+  ssize_t Moved(Conn& c, const Io& io);
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
@@ -151,9 +149,9 @@ class Worker {
   const Workload& workload_;
   std::vector<Target> targets_;  // per node
   const bool cluster_;
-  const protocol::TlsContext* tls_;
-  const bool defer_reads_;  // Config::RepliesStampedByKernel()
-  SlotMap slot_map_;        // this worker's view; MOVED replies update it
+  const StreamKind stream_kind_;  // every connection's, but stamps on Unix sockets
+  const bool defer_reads_;        // Config::RepliesStampedByKernel()
+  SlotMap slot_map_;              // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
   ScheduleGrid grid_;  // open loop: the ticks this thread's requests fall due on

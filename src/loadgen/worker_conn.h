@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "loadgen/pending.h"
+#include "loadgen/stream.h"
 #include "loadgen/worker.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_parser.h"
-#include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
@@ -39,11 +39,10 @@ struct Worker::Conn {
       : pending(static_cast<size_t>(config.pipeline) + 1), client(owner), node(node_index) {}
 
   int fd = -1;
-  std::unique_ptr<protocol::TlsSession> tls;  // with --tls, from the handshake on
+  std::unique_ptr<Stream> stream;  // from the moment the socket connects
   uint32_t id = 0;
   State state = State::kIdle;
   bool want_write = false;
-  bool rx_stamped = false;  // SO_TIMESTAMPNS: each read carries its arrival time
   bool ever_connected = false;
   std::string out;
   size_t out_sent = 0;
