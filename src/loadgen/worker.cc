@@ -27,7 +27,6 @@ namespace dfbench::loadgen {
 namespace {
 
 constexpr int kMaxEvents = 256;
-constexpr size_t kMaxErrorSamples = 5;
 constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
 constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
 // A connection that cannot get back to the server for this long gives up, so a server that
@@ -109,17 +108,13 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       cluster_(cluster != nullptr),
       stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
       defer_reads_(config.RepliesStampedByKernel()),
-      index_(index) {
+      index_(index),
+      meter_(workload, config.open_loop()) {
   if (cluster_) slot_map_ = *cluster;
-  if (config.open_loop()) {
-    stats_.uncorrected.resize(workload.slots.size());
-    grid_ = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
-  }
-  for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
+  if (config.open_loop()) grid_ = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
-  scan_counts_.resize(workload.slots.size());
   for (const auto& command : config.ConnectionSetup()) {
     std::vector<std::string_view> args(command.begin(), command.end());
     protocol::AppendCommand(&auth_request_, args);
@@ -199,7 +194,7 @@ void Worker::OnTransportUp(Conn& c, int64_t now) {
 void Worker::ContinueHandshake(Conn& c, int64_t now) {
   switch (c.stream->Handshake().status) {
     case Io::Status::kOk:
-      ++stats_.tls_handshakes;
+      ++meter_.stats().tls_handshakes;
       return OnConnected(c, now);
     case Io::Status::kWouldBlock:
       return SetWantWrite(c, false);
@@ -214,7 +209,7 @@ void Worker::ContinueHandshake(Conn& c, int64_t now) {
 
 void Worker::OnConnected(Conn& c, int64_t now) {
   SetWantWrite(c, false);
-  if (c.ever_connected) ++stats_.reconnects;
+  if (c.ever_connected) ++meter_.stats().reconnects;
   c.ever_connected = true;
   c.down_since_ns = 0;
   connected_at_ns_ = now;
@@ -238,9 +233,9 @@ void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
 
 void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (first_error_.empty()) first_error_ = why;
-  ++stats_.connection_errors;
-  if (times_.start_ns > 0 && !stopping_) NoteCut(now, "a connection was lost (" + why + ")");
-  for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
+  ++meter_.stats().connection_errors;
+  if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
+  for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
   rescan_ = true;
   CloseSocket(c);
   c.pending.Clear();
@@ -262,20 +257,6 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
     c.state = Conn::State::kDead;
     DropParked(c, /*count_unanswered=*/true);
   }
-}
-
-void Worker::CountLost(const Pending& p) {
-  if (p.control() || p.phase != static_cast<uint8_t>(Phase::kMeasured)) return;
-  ++stats_.unanswered;
-  ++stats_.lost_requests;
-  ++total_errors_;
-  if (block_) ++block_->slots[p.request.slot].counters.errors;
-}
-
-void Worker::NoteCut(int64_t now, const std::string& why) {
-  if (stats_.cut_ns != 0) return;
-  stats_.cut_ns = now;
-  stats_.cut_reason = why;
 }
 
 void Worker::SetWantWrite(Conn& c, bool want) {
@@ -359,61 +340,6 @@ ssize_t Worker::Moved(Conn& c, const Io& io) {
   return -1;
 }
 
-void Worker::OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
-                     int64_t sent_ns, int kind_int, std::string_view error_text) {
-  // A kernel stamp read across the clocks' distance may land a hair before the send.
-  const int64_t now = std::max(arrived, sent_ns);
-  const auto kind = static_cast<protocol::ReplyKind>(kind_int);
-  if (phase == static_cast<uint8_t>(Phase::kWarmup)) {
-    if (kind != protocol::ReplyKind::kError) ++stats_.warmup_count;
-    return;
-  }
-  SecondBlock::PerSlot& b = block_->slots[slot];
-  ++scan_counts_[slot];
-  if (kind == protocol::ReplyKind::kError) {
-    ++b.counters.errors;
-    ++total_errors_;
-    if (stats_.error_samples.size() < kMaxErrorSamples &&
-        std::find(stats_.error_samples.begin(), stats_.error_samples.end(), error_text) ==
-            stats_.error_samples.end()) {
-      stats_.error_samples.emplace_back(error_text);
-    }
-    return;
-  }
-  const uint64_t latency = static_cast<uint64_t>(now - origin_ns);
-  ++b.counters.count;
-  b.counters.latency_sum_ns += static_cast<double>(latency);
-  b.latency.Record(latency);
-  if (config_.open_loop()) stats_.uncorrected[slot].Record(static_cast<uint64_t>(now - sent_ns));
-  if (is_get_[slot]) {
-    if (kind == protocol::ReplyKind::kNull) {
-      ++b.counters.misses;
-    } else {
-      ++b.counters.hits;
-    }
-  }
-  ++total_ok_;
-  stats_.last_reply_ns = now;
-  c.backoff_ns = 0;
-}
-
-// Received bytes go to the commands whose replies completed in this read, in proportion.
-void Worker::AttributeRx(Conn& c) {
-  uint64_t replies = 0;
-  for (uint32_t x : scan_counts_) replies += x;
-  if (replies == 0) return;
-  uint64_t left = c.rx_unattributed;
-  for (size_t i = 0; i < scan_counts_.size() && left > 0; ++i) {
-    if (scan_counts_[i] == 0) continue;
-    replies -= scan_counts_[i];
-    const uint64_t share =
-        replies == 0 ? left : c.rx_unattributed * scan_counts_[i] / (replies + scan_counts_[i]);
-    block_->slots[i].counters.bytes_rx += share;
-    left -= std::min(left, share);
-  }
-  c.rx_unattributed = 0;
-}
-
 void Worker::ReadReplies(Conn& c) {
   while (true) {
     const size_t carry = c.stash.size();
@@ -425,18 +351,15 @@ void Worker::ReadReplies(Conn& c) {
     last_read_ns_ = now;
     // When the replies arrived: the kernel's stamp, as the read may have been put off.
     const int64_t arrived = io.stamp_ns > 0 ? std::min(now, FromRealtimeNs(io.stamp_ns, now)) : now;
-    if (now >= times_.measured_start_ns && times_.start_ns > 0) {
-      const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
-      if (second > block_->second) Rollover(second);
-    }
+    meter_.Advance(now);
     c.rx_unattributed += static_cast<uint64_t>(n);
-    std::fill(scan_counts_.begin(), scan_counts_.end(), 0);
+    meter_.StartRead();
     bool desync = false;
     bool auth_failed = false;
     std::string auth_error;
     auto on_reply = [&](protocol::ReplyKind kind, std::string_view error_text) {
       if (kind == protocol::ReplyKind::kPush) {  // RESP3 out-of-band data answers no request
-        ++stats_.pushes;
+        ++meter_.stats().pushes;
         return;
       }
       if (c.pending.empty()) {
@@ -461,8 +384,7 @@ void Worker::ReadReplies(Conn& c) {
           return;
         }
       }
-      OnReply(c, arrived, p.request.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind),
-              error_text);
+      if (meter_.Reply(p, arrived, kind, error_text)) c.backoff_ns = 0;
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
     protocol::ScanResult r;
@@ -474,7 +396,7 @@ void Worker::ReadReplies(Conn& c) {
       r = c.memcache.Scan(data, on_reply);
       if (r.status != protocol::ParseStatus::kOk) scan_error = c.memcache.error();
     }
-    AttributeRx(c);
+    c.rx_unattributed = meter_.Received(c.rx_unattributed);
     if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest
     if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
     if (desync) return Lost(c, now, "reply without a request");
@@ -514,7 +436,7 @@ Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const
   return Pending{.origin_ns = origin,
                  .sent_ns = now,
                  .request = request,
-                 .phase = static_cast<uint8_t>(measured ? Phase::kMeasured : Phase::kWarmup)};
+                 .phase = measured ? Phase::kMeasured : Phase::kWarmup};
 }
 
 void Worker::Refill(Conn& c, int64_t now) {
@@ -531,9 +453,9 @@ void Worker::Issue(ClientState& client, int64_t now) {
     const size_t before = c.out.size();
     const Pending p = Stamp(origin, now, client.workload.Draw());
     client.workload.Encode(p.request, &c.out);
-    if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+    if (p.measured()) {
       ++client.issued;
-      block_->slots[p.request.slot].counters.bytes_tx += c.out.size() - before;
+      meter_.Sent(p.request.slot, c.out.size() - before);
     }
     c.pending.Push(p);
     ++c.unstamped;
@@ -569,11 +491,9 @@ void Worker::Flush(Conn& c) {
       p.sent_ns = now;
       // A redirected request keeps its first send time: the detour is part of its latency.
       if (closed_loop && p.redirects == 0) p.origin_ns = now;
-      if (!closed_loop && p.redirects == 0 && !p.control() &&
-          p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
+      if (!closed_loop && p.redirects == 0 && !p.control() && p.measured()) {
         // Late by the generator's doing: from when it was due and the connection had room.
-        const int64_t ready = std::max(p.origin_ns, c.room_since_ns);
-        stats_.send_lag.Record(static_cast<uint64_t>(std::max<int64_t>(0, now - ready)));
+        meter_.SendLag(now - std::max(p.origin_ns, c.room_since_ns));
       }
     }
     c.unstamped = 0;
@@ -601,14 +521,6 @@ bool Worker::Done(const Conn& c, int64_t now) const {
   }
 }
 
-void Worker::Rollover(int64_t second) {
-  mailbox_.Post(std::move(block_));
-  block_ = std::make_unique<SecondBlock>();
-  block_->second = second;
-  block_->slots.resize(workload_.slots.size());
-  mailbox_.current_second.store(second, std::memory_order_release);
-}
-
 void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
   if (!interrupted_ && core::InterruptRequested()) {
     interrupted_ = stopping_ = true;
@@ -618,10 +530,7 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
     stopping_ = true;
     *drain_deadline = now + kDrainNs;
   }
-  if (now >= times_.measured_start_ns) {
-    const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
-    if (second > block_->second) Rollover(second);
-  }
+  meter_.Advance(now);
 }
 
 Worker::Upkeep Worker::KeepConnections(int64_t now) {
@@ -673,9 +582,9 @@ void Worker::CountLeftovers() {
     Conn& c = *cp;
     // Silent since before the window's end (a stopped server): the load was cut there.
     if (!interrupted_ && config_.by_time() && !c.pending.empty() && last_read_ns_ < times_.end_ns) {
-      NoteCut(std::max(last_read_ns_, times_.start_ns), "the server stopped answering");
+      meter_.Cut(std::max(last_read_ns_, times_.start_ns), "the server stopped answering");
     }
-    for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
+    for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
@@ -684,7 +593,7 @@ void Worker::CountLeftovers() {
   if (!open_loop || !config_.by_time() || interrupted_) return;
   for (auto& client : clients_) {
     while (UniformDue(*client) < times_.end_ns) {
-      if (NextDue(*client) >= times_.measured_start_ns) ++stats_.unanswered;
+      if (NextDue(*client) >= times_.measured_start_ns) meter_.Unanswered();
       ++client->k;
     }
   }
@@ -695,8 +604,7 @@ void Worker::Run(const RunTimes& times) {
   // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
-  block_ = std::make_unique<SecondBlock>();
-  block_->slots.resize(workload_.slots.size());
+  meter_.Begin(times_.measured_start_ns);
   int64_t now = NowNs();
   for (auto& c : conns_) {
     if (c->state == Conn::State::kReady) Refill(*c, now);
@@ -726,7 +634,7 @@ void Worker::Run(const RunTimes& times) {
     if (const int64_t heard =
             std::max({last_read_ns_, last_send_ns_, connected_at_ns_, times_.start_ns});
         upkeep.in_flight && !stopping_ && now - heard > kStallNs) {
-      NoteCut(heard, "the server stopped answering (no reply for 10 s)");
+      meter_.Cut(heard, "the server stopped answering (no reply for 10 s)");
       stopping_ = true;
       break;
     }
@@ -753,17 +661,16 @@ void Worker::Run(const RunTimes& times) {
     }
     FlushQueued();
     batching_ = false;
-    progress_ops.store(total_ok_, std::memory_order_relaxed);
-    progress_errors.store(total_errors_, std::memory_order_relaxed);
+    progress_ops.store(meter_.ok(), std::memory_order_relaxed);
+    progress_errors.store(meter_.errors(), std::memory_order_relaxed);
   }
   all_lost_ = !upkeep.any_alive;
-  stats_.stopped_ns = NowNs();
+  const int64_t stopped = NowNs();
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
   CountLeftovers();
-  progress_ops.store(total_ok_, std::memory_order_relaxed);
-  progress_errors.store(total_errors_, std::memory_order_relaxed);
-  mailbox_.Post(std::move(block_));
-  mailbox_.current_second.store(INT64_MAX, std::memory_order_release);
+  progress_ops.store(meter_.ok(), std::memory_order_relaxed);
+  progress_errors.store(meter_.errors(), std::memory_order_relaxed);
+  meter_.Finish(stopped);
   finished.store(true, std::memory_order_release);
 }
 

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "loadgen/cluster.h"
 #include "loadgen/config.h"
+#include "loadgen/meter.h"
 #include "loadgen/pending.h"
 #include "loadgen/schedule_grid.h"
 #include "loadgen/stats.h"
@@ -58,8 +59,8 @@ class Worker {
   // Phase 2: runs the load until done, the test time ends, or an interrupt.
   void Run(const RunTimes& times);
 
-  ThreadStats& stats() { return stats_; }
-  SeriesMailbox& mailbox() { return mailbox_; }
+  ThreadStats& stats() { return meter_.stats(); }
+  SeriesMailbox& mailbox() { return meter_.mailbox(); }
   // Connections that came up in Connect(); the rest failed (see first_error()).
   int connected() const { return connected_; }
   const std::string& first_error() const { return first_error_; }
@@ -73,7 +74,6 @@ class Worker {
  private:
   struct Conn;
   struct ClientState;
-  enum class Phase : uint8_t { kWarmup, kMeasured };
 
   void AddConn(ClientState& client, uint16_t node);
   void StartConnect(Conn& c, int64_t now);
@@ -90,7 +90,6 @@ class Worker {
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
   void ReadReplies(Conn& c);
-  void AttributeRx(Conn& c);
   // A connection has room or came up: its parked requests go out, then its client draws more.
   void Refill(Conn& c, int64_t now);
   void Issue(ClientState& client, int64_t now);
@@ -120,7 +119,6 @@ class Worker {
   void DropParked(Conn& c, bool count_unanswered);
   void OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now);
   std::optional<uint16_t> NodeIndex(const ClusterNode& node, int64_t now);
-  void Rollover(int64_t second);
   // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
   // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
   // requests that fell due) and what it found; what was left unanswered or unsent at the end,
@@ -138,12 +136,6 @@ class Worker {
   };
   Upkeep KeepConnections(int64_t now);
   void CountLeftovers();
-  // A measured request that will never be answered: an error of its command.
-  void CountLost(const Pending& p);
-  // The first cut of the load after it started: when and why.
-  void NoteCut(int64_t now, const std::string& why);
-  void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
-               int64_t sent_ns, int kind, std::string_view error_text);
 
   const Config& config_;
   const Workload& workload_;
@@ -177,14 +169,7 @@ class Worker {
   int64_t last_read_ns_ = 0;
   int64_t last_send_ns_ = 0;
   int64_t connected_at_ns_ = 0;
-  std::vector<uint32_t> scan_counts_;  // replies per slot in one read, for RX attribution
-  std::vector<bool> is_get_;           // per slot: GET replies count hits and misses
-
-  ThreadStats stats_;
-  SeriesMailbox mailbox_;
-  std::unique_ptr<SecondBlock> block_;
-  uint64_t total_ok_ = 0;
-  uint64_t total_errors_ = 0;
+  Meter meter_;
 };
 
 }  // namespace dfbench::loadgen
