@@ -84,7 +84,7 @@ class Meter {
   // A measured request sent and never to be answered: an error of its command.
   void Lost(const Pending& p);
   // A measured request that was due (or drawn and owed a reply) and never sent.
-  void Unanswered() { ++stats_.unanswered; }
+  void Unanswered(uint64_t n = 1) { stats_.unanswered += n; }
   // A cluster's redirection of `p` (MOVED or ASK), answered by a resend.
   void Redirected(const Pending& p, bool moved) {
     if (!p.measured()) return;

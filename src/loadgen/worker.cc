@@ -111,7 +111,6 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       index_(index),
       meter_(workload, config.open_loop()) {
   if (cluster_) slot_map_ = *cluster;
-  if (config.open_loop()) grid_ = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
@@ -123,12 +122,15 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
   for (int i = 0; i < config.clients; ++i) {
     const int global = index * config.clients + i;
     auto client = std::make_unique<ClientState>(config, workload, global, random_base);
-    if (!config.by_time()) client->limit = config.RequestsForClient(global);
+    Pacer::Plan plan{.by_time = config.by_time()};
+    if (!config.by_time()) plan.limit = config.RequestsForClient(global);
     if (config.open_loop()) {
-      client->interval_ns = config.ClientIntervalNs();
+      plan.interval_ns = config.ClientIntervalNs();
       // Stagger the clients' schedules so they do not fire in lockstep.
-      client->t0_ns = static_cast<int64_t>(client->interval_ns * global / config.total_clients());
+      plan.t0_ns = static_cast<int64_t>(plan.interval_ns * global / config.total_clients());
+      plan.grid = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
     }
+    client->pacer = Pacer(plan);
     for (size_t node = 0; node < targets_.size(); ++node) {
       AddConn(*client, static_cast<uint16_t>(node));
     }
@@ -418,12 +420,7 @@ void Worker::ReadReplies(Conn& c) {
 }
 
 bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
-  if (interrupted_) return false;
-  if (config_.by_time()) {
-    if (config_.open_loop()) return UniformDue(client) < times_.end_ns;
-    return now < times_.end_ns;
-  }
-  return client.issued < client.limit;
+  return !interrupted_ && client.pacer.More(now);
 }
 
 bool Worker::CanIssue(const ClientState& client) const {
@@ -448,13 +445,14 @@ void Worker::Issue(ClientState& client, int64_t now) {
   if (cluster_) return IssueRouted(client, now);
   Conn& c = *conns_[client.node_conns[0]];
   const size_t cap = static_cast<size_t>(config_.pipeline);
-  int64_t origin = 0;
-  while (c.pending.size() < cap && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
+  while (c.pending.size() < cap && MoreToIssue(client, now)) {
+    const std::optional<int64_t> origin = client.pacer.Take(now);
+    if (!origin) break;
     const size_t before = c.out.size();
-    const Pending p = Stamp(origin, now, client.workload.Draw());
+    const Pending p = Stamp(*origin, now, client.workload.Draw());
     client.workload.Encode(p.request, &c.out);
     if (p.measured()) {
-      ++client.issued;
+      client.pacer.Issued();
       meter_.Sent(p.request.slot, c.out.size() - before);
     }
     c.pending.Push(p);
@@ -485,16 +483,14 @@ void Worker::Flush(Conn& c) {
     // Requests are timed from the moment they are handed to the kernel.
     const int64_t now = NowNs();
     last_send_ns_ = now;
-    const bool closed_loop = !config_.open_loop();
+    const Pacer& pacer = c.client->pacer;
     for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
       Pending& p = c.pending.At(i);
       p.sent_ns = now;
-      // A redirected request keeps its first send time: the detour is part of its latency.
-      if (closed_loop && p.redirects == 0) p.origin_ns = now;
-      if (!closed_loop && p.redirects == 0 && !p.control() && p.measured()) {
-        // Late by the generator's doing: from when it was due and the connection had room.
-        meter_.SendLag(now - std::max(p.origin_ns, c.room_since_ns));
-      }
+      // A redirected request keeps its first origin: the detour is part of its latency.
+      if (p.redirects > 0 || p.control()) continue;
+      const std::optional<int64_t> lag = pacer.Sent(&p.origin_ns, now, c.room_since_ns);
+      if (lag && p.measured()) meter_.SendLag(*lag);
     }
     c.unstamped = 0;
   }
@@ -554,10 +550,10 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
       Refill(c, now);
       const bool more = MoreToIssue(*c.client, now);
       if (more && CanIssue(*c.client)) {
-        u.wake = std::min(u.wake, NextDue(*c.client));
+        u.wake = std::min(u.wake, c.client->pacer.NextDue());
       } else if (more && defer_reads_) {
         // Full: the reply that makes room is read at the next due time, or at once if due.
-        const int64_t due = NextDue(*c.client);
+        const int64_t due = c.client->pacer.NextDue();
         u.replies_awaited = u.replies_awaited || due <= now;
         u.wake = std::min(u.wake, due);
       } else if (!c.pending.empty()) {
@@ -591,16 +587,12 @@ void Worker::CountLeftovers() {
     CloseSocket(c);
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
-  for (auto& client : clients_) {
-    while (UniformDue(*client) < times_.end_ns) {
-      if (NextDue(*client) >= times_.measured_start_ns) meter_.Unanswered();
-      ++client->k;
-    }
-  }
+  for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());
 }
 
 void Worker::Run(const RunTimes& times) {
   times_ = times;
+  for (auto& client : clients_) client->pacer.Start(times);
   // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);

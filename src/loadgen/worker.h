@@ -16,8 +16,8 @@
 #include "loadgen/cluster.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
+#include "loadgen/pacer.h"
 #include "loadgen/pending.h"
-#include "loadgen/schedule_grid.h"
 #include "loadgen/stats.h"
 #include "loadgen/stream.h"
 #include "loadgen/workload.h"
@@ -34,14 +34,6 @@ struct Target {
 core::Result<Target> ResolveTarget(const std::string& host, int port);
 // A Unix domain socket's path; kUsage when it does not fit sockaddr_un.
 core::Result<Target> UnixTarget(const std::string& path);
-
-// Times shared by all workers, on the steady clock in nanoseconds. Set by the coordinator
-// once every worker has its connections up.
-struct RunTimes {
-  int64_t start_ns = 0;           // open-loop schedules start here
-  int64_t measured_start_ns = 0;  // start + warm-up
-  int64_t end_ns = 0;             // measured_start + test time; 0 when running by requests
-};
 
 class Worker {
  public:
@@ -100,14 +92,6 @@ class Worker {
   bool MoreToIssue(const ClientState& client, int64_t now) const;
   bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
-  // Open loop: when the client's next request falls due on the uniform schedule, and the start
-  // of the tick that holds that instant (Config::ScheduleTickNs): the request's due time, its
-  // origin, never after the uniform one.
-  int64_t UniformDue(const ClientState& client) const;
-  int64_t NextDue(const ClientState& client) const;
-  // The next request's origin: now (closed loop), or its due time once due, taking it from the
-  // schedule (open loop); false while it is not due yet.
-  bool NextOrigin(ClientState& client, int64_t now, int64_t* origin);
   Pending Stamp(int64_t origin, int64_t now, const Request& request) const;
   // Cluster mode (worker_routing.cc): each request goes to the connection of the node that owns
   // its key's slot; a connection without room parks it; a full park stops the client drawing.
@@ -146,7 +130,6 @@ class Worker {
   SlotMap slot_map_;              // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
-  ScheduleGrid grid_;  // open loop: the ticks this thread's requests fall due on
   int epfd_ = -1;
   std::vector<std::unique_ptr<ClientState>> clients_;
   std::vector<std::unique_ptr<Conn>> conns_;  // epoll's id is the index

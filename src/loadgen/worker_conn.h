@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loadgen/pacer.h"
 #include "loadgen/pending.h"
 #include "loadgen/stream.h"
 #include "loadgen/worker.h"
@@ -22,12 +23,7 @@ struct Worker::ClientState {
       : workload(config, workload, global_client, random_base) {}
 
   ClientWorkload workload;
-  uint64_t issued = 0;  // measured requests drawn
-  uint64_t limit = UINT64_MAX;
-  // Open loop: request k is due at t0_ns + k * interval_ns.
-  int64_t t0_ns = 0;
-  double interval_ns = 0;
-  uint64_t k = 0;
+  Pacer pacer;
   std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
 };
@@ -64,26 +60,5 @@ struct Worker::Conn {
   int64_t room_since_ns = 0;
   bool flush_queued = false;
 };
-
-// Inline: both issuing paths (worker.cc, worker_routing.cc) call these once per request.
-inline int64_t Worker::UniformDue(const ClientState& client) const {
-  return times_.start_ns + client.t0_ns +
-         static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
-}
-
-inline int64_t Worker::NextDue(const ClientState& client) const {
-  return grid_.TickStart(times_.start_ns, UniformDue(client));
-}
-
-inline bool Worker::NextOrigin(ClientState& client, int64_t now, int64_t* origin) {
-  if (!config_.open_loop()) {
-    *origin = now;
-    return true;
-  }
-  *origin = NextDue(client);
-  if (*origin > now) return false;
-  ++client.k;
-  return true;
-}
 
 }  // namespace dfbench::loadgen

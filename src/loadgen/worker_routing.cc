@@ -18,10 +18,11 @@ constexpr std::string_view kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 }  // namespace
 
 void Worker::IssueRouted(ClientState& client, int64_t now) {
-  int64_t origin = 0;
-  while (client.full_parks == 0 && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
-    const Pending p = Stamp(origin, now, client.workload.Draw());
-    if (p.measured()) ++client.issued;
+  while (client.full_parks == 0 && MoreToIssue(client, now)) {
+    const std::optional<int64_t> origin = client.pacer.Take(now);
+    if (!origin) break;
+    const Pending p = Stamp(*origin, now, client.workload.Draw());
+    if (p.measured()) client.pacer.Issued();
     const uint16_t node = slot_map_.owner[HashSlot(client.workload.Key(p.request))];
     Route(*conns_[client.node_conns[node]], p);
   }
