@@ -244,8 +244,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   c.out.clear();
   c.out_sent = 0;
   c.stash.clear();
-  c.resp.Reset();
-  c.memcache.Reset();
+  std::visit([](auto& scanner) { scanner.Reset(); }, c.scanner);
   c.want_write = false;
   c.rx_unattributed = 0;
   c.unstamped = 0;
@@ -389,14 +388,11 @@ void Worker::ReadReplies(Conn& c) {
       if (meter_.Reply(p, arrived, kind, error_text)) c.backoff_ns = 0;
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
-    protocol::ScanResult r;
+    const protocol::ScanResult r =
+        std::visit([&](auto& scanner) { return scanner.Scan(data, on_reply); }, c.scanner);
     std::string scan_error;
-    if (config_.protocol == Protocol::kRedis) {
-      r = c.resp.Scan(data, on_reply);
-      if (r.status != protocol::ParseStatus::kOk) scan_error = c.resp.error();
-    } else {
-      r = c.memcache.Scan(data, on_reply);
-      if (r.status != protocol::ParseStatus::kOk) scan_error = c.memcache.error();
+    if (r.status != protocol::ParseStatus::kOk) {
+      scan_error = std::visit([](const auto& scanner) { return scanner.error(); }, c.scanner);
     }
     c.rx_unattributed = meter_.Received(c.rx_unattributed);
     if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "loadgen/pacer.h"
@@ -28,11 +29,19 @@ struct Worker::ClientState {
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
 };
 
+// A connection's reply scanner, of the run's protocol: chosen once, when it is made.
+using ReplyScanner = std::variant<protocol::RespScanner, protocol::MemcacheScanner>;
+
 struct Worker::Conn {
   enum class State : uint8_t { kIdle, kConnecting, kHandshake, kAuth, kReady, kBackoff, kDead };
 
   Conn(const Config& config, ClientState* owner, uint16_t node_index)
-      : pending(static_cast<size_t>(config.pipeline) + 1), client(owner), node(node_index) {}
+      : pending(static_cast<size_t>(config.pipeline) + 1),
+        scanner(config.protocol == Protocol::kRedis
+                    ? ReplyScanner(std::in_place_type<protocol::RespScanner>)
+                    : ReplyScanner(std::in_place_type<protocol::MemcacheScanner>)),
+        client(owner),
+        node(node_index) {}
 
   int fd = -1;
   std::unique_ptr<Stream> stream;  // from the moment the socket connects
@@ -46,8 +55,7 @@ struct Worker::Conn {
   PendingRing pending;
   PendingRing parked{1};  // cluster: drawn for this node, waiting for room
   bool park_full = false;
-  protocol::RespScanner resp;
-  protocol::MemcacheScanner memcache;
+  ReplyScanner scanner;
   ClientState* client;
   uint16_t node;
   int64_t backoff_ns = 0;
