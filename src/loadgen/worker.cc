@@ -148,14 +148,8 @@ void Worker::AddConn(ClientState& client, uint16_t node) {
 }
 
 Worker::~Worker() {
-  for (auto& c : conns_) CloseSocket(*c);
+  for (auto& c : conns_) c->Close();
   if (epfd_ >= 0) close(epfd_);
-}
-
-void Worker::CloseSocket(Conn& c) {
-  c.stream.reset();
-  if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
-  c.fd = -1;
 }
 
 void Worker::StartConnect(Conn& c, int64_t now) {
@@ -239,15 +233,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
   rescan_ = true;
-  CloseSocket(c);
-  c.pending.Clear();
-  c.out.clear();
-  c.out_sent = 0;
-  c.stash.clear();
-  std::visit([](auto& scanner) { scanner.Reset(); }, c.scanner);
-  c.want_write = false;
-  c.rx_unattributed = 0;
-  c.unstamped = 0;
+  c.Close();
   if (c.down_since_ns == 0) c.down_since_ns = now;
   if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
       now - c.down_since_ns < kReconnectGiveUpNs) {
@@ -580,7 +566,7 @@ void Worker::CountLeftovers() {
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
-    CloseSocket(c);
+    c.Close();
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
   for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());

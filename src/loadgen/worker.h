@@ -73,7 +73,6 @@ class Worker {
   void OnTransportUp(Conn& c, int64_t now);
   void ContinueHandshake(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
-  void CloseSocket(Conn& c);
   // What a read or write of the connection's stream comes to: bytes moved (> 0), 0 when it
   // must wait (a write asks for the writable event), -1 when the connection is gone (Lost()
   // was called).

@@ -3,6 +3,8 @@
 // connection, or in cluster mode one per node.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,6 +44,22 @@ struct Worker::Conn {
                     : ReplyScanner(std::in_place_type<protocol::MemcacheScanner>)),
         client(owner),
         node(node_index) {}
+
+  // Closes the socket (which also leaves the epoll set) and forgets everything of the
+  // connection that was: requests in flight, bytes unsent and unread, the scanner's state.
+  void Close() {
+    stream.reset();
+    if (fd >= 0) close(fd);
+    fd = -1;
+    pending.Clear();
+    out.clear();
+    out_sent = 0;
+    stash.clear();
+    std::visit([](auto& s) { s.Reset(); }, scanner);
+    want_write = false;
+    rx_unattributed = 0;
+    unstamped = 0;
+  }
 
   int fd = -1;
   std::unique_ptr<Stream> stream;  // from the moment the socket connects
