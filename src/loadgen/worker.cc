@@ -2,7 +2,6 @@
 
 #include <netdb.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -18,21 +17,13 @@
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
 #include "loadgen/worker_conn.h"
-#include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
-#include "protocol/resp_parser.h"
 #include "protocol/unix_socket.h"
 
 namespace dfbench::loadgen {
 namespace {
 
 constexpr int kMaxEvents = 256;
-constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
-constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
-// A connection that cannot get back to the server for this long gives up, so a server that
-// died does not leave a request-counted run waiting forever.
-constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
-constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
 // Requests in flight and no reply for this long: the server stopped answering (a stopped
 // process keeps its sockets open), so the run stops instead of waiting forever.
 constexpr int64_t kStallNs = 10 * kNsPerSec;
@@ -57,10 +48,6 @@ int WaitForEvents(int epfd, epoll_event* events, int max_events, const timespec&
   const int64_t ms =
       (static_cast<int64_t>(timeout.tv_sec) * kNsPerSec + timeout.tv_nsec) / kNsPerMs;
   return epoll_wait(epfd, events, max_events, static_cast<int>(std::min<int64_t>(ms, INT_MAX)));
-}
-
-std::string ErrnoText(int err) {
-  return std::strerror(err);
 }
 
 // Sleeps until `deadline_ns` (NowNs's clock); a signal ends it early.
@@ -152,109 +139,6 @@ Worker::~Worker() {
   if (epfd_ >= 0) close(epfd_);
 }
 
-void Worker::StartConnect(Conn& c, int64_t now) {
-  const Target& target = targets_[c.node];
-  c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
-  if (target.addr.ss_family != AF_UNIX) {
-    int one = 1;
-    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  }
-  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
-  const int err = errno;
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
-  ev.data.u32 = c.id;
-  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, c.fd, &ev) != 0) {
-    return ConnectFailed(c, now, "epoll_ctl: " + ErrnoText(errno));
-  }
-  c.want_write = true;
-  c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
-  if (rc == 0) return OnTransportUp(c, now);
-  if (err != EINPROGRESS && err != EAGAIN) return ConnectFailed(c, now, ErrnoText(err));
-  c.state = Conn::State::kConnecting;
-}
-
-void Worker::OnTransportUp(Conn& c, int64_t now) {
-  // Kernel stamps are TCP's: a Unix socket's reads are timed when they happen.
-  StreamKind kind = stream_kind_;
-  kind.stamped = kind.stamped && targets_[c.node].addr.ss_family != AF_UNIX;
-  auto stream = OpenStream(kind, c.fd);
-  if (!stream) return ConnectFailed(c, now, stream.error().message);
-  c.stream = std::move(*stream);
-  if (!c.stream->NeedsHandshake()) return OnConnected(c, now);
-  c.state = Conn::State::kHandshake;
-  ContinueHandshake(c, now);
-}
-
-void Worker::ContinueHandshake(Conn& c, int64_t now) {
-  switch (c.stream->Handshake().status) {
-    case Io::Status::kOk:
-      ++meter_.stats().tls_handshakes;
-      return OnConnected(c, now);
-    case Io::Status::kWouldBlock:
-      return SetWantWrite(c, false);
-    case Io::Status::kWantWrite:
-      return SetWantWrite(c, true);
-    case Io::Status::kClosed:
-      return ConnectFailed(c, now, "TLS handshake failed: the server closed the connection");
-    case Io::Status::kFailed:
-      return ConnectFailed(c, now, c.stream->error());
-  }
-}
-
-void Worker::OnConnected(Conn& c, int64_t now) {
-  SetWantWrite(c, false);
-  if (c.ever_connected) ++meter_.stats().reconnects;
-  c.ever_connected = true;
-  c.down_since_ns = 0;
-  connected_at_ns_ = now;
-  if (!auth_request_.empty()) {
-    c.out.append(auth_request_);
-    for (int i = 0; i < setup_commands_; ++i) {
-      c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
-    }
-    c.state = Conn::State::kAuth;
-    Flush(c);
-    return;
-  }
-  c.state = Conn::State::kReady;
-  if (times_.start_ns > 0) Refill(c, now);
-}
-
-void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
-  if (first_error_.empty()) first_error_ = why;
-  Lost(c, now, why);
-}
-
-void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
-  if (first_error_.empty()) first_error_ = why;
-  ++meter_.stats().connection_errors;
-  if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
-  for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
-  rescan_ = true;
-  c.Close();
-  if (c.down_since_ns == 0) c.down_since_ns = now;
-  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
-      now - c.down_since_ns < kReconnectGiveUpNs) {
-    c.backoff_ns = c.backoff_ns == 0 ? kBackoffMinNs : std::min(2 * c.backoff_ns, kBackoffMaxNs);
-    c.retry_at_ns = now + c.backoff_ns;
-    c.state = Conn::State::kBackoff;
-  } else {
-    c.state = Conn::State::kDead;
-    DropParked(c, /*count_unanswered=*/true);
-  }
-}
-
-void Worker::SetWantWrite(Conn& c, bool want) {
-  if (c.want_write == want || c.fd < 0) return;
-  epoll_event ev{};
-  ev.events = want ? EPOLLIN | EPOLLOUT | EPOLLET : EPOLLIN | EPOLLET;
-  ev.data.u32 = c.id;
-  epoll_ctl(epfd_, EPOLL_CTL_MOD, c.fd, &ev);
-  c.want_write = want;
-}
-
 void Worker::Connect() {
   epfd_ = epoll_create1(EPOLL_CLOEXEC);
   DFB_CHECK(epfd_ >= 0);
@@ -284,207 +168,6 @@ void Worker::Connect() {
     }
     if (c->state == Conn::State::kReady) ++connected_;
   }
-}
-
-void Worker::HandleEvent(Conn& c, uint32_t events) {
-  if (c.state == Conn::State::kConnecting) {
-    int err = 0;
-    socklen_t len = sizeof(err);
-    getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err != 0) return ConnectFailed(c, NowNs(), ErrnoText(err));
-    if (events & (EPOLLOUT | EPOLLIN)) OnTransportUp(c, NowNs());
-    return;
-  }
-  if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, NowNs());
-  if (c.fd < 0) return;
-  // A stream with buffers of its own (TLS) may have a read waiting on a writable socket (a
-  // record it must send first), or a write waiting on a read (a record it must take in first).
-  const bool any_event = c.stream->Buffers();
-  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || any_event) {
-    ReadReplies(c);
-    if (c.fd < 0) return;
-  }
-  if ((events & EPOLLOUT || any_event) && c.out_sent < c.out.size()) Flush(c);
-}
-
-ssize_t Worker::Moved(Conn& c, const Io& io) {
-  switch (io.status) {
-    case Io::Status::kOk:
-      return static_cast<ssize_t>(io.bytes);
-    case Io::Status::kWouldBlock:
-      return 0;  // the next readable event reads and flushes again (HandleEvent)
-    case Io::Status::kWantWrite:
-      SetWantWrite(c, true);
-      return 0;
-    case Io::Status::kClosed:
-      Lost(c, NowNs(), "connection closed by the server");
-      return -1;
-    case Io::Status::kFailed:
-      break;
-  }
-  const std::string why = c.stream->error();  // Lost() closes the stream
-  Lost(c, NowNs(), why);
-  return -1;
-}
-
-void Worker::ReadReplies(Conn& c) {
-  while (true) {
-    const size_t carry = c.stash.size();
-    if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
-    const Io io = c.stream->Read(read_buf_.get() + carry, read_cap_ - carry);
-    const ssize_t n = Moved(c, io);
-    if (n <= 0) return;
-    const int64_t now = NowNs();
-    last_read_ns_ = now;
-    // When the replies arrived: the kernel's stamp, as the read may have been put off.
-    const int64_t arrived = io.stamp_ns > 0 ? std::min(now, FromRealtimeNs(io.stamp_ns, now)) : now;
-    meter_.Advance(now);
-    c.rx_unattributed += static_cast<uint64_t>(n);
-    meter_.StartRead();
-    bool desync = false;
-    bool auth_failed = false;
-    std::string auth_error;
-    auto on_reply = [&](protocol::ReplyKind kind, std::string_view error_text) {
-      if (kind == protocol::ReplyKind::kPush) {  // RESP3 out-of-band data answers no request
-        ++meter_.stats().pushes;
-        return;
-      }
-      if (c.pending.empty()) {
-        desync = true;
-        return;
-      }
-      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = arrived;
-      const Pending p = c.pending.Pop();
-      if (p.request.slot == kAuthSlot) {
-        if (kind == protocol::ReplyKind::kError) {
-          auth_failed = true;
-          auth_error = std::string(error_text);
-        } else if (c.pending.empty()) {  // the last of the setup commands
-          c.state = Conn::State::kReady;
-        }
-        return;
-      }
-      if (p.request.slot == kAskingSlot) return;  // +OK; the request after it tells
-      if (cluster_ && kind == protocol::ReplyKind::kError) {
-        if (auto redirect = ParseRedirect(error_text)) {
-          redirected_.emplace_back(p, std::move(*redirect));
-          return;
-        }
-      }
-      if (meter_.Reply(p, arrived, kind, error_text)) c.backoff_ns = 0;
-    };
-    const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
-    const protocol::ScanResult r =
-        std::visit([&](auto& scanner) { return scanner.Scan(data, on_reply); }, c.scanner);
-    std::string scan_error;
-    if (r.status != protocol::ParseStatus::kOk) {
-      scan_error = std::visit([](const auto& scanner) { return scanner.error(); }, c.scanner);
-    }
-    c.rx_unattributed = meter_.Received(c.rx_unattributed);
-    if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest
-    if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
-    if (desync) return Lost(c, now, "reply without a request");
-    if (auth_failed) {
-      Lost(c, now, "connection setup (AUTH, HELLO or SELECT) refused: " + auth_error);
-      c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
-      DropParked(c, /*count_unanswered=*/true);
-      return;
-    }
-    c.stash.assign(data.data() + r.consumed, data.size() - r.consumed);
-    for (auto& [p, redirect] : redirected_) OnRedirect(c, p, redirect, now);
-    redirected_.clear();
-    if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
-    if (c.pending.empty()) rescan_ = true;
-    // A short read drained the socket; a stream with buffers of its own (TLS: a record at a
-    // time) goes on until it would block.
-    if (c.fd < 0 || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;
-  }
-}
-
-bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
-  return !interrupted_ && client.pacer.More(now);
-}
-
-bool Worker::CanIssue(const ClientState& client) const {
-  if (cluster_) return client.full_parks == 0;
-  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
-}
-
-Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
-  const bool measured = origin >= times_.measured_start_ns;
-  return Pending{.origin_ns = origin,
-                 .sent_ns = now,
-                 .request = request,
-                 .phase = measured ? Phase::kMeasured : Phase::kWarmup};
-}
-
-void Worker::Refill(Conn& c, int64_t now) {
-  if (cluster_) MoveParked(c);
-  Issue(*c.client, now);
-}
-
-void Worker::Issue(ClientState& client, int64_t now) {
-  if (cluster_) return IssueRouted(client, now);
-  Conn& c = *conns_[client.node_conns[0]];
-  const size_t cap = static_cast<size_t>(config_.pipeline);
-  while (c.pending.size() < cap && MoreToIssue(client, now)) {
-    const std::optional<int64_t> origin = client.pacer.Take(now);
-    if (!origin) break;
-    const size_t before = c.out.size();
-    const Pending p = Stamp(*origin, now, client.workload.Draw());
-    client.workload.Encode(p.request, &c.out);
-    if (p.measured()) {
-      client.pacer.Issued();
-      meter_.Sent(p.request.slot, c.out.size() - before);
-    }
-    c.pending.Push(p);
-    ++c.unstamped;
-  }
-  QueueFlush(c);
-}
-
-void Worker::QueueFlush(Conn& c) {
-  if (c.out_sent >= c.out.size() || c.want_write) return;
-  if (!batching_) return Flush(c);
-  if (!c.flush_queued) {
-    c.flush_queued = true;
-    flush_queue_.push_back(&c);
-  }
-}
-
-void Worker::FlushQueued() {
-  for (Conn* c : flush_queue_) {
-    c->flush_queued = false;
-    if (c->fd >= 0 && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
-  }
-  flush_queue_.clear();
-}
-
-void Worker::Flush(Conn& c) {
-  if (c.unstamped > 0) {
-    // Requests are timed from the moment they are handed to the kernel.
-    const int64_t now = NowNs();
-    last_send_ns_ = now;
-    const Pacer& pacer = c.client->pacer;
-    for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
-      Pending& p = c.pending.At(i);
-      p.sent_ns = now;
-      // A redirected request keeps its first origin: the detour is part of its latency.
-      if (p.redirects > 0 || p.control()) continue;
-      const std::optional<int64_t> lag = pacer.Sent(&p.origin_ns, now, c.room_since_ns);
-      if (lag && p.measured()) meter_.SendLag(*lag);
-    }
-    c.unstamped = 0;
-  }
-  while (c.out_sent < c.out.size()) {
-    const ssize_t n =
-        Moved(c, c.stream->Write(c.out.data() + c.out_sent, c.out.size() - c.out_sent));
-    if (n <= 0) return;
-    c.out_sent += static_cast<size_t>(n);
-  }
-  c.out.clear();
-  c.out_sent = 0;
-  SetWantWrite(c, false);
 }
 
 bool Worker::Done(const Conn& c, int64_t now) const {

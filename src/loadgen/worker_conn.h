@@ -1,4 +1,4 @@
-// A worker's connections and clients (private to worker.cc and worker_routing.cc). A client is
+// A worker's connections and clients (private to the worker's files, worker*.cc). A client is
 // memtier's: one key stream, one request budget, one open-loop schedule. It owns one
 // connection, or in cluster mode one per node.
 #pragma once
@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "loadgen/clock.h"
 #include "loadgen/pacer.h"
 #include "loadgen/pending.h"
 #include "loadgen/stream.h"
@@ -30,6 +31,9 @@ struct Worker::ClientState {
   std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
 };
+
+// How long a connection may take to come up (connect, TLS handshake, setup commands).
+inline constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
 
 // A connection's reply scanner, of the run's protocol: chosen once, when it is made.
 using ReplyScanner = std::variant<protocol::RespScanner, protocol::MemcacheScanner>;
