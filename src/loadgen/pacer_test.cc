@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "loadgen/clock.h"
+
 namespace dfbench::loadgen {
 namespace {
 

@@ -135,7 +135,7 @@ void Worker::AddConn(ClientState& client, uint16_t node) {
 }
 
 Worker::~Worker() {
-  for (auto& c : conns_) c->Close();
+  for (auto& c : conns_) c->CloseSocket();
   if (epfd_ >= 0) close(epfd_);
 }
 

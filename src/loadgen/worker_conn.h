@@ -49,12 +49,16 @@ struct Worker::Conn {
         client(owner),
         node(node_index) {}
 
-  // Closes the socket (which also leaves the epoll set) and forgets everything of the
-  // connection that was: requests in flight, bytes unsent and unread, the scanner's state.
-  void Close() {
+  // Closes the socket, which also leaves the epoll set.
+  void CloseSocket() noexcept {
     stream.reset();
     if (fd >= 0) close(fd);
     fd = -1;
+  }
+  // CloseSocket, and forgets everything of the connection that was: requests in flight,
+  // bytes unsent and unread, the scanner's state.
+  void Close() {
+    CloseSocket();
     pending.Clear();
     out.clear();
     out_sent = 0;
