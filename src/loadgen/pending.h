@@ -13,15 +13,19 @@ namespace dfbench::loadgen {
 inline constexpr uint16_t kAuthSlot = 0xFFFF;
 inline constexpr uint16_t kAskingSlot = 0xFFFE;
 
+// Whether a request belongs to the warm-up or to the measured window (by its origin).
+enum class Phase : uint8_t { kWarmup, kMeasured };
+
 struct Pending {
   int64_t origin_ns = 0;  // due time (open loop) or first send time (closed loop)
   int64_t sent_ns = 0;
-  Request request;        // request.slot is kAuthSlot / kAskingSlot for control requests
-  uint8_t phase = 0;      // Worker::Phase
+  Request request;  // request.slot is kAuthSlot / kAskingSlot for control requests
+  Phase phase = Phase::kWarmup;
   uint8_t redirects = 0;  // cluster: how often a node sent it elsewhere
   bool asking = false;    // cluster: to be sent after an ASKING (an ASK redirection)
 
   bool control() const { return request.slot >= kAskingSlot; }
+  bool measured() const { return phase == Phase::kMeasured; }
 };
 
 // FIFO ring; grows (rarely: an ASKING pair or a redirected request beyond the pipeline).

@@ -2,7 +2,6 @@
 
 #include <netdb.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -19,22 +18,13 @@
 #include "core/text.h"
 #include "loadgen/clock.h"
 #include "loadgen/worker_conn.h"
-#include "protocol/memcache_text.h"
 #include "protocol/resp_encoder.h"
-#include "protocol/resp_parser.h"
 #include "protocol/unix_socket.h"
 
 namespace dfbench::loadgen {
 namespace {
 
 constexpr int kMaxEvents = 256;
-constexpr size_t kMaxErrorSamples = 5;
-constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
-constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
-// A connection that cannot get back to the server for this long gives up, so a server that
-// died does not leave a request-counted run waiting forever.
-constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
-constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
 // Requests in flight and no reply for this long: the server stopped answering (a stopped
 // process keeps its sockets open), so the run stops instead of waiting forever.
 constexpr int64_t kStallNs = 10 * kNsPerSec;
@@ -59,32 +49,6 @@ int WaitForEvents(int epfd, epoll_event* events, int max_events, const timespec&
   const int64_t ms =
       (static_cast<int64_t>(timeout.tv_sec) * kNsPerSec + timeout.tv_nsec) / kNsPerMs;
   return epoll_wait(epfd, events, max_events, static_cast<int>(std::min<int64_t>(ms, INT_MAX)));
-}
-
-std::string ErrnoText(int err) {
-  return std::strerror(err);
-}
-
-// read() that also takes the kernel's receive timestamp of the last byte read (TCP stamps each
-// segment; the read returns the latest), into *stamp_ns when there is one.
-ssize_t ReceiveStamped(int fd, char* buf, size_t cap, int64_t* stamp_ns) {
-  iovec iov{buf, cap};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  const ssize_t n = recvmsg(fd, &msg, 0);
-  if (n <= 0) return n;
-  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
-    if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
-      timespec ts;
-      std::memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-      *stamp_ns = static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
-    }
-  }
-  return n;
 }
 
 // Sleeps until `deadline_ns` (NowNs's clock); a signal ends it early.
@@ -131,19 +95,14 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       workload_(workload),
       targets_(targets),
       cluster_(cluster != nullptr),
-      tls_(tls),
+      stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
       defer_reads_(config.RepliesStampedByKernel()),
-      index_(index) {
+      index_(index),
+      meter_(workload, config.open_loop()) {
   if (cluster_) slot_map_ = *cluster;
-  if (config.open_loop()) {
-    stats_.uncorrected.resize(workload.slots.size());
-    grid_ = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
-  }
-  for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
-  scan_counts_.resize(workload.slots.size());
   for (const auto& command : config.ConnectionSetup()) {
     std::vector<std::string_view> args(command.begin(), command.end());
     protocol::AppendCommand(&auth_request_, args);
@@ -152,12 +111,15 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
   for (int i = 0; i < config.clients; ++i) {
     const int global = index * config.clients + i;
     auto client = std::make_unique<ClientState>(config, workload, global, random_base);
-    if (!config.by_time()) client->limit = config.RequestsForClient(global);
+    Pacer::Plan plan{.by_time = config.by_time()};
+    if (!config.by_time()) plan.limit = config.RequestsForClient(global);
     if (config.open_loop()) {
-      client->interval_ns = config.ClientIntervalNs();
+      plan.interval_ns = config.ClientIntervalNs();
       // Stagger the clients' schedules so they do not fire in lockstep.
-      client->t0_ns = static_cast<int64_t>(client->interval_ns * global / config.total_clients());
+      plan.t0_ns = static_cast<int64_t>(plan.interval_ns * global / config.total_clients());
+      plan.grid = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
     }
+    client->pacer = Pacer(plan);
     for (size_t node = 0; node < targets_.size(); ++node) {
       AddConn(*client, static_cast<uint16_t>(node));
     }
@@ -175,139 +137,8 @@ void Worker::AddConn(ClientState& client, uint16_t node) {
 }
 
 Worker::~Worker() {
-  for (auto& c : conns_) CloseSocket(*c);
+  for (auto& c : conns_) c->CloseSocket();
   if (epfd_ >= 0) close(epfd_);
-}
-
-void Worker::CloseSocket(Conn& c) {
-  c.tls.reset();
-  if (c.fd >= 0) close(c.fd);  // also leaves the epoll set
-  c.fd = -1;
-}
-
-void Worker::StartConnect(Conn& c, int64_t now) {
-  const Target& target = targets_[c.node];
-  c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
-  if (target.addr.ss_family != AF_UNIX) {
-    int one = 1;
-    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    c.rx_stamped =
-        defer_reads_ && setsockopt(c.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
-  }
-  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
-  const int err = errno;
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
-  ev.data.u32 = c.id;
-  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, c.fd, &ev) != 0) {
-    return ConnectFailed(c, now, "epoll_ctl: " + ErrnoText(errno));
-  }
-  c.want_write = true;
-  c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
-  if (rc == 0) return OnTransportUp(c, now);
-  if (err != EINPROGRESS && err != EAGAIN) return ConnectFailed(c, now, ErrnoText(err));
-  c.state = Conn::State::kConnecting;
-}
-
-void Worker::OnTransportUp(Conn& c, int64_t now) {
-  if (tls_ == nullptr) return OnConnected(c, now);
-  auto session = protocol::TlsSession::Start(*tls_, c.fd);
-  if (!session) return ConnectFailed(c, now, session.error().message);
-  c.tls = std::move(*session);
-  c.state = Conn::State::kHandshake;
-  ContinueHandshake(c, now);
-}
-
-void Worker::ContinueHandshake(Conn& c, int64_t now) {
-  switch (c.tls->Handshake()) {
-    case protocol::TlsSession::Io::kOk:
-      ++stats_.tls_handshakes;
-      return OnConnected(c, now);
-    case protocol::TlsSession::Io::kWantRead:
-      return SetWantWrite(c, false);
-    case protocol::TlsSession::Io::kWantWrite:
-      return SetWantWrite(c, true);
-    case protocol::TlsSession::Io::kClosed:
-      return ConnectFailed(c, now, "TLS handshake failed: the server closed the connection");
-    case protocol::TlsSession::Io::kFailed:
-      return ConnectFailed(c, now, "TLS handshake failed: " + c.tls->error());
-  }
-}
-
-void Worker::OnConnected(Conn& c, int64_t now) {
-  SetWantWrite(c, false);
-  if (c.ever_connected) ++stats_.reconnects;
-  c.ever_connected = true;
-  c.down_since_ns = 0;
-  connected_at_ns_ = now;
-  if (!auth_request_.empty()) {
-    c.out.append(auth_request_);
-    for (int i = 0; i < setup_commands_; ++i) {
-      c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
-    }
-    c.state = Conn::State::kAuth;
-    Flush(c);
-    return;
-  }
-  c.state = Conn::State::kReady;
-  if (times_.start_ns > 0) Refill(c, now);
-}
-
-void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
-  if (first_error_.empty()) first_error_ = why;
-  Lost(c, now, why);
-}
-
-void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
-  if (first_error_.empty()) first_error_ = why;
-  ++stats_.connection_errors;
-  if (times_.start_ns > 0 && !stopping_) NoteCut(now, "a connection was lost (" + why + ")");
-  for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
-  rescan_ = true;
-  CloseSocket(c);
-  c.pending.Clear();
-  c.out.clear();
-  c.out_sent = 0;
-  c.stash.clear();
-  c.resp.Reset();
-  c.memcache.Reset();
-  c.want_write = false;
-  c.rx_unattributed = 0;
-  c.unstamped = 0;
-  if (c.down_since_ns == 0) c.down_since_ns = now;
-  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
-      now - c.down_since_ns < kReconnectGiveUpNs) {
-    c.backoff_ns = c.backoff_ns == 0 ? kBackoffMinNs : std::min(2 * c.backoff_ns, kBackoffMaxNs);
-    c.retry_at_ns = now + c.backoff_ns;
-    c.state = Conn::State::kBackoff;
-  } else {
-    c.state = Conn::State::kDead;
-    DropParked(c, /*count_unanswered=*/true);
-  }
-}
-
-void Worker::CountLost(const Pending& p) {
-  if (p.control() || p.phase != static_cast<uint8_t>(Phase::kMeasured)) return;
-  ++stats_.unanswered;
-  ++stats_.lost_requests;
-  ++total_errors_;
-  if (block_) ++block_->slots[p.request.slot].counters.errors;
-}
-
-void Worker::NoteCut(int64_t now, const std::string& why) {
-  if (stats_.cut_ns != 0) return;
-  stats_.cut_ns = now;
-  stats_.cut_reason = why;
-}
-
-void Worker::SetWantWrite(Conn& c, bool want) {
-  if (c.want_write == want || c.fd < 0) return;
-  epoll_event ev{};
-  ev.events = want ? EPOLLIN | EPOLLOUT | EPOLLET : EPOLLIN | EPOLLET;
-  ev.data.u32 = c.id;
-  epoll_ctl(epfd_, EPOLL_CTL_MOD, c.fd, &ev);
-  c.want_write = want;
 }
 
 void Worker::Connect() {
@@ -341,316 +172,6 @@ void Worker::Connect() {
   }
 }
 
-void Worker::HandleEvent(Conn& c, uint32_t events) {
-  if (c.state == Conn::State::kConnecting) {
-    int err = 0;
-    socklen_t len = sizeof(err);
-    getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err != 0) return ConnectFailed(c, NowNs(), ErrnoText(err));
-    if (events & (EPOLLOUT | EPOLLIN)) OnTransportUp(c, NowNs());
-    return;
-  }
-  if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, NowNs());
-  if (c.fd < 0) return;
-  // A TLS read may have waited on a writable socket (a record the session must send first).
-  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || c.tls) {
-    ReadReplies(c);
-    if (c.fd < 0) return;
-  }
-  // A TLS write may wait on a read (a record the session must take in first).
-  if ((events & EPOLLOUT || c.tls) && c.out_sent < c.out.size()) Flush(c);
-}
-
-ssize_t Worker::TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n) {
-  switch (io) {
-    case protocol::TlsSession::Io::kOk:
-      return static_cast<ssize_t>(n);
-    case protocol::TlsSession::Io::kWantRead:
-      return 0;  // the next readable event reads and flushes again (HandleEvent)
-    case protocol::TlsSession::Io::kWantWrite:
-      SetWantWrite(c, true);
-      return 0;
-    case protocol::TlsSession::Io::kClosed:
-      Lost(c, NowNs(), "connection closed by the server");
-      return -1;
-    case protocol::TlsSession::Io::kFailed:
-      break;
-  }
-  Lost(c, NowNs(), "TLS: " + c.tls->error());
-  return -1;
-}
-
-ssize_t Worker::ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns) {
-  if (c.tls) {
-    size_t n = 0;
-    const auto io = c.tls->Read(buf, cap, &n);  // before `n` is read
-    return TlsMoved(c, io, n);
-  }
-  while (true) {
-    const ssize_t n =
-        c.rx_stamped ? ReceiveStamped(c.fd, buf, cap, stamp_ns) : read(c.fd, buf, cap);
-    if (n > 0) return n;
-    if (n == 0) {
-      Lost(c, NowNs(), "connection closed by the server");
-      return -1;
-    }
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
-    if (errno == EINTR) continue;
-    Lost(c, NowNs(), ErrnoText(errno));
-    return -1;
-  }
-}
-
-ssize_t Worker::WriteSome(Conn& c) {
-  const char* data = c.out.data() + c.out_sent;
-  const size_t len = c.out.size() - c.out_sent;
-  if (c.tls) {
-    size_t n = 0;
-    const auto io = c.tls->Write(data, len, &n);  // before `n` is read
-    return TlsMoved(c, io, n);
-  }
-  while (true) {
-    const ssize_t n = send(c.fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) return n;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      SetWantWrite(c, true);
-      return 0;
-    }
-    Lost(c, NowNs(), ErrnoText(errno));
-    return -1;
-  }
-}
-
-void Worker::OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
-                     int64_t sent_ns, int kind_int, std::string_view error_text) {
-  // A kernel stamp read across the clocks' distance may land a hair before the send.
-  const int64_t now = std::max(arrived, sent_ns);
-  const auto kind = static_cast<protocol::ReplyKind>(kind_int);
-  if (phase == static_cast<uint8_t>(Phase::kWarmup)) {
-    if (kind != protocol::ReplyKind::kError) ++stats_.warmup_count;
-    return;
-  }
-  SecondBlock::PerSlot& b = block_->slots[slot];
-  ++scan_counts_[slot];
-  if (kind == protocol::ReplyKind::kError) {
-    ++b.counters.errors;
-    ++total_errors_;
-    if (stats_.error_samples.size() < kMaxErrorSamples &&
-        std::find(stats_.error_samples.begin(), stats_.error_samples.end(), error_text) ==
-            stats_.error_samples.end()) {
-      stats_.error_samples.emplace_back(error_text);
-    }
-    return;
-  }
-  const uint64_t latency = static_cast<uint64_t>(now - origin_ns);
-  ++b.counters.count;
-  b.counters.latency_sum_ns += static_cast<double>(latency);
-  b.latency.Record(latency);
-  if (config_.open_loop()) stats_.uncorrected[slot].Record(static_cast<uint64_t>(now - sent_ns));
-  if (is_get_[slot]) {
-    if (kind == protocol::ReplyKind::kNull) {
-      ++b.counters.misses;
-    } else {
-      ++b.counters.hits;
-    }
-  }
-  ++total_ok_;
-  stats_.last_reply_ns = now;
-  c.backoff_ns = 0;
-}
-
-// Received bytes go to the commands whose replies completed in this read, in proportion.
-void Worker::AttributeRx(Conn& c) {
-  uint64_t replies = 0;
-  for (uint32_t x : scan_counts_) replies += x;
-  if (replies == 0) return;
-  uint64_t left = c.rx_unattributed;
-  for (size_t i = 0; i < scan_counts_.size() && left > 0; ++i) {
-    if (scan_counts_[i] == 0) continue;
-    replies -= scan_counts_[i];
-    const uint64_t share =
-        replies == 0 ? left : c.rx_unattributed * scan_counts_[i] / (replies + scan_counts_[i]);
-    block_->slots[i].counters.bytes_rx += share;
-    left -= std::min(left, share);
-  }
-  c.rx_unattributed = 0;
-}
-
-void Worker::ReadReplies(Conn& c) {
-  while (true) {
-    const size_t carry = c.stash.size();
-    if (carry > 0) std::memcpy(read_buf_.get(), c.stash.data(), carry);
-    int64_t stamp_ns = 0;
-    const ssize_t n = ReadSome(c, read_buf_.get() + carry, read_cap_ - carry, &stamp_ns);
-    if (n <= 0) return;
-    const int64_t now = NowNs();
-    last_read_ns_ = now;
-    // When the replies arrived: the kernel's stamp, as the read may have been put off.
-    const int64_t arrived = stamp_ns > 0 ? std::min(now, FromRealtimeNs(stamp_ns, now)) : now;
-    if (now >= times_.measured_start_ns && times_.start_ns > 0) {
-      const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
-      if (second > block_->second) Rollover(second);
-    }
-    c.rx_unattributed += static_cast<uint64_t>(n);
-    std::fill(scan_counts_.begin(), scan_counts_.end(), 0);
-    bool desync = false;
-    bool auth_failed = false;
-    std::string auth_error;
-    auto on_reply = [&](protocol::ReplyKind kind, std::string_view error_text) {
-      if (kind == protocol::ReplyKind::kPush) {  // RESP3 out-of-band data answers no request
-        ++stats_.pushes;
-        return;
-      }
-      if (c.pending.empty()) {
-        desync = true;
-        return;
-      }
-      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = arrived;
-      const Pending p = c.pending.Pop();
-      if (p.request.slot == kAuthSlot) {
-        if (kind == protocol::ReplyKind::kError) {
-          auth_failed = true;
-          auth_error = std::string(error_text);
-        } else if (c.pending.empty()) {  // the last of the setup commands
-          c.state = Conn::State::kReady;
-        }
-        return;
-      }
-      if (p.request.slot == kAskingSlot) return;  // +OK; the request after it tells
-      if (cluster_ && kind == protocol::ReplyKind::kError) {
-        if (auto redirect = ParseRedirect(error_text)) {
-          redirected_.emplace_back(p, std::move(*redirect));
-          return;
-        }
-      }
-      OnReply(c, arrived, p.request.slot, p.phase, p.origin_ns, p.sent_ns, static_cast<int>(kind),
-              error_text);
-    };
-    const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
-    protocol::ScanResult r;
-    std::string scan_error;
-    if (config_.protocol == Protocol::kRedis) {
-      r = c.resp.Scan(data, on_reply);
-      if (r.status != protocol::ParseStatus::kOk) scan_error = c.resp.error();
-    } else {
-      r = c.memcache.Scan(data, on_reply);
-      if (r.status != protocol::ParseStatus::kOk) scan_error = c.memcache.error();
-    }
-    AttributeRx(c);
-    if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest
-    if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
-    if (desync) return Lost(c, now, "reply without a request");
-    if (auth_failed) {
-      Lost(c, now, "connection setup (AUTH, HELLO or SELECT) refused: " + auth_error);
-      c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
-      DropParked(c, /*count_unanswered=*/true);
-      return;
-    }
-    c.stash.assign(data.data() + r.consumed, data.size() - r.consumed);
-    for (auto& [p, redirect] : redirected_) OnRedirect(c, p, redirect, now);
-    redirected_.clear();
-    if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
-    if (c.pending.empty()) rescan_ = true;
-    // A short read drained the socket; a TLS session reads a record at a time, so it goes on
-    // until the session would block.
-    if (c.fd < 0 || (!c.tls && static_cast<size_t>(n) < read_cap_ - carry)) return;
-  }
-}
-
-bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
-  if (interrupted_) return false;
-  if (config_.by_time()) {
-    if (config_.open_loop()) return UniformDue(client) < times_.end_ns;
-    return now < times_.end_ns;
-  }
-  return client.issued < client.limit;
-}
-
-bool Worker::CanIssue(const ClientState& client) const {
-  if (cluster_) return client.full_parks == 0;
-  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
-}
-
-Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
-  const bool measured = origin >= times_.measured_start_ns;
-  return Pending{.origin_ns = origin,
-                 .sent_ns = now,
-                 .request = request,
-                 .phase = static_cast<uint8_t>(measured ? Phase::kMeasured : Phase::kWarmup)};
-}
-
-void Worker::Refill(Conn& c, int64_t now) {
-  if (cluster_) MoveParked(c);
-  Issue(*c.client, now);
-}
-
-void Worker::Issue(ClientState& client, int64_t now) {
-  if (cluster_) return IssueRouted(client, now);
-  Conn& c = *conns_[client.node_conns[0]];
-  const size_t cap = static_cast<size_t>(config_.pipeline);
-  int64_t origin = 0;
-  while (c.pending.size() < cap && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
-    const size_t before = c.out.size();
-    const Pending p = Stamp(origin, now, client.workload.Draw());
-    client.workload.Encode(p.request, &c.out);
-    if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-      ++client.issued;
-      block_->slots[p.request.slot].counters.bytes_tx += c.out.size() - before;
-    }
-    c.pending.Push(p);
-    ++c.unstamped;
-  }
-  QueueFlush(c);
-}
-
-void Worker::QueueFlush(Conn& c) {
-  if (c.out_sent >= c.out.size() || c.want_write) return;
-  if (!batching_) return Flush(c);
-  if (!c.flush_queued) {
-    c.flush_queued = true;
-    flush_queue_.push_back(&c);
-  }
-}
-
-void Worker::FlushQueued() {
-  for (Conn* c : flush_queue_) {
-    c->flush_queued = false;
-    if (c->fd >= 0 && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
-  }
-  flush_queue_.clear();
-}
-
-void Worker::Flush(Conn& c) {
-  if (c.unstamped > 0) {
-    // Requests are timed from the moment they are handed to the kernel.
-    const int64_t now = NowNs();
-    last_send_ns_ = now;
-    const bool closed_loop = !config_.open_loop();
-    for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
-      Pending& p = c.pending.At(i);
-      p.sent_ns = now;
-      // A redirected request keeps its first send time: the detour is part of its latency.
-      if (closed_loop && p.redirects == 0) p.origin_ns = now;
-      if (!closed_loop && p.redirects == 0 && !p.control() &&
-          p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-        // Late by the generator's doing: from when it was due and the connection had room.
-        const int64_t ready = std::max(p.origin_ns, c.room_since_ns);
-        stats_.send_lag.Record(static_cast<uint64_t>(std::max<int64_t>(0, now - ready)));
-      }
-    }
-    c.unstamped = 0;
-  }
-  while (c.out_sent < c.out.size()) {
-    const ssize_t n = WriteSome(c);
-    if (n <= 0) return;
-    c.out_sent += static_cast<size_t>(n);
-  }
-  c.out.clear();
-  c.out_sent = 0;
-  SetWantWrite(c, false);
-}
-
 bool Worker::Done(const Conn& c, int64_t now) const {
   switch (c.state) {
     case Conn::State::kDead:
@@ -663,14 +184,6 @@ bool Worker::Done(const Conn& c, int64_t now) const {
   }
 }
 
-void Worker::Rollover(int64_t second) {
-  mailbox_.Post(std::move(block_));
-  block_ = std::make_unique<SecondBlock>();
-  block_->second = second;
-  block_->slots.resize(workload_.slots.size());
-  mailbox_.current_second.store(second, std::memory_order_release);
-}
-
 void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
   if (!interrupted_ && core::InterruptRequested()) {
     interrupted_ = stopping_ = true;
@@ -680,10 +193,7 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
     stopping_ = true;
     *drain_deadline = now + kDrainNs;
   }
-  if (now >= times_.measured_start_ns) {
-    const int64_t second = (now - times_.measured_start_ns) / kNsPerSec;
-    if (second > block_->second) Rollover(second);
-  }
+  meter_.Advance(now);
 }
 
 Worker::Upkeep Worker::KeepConnections(int64_t now) {
@@ -707,10 +217,10 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
       Refill(c, now);
       const bool more = MoreToIssue(*c.client, now);
       if (more && CanIssue(*c.client)) {
-        u.wake = std::min(u.wake, NextDue(*c.client));
+        u.wake = std::min(u.wake, c.client->pacer.NextDue());
       } else if (more && defer_reads_) {
         // Full: the reply that makes room is read at the next due time, or at once if due.
-        const int64_t due = NextDue(*c.client);
+        const int64_t due = c.client->pacer.NextDue();
         u.replies_awaited = u.replies_awaited || due <= now;
         u.wake = std::min(u.wake, due);
       } else if (!c.pending.empty()) {
@@ -719,7 +229,7 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
     }
     // A socket without stamps is timed by its reads, so they cannot wait.
     u.replies_awaited = u.replies_awaited || c.want_write ||
-                        (!c.pending.empty() && !c.rx_stamped) ||
+                        (!c.pending.empty() && !(c.stream && c.stream->Stamped())) ||
                         (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
                          c.state != Conn::State::kDead);
     u.in_flight = u.in_flight || !c.pending.empty();
@@ -735,30 +245,25 @@ void Worker::CountLeftovers() {
     Conn& c = *cp;
     // Silent since before the window's end (a stopped server): the load was cut there.
     if (!interrupted_ && config_.by_time() && !c.pending.empty() && last_read_ns_ < times_.end_ns) {
-      NoteCut(std::max(last_read_ns_, times_.start_ns), "the server stopped answering");
+      meter_.Cut(std::max(last_read_ns_, times_.start_ns), "the server stopped answering");
     }
-    for (size_t i = 0; i < c.pending.size(); ++i) CountLost(c.pending.At(i));
+    for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
-    CloseSocket(c);
+    c.Close();
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
-  for (auto& client : clients_) {
-    while (UniformDue(*client) < times_.end_ns) {
-      if (NextDue(*client) >= times_.measured_start_ns) ++stats_.unanswered;
-      ++client->k;
-    }
-  }
+  for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());
 }
 
 void Worker::Run(const RunTimes& times) {
   times_ = times;
+  for (auto& client : clients_) client->pacer.Start(times);
   // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
-  block_ = std::make_unique<SecondBlock>();
-  block_->slots.resize(workload_.slots.size());
+  meter_.Begin(times_.measured_start_ns);
   int64_t now = NowNs();
   for (auto& c : conns_) {
     if (c->state == Conn::State::kReady) Refill(*c, now);
@@ -788,7 +293,7 @@ void Worker::Run(const RunTimes& times) {
     if (const int64_t heard =
             std::max({last_read_ns_, last_send_ns_, connected_at_ns_, times_.start_ns});
         upkeep.in_flight && !stopping_ && now - heard > kStallNs) {
-      NoteCut(heard, "the server stopped answering (no reply for 10 s)");
+      meter_.Cut(heard, "the server stopped answering (no reply for 10 s)");
       stopping_ = true;
       break;
     }
@@ -815,17 +320,16 @@ void Worker::Run(const RunTimes& times) {
     }
     FlushQueued();
     batching_ = false;
-    progress_ops.store(total_ok_, std::memory_order_relaxed);
-    progress_errors.store(total_errors_, std::memory_order_relaxed);
+    progress_ops.store(meter_.ok(), std::memory_order_relaxed);
+    progress_errors.store(meter_.errors(), std::memory_order_relaxed);
   }
   all_lost_ = !upkeep.any_alive;
-  stats_.stopped_ns = NowNs();
+  const int64_t stopped = NowNs();
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
   CountLeftovers();
-  progress_ops.store(total_ok_, std::memory_order_relaxed);
-  progress_errors.store(total_errors_, std::memory_order_relaxed);
-  mailbox_.Post(std::move(block_));
-  mailbox_.current_second.store(INT64_MAX, std::memory_order_release);
+  progress_ops.store(meter_.ok(), std::memory_order_relaxed);
+  progress_errors.store(meter_.errors(), std::memory_order_relaxed);
+  meter_.Finish(stopped);
   finished.store(true, std::memory_order_release);
 }
 

@@ -15,9 +15,11 @@
 #include "core/error.h"
 #include "loadgen/cluster.h"
 #include "loadgen/config.h"
+#include "loadgen/meter.h"
+#include "loadgen/pacer.h"
 #include "loadgen/pending.h"
-#include "loadgen/schedule_grid.h"
 #include "loadgen/stats.h"
+#include "loadgen/stream.h"
 #include "loadgen/workload.h"
 #include "protocol/tls.h"
 
@@ -32,14 +34,6 @@ struct Target {
 core::Result<Target> ResolveTarget(const std::string& host, int port);
 // A Unix domain socket's path; kUsage when it does not fit sockaddr_un.
 core::Result<Target> UnixTarget(const std::string& path);
-
-// Times shared by all workers, on the steady clock in nanoseconds. Set by the coordinator
-// once every worker has its connections up.
-struct RunTimes {
-  int64_t start_ns = 0;           // open-loop schedules start here
-  int64_t measured_start_ns = 0;  // start + warm-up
-  int64_t end_ns = 0;             // measured_start + test time; 0 when running by requests
-};
 
 class Worker {
  public:
@@ -57,8 +51,8 @@ class Worker {
   // Phase 2: runs the load until done, the test time ends, or an interrupt.
   void Run(const RunTimes& times);
 
-  ThreadStats& stats() { return stats_; }
-  SeriesMailbox& mailbox() { return mailbox_; }
+  ThreadStats& stats() { return meter_.stats(); }
+  SeriesMailbox& mailbox() { return meter_.mailbox(); }
   // Connections that came up in Connect(); the rest failed (see first_error()).
   int connected() const { return connected_; }
   const std::string& first_error() const { return first_error_; }
@@ -72,7 +66,6 @@ class Worker {
  private:
   struct Conn;
   struct ClientState;
-  enum class Phase : uint8_t { kWarmup, kMeasured };
 
   void AddConn(ClientState& client, uint16_t node);
   void StartConnect(Conn& c, int64_t now);
@@ -80,19 +73,14 @@ class Worker {
   void OnTransportUp(Conn& c, int64_t now);
   void ContinueHandshake(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
-  void CloseSocket(Conn& c);
-  // One read or write on the connection's socket or TLS session: bytes moved (> 0), 0 when it
-  // would block, -1 when the connection is gone (Lost() was called). A read on a connection
-  // the kernel stamps sets `*stamp_ns` to the arrival of its last byte (CLOCK_REALTIME).
-  ssize_t ReadSome(Conn& c, char* buf, size_t cap, int64_t* stamp_ns);
-  ssize_t WriteSome(Conn& c);
-  // ReadSome's and WriteSome's answer for what a TLS call returned, having moved `n` bytes.
-  ssize_t TlsMoved(Conn& c, protocol::TlsSession::Io io, size_t n);
+  // What a read or write of the connection's stream comes to: bytes moved (> 0), 0 when it
+  // must wait (a write asks for the writable event), -1 when the connection is gone (Lost()
+  // was called).
+  ssize_t Moved(Conn& c, const Io& io);
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
   void ReadReplies(Conn& c);
-  void AttributeRx(Conn& c);
   // A connection has room or came up: its parked requests go out, then its client draws more.
   void Refill(Conn& c, int64_t now);
   void Issue(ClientState& client, int64_t now);
@@ -103,14 +91,6 @@ class Worker {
   bool MoreToIssue(const ClientState& client, int64_t now) const;
   bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
-  // Open loop: when the client's next request falls due on the uniform schedule, and the start
-  // of the tick that holds that instant (Config::ScheduleTickNs): the request's due time, its
-  // origin, never after the uniform one.
-  int64_t UniformDue(const ClientState& client) const;
-  int64_t NextDue(const ClientState& client) const;
-  // The next request's origin: now (closed loop), or its due time once due, taking it from the
-  // schedule (open loop); false while it is not due yet.
-  bool NextOrigin(ClientState& client, int64_t now, int64_t* origin);
   Pending Stamp(int64_t origin, int64_t now, const Request& request) const;
   // Cluster mode (worker_routing.cc): each request goes to the connection of the node that owns
   // its key's slot; a connection without room parks it; a full park stops the client drawing.
@@ -122,7 +102,6 @@ class Worker {
   void DropParked(Conn& c, bool count_unanswered);
   void OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now);
   std::optional<uint16_t> NodeIndex(const ClusterNode& node, int64_t now);
-  void Rollover(int64_t second);
   // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
   // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
   // requests that fell due) and what it found; what was left unanswered or unsent at the end,
@@ -140,23 +119,16 @@ class Worker {
   };
   Upkeep KeepConnections(int64_t now);
   void CountLeftovers();
-  // A measured request that will never be answered: an error of its command.
-  void CountLost(const Pending& p);
-  // The first cut of the load after it started: when and why.
-  void NoteCut(int64_t now, const std::string& why);
-  void OnReply(Conn& c, int64_t arrived, uint32_t slot, uint8_t phase, int64_t origin_ns,
-               int64_t sent_ns, int kind, std::string_view error_text);
 
   const Config& config_;
   const Workload& workload_;
   std::vector<Target> targets_;  // per node
   const bool cluster_;
-  const protocol::TlsContext* tls_;
-  const bool defer_reads_;  // Config::RepliesStampedByKernel()
-  SlotMap slot_map_;        // this worker's view; MOVED replies update it
+  const StreamKind stream_kind_;  // every connection's, but stamps on Unix sockets
+  const bool defer_reads_;        // Config::RepliesStampedByKernel()
+  SlotMap slot_map_;              // this worker's view; MOVED replies update it
   const int index_;
   RunTimes times_;
-  ScheduleGrid grid_;  // open loop: the ticks this thread's requests fall due on
   int epfd_ = -1;
   std::vector<std::unique_ptr<ClientState>> clients_;
   std::vector<std::unique_ptr<Conn>> conns_;  // epoll's id is the index
@@ -179,14 +151,7 @@ class Worker {
   int64_t last_read_ns_ = 0;
   int64_t last_send_ns_ = 0;
   int64_t connected_at_ns_ = 0;
-  std::vector<uint32_t> scan_counts_;  // replies per slot in one read, for RX attribution
-  std::vector<bool> is_get_;           // per slot: GET replies count hits and misses
-
-  ThreadStats stats_;
-  SeriesMailbox mailbox_;
-  std::unique_ptr<SecondBlock> block_;
-  uint64_t total_ok_ = 0;
-  uint64_t total_errors_ = 0;
+  Meter meter_;
 };
 
 }  // namespace dfbench::loadgen

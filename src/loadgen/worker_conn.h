@@ -1,18 +1,23 @@
-// A worker's connections and clients (private to worker.cc and worker_routing.cc). A client is
+// A worker's connections and clients (private to the worker's files, worker*.cc). A client is
 // memtier's: one key stream, one request budget, one open-loop schedule. It owns one
 // connection, or in cluster mode one per node.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "loadgen/clock.h"
+#include "loadgen/pacer.h"
 #include "loadgen/pending.h"
+#include "loadgen/stream.h"
 #include "loadgen/worker.h"
 #include "protocol/memcache_text.h"
 #include "protocol/resp_parser.h"
-#include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
@@ -22,28 +27,53 @@ struct Worker::ClientState {
       : workload(config, workload, global_client, random_base) {}
 
   ClientWorkload workload;
-  uint64_t issued = 0;  // measured requests drawn
-  uint64_t limit = UINT64_MAX;
-  // Open loop: request k is due at t0_ns + k * interval_ns.
-  int64_t t0_ns = 0;
-  double interval_ns = 0;
-  uint64_t k = 0;
+  Pacer pacer;
   std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
 };
+
+// How long a connection may take to come up (connect, TLS handshake, setup commands).
+inline constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
+
+// A connection's reply scanner, of the run's protocol: chosen once, when it is made.
+using ReplyScanner = std::variant<protocol::RespScanner, protocol::MemcacheScanner>;
 
 struct Worker::Conn {
   enum class State : uint8_t { kIdle, kConnecting, kHandshake, kAuth, kReady, kBackoff, kDead };
 
   Conn(const Config& config, ClientState* owner, uint16_t node_index)
-      : pending(static_cast<size_t>(config.pipeline) + 1), client(owner), node(node_index) {}
+      : pending(static_cast<size_t>(config.pipeline) + 1),
+        scanner(config.protocol == Protocol::kRedis
+                    ? ReplyScanner(std::in_place_type<protocol::RespScanner>)
+                    : ReplyScanner(std::in_place_type<protocol::MemcacheScanner>)),
+        client(owner),
+        node(node_index) {}
+
+  // Closes the socket, which also leaves the epoll set.
+  void CloseSocket() noexcept {
+    stream.reset();
+    if (fd >= 0) close(fd);
+    fd = -1;
+  }
+  // CloseSocket, and forgets everything of the connection that was: requests in flight,
+  // bytes unsent and unread, the scanner's state.
+  void Close() {
+    CloseSocket();
+    pending.Clear();
+    out.clear();
+    out_sent = 0;
+    stash.clear();
+    std::visit([](auto& s) { s.Reset(); }, scanner);
+    want_write = false;
+    rx_unattributed = 0;
+    unstamped = 0;
+  }
 
   int fd = -1;
-  std::unique_ptr<protocol::TlsSession> tls;  // with --tls, from the handshake on
+  std::unique_ptr<Stream> stream;  // from the moment the socket connects
   uint32_t id = 0;
   State state = State::kIdle;
   bool want_write = false;
-  bool rx_stamped = false;  // SO_TIMESTAMPNS: each read carries its arrival time
   bool ever_connected = false;
   std::string out;
   size_t out_sent = 0;
@@ -51,8 +81,7 @@ struct Worker::Conn {
   PendingRing pending;
   PendingRing parked{1};  // cluster: drawn for this node, waiting for room
   bool park_full = false;
-  protocol::RespScanner resp;
-  protocol::MemcacheScanner memcache;
+  ReplyScanner scanner;
   ClientState* client;
   uint16_t node;
   int64_t backoff_ns = 0;
@@ -65,26 +94,5 @@ struct Worker::Conn {
   int64_t room_since_ns = 0;
   bool flush_queued = false;
 };
-
-// Inline: both issuing paths (worker.cc, worker_routing.cc) call these once per request.
-inline int64_t Worker::UniformDue(const ClientState& client) const {
-  return times_.start_ns + client.t0_ns +
-         static_cast<int64_t>(static_cast<double>(client.k) * client.interval_ns);
-}
-
-inline int64_t Worker::NextDue(const ClientState& client) const {
-  return grid_.TickStart(times_.start_ns, UniformDue(client));
-}
-
-inline bool Worker::NextOrigin(ClientState& client, int64_t now, int64_t* origin) {
-  if (!config_.open_loop()) {
-    *origin = now;
-    return true;
-  }
-  *origin = NextDue(client);
-  if (*origin > now) return false;
-  ++client.k;
-  return true;
-}
 
 }  // namespace dfbench::loadgen

@@ -18,10 +18,11 @@ constexpr std::string_view kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 }  // namespace
 
 void Worker::IssueRouted(ClientState& client, int64_t now) {
-  int64_t origin = 0;
-  while (client.full_parks == 0 && MoreToIssue(client, now) && NextOrigin(client, now, &origin)) {
-    const Pending p = Stamp(origin, now, client.workload.Draw());
-    if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++client.issued;
+  while (client.full_parks == 0 && MoreToIssue(client, now)) {
+    const std::optional<int64_t> origin = client.pacer.Take(now);
+    if (!origin) break;
+    const Pending p = Stamp(*origin, now, client.workload.Draw());
+    if (p.measured()) client.pacer.Issued();
     const uint16_t node = slot_map_.owner[HashSlot(client.workload.Key(p.request))];
     Route(*conns_[client.node_conns[node]], p);
   }
@@ -29,7 +30,7 @@ void Worker::IssueRouted(ClientState& client, int64_t now) {
 
 void Worker::Route(Conn& to, const Pending& p) {
   if (to.state == Conn::State::kDead) {
-    if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) ++stats_.unanswered;
+    if (p.measured()) meter_.Unanswered();
     return;
   }
   const bool room = to.pending.size() < static_cast<size_t>(config_.pipeline);
@@ -49,9 +50,7 @@ void Worker::Send(Conn& c, const Pending& p) {
     ++c.unstamped;
   }
   c.client->workload.Encode(p.request, &c.out);
-  if (p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-    block_->slots[p.request.slot].counters.bytes_tx += c.out.size() - before;
-  }
+  if (p.measured()) meter_.Sent(p.request.slot, c.out.size() - before);
   Pending sent = p;
   sent.asking = false;
   c.pending.Push(sent);
@@ -82,9 +81,7 @@ void Worker::DropParked(Conn& c, bool count_unanswered) {
     const Pending p = c.parked.Pop();
     // A redirected request was sent once: it is owed a reply either way.
     const bool owed = count_unanswered || p.redirects > 0;
-    if (owed && p.phase == static_cast<uint8_t>(Phase::kMeasured)) {
-      ++stats_.unanswered;
-    }
+    if (owed && p.measured()) meter_.Unanswered();
   }
   if (c.park_full) {
     c.park_full = false;
@@ -94,25 +91,22 @@ void Worker::DropParked(Conn& c, bool count_unanswered) {
 }
 
 void Worker::OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now) {
-  const bool measured = p.phase == static_cast<uint8_t>(Phase::kMeasured);
   ClusterNode node = redirect.node;
   if (node.host.empty()) node.host = slot_map_.nodes[from.node].host;  // "MOVED 12 :7001"
   const auto index = NodeIndex(node, now);
   if (++p.redirects > kMaxRedirects || !index) {
     const std::string why = index ? "too many redirections (last: " : "unreachable node (";
-    OnReply(from, now, p.request.slot, p.phase, p.origin_ns, p.sent_ns,
-            static_cast<int>(protocol::ReplyKind::kError),
-            why + node.host + ":" + std::to_string(node.port) + ")");
+    meter_.Reply(p, now, protocol::ReplyKind::kError,
+                 why + node.host + ":" + std::to_string(node.port) + ")");
     return;
   }
-  SlotCounters& counters = block_->slots[p.request.slot].counters;
-  if (redirect.kind == Redirect::Kind::kMoved) {
+  const bool moved = redirect.kind == Redirect::Kind::kMoved;
+  if (moved) {
     slot_map_.owner[redirect.slot] = *index;
-    if (measured) ++counters.moved;
   } else {
     p.asking = true;  // the slot is moving: this request only, the map stays
-    if (measured) ++counters.ask;
   }
+  meter_.Redirected(p, moved);
   Route(*conns_[from.client->node_conns[*index]], p);
 }
 

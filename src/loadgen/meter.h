@@ -1,0 +1,118 @@
+// What one worker measures, given every time it needs (no clock of its own, so tests pin exact
+// values): each measured reply's latency from its origin and, in the open loop, from its send;
+// errors and the first few texts; GET hits and misses; bytes per command; requests lost with
+// their connection; how late the generator sent; when and why the load was cut. The figures go
+// into one block per second of the measured window, handed to the coordinator through the
+// mailbox as each second ends.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loadgen/clock.h"
+#include "loadgen/pending.h"
+#include "loadgen/stats.h"
+#include "loadgen/workload.h"
+#include "protocol/resp_parser.h"
+
+namespace dfbench::loadgen {
+
+class Meter {
+ public:
+  Meter(const Workload& workload, bool open_loop);
+
+  // The measured window starts at `measured_start_ns`; its first second begins.
+  void Begin(int64_t measured_start_ns);
+  // Ends the second(s) before the one `now` falls in (nothing before the window or Begin).
+  void Advance(int64_t now) {
+    if (!block_ || now < measured_start_ns_) return;
+    const int64_t second = (now - measured_start_ns_) / kNsPerSec;
+    if (second > block_->second) Rollover(second);
+  }
+  // Posts the last second; the coordinator then has every block.
+  void Finish(int64_t stopped_ns);
+
+  // A reply to `p`, read at `arrived`. True for a measured success (the connection works).
+  bool Reply(const Pending& p, int64_t arrived, protocol::ReplyKind kind,
+             std::string_view error_text) {
+    if (!p.measured()) {
+      if (kind != protocol::ReplyKind::kError) ++stats_.warmup_count;
+      return false;
+    }
+    SecondBlock::PerSlot& b = block_->slots[p.request.slot];
+    ++replies_in_read_[p.request.slot];
+    if (kind == protocol::ReplyKind::kError) {
+      ++b.counters.errors;
+      ++errors_;
+      Sample(error_text);
+      return false;
+    }
+    // A kernel stamp read across the clocks' distance may land a hair before the send.
+    const int64_t now = std::max(arrived, p.sent_ns);
+    const uint64_t latency = static_cast<uint64_t>(now - p.origin_ns);
+    ++b.counters.count;
+    b.counters.latency_sum_ns += static_cast<double>(latency);
+    b.latency.Record(latency);
+    if (open_loop_)
+      stats_.uncorrected[p.request.slot].Record(static_cast<uint64_t>(now - p.sent_ns));
+    if (is_get_[p.request.slot]) {
+      if (kind == protocol::ReplyKind::kNull) {
+        ++b.counters.misses;
+      } else {
+        ++b.counters.hits;
+      }
+    }
+    ++ok_;
+    stats_.last_reply_ns = now;
+    return true;
+  }
+  // `bytes` of a measured request of `slot` went out.
+  void Sent(uint32_t slot, size_t bytes) { block_->slots[slot].counters.bytes_tx += bytes; }
+  // Open loop: a measured request left `lag_ns` after it could have (Flush).
+  void SendLag(int64_t lag_ns) {
+    stats_.send_lag.Record(static_cast<uint64_t>(std::max<int64_t>(0, lag_ns)));
+  }
+  // A read begins: the replies it completes share its bytes (Received).
+  void StartRead() { std::fill(replies_in_read_.begin(), replies_in_read_.end(), 0); }
+  // `bytes` read and not yet given to a command go to the commands whose replies completed in
+  // this read, in proportion; the bytes still unattributed (all of them when none completed).
+  uint64_t Received(uint64_t bytes);
+  // A measured request sent and never to be answered: an error of its command.
+  void Lost(const Pending& p);
+  // A measured request that was due (or drawn and owed a reply) and never sent.
+  void Unanswered(uint64_t n = 1) { stats_.unanswered += n; }
+  // A cluster's redirection of `p` (MOVED or ASK), answered by a resend.
+  void Redirected(const Pending& p, bool moved) {
+    if (!p.measured()) return;
+    SlotCounters& c = block_->slots[p.request.slot].counters;
+    ++(moved ? c.moved : c.ask);
+  }
+  // The first cut of the load after it started: when and why; later ones are the same story.
+  void Cut(int64_t now, const std::string& why);
+
+  uint64_t ok() const { return ok_; }
+  uint64_t errors() const { return errors_; }
+  ThreadStats& stats() { return stats_; }
+  SeriesMailbox& mailbox() { return mailbox_; }
+
+ private:
+  void Rollover(int64_t second);
+  void Sample(std::string_view error_text);
+
+  const size_t slots_;
+  const bool open_loop_;
+  std::vector<bool> is_get_;  // per slot: GET replies count hits and misses
+  int64_t measured_start_ns_ = 0;
+  std::vector<uint32_t> replies_in_read_;  // per slot, for Received
+  ThreadStats stats_;
+  SeriesMailbox mailbox_;
+  std::unique_ptr<SecondBlock> block_;
+  uint64_t ok_ = 0;
+  uint64_t errors_ = 0;
+};
+
+}  // namespace dfbench::loadgen

@@ -1,0 +1,98 @@
+// Requests on their way out: drawn when the pacer says one may go and the connection has room,
+// written into the connection's buffer, and flushed (at once, or batched after a round of
+// reads so the server wakes once for them), each timed when the kernel takes it.
+#include <algorithm>
+
+#include "loadgen/clock.h"
+#include "loadgen/worker.h"
+#include "loadgen/worker_conn.h"
+
+namespace dfbench::loadgen {
+
+bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
+  return !interrupted_ && client.pacer.More(now);
+}
+
+bool Worker::CanIssue(const ClientState& client) const {
+  if (cluster_) return client.full_parks == 0;
+  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
+}
+
+Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
+  const bool measured = origin >= times_.measured_start_ns;
+  return Pending{.origin_ns = origin,
+                 .sent_ns = now,
+                 .request = request,
+                 .phase = measured ? Phase::kMeasured : Phase::kWarmup};
+}
+
+void Worker::Refill(Conn& c, int64_t now) {
+  if (cluster_) MoveParked(c);
+  Issue(*c.client, now);
+}
+
+void Worker::Issue(ClientState& client, int64_t now) {
+  if (cluster_) return IssueRouted(client, now);
+  Conn& c = *conns_[client.node_conns[0]];
+  const size_t cap = static_cast<size_t>(config_.pipeline);
+  while (c.pending.size() < cap && MoreToIssue(client, now)) {
+    const std::optional<int64_t> origin = client.pacer.Take(now);
+    if (!origin) break;
+    const size_t before = c.out.size();
+    const Pending p = Stamp(*origin, now, client.workload.Draw());
+    client.workload.Encode(p.request, &c.out);
+    if (p.measured()) {
+      client.pacer.Issued();
+      meter_.Sent(p.request.slot, c.out.size() - before);
+    }
+    c.pending.Push(p);
+    ++c.unstamped;
+  }
+  QueueFlush(c);
+}
+
+void Worker::QueueFlush(Conn& c) {
+  if (c.out_sent >= c.out.size() || c.want_write) return;
+  if (!batching_) return Flush(c);
+  if (!c.flush_queued) {
+    c.flush_queued = true;
+    flush_queue_.push_back(&c);
+  }
+}
+
+void Worker::FlushQueued() {
+  for (Conn* c : flush_queue_) {
+    c->flush_queued = false;
+    if (c->fd >= 0 && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
+  }
+  flush_queue_.clear();
+}
+
+void Worker::Flush(Conn& c) {
+  if (c.unstamped > 0) {
+    // Requests are timed from the moment they are handed to the kernel.
+    const int64_t now = NowNs();
+    last_send_ns_ = now;
+    const Pacer& pacer = c.client->pacer;
+    for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
+      Pending& p = c.pending.At(i);
+      p.sent_ns = now;
+      // A redirected request keeps its first origin: the detour is part of its latency.
+      if (p.redirects > 0 || p.control()) continue;
+      const std::optional<int64_t> lag = pacer.Sent(&p.origin_ns, now, c.room_since_ns);
+      if (lag && p.measured()) meter_.SendLag(*lag);
+    }
+    c.unstamped = 0;
+  }
+  while (c.out_sent < c.out.size()) {
+    const ssize_t n =
+        Moved(c, c.stream->Write(c.out.data() + c.out_sent, c.out.size() - c.out_sent));
+    if (n <= 0) return;
+    c.out_sent += static_cast<size_t>(n);
+  }
+  c.out.clear();
+  c.out_sent = 0;
+  SetWantWrite(c, false);
+}
+
+}  // namespace dfbench::loadgen
