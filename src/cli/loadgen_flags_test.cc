@@ -47,7 +47,7 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(c.key_prefix, "key:");
   EXPECT_EQ(c.key_minimum, 1U);
   EXPECT_EQ(c.key_maximum, 100U);
-  EXPECT_EQ(c.set_pattern, loadgen::KeyPattern::kSequential);
+  EXPECT_EQ(c.set_pattern, core::KeyPattern::kSequential);
   EXPECT_TRUE(c.distinct_client_seed);
   EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99}));
   EXPECT_EQ(c.rate_per_sec, 5000);
@@ -73,10 +73,10 @@ TEST(LoadgenFlags, CommandFlagsApplyToTheCommandBeforeThem) {
   ASSERT_EQ(c.commands.size(), 2U);
   EXPECT_EQ(c.commands[0].text, "LPUSH __key__ __data__");
   EXPECT_EQ(c.commands[0].ratio, 3U);
-  EXPECT_EQ(c.commands[0].key_pattern, loadgen::KeyPattern::kSequential);
+  EXPECT_EQ(c.commands[0].key_pattern, core::KeyPattern::kSequential);
   EXPECT_EQ(c.commands[1].text, "LPOP __key__");
   EXPECT_EQ(c.commands[1].ratio, 1U);
-  EXPECT_EQ(c.commands[1].key_pattern, loadgen::KeyPattern::kRandom);
+  EXPECT_EQ(c.commands[1].key_pattern, core::KeyPattern::kRandom);
 }
 
 TEST(LoadgenFlags, BadValuesAreOneUsageLineNamingTheFlag) {

@@ -15,11 +15,11 @@ namespace dfbench::core {
 
 // How keys are chosen, in memtier's letters. dfly_bench's U, S, N, Z are R, S, G, Z here.
 enum class KeyPattern : char {
-  kRandom = 'R',
-  kSequential = 'S',
-  kParallel = 'P',  // each connection walks its own slice of the range
-  kGaussian = 'G',
-  kZipf = 'Z',
+  kRandom = 'R',      // uniform over [key_minimum, key_maximum]
+  kSequential = 'S',  // every connection walks the whole range, wrapping
+  kParallel = 'P',    // each connection walks its own disjoint slice of the range
+  kGaussian = 'G',    // normal around the key median with its standard deviation
+  kZipf = 'Z',        // rank 1 (the key minimum) hottest, P(rank) ~ 1/rank^exponent
 };
 
 struct Load {

@@ -23,14 +23,14 @@ core::Error Usage(std::string message) {
   return core::Error{ErrorKind::kUsage, std::move(message)};
 }
 
-core::Result<KeyPattern> ParsePatternChar(char c) {
+core::Result<core::KeyPattern> ParsePatternChar(char c) {
   switch (c) {
     case 'R':
     case 'S':
     case 'P':
     case 'G':
     case 'Z':
-      return static_cast<KeyPattern>(c);
+      return static_cast<core::KeyPattern>(c);
     default:
       return Fail(ErrorKind::kUsage,
                   std::string("unknown key pattern letter '") + c + "' (use R, S, P, G or Z)");
@@ -74,10 +74,10 @@ auto ParsePositiveFlag(Parse parse, const std::string& flag, const std::string& 
 
 bool Config::parallel_pattern() const {
   if (commands.empty()) {
-    return set_pattern == KeyPattern::kParallel || get_pattern == KeyPattern::kParallel;
+    return set_pattern == core::KeyPattern::kParallel || get_pattern == core::KeyPattern::kParallel;
   }
   for (const auto& cmd : commands) {
-    if (cmd.key_pattern == KeyPattern::kParallel) return true;
+    if (cmd.key_pattern == core::KeyPattern::kParallel) return true;
   }
   return false;
 }
@@ -125,7 +125,7 @@ KeySlice ParallelSlice(uint64_t key_min, uint64_t key_max, int global_client, in
   return KeySlice{first, first + size - 1};
 }
 
-core::Result<KeyPattern> ParseKeyPatternLetter(std::string_view text) {
+core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text) {
   if (text.size() != 1) {
     return Fail(ErrorKind::kUsage,
                 "invalid key pattern '" + std::string(text) + "' (use one of R, S, P, G, Z)");
@@ -488,11 +488,11 @@ core::Status Validate(const Config& c) {
   if (c.parallel_pattern()) {
     bool all_parallel = true;
     if (c.commands.empty()) {
-      all_parallel =
-          c.set_pattern == KeyPattern::kParallel && c.get_pattern == KeyPattern::kParallel;
+      all_parallel = c.set_pattern == core::KeyPattern::kParallel &&
+                     c.get_pattern == core::KeyPattern::kParallel;
     } else {
       for (const auto& cmd : c.commands) {
-        all_parallel = all_parallel && cmd.key_pattern == KeyPattern::kParallel;
+        all_parallel = all_parallel && cmd.key_pattern == core::KeyPattern::kParallel;
       }
     }
     if (!all_parallel) {

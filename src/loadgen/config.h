@@ -8,20 +8,12 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
 enum class Protocol { kRedis, kMemcacheText };
-
-// memtier's key-pattern letters.
-enum class KeyPattern : char {
-  kRandom = 'R',      // uniform over [key_minimum, key_maximum]
-  kSequential = 'S',  // every client walks the whole range, wrapping
-  kParallel = 'P',    // each client walks its own disjoint slice of the range
-  kGaussian = 'G',    // normal around key_median with key_stddev
-  kZipf = 'Z',        // rank 1 (= key_minimum) hottest, P(rank) ~ 1/rank^key_zipf_exp
-};
 
 enum class ReconnectPolicy { kOn, kOff };
 enum class ProgressMode { kAuto, kAlways, kNever };
@@ -30,7 +22,7 @@ enum class ProgressMode { kAuto, kAlways, kNever };
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
   uint32_t ratio = 1;
-  KeyPattern key_pattern = KeyPattern::kRandom;
+  core::KeyPattern key_pattern = core::KeyPattern::kRandom;
 };
 
 // Flags exactly as the user typed the ones that need parsing; the CLI binds to these fields.
@@ -104,8 +96,8 @@ struct Config {
   std::string key_prefix = "memtier-";
   uint64_t key_minimum = 0;
   uint64_t key_maximum = 10000000;
-  KeyPattern set_pattern = KeyPattern::kRandom;
-  KeyPattern get_pattern = KeyPattern::kRandom;
+  core::KeyPattern set_pattern = core::KeyPattern::kRandom;
+  core::KeyPattern get_pattern = core::KeyPattern::kRandom;
   double key_stddev = 0;  // resolved: never 0 after ParseOptions
   double key_median = 0;  // resolved
   double key_zipf_exp = 1;
@@ -167,7 +159,7 @@ core::Result<Config> ParseOptions(const Options& options);
 core::Status Validate(const Config& config);
 
 // "R" -> kRandom ...; kUsage on anything else.
-core::Result<KeyPattern> ParseKeyPatternLetter(std::string_view text);
+core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text);
 
 // "50,99,99.9" -> {50, 99, 99.9}; each in (0, 100].
 core::Result<std::vector<double>> ParsePercentiles(std::string_view text);

@@ -67,8 +67,8 @@ TEST(LoadgenConfig, ParsesValues) {
   EXPECT_EQ(c.requests, 0u);
   EXPECT_EQ(c.set_ratio, 1u);
   EXPECT_EQ(c.get_ratio, 0u);
-  EXPECT_EQ(c.set_pattern, KeyPattern::kSequential);
-  EXPECT_EQ(c.get_pattern, KeyPattern::kGaussian);
+  EXPECT_EQ(c.set_pattern, core::KeyPattern::kSequential);
+  EXPECT_EQ(c.get_pattern, core::KeyPattern::kGaussian);
   EXPECT_EQ(c.data_size_min, 10u);
   EXPECT_EQ(c.data_size_max, 20u);
   EXPECT_EQ(c.expiry_min_s, 5u);
@@ -178,7 +178,7 @@ TEST(LoadgenConfig, SelectDbOpensEveryConnection) {
 
 TEST(LoadgenConfig, CommandTemplates) {
   Options o;
-  o.commands = {{"LPUSH __key__ __data__", 2, KeyPattern::kSequential}, {"LPOP __key__"}};
+  o.commands = {{"LPUSH __key__ __data__", 2, core::KeyPattern::kSequential}, {"LPOP __key__"}};
   Config c = ParseOk(o);
   ASSERT_EQ(c.commands.size(), 2u);
   EXPECT_EQ(c.KeyPatternString(), "S,R");
@@ -196,7 +196,7 @@ TEST(LoadgenConfig, CommandTemplates) {
   o.key_pattern = "R:R";
   ExpectUsage(o, "--key-pattern cannot be combined with --command");
   o.key_pattern.clear();
-  o.commands = {{"SET __key__ __data__", 1, KeyPattern::kParallel}, {"GET __key__"}};
+  o.commands = {{"SET __key__ __data__", 1, core::KeyPattern::kParallel}, {"GET __key__"}};
   ExpectUsage(o, "P:P");
   o.commands = {{"GET __key__"}};
   o.protocol = "memcache_text";

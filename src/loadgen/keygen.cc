@@ -59,7 +59,7 @@ uint64_t ZipfSampler::Sample(Rng& rng) const {
   }
 }
 
-KeyGenerator::KeyGenerator(const Config& config, KeyPattern pattern, int global_client,
+KeyGenerator::KeyGenerator(const Config& config, core::KeyPattern pattern, int global_client,
                            int total_clients)
     : pattern_(pattern),
       min_(config.key_minimum),
@@ -67,8 +67,8 @@ KeyGenerator::KeyGenerator(const Config& config, KeyPattern pattern, int global_
       next_(config.key_minimum),
       median_(config.key_median),
       stddev_(config.key_stddev),
-      zipf_(pattern == KeyPattern::kZipf ? config.key_range() : 1, config.key_zipf_exp) {
-  if (pattern == KeyPattern::kParallel) {
+      zipf_(pattern == core::KeyPattern::kZipf ? config.key_range() : 1, config.key_zipf_exp) {
+  if (pattern == core::KeyPattern::kParallel) {
     DFB_CHECK(global_client < total_clients);
     KeySlice slice = ParallelSlice(min_, max_, global_client, total_clients);
     min_ = slice.first;
@@ -79,15 +79,15 @@ KeyGenerator::KeyGenerator(const Config& config, KeyPattern pattern, int global_
 
 uint64_t KeyGenerator::Next(Rng& rng) {
   switch (pattern_) {
-    case KeyPattern::kRandom:
+    case core::KeyPattern::kRandom:
       return rng.Between(min_, max_);
-    case KeyPattern::kSequential:
-    case KeyPattern::kParallel: {
+    case core::KeyPattern::kSequential:
+    case core::KeyPattern::kParallel: {
       uint64_t key = next_;
       next_ = next_ == max_ ? min_ : next_ + 1;
       return key;
     }
-    case KeyPattern::kGaussian: {
+    case core::KeyPattern::kGaussian: {
       // Box-Muller; values outside the range are drawn again (a few times at most in
       // practice), then clamped so a pathological median cannot loop forever.
       double v = 0;
@@ -101,7 +101,7 @@ uint64_t KeyGenerator::Next(Rng& rng) {
       v = std::clamp(v, static_cast<double>(min_), static_cast<double>(max_));
       return static_cast<uint64_t>(v);
     }
-    case KeyPattern::kZipf:
+    case core::KeyPattern::kZipf:
       return min_ + zipf_.Sample(rng) - 1;
   }
   return min_;

@@ -57,15 +57,16 @@ class ZipfSampler {
 class KeyGenerator {
  public:
   // `global_client` and `total_clients` select the P slice.
-  KeyGenerator(const Config& config, KeyPattern pattern, int global_client, int total_clients);
+  KeyGenerator(const Config& config, core::KeyPattern pattern, int global_client,
+               int total_clients);
 
   // Next key index in [key_minimum, key_maximum]. Random patterns draw from `rng`.
   uint64_t Next(Rng& rng);
 
-  KeyPattern pattern() const { return pattern_; }
+  core::KeyPattern pattern() const { return pattern_; }
 
  private:
-  KeyPattern pattern_;
+  core::KeyPattern pattern_;
   uint64_t min_;
   uint64_t max_;
   uint64_t next_;  // S and P: the next key

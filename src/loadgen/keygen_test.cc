@@ -48,7 +48,7 @@ TEST(Rng, BelowStaysInBoundsAndIsDeterministic) {
 
 TEST(KeyGenerator, RandomCoversTheRangeUniformly) {
   Config c = MakeConfig(10, 19);
-  KeyGenerator g(c, KeyPattern::kRandom, 0, 1);
+  KeyGenerator g(c, core::KeyPattern::kRandom, 0, 1);
   Rng rng(1);
   std::map<uint64_t, int> seen;
   for (uint64_t k : Draw(g, rng, 100000)) ++seen[k];
@@ -60,7 +60,7 @@ TEST(KeyGenerator, RandomCoversTheRangeUniformly) {
 
 TEST(KeyGenerator, SequentialWalksTheWholeRangeAndWraps) {
   Config c = MakeConfig(5, 8);
-  KeyGenerator g(c, KeyPattern::kSequential, 3, 4);  // the client index does not matter for S
+  KeyGenerator g(c, core::KeyPattern::kSequential, 3, 4);  // the client index does not matter for S
   Rng rng(1);
   EXPECT_EQ(Draw(g, rng, 9), (std::vector<uint64_t>{5, 6, 7, 8, 5, 6, 7, 8, 5}));
 }
@@ -70,7 +70,7 @@ TEST(KeyGenerator, ParallelSlicesCoverTheRangeExactlyOnce) {
   Rng rng(1);
   std::map<uint64_t, int> seen;
   for (int client = 0; client < 7; ++client) {
-    KeyGenerator g(c, KeyPattern::kParallel, client, 7);
+    KeyGenerator g(c, core::KeyPattern::kParallel, client, 7);
     const KeySlice slice = ParallelSlice(100, 1099, client, 7);
     for (uint64_t k : Draw(g, rng, static_cast<int>(slice.size()))) ++seen[k];
     // The next key wraps to the start of the slice.
@@ -84,7 +84,7 @@ TEST(KeyGenerator, ParallelSlicesCoverTheRangeExactlyOnce) {
 
 TEST(KeyGenerator, GaussianCentresOnTheMedian) {
   Config c = MakeConfig(0, 100000, 30000, 1000);
-  KeyGenerator g(c, KeyPattern::kGaussian, 0, 1);
+  KeyGenerator g(c, core::KeyPattern::kGaussian, 0, 1);
   Rng rng(3);
   const int n = 100000;
   double sum = 0, sum_sq = 0;
@@ -104,7 +104,7 @@ TEST(KeyGenerator, GaussianCentresOnTheMedian) {
 
 TEST(KeyGenerator, GaussianDefaultsAreMidRangeAndSixthOfRange) {
   Config c = MakeConfig(0, 59999);
-  KeyGenerator g(c, KeyPattern::kGaussian, 0, 1);
+  KeyGenerator g(c, core::KeyPattern::kGaussian, 0, 1);
   Rng rng(4);
   double sum = 0;
   int within = 0;
@@ -119,7 +119,7 @@ TEST(KeyGenerator, GaussianDefaultsAreMidRangeAndSixthOfRange) {
 
 TEST(KeyGenerator, GaussianStaysInRange) {
   Config c = MakeConfig(10, 20, 10, 50);
-  KeyGenerator g(c, KeyPattern::kGaussian, 0, 1);
+  KeyGenerator g(c, core::KeyPattern::kGaussian, 0, 1);
   Rng rng(5);
   for (uint64_t k : Draw(g, rng, 10000)) {
     EXPECT_GE(k, 10u);
@@ -135,7 +135,7 @@ TEST(KeyGenerator, ZipfMatchesTheDistribution) {
     o.key_maximum = 1000;
     o.key_zipf_exp = s;
     Config c = *ParseOptions(o);
-    KeyGenerator g(c, KeyPattern::kZipf, 0, 1);
+    KeyGenerator g(c, core::KeyPattern::kZipf, 0, 1);
     Rng rng(6);
     const int n = 400000;
     std::vector<int> counts(1001);
@@ -156,7 +156,7 @@ TEST(KeyGenerator, ZipfMatchesTheDistribution) {
 
 TEST(KeyGenerator, ZipfHandlesLargeRanges) {
   Config c = MakeConfig(0, 9999999);
-  KeyGenerator g(c, KeyPattern::kZipf, 0, 1);
+  KeyGenerator g(c, core::KeyPattern::kZipf, 0, 1);
   Rng rng(7);
   int hottest = 0;
   for (uint64_t k : Draw(g, rng, 100000)) {

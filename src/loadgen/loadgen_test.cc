@@ -221,8 +221,8 @@ TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
   o_.requests = "600";
   o_.key_maximum = 99;
-  o_.commands = {{"LPUSH list:__key__ __data__", 2, KeyPattern::kSequential},
-                 {"LPOP list:__key__", 1, KeyPattern::kSequential}};
+  o_.commands = {{"LPUSH list:__key__ __data__", 2, core::KeyPattern::kSequential},
+                 {"LPOP list:__key__", 1, core::KeyPattern::kSequential}};
   Report r = RunOk(o_);
   EXPECT_EQ(server_->Calls("lpush"), 2400u);
   EXPECT_EQ(server_->Calls("lpop"), 1200u);

@@ -20,7 +20,7 @@ struct Slot {
   std::string section;  // JSON section name: "Sets", "Gets", "Lpushs"
   std::string type;     // table/histogram type: "SET", "GET", "LPUSH"
   uint32_t ratio = 1;   // consecutive requests of this slot per cycle (0: never sent)
-  KeyPattern key_pattern = KeyPattern::kRandom;
+  core::KeyPattern key_pattern = core::KeyPattern::kRandom;
   enum class Kind : uint8_t { kSet, kGet, kCustom } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
 };
