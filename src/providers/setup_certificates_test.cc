@@ -90,15 +90,15 @@ TEST(SetupCertificates, WhatCannotServeIsMadeAgain) {
 
   ASSERT_TRUE(core::WriteFileAtomic(made->server_cert, "not a certificate\n"));
   EXPECT_TRUE(renewed(system_clock::now()));
-  ASSERT_TRUE(core::WriteFileAtomic(made->server_key,
-                                    core::ReadFile(made->client_key).value_or(""), 0600));
+  ASSERT_TRUE(
+      core::WriteFileAtomic(made->server_key, core::ReadFile(made->client_key).value_or(""), 0600));
   EXPECT_TRUE(renewed(system_clock::now()));
   // A server certificate of another setup's CA.
   testing::ScopedTempDir other("setup-certs-other");
   const auto foreign = EnsureSetupCertificates(other.path(), {"10.0.0.5"});
   ASSERT_TRUE(foreign);
-  ASSERT_TRUE(core::WriteFileAtomic(made->server_cert,
-                                    core::ReadFile(foreign->server_cert).value_or("")));
+  ASSERT_TRUE(
+      core::WriteFileAtomic(made->server_cert, core::ReadFile(foreign->server_cert).value_or("")));
   ASSERT_TRUE(core::WriteFileAtomic(made->server_key,
                                     core::ReadFile(foreign->server_key).value_or(""), 0600));
   EXPECT_TRUE(renewed(system_clock::now()));
