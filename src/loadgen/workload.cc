@@ -51,6 +51,20 @@ core::Result<Workload> BuildWorkload(const Config& config) {
       w.slots.push_back(std::move(slot));
     }
   }
+  // A fixed value size lays its "$<len>" out in advance; a range writes it per request.
+  const std::optional<size_t> fixed_data_size =
+      config.data_size_max > 0 ? std::nullopt : std::optional<size_t>(config.data_size);
+  for (Slot& slot : w.slots) {
+    if (slot.tmpl) {
+      slot.encoder =
+          protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.key_prefix, fixed_data_size);
+    } else if (slot.kind == Slot::Kind::kGet) {
+      slot.encoder = protocol::NumberedKeyEncoder::ForMemcacheGet(config.key_prefix);
+    } else {
+      slot.encoder =
+          protocol::NumberedKeyEncoder::ForMemcacheSet(config.key_prefix, fixed_data_size);
+    }
+  }
   const uint64_t max_data = std::max(config.data_size, config.data_size_max);
   w.data.resize(max_data);
   // Printable, varied bytes: engines that compress or dedupe values see no trivial pattern.
@@ -113,39 +127,27 @@ std::string_view ClientWorkload::Key(const Request& request) {
 }
 
 void ClientWorkload::Encode(const Request& request, std::string* out) {
-  const Slot& slot = workload_.slots[request.slot];
-  const std::string_view key = Key(request);
   const std::string_view data(workload_.data.data(), request.data_size);
-  if (config_.protocol == Protocol::kRedis) {
-    EncodeRedis(slot, request, out, key, data);
-  } else {
-    EncodeMemcache(slot, request, out, key, data);
-  }
+  if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
+  workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
 }
 
-void ClientWorkload::EncodeRedis(const Slot& slot, const Request& request, std::string* out,
-                                 std::string_view key, std::string_view data) {
-  if (slot.kind == Slot::Kind::kSet && request.ttl_s > 0) {
-    char ttl_buf[24];
-    char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), request.ttl_s).ptr;
-    args_.clear();
-    args_.emplace_back("SETEX");
-    args_.push_back(key);
-    args_.emplace_back(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf));
-    args_.push_back(data);
-    protocol::AppendCommand(out, args_);
+// Only writes expire: SETEX, or memcached's set with an exptime.
+void ClientWorkload::EncodeWithTtl(const Request& request, std::string* out,
+                                   std::string_view data) {
+  const std::string_view key = Key(request);
+  if (config_.protocol == Protocol::kMemcacheText) {
+    protocol::AppendMemcacheSet(out, key, data, std::chrono::seconds(request.ttl_s));
     return;
   }
-  slot.tmpl->Encode(out, key, data);
-}
-
-void ClientWorkload::EncodeMemcache(const Slot& slot, const Request& request, std::string* out,
-                                    std::string_view key, std::string_view data) {
-  if (slot.kind == Slot::Kind::kGet) {
-    protocol::AppendMemcacheGet(out, key);
-    return;
-  }
-  protocol::AppendMemcacheSet(out, key, data, std::chrono::seconds(request.ttl_s));
+  char ttl_buf[24];
+  char* ttl_end = std::to_chars(ttl_buf, ttl_buf + sizeof(ttl_buf), request.ttl_s).ptr;
+  args_.clear();
+  args_.emplace_back("SETEX");
+  args_.push_back(key);
+  args_.emplace_back(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf));
+  args_.push_back(data);
+  protocol::AppendCommand(out, args_);
 }
 
 }  // namespace dfbench::loadgen

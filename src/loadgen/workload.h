@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "loadgen/config.h"
 #include "loadgen/keygen.h"
+#include "protocol/numbered_key_encoder.h"
 #include "protocol/resp_encoder.h"
 
 namespace dfbench::loadgen {
@@ -23,6 +24,9 @@ struct Slot {
   core::KeyPattern key_pattern = core::KeyPattern::kRandom;
   enum class Kind : uint8_t { kSet, kGet, kCustom } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
+  // The request's bytes, for the run's key prefix and value size; a request with a TTL is
+  // written by the general encoders instead.
+  std::optional<protocol::NumberedKeyEncoder> encoder;
 };
 
 struct Workload {
@@ -66,10 +70,7 @@ class ClientWorkload {
   void Encode(const Request& request, std::string* out);
 
  private:
-  void EncodeRedis(const Slot& slot, const Request& request, std::string* out, std::string_view key,
-                   std::string_view data);
-  void EncodeMemcache(const Slot& slot, const Request& request, std::string* out,
-                      std::string_view key, std::string_view data);
+  void EncodeWithTtl(const Request& request, std::string* out, std::string_view data);
 
   const Config& config_;
   const Workload& workload_;

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "protocol/decimal.h"
+
 namespace dfbench::protocol {
 namespace {
 
@@ -14,15 +16,6 @@ void AppendHeader(std::string* out, char prefix, size_t n) {
   *end++ = '\r';
   *end++ = '\n';
   out->append(buf, static_cast<size_t>(end - buf));
-}
-
-size_t DecimalDigits(size_t n) {
-  size_t digits = 1;
-  while (n >= 10) {
-    n /= 10;
-    ++digits;
-  }
-  return digits;
 }
 
 bool IsWordChar(char c) {

@@ -41,6 +41,8 @@ class CommandTemplate {
   bool uses_data() const { return uses_data_; }
 
  private:
+  friend class NumberedKeyEncoder;  // lays the same pieces out once per key digit count
+
   // Encode() walks these: fixed bytes, the "$<len>\r\n" of an argument holding placeholders,
   // or the key or the value itself.
   struct Piece {
