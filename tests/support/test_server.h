@@ -27,6 +27,11 @@ namespace dfbench::testing {
 // still take it before you bind it).
 int FreePort();
 
+// How often the Redis-protocol server on `host`:`port` (one a test did not start too: an engine
+// dfbench runs) ran each of `commands` (INFO commandstats' cmdstat_<command> calls), summed; 0
+// for a command it never ran, and when it does not answer.
+uint64_t CallsOn(const std::string& host, int port, const std::vector<std::string>& commands);
+
 class TestServer {
  public:
   // Starts /usr/bin/redis-server (found on PATH) with
@@ -54,8 +59,8 @@ class TestServer {
   // connect, since the server answered when it started.
   protocol::BlockingClient Client() const;
 
-  // Redis: how often the server ran `command` (INFO commandstats' cmdstat_<command> calls; 0
-  // when it never did). Redirected (MOVED, ASK) and refused calls are not counted there.
+  // Redis: how often the server ran `command` (CallsOn). Redirected (MOVED, ASK) and refused
+  // calls are not counted there.
   uint64_t Calls(const std::string& command) const;
 
   // Kills and reaps the server now (e.g. to test what happens when it goes away).
