@@ -52,15 +52,16 @@ int FreePort() {
   return port;
 }
 
-core::Result<TestServer> TestServer::StartRedis(std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartRedis(const std::vector<std::string>& extra_args) {
   return Start(Kind::kRedis, extra_args);
 }
 
-core::Result<TestServer> TestServer::StartRedisOn(int port, std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartRedisOn(int port,
+                                                  const std::vector<std::string>& extra_args) {
   return Start(Kind::kRedis, extra_args, port);
 }
 
-core::Result<TestServer> TestServer::StartMemcached(std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartMemcached(const std::vector<std::string>& extra_args) {
   return Start(Kind::kMemcached, extra_args);
 }
 

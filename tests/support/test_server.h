@@ -38,12 +38,13 @@ class TestServer {
   // `--save "" --appendonly no --bind 127.0.0.1 --port N --dir <scratch>` plus `extra_args`,
   // and waits (up to ~10 s) until it answers PING. kEnvironment, with the tail of the server's
   // log, when it does not.
-  static core::Result<TestServer> StartRedis(std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartRedis(const std::vector<std::string>& extra_args = {});
   // The same on a given port (a server restarted where its clients left it).
-  static core::Result<TestServer> StartRedisOn(int port, std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartRedisOn(int port,
+                                               const std::vector<std::string>& extra_args = {});
   // Starts memcached with `-l 127.0.0.1 -p N -U 0` (plus `-u <user>` when running as root)
   // plus `extra_args`, and waits until it answers "version".
-  static core::Result<TestServer> StartMemcached(std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartMemcached(const std::vector<std::string>& extra_args = {});
 
   TestServer(TestServer&& other) noexcept;
   TestServer& operator=(TestServer&& other) noexcept;
