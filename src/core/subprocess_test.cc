@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "core/files.h"
+#include "support/wait_until.h"
 
 namespace dfbench::core {
 namespace {
@@ -33,13 +34,14 @@ TEST(Subprocess, TimeoutKills) {
 }
 
 TEST(Subprocess, SpawnRedirectsAndTerminates) {
-  auto log = std::filesystem::path(testing::TempDir()) / "subprocess_test.log";
+  auto log = std::filesystem::path(::testing::TempDir()) / "subprocess_test.log";
   auto p = Spawn({.argv = {"sh", "-c", "echo started; exec sleep 30"},
                   .stdout_path = log.string(),
                   .stderr_path = log.string()});
   ASSERT_TRUE(p);
   EXPECT_TRUE(p->running());
-  for (int i = 0; i < 100 && ReadTail(log).empty(); ++i) usleep(10000);
+  ASSERT_TRUE(testing::WaitUntil([&] { return !ReadTail(log).empty(); }, std::chrono::seconds(5),
+                                 "the child's first line"));
   EXPECT_EQ(ReadTail(log), "started\n");
   ExitStatus st = p->Terminate(std::chrono::milliseconds(1000));
   EXPECT_EQ(st.signal, SIGTERM);
@@ -53,14 +55,14 @@ TEST(Subprocess, ProcessGoneCountsAZombieAsGone) {
   EXPECT_FALSE(ProcessGone(pid));
   ASSERT_EQ(kill(pid, SIGKILL), 0);
   // Not reaped yet: a zombie, which no longer runs.
-  for (int i = 0; i < 200 && !ProcessGone(pid); ++i) usleep(10000);
-  EXPECT_TRUE(ProcessGone(pid));
+  EXPECT_TRUE(testing::WaitUntil([&] { return ProcessGone(pid); }, std::chrono::seconds(5),
+                                 "the killed child to stop running"));
   EXPECT_EQ(p->Wait().signal, SIGKILL);
   EXPECT_TRUE(ProcessGone(pid));
 }
 
 TEST(Subprocess, PinsToCpus) {
-  auto log = std::filesystem::path(testing::TempDir()) / "subprocess_affinity.log";
+  auto log = std::filesystem::path(::testing::TempDir()) / "subprocess_affinity.log";
   auto p = Spawn({.argv = {"sh", "-c", "grep Cpus_allowed_list /proc/self/status"},
                   .stdout_path = log.string(),
                   .cpus = {0}});
@@ -87,7 +89,7 @@ TEST(Subprocess, RunCaptureRefusesNonExecutablePath) {
 // The program is there but exec fails (its interpreter is missing): the error the child got
 // from exec comes back, rather than an exit code 127 that looks like the program's own.
 TEST(Subprocess, ExecErrorIsReportedByBothSpawnAndRunCapture) {
-  const auto script = std::filesystem::path(testing::TempDir()) / "subprocess_no_interpreter";
+  const auto script = std::filesystem::path(::testing::TempDir()) / "subprocess_no_interpreter";
   ASSERT_TRUE(WriteFileAtomic(script, "#!/nonexistent/interpreter\n"));
   ASSERT_EQ(chmod(script.c_str(), 0755), 0);
   auto r = RunCapture({script.string()});

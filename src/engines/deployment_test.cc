@@ -13,6 +13,7 @@
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
 #include "support/scoped_temp_dir.h"
+#include "support/wait_until.h"
 
 namespace dfbench::engines {
 namespace {
@@ -76,9 +77,8 @@ TEST_F(DeploymentTest, ThreeShardsFormOneClusterAndStopTogether) {
 
   // A shard that dies fails the health check, named.
   ::kill(d->processes()[1].pid(), SIGKILL);
-  for (int i = 0; i < 100 && d->Alive(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(testing::WaitUntil([&] { return !d->Alive(); }, std::chrono::seconds(5),
+                                 "the killed shard's exit"));
   auto health = d->OnEach(&RunningEngine::HealthCheck);
   ASSERT_FALSE(health);
   EXPECT_NE(health.error().message.find("shard 2 (port "), std::string::npos)

@@ -12,6 +12,7 @@
 #include "hosts/local_host.h"
 #include "protocol/blocking_client.h"
 #include "support/scoped_temp_dir.h"
+#include "support/wait_until.h"
 
 namespace dfbench::engines {
 namespace {
@@ -158,8 +159,15 @@ TEST_F(EngineTest, InterruptDuringStartKillsTheEngine) {
   core::InstallInterruptHandlers();
   auto pid_file = dir_ / "pid";
   std::string bin = Script("slow-redis", "echo $$ > '" + pid_file.string() + "'\nexec sleep 60");
-  std::thread raiser([] {
-    std::this_thread::sleep_for(milliseconds(300));
+  std::thread raiser([&pid_file] {
+    // Interrupted while Start waits for the engine to answer, once the engine has written its
+    // whole pid (the file exists, empty, before `echo` writes into it).
+    EXPECT_TRUE(testing::WaitUntil(
+        [&] {
+          auto pid = core::ReadFile(pid_file);
+          return pid && pid->ends_with('\n');
+        },
+        std::chrono::seconds(10), "the engine's pid in its pid file"));
     kill(getpid(), SIGINT);
   });
   auto engine = Start(*host_, *FindEngine("redis"), bin, {});
@@ -180,8 +188,8 @@ TEST_F(EngineTest, KilledEngineFailsHealthCheck) {
   ASSERT_FALSE(health);
   EXPECT_EQ(health.error().kind, core::ErrorKind::kFailure);
   EXPECT_EQ(health.error().message.rfind("redis ", 0), 0u) << health.error().message;
-  for (int i = 0; i < 200 && engine->Alive(); ++i) usleep(10000);
-  EXPECT_FALSE(engine->Alive());
+  EXPECT_TRUE(testing::WaitUntil([&] { return !engine->Alive(); }, std::chrono::seconds(5),
+                                 "the killed engine's exit"));
   EXPECT_TRUE(engine->Stop());
 }
 

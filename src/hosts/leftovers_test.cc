@@ -6,13 +6,13 @@
 #include <signal.h>
 
 #include <fstream>
-#include <thread>
 
 #include "core/files.h"
 #include "hosts/local_host.h"
 #include "hosts/ssh_command.h"
 #include "hosts/ssh_scripts.h"
 #include "support/scoped_temp_dir.h"
+#include "support/wait_until.h"
 
 namespace dfbench::hosts {
 namespace {
@@ -25,22 +25,24 @@ void Touch(const fs::path& path) {
 }
 
 // Waits up to 5 s for `pid` to be gone.
-bool GoneSoon(int pid) {
-  for (int i = 0; i < 250 && !core::ProcessGone(pid); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return core::ProcessGone(pid);
+::testing::AssertionResult GoneSoon(int pid) {
+  return testing::WaitUntil([pid] { return core::ProcessGone(pid); }, std::chrono::seconds(5),
+                            "process " + std::to_string(pid) + " to be gone");
 }
 
-// The pid a daemon's shell wrote into `file`, once written.
+// The pid a daemon's shell wrote into `file`, once written whole (0 when it never is).
 int ReadPid(const fs::path& file) {
-  for (int i = 0; i < 250; ++i) {
-    if (auto text = core::ReadFile(file); text && !text->empty() && text->back() == '\n') {
-      return std::stoi(*text);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return 0;
+  int pid = 0;
+  const bool written = testing::WaitUntil(
+      [&] {
+        auto text = core::ReadFile(file);
+        if (!text || text->empty() || text->back() != '\n') return false;
+        pid = std::stoi(*text);
+        return true;
+      },
+      std::chrono::seconds(5), "the pid in " + file.string());
+  EXPECT_TRUE(written) << "no pid in " << file;
+  return pid;
 }
 
 TEST(Leftovers, DaemonRecordIsPidAndStartTime) {

@@ -11,7 +11,9 @@
 
 #include "core/files.h"
 #include "core/interrupt.h"
+#include "support/processes.h"
 #include "support/scoped_temp_dir.h"
+#include "support/wait_until.h"
 
 namespace dfbench::hosts {
 namespace {
@@ -81,7 +83,10 @@ TEST(LocalHost, RunIsInterruptible) {
   core::InstallInterruptHandlers();
   LocalHost host(TestDir("interrupt"));
   std::thread raiser([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Interrupted while the command runs, not before Run started it.
+    EXPECT_TRUE(
+        testing::WaitUntil([] { return !testing::ChildrenNamed(getpid(), "sleep").empty(); },
+                           std::chrono::seconds(10), "the command `sleep 30` running"));
     kill(getpid(), SIGINT);
   });
   auto r = host.Run({.argv = {"sleep", "30"}});
@@ -102,7 +107,8 @@ TEST(LocalHost, DaemonStartAliveStop) {
   ASSERT_TRUE(d) << d.error().message;
   const int pid = d->pid;
   EXPECT_TRUE(host.DaemonAlive(*d));
-  for (int i = 0; i < 200 && host.ReadTail(log, 100).empty(); ++i) usleep(10000);
+  ASSERT_TRUE(testing::WaitUntil([&] { return !host.ReadTail(log, 100).empty(); },
+                                 std::chrono::seconds(5), "the daemon's first line"));
   EXPECT_EQ(host.ReadTail(log, 100), "ready\n");
   ASSERT_TRUE(host.StopDaemon(*d, std::chrono::seconds(2)));
   EXPECT_FALSE(host.DaemonAlive(*d));
@@ -117,12 +123,8 @@ TEST(LocalHost, ExitedDaemonIsNotAlive) {
   LocalHost host(dir);
   auto d = host.StartDaemon({.argv = {"sh", "-c", "exit 3"}, .log_path = (dir / "x.log").string()});
   ASSERT_TRUE(d) << d.error().message;
-  bool alive = true;
-  for (int i = 0; i < 500 && alive; ++i) {
-    alive = host.DaemonAlive(*d);
-    if (alive) usleep(10000);
-  }
-  EXPECT_FALSE(alive);
+  EXPECT_TRUE(testing::WaitUntil([&] { return !host.DaemonAlive(*d); }, std::chrono::seconds(5),
+                                 "the daemon's exit"));
   ASSERT_TRUE(d->exit_status);
   EXPECT_EQ(d->exit_status->code, 3);
   EXPECT_TRUE(host.StopDaemon(*d, std::chrono::seconds(1)));
@@ -137,7 +139,8 @@ TEST(LocalHost, DaemonIsPinned) {
                              .log_path = log,
                              .cpus = {cpu}});
   ASSERT_TRUE(d) << d.error().message;
-  for (int i = 0; i < 500 && host.DaemonAlive(*d); ++i) usleep(10000);
+  ASSERT_TRUE(testing::WaitUntil([&] { return !host.DaemonAlive(*d); }, std::chrono::seconds(5),
+                                 "the daemon's exit"));
   EXPECT_NE(host.ReadTail(log, 200).find(CpuListLine(cpu)), std::string::npos);
 }
 

@@ -5,6 +5,7 @@
 
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
+#include "support/wait_until.h"
 
 namespace dfbench::hosts {
 namespace {
@@ -31,11 +32,12 @@ TEST(ProcessMemory, CountsTheWholeTree) {
       {.argv = {"sh", "-c", "sleep 60 & sleep 60 & wait"}, .log_path = (dir / "log").string()});
   ASSERT_TRUE(daemon) << daemon.error().message;
   core::Result<ProcessTreeMemory> m;
-  for (int i = 0; i < 100; ++i) {  // until both children are forked
-    m = ReadProcessTreeMemory(host, daemon->pid);
-    if (m && m->processes >= 3) break;
-    usleep(20000);
-  }
+  ASSERT_TRUE(testing::WaitUntil(
+      [&] {
+        m = ReadProcessTreeMemory(host, daemon->pid);
+        return m && m->processes >= 3;
+      },
+      std::chrono::seconds(5), "both children forked"));
   ASSERT_TRUE(m) << m.error().message;
   EXPECT_GE(m->processes, 3);
   EXPECT_GT(m->pss_bytes, 0u);

@@ -11,6 +11,7 @@
 #include "loadgen/loadgen.h"
 #include "loadgen/run_ok_test_support.h"
 #include "support/test_cluster.h"
+#include "support/wait_until.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -219,17 +220,20 @@ TEST(ClusterMode, AShardKilledMidRunEndsTheRunEarly) {
   o.key_maximum = 5000;
   o.test_time = "3s";
   std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    // Once the load is under way on the shard that goes.
+    EXPECT_TRUE(testing::WaitUntil(
+        [&] { return cluster->node(2).Calls("set") + cluster->node(2).Calls("get") >= 300; },
+        std::chrono::seconds(30), "300 SETs and GETs on shard 2"));
     cluster->node(2).Stop();
   });
   const Report r = RunOk(o);
   killer.join();
   EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
-  EXPECT_NEAR(r.ended_at_sec, 1.0, 0.6);
+  EXPECT_GT(r.ended_at_sec, 0);
   EXPECT_GT(r.lost_requests, 0u);
   EXPECT_GE(r.errors, r.lost_requests);
   EXPECT_GT(r.connection_errors, 0u);
-  EXPECT_GE(r.duration_ms, 2500);  // the window runs on past the kill
+  EXPECT_LT(r.ended_at_sec * 1000, r.duration_ms);  // the window runs on past the kill
 }
 
 std::string MyId(const testing::TestServer& node) {
@@ -239,8 +243,8 @@ std::string MyId(const testing::TestServer& node) {
 }
 
 // Moves `slot` from `from` to `to` the way redis-cli --cluster reshard does: IMPORTING and
-// MIGRATING, the keys in batches (with pauses, so the load meets the half-moved slot), then the
-// new owner announced.
+// MIGRATING, the keys in batches, then the new owner announced. After the first batch it waits
+// for the load to meet the half-moved slot: an ASK followed, which `to` counts as an ASKING.
 void MigrateSlot(const testing::TestServer& from, const testing::TestServer& to, int slot) {
   auto src = from.Client();
   auto dst = to.Client();
@@ -257,7 +261,8 @@ void MigrateSlot(const testing::TestServer& from, const testing::TestServer& to,
     auto reply = src.Command(migrate);
     ASSERT_TRUE(reply);
     ASSERT_FALSE(reply->is_error()) << reply->str;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(testing::WaitUntil([&] { return to.Calls("asking") > 0; }, std::chrono::seconds(30),
+                                   "an ASK followed to the new owner"));
   }
   ASSERT_FALSE(dst.Command({"CLUSTER", "SETSLOT", s, "NODE", MyId(to)})->is_error());
   ASSERT_FALSE(src.Command({"CLUSTER", "SETSLOT", s, "NODE", MyId(to)})->is_error());
@@ -283,7 +288,8 @@ TEST_F(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
   ASSERT_TRUE(config);
   core::Result<Report> report;
   std::thread load([&] { report = loadgen::Run(*config); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_TRUE(testing::WaitUntil([&] { return Calls("set") + Calls("get") >= 1000; },
+                                 std::chrono::seconds(30), "1000 SETs and GETs"));
   MigrateSlot(cluster_->node(owner), cluster_->node(next), slot);
   load.join();
   ASSERT_TRUE(report) << report.error().message;

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -13,6 +12,7 @@
 #include "loadgen/run_ok_test_support.h"
 #include "protocol/blocking_client.h"
 #include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -46,6 +46,13 @@ const SectionStats* Section(const Report& r, const std::string& name) {
     if (s.section == name) return &s;
   }
   return nullptr;
+}
+
+// Waits until `server` has run `n` SETs and GETs: the load is under way, whatever the
+// machine's speed.
+::testing::AssertionResult LoadReached(const TestServer& server, uint64_t n) {
+  return testing::WaitUntil([&] { return server.Calls("set") + server.Calls("get") >= n; },
+                            std::chrono::seconds(30), std::to_string(n) + " SETs and GETs");
 }
 
 uint64_t SeriesCount(const std::vector<SeriesPoint>& series) {
@@ -262,7 +269,8 @@ TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
   EXPECT_EQ(r.warmup_duration_ms, 500);
   EXPECT_EQ(r.totals.count + r.warmup_count, server_->Calls("set") + server_->Calls("get"));
   EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
-  EXPECT_GE(r.duration_ms, 1000);
+  // The pass ran its full time (its length on a clock is the pacer's: pacer_test.cc).
+  EXPECT_TRUE(r.ended_early.empty()) << r.ended_early;
 }
 
 TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
@@ -299,53 +307,56 @@ TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
 TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("2000", 2, 5, "6s"));
   o_.key_maximum = 1000;
-  std::atomic<bool> done{false};
   std::thread staller([&] {
+    // One stall of 200 ms, a tenth of the way into the load.
+    EXPECT_TRUE(LoadReached(*server_, 1200));
     auto client = server_->Client();
     client.set_timeout(std::chrono::seconds(5));
-    while (!done) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      if (!done) client.Command({"DEBUG", "SLEEP", "0.2"});
-    }
+    EXPECT_TRUE(client.Command({"DEBUG", "SLEEP", "0.2"}));
   });
   Report r = RunOk(o_);
-  done = true;
   staller.join();
   EXPECT_TRUE(r.open_loop);
+  // The 200 ms the server stood still, which a request due at its start waited through (a
+  // bound the server sets, not the machine's speed); more than 0.1 % of the requests fell due
+  // during it.
   ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
   EXPECT_GE(r.totals.latency.percentiles_ms[2], 100.0);  // p99.9
   EXPECT_GE(r.totals.latency.max_ms, 150.0);
-  // The schedule is kept: 2000/s for 6 s.
-  EXPECT_NEAR(static_cast<double>(r.totals.count + r.unanswered), 12000, 12000 * 0.03);
-  EXPECT_NEAR(static_cast<double>(r.totals.count), 12000, 12000 * 0.05);
+  // Every request that fell due was answered or counted unanswered, and the server ran each
+  // answered one and none that never left. (The schedule's exact rate: pacer_test.cc.)
+  EXPECT_EQ(r.errors, 0u);
+  const uint64_t calls = server_->Calls("set") + server_->Calls("get");
+  EXPECT_GE(calls, r.totals.count);
+  EXPECT_LE(calls, r.totals.count + r.unanswered);
+  EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
-  // Every measured request's send lag was recorded, and the server's stalls are not in it:
-  // requests that waited for a stalled connection's room were late by the server's doing.
+  // Every measured request's send lag was recorded. (How the lag is timed: meter_test.cc.)
   EXPECT_GE(r.send_lag.count, r.totals.count);
-  ASSERT_EQ(r.send_lag.percentiles_ms.size(), 3u);
-  EXPECT_LT(r.send_lag.percentiles_ms[1], 100.0);  // p99, where the latency's p99.9 is >= 100
   // The generator measured its own CPU use, for telling when it was the limit.
   EXPECT_GT(r.client_cpu.cpu_sec, 0);
-  EXPECT_GE(r.client_cpu.wall_sec, 6);
+  EXPECT_GT(r.client_cpu.wall_sec, 0);
   EXPECT_GE(r.client_cpu.usable_cpus, 1);
   EXPECT_LE(r.client_cpu.usable_cpus, 2);
 }
 
 // The open loop reads a connection's reply at its next due time (one wake-up per tick), and
 // times it by the kernel's receive stamp: the server holds each request 3 ms, the read comes
-// 10 ms after the send, and the latency is the 3 ms.
+// at the next tick, 50 ms after the send, and the latency is the server's, not the 50 ms.
 TEST_F(Loadgen, OpenLoopTimesARepliesArrivalNotItsLaterRead) {
-  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("100", 1, 1, "2s"));
+  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("20", 1, 1, "2s"));
   o_.commands = {{"DEBUG SLEEP 0.003"}};
   Report r = RunOk(o_);
   EXPECT_EQ(r.errors, 0u);
+  EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.totals.count, server_->Calls("debug"));
-  EXPECT_NEAR(static_cast<double>(r.totals.count), 200, 200 * 0.05);
   ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
-  EXPECT_GE(r.totals.latency.min_ms, 2.9);             // not before the server answered
-  EXPECT_LT(r.totals.latency.percentiles_ms[0], 8.0);  // p50: not when it was read
+  // Not before the server answered (a bound the server's sleep sets) ...
+  EXPECT_GE(r.totals.latency.min_ms, 2.9);
   EXPECT_GE(r.totals.uncorrected.min_ms, 2.9);
-  EXPECT_LT(r.totals.uncorrected.percentiles_ms[0], 8.0);
+  // ... and not when it was read: a read timed at the next tick would be 50 ms or more.
+  EXPECT_LT(r.totals.latency.percentiles_ms[0], 50.0);  // p50
+  EXPECT_LT(r.totals.uncorrected.percentiles_ms[0], 50.0);
 }
 
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
@@ -353,7 +364,7 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   o_.test_time = "2s";
   o_.key_maximum = 1000;
   std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    EXPECT_TRUE(LoadReached(*server_, 1000));
     auto client = server_->Client();
     client.Command({"CLIENT", "KILL", "TYPE", "normal"});
   });
@@ -371,7 +382,9 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   for (const auto& s : r.sections) section_errors += s.errors;
   EXPECT_EQ(section_errors, r.lost_requests);
   EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
-  EXPECT_NEAR(r.ended_at_sec, 0.7, 0.5);
+  EXPECT_GT(r.ended_at_sec, 0);
+  EXPECT_LT(r.ended_at_sec * 1000, r.duration_ms);  // within the window, which ran on
+  EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   // Every operation we count, the server executed; lost requests may have run too.
   EXPECT_LE(r.totals.count, server_->Calls("set") + server_->Calls("get"));
   EXPECT_LE(server_->Calls("set") + server_->Calls("get"), r.totals.count + r.unanswered);
@@ -381,8 +394,13 @@ TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
   o_.test_time = "30s";
   o_.reconnect = "off";
+  // From the load's first call to the server's end: the least the window can have lasted.
+  std::chrono::steady_clock::duration served{};
   std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_TRUE(LoadReached(*server_, 1));
+    const auto first_call = std::chrono::steady_clock::now();
+    EXPECT_TRUE(LoadReached(*server_, 1000));
+    served = std::chrono::steady_clock::now() - first_call;
     server_->Stop();
   });
   Report r = RunOk(o_);
@@ -391,8 +409,9 @@ TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
   EXPECT_FALSE(r.ended_early.empty());
   EXPECT_EQ(r.connection_errors, 6u);
   EXPECT_EQ(r.reconnects, 0u);
-  EXPECT_LT(r.duration_ms, 20000);
-  EXPECT_GE(r.duration_ms, 400);  // to when the server went, not to its last reply only
+  // The window lasts to when the server went, not to its last reply only.
+  const double served_ms = std::chrono::duration<double, std::milli>(served).count();
+  EXPECT_GE(r.duration_ms, served_ms);
 }
 
 TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {

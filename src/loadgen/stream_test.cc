@@ -13,6 +13,7 @@
 #include <string>
 
 #include "loadgen/clock.h"
+#include "support/wait_until.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -43,14 +44,23 @@ struct TcpPair {
   }
 };
 
-// Reads until bytes arrive (they are on their way over loopback); at most ~1 s.
+// Reads until bytes arrive (they are on their way over loopback); kWouldBlock, with a test
+// failure, when none come within 5 s.
 Io ReadArrived(Stream& stream, char* buf, size_t cap) {
   Io io{.status = Status::kWouldBlock};
-  for (int i = 0; i < 1000 && io.status == Status::kWouldBlock; ++i) {
-    io = stream.Read(buf, cap);
-    if (io.status == Status::kWouldBlock) usleep(1000);
-  }
+  EXPECT_TRUE(testing::WaitUntil(
+      [&] {
+        io = stream.Read(buf, cap);
+        return io.status != Status::kWouldBlock;
+      },
+      std::chrono::seconds(5), "bytes over loopback"));
   return io;
+}
+
+int64_t RealtimeNs() {
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<int64_t>(now.tv_sec) * kNsPerSec + now.tv_nsec;
 }
 
 TEST(Stream, PlainMovesBytesAndSaysWhenToWait) {
@@ -94,11 +104,12 @@ TEST(Stream, AFullSocketAsksForTheWritableEventAndAResetFails) {
   setsockopt(pair.server, SOL_SOCKET, SO_LINGER, &hard, sizeof(hard));
   close(pair.server);
   pair.server = -1;
-  for (int i = 0; i < 1000 && io.status != Status::kFailed; ++i) {
-    io = (*stream)->Write(block.data(), block.size());
-    if (io.status != Status::kFailed) usleep(1000);
-  }
-  EXPECT_EQ(io.status, Status::kFailed);
+  EXPECT_TRUE(testing::WaitUntil(
+      [&] {
+        io = (*stream)->Write(block.data(), block.size());
+        return io.status == Status::kFailed;
+      },
+      std::chrono::seconds(5), "a write failing on the reset connection"));
   EXPECT_FALSE((*stream)->error().empty());
 }
 
@@ -111,19 +122,19 @@ TEST(Stream, AStampedReadCarriesTheKernelsReceiveTime) {
   // switch): until then a read carries none, which the worker takes as "read now".
   Io got;
   int64_t before_ns = 0, after_ns = 0;
-  for (int i = 0; i < 1000 && got.stamp_ns == 0; ++i) {
-    timespec before, after;
-    clock_gettime(CLOCK_REALTIME, &before);
-    ASSERT_EQ(write(pair.server, "+OK\r\n", 5), 5);
-    char buf[16];
-    got = ReadArrived(**stream, buf, sizeof(buf));
-    ASSERT_EQ(got.status, Status::kOk);
-    EXPECT_EQ(got.bytes, 5u);
-    clock_gettime(CLOCK_REALTIME, &after);
-    before_ns = static_cast<int64_t>(before.tv_sec) * kNsPerSec + before.tv_nsec;
-    after_ns = static_cast<int64_t>(after.tv_sec) * kNsPerSec + after.tv_nsec;
-    if (got.stamp_ns == 0) usleep(2000);  // at most ~2 s in all
-  }
+  ASSERT_TRUE(testing::WaitUntil(
+      [&] {
+        before_ns = RealtimeNs();
+        EXPECT_EQ(write(pair.server, "+OK\r\n", 5), 5);
+        char buf[16];
+        got = ReadArrived(**stream, buf, sizeof(buf));
+        after_ns = RealtimeNs();
+        EXPECT_EQ(got.bytes, 5u);
+        return got.status != Status::kOk || got.stamp_ns != 0;
+      },
+      std::chrono::seconds(5), "a read stamped by the kernel"));
+  ASSERT_EQ(got.status, Status::kOk);
+  // The kernel stamped the bytes between their write and their read.
   EXPECT_GE(got.stamp_ns, before_ns);
   EXPECT_LE(got.stamp_ns, after_ns);
 }

@@ -9,6 +9,7 @@
 
 #include "core/files.h"
 #include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -47,11 +48,15 @@ std::string AwsEmulator::Start(const std::vector<std::pair<std::string, std::str
                         .extra_env = extra_env});
   if (!p) return Broken("cannot start the AWS emulator: " + p.error().message);
   server_ = std::move(*p);
-  for (int i = 0; i < 300 && !Accepts(port_); ++i) {
-    if (server_.Poll()) return Broken("the AWS emulator exited: " + core::ReadTail(log_));
-    ::usleep(100 * 1000);
-  }
-  if (!Accepts(port_)) return Broken("the AWS emulator did not listen: " + core::ReadTail(log_));
+  bool exited = false;
+  const auto listening = WaitUntil(
+      [&] {
+        exited = server_.Poll().has_value();
+        return exited || Accepts(port_);
+      },
+      std::chrono::seconds(30), "the AWS emulator to listen");
+  if (exited) return Broken("the AWS emulator exited: " + core::ReadTail(log_));
+  if (!listening) return Broken(std::string(listening.message()) + ": " + core::ReadTail(log_));
   return "";
 }
 

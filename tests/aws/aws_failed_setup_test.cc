@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <thread>
 
 #include "aws/cloudformation.h"
 #include "core/files.h"
@@ -20,6 +19,7 @@
 #include "dfbench_runner.h"
 #include "emulated_fleet_test.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -55,12 +55,8 @@ void StopClientSshd() {
   const auto pid = core::ReadFile(Bed().base / "client" / "sshd.rootpid");
   ASSERT_TRUE(pid) << "the bed records no sshd pid for the client";
   ASSERT_EQ(::kill(std::stoi(core::Trim(*pid)), SIGTERM), 0);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (SshPortOpen(Testbed::kClient)) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-        << "the client's sshd still accepts connections 10 s after SIGTERM";
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  ASSERT_TRUE(WaitUntil([] { return !SshPortOpen(Testbed::kClient); }, std::chrono::seconds(10),
+                        "the client's sshd to stop accepting connections"));
 }
 
 class AwsFailedSetupTest : public EmulatedFleetTest {
@@ -105,11 +101,8 @@ TEST_F(AwsFailedSetupTest, QuickstartInterruptedWhileWaitingForSshDeletesTheStac
   DfbenchRunner dfb("aws-qs-int");
   core::Process run = dfb.Start(Concat(FleetArgs("quickstart", "qsint", "5m"), kSmallRun));
   // Interrupted during host setup: once it is trying to log in to the client.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (!Contains(dfb.BackgroundErrTail(), "client is not reachable yet")) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << dfb.BackgroundErrTail();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  ASSERT_TRUE(dfb.WaitForBackgroundErr("client is not reachable yet", std::chrono::minutes(2)))
+      << dfb.BackgroundErrTail();
   ASSERT_TRUE(StackOf("qsint"));
   dfb.Interrupt(&run);
   EXPECT_TRUE(Contains(dfb.BackgroundErrTail(), "setup qsint failed: deleting its stack"))
@@ -123,11 +116,8 @@ TEST_F(AwsFailedSetupTest, QuickstartInterruptedWhileWaitingForSshDeletesTheStac
 TEST_F(AwsFailedSetupTest, SetupHungUpWhileWaitingForSshNamesTheStackLeftRunning) {
   DfbenchRunner dfb("aws-setup-hup");
   core::Process run = dfb.Start(FleetArgs("setup", "hup", "5m"));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (!Contains(dfb.BackgroundErrTail(), "client is not reachable yet")) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << dfb.BackgroundErrTail();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  ASSERT_TRUE(dfb.WaitForBackgroundErr("client is not reachable yet", std::chrono::minutes(2)))
+      << dfb.BackgroundErrTail();
   dfb.Interrupt(&run, std::chrono::seconds(30), SIGHUP);
   EXPECT_EQ(LastLine(dfb.BackgroundErrTail()),
             "dfbench: setup hup failed and its stack is still running: dfbench-hup "

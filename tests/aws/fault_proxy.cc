@@ -7,6 +7,7 @@
 
 #include "core/files.h"
 #include "core/text.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 
@@ -28,15 +29,18 @@ std::string FaultProxy::Start(const std::string& upstream, const std::vector<std
     return p.error().message;
   }
   process_ = std::move(*p);
-  for (int i = 0; i < 200; ++i) {
-    if (auto port = core::ReadFile(dir_ / "port")) {
-      port_ = std::stoi(core::Trim(*port));
-      return "";
-    }
-    if (process_.Poll()) break;
-    ::usleep(50 * 1000);
+  std::string port;
+  WaitUntil(
+      [&] {
+        if (auto text = core::ReadFile(dir_ / "port")) port = core::Trim(*text);
+        return !port.empty() || process_.Poll().has_value();
+      },
+      std::chrono::seconds(10), "the fault proxy's port file");
+  if (!port.empty()) {
+    port_ = std::stoi(port);
+    return "";
   }
-  const std::string why = "the fault proxy did not start: " + core::ReadTail(dir_ / "out");
+  std::string why = "the fault proxy did not start: " + core::ReadTail(dir_ / "out");
   ADD_FAILURE() << why;
   return why;
 }

@@ -123,6 +123,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(500, FAILED, [("Content-Type", "text/xml")])
         if fault == "delay":
             log(action, "delay", status)
+            # The modelled fault: AWS answering late (a test's wait has its own deadline).
             time.sleep(rule["seconds"])
             try:
                 return self.answer(status, data, headers)

@@ -22,6 +22,7 @@
 #include "support/test_data.h"
 #include "support/test_server.h"
 #include "support/testbed_engines.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -231,11 +232,9 @@ class EndpointKeysTest : public ::testing::Test {
   // server.
   core::Process StartAndWaitForKeys(const std::vector<std::string>& args, size_t at_least) {
     core::Process run = dfb_.Start(args);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (RunKeys() < at_least && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    EXPECT_GE(RunKeys(), at_least) << dfb_.BackgroundErrTail();
+    EXPECT_TRUE(WaitUntil([&] { return RunKeys() >= at_least; }, std::chrono::seconds(60),
+                          std::to_string(at_least) + " of the run's keys on the server"))
+        << dfb_.BackgroundErrTail();
     return run;
   }
 
@@ -602,14 +601,13 @@ TEST(EndpointKeysDragonflyTest, KeysAreCheckedAtTheirPositionsWithoutCommandGetk
   ASSERT_TRUE(dragonfly) << dragonfly.error().message;
   const protocol::ServerEndpoint at{.address = "127.0.0.1", .port = port};
   std::optional<protocol::BlockingClient> client;
-  for (int i = 0; i < 100 && !client; ++i) {
-    if (auto c = protocol::ConnectTo(at, std::chrono::seconds(1))) {
-      client.emplace(std::move(*c));
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  }
-  ASSERT_TRUE(client) << "dragonfly did not answer on port " << port;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        if (auto c = protocol::ConnectTo(at, std::chrono::seconds(1)))
+          client.emplace(std::move(*c));
+        return client.has_value();
+      },
+      std::chrono::seconds(20), "dragonfly to answer on port " + std::to_string(port)));
   ASSERT_TRUE(client->Command({"SET", "user:42", "theirs"}));
 
   DfbenchRunner dfb("endpoint-keys-dragonfly");

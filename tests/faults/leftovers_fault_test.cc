@@ -15,13 +15,13 @@
 #include "protocol/blocking_client.h"
 #include "support/processes.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-using std::chrono::steady_clock;
 
 // 2,000 keys of 100 B, a BGSAVE 1 s into the updates (--test-time is each use's).
 const std::vector<std::string> kSlowSnapshotRun = {
@@ -75,42 +75,42 @@ class LeftoversTest : public ::testing::Test {
     core::Process run =
         dfb_.Start(Concat(kSlowSnapshotRun, {"--id", id, "--test-time", "20s", "--snapshot-dir",
                                              snapshots_.string()}));
-    const auto deadline = steady_clock::now() + std::chrono::seconds(20);
     bool slowed = false;
-    while (killed_.bgsave == 0 && steady_clock::now() < deadline && run.running()) {
-      if (killed_.engine == 0) {
-        const auto engines = ChildrenNamed(run.pid(), "redis-server");
-        if (!engines.empty()) killed_.engine = engines.front();
-      }
-      if (killed_.engine != 0 && !slowed) {
-        if (const int port = RedisPort(killed_.engine)) {
-          // 10 ms a key: the 2,000 keys take 20 s to save.
-          if (auto client =
-                  protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2))) {
-            auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
-            slowed = set.has_value() && set->str == "OK";
+    WaitUntil(
+        [&] {
+          if (!run.running()) return true;  // too late: the assertions below say so
+          if (killed_.engine == 0) {
+            const auto engines = ChildrenNamed(run.pid(), "redis-server");
+            if (!engines.empty()) killed_.engine = engines.front();
           }
-        }
-      }
-      if (slowed) {
-        // It renames its command line only ("redis-rdb-bgsave"); its name stays the engine's.
-        const auto children = ChildrenNamed(killed_.engine, "redis-server");
-        if (!children.empty()) killed_.bgsave = children.front();
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+          if (killed_.engine != 0 && !slowed) {
+            if (const int port = RedisPort(killed_.engine)) {
+              // 10 ms a key: the 2,000 keys take 20 s to save.
+              if (auto client = protocol::BlockingClient::Connect("127.0.0.1", port,
+                                                                  std::chrono::seconds(2))) {
+                auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
+                slowed = set.has_value() && set->str == "OK";
+              }
+            }
+          }
+          if (slowed) {
+            // It renames its command line only ("redis-rdb-bgsave"); its name stays the engine's.
+            const auto children = ChildrenNamed(killed_.engine, "redis-server");
+            if (!children.empty()) killed_.bgsave = children.front();
+          }
+          return killed_.bgsave != 0;
+        },
+        std::chrono::seconds(20), "the engine's BGSAVE child");
     ASSERT_TRUE(slowed) << "the engine's BGSAVE could not be slowed\n" << dfb_.BackgroundErrTail();
     ASSERT_NE(killed_.bgsave, 0) << "no BGSAVE child came\n" << dfb_.BackgroundErrTail();
-    // Let it write a little, then the kill: no cleanup of dfbench's runs.
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Once the child has begun its file, the kill: no cleanup of dfbench's runs.
+    ASSERT_TRUE(WaitUntil([&] { return !Entries(snapshots_).empty(); }, std::chrono::seconds(10),
+                          "the BGSAVE child's file in " + snapshots_.string()));
     run.Signal(SIGKILL);
     ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
     // What the kill leaves on its own: the engine dies with dfbench, its child does not.
-    const auto engine_gone_by = steady_clock::now() + std::chrono::seconds(5);
-    while (!core::ProcessGone(killed_.engine) && steady_clock::now() < engine_gone_by) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ASSERT_TRUE(core::ProcessGone(killed_.engine));
+    ASSERT_TRUE(WaitUntil([&] { return core::ProcessGone(killed_.engine); },
+                          std::chrono::seconds(5), "the engine to die with dfbench"));
     ASSERT_FALSE(core::ProcessGone(killed_.bgsave));
     ASSERT_FALSE(Entries(snapshots_).empty());
     EXPECT_EQ(dfb_.State(id)["status"], "benchmarking");

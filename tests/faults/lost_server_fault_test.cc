@@ -2,15 +2,17 @@
 // on its port, under `dfbench loadgen`, `run`, `run-commands` and `sweep`. The generator counts
 // the requests lost with their connections as errors, says the run ended early and exits 5;
 // `run` and `run-commands` fail the trial that was cut, leave it out of the medians and exit 1;
-// `sweep` fails the step and the engine's sweep, reports no rate, and exits 1. Every wait has a
-// deadline; nothing is left running.
+// `sweep` fails the step and the engine's sweep, reports no rate, and exits 1. Every fault comes
+// once the server has run some of the load, every wait has a deadline; nothing is left running.
+// No assertion is on a duration: a command that did not end on its own is the one its deadline
+// cut, which no exit code or reason asserted here can come from.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
 
 #include <optional>
 #include <ostream>
-#include <thread>
+#include <regex>
 
 #include "core/files.h"
 #include "core/subprocess.h"
@@ -18,15 +20,15 @@
 #include "support/processes.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-using std::chrono::steady_clock;
-
-constexpr auto kFault = std::chrono::milliseconds(1500);  // into the measured window
+// SETs and GETs the server runs before a fault: the load is under way, in its measured window.
+constexpr uint64_t kCallsBeforeTheFault = 500;
 
 std::string Text(const fs::path& path) {
   auto text = core::ReadFile(path);
@@ -49,13 +51,22 @@ class LostServerTest : public ::testing::Test {
     server_.emplace(std::move(*server));
   }
 
-  // `dfbench loadgen` against the server for `length` (loadgen's flags), with `fault` done
-  // kFault in; the result, the JSON report and how long it took.
+  // The SETs and GETs the server has run.
+  uint64_t Calls() const { return server_->Calls("set") + server_->Calls("get"); }
+
+  // Waits until the server has run kCallsBeforeTheFault more SETs and GETs than `before`.
+  ::testing::AssertionResult LoadRan(uint64_t before) const {
+    return WaitUntil([&] { return Calls() >= before + kCallsBeforeTheFault; },
+                     std::chrono::seconds(60),
+                     std::to_string(kCallsBeforeTheFault) + " SETs and GETs on the server");
+  }
+
+  // `dfbench loadgen` against the server for `length` (loadgen's flags), with `fault` done once
+  // the load ran a while; the result and the JSON report.
   // NOLINTNEXTLINE(bugprone-exception-escape): its nlohmann::json member, as results::EngineResult.
   struct Loadgen {
     CliResult result;
     json report;
-    double seconds = 0;
   };
   Loadgen RunLoadgen(const std::vector<std::string>& length, const std::function<void()>& fault) {
     const fs::path report = dir_.path() / "report.json";
@@ -73,13 +84,12 @@ class LostServerTest : public ::testing::Test {
     args.insert(args.end(), length.begin(), length.end());
     // The fault on this thread: a server started here dies with the thread that started it
     // (parent-death signal).
-    const auto start = steady_clock::now();
+    const uint64_t before = Calls();
     core::Process run = dfb_.Start(args);
-    std::this_thread::sleep_for(kFault);
+    EXPECT_TRUE(LoadRan(before)) << Text(dfb_.home() / "bg.stderr");
     fault();
     Loadgen out;
     const auto status = run.WaitFor(std::chrono::seconds(40));
-    out.seconds = std::chrono::duration<double>(steady_clock::now() - start).count();
     out.result.code = !status ? -1 : status->signal ? 128 + status->signal : status->code;
     out.result.out = Text(dfb_.home() / "bg.stdout");
     out.result.err = Text(dfb_.home() / "bg.stderr");
@@ -98,7 +108,10 @@ class LostServerTest : public ::testing::Test {
     const json& d = run.report["dfbench"];
     ASSERT_TRUE(d["ended_early"].is_object()) << d.dump();
     EXPECT_NE(d["ended_early"]["reason"].get<std::string>().find(reason), std::string::npos);
-    EXPECT_NEAR(d["ended_early"]["at_sec"].get<double>(), 1.5, 1.0);
+    // Cut inside the window, which ran on to its end.
+    EXPECT_GT(d["ended_early"]["at_sec"].get<double>(), 0);
+    EXPECT_LT(d["ended_early"]["at_sec"].get<double>() * 1000,
+              run.report["ALL STATS"]["Runtime"]["Total duration"].get<double>());
     EXPECT_GT(d["errors"].get<uint64_t>(), 0u);
     EXPECT_GT(d["lost_requests"].get<uint64_t>(), 0u);
     const json& totals = run.report["ALL STATS"]["Totals"];
@@ -111,48 +124,45 @@ class LostServerTest : public ::testing::Test {
   ScopedTempDir dir_{"lost-server"};
 };
 
-// Killed 1.5 s into 4 s: ops/s is over the 4 s the run took, not the 1.5 s the server answered.
+// Killed mid-run: ops/s is over the whole window the run took (ExpectEndedEarly: it ran past the
+// cut), not over the part the server answered.
 TEST_F(LostServerTest, LoadgenAgainstAKilledServerCountsTheLossAndExits5) {
   const auto run = RunLoadgen({"--test-time", "4s"}, [&] { server_->Stop(); });
   ExpectEndedEarly(run, "a connection was lost");
   EXPECT_GT(run.report["dfbench"]["connection_errors"].get<uint64_t>(), 0u);
   const json& all = run.report["ALL STATS"];
   const double duration_ms = all["Runtime"]["Total duration"].get<double>();
-  EXPECT_NEAR(duration_ms, 4000, 300);
   const double count = all["Totals"]["Count"].get<double>();
   EXPECT_NEAR(all["Totals"]["Ops/sec"].get<double>(), count / (duration_ms / 1000), 1);
-  EXPECT_LT(run.seconds, 15);
 }
 
 // A stopped server keeps its sockets: nothing fails, replies just stop. A timed run ends at
-// its test time and drain; a run by requests ends 10 s after the last reply.
+// its test time and drain; a run by requests ends 10 s after the last reply. Either ends on its
+// own (exit 5 and the reason), as the server never answers again while it runs.
 TEST_F(LostServerTest, LoadgenAgainstAStoppedServerEndsByItsOwnDeadline) {
   Continued continued{server_->pid()};
   const auto timed = RunLoadgen({"--test-time", "3s"}, [&] { kill(server_->pid(), SIGSTOP); });
   ExpectEndedEarly(timed, "the server stopped answering");
-  EXPECT_LT(timed.seconds, 10);
   kill(server_->pid(), SIGCONT);
 
   const auto counted = RunLoadgen({"-n", "100000000"}, [&] { kill(server_->pid(), SIGSTOP); });
   ExpectEndedEarly(counted, "the server stopped answering (no reply for 10 s)");
-  EXPECT_LT(counted.seconds, 20);
 }
 
-// Killed and back on its port 0.5 s later: the clients reconnect and the load goes on, but the
-// requests in flight were lost and the run is not a whole one.
+// Killed and back on its port: the clients reconnect and the load goes on, but the requests in
+// flight were lost and the run is not a whole one. (The kill closes every connection at once,
+// however soon the server is back.)
 TEST_F(LostServerTest, LoadgenAgainstARestartedServerReconnectsAndStillExits5) {
   const int port = server_->port();
   const auto run = RunLoadgen({"--test-time", "4s"}, [&] {
     server_->Stop();
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     auto again = TestServer::StartRedisOn(port);
     ASSERT_TRUE(again) << again.error().message;
     server_.emplace(std::move(*again));
   });
   ExpectEndedEarly(run, "a connection was lost");
   EXPECT_GT(run.report["dfbench"]["reconnects"].get<uint64_t>(), 0u);
-  EXPECT_GT(server_->Calls("set") + server_->Calls("get"), 0u);  // the load went on
-  EXPECT_LT(run.seconds, 15);
+  EXPECT_GT(Calls(), 0u);  // the load went on
 }
 
 // ---- run, run-commands and sweep on an endpoint setup whose server the test owns ----
@@ -179,8 +189,9 @@ std::string EndedEarly(Fault fault) {
   return "the measured window ended early: " + Lost(fault);
 }
 
-// A benchmark command on an endpoint setup; the fault comes 1.5 s into the measured window of
-// trial 1 of 2 (`run`, `run-commands`) or of the first open-loop step (`sweep`).
+// A benchmark command on an endpoint setup; the fault comes once the load ran a while in the
+// measured window of trial 1 of 2 (`run`, `run-commands`) or of the first open-loop step
+// (`sweep`).
 class LostServerScenarioTest : public LostServerTest,
                                public ::testing::WithParamInterface<ScenarioCase> {
  protected:
@@ -224,6 +235,22 @@ class LostServerScenarioTest : public LostServerTest,
     return c;
   }
 
+  // The SETs and GETs sent before the measured window, as `err` (the command's stderr, the
+  // marker written) gives them: a sweep step's warm-up, a fifth of its 3 s at the rate the
+  // marker line names; none for run and run-commands. The open loop never sends early, so once
+  // the server ran more than these, the step's window has begun.
+  static uint64_t WarmupCalls(const std::string& command, const std::string& err) {
+    if (command != "sweep") return 0;
+    std::smatch m;
+    if (!std::regex_search(err, m, std::regex(R"(step 2 \(ladder\): ([0-9,]+) ops/s)"))) {
+      ADD_FAILURE() << "no rate on the step's line: " << err;
+      return 0;
+    }
+    std::string rate = m[1];
+    std::erase(rate, ',');
+    return std::stoull(rate) * 3 / 5;
+  }
+
   // Does `fault` to the server (on this thread: a server started here dies with it).
   void Inflict(Fault fault) {
     switch (fault) {
@@ -235,9 +262,9 @@ class LostServerScenarioTest : public LostServerTest,
         kill(server_->pid(), SIGSTOP);
         break;
       case Fault::kRestarted: {
+        // Back at once: the kill has closed every connection already.
         const int port = server_->port();
         server_->Stop();
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
         auto again = TestServer::StartRedisOn(port);
         ASSERT_TRUE(again) << again.error().message;
         server_.emplace(std::move(*again));
@@ -263,7 +290,8 @@ TEST_P(LostServerScenarioTest, FailsWithTheReasonCountsTheErrorsAndEnds) {
   core::Process run = dfb_.Start(command.args);
   ASSERT_TRUE(dfb_.WaitForBackgroundErr(command.marker, std::chrono::seconds(60)))
       << dfb_.BackgroundErrTail();
-  std::this_thread::sleep_for(kFault);
+  const uint64_t warmup = WarmupCalls(c.command, Text(dfb_.home() / "bg.stderr"));
+  ASSERT_TRUE(LoadRan(Calls() + warmup)) << dfb_.BackgroundErrTail();
   ASSERT_NO_FATAL_FAILURE(Inflict(c.fault));
   // A stopped server stays stopped: the command must end on its own deadlines.
   const auto status = run.WaitFor(std::chrono::seconds(90));

@@ -20,6 +20,7 @@
 #include "hosts/local_host.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -200,15 +201,9 @@ TEST_F(ClientBuild, SigtermWritesAMarkedReport) {
        .stderr_path = (dir_ / "err").string()});
   ASSERT_TRUE(load) << load.error().message;
   // Started once the server has answered some of its requests.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool answered = false;
-  while (!answered && std::chrono::steady_clock::now() < deadline) {
-    auto info = server->Client().Command({"INFO", "commandstats"});
-    answered = info && info->str.find("cmdstat_get:calls=") != std::string::npos;
-    if (!answered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(answered) << "no GET reached the server within 30 s: "
-                        << core::ReadFile(dir_ / "err").value_or("");
+  ASSERT_TRUE(WaitUntil([&] { return server->Calls("get") > 0; }, std::chrono::seconds(30),
+                        "a GET to reach the server"))
+      << core::ReadFile(dir_ / "err").value_or("");
   load->Signal(SIGTERM);
   auto status = load->WaitFor(std::chrono::seconds(30));
   ASSERT_TRUE(status) << "the generator did not end within 30 s of SIGTERM";

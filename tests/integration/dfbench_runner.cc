@@ -5,10 +5,10 @@
 
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "core/files.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 
@@ -66,13 +66,12 @@ std::vector<std::string> DfbenchRunner::CacheEntries(const std::string& engine) 
 
 bool DfbenchRunner::WaitForBackgroundErr(const std::string& text,
                                          std::chrono::seconds timeout) const {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (true) {
-    auto err = core::ReadFile(home_ / "bg.stderr");
-    if (err && err->find(text) != std::string::npos) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  return WaitUntil(
+      [&] {
+        auto err = core::ReadFile(home_ / "bg.stderr");
+        return err && err->find(text) != std::string::npos;
+      },
+      timeout, "\"" + text + "\" on the background run's stderr");
 }
 
 std::string DfbenchRunner::BackgroundErrTail() const {
@@ -83,15 +82,21 @@ std::filesystem::path DfbenchRunner::WaitForRunDir(
     const std::string& id, const std::string& kind,
     const std::function<bool(const std::filesystem::path& run_dir)>& ready) const {
   const std::filesystem::path runs = SetupDir(id) / kind;
-  for (int i = 0; i < 600; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::error_code ec;
-    for (const auto& run : std::filesystem::directory_iterator(runs, ec)) {
-      if (ready(run.path())) return run.path();
-    }
-  }
-  ADD_FAILURE() << "no run under " << runs << " got that far\n" << BackgroundErrTail();
-  return {};
+  std::filesystem::path found;
+  const auto waited = WaitUntil(
+      [&] {
+        std::error_code ec;
+        for (const auto& run : std::filesystem::directory_iterator(runs, ec)) {
+          if (ready(run.path())) {
+            found = run.path();
+            return true;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(60), "a run under " + runs.string() + " to get that far");
+  if (!waited) ADD_FAILURE() << waited.message() << "\n" << BackgroundErrTail();
+  return found;
 }
 
 void DfbenchRunner::Interrupt(core::Process* run, std::chrono::milliseconds timeout,

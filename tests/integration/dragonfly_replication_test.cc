@@ -7,12 +7,13 @@
 
 #include <algorithm>
 #include <regex>
-#include <thread>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "support/test_data.h"
+#include "support/test_server.h"
 #include "support/testbed_engines.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -67,6 +68,19 @@ class DragonflyReplicationTest : public ::testing::Test {
     return longest;
   }
 
+  // The run's Dragonfly child that is not `replica`: the master; 0 when there is none.
+  static int MasterOf(int run, int replica) {
+    for (int pid : ChildrenNamed(run, "dragonfly")) {
+      if (pid != replica) return pid;
+    }
+    return 0;
+  }
+
+  // The SETs and GETs the Dragonfly with pid `pid` has run.
+  static uint64_t SetsAndGets(int pid) {
+    return CallsOn("127.0.0.1", RedisPort(pid), {"set", "get"});
+  }
+
   static DfbenchRunner* dfb_;
 };
 DfbenchRunner* DragonflyReplicationTest::dfb_ = nullptr;
@@ -79,12 +93,13 @@ TEST_F(DragonflyReplicationTest, BuiltinLoadSyncTimeAndSeries) {
   core::Process run = dfb_->Start(Args("builtin", "2"));
   double logged_ms = -1;
   std::optional<core::ExitStatus> status;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (!(status = run.Poll()) && std::chrono::steady_clock::now() < deadline) {
-    logged_ms = std::max(logged_ms, LongestLoggedFullSyncMs());
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_TRUE(status) << "run-replication still running after 2 minutes";
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        logged_ms = std::max(logged_ms, LongestLoggedFullSyncMs());
+        status = run.Poll();
+        return status.has_value();
+      },
+      std::chrono::minutes(2), "run-replication to end"));
   ASSERT_EQ(status->code, 0) << dfb_->BackgroundErrTail();
   // 5000 keys sync in a few ms, often between two polls: only the end is sure to be seen.
   EXPECT_TRUE(
@@ -163,7 +178,15 @@ TEST_F(DragonflyReplicationTest, KilledReplicaEndsTheCaseWithReplicaDisconnect) 
     if (std::count(with_replicaof.begin(), with_replicaof.end(), pid) > 0) replicas.push_back(pid);
   }
   ASSERT_EQ(replicas.size(), 1u);
-  std::this_thread::sleep_for(std::chrono::seconds(1));  // a second of sustained load
+  // A second of sustained load: the open loop never sends early, so 1500 SETs and GETs at
+  // 500/s after the sync was seen span more than a second of the load's schedule, even if
+  // some of them left late together.
+  const int master = MasterOf(run.pid(), replicas.front());
+  ASSERT_NE(master, 0);
+  const uint64_t at_sync = SetsAndGets(master);
+  ASSERT_TRUE(WaitUntil([&] { return SetsAndGets(master) >= at_sync + 1500; },
+                        std::chrono::seconds(60), "1500 SETs and GETs on the master"))
+      << dfb_->BackgroundErrTail();
   kill(replicas.front(), SIGKILL);
   const auto status = run.WaitFor(std::chrono::minutes(1));
   ASSERT_TRUE(status) << dfb_->BackgroundErrTail();

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <thread>
+#include <optional>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
@@ -14,6 +14,7 @@
 #include "support/scoped_change.h"
 #include "support/test_data.h"
 #include "support/testbed_engines.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -196,17 +197,21 @@ TEST(RunMemory, DragonflyPopulateSnapshotUnderUpdatesAndCleanup) {
 // The port of the engine dfbench started on this machine, read from the name of its log
 // (<name>-<port>.log in the setup's work directory); 0 when none came within 30 s.
 int EnginePortFromItsLog(const fs::path& work_dir, const std::string& engine) {
-  for (int i = 0; i < 600; ++i) {
-    std::error_code ec;
-    for (const auto& f : fs::directory_iterator(work_dir, ec)) {
-      const std::string name = f.path().filename().string();
-      if (name.rfind(engine + "-", 0) == 0 && name.ends_with(".log")) {
-        return std::atoi(name.c_str() + engine.size() + 1);
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return 0;
+  int port = 0;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        std::error_code ec;
+        for (const auto& f : fs::directory_iterator(work_dir, ec)) {
+          const std::string name = f.path().filename().string();
+          if (name.rfind(engine + "-", 0) == 0 && name.ends_with(".log")) {
+            port = std::atoi(name.c_str() + engine.size() + 1);
+            return true;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(30), engine + "'s log in " + work_dir.string()));
+  return port;
 }
 
 // A BGSAVE that outlasts --snapshot-timeout: redis-server's own rdb-key-save-delay, set on the
@@ -219,19 +224,20 @@ TEST(RunMemory, StuckSnapshotEndsAtItsTimeoutSayingWhatInfoShowed) {
   auto proc = dfb.Start(SmallMemoryRun("s", "redis", {"--snapshot-timeout", "2s"}));
   const int port = EnginePortFromItsLog(dfb.SetupDir("s") / "work", "redis");
   ASSERT_GT(port, 0) << dfb.BackgroundErrTail();
-  bool delayed = false;
-  for (int i = 0; i < 100 && !delayed; ++i) {  // the log comes before the engine listens
-    auto client = protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2));
-    if (client) {
-      auto r = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "100000"});
-      ASSERT_TRUE(r) << r.error().message;
-      ASSERT_FALSE(r->is_error()) << r->str;
-      delayed = true;
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
-  ASSERT_TRUE(delayed) << dfb.BackgroundErrTail();
+  // The log comes before the engine listens.
+  std::optional<protocol::BlockingClient> client;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto connected =
+            protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2));
+        if (connected) client.emplace(std::move(*connected));
+        return client.has_value();
+      },
+      std::chrono::seconds(30), "redis listening on port " + std::to_string(port)))
+      << dfb.BackgroundErrTail();
+  auto r = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "100000"});
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_FALSE(r->is_error()) << r->str;
   const auto status = proc.WaitFor(std::chrono::minutes(2));
   ASSERT_TRUE(status) << "still running " << dfb.BackgroundErrTail();
   EXPECT_EQ(status->code, 1) << dfb.BackgroundErrTail();

@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <thread>
-
 #include "core/files.h"
 #include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 
@@ -21,9 +20,8 @@ ReleaseServer::ReleaseServer(const std::string& address)
                         .stdout_path = log_.string(),
                         .stderr_path = log_.string()});
   if (p) process_ = std::move(*p);
-  for (int i = 0; i < 100 && !Listening(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  EXPECT_TRUE(WaitUntil([&] { return Listening(); }, std::chrono::seconds(5),
+                        "the release server to listen"));
 }
 
 ReleaseServer::~ReleaseServer() {

@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "support/test_data.h"
+#include "support/test_server.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -270,12 +271,19 @@ TEST_F(ReplicationTest, KilledReplicaEndsItsCaseAndTheNextCaseRuns) {
   core::Process run = StartTwoCases("6");
   ASSERT_TRUE(
       dfb_->WaitForBackgroundErr("[redis qps=500] full sync done", std::chrono::seconds(120)));
-  // The series holds whole seconds after the sync: let two of the six pass before the kill
-  // (killed at once, a loaded machine can end the case before its first second closes).
-  std::this_thread::sleep_for(std::chrono::seconds(2));
   // Master and replica are the run's redis-server children; the replica started last.
   std::vector<int> engines = ChildrenNamed(run.pid(), "redis-server");
   ASSERT_EQ(engines.size(), 2u);
+  const int master = *std::min_element(engines.begin(), engines.end());
+  // The series holds whole seconds after the sync: let two of the six pass before the kill
+  // (killed at once, a loaded machine can end the case before its first second closes). The
+  // open loop never sends early, so 1500 SETs and GETs at 500/s after the sync was seen span
+  // more than two seconds of its schedule, even if some of them left late together.
+  auto calls = [&] { return CallsOn("127.0.0.1", RedisPort(master), {"set", "get"}); };
+  const uint64_t at_sync = calls();
+  ASSERT_TRUE(WaitUntil([&] { return calls() >= at_sync + 1500; }, std::chrono::seconds(60),
+                        "1500 SETs and GETs on the master"))
+      << dfb_->BackgroundErrTail();
   kill(*std::max_element(engines.begin(), engines.end()), SIGKILL);
   const auto status = run.WaitFor(std::chrono::minutes(3));
   ASSERT_TRUE(status);

@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <thread>
 
 #include "core/files.h"
 #include "dfbench_runner.h"
 #include "support/test_data.h"
+#include "support/test_server.h"
 #include "support/testbed_engines.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -311,13 +312,15 @@ TEST(StatefulFlow, LockContentionFailsFastWithItsOwnExitCode) {
   const std::string lock = (dfb.SetupDir("l1") / ".lock").string();
   auto holder = core::Spawn({.argv = {"flock", "-n", lock, "sleep", "30"}});
   ASSERT_TRUE(holder);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  auto start = std::chrono::steady_clock::now();
+  // flock runs its command once it holds the lock.
+  ASSERT_TRUE(WaitUntil([&] { return !ChildrenNamed(holder->pid(), "sleep").empty(); },
+                        std::chrono::seconds(10), "flock to hold the setup's lock"));
   auto r = dfb.Run(Concat({"run", "--id", "l1", "--engines", "redis"}, kSmallRun));
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("locked"), std::string::npos) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));  // no waiting
+  // No waiting: it gave up while the lock was still held.
+  EXPECT_FALSE(holder->Poll().has_value()) << "dfbench waited for the lock to be released";
   EXPECT_EQ(dfb.Run({"destroy", "--id", "l1"}).code, 4);
   // Read-only commands never block.
   EXPECT_EQ(dfb.Run({"info", "--id", "l1"}).code, 0);
@@ -381,10 +384,8 @@ TEST(StatefulFlow, RunAfterAKilledRunRecovers) {
     for (int pid : ProcessesMatching(work)) pids.push_back(pid);
     return pids;
   };
-  for (int i = 0; i < 50 && !leftovers().empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_TRUE(leftovers().empty()) << "a process of the killed run survived it";
+  EXPECT_TRUE(WaitUntil([&] { return leftovers().empty(); }, std::chrono::seconds(5),
+                        "the killed run's processes to be gone"));
   EXPECT_EQ(dfb.State("k1")["status"], "benchmarking");  // what a killed command leaves
 
   auto r = dfb.Run(Concat({"run", "--id", "k1", "--engines", "redis"}, kSmallRun));
@@ -521,16 +522,23 @@ TEST(Engines, EngineThatDiesMidRunIsRecordedAndTheRunGoesOn) {
   // Once redis is under load, kill it the hard way. Ours is the redis-server whose working
   // directory is inside this test's DFBENCH_HOME.
   int redis = -1;
-  for (int i = 0; i < 300 && redis < 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    for (int pid : ProcessesMatching("redis-server")) {
-      std::error_code ec;
-      auto cwd = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
-      if (!ec && cwd.string().rfind(dfb.home().string(), 0) == 0) redis = pid;
-    }
-  }
-  ASSERT_GT(redis, 0) << core::ReadTail(dfb.home() / "bg.stderr");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (int pid : ProcessesMatching("redis-server")) {
+          std::error_code ec;
+          auto cwd = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
+          if (!ec && cwd.string().rfind(dfb.home().string(), 0) == 0) redis = pid;
+        }
+        return redis > 0;
+      },
+      std::chrono::seconds(30), "the run's redis-server"))
+      << core::ReadTail(dfb.home() / "bg.stderr");
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return CallsOn("127.0.0.1", RedisPort(redis), {"set", "get"}) >= 1000;
+      },
+      std::chrono::seconds(60), "1000 SETs and GETs on the run's redis"))
+      << core::ReadTail(dfb.home() / "bg.stderr");
   kill(redis, SIGKILL);
   auto status = proc.WaitFor(std::chrono::seconds(120));
   ASSERT_TRUE(status);

@@ -14,6 +14,7 @@
 #include "protocol/blocking_client.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -71,10 +72,8 @@ TEST(SshHost, ArgumentsReachTheRemoteProgramVerbatim) {
   const std::string log = *work + "/argv.log";
   auto d = host->StartDaemon({.argv = argv, .log_path = log});
   ASSERT_TRUE(d) << d.error().message;
-  for (int i = 0; i < 100 && host->DaemonAlive(*d); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_FALSE(host->DaemonAlive(*d));
+  EXPECT_TRUE(WaitUntil([&] { return !host->DaemonAlive(*d); }, std::chrono::seconds(5),
+                        "the daemon's exit"));
   const fs::path copy = LocalDir("argv") / "argv.log";
   ASSERT_TRUE(host->Fetch(log, copy));
   EXPECT_EQ(SplitNul(*core::ReadFile(copy)), kHostile);
@@ -209,7 +208,9 @@ TEST(SshHost, TimeoutsAndInterruptsKillTheRemoteCommand) {
 
   core::InstallInterruptHandlers();
   std::thread interrupter([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    // Interrupted while the remote command runs (the bed's hosts share this machine's pids).
+    EXPECT_TRUE(WaitUntil([] { return !LiveProcesses("sleep 304").empty(); },
+                          std::chrono::seconds(30), "`sleep 304` running on the host"));
     kill(getpid(), SIGINT);
   });
   auto cut = host->Run({.argv = {"sleep", "304"}, .timeout = std::chrono::seconds(60)});

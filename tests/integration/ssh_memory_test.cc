@@ -4,14 +4,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include <thread>
-
 #include "core/subprocess.h"
 #include "dfbench_runner.h"
 #include "protocol/blocking_client.h"
 #include "ssh_testbed.h"
 #include "support/processes.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -79,30 +78,43 @@ TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) 
   // BGSAVE child writes for 20 s, and the child.
   int engine = 0, bgsave = 0;
   bool slowed = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (bgsave == 0 && std::chrono::steady_clock::now() < deadline && run.running()) {
-    if (engine == 0) {
-      const auto pids = ProcessesMatching(on_server);
-      if (!pids.empty()) engine = pids.front();
-    }
-    if (engine != 0 && !slowed) {
-      if (const int port = RedisPort(engine)) {
-        if (auto client = protocol::BlockingClient::Connect(Testbed::kServer, port,
-                                                            std::chrono::seconds(2))) {
-          auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
-          slowed = set.has_value() && set->str == "OK";
+  WaitUntil(
+      [&] {
+        if (!run.running()) return true;  // too late: the assertions below say so
+        if (engine == 0) {
+          const auto pids = ProcessesMatching(on_server);
+          if (!pids.empty()) engine = pids.front();
         }
-      }
-    }
-    if (slowed) {
-      const auto children = ChildrenNamed(engine, "redis-server");
-      if (!children.empty()) bgsave = children.front();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+        if (engine != 0 && !slowed) {
+          if (const int port = RedisPort(engine)) {
+            if (auto client = protocol::BlockingClient::Connect(Testbed::kServer, port,
+                                                                std::chrono::seconds(2))) {
+              auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
+              slowed = set.has_value() && set->str == "OK";
+            }
+          }
+        }
+        if (slowed) {
+          const auto children = ChildrenNamed(engine, "redis-server");
+          if (!children.empty()) bgsave = children.front();
+        }
+        return bgsave != 0;
+      },
+      std::chrono::seconds(120), "the engine's BGSAVE child");
   ASSERT_TRUE(slowed) << "the engine's BGSAVE could not be slowed\n" << dfb.BackgroundErrTail();
   ASSERT_NE(bgsave, 0) << "no BGSAVE child came\n" << dfb.BackgroundErrTail();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Killed once the child has a snapshot file under way, which the next command must remove.
+  const std::filesystem::path snapshots =
+      Bed().base / "server" / "home" / ".dfbench-work" / id / "snapshots";
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        std::error_code ec;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(snapshots, ec)) {
+          if (e.is_regular_file(ec)) return true;
+        }
+        return false;
+      },
+      std::chrono::seconds(30), "the BGSAVE child's file in " + snapshots.string()));
   run.Signal(SIGKILL);
   ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
   ASSERT_FALSE(core::ProcessGone(bgsave)) << "the child went with dfbench: nothing to clean up";
@@ -115,18 +127,13 @@ TEST(SshProvider, NextCommandStopsAKilledRunsEngineAndSnapshotChildOnTheServer) 
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stopped process(es)"), std::string::npos) << r.err;
-  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while ((!core::ProcessGone(bgsave) || !core::ProcessGone(engine)) &&
-         std::chrono::steady_clock::now() < gone_by) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_TRUE(core::ProcessGone(bgsave)) << "BGSAVE child " << bgsave;
-  EXPECT_TRUE(core::ProcessGone(engine)) << "engine " << engine;
+  EXPECT_TRUE(WaitUntil([&] { return core::ProcessGone(bgsave); }, std::chrono::seconds(10),
+                        "BGSAVE child " + std::to_string(bgsave) + " to be gone"));
+  EXPECT_TRUE(WaitUntil([&] { return core::ProcessGone(engine); }, std::chrono::seconds(10),
+                        "engine " + std::to_string(engine) + " to be gone"));
   EXPECT_TRUE(LiveProcesses(on_server).empty());
   EXPECT_TRUE(LiveProcesses(".dfbench-work/" + id + "/").empty());
   // Its snapshot files are gone from the server's work directory.
-  const std::filesystem::path snapshots =
-      Bed().base / "server" / "home" / ".dfbench-work" / id / "snapshots";
   std::error_code ec;
   EXPECT_TRUE(std::filesystem::is_empty(snapshots, ec) || ec) << snapshots;
   EXPECT_EQ(dfb.State(id)["status"], "ready");

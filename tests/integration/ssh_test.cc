@@ -8,7 +8,6 @@
 
 #include <map>
 #include <set>
-#include <thread>
 
 #include "core/files.h"
 #include "core/subprocess.h"
@@ -17,7 +16,9 @@
 #include "release_server.h"
 #include "ssh_testbed.h"
 #include "support/test_data.h"
+#include "support/test_server.h"
 #include "support/testbed_engines.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -49,11 +50,13 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   core::Process setup = dfb.Start(Concat(SetupArgs(id, "redis"), {"--tune-network"}));
   std::set<std::string> seen;
   std::optional<core::ExitStatus> finished;
-  while (!(finished = setup.Poll())) {
-    json polled = dfb.State(id);
-    if (polled.is_object()) seen.insert(polled.value("status", ""));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        json polled = dfb.State(id);
+        if (polled.is_object()) seen.insert(polled.value("status", ""));
+        return (finished = setup.Poll()).has_value();
+      },
+      std::chrono::minutes(10), "the setup to end"));
   CliResult r{-1, "", *core::ReadFile(dfb.home() / "bg.stderr")};
   ASSERT_EQ(finished->code, 0) << r.err;
   EXPECT_TRUE(seen.count("installing")) << r.err;
@@ -61,6 +64,7 @@ TEST(SshProvider, SetupRunCommandsInfoSshDestroy) {
   for (const char* banner :
        {"\n[1/5] Logging in to the hosts (server, client)...\n",
         "\n[2/5] Uploading dfbench to the client...\n",
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one banner, split to fit the line
         "\n[3/5] Installing load generators on the client (memtier_benchmark 2.3.0, dfly_bench "
         "at main)...\n",
         "\n[4/5] Installing engines on the server (redis)...\n",
@@ -520,7 +524,7 @@ TEST(SshProvider, EngineThatCannotBeInstalled) {
 // exits at once when started with Dragonfly's flags.
 fs::path FakeDragonfly(const fs::path& dir) {
   fs::create_directories(dir);
-  const fs::path binary = dir / "dragonfly-x86_64";
+  fs::path binary = dir / "dragonfly-x86_64";
   fs::copy_file("/usr/bin/redis-server", binary, fs::copy_options::overwrite_existing);
   return binary;
 }
@@ -592,20 +596,22 @@ TEST(SshProvider, LocalDragonflyBuildsAndAnEngineThatExitsAtStart) {
 }
 
 // Waits until results.json of the setup's newest run shows `trials` trials of its first engine.
-bool WaitForTrials(const DfbenchRunner& dfb, const std::string& id, size_t trials) {
-  for (int i = 0; i < 600; ++i) {
-    const fs::path runs = dfb.SetupDir(id) / "benchmarks";
-    if (fs::exists(runs)) {
-      for (const auto& e : fs::directory_iterator(runs)) {
-        json r = ReadJsonIfComplete(e.path() / "results.json");
-        if (r.is_object() && !r["engines"].empty() && r["engines"][0]["trials"].size() >= trials) {
-          return true;
+::testing::AssertionResult WaitForTrials(const DfbenchRunner& dfb, const std::string& id,
+                                         size_t trials) {
+  return WaitUntil(
+      [&] {
+        const fs::path runs = dfb.SetupDir(id) / "benchmarks";
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(runs, ec)) {
+          json r = ReadJsonIfComplete(e.path() / "results.json");
+          if (r.is_object() && !r["engines"].empty() &&
+              r["engines"][0]["trials"].size() >= trials) {
+            return true;
+          }
         }
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
+        return false;
+      },
+      std::chrono::seconds(60), std::to_string(trials) + " trial(s) in results.json");
 }
 
 // The remote load generator processes of a setup: the uploaded dfbench itself (`loadgens`), or
@@ -633,10 +639,16 @@ const std::vector<std::string> kLongRun = {
 // Starts a long run in the background and waits (up to 10 s) for its remote load generator.
 core::Process StartLongRun(const DfbenchRunner& dfb, const std::string& id) {
   core::Process run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
-  for (int i = 0; i < 200 && RemoteLoadgens(id).empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  EXPECT_TRUE(WaitUntil([&] { return !RemoteLoadgens(id).empty(); }, std::chrono::seconds(10),
+                        "the run's load generator on the client"));
   return run;
+}
+
+// The SETs and GETs the setup's redis on the server host has run (0 before it listens).
+uint64_t ServerSetsAndGets() {
+  const auto engines = ProcessesMatching("redis-server " + std::string(Testbed::kServer));
+  return engines.empty() ? 0
+                         : CallsOn(Testbed::kServer, RedisPort(engines.front()), {"set", "get"});
 }
 
 TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
@@ -649,11 +661,12 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   core::Process run = dfb.Start(Concat({"run", "--id", id}, kLongRun));
   ASSERT_TRUE(WaitForTrials(dfb, id, 1)) << *core::ReadFile(dfb.home() / "bg.stderr");
   std::vector<int> loadgens;
-  for (int i = 0; i < 100 && loadgens.empty(); ++i) {
-    loadgens = RemoteLoadgens(id);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_FALSE(loadgens.empty());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        loadgens = RemoteLoadgens(id);
+        return !loadgens.empty();
+      },
+      std::chrono::seconds(5), "the second trial's load generator"));
   for (int pid : loadgens) kill(pid, SIGKILL);
   auto status = run.WaitFor(std::chrono::seconds(120));
   ASSERT_TRUE(status);
@@ -683,7 +696,9 @@ TEST(SshProvider, LoadGeneratorKilledMidTrialAndInterrupt) {
   // Ctrl+C mid-trial: results kept as interrupted, status restored, nothing left anywhere.
   run = StartLongRun(dfb, id);
   ASSERT_FALSE(RemoteLoadgens(id).empty());
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const uint64_t before = ServerSetsAndGets();
+  ASSERT_TRUE(WaitUntil([&] { return ServerSetsAndGets() >= before + 1000; },
+                        std::chrono::seconds(60), "1000 SETs and GETs of the trial on the server"));
   run.Signal(SIGINT);
   status = run.WaitFor(std::chrono::seconds(60));
   ASSERT_TRUE(status);

@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include "core/files.h"
+#include "support/wait_until.h"
 
 namespace dfbench::testing {
 namespace {
@@ -52,15 +52,16 @@ int FreePort() {
   return port;
 }
 
-core::Result<TestServer> TestServer::StartRedis(std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartRedis(const std::vector<std::string>& extra_args) {
   return Start(Kind::kRedis, extra_args);
 }
 
-core::Result<TestServer> TestServer::StartRedisOn(int port, std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartRedisOn(int port,
+                                                  const std::vector<std::string>& extra_args) {
   return Start(Kind::kRedis, extra_args, port);
 }
 
-core::Result<TestServer> TestServer::StartMemcached(std::vector<std::string> extra_args) {
+core::Result<TestServer> TestServer::StartMemcached(const std::vector<std::string>& extra_args) {
   return Start(Kind::kMemcached, extra_args);
 }
 
@@ -106,16 +107,14 @@ core::Result<TestServer> TestServer::Start(Kind kind, const std::vector<std::str
     if (!process) return tl::unexpected(process.error());
     server.process_ = std::move(*process);
 
-    const auto deadline = std::chrono::steady_clock::now() + kReadyTimeout;
     bool exited = false;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (server.process_.Poll()) {
-        exited = true;
-        break;
-      }
-      if (Answers(redis, server.port_)) return server;
-      std::this_thread::sleep_for(20ms);
-    }
+    const bool ended = WaitUntil(
+        [&] {
+          exited = server.process_.Poll().has_value();
+          return exited || Answers(redis, server.port_);
+        },
+        kReadyTimeout, "the server to answer");
+    if (ended && !exited) return server;
     const std::string tail = core::ReadTail(server.log_path_, 2048);
     last_error = std::string(binary) + " on port " + port +
                  (exited ? " exited before answering" : " did not answer within 10 s") +
@@ -146,14 +145,23 @@ protocol::BlockingClient TestServer::Client() const {
   return std::move(*client);
 }
 
-uint64_t TestServer::Calls(const std::string& command) const {
-  auto client = Client();
-  auto reply = client.Command({"INFO", "commandstats"});
+uint64_t CallsOn(const std::string& host, int port, const std::vector<std::string>& commands) {
+  auto client = protocol::BlockingClient::Connect(host, port, std::chrono::seconds(5));
+  if (!client) return 0;
+  auto reply = client->Command({"INFO", "commandstats"});
   if (!reply || reply->is_error()) return 0;
-  const std::string field = protocol::InfoField(reply->str, "cmdstat_" + command);
-  const size_t calls = field.find("calls=");
-  if (calls == std::string::npos) return 0;
-  return std::stoull(field.substr(calls + 6));
+  uint64_t sum = 0;
+  for (const auto& command : commands) {
+    const std::string field = protocol::InfoField(reply->str, "cmdstat_" + command);
+    if (const size_t calls = field.find("calls="); calls != std::string::npos) {
+      sum += std::stoull(field.substr(calls + 6));
+    }
+  }
+  return sum;
+}
+
+uint64_t TestServer::Calls(const std::string& command) const {
+  return CallsOn(host_, port_, {command});
 }
 
 }  // namespace dfbench::testing

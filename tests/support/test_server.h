@@ -27,18 +27,24 @@ namespace dfbench::testing {
 // still take it before you bind it).
 int FreePort();
 
+// How often the Redis-protocol server on `host`:`port` (one a test did not start too: an engine
+// dfbench runs) ran each of `commands` (INFO commandstats' cmdstat_<command> calls), summed; 0
+// for a command it never ran, and when it does not answer.
+uint64_t CallsOn(const std::string& host, int port, const std::vector<std::string>& commands);
+
 class TestServer {
  public:
   // Starts /usr/bin/redis-server (found on PATH) with
   // `--save "" --appendonly no --bind 127.0.0.1 --port N --dir <scratch>` plus `extra_args`,
   // and waits (up to ~10 s) until it answers PING. kEnvironment, with the tail of the server's
   // log, when it does not.
-  static core::Result<TestServer> StartRedis(std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartRedis(const std::vector<std::string>& extra_args = {});
   // The same on a given port (a server restarted where its clients left it).
-  static core::Result<TestServer> StartRedisOn(int port, std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartRedisOn(int port,
+                                               const std::vector<std::string>& extra_args = {});
   // Starts memcached with `-l 127.0.0.1 -p N -U 0` (plus `-u <user>` when running as root)
   // plus `extra_args`, and waits until it answers "version".
-  static core::Result<TestServer> StartMemcached(std::vector<std::string> extra_args = {});
+  static core::Result<TestServer> StartMemcached(const std::vector<std::string>& extra_args = {});
 
   TestServer(TestServer&& other) noexcept;
   TestServer& operator=(TestServer&& other) noexcept;
@@ -54,8 +60,8 @@ class TestServer {
   // connect, since the server answered when it started.
   protocol::BlockingClient Client() const;
 
-  // Redis: how often the server ran `command` (INFO commandstats' cmdstat_<command> calls; 0
-  // when it never did). Redirected (MOVED, ASK) and refused calls are not counted there.
+  // Redis: how often the server ran `command` (CallsOn). Redirected (MOVED, ASK) and refused
+  // calls are not counted there.
   uint64_t Calls(const std::string& command) const;
 
   // Kills and reaps the server now (e.g. to test what happens when it goes away).

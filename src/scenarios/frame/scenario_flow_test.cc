@@ -23,6 +23,7 @@
 #include "support/dfbench_home.h"
 #include "support/processes.h"
 #include "support/test_data.h"
+#include "support/wait_until.h"
 
 namespace dfbench::scenarios {
 namespace {
@@ -358,9 +359,8 @@ TEST_F(ScenarioFlowTest, AShardKilledMidRunFailsItsEngineLikeAKilledEngine) {
   run.requests = 200000;  // long enough to be killed in
   // Once the load runs on every shard, one of them goes.
   std::thread killer([this] {
-    for (int i = 0; i < 600 && !LoadOnEveryShard(ShardsUnder(home_)); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    EXPECT_TRUE(dfbench::testing::WaitUntil([this] { return LoadOnEveryShard(ShardsUnder(home_)); },
+                                            std::chrono::seconds(30), "SETs on every shard"));
     const auto shards = ShardsUnder(home_);
     if (!shards.empty()) kill(shards.back(), SIGKILL);
   });

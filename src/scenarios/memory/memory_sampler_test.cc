@@ -28,6 +28,7 @@ class MemorySamplerTest : public ::testing::Test {
 TEST_F(MemorySamplerTest, AQuietProcessSettlesWithoutANote) {
   // 64 MiB of its own, then idle: a tiny process (sleep: 0.3 MiB) is mostly shared libc pages,
   // whose PSS moves by more than the 1% criterion as other processes start and exit beside it.
+  // Its time.sleep is the idle process being modelled, kept alive for the sampler to read.
   core::Process holder =
       SpawnOrFail({"python3", "-c", "import time\nheld = b'x' * (64 << 20)\ntime.sleep(30)\n"});
   MemorySampler sampler(host_, holder.pid());
@@ -41,7 +42,8 @@ TEST_F(MemorySamplerTest, AQuietProcessSettlesWithoutANote) {
 }
 
 TEST_F(MemorySamplerTest, AGrowingProcessReachesTheLimitAndSaysSo) {
-  // 4 MiB more every 20 ms: never within 1% over 300 ms.
+  // 4 MiB more every 20 ms: never within 1% over 300 ms. Its time.sleep paces the growth being
+  // modelled; the test waits on the sampler's own limit, not on it.
   core::Process grower =
       SpawnOrFail({"python3", "-c",
                    "import time\nheld = []\nwhile True:\n    held.append(bytearray(4 << 20))\n"
