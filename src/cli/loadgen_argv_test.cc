@@ -51,7 +51,8 @@ Case Generate(std::mt19937_64& rng) {
         Pick<core::KeyPattern>(rng, {core::KeyPattern::kRandom, core::KeyPattern::kSequential,
                                      core::KeyPattern::kGaussian, core::KeyPattern::kZipf});
   } else {
-    l.ratio = std::to_string(number(0, 5)) + ":" + std::to_string(number(1, 20));
+    l.ratio = {.set = static_cast<uint32_t>(number(0, 5)),
+               .get = static_cast<uint32_t>(number(1, 20))};
   }
   if (number(0, 1) == 1) {
     l.key_minimum = static_cast<uint64_t>(number(1, 1000));
@@ -110,9 +111,7 @@ void ExpectSameLoad(const Case& c, const loadgen::Config& got, const std::string
   }
   if (load.command.empty()) {
     EXPECT_TRUE(got.commands.empty()) << shown;
-    EXPECT_EQ(std::to_string(got.set_ratio) + ":" + std::to_string(got.get_ratio),
-              fill ? "1:0" : load.ratio)
-        << shown;
+    EXPECT_EQ(got.ratio.ToString(), (fill ? core::kSetsOnly : load.ratio).ToString()) << shown;
     if (fill) {
       EXPECT_EQ(got.KeyPatternString(), "P:P") << shown;
     }

@@ -88,7 +88,7 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
   if (!load.command.empty()) {
     args.push_back(Flag("command", load.command));
   } else {
-    args.push_back(Flag("ratio", load.ratio));
+    args.push_back(Flag("ratio", load.ratio.ToString()));
   }
   args.push_back(Flag("json_out_file", report_path));
   return args;

@@ -49,9 +49,9 @@ void AppendRequestArgs(std::vector<std::string>& args, const core::Load& load,
     args.insert(args.end(), {"--command", load.command, "--command-key-pattern",
                              std::string(1, static_cast<char>(pattern))});
   } else if (fill) {
-    args.insert(args.end(), {"--ratio", "1:0", "--key-pattern", "P:P"});
+    args.insert(args.end(), {"--ratio", core::kSetsOnly.ToString(), "--key-pattern", "P:P"});
   } else {
-    args.insert(args.end(), {"--ratio", load.ratio});
+    args.insert(args.end(), {"--ratio", load.ratio.ToString()});
   }
   args.insert(args.end(), {"--data-size", std::to_string(load.data_size)});
   if (load.key_maximum > 0) {
