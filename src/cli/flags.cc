@@ -169,8 +169,7 @@ std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
 
 void AddSetGetLoadFlags(CLI::App* sub, core::Load* load) {
   AddLoadFlags(sub, load, LoadFlagsOf::kRun);
-  sub->add_option("--memtier-ratio", load->ratio, "SET:GET ratio (1:10 means 91% reads)")
-      ->capture_default_str();
+  AddRatioFlag(sub, "--memtier-ratio", &load->ratio, "SET:GET ratio (1:10 means 91% reads)");
   WithRange(sub->add_option("--key-maximum", load->key_maximum,
                             "Keys 1..N (default: the load generator's range, 0..10000000)"),
             NumberKind::kInteger);
@@ -217,11 +216,6 @@ void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags) {
       flags->cooldown);
 }
 
-core::Load WithCheckedRatio(core::Load load) {
-  load.ratio = OrExit(core::ParseRatio(load.ratio)).ToString();
-  return load;
-}
-
 std::chrono::milliseconds ToCooldown(const std::string& cooldown) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
       OrExit(core::ParseDuration(cooldown)));
@@ -235,7 +229,7 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
                                          const std::vector<const engines::EngineSpec*>& engines) {
   scenarios::SetGetOptions o;
   o.engines = engines;
-  o.load = WithCheckedRatio(flags.load);
+  o.load = flags.load;
   o.load.key_minimum = o.load.key_maximum > 0 ? 1u : 0u;
   o.requests = flags.requests;
   o.test_time = std::chrono::seconds(flags.test_time_sec);

@@ -96,9 +96,7 @@ std::shared_ptr<Flags> AddBenchCommand(CLI::App* sub, Action* action, int (*run)
 // The SET:GET load: --memtier-threads, -clients, -ratio, -data-size, -pipeline and
 // --distinct-client-seed (run, quickstart, sweep).
 void AddSetGetLoadFlags(CLI::App* sub, core::Load* load);
-// `load` with its ratio checked and written the one way (" 1:10" -> "1:10"); --cooldown as a
-// duration. Throw ExitError(kUsage).
-core::Load WithCheckedRatio(core::Load load);
+// --cooldown as a duration. Throws ExitError(kUsage).
 std::chrono::milliseconds ToCooldown(const std::string& cooldown);
 // Whether `d` is 1s, 2s, ...: a time-boxed phase (sweep's step, run-replication's preload)
 // counts whole seconds.
@@ -131,8 +129,8 @@ inline constexpr uint64_t kLocalProfileRequests = 5000;
 inline constexpr uint64_t kLocalProfileWarmupRequests = 500;
 inline constexpr const char* kLocalProfileCooldown = "5s";
 void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags);
-// Validates values CLI11 cannot (ratio, ranges) and builds the scenario options; throws
-// ExitError(kUsage) with one clear line.
+// Validates values CLI11 cannot (client profiles, versions, the cooldown) and builds the scenario
+// options; throws ExitError(kUsage) with one clear line.
 scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
                                          const std::vector<const engines::EngineSpec*>& engines);
 

@@ -190,7 +190,7 @@ inline const core::Load kReferenceRunLoad{.threads = 4,
                                           .pipeline = 30,
                                           .data_size = 256,
                                           .distinct_client_seed = false,
-                                          .ratio = "1:10",
+                                          .ratio = {.set = 1, .get = 10},
                                           .key_maximum = 0};
 
 // Expects the load settings a command line sets (connections, pipeline, value size, seeds,

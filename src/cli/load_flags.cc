@@ -1,6 +1,7 @@
 #include "cli/load_flags.h"
 
 #include <array>
+#include <string>
 
 #include "cli/flag_ranges.h"
 
@@ -59,6 +60,15 @@ void AddLoadFlags(CLI::App* sub, core::Load* load, LoadFlagsOf command) {
   if (spelling.seed.names != nullptr) {
     AddBoolFlag(sub, spelling.seed.names, &load->distinct_client_seed, spelling.seed.help);
   }
+}
+
+CLI::Option* AddRatioFlag(CLI::App* sub, const std::string& names, core::Ratio* ratio,
+                          const std::string& help) {
+  return sub
+      ->add_option_function<std::string>(
+          names, [ratio](const std::string& text) { *ratio = OrExit(core::ParseRatio(text)); },
+          help)
+      ->default_str(ratio->ToString());
 }
 
 }  // namespace dfbench::cli

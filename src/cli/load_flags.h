@@ -18,4 +18,9 @@ enum class LoadFlagsOf {
 // defaults (shown in --help).
 void AddLoadFlags(CLI::App* sub, core::Load* load, LoadFlagsOf command);
 
+// Adds the SET:GET flag `names` holding `*ratio`, its default shown in --help. The text is read
+// once, as it is parsed: a bad one is core::ParseRatio's usage error, before anything starts.
+CLI::Option* AddRatioFlag(CLI::App* sub, const std::string& names, core::Ratio* ratio,
+                          const std::string& help);
+
 }  // namespace dfbench::cli

@@ -19,8 +19,8 @@ TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
   EXPECT_EQ(c.clients, 50);
   EXPECT_EQ(c.pipeline, 1);
   EXPECT_EQ(c.requests, 10000U);
-  EXPECT_EQ(c.set_ratio, 1U);
-  EXPECT_EQ(c.get_ratio, 10U);
+  EXPECT_EQ(c.ratio.set, 1U);
+  EXPECT_EQ(c.ratio.get, 10U);
   EXPECT_EQ(c.data_size, 32U);
   EXPECT_EQ(c.key_prefix, "memtier-");
   EXPECT_EQ(c.key_maximum, 10000000U);
@@ -42,7 +42,7 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(c.clients, 3);
   EXPECT_EQ(c.pipeline, 4);
   EXPECT_EQ(c.requests, 10000U);
-  EXPECT_EQ(c.get_ratio, 2U);
+  EXPECT_EQ(c.ratio.get, 2U);
   EXPECT_EQ(c.data_size, 64U);
   EXPECT_EQ(c.key_prefix, "key:");
   EXPECT_EQ(c.key_minimum, 1U);

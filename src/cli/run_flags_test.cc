@@ -44,7 +44,7 @@ TEST(SetGetFlags, EachFlagLandsInItsOption) {
                       .pipeline = 7,
                       .data_size = 32,
                       .distinct_client_seed = true,
-                      .ratio = "1:1"});
+                      .ratio = {.set = 1, .get = 1}});
   EXPECT_EQ(o.requests, 500U);
   EXPECT_EQ(o.warmup_requests, 0U);
   EXPECT_EQ(o.trials, 5);

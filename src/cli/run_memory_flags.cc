@@ -28,7 +28,7 @@ scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
   o.update_rate =
       static_cast<double>(OrExitWithContext("--update-rate", core::ParseCount(f.update_rate)));
   o.test_time = MemorySeconds(f.test_time, "--test-time");
-  o.load = WithCheckedRatio(f.load);
+  o.load = f.load;
   o.trials = f.trials;
   o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
@@ -59,9 +59,8 @@ void AddRunMemoryFlags(CLI::App* sub, RunMemoryFlags* f) {
                   "Update requests per second in all (open loop, e.g. 20k); 0: closed loop");
   AddRangedOption(sub, "--test-time", &f->test_time, kDuration,
                   "How long the update traffic runs (e.g. 60s)");
-  sub->add_option("--memtier-ratio,--ratio", f->load.ratio,
-                  "SET:GET ratio of the traffic over the populated keys")
-      ->capture_default_str();
+  AddRatioFlag(sub, "--memtier-ratio,--ratio", &f->load.ratio,
+               "SET:GET ratio of the traffic over the populated keys");
   AddLoadFlags(sub, &f->load, LoadFlagsOf::kRunMemory);
   AddMaxErrorPctFlag(sub, &f->max_error_pct);
   AddTurnFlags(sub, &f->trials, &f->cooldown, &f->output, &f->tuning, Topologies::kOneProcess);

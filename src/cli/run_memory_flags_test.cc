@@ -18,8 +18,11 @@ TEST(RunMemoryFlags, DefaultsAreTheScenariosOwn) {
   EXPECT_EQ(o.engines.size(), 3U);
   EXPECT_EQ(o.snapshot, scenarios::SnapshotMode::kBgsave);
   EXPECT_EQ(o.snapshot_dir, "");
-  ExpectLoad(o.load,
-             {.threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024, .ratio = "1:0"});
+  ExpectLoad(o.load, {.threads = 2,
+                      .clients = 10,
+                      .pipeline = 1,
+                      .data_size = 1024,
+                      .ratio = {.set = 1, .get = 0}});
 }
 
 TEST(RunMemoryFlags, CountsTakeSuffixesAndDurationsTheirUnits) {
@@ -45,7 +48,9 @@ TEST(RunMemoryFlags, EachFlagLandsInItsOption) {
   EXPECT_EQ(o.engines[1]->name, "memcached");
   EXPECT_EQ(o.snapshot, scenarios::SnapshotMode::kNone);
   EXPECT_EQ(o.snapshot_dir, "/srv/snap");
-  ExpectLoad(o.load, {.threads = 3, .clients = 4, .pipeline = 5, .data_size = 64, .ratio = "1:1"});
+  ExpectLoad(
+      o.load,
+      {.threads = 3, .clients = 4, .pipeline = 5, .data_size = 64, .ratio = {.set = 1, .get = 1}});
   EXPECT_EQ(o.trials, 2);
   EXPECT_EQ(o.max_error_pct, 7);
   EXPECT_EQ(o.tuning.valkey_io_threads, 2);
@@ -57,7 +62,7 @@ TEST(RunMemoryFlags, ShortAliasesLandAsTheirMemtierNames) {
   EXPECT_EQ(o.load.threads, 6);
   EXPECT_EQ(o.load.clients, 7);
   EXPECT_EQ(o.load.pipeline, 8);
-  EXPECT_EQ(o.load.ratio, "2:1");
+  EXPECT_EQ(o.load.ratio.ToString(), "2:1");
 }
 
 TEST(RunMemoryFlags, TheScenariosCheckNamesTheFlags) {

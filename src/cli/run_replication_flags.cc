@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "cli/flag_ranges.h"
+#include "cli/load_flags.h"
 #include "core/files.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -56,7 +57,6 @@ scenarios::ReplicationOptions ToRunReplicationOptions(const RunReplicationFlags&
       .load_generator = f.load_generator,
       .dfly_bench_binary = f.dfly_bench_binary,
       .max_error_pct = f.max_error_pct};
-  (void)OrExit(core::ParseRatio(f.ratio));
   // Refused before anything starts, as -o is: the results go only into regular files.
   if (!f.output_dir.empty()) {
     OrExit(core::CheckOutputDir(f.output_dir, {"results.json", "benchmark_results.csv"}));
@@ -82,8 +82,7 @@ void AddRunReplicationFlags(CLI::App* sub, RunReplicationFlags* f) {
                   "How long the preload writes random keys of the range (30s as the reference)");
   AddRangedOption(sub, "--value-size", &f->value_size, kInteger,
                   "Value size in bytes, preload and load");
-  sub->add_option("--ratio", f->ratio, "SET:GET of the load (the preload only writes)")
-      ->capture_default_str();
+  AddRatioFlag(sub, "--ratio", &f->ratio, "SET:GET of the load (the preload only writes)");
   AddMaxErrorPctFlag(sub, &f->max_error_pct, "case");
   sub->add_option("--master-flags", f->master_flags,
                   "Extra flags for the master, space-separated, passed verbatim");

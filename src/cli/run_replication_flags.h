@@ -21,7 +21,7 @@ struct RunReplicationFlags {
   std::string preload_keys = "1_000_000";
   std::string preload_time = "30s";
   int value_size = 256;
-  std::string ratio = "1:1";
+  core::Ratio ratio{.set = 1, .get = 1};
   std::string master_flags;
   std::string replica_flags;
   std::string dfly_ref = "main";
@@ -35,8 +35,8 @@ struct RunReplicationFlags {
 // Every flag of run-replication but --id and --engines (AddBenchCommand's).
 void AddRunReplicationFlags(CLI::App* sub, RunReplicationFlags* flags);
 
-// Reads --cases, --preload-keys and --preload-time, checks --ratio and --output-dir (before
-// anything starts, as -o is) and builds the options; throws ExitError naming the flag.
+// Reads --cases, --preload-keys and --preload-time, checks --output-dir (before anything
+// starts, as -o is) and builds the options; throws ExitError naming the flag.
 scenarios::ReplicationOptions ToRunReplicationOptions(const RunReplicationFlags& flags);
 
 }  // namespace dfbench::cli

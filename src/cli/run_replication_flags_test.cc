@@ -91,7 +91,7 @@ TEST(RunReplicationFlags, EachFlagLandsInItsOption) {
   EXPECT_EQ(o.engines[1]->name, "valkey");
   EXPECT_EQ(o.test_time, std::chrono::seconds(5));
   EXPECT_EQ(o.value_size, 64);
-  EXPECT_EQ(o.ratio, "1:3");
+  EXPECT_EQ(o.ratio.ToString(), "1:3");
   EXPECT_EQ(o.master_flags,
             (std::vector<std::string>{"--proactor_threads", "2", "--maxmemory", "1G"}));
   EXPECT_EQ(o.replica_flags, (std::vector<std::string>{"--x", "1"}));

@@ -17,7 +17,7 @@ std::chrono::seconds ToStepTime(const std::string& text) {
 scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   scenarios::SweepOptions o;
   o.engines = ParseEngines(f.target.engines);
-  o.load = WithCheckedRatio(f.load);
+  o.load = f.load;
   o.step_time = ToStepTime(f.step_time);
   for (const auto& text : f.slo)
     o.objectives.push_back(OrExitFor("--slo", scenarios::ParseObjective(text)));

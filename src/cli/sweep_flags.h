@@ -29,7 +29,7 @@ void AddSweepFlags(CLI::App* sub, SweepFlags* flags);
 // --step-time as whole seconds, at least one; ExitError(kUsage) otherwise.
 std::chrono::seconds ToStepTime(const std::string& text);
 
-// Checks the values CLI11 cannot (engines, ratio, --step-time, each --slo, --cooldown) and
+// Checks the values CLI11 cannot (engines, --step-time, each --slo, --cooldown) and
 // builds the options; throws ExitError with one line naming the flag. The caller sets driver.
 scenarios::SweepOptions ToSweepOptions(const SweepFlags& flags);
 

@@ -37,7 +37,7 @@ TEST(SweepFlags, EachFlagLandsInItsOption) {
                       .pipeline = 4,
                       .data_size = 64,
                       .distinct_client_seed = true,
-                      .ratio = "1:3",
+                      .ratio = {.set = 1, .get = 3},
                       .key_maximum = 5000});
   EXPECT_EQ(o.step_time, std::chrono::seconds(3));
   EXPECT_EQ(o.search.confirm, 0);

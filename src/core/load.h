@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/units.h"
+
 namespace dfbench::core {
 
 // How keys are chosen, in memtier's letters. dfly_bench's U, S, N, Z are R, S, G, Z here.
@@ -22,13 +24,16 @@ enum class KeyPattern : char {
   kZipf = 'Z',        // rank 1 (the key minimum) hottest, P(rank) ~ 1/rank^exponent
 };
 
+// Writes alone: a preload's, and the update traffic beside a snapshot.
+inline constexpr Ratio kSetsOnly{.set = 1, .get = 0};
+
 struct Load {
   int threads = 0;
   int clients = 0;                    // connections per thread
   int pipeline = 0;                   // requests in flight per connection
   int data_size = 0;                  // value bytes
   bool distinct_client_seed = false;  // each connection its own random seed
-  std::string ratio = "1:10";         // SET:GET; unused when `command` is set
+  Ratio ratio{.set = 1, .get = 10};   // memtier's default; unused when `command` is set
   // When set, only this request is sent (memtier's arbitrary-command mode), e.g.
   // "LPUSH __key__ __data__".
   std::string command;
@@ -80,14 +85,14 @@ inline constexpr std::chrono::seconds kCommandTestTime{300};
 inline constexpr std::chrono::seconds kCommandWarmupTime{10};
 // `run-memory`: a light update traffic beside the snapshot.
 inline const Load kMemoryLoad{
-    .threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024, .ratio = "1:0"};
+    .threads = 2, .clients = 10, .pipeline = 1, .data_size = 1024, .ratio = kSetsOnly};
 
 // `run-replication`, as the reference (and the upstream playground/replication-bench it
 // mirrors) runs dfly_bench, whichever generator sends them: the preload's writes over 4 threads x
 // 15 connections, pipeline 10; the load clients send meanwhile, 1 thread x 2 connections,
 // pipeline 5. The value size, ratio and key range are the run's.
 inline const Load kReplicationPreload{
-    .threads = 4, .clients = 15, .pipeline = 10, .distinct_client_seed = true, .ratio = "1:0"};
+    .threads = 4, .clients = 15, .pipeline = 10, .distinct_client_seed = true, .ratio = kSetsOnly};
 inline const Load kReplicationLoad{.threads = 1, .clients = 2, .pipeline = 5};
 
 // The settings a command line sets as numbers, in the order of each command's spellings

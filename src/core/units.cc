@@ -127,8 +127,8 @@ Result<Ratio> ParseRatio(std::string_view text) {
   if (a == 0 && b == 0) {
     return Fail(ErrorKind::kUsage, "invalid ratio '" + std::string(text) + "': both sides are 0");
   }
-  r.first = static_cast<uint32_t>(a);
-  r.second = static_cast<uint32_t>(b);
+  r.set = static_cast<uint32_t>(a);
+  r.get = static_cast<uint32_t>(b);
   return r;
 }
 

@@ -18,12 +18,17 @@ Result<std::chrono::microseconds> ParseDuration(std::string_view text);
 // Negative values, and values past 2^64 - 1, are refused, never wrapped or capped.
 Result<uint64_t> ParseCount(std::string_view text);
 
-// A SET:GET-style ratio "A:B" with non-negative integers, not both zero.
+// How many SETs to how many GETs a load sends, in turn: 1:10 sends one SET, then ten GETs.
+// Never both 0 once parsed.
 struct Ratio {
-  uint32_t first = 0;
-  uint32_t second = 0;
-  std::string ToString() const { return std::to_string(first) + ":" + std::to_string(second); }
+  uint32_t set = 0;
+  uint32_t get = 0;
+  // "1:10", the one way a ratio is written: on command lines and in result files.
+  std::string ToString() const { return std::to_string(set) + ":" + std::to_string(get); }
+  bool operator==(const Ratio&) const = default;
 };
+// "SET:GET" with non-negative integers, not both zero. kUsage quoting `text`: "invalid ratio
+// '1-10' (expected SET:GET, e.g. 1:10)", "invalid ratio '0:0': both sides are 0".
 Result<Ratio> ParseRatio(std::string_view text);
 
 // A "min-max" (or "min:max") integer range with min <= max.

@@ -58,8 +58,8 @@ TEST(ParseDuration, RefusesWhatDoesNotFitInsteadOfWrapping) {
 TEST(ParseRatio, Valid) {
   auto r = ParseRatio("1:10");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->first, 1u);
-  EXPECT_EQ(r->second, 10u);
+  EXPECT_EQ(r->set, 1u);
+  EXPECT_EQ(r->get, 10u);
   EXPECT_EQ(r->ToString(), "1:10");
   EXPECT_TRUE(ParseRatio("0:1"));
 }

@@ -1,11 +1,6 @@
 #include "drivers/builtin_driver.h"
 
-#include <fmt/ranges.h>
-
-#include <algorithm>
-
 #include "core/files.h"
-#include "core/format.h"
 #include "drivers/load_report.h"
 #include "drivers/memtier_args.h"
 #include "drivers/tool_runner.h"
@@ -19,38 +14,13 @@ std::vector<std::pair<std::string, std::string>> BuiltinDriver::SecretEnv(const 
 }
 
 std::vector<std::string> BuiltinDriver::BuildArgs(const std::string& binary, const Target& target,
-                                                  const core::Load& asked, const core::Pass& pass,
+                                                  const core::Load& load, const core::Pass& pass,
                                                   const std::string& report_path) {
-  const core::Load load = InNamespace(target, asked, "memtier-");
-  int threads = load.threads, clients = load.clients;
-  if (pass.length == core::Pass::Length::kFill) {
-    // The generator's P slices cover any range exactly; it only needs a key per connection.
-    const uint64_t keys = load.KeyCount();
-    threads = static_cast<int>(std::min<uint64_t>(threads, keys));
-    clients = static_cast<int>(std::min<uint64_t>(clients, keys / threads));
-  }
   std::vector<std::string> args = {binary, "loadgen"};
-  AppendConnectionArgs(args, target, threads, clients, load.pipeline);
-  AppendLengthArgs(args, pass, std::to_string(pass.test_time.count()) + "s", "allkeys");
-  AppendRequestArgs(args, load, pass);
-  if (pass.rate_per_sec > 0) {
-    args.insert(args.end(), {"--rate", core::Format("{}", pass.rate_per_sec)});
+  for (std::string& arg :
+       MemtierStyleArgs(target, load, pass, MemtierDialect::kLoadgen, report_path)) {
+    args.push_back(std::move(arg));
   }
-  if (pass.warmup_time.count() > 0) {
-    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", pass.warmup_time.count())});
-  }
-  if (pass.start_at_us > 0) {
-    args.insert(args.end(), {"--start-at", std::to_string(pass.start_at_us)});
-  }
-  if (load.seed_client_base > 0) {
-    args.insert(args.end(), {"--seed-client-base", std::to_string(load.seed_client_base)});
-  }
-  if (!load.percentiles.empty()) {
-    args.insert(args.end(),
-                {"--print-percentiles", core::Format("{}", fmt::join(load.percentiles, ","))});
-  }
-  args.emplace_back("--json-out-file");
-  args.push_back(report_path);
   return args;
 }
 

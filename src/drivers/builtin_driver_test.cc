@@ -24,7 +24,7 @@ TEST(BuiltinDriver, CommandLineCarriesTheLoad) {
                         .pipeline = 16,
                         .data_size = 128,
                         .distinct_client_seed = true,
-                        .ratio = "1:4"};
+                        .ratio = {.set = 1, .get = 4}};
   auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, load,
                                        core::Pass::Requests(100), "/tmp/r");
   EXPECT_EQ(JoinArgs(args),
@@ -59,7 +59,7 @@ TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
                         .clients = 2,
                         .pipeline = 8,
                         .data_size = 32,
-                        .ratio = "1:10",
+                        .ratio = {.set = 1, .get = 10},
                         .percentiles = {50, 90, 99, 99.9}};
   core::Pass pass = core::Pass::Time(std::chrono::seconds(2));
   pass.rate_per_sec = 12500;

@@ -1,29 +1,10 @@
 #include "drivers/dfly_bench_driver.h"
 
 #include "drivers/dfly_bench_report.h"
+#include "drivers/tool_flags.h"
 
 namespace dfbench::drivers {
 namespace {
-
-core::Result<std::string> KeyDist(core::KeyPattern pattern) {
-  switch (pattern) {
-    case core::KeyPattern::kRandom:
-      return std::string("U");
-    case core::KeyPattern::kSequential:
-      return std::string("S");
-    case core::KeyPattern::kGaussian:
-      return std::string("N");
-    case core::KeyPattern::kZipf:
-      return std::string("Z");
-    case core::KeyPattern::kParallel:
-      break;
-  }
-  return core::Fail(core::ErrorKind::kUsage, "dfly_bench has no parallel (P) key distribution");
-}
-
-std::string Flag(const std::string& name, const std::string& value) {
-  return "--" + name + "=" + value;
-}
 
 core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                                                      const Target& target, const core::Load& asked,
@@ -51,7 +32,7 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
   if (fill && load.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a dfly_bench fill needs a command");
   }
-  auto dist = KeyDist(fill ? core::KeyPattern::kSequential : load.key_pattern);
+  auto dist = DflyBenchKeyDist(fill ? core::KeyPattern::kSequential : load.key_pattern);
   if (!dist) return tl::unexpected(dist.error());
   int threads = load.threads, clients = load.clients;
   if (fill) {
@@ -59,38 +40,33 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
     threads = ExactFillLayout(load.KeyCount(), threads, 1).threads;
     clients = 1;
   }
-  std::vector<std::string> args = {binary,
-                                   Flag("h", target.address),
-                                   Flag("p", std::to_string(target.port)),
-                                   Flag("proactor_threads", std::to_string(threads)),
-                                   Flag("c", std::to_string(clients)),
-                                   Flag("pipeline", std::to_string(load.pipeline)),
-                                   Flag("d", std::to_string(load.data_size))};
-  if (target.protocol == "memcache_text") args.push_back(Flag("P", "memcache_text"));
-  if (load.key_maximum > 0) {
-    args.push_back(Flag("key_minimum", std::to_string(load.key_minimum)));
-    args.push_back(Flag("key_maximum", std::to_string(load.key_maximum)));
-  }
-  if (!load.key_prefix.empty()) args.push_back(Flag("key_prefix", load.key_prefix));
-  args.push_back(Flag("key_dist", *dist));
-  args.push_back(Flag("qps", std::to_string(fill ? 0 : pass.rate_per_connection)));
+  std::vector<std::string> args = {binary};
+  const auto flag = [&args](std::string_view name, const std::string& value) {
+    AppendFlag(args, FlagSpelling::kDflyBench, name, value);
+  };
+  flag("h", target.address);
+  flag("p", std::to_string(target.port));
+  flag("proactor-threads", std::to_string(threads));
+  flag("c", std::to_string(clients));
+  flag("pipeline", std::to_string(load.pipeline));
+  flag("d", std::to_string(load.data_size));
+  if (target.protocol == "memcache_text") flag("P", "memcache_text");
+  AppendKeyRangeFlags(args, FlagSpelling::kDflyBench, load);
+  flag("key-dist", *dist);
+  flag("qps", std::to_string(fill ? 0 : pass.rate_per_connection));
   switch (pass.length) {
     case core::Pass::Length::kRequests:
-      args.push_back(Flag("n", std::to_string(pass.requests_per_client)));
+      flag("n", std::to_string(pass.requests_per_client));
       break;
     case core::Pass::Length::kTestTime:
-      args.push_back(Flag("test_time", std::to_string(pass.test_time.count())));
+      flag("test-time", std::to_string(pass.test_time.count()));
       break;
     case core::Pass::Length::kFill:
-      args.push_back(Flag("n", std::to_string(load.KeyCount() / threads)));
+      flag("n", std::to_string(load.KeyCount() / threads));
       break;
   }
-  if (!load.command.empty()) {
-    args.push_back(Flag("command", load.command));
-  } else {
-    args.push_back(Flag("ratio", load.ratio));
-  }
-  args.push_back(Flag("json_out_file", report_path));
+  AppendSentFlag(args, FlagSpelling::kDflyBench, load);
+  flag("json-out-file", report_path);
   return args;
 }
 

@@ -306,13 +306,13 @@ TEST(DflyBenchArgs, TheReferencesPreloadAndLoadFlags) {
                                       "--proactor_threads=4", "-c=15", "--pipeline=10", "--qps=0",
                                       "--test_time=30", "--ratio=1:0", "-d=4096",
                                       "--key_maximum=500000", "--json_out_file=/w/r.json"}));
-  EXPECT_EQ(DflyBenchLoadArgs(shape, 100000, "1:0", std::chrono::seconds(60)),
+  EXPECT_EQ(DflyBenchLoadArgs(shape, 100000, core::kSetsOnly, std::chrono::seconds(60)),
             (std::vector<std::string>{"dfly_bench", "--h=10.0.0.2", "--p=6379",
                                       "--proactor_threads=1", "-c=2", "--pipeline=5",
                                       "--qps=100000", "--test_time=60", "--ratio=1:0", "-d=4096",
                                       "--key_maximum=500000", "--json_out_file=/w/r.json"}));
   // maxload: --qps=0 said explicitly, as dfly_bench's default is 20.
-  const auto maxload = DflyBenchLoadArgs(shape, 0, "1:1", std::chrono::seconds(5));
+  const auto maxload = DflyBenchLoadArgs(shape, 0, {.set = 1, .get = 1}, std::chrono::seconds(5));
   EXPECT_EQ(maxload[6], "--qps=0");
 }
 

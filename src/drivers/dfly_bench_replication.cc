@@ -27,18 +27,19 @@ std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
   const core::Load& preload = core::kReplicationPreload;
   for (std::string& a : Connections(preload)) args.push_back(std::move(a));
   args.insert(args.end(), {"--qps=0", "--test_time=" + std::to_string(preload_time.count()),
-                           "--ratio=" + preload.ratio});
+                           "--ratio=" + preload.ratio.ToString()});
   AppendData(shape, &args);
   return args;
 }
 
 std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t qps_per_connection,
-                                           const std::string& ratio,
+                                           const core::Ratio& ratio,
                                            std::chrono::seconds test_time) {
   std::vector<std::string> args = Common(shape);
   for (std::string& a : Connections(core::kReplicationLoad)) args.push_back(std::move(a));
-  args.insert(args.end(), {"--qps=" + std::to_string(qps_per_connection),
-                           "--test_time=" + std::to_string(test_time.count()), "--ratio=" + ratio});
+  args.insert(args.end(),
+              {"--qps=" + std::to_string(qps_per_connection),
+               "--test_time=" + std::to_string(test_time.count()), "--ratio=" + ratio.ToString()});
   AppendData(shape, &args);
   return args;
 }

@@ -30,7 +30,7 @@ std::vector<std::string> DflyBenchPreloadArgs(const DflyBenchShape& shape,
 // --qps=<per connection> (0 for maxload:
 // omitted, dfly_bench would default to 20), for `test_time`.
 std::vector<std::string> DflyBenchLoadArgs(const DflyBenchShape& shape, int64_t qps_per_connection,
-                                           const std::string& ratio,
+                                           const core::Ratio& ratio,
                                            std::chrono::seconds test_time);
 
 }  // namespace dfbench::drivers

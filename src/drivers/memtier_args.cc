@@ -1,16 +1,35 @@
 #include "drivers/memtier_args.h"
 
-namespace dfbench::drivers {
+#include <fmt/ranges.h>
 
-void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, int threads,
-                          int clients, int pipeline) {
+#include <algorithm>
+
+#include "core/format.h"
+#include "drivers/tool_flags.h"
+
+namespace dfbench::drivers {
+namespace {
+
+// The connections of a pass: a fill's are cut to what its key range can share out.
+Layout PassConnections(const core::Load& load, const core::Pass& pass, MemtierDialect dialect) {
+  if (pass.length != core::Pass::Length::kFill) return {load.threads, load.clients};
+  const uint64_t keys = load.KeyCount();
+  if (dialect == MemtierDialect::kMemtier) {
+    return ExactFillLayout(keys, load.threads, load.clients);
+  }
+  // The generator's P slices cover any range exactly; it only needs a key per connection.
+  const int threads = static_cast<int>(std::min<uint64_t>(load.threads, keys));
+  return {threads, static_cast<int>(std::min<uint64_t>(load.clients, keys / threads))};
+}
+
+void AppendConnectionArgs(std::vector<std::string>& args, const Target& target,
+                          const Layout& connections, int pipeline) {
   args.insert(args.end(),
               {"--server", target.address, "--port", std::to_string(target.port), "--protocol",
-               target.protocol, "--threads", std::to_string(threads), "--clients",
-               std::to_string(clients), "--pipeline", std::to_string(pipeline)});
+               target.protocol, "--threads", std::to_string(connections.threads), "--clients",
+               std::to_string(connections.clients), "--pipeline", std::to_string(pipeline)});
   // Each client then connects to every primary and routes by hash slot.
   if (target.cluster) args.emplace_back("--cluster-mode");
-  // memtier's spellings, which `dfbench loadgen` shares; the password never goes here.
   const protocol::TlsOptions& tls = target.tls;
   if (tls.enabled) {
     args.emplace_back("--tls");
@@ -26,40 +45,86 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, 
   if (target.db != 0) args.insert(args.end(), {"--select-db", std::to_string(target.db)});
 }
 
-void AppendLengthArgs(std::vector<std::string>& args, const core::Pass& pass,
-                      const std::string& test_time, const std::string& fill_requests) {
+void AppendLengthArgs(std::vector<std::string>& args, const core::Load& load,
+                      const core::Pass& pass, const Layout& connections, MemtierDialect dialect) {
+  const bool memtier = dialect == MemtierDialect::kMemtier;
   switch (pass.length) {
     case core::Pass::Length::kRequests:
       args.insert(args.end(), {"--requests", std::to_string(pass.requests_per_client)});
       break;
-    case core::Pass::Length::kTestTime:
-      args.insert(args.end(), {"--test-time", test_time});
+    case core::Pass::Length::kTestTime: {
+      const std::string seconds = std::to_string(pass.test_time.count());
+      args.insert(args.end(), {"--test-time", memtier ? seconds : seconds + "s"});
       break;
-    case core::Pass::Length::kFill:
-      args.insert(args.end(), {"--requests", fill_requests});
+    }
+    case core::Pass::Length::kFill: {
+      // memtier: each connection sends exactly its slice of the range.
+      const uint64_t per_connection =
+          load.KeyCount() / (static_cast<uint64_t>(connections.threads) * connections.clients);
+      args.insert(args.end(), {"--requests", memtier ? std::to_string(per_connection) : "allkeys"});
       break;
+    }
   }
 }
 
 void AppendRequestArgs(std::vector<std::string>& args, const core::Load& load,
                        const core::Pass& pass) {
   const bool fill = pass.length == core::Pass::Length::kFill;
+  core::Load sent = load;
+  if (fill) sent.ratio = core::kSetsOnly;  // a fill only writes
+  AppendSentFlag(args, FlagSpelling::kMemtier, sent);
   if (!load.command.empty()) {
-    const core::KeyPattern pattern = fill ? core::KeyPattern::kParallel : load.key_pattern;
-    args.insert(args.end(), {"--command", load.command, "--command-key-pattern",
-                             std::string(1, static_cast<char>(pattern))});
+    args.insert(args.end(),
+                {"--command-key-pattern",
+                 MemtierKeyPattern(fill ? core::KeyPattern::kParallel : load.key_pattern)});
   } else if (fill) {
-    args.insert(args.end(), {"--ratio", "1:0", "--key-pattern", "P:P"});
-  } else {
-    args.insert(args.end(), {"--ratio", load.ratio});
+    const std::string p = MemtierKeyPattern(core::KeyPattern::kParallel);
+    args.insert(args.end(), {"--key-pattern", p + ":" + p});
   }
   args.insert(args.end(), {"--data-size", std::to_string(load.data_size)});
-  if (load.key_maximum > 0) {
-    args.insert(args.end(), {"--key-minimum", std::to_string(load.key_minimum), "--key-maximum",
-                             std::to_string(load.key_maximum)});
-  }
-  if (!load.key_prefix.empty()) args.insert(args.end(), {"--key-prefix", load.key_prefix});
+  AppendKeyRangeFlags(args, FlagSpelling::kMemtier, load);
   if (load.distinct_client_seed) args.emplace_back("--distinct-client-seed");
+}
+
+// What only `dfbench loadgen` takes.
+void AppendLoadgenArgs(std::vector<std::string>& args, const core::Load& load,
+                       const core::Pass& pass) {
+  if (pass.rate_per_sec > 0) {
+    args.insert(args.end(), {"--rate", core::Format("{}", pass.rate_per_sec)});
+  }
+  if (pass.warmup_time.count() > 0) {
+    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", pass.warmup_time.count())});
+  }
+  if (pass.start_at_us > 0) {
+    args.insert(args.end(), {"--start-at", std::to_string(pass.start_at_us)});
+  }
+  if (load.seed_client_base > 0) {
+    args.insert(args.end(), {"--seed-client-base", std::to_string(load.seed_client_base)});
+  }
+  if (!load.percentiles.empty()) {
+    args.insert(args.end(),
+                {"--print-percentiles", core::Format("{}", fmt::join(load.percentiles, ","))});
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> MemtierStyleArgs(const Target& target, const core::Load& asked,
+                                          const core::Pass& pass, MemtierDialect dialect,
+                                          const std::string& report_path) {
+  const core::Load load = InNamespace(target, asked, "memtier-");
+  const Layout connections = PassConnections(load, pass, dialect);
+  std::vector<std::string> args;
+  AppendConnectionArgs(args, target, connections, load.pipeline);
+  AppendLengthArgs(args, load, pass, connections, dialect);
+  AppendRequestArgs(args, load, pass);
+  if (dialect == MemtierDialect::kLoadgen) {
+    AppendLoadgenArgs(args, load, pass);
+  } else {
+    args.insert(args.end(), {"--print-percentiles", "50,99,99.9"});
+  }
+  args.insert(args.end(), {"--json-out-file", report_path});
+  return args;
 }
 
 }  // namespace dfbench::drivers

@@ -6,9 +6,8 @@ namespace dfbench::drivers {
 namespace {
 
 core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, const Target& target,
-                                                   const core::Load& asked, const core::Pass& pass,
+                                                   const core::Load& load, const core::Pass& pass,
                                                    const std::string& report_path) {
-  const core::Load load = InNamespace(target, asked, "memtier-");
   if (pass.rate_per_connection != 0) {
     return core::Fail(core::ErrorKind::kUsage, "memtier_benchmark takes no dfly_bench-style rate");
   }
@@ -21,24 +20,14 @@ core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, co
                       "memtier_benchmark writes the password into its report: drive an endpoint "
                       "that wants one with the built-in load generator");
   }
-  const bool fill = pass.length == core::Pass::Length::kFill;
-  if (fill && load.command.empty()) {
+  if (pass.length == core::Pass::Length::kFill && load.command.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "a memtier_benchmark fill needs a command");
   }
-  int threads = load.threads, clients = load.clients;
-  if (fill) {
-    const Layout layout = ExactFillLayout(load.KeyCount(), threads, clients);
-    threads = layout.threads;
-    clients = layout.clients;
-  }
   std::vector<std::string> args = {binary};
-  AppendConnectionArgs(args, target, threads, clients, load.pipeline);
-  // A fill: each connection sends exactly its slice of the range.
-  const uint64_t connections = static_cast<uint64_t>(threads) * clients;
-  AppendLengthArgs(args, pass, std::to_string(pass.test_time.count()),
-                   std::to_string(load.KeyCount() / connections));
-  AppendRequestArgs(args, load, pass);
-  args.insert(args.end(), {"--print-percentiles", "50,99,99.9", "--json-out-file", report_path});
+  for (std::string& arg :
+       MemtierStyleArgs(target, load, pass, MemtierDialect::kMemtier, report_path)) {
+    args.push_back(std::move(arg));
+  }
   return args;
 }
 

@@ -312,8 +312,7 @@ core::Status ParseMix(const Options& o, Config* c) {
     if (!o.ratio.empty()) {
       auto r = ParseFlag(core::ParseRatio, "--ratio", o.ratio);
       if (!r) return tl::unexpected(r.error());
-      c->set_ratio = r->first;
-      c->get_ratio = r->second;
+      c->ratio = *r;
     }
     if (!o.key_pattern.empty()) {
       auto st = ParseKeyPatternPair(o.key_pattern, c);
@@ -459,7 +458,7 @@ core::Status Validate(const Config& c) {
     return Fail(ErrorKind::kUsage, "--key-minimum is greater than --key-maximum");
   }
   if (c.key_prefix.size() > 512) return Fail(ErrorKind::kUsage, "--key-prefix is too long");
-  if (c.commands.empty() && c.set_ratio == 0 && c.get_ratio == 0) {
+  if (c.commands.empty() && c.ratio.set == 0 && c.ratio.get == 0) {
     return Fail(ErrorKind::kUsage, "--ratio: both sides are 0");
   }
   if (!(c.key_zipf_exp > 0 && c.key_zipf_exp <= 5)) {

@@ -41,7 +41,7 @@ struct Options {
   int pipeline = 1;
   std::string requests;   // "" = default, "10000", "10k", "allkeys"
   std::string test_time;  // "" = by requests; "30" or "30s"
-  std::string ratio;      // "" = 1:10
+  std::string ratio;      // "" = 1:10; read by core::ParseRatio
   int64_t data_size = 32;
   std::string data_size_range;  // "min-max"
   std::string key_prefix = "memtier-";
@@ -88,8 +88,7 @@ struct Config {
   uint64_t requests = 10000;
   bool all_keys = false;  // -n allkeys: requests derived from the key range (per client)
   std::chrono::microseconds test_time{0};
-  uint32_t set_ratio = 1;
-  uint32_t get_ratio = 10;
+  core::Ratio ratio{.set = 1, .get = 10};  // SET/GET mode only
   uint64_t data_size = 32;
   uint64_t data_size_min = 0;  // both 0: fixed data_size
   uint64_t data_size_max = 0;

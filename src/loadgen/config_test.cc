@@ -36,8 +36,8 @@ TEST(LoadgenConfig, DefaultsAreMemtiers) {
   EXPECT_EQ(c.pipeline, 1);
   EXPECT_EQ(c.requests, 10000u);
   EXPECT_FALSE(c.by_time());
-  EXPECT_EQ(c.set_ratio, 1u);
-  EXPECT_EQ(c.get_ratio, 10u);
+  EXPECT_EQ(c.ratio.set, 1u);
+  EXPECT_EQ(c.ratio.get, 10u);
   EXPECT_EQ(c.data_size, 32u);
   EXPECT_EQ(c.key_prefix, "memtier-");
   EXPECT_EQ(c.key_minimum, 0u);
@@ -65,8 +65,8 @@ TEST(LoadgenConfig, ParsesValues) {
   Config c = ParseOk(o);
   EXPECT_EQ(c.test_time, std::chrono::minutes(2));
   EXPECT_EQ(c.requests, 0u);
-  EXPECT_EQ(c.set_ratio, 1u);
-  EXPECT_EQ(c.get_ratio, 0u);
+  EXPECT_EQ(c.ratio.set, 1u);
+  EXPECT_EQ(c.ratio.get, 0u);
   EXPECT_EQ(c.set_pattern, core::KeyPattern::kSequential);
   EXPECT_EQ(c.get_pattern, core::KeyPattern::kGaussian);
   EXPECT_EQ(c.data_size_min, 10u);

@@ -122,8 +122,7 @@ Json ConfigurationJson(const Config& c) {
     j["test_time"] = test_time_s;
   }
   j["warmup_time"] = static_cast<double>(c.warmup_time.count()) / 1e6;
-  j["ratio"] =
-      c.commands.empty() ? std::to_string(c.set_ratio) + ":" + std::to_string(c.get_ratio) : "";
+  j["ratio"] = c.commands.empty() ? c.ratio.ToString() : "";
   j["pipeline"] = c.pipeline;
   j["data_size"] = c.data_size;
   j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);

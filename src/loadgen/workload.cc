@@ -22,12 +22,12 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   if (config.commands.empty()) {
     Slot set{.section = "Sets",
              .type = "SET",
-             .ratio = config.set_ratio,
+             .ratio = config.ratio.set,
              .key_pattern = config.set_pattern,
              .kind = Slot::Kind::kSet};
     Slot get{.section = "Gets",
              .type = "GET",
-             .ratio = config.get_ratio,
+             .ratio = config.ratio.get,
              .key_pattern = config.get_pattern,
              .kind = Slot::Kind::kGet};
     if (config.protocol == Protocol::kRedis) {

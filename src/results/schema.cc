@@ -74,7 +74,7 @@ RunLoadRecord RecordOf(const core::Load& load, const core::Pass& pass) {
   return {.threads = load.threads,
           .clients = load.clients,
           .requests = timed ? 0 : pass.requests_per_client,
-          .ratio = load.ratio,
+          .ratio = load.ratio.ToString(),
           .data_size = load.data_size,
           .pipeline = load.pipeline,
           .distinct_client_seed = load.distinct_client_seed,

@@ -139,7 +139,7 @@ struct RunLoadRecord {
   int threads = core::kRunLoad.threads;
   int clients = core::kRunLoad.clients;
   uint64_t requests = core::kRunRequestsPerClient;  // per connection, as memtier's --requests
-  std::string ratio = core::kRunLoad.ratio;
+  std::string ratio = core::kRunLoad.ratio.ToString();
   int data_size = core::kRunLoad.data_size;
   int pipeline = core::kRunLoad.pipeline;
   bool distinct_client_seed = core::kRunLoad.distinct_client_seed;

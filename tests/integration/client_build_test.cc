@@ -144,7 +144,7 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
   ASSERT_TRUE(server) << server.error().message;
   auto trial = RunOnArm64Client(
       *server, "redis",
-      {.threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = "1:1"},
+      {.threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = {.set = 1, .get = 1}},
       core::Pass::Requests(200));
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 2u * 3u * 200u);
@@ -175,7 +175,7 @@ TEST_F(ClientBuild, OpenLoopPassIsParsed) {
   ASSERT_TRUE(server) << server.error().message;
   auto trial = RunOnArm64Client(
       *server, "redis",
-      {.threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = "1:1"},
+      {.threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = {.set = 1, .get = 1}},
       {.length = core::Pass::Length::kTestTime,
        .test_time = std::chrono::seconds(2),
        .rate_per_sec = 200});

@@ -83,7 +83,7 @@ results::MemorySettings Settings(const MemoryOptions& o) {
           .update_rate = o.update_rate,
           .test_time_sec = static_cast<double>(o.test_time.count()),
           .snapshot_delay_sec = static_cast<double>(o.snapshot_delay.count()),
-          .ratio = o.load.ratio,
+          .ratio = o.load.ratio.ToString(),
           .threads = o.load.threads,
           .clients = o.load.clients,
           .pipeline = o.load.pipeline,

@@ -44,7 +44,7 @@ struct ReplicationOptions {
   uint64_t preload_keys = 1'000'000;      // the key range 0..preload_keys-1, not a count written
   std::chrono::seconds preload_time{30};  // the reference's time-boxed preload
   int value_size = 256;
-  std::string ratio = "1:1";  // SET:GET of the load (the preload only writes)
+  core::Ratio ratio{.set = 1, .get = 1};  // of the load (the preload only writes)
   std::vector<std::string> master_flags;
   std::vector<std::string> replica_flags;
   std::string dfly_ref = "main";     // recorded only
