@@ -33,8 +33,10 @@ void Worker::Route(Conn& to, const Pending& p) {
     if (p.measured()) meter_.Unanswered();
     return;
   }
+  // While the run drains, a request that fell due before the end still goes out when its
+  // connection has room, as it does with one server; what is parked stays parked.
   const bool room = to.pending.size() < static_cast<size_t>(config_.pipeline);
-  if (to.state == Conn::State::kReady && to.parked.empty() && room && !stopping_) {
+  if (to.state == Conn::State::kReady && to.parked.empty() && room) {
     Send(to, p);
     QueueFlush(to);
     return;
