@@ -94,12 +94,11 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     : config_(config),
       workload_(workload),
       targets_(targets),
-      cluster_(cluster != nullptr),
       stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
       defer_reads_(config.RepliesStampedByKernel()),
+      router_(cluster != nullptr ? Router(*cluster) : Router()),
       index_(index),
       meter_(workload, config.open_loop()) {
-  if (cluster_) slot_map_ = *cluster;
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);
@@ -123,6 +122,8 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     for (size_t node = 0; node < targets_.size(); ++node) {
       AddConn(*client, static_cast<uint16_t>(node));
     }
+    client->gate_conn = client->node_conns[0];
+    if (cluster == nullptr) client->gate_room = static_cast<size_t>(config.pipeline);
     clients_.push_back(std::move(client));
   }
 }
@@ -197,7 +198,6 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
 }
 
 Worker::Upkeep Worker::KeepConnections(int64_t now) {
-  const bool open_loop = config_.open_loop();
   Upkeep u{.all_done = true, .any_alive = false, .replies_awaited = stopping_};
   for (auto& cp : conns_) {
     Conn& c = *cp;
@@ -212,8 +212,9 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
     } else if (c.state == Conn::State::kHandshake && c.retry_at_ns <= now) {
       ConnectFailed(c, now, "TLS handshake timed out");
     }
-    // Open loop: requests fell due. Cluster: a park may have drained or been dropped.
-    if (c.state == Conn::State::kReady && (open_loop || cluster_)) {
+    // Open loop: requests fell due. Cluster: a park may have drained or been dropped. (A closed
+    // loop's single connection was refilled by the reply that made room: this draws nothing.)
+    if (c.state == Conn::State::kReady) {
       Refill(c, now);
       const bool more = MoreToIssue(*c.client, now);
       if (more && CanIssue(*c.client)) {
@@ -265,9 +266,12 @@ void Worker::Run(const RunTimes& times) {
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   meter_.Begin(times_.measured_start_ns);
   int64_t now = NowNs();
+  batching_ = true;  // each connection's first requests leave in one write
   for (auto& c : conns_) {
     if (c->state == Conn::State::kReady) Refill(*c, now);
   }
+  FlushQueued();
+  batching_ = false;
   epoll_event events[kMaxEvents];
   int64_t drain_deadline = 0;
   int64_t next_scan = 0;

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "core/error.h"
-#include "loadgen/cluster.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
 #include "loadgen/pending.h"
+#include "loadgen/router.h"
 #include "loadgen/stats.h"
 #include "loadgen/stream.h"
 #include "loadgen/workload.h"
@@ -92,16 +92,18 @@ class Worker {
   bool CanIssue(const ClientState& client) const;
   bool Done(const Conn& c, int64_t now) const;
   Pending Stamp(int64_t origin, int64_t now, const Request& request) const;
-  // Cluster mode (worker_routing.cc): each request goes to the connection of the node that owns
-  // its key's slot; a connection without room parks it; a full park stops the client drawing.
-  void IssueRouted(ClientState& client, int64_t now);
+  // Each request goes to the connection of the node the router names; a connection without
+  // room parks it (only in a cluster: one server's client draws only when there is room); a
+  // full park stops the client drawing.
   void Route(Conn& to, const Pending& p);
   void Send(Conn& c, const Pending& p);
+  // Cluster mode (worker_routing.cc): parks, and the connection work of redirections.
   void Park(Conn& c, const Pending& p);
   void MoveParked(Conn& c);
   void DropParked(Conn& c, bool count_unanswered);
   void OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now);
-  std::optional<uint16_t> NodeIndex(const ClusterNode& node, int64_t now);
+  // Router::OpenNode: connections to a node first named by a redirection.
+  bool OpenNode(const ClusterNode& node, uint16_t index, int64_t now);
   // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
   // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
   // requests that fell due) and what it found; what was left unanswered or unsent at the end,
@@ -122,11 +124,10 @@ class Worker {
 
   const Config& config_;
   const Workload& workload_;
-  std::vector<Target> targets_;  // per node
-  const bool cluster_;
+  std::vector<Target> targets_;   // per node
   const StreamKind stream_kind_;  // every connection's, but stamps on Unix sockets
   const bool defer_reads_;        // Config::RepliesStampedByKernel()
-  SlotMap slot_map_;              // this worker's view; MOVED replies update it
+  Router router_;                 // one server, or this worker's view of the cluster's slots
   const int index_;
   RunTimes times_;
   int epfd_ = -1;

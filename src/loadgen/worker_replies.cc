@@ -48,8 +48,8 @@ void Worker::ReadReplies(Conn& c) {
         return;
       }
       if (p.request.slot == kAskingSlot) return;  // +OK; the request after it tells
-      if (cluster_ && kind == protocol::ReplyKind::kError) {
-        if (auto redirect = ParseRedirect(error_text)) {
+      if (kind == protocol::ReplyKind::kError) {
+        if (auto redirect = router_.RedirectOf(error_text)) {
           redirected_.emplace_back(p, std::move(*redirect));
           return;
         }

@@ -1,4 +1,5 @@
-// Requests on their way out: drawn when the pacer says one may go and the connection has room,
+// Requests on their way out: drawn when the pacer says one may go and the client has room,
+// sent to the connection of the node the router names (or parked there while it is full),
 // written into the connection's buffer, and flushed (at once, or batched after a round of
 // reads so the server wakes once for them), each timed when the kernel takes it.
 #include <algorithm>
@@ -8,14 +9,18 @@
 #include "loadgen/worker_conn.h"
 
 namespace dfbench::loadgen {
+namespace {
+
+constexpr std::string_view kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
+
+}  // namespace
 
 bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
   return !interrupted_ && client.pacer.More(now);
 }
 
 bool Worker::CanIssue(const ClientState& client) const {
-  if (cluster_) return client.full_parks == 0;
-  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
+  return client.full_parks == 0 && conns_[client.gate_conn]->pending.size() < client.gate_room;
 }
 
 Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
@@ -27,28 +32,50 @@ Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const
 }
 
 void Worker::Refill(Conn& c, int64_t now) {
-  if (cluster_) MoveParked(c);
+  MoveParked(c);
   Issue(*c.client, now);
 }
 
 void Worker::Issue(ClientState& client, int64_t now) {
-  if (cluster_) return IssueRouted(client, now);
-  Conn& c = *conns_[client.node_conns[0]];
-  const size_t cap = static_cast<size_t>(config_.pipeline);
-  while (c.pending.size() < cap && MoreToIssue(client, now)) {
+  while (CanIssue(client) && MoreToIssue(client, now)) {
     const std::optional<int64_t> origin = client.pacer.Take(now);
     if (!origin) break;
-    const size_t before = c.out.size();
     const Pending p = Stamp(*origin, now, client.workload.Draw());
-    client.workload.Encode(p.request, &c.out);
-    if (p.measured()) {
-      client.pacer.Issued();
-      meter_.Sent(p.request.slot, c.out.size() - before);
-    }
-    c.pending.Push(p);
+    if (p.measured()) client.pacer.Issued();
+    const uint16_t node = router_.NodeOf([&] { return client.workload.Key(p.request); });
+    Route(*conns_[client.node_conns[node]], p);
+  }
+}
+
+void Worker::Route(Conn& to, const Pending& p) {
+  if (to.state == Conn::State::kDead) {
+    if (p.measured()) meter_.Unanswered();
+    return;
+  }
+  // While the run drains, a request that fell due before the end still goes out when its
+  // connection has room; what is parked stays parked.
+  const bool room = to.pending.size() < static_cast<size_t>(config_.pipeline);
+  if (to.state == Conn::State::kReady && to.parked.empty() && room) {
+    Send(to, p);
+    QueueFlush(to);
+    return;
+  }
+  Park(to, p);
+}
+
+void Worker::Send(Conn& c, const Pending& p) {
+  const size_t before = c.out.size();
+  if (p.asking) {
+    c.out.append(kAskingCommand);
+    c.pending.Push(Pending{.request = {.slot = kAskingSlot}});
     ++c.unstamped;
   }
-  QueueFlush(c);
+  c.client->workload.Encode(p.request, &c.out);
+  if (p.measured()) meter_.Sent(p.request.slot, c.out.size() - before);
+  Pending sent = p;
+  sent.asking = false;
+  c.pending.Push(sent);
+  ++c.unstamped;
 }
 
 void Worker::QueueFlush(Conn& c) {
