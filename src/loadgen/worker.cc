@@ -97,6 +97,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
       defer_reads_(config.RepliesStampedByKernel()),
       router_(cluster != nullptr ? Router(*cluster) : Router()),
+      issue_(cluster != nullptr ? &Worker::IssueRouted : &Worker::IssueDirect),
       index_(index),
       meter_(workload, config.open_loop()) {
   read_cap_ = 256 * 1024;

@@ -83,7 +83,12 @@ class Worker {
   void ReadReplies(Conn& c);
   // A connection has room or came up: its parked requests go out, then its client draws more.
   void Refill(Conn& c, int64_t now);
-  void Issue(ClientState& client, int64_t now);
+  // A client draws while it may and has room: straight onto its one connection (one server),
+  // or each request to its node's connection as the router says (a cluster). Chosen once, at
+  // construction, so the one-server loop pays nothing for routing.
+  void Issue(ClientState& client, int64_t now) { (this->*issue_)(client, now); }
+  void IssueDirect(ClientState& client, int64_t now);
+  void IssueRouted(ClientState& client, int64_t now);
   void QueueFlush(Conn& c);
   void Flush(Conn& c);
   void FlushQueued();
@@ -128,6 +133,7 @@ class Worker {
   const StreamKind stream_kind_;  // every connection's, but stamps on Unix sockets
   const bool defer_reads_;        // Config::RepliesStampedByKernel()
   Router router_;                 // one server, or this worker's view of the cluster's slots
+  void (Worker::*issue_)(ClientState& client, int64_t now);  // IssueDirect or IssueRouted
   const int index_;
   RunTimes times_;
   int epfd_ = -1;

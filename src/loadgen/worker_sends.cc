@@ -36,7 +36,26 @@ void Worker::Refill(Conn& c, int64_t now) {
   Issue(*c.client, now);
 }
 
-void Worker::Issue(ClientState& client, int64_t now) {
+void Worker::IssueDirect(ClientState& client, int64_t now) {
+  Conn& c = *conns_[client.node_conns[0]];
+  const size_t cap = static_cast<size_t>(config_.pipeline);
+  while (c.pending.size() < cap && MoreToIssue(client, now)) {
+    const std::optional<int64_t> origin = client.pacer.Take(now);
+    if (!origin) break;
+    const size_t before = c.out.size();
+    const Pending p = Stamp(*origin, now, client.workload.Draw());
+    client.workload.Encode(p.request, &c.out);
+    if (p.measured()) {
+      client.pacer.Issued();
+      meter_.Sent(p.request.slot, c.out.size() - before);
+    }
+    c.pending.Push(p);
+    ++c.unstamped;
+  }
+  QueueFlush(c);
+}
+
+void Worker::IssueRouted(ClientState& client, int64_t now) {
   while (CanIssue(client) && MoreToIssue(client, now)) {
     const std::optional<int64_t> origin = client.pacer.Take(now);
     if (!origin) break;
