@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "drivers/driver.h"
 #include "engines/deployment.h"
@@ -107,9 +108,11 @@ bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
 
 // Runs `turn(i)` for each of `count` engines in order, with `cooldown` between them, stopping
 // early when a turn returns false or an interrupt arrives; `after_each` runs after every turn
-// (e.g. to rewrite results.json). Returns true when the run was interrupted.
+// (e.g. to rewrite results.json). The cooldown is slept on `clock`. Returns true when the run
+// was interrupted.
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
-               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
+               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each,
+               core::Clock& clock = core::RealClock());
 
 // TakeTurns over `engines`, each with its own result row: a row named after the engine is
 // appended to `rows` before its turn, and `turn(spec, row)` fills it.
