@@ -119,7 +119,8 @@ bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
 template <class Row, class Turn>
 bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
                      std::chrono::milliseconds cooldown, std::vector<Row>* rows, Turn turn,
-                     const std::function<void()>& after_each) {
+                     const std::function<void()>& after_each,
+                     core::Clock& clock = core::RealClock()) {
   rows->reserve(engines.size());
   return TakeTurns(
       engines.size(), cooldown,
@@ -127,7 +128,7 @@ bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
         rows->emplace_back().engine = engines[i]->name;
         return turn(*engines[i], &rows->back());
       },
-      after_each);
+      after_each, clock);
 }
 
 // Whether a result row failed: it has an `error`.
