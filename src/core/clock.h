@@ -14,8 +14,9 @@ using MonotonicTime = std::chrono::steady_clock::time_point;
 using SystemTime = std::chrono::system_clock::time_point;
 
 // CLOCK_MONOTONIC in nanoseconds, the one definition of monotonic time: inline, so the load
-// generator's hot loop reads it at the cost of the system call alone. std::chrono::steady_clock
-// is this clock (libstdc++ on Linux), so the real clock's Now() reads the same time.
+// generator's hot loop reads it at the cost of the system call alone. The real clock's Now() is
+// made from it; std::chrono::steady_clock reads the same clock (libstdc++ on Linux), so its time
+// points compare with the real clock's.
 inline int64_t MonotonicNowNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -33,13 +34,10 @@ class Clock {
   // Blocks the calling thread for `duration` (none when it is not positive); a fake moves its
   // time by `duration` instead.
   virtual void SleepFor(std::chrono::nanoseconds duration) = 0;
-
-  // Sleeps until `t` on the monotonic clock; returns at once when it has passed.
-  void SleepUntil(MonotonicTime t) { SleepFor(t - Now()); }
 };
 
-// The process's real clock: steady_clock (as MonotonicNowNs), system_clock and this thread's
-// sleep. One for the whole process; it holds no state.
+// The process's real clock: MonotonicNowNs as steady_clock time points, system_clock and this
+// thread's sleep. One for the whole process; it holds no state.
 Clock& RealClock();
 
 }  // namespace dfbench::core
