@@ -9,6 +9,7 @@
 #include "aws/cloudformation.h"
 #include "aws/scripted_http_server_test.h"
 #include "aws/sts.h"
+#include "support/fake_clock.h"
 
 namespace dfbench::aws {
 namespace {
@@ -263,25 +264,26 @@ TEST(ClientTest, UnsignedClientSendsNoAuthorization) {
 
 TEST(ClientTest, CredentialsDueWithinFiveMinutesAreRefreshed) {
   ScriptedHttpServer server({{200, kIdentity}});
-  std::time_t now = 1'000'000;
+  dfbench::testing::FakeClock clock(core::SystemTime(std::chrono::seconds(1'000'000)));
   std::atomic<int> resolved = 0;
   auto provider = std::make_shared<CredentialProvider>(
       [&]() -> core::Result<Credentials> {
         const int n = ++resolved;
-        return Credentials{.access_key_id = "AKID" + std::to_string(n),
-                           .secret_access_key = "s",
-                           .session_token = "t" + std::to_string(n),
-                           .source = "test",
-                           .expiration = now + 3600};
+        return Credentials{
+            .access_key_id = "AKID" + std::to_string(n),
+            .secret_access_key = "s",
+            .session_token = "t" + std::to_string(n),
+            .source = "test",
+            .expiration = std::chrono::system_clock::to_time_t(clock.WallNow()) + 3600};
       },
-      std::nullopt, [&] { return now; });
+      std::nullopt, clock);
   const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
 
-  ASSERT_TRUE(GetCallerIdentity(client));  // first use: resolved once
-  now += 3600 - 301;                       // 5 min 1 s left: still used
+  ASSERT_TRUE(GetCallerIdentity(client));           // first use: resolved once
+  clock.Advance(std::chrono::seconds(3600 - 301));  // 5 min 1 s left: still used
   ASSERT_TRUE(GetCallerIdentity(client));
   EXPECT_EQ(resolved, 1);
-  now += 2;  // 4 min 59 s left: resolved again before the request
+  clock.Advance(std::chrono::seconds(2));  // 4 min 59 s left: resolved again before the request
   ASSERT_TRUE(GetCallerIdentity(client));
   EXPECT_EQ(resolved, 2);
   EXPECT_EQ(client.credentials().access_key_id, "AKID2");
@@ -296,24 +298,25 @@ TEST(ClientTest, CredentialsDueWithinFiveMinutesAreRefreshed) {
 
 TEST(ClientTest, FailedRefreshKeepsCredentialsUntilTheyExpire) {
   ScriptedHttpServer server({{200, kIdentity}});
-  std::time_t now = 1'000'000;
+  dfbench::testing::FakeClock clock(core::SystemTime(std::chrono::seconds(1'000'000)));
   int tries = 0;
   auto provider = std::make_shared<CredentialProvider>(
       [&]() -> core::Result<Credentials> {
         ++tries;
         return core::Fail(core::ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
       },
-      Credentials{"AKOLD", "s", "t", "test", now + 120}, [&] { return now; });
+      Credentials{"AKOLD", "s", "t", "test", 1'000'000 + 120}, clock);
   const Client client(provider, "us-east-1", Vars({{"AWS_ENDPOINT_URL", server.url()}}), Quick());
   ASSERT_TRUE(GetCallerIdentity(client));  // due, refresh fails, still valid for 2 min
   EXPECT_EQ(SignedWith(server.requests()[0]), "AKOLD");
-  now += CredentialProvider::kRetryPause - 1;  // not tried again this soon
+  clock.Advance(std::chrono::seconds(CredentialProvider::kRetryPause - 1));  // not this soon
   ASSERT_TRUE(GetCallerIdentity(client));
   EXPECT_EQ(tries, 1);
-  now += 1;
+  clock.Advance(std::chrono::seconds(1));
   ASSERT_TRUE(GetCallerIdentity(client));
   EXPECT_EQ(tries, 2);
-  now = 1'000'000 + 120;  // expired: tried at once, and its error is the call's
+  // 120 s since the start: expired, tried at once, and its error is the call's.
+  clock.Advance(std::chrono::seconds(120 - CredentialProvider::kRetryPause));
   auto id = GetCallerIdentity(client);
   ASSERT_FALSE(id);
   EXPECT_EQ(tries, 3);

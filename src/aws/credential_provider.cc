@@ -5,14 +5,12 @@
 namespace dfbench::aws {
 
 CredentialProvider::CredentialProvider(Resolve resolve, std::optional<Credentials> first,
-                                       Clock clock)
-    : resolve_(std::move(resolve)),
-      clock_(clock ? std::move(clock) : Clock([] { return std::time(nullptr); })),
-      current_(std::move(first)) {}
+                                       const core::Clock& clock)
+    : resolve_(std::move(resolve)), clock_(&clock), current_(std::move(first)) {}
 
 core::Result<Credentials> CredentialProvider::Get() {
   std::lock_guard lock(mu_);
-  const std::time_t now = clock_();
+  const std::time_t now = std::chrono::system_clock::to_time_t(clock_->WallNow());
   const bool expired = current_ && current_->expiration && *current_->expiration <= now;
   const bool due = !current_ || expired ||
                    (current_->expiration && *current_->expiration - now <= kRefreshWindow &&

@@ -14,6 +14,7 @@
 
 #include "aws/credentials.h"
 #include "aws/environment.h"
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace dfbench::aws {
@@ -21,17 +22,16 @@ namespace dfbench::aws {
 class CredentialProvider {
  public:
   using Resolve = std::function<core::Result<Credentials>()>;
-  using Clock = std::function<std::time_t()>;  // seconds since the epoch
 
   // Credentials expiring within this many seconds are resolved again.
   static constexpr std::time_t kRefreshWindow = 5 * 60;
   // After a failed refresh, while the old credentials still hold, the wait before the next try.
   static constexpr std::time_t kRetryPause = 30;
 
-  // `first`, when given, is used until it is due; then `resolve` answers. `clock` defaults to
-  // the system's.
+  // `first`, when given, is used until it is due; then `resolve` answers. Whether they are due
+  // is judged by `clock`'s wall time; the clock outlives the provider.
   explicit CredentialProvider(Resolve resolve, std::optional<Credentials> first = std::nullopt,
-                              Clock clock = nullptr);
+                              const core::Clock& clock = core::RealClock());
 
   // The current credentials; safe from several threads. When a refresh fails, credentials not
   // yet expired are kept (and the refresh tried again kRetryPause later); once they have
@@ -43,7 +43,7 @@ class CredentialProvider {
 
  private:
   Resolve resolve_;
-  Clock clock_;
+  const core::Clock* clock_;
   mutable std::mutex mu_;
   std::optional<Credentials> current_;
   std::time_t retry_after_ = 0;  // no refresh before this, unless current_ has expired

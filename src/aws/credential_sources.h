@@ -11,6 +11,7 @@
 #include "aws/credentials.h"
 #include "aws/environment.h"
 #include "aws/shared_files.h"
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace dfbench::aws {
@@ -41,8 +42,9 @@ std::string InstanceMetadataEndpoint(const EnvLookup& env);
 // AWS_EC2_METADATA_DISABLED=true.
 bool InstanceMetadataDisabled(const EnvLookup& env);
 
-// The session name of an assumed role when none is configured: "dfbench-<unix time>".
-std::string DefaultRoleSessionName();
+// The session name of an assumed role when none is configured: "dfbench-<unix time>", of
+// `clock`'s wall time.
+std::string DefaultRoleSessionName(const core::Clock& clock = core::RealClock());
 
 // An unsigned sts:AssumeRoleWithWebIdentity with the token read from `token_file`.
 core::Result<Credentials> WebIdentityCredentials(const EnvLookup& env, const std::string& role_arn,

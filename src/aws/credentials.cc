@@ -33,8 +33,8 @@ std::string ProfileName(const EnvLookup& env) {
   return env("AWS_PROFILE").value_or("default");
 }
 
-core::Result<Credentials> ParseProcessCredentials(const std::string& json,
-                                                  const std::string& what) {
+core::Result<Credentials> ParseProcessCredentials(const std::string& json, const std::string& what,
+                                                  const core::Clock& clock) {
   auto doc = nlohmann::json::parse(json, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     return core::Fail(ErrorKind::kEnvironment, what + " did not print a JSON object");
@@ -59,7 +59,7 @@ core::Result<Credentials> ParseProcessCredentials(const std::string& json,
     if (!c.expiration) {
       return core::Fail(ErrorKind::kEnvironment, what + " printed a malformed Expiration: " + exp);
     }
-    if (*c.expiration <= std::time(nullptr)) {
+    if (*c.expiration <= std::chrono::system_clock::to_time_t(clock.WallNow())) {
       return core::Fail(ErrorKind::kEnvironment, kExpiredCredentialsAdvice);
     }
   }

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "aws/environment.h"
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace dfbench::aws {
@@ -58,9 +59,10 @@ std::string ProfileName(const EnvLookup& env);
 core::Result<Credentials> LoadCredentials(const EnvLookup& env);
 
 // Reads the JSON a credential_process prints ({"Version": 1, "AccessKeyId", "SecretAccessKey",
-// "SessionToken", "Expiration"}); `what` names the command in errors. An Expiration in the past
-// is kExpiredCredentialsAdvice.
-core::Result<Credentials> ParseProcessCredentials(const std::string& json, const std::string& what);
+// "SessionToken", "Expiration"}); `what` names the command in errors. An Expiration not after
+// `clock`'s wall time is kExpiredCredentialsAdvice.
+core::Result<Credentials> ParseProcessCredentials(const std::string& json, const std::string& what,
+                                                  const core::Clock& clock = core::RealClock());
 
 // An AWS timestamp ("2026-12-01T04:00:00Z", "...T04:00:00.123Z", "...T04:00:00+00:00") as
 // seconds since the epoch; nullopt when malformed.

@@ -240,8 +240,9 @@ class ProfileResolver {
 
 }  // namespace
 
-std::string DefaultRoleSessionName() {
-  return "dfbench-" + std::to_string(static_cast<long long>(std::time(nullptr)));
+std::string DefaultRoleSessionName(const core::Clock& clock) {
+  return "dfbench-" + std::to_string(static_cast<long long>(
+                          std::chrono::system_clock::to_time_t(clock.WallNow())));
 }
 
 core::Result<Credentials> WebIdentityCredentials(const EnvLookup& env, const std::string& role_arn,

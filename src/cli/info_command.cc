@@ -1,5 +1,6 @@
 #include "aws/prices.h"
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/files.h"
 #include "core/format.h"
 #include "core/standard_output.h"
@@ -19,7 +20,7 @@ std::string Age(const std::string& created_at) {
   auto t = core::ParseIso8601(created_at);
   if (t == core::SystemTime{}) return "?";
   return core::FormatAge(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - t));
+      std::chrono::duration_cast<std::chrono::seconds>(core::RealClock().WallNow() - t));
 }
 
 std::string CpuList(const std::vector<int>& cpus) {
@@ -64,7 +65,7 @@ std::string AwsSection(const state::SetupState& s) {
   if (const auto stack = providers::BilledStackOf(s)) {
     out += "  Cost:      " + aws::CostLine(stack->instance_types, stack->region) + "; " +
            aws::CostSoFarLine(stack->instance_types, stack->region,
-                              providers::UpTime(s, std::chrono::system_clock::now())) +
+                              providers::UpTime(s, core::RealClock().WallNow())) +
            "\n";
     if (s.status == state::SetupStatus::kFailed) {
       out += "  Left:      setup failed and its stack is still running; delete it with: " +

@@ -8,6 +8,7 @@
 #include "aws/region.h"
 #include "cli/bool_flag.h"
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/format.h"
 #include "core/log.h"
 #include "core/standard_output.h"
@@ -36,28 +37,27 @@ std::string MachineOf(const state::SetupState& s, const std::string& role) {
   return h->vcpus > 0 ? name + " " + std::to_string(h->vcpus) + " vCPU" : name;
 }
 
-std::string AgeOf(const state::SetupState& s) {
+std::string AgeOf(const state::SetupState& s, core::SystemTime now) {
   auto created = core::ParseIso8601(s.created_at);
   if (created == core::SystemTime{}) return "?";
-  return core::FormatAge(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - created));
+  return core::FormatAge(std::chrono::duration_cast<std::chrono::seconds>(now - created));
 }
 
 // What the setup's AWS stack has cost so far ("~$1.36"), "?" without a known price, "-" when
 // the setup holds no stack (other providers, destroyed, or failed before the stack existed).
 // Shown in a column of its own only when some listed setup holds a stack.
-std::string CostSoFarOf(const state::SetupState& s) {
+std::string CostSoFarOf(const state::SetupState& s, core::SystemTime now) {
   const auto stack = providers::BilledStackOf(s);
   if (!stack) return "-";
   const aws::FleetCost cost = aws::EstimateFleetCost(stack->instance_types, stack->region);
   if (cost.known_per_hour == 0) return "?";
-  return core::Format(
-      "~${:.2f}",
-      aws::CostSoFar(cost.known_per_hour, providers::UpTime(s, std::chrono::system_clock::now())));
+  return core::Format("~${:.2f}", aws::CostSoFar(cost.known_per_hour, providers::UpTime(s, now)));
 }
 
 int RunList(bool all) {
   using Align = core::Table::Align;
+  // One instant for the whole listing, so the rows' ages and costs agree.
+  const core::SystemTime now = core::RealClock().WallNow();
   std::vector<std::vector<std::string>> rows;
   bool any_stack = false;
   size_t abandoned = 0;
@@ -69,7 +69,8 @@ int RunList(bool all) {
     abandoned += died;
     rows.push_back({s.id, state::ToString(s.status) + (died ? " (died)" : ""),
                     s.region.empty() ? state::ToString(s.provider) : s.region,
-                    MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s), CostSoFarOf(s)});
+                    MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s, now),
+                    CostSoFarOf(s, now)});
     any_stack = any_stack || rows.back().back() != "-";
   }
   // Shown whatever --all says: nothing is known of them but that they need a look.

@@ -7,6 +7,7 @@
 #include "cli/flag_ranges.h"
 #include "cli/plan.h"
 #include "cli/provider_flags.h"
+#include "core/clock.h"
 #include "core/time_format.h"
 #include "core/units.h"
 #include "providers/client_build.h"
@@ -83,7 +84,7 @@ scenarios::SetupOptions ToSetupOptions(const SetupTargetFlags& f, state::Provide
 
 bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool quickstart,
                     bool keep) {
-  if (o->id.empty()) o->id = core::FormatTimestampId(std::chrono::system_clock::now());
+  if (o->id.empty()) o->id = core::FormatTimestampId(core::RealClock().WallNow());
   OrExit(state::ValidateId(o->id));
   ApplyAwsFleetFlags(f.fleet, o);
   if (o->provider == state::ProviderKind::kAws) {

@@ -1,8 +1,8 @@
 #include "core/interrupt.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <thread>
 
 namespace dfbench::core {
 namespace {
@@ -35,13 +35,13 @@ int InterruptSignal() {
   return g_signal.load();
 }
 
-bool SleepUnlessInterrupted(std::chrono::milliseconds duration) {
-  const auto deadline = std::chrono::steady_clock::now() + duration;
+bool SleepUnlessInterrupted(std::chrono::milliseconds duration, Clock& clock) {
+  const auto deadline = clock.Now() + duration;
   while (!InterruptRequested()) {
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = clock.Now();
     if (now >= deadline) return true;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-        deadline - now, std::chrono::milliseconds(50)));
+    clock.SleepFor(
+        std::min<std::chrono::nanoseconds>(deadline - now, std::chrono::milliseconds(50)));
   }
   return false;
 }

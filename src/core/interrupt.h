@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "core/clock.h"
+
 namespace dfbench::core {
 
 // Installs handlers for SIGINT, SIGTERM and SIGHUP that only record the signal. Call once, early.
@@ -15,8 +17,9 @@ bool InterruptRequested();
 // The signal that arrived (SIGINT, SIGTERM or SIGHUP), or 0.
 int InterruptSignal();
 
-// Sleeps for `duration` in short slices; returns false (early) if an interrupt arrived.
-bool SleepUnlessInterrupted(std::chrono::milliseconds duration);
+// Sleeps for `duration` on `clock` in short slices; returns false (early) if an interrupt
+// arrived.
+bool SleepUnlessInterrupted(std::chrono::milliseconds duration, Clock& clock = RealClock());
 
 // For tests: clears the flag.
 void ResetInterruptForTesting();

@@ -5,21 +5,20 @@
 #include <cstdint>
 #include <string>
 
-namespace dfbench::core {
+#include "core/clock.h"
 
-using SystemTime = std::chrono::system_clock::time_point;
+namespace dfbench::core {
 
 // "2026-04-08T14:32:17Z"
 std::string FormatIso8601(SystemTime t);
 // Now on the wall clock, in microseconds since the epoch: what hosts' clocks compare in.
-inline int64_t NowEpochUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+inline int64_t NowEpochUs(const Clock& clock = RealClock()) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(clock.WallNow().time_since_epoch())
       .count();
 }
 
-inline std::string NowIso8601() {
-  return FormatIso8601(std::chrono::system_clock::now());
+inline std::string NowIso8601(const Clock& clock = RealClock()) {
+  return FormatIso8601(clock.WallNow());
 }
 
 // "20260408-143217", used for run ids and directory names.

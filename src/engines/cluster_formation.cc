@@ -1,7 +1,5 @@
 #include "engines/cluster_formation.h"
 
-#include <thread>
-
 #include "protocol/blocking_client.h"
 #include "protocol/cluster_slots.h"
 
@@ -10,7 +8,6 @@ namespace {
 
 using core::ErrorKind;
 using core::Fail;
-using std::chrono::steady_clock;
 
 constexpr auto kMemberTimeout = std::chrono::seconds(5);
 constexpr auto kFormPollInterval = std::chrono::milliseconds(50);
@@ -65,7 +62,7 @@ SlotRange EvenSlotRange(int index, int count) {
 }
 
 core::Status FormCluster(const std::vector<ClusterMember>& members,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout, core::Clock& clock) {
   if (members.empty()) return Fail(ErrorKind::kUsage, "a cluster needs at least one node");
   std::vector<protocol::BlockingClient> clients;
   for (const auto& member : members) {
@@ -93,18 +90,18 @@ core::Status FormCluster(const std::vector<ClusterMember>& members,
     if (members[0].bus_port != 0) meet.push_back(std::to_string(members[0].bus_port));
     if (auto st = MemberCommand(clients[i], members[i], meet); !st) return st;
   }
-  const auto deadline = steady_clock::now() + timeout;
+  const auto deadline = clock.Now() + timeout;
   for (int i = 0; i < count; ++i) {
     while (true) {
       const std::string missing = MissingFromView(clients[i], members.size());
       if (missing.empty()) break;
-      if (steady_clock::now() >= deadline) {
+      if (clock.Now() >= deadline) {
         return Fail(ErrorKind::kEnvironment, "the cluster did not form within " +
                                                  std::to_string((timeout.count() + 999) / 1000) +
                                                  " s: " + MemberName(members[i]) + " reports " +
                                                  missing);
       }
-      std::this_thread::sleep_for(kFormPollInterval);
+      clock.SleepFor(kFormPollInterval);
     }
   }
   return core::Ok();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "protocol/server_endpoint.h"
 
@@ -31,8 +32,8 @@ SlotRange EvenSlotRange(int index, int count);
 
 // Assigns the slots, meets the nodes, and waits (up to `timeout`) until every node reports
 // cluster_state:ok, knows all the others and maps every slot. kEnvironment naming the node and
-// what it still reports when the wait expires or a node refuses.
+// what it still reports when the wait expires or a node refuses. The wait is timed by `clock`.
 core::Status FormCluster(const std::vector<ClusterMember>& members,
-                         std::chrono::milliseconds timeout);
+                         std::chrono::milliseconds timeout, core::Clock& clock = core::RealClock());
 
 }  // namespace dfbench::engines

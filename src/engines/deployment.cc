@@ -136,7 +136,7 @@ core::Result<Deployment> Deployment::Start(hosts::Host& host, const EngineSpec& 
     shard_cpus.push_back(shard.cpus);
     processes.push_back(std::move(*engine));
   }
-  if (auto st = FormCluster(members, kFormTimeout); !st) {
+  if (auto st = FormCluster(members, kFormTimeout, *options.clock); !st) {
     return core::Fail(st.error().kind, spec.name + " cluster: " + st.error().message);
   }
   // The seed's tuning speaks for all but its CPUs: the deployment's are every shard's.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "hosts/host.h"
 #include "protocol/server_endpoint.h"
@@ -241,6 +242,8 @@ struct StartOptions {
   // Set: once ready, the engine gets this ACL user and its default user is turned off; control
   // requests authenticate as it (not memcached: kUsage).
   std::optional<AclUser> acl;
+  // What times the ready wait, the stop's grace and a cluster's formation (never null).
+  core::Clock* clock = &core::RealClock();
 };
 
 // How dfbench meets a server it did not start (an endpoint): never started, stopped or

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <random>
-#include <thread>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -15,7 +14,6 @@ namespace dfbench::engines {
 namespace {
 
 using std::chrono::milliseconds;
-using std::chrono::steady_clock;
 
 constexpr milliseconds kPollInterval{50};
 constexpr milliseconds kControlTimeout{2000};
@@ -146,30 +144,31 @@ core::Result<Tuning> TuningOnHost(hosts::Host& host, const EngineSpec& spec, con
 core::Status WaitUntilAnswering(hosts::Host& host, const EngineSpec& spec,
                                 hosts::DaemonHandle& daemon,
                                 const protocol::ServerEndpoint& control, const LaunchParams& params,
-                                const std::string& log_path, milliseconds ready_timeout) {
+                                const std::string& log_path, milliseconds ready_timeout,
+                                core::Clock& clock) {
   auto give_up = [&](core::ErrorKind kind, const std::string& reason) {
     host.StopDaemon(daemon, milliseconds(500));
     host.ReleaseControlEndpoint(params.port);
     std::string tail = LastLines(host.ReadTail(log_path, kTailBytes));
     return core::Fail(kind, WithTail(spec.name + " failed to start: " + reason, tail, log_path));
   };
-  const auto deadline = steady_clock::now() + ready_timeout;
+  const auto deadline = clock.Now() + ready_timeout;
   while (true) {
     if (!host.DaemonAlive(daemon)) {
       std::string how = daemon.exit_status ? " (" + daemon.exit_status->Describe() + ")" : "";
       return give_up(core::ErrorKind::kEnvironment, params.binary + " exited during startup" + how);
     }
     // Bounded by what is left, so a port that accepts but never answers cannot overrun.
-    const auto left = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - clock.Now());
     auto ping = Ping(spec, control, std::clamp(left, kPollInterval, kControlTimeout));
     if (ping) return core::Ok();
-    if (steady_clock::now() >= deadline) {
+    if (clock.Now() >= deadline) {
       return give_up(core::ErrorKind::kEnvironment,
                      "no answer to " + ReadySignal(spec) + " on " + params.address + ":" +
                          std::to_string(params.port) + " within " + FormatDuration(ready_timeout) +
                          " (the last try: " + ping.error().message + ")");
     }
-    if (!core::SleepUnlessInterrupted(kPollInterval)) {
+    if (!core::SleepUnlessInterrupted(kPollInterval, clock)) {
       return give_up(core::ErrorKind::kInterrupted, "interrupted");
     }
   }
@@ -221,8 +220,8 @@ core::Result<RunningEngine> Start(hosts::Host& host, const EngineSpec& spec,
     host.ReleaseControlEndpoint(*port);
     return fail(daemon.error());
   }
-  if (auto st =
-          WaitUntilAnswering(host, spec, *daemon, control, params, log_path, options.ready_timeout);
+  if (auto st = WaitUntilAnswering(host, spec, *daemon, control, params, log_path,
+                                   options.ready_timeout, *options.clock);
       !st) {
     return tl::unexpected(st.error());
   }
@@ -373,10 +372,9 @@ core::Status RunningEngine::Stop() {
       answer = client.error().message;
     }
     // Plain sleeps: stopping must finish even after an interrupt.
-    const auto deadline = steady_clock::now() + options_.stop_grace;
-    while (host_->DaemonAlive(daemon_) && steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(milliseconds(20));
-    }
+    core::Clock& clock = *options_.clock;
+    const auto deadline = clock.Now() + options_.stop_grace;
+    while (host_->DaemonAlive(daemon_) && clock.Now() < deadline) clock.SleepFor(milliseconds(20));
     if (host_->DaemonAlive(daemon_)) {
       core::Notef("[{}] still running {} after SHUTDOWN NOSAVE (it answered: {}); sending SIGTERM",
                   spec_->name, FormatDuration(options_.stop_grace),

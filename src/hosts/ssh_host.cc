@@ -8,7 +8,6 @@
 #include <cstring>
 #include <random>
 #include <sstream>
-#include <thread>
 #include <utility>
 
 #include "core/files.h"
@@ -215,10 +214,9 @@ void SshHost::CloseMaster() {
   const int pid = check && check->status.ok() ? MasterPidFromCheck(check->err) : 0;
   (void)RunLocal(SshControlArgv(options_.endpoint, "exit"), seconds(10), Interrupts::kIgnore);
   if (pid <= 0) return;
-  const auto deadline = std::chrono::steady_clock::now() + seconds(5);
-  while (!core::ProcessGone(pid) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(milliseconds(20));
-  }
+  core::Clock& clock = *options_.clock;
+  const auto deadline = clock.Now() + seconds(5);
+  while (!core::ProcessGone(pid) && clock.Now() < deadline) clock.SleepFor(milliseconds(20));
   if (!core::ProcessGone(pid)) {
     core::Notef("{}: its ssh master (pid {}) did not exit within 5 s of being asked; ending it",
                 Where(), pid);

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/clock.h"
 #include "hosts/host.h"
 #include "hosts/ssh_command.h"
 
@@ -30,6 +31,8 @@ struct SshHostOptions {
   // A private directory on this machine (created 0700) for the connection socket and captured
   // output. endpoint.control_path is derived from it when empty.
   std::filesystem::path local_dir;
+  // Times the wait for the connection's master to exit (never null).
+  core::Clock* clock = &core::RealClock();
 };
 
 class SshHost : public Host {

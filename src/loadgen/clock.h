@@ -1,10 +1,13 @@
 // The load generator's clock: nanoseconds of CLOCK_MONOTONIC, as the workers schedule sends and
-// the runner measures the test time, so both read the same time.
+// the runner measures the test time, so both read the same time (core's monotonic time, which
+// core::RealClock() reads too).
 #pragma once
 
 #include <time.h>
 
 #include <cstdint>
+
+#include "core/clock.h"
 
 namespace dfbench::loadgen {
 
@@ -12,9 +15,7 @@ inline constexpr int64_t kNsPerSec = 1'000'000'000;
 inline constexpr int64_t kNsPerMs = 1'000'000;
 
 inline int64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+  return core::MonotonicNowNs();
 }
 
 // A CLOCK_REALTIME instant (the kernel's receive timestamps, SO_TIMESTAMPNS) on this clock, by

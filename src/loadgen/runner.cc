@@ -18,6 +18,7 @@
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
 #include "loadgen/loadgen.h"
+#include "loadgen/start_at.h"
 #include "loadgen/stats.h"
 #include "loadgen/worker.h"
 #include "loadgen/workload.h"
@@ -333,20 +334,6 @@ core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool)
 }
 
 // The schedule from now: warm-up, then the measured window (open-ended when by requests).
-// --start-at: until the warm-up would end at the given instant; late, not at all. A Ctrl+C
-// ends the wait (the run then stops at once).
-void WaitForStart(const Config& config) {
-  if (config.start_at_us == 0) return;
-  const auto start = std::chrono::system_clock::time_point(
-      std::chrono::microseconds(config.start_at_us) - config.warmup_time);
-  while (!core::InterruptRequested()) {
-    const auto left = start - std::chrono::system_clock::now();
-    if (left <= std::chrono::system_clock::duration::zero()) return;
-    std::this_thread::sleep_for(
-        std::min<std::chrono::system_clock::duration>(left, std::chrono::milliseconds(50)));
-  }
-}
-
 RunTimes StartClock(const Config& config) {
   RunTimes times;
   times.start_ns = NowNs();
@@ -536,8 +523,8 @@ core::Result<Report> Run(const Config& config) {
                   tls.get(), times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
-  WaitForStart(config);
-  const auto wall_start = std::chrono::system_clock::now();
+  WaitForStart(config.start_at_us, config.warmup_time);
+  const auto wall_start = core::RealClock().WallNow();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
   pool.Go();

@@ -48,7 +48,7 @@ std::vector<std::string> InstanceTypesOf(const aws::Client& client, const aws::S
 }
 
 TaggedStack Describe(const aws::Client& client, const aws::Stack& stack,
-                     const std::vector<state::SetupState>& setups) {
+                     const std::vector<state::SetupState>& setups, const core::Clock& clock) {
   TaggedStack t{.name = stack.name,
                 .id = stack.id,
                 .region = client.region(),
@@ -57,8 +57,8 @@ TaggedStack Describe(const aws::Client& client, const aws::Stack& stack,
   if (auto owner = stack.tags.find(kOwnerTag); owner != stack.tags.end()) t.owner = owner->second;
   const core::SystemTime created = core::ParseIso8601(stack.creation_time);
   if (created != core::SystemTime{}) {
-    t.age = std::max(std::chrono::seconds(0), std::chrono::duration_cast<std::chrono::seconds>(
-                                                  std::chrono::system_clock::now() - created));
+    t.age = std::max(std::chrono::seconds(0),
+                     std::chrono::duration_cast<std::chrono::seconds>(clock.WallNow() - created));
   }
   t.instance_types = InstanceTypesOf(client, stack);
   t.known_by = LocalSetupOf(setups, stack.name, stack.id, client.region());
@@ -67,7 +67,8 @@ TaggedStack Describe(const aws::Client& client, const aws::Stack& stack,
 
 }  // namespace
 
-core::Result<std::vector<TaggedStack>> ListTaggedStacks(std::vector<std::string> regions) {
+core::Result<std::vector<TaggedStack>> ListTaggedStacks(std::vector<std::string> regions,
+                                                        const core::Clock& clock) {
   if (regions.empty()) {
     auto home = AwsClient(aws::ResolveRegion("", aws::ProcessEnv()).name);
     if (!home) return tl::unexpected(home.error());
@@ -86,7 +87,7 @@ core::Result<std::vector<TaggedStack>> ListTaggedStacks(std::vector<std::string>
     }
     std::vector<TaggedStack> here;
     for (const auto& stack : *stacks) {
-      if (stack.tags.contains(kSetupTag)) here.push_back(Describe(*client, stack, setups));
+      if (stack.tags.contains(kSetupTag)) here.push_back(Describe(*client, stack, setups, clock));
     }
     std::sort(here.begin(), here.end(),
               [](const TaggedStack& a, const TaggedStack& b) { return a.name < b.name; });
@@ -95,7 +96,8 @@ core::Result<std::vector<TaggedStack>> ListTaggedStacks(std::vector<std::string>
   return found;
 }
 
-core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string& region) {
+core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string& region,
+                                     const core::Clock& clock) {
   auto client = AwsClient(region);
   if (!client) return tl::unexpected(client.error());
   auto stack = aws::DescribeStack(*client, name);
@@ -110,7 +112,7 @@ core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string&
                                                    " tag: dfbench did not make it, and leaves "
                                                    "it alone");
   }
-  TaggedStack t = Describe(*client, *stack, state::ListSetups());
+  TaggedStack t = Describe(*client, *stack, state::ListSetups(), clock);
   if (!t.known_by.empty()) {
     return core::Fail(core::ErrorKind::kUsage, "the stack " + name + " belongs to the setup " +
                                                    t.known_by + " on this machine: run '" +
@@ -119,10 +121,10 @@ core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string&
   return t;
 }
 
-core::Status DestroyOrphan(const TaggedStack& stack) {
+core::Status DestroyOrphan(const TaggedStack& stack, core::Clock& clock) {
   auto client = AwsClient(stack.region);
   if (!client) return tl::unexpected(client.error());
-  return DeleteAndWait(*client, stack.id);
+  return DeleteAndWait(*client, stack.id, clock);
 }
 
 }  // namespace dfbench::providers

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace dfbench::providers {
@@ -25,15 +26,18 @@ struct TaggedStack {
 };
 
 // The dfbench stacks of `regions` (every region the account has, when `regions` is empty),
-// by region then name. Errors of one region stop the listing, naming the region.
-core::Result<std::vector<TaggedStack>> ListTaggedStacks(std::vector<std::string> regions);
+// by region then name, their ages as of `clock`'s wall time. Errors of one region stop the
+// listing, naming the region.
+core::Result<std::vector<TaggedStack>> ListTaggedStacks(
+    std::vector<std::string> regions, const core::Clock& clock = core::RealClock());
 
 // The stack `name` in `region`, to destroy it without a setup: kUsage when it is not
 // dfbench's (no dfbench:setup tag) or when a local setup records it (destroy that setup
 // instead); kNotFound when AWS has no such stack.
-core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string& region);
+core::Result<TaggedStack> FindOrphan(const std::string& name, const std::string& region,
+                                     const core::Clock& clock = core::RealClock());
 
-// Deletes the stack FindOrphan found and waits until it is gone.
-core::Status DestroyOrphan(const TaggedStack& stack);
+// Deletes the stack FindOrphan found and waits (timed by `clock`) until it is gone.
+core::Status DestroyOrphan(const TaggedStack& stack, core::Clock& clock = core::RealClock());
 
 }  // namespace dfbench::providers

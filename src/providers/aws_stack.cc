@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <set>
-#include <thread>
 
 #include "aws/credentials.h"
 #include "core/interrupt.h"
@@ -17,16 +16,6 @@ constexpr std::chrono::seconds kDeleteTimeout{1800};
 
 bool InProgress(const std::string& status) {
   return status.size() > 12 && status.ends_with("_IN_PROGRESS");
-}
-
-// Sleeps one poll interval; false when interrupted.
-bool PollPause() {
-  const auto until = std::chrono::steady_clock::now() + kPollInterval;
-  while (std::chrono::steady_clock::now() < until) {
-    if (core::InterruptRequested()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return !core::InterruptRequested();
 }
 
 // The events not in `seen` yet, oldest first; adds them to `seen`.
@@ -55,9 +44,9 @@ std::string FailingResource(const std::vector<aws::StackEvent>& newest_first) {
 // Polls the stack until its status leaves *_IN_PROGRESS or `timeout` passes; the last status
 // seen ("" when AWS no longer knows the stack). Events are followed on stderr.
 core::Result<std::string> WaitForStack(const aws::Client& client, const std::string& stack_id,
-                                       std::chrono::seconds timeout,
-                                       std::set<std::string>* printed) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+                                       std::chrono::seconds timeout, std::set<std::string>* printed,
+                                       core::Clock& clock) {
+  const auto deadline = clock.Now() + timeout;
   for (;;) {
     if (auto events = aws::DescribeStackEvents(client, stack_id); events) {
       for (const auto& e : NewEvents(*events, printed)) {
@@ -68,10 +57,10 @@ core::Result<std::string> WaitForStack(const aws::Client& client, const std::str
     auto stack = aws::DescribeStack(client, stack_id);
     if (!stack && stack.error().kind == core::ErrorKind::kNotFound) return std::string();
     if (!stack) return tl::unexpected(stack.error());
-    if (!InProgress(stack->status) || std::chrono::steady_clock::now() >= deadline) {
+    if (!InProgress(stack->status) || clock.Now() >= deadline) {
       return stack->status;
     }
-    if (!PollPause()) {
+    if (!core::SleepUnlessInterrupted(kPollInterval, clock)) {
       return core::Fail(core::ErrorKind::kInterrupted,
                         "interrupted while the stack " + stack->name + " was " + stack->status);
     }
@@ -172,14 +161,15 @@ core::Result<std::optional<aws::Stack>> FindSetupStack(const aws::Client& client
   return std::optional<aws::Stack>(std::move(*stack));
 }
 
-core::Status DeleteAndWait(const aws::Client& client, const std::string& stack) {
+core::Status DeleteAndWait(const aws::Client& client, const std::string& stack,
+                           core::Clock& clock) {
   // Only the deletion's events are news: those of the stack's creation were shown before.
   std::set<std::string> printed;
   if (auto events = aws::DescribeStackEvents(client, stack); events) {
     (void)NewEvents(*events, &printed);
   }
   if (auto st = aws::DeleteStack(client, stack); !st) return st;
-  auto status = WaitForStack(client, stack, kDeleteTimeout, &printed);
+  auto status = WaitForStack(client, stack, kDeleteTimeout, &printed, clock);
   if (!status) return tl::unexpected(status.error());
   if (status->empty() || *status == "DELETE_COMPLETE") return core::Ok();
   std::string reason;
@@ -258,7 +248,7 @@ core::Status StackFailed(const aws::Client& client, state::SetupState* s, const 
   // OnFailure=DELETE leaves nothing; a timeout or a failed rollback leaves a stack to delete.
   if (!status.empty() && status != "DELETE_COMPLETE") {
     core::Notef("setup {}: deleting the stack {} ({})", s->id, r.name, status);
-    if (auto st = DeleteAndWait(client, stack_id); !st) {
+    if (auto st = DeleteAndWait(client, stack_id, *r.clock); !st) {
       left = "deleting it failed too: " + st.error().message;
       gone = false;
     }
@@ -282,7 +272,7 @@ core::Result<aws::Stack> CreateSetupStack(const aws::Client& client, state::Setu
   if (!stack) return tl::unexpected(stack.error());
   if (stack->status == "CREATE_COMPLETE") return *stack;
   std::set<std::string> printed;
-  auto status = WaitForStack(client, stack->id, r.timeout, &printed);
+  auto status = WaitForStack(client, stack->id, r.timeout, &printed, *r.clock);
   if (!status) return tl::unexpected(status.error());
   if (*status == "CREATE_COMPLETE") return aws::DescribeStack(client, stack->id);
   return tl::unexpected(StackFailed(client, s, r, stack->id, *status).error());

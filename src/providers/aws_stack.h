@@ -17,6 +17,7 @@
 
 #include "aws/client.h"
 #include "aws/cloudformation.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "state/state.h"
 
@@ -37,7 +38,8 @@ struct StackRequest {
   std::vector<std::pair<std::string, std::string>> parameters;  // SshCidr
   std::string owner_arn;
   std::string key_tag;
-  std::chrono::seconds timeout{1800};  // until CREATE_COMPLETE
+  std::chrono::seconds timeout{1800};       // until CREATE_COMPLETE
+  core::Clock* clock = &core::RealClock();  // times the waits (never null)
 };
 
 // The ClientRequestToken of a setup's CreateStack: the same for every try of one setup, another
@@ -56,7 +58,9 @@ core::Result<std::optional<aws::Stack>> FindSetupStack(const aws::Client& client
 core::Result<aws::Stack> CreateSetupStack(const aws::Client& client, state::SetupState* s,
                                           const StackRequest& request);
 
-// Deletes the stack and waits until it is gone. kEnvironment when it will not go.
-core::Status DeleteAndWait(const aws::Client& client, const std::string& stack);
+// Deletes the stack and waits (timed by `clock`) until it is gone. kEnvironment when it will not
+// go.
+core::Status DeleteAndWait(const aws::Client& client, const std::string& stack,
+                           core::Clock& clock = core::RealClock());
 
 }  // namespace dfbench::providers

@@ -311,8 +311,8 @@ core::Result<Fleet> EndpointProvider::Connect(const state::SetupState& state) {
   }
   auto host = std::make_shared<hosts::LocalHost>(EndpointWorkDir(state.id));
   Fleet fleet{.server = host, .client = host};
-  const std::string key_namespace = core::Format(
-      "dfbench:{}:{}:", state.id, core::FormatTimestampId(std::chrono::system_clock::now()));
+  const std::string key_namespace =
+      core::Format("dfbench:{}:{}:", state.id, core::FormatTimestampId(clock_->WallNow()));
   for (const auto& [engine, record] :
        state.provider_data.endpoints.value_or(std::map<std::string, state::EndpointRecord>{})) {
     auto password = ReadPassword(engine, record);

@@ -4,12 +4,16 @@
 // command reads one (a file or an environment variable).
 #pragma once
 
+#include "core/clock.h"
 #include "providers/provider.h"
 
 namespace dfbench::providers {
 
 class EndpointProvider : public Provider {
  public:
+  // `clock`'s wall time names each run's key namespace.
+  explicit EndpointProvider(const core::Clock& clock = core::RealClock()) : clock_(&clock) {}
+
   state::ProviderKind Kind() const override { return state::ProviderKind::kEndpoint; }
   // Meets each endpoint (engines::Attach: PING, version, the commands it lacks), its engine
   // named by the request or by its INFO server; records it (URL without password, TLS files,
@@ -40,6 +44,9 @@ class EndpointProvider : public Provider {
   core::Status InstallEngine(state::SetupState* state, Fleet& fleet,
                              const engines::EngineSpec& spec,
                              const engines::VersionSpec& version) override;
+
+ private:
+  const core::Clock* clock_;
 };
 
 }  // namespace dfbench::providers

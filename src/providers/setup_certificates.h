@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace dfbench::providers {
@@ -24,6 +25,6 @@ struct SetupCertificates {
 // addresses or DNS names (at least one). kEnvironment when OpenSSL or the files fail.
 core::Result<SetupCertificates> EnsureSetupCertificates(
     const std::filesystem::path& dir, const std::vector<std::string>& server_names,
-    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+    core::SystemTime now = core::RealClock().WallNow());
 
 }  // namespace dfbench::providers

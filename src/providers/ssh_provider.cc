@@ -90,12 +90,13 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectHost(const std::string& set
 core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& setup_id,
                                                             const SshLogin& login,
                                                             const RemoteHostSpec& h,
-                                                            std::chrono::seconds wait) {
-  const auto deadline = std::chrono::steady_clock::now() + wait;
+                                                            std::chrono::seconds wait,
+                                                            core::Clock& clock) {
+  const auto deadline = clock.Now() + wait;
   for (;;) {
     auto host = ConnectHost(setup_id, login, h, std::chrono::seconds(10));
     if (host || core::InterruptRequested()) return host;
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (clock.Now() >= deadline) {
       if (wait.count() == 0) return host;
       return core::Fail(host.error().kind, h.role + " (" + login.user + "@" + h.address +
                                                ") did not accept SSH within " +
@@ -103,7 +104,7 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& s
                                                " s: " + host.error().message);
     }
     core::Notef("{} is not reachable yet, trying again: {}", h.role, host.error().message);
-    if (!core::SleepUnlessInterrupted(std::chrono::seconds(5))) {
+    if (!core::SleepUnlessInterrupted(std::chrono::seconds(5), clock)) {
       return core::Fail(core::ErrorKind::kInterrupted,
                         "interrupted while waiting for " + h.role + " to accept SSH");
     }
@@ -209,7 +210,8 @@ struct LoggedInHosts {
 // in s->hosts.
 core::Result<LoggedInHosts> LogInToHosts(
     state::SetupState* s, const SshLogin& login, std::chrono::seconds login_wait,
-    const std::function<void(core::Error*)>& explain_login_failure, Steps& steps) {
+    const std::function<void(core::Error*)>& explain_login_failure, Steps& steps,
+    core::Clock& clock) {
   LoggedInHosts out;
   s->hosts.clear();
   std::string roles;
@@ -217,7 +219,7 @@ core::Result<LoggedInHosts> LogInToHosts(
   steps.Begin("Logging in to the hosts (" + roles + ")");
   for (const auto& h : login.hosts) {
     core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, login.user, h.address);
-    auto host = ConnectWhenUp(s->id, login, h, login_wait);
+    auto host = ConnectWhenUp(s->id, login, h, login_wait, clock);
     if (!host) {
       core::Error e = host.error();
       if (explain_login_failure) explain_login_failure(&e);
@@ -321,12 +323,12 @@ void TuneServerNetwork(state::SetupState* s, hosts::SshHost& server, Steps& step
 core::Status ProvisionSshHosts(state::SetupState* s, const SetupRequest& request,
                                const SshLogin& login, std::chrono::seconds login_wait,
                                const std::function<void(core::Error*)>& explain_login_failure,
-                               int steps_done) {
+                               int steps_done, core::Clock& clock) {
   // Recorded before logging in, so that destroy knows the key even if setup fails.
   s->provider_data.ssh = login;
   s->provider_data.engine_port = request.engine_port > 0 ? request.engine_port : kRemoteEnginePort;
   Steps steps(steps_done + HostSteps(request), steps_done);
-  auto hosts = LogInToHosts(s, login, login_wait, explain_login_failure, steps);
+  auto hosts = LogInToHosts(s, login, login_wait, explain_login_failure, steps, clock);
   if (!hosts) return tl::unexpected(hosts.error());
   if (request.on_installing) {
     if (auto st = request.on_installing(); !st) return st;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "hosts/ssh_command.h"
 #include "providers/provider.h"
 
@@ -49,11 +50,12 @@ using SshLogin = state::SshRecord;
 // `login_wait` while a new machine's sshd comes up), records their facts, uploads dfbench to
 // the client, installs the engines on the server (Dragonfly also on replicas) and tunes the
 // server's NIC when asked. `explain_login_failure` may add advice to a login error. Its
-// numbered banners continue after `steps_done` banners the caller printed.
+// numbered banners continue after `steps_done` banners the caller printed. `clock` times the
+// login wait.
 core::Status ProvisionSshHosts(state::SetupState* state, const SetupRequest& request,
                                const SshLogin& login, std::chrono::seconds login_wait,
                                const std::function<void(core::Error*)>& explain_login_failure,
-                               int steps_done = 0);
+                               int steps_done = 0, core::Clock& clock = core::RealClock());
 
 // The roles of a setup reachable over SSH, in order (server, client, replica-0, ...); empty
 // when the setup records no SSH login.

@@ -246,7 +246,8 @@ void EngineTurn::Stop() {
 }
 
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
-               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each) {
+               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each,
+               core::Clock& clock) {
   bool interrupted = false;
   for (size_t i = 0; i < count && !interrupted; ++i) {
     interrupted = !turn(i) || core::InterruptRequested();
@@ -254,7 +255,7 @@ bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
     if (!interrupted && i + 1 < count && cooldown.count() > 0) {
       core::Notef("cooling down for {}s before the next engine",
                   std::chrono::duration_cast<std::chrono::seconds>(cooldown).count());
-      interrupted = !core::SleepUnlessInterrupted(cooldown);
+      interrupted = !core::SleepUnlessInterrupted(cooldown, clock);
     }
   }
   return interrupted;

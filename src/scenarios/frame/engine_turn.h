@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "drivers/driver.h"
 #include "engines/deployment.h"
@@ -107,16 +108,19 @@ bool RecordTrial(results::EngineResult* row, results::TrialResult trial, int of,
 
 // Runs `turn(i)` for each of `count` engines in order, with `cooldown` between them, stopping
 // early when a turn returns false or an interrupt arrives; `after_each` runs after every turn
-// (e.g. to rewrite results.json). Returns true when the run was interrupted.
+// (e.g. to rewrite results.json). The cooldown is slept on `clock`. Returns true when the run
+// was interrupted.
 bool TakeTurns(size_t count, std::chrono::milliseconds cooldown,
-               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each);
+               const std::function<bool(size_t)>& turn, const std::function<void()>& after_each,
+               core::Clock& clock = core::RealClock());
 
 // TakeTurns over `engines`, each with its own result row: a row named after the engine is
 // appended to `rows` before its turn, and `turn(spec, row)` fills it.
 template <class Row, class Turn>
 bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
                      std::chrono::milliseconds cooldown, std::vector<Row>* rows, Turn turn,
-                     const std::function<void()>& after_each) {
+                     const std::function<void()>& after_each,
+                     core::Clock& clock = core::RealClock()) {
   rows->reserve(engines.size());
   return TakeTurns(
       engines.size(), cooldown,
@@ -124,7 +128,7 @@ bool TakeEngineTurns(const std::vector<const engines::EngineSpec*>& engines,
         rows->emplace_back().engine = engines[i]->name;
         return turn(*engines[i], &rows->back());
       },
-      after_each);
+      after_each, clock);
 }
 
 // Whether a result row failed: it has an `error`.

@@ -1,7 +1,5 @@
 #include "scenarios/frame/run_identity.h"
 
-#include <chrono>
-
 #include "core/time_format.h"
 #include "core/version.h"
 
@@ -9,8 +7,8 @@ namespace dfbench::scenarios {
 
 namespace fs = std::filesystem;
 
-std::string NewRunId(const fs::path& parent) {
-  const std::string base = core::FormatTimestampId(std::chrono::system_clock::now());
+std::string NewRunId(const fs::path& parent, const core::Clock& clock) {
+  const std::string base = core::FormatTimestampId(clock.WallNow());
   std::string id = base;
   for (int n = 2; fs::exists(parent / id); ++n) id = base + "-" + std::to_string(n);
   return id;

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/log.h"
@@ -30,12 +31,13 @@
 namespace dfbench::scenarios {
 
 // Opens a run's results in `dir`, the run `run_id`: <dir>/<raw_folder> created, and the fields
-// every result file opens with (setup, the fleet's labels, start time, status "running",
-// context).
+// every result file opens with (setup, the fleet's labels, start time on `clock`, status
+// "running", context).
 template <class Results>
 core::Status OpenResultsAt(const state::SetupState& setup, const drivers::Driver& driver,
                            const std::string& run_id, const std::filesystem::path& dir,
-                           const std::string& raw_folder, Results* r) {
+                           const std::string& raw_folder, Results* r,
+                           const core::Clock& clock = core::RealClock()) {
   if (auto st = core::MakeDirs(dir / raw_folder); !st) return st;
   r->run_id = run_id;
   r->setup_id = setup.id;
@@ -50,7 +52,7 @@ core::Status OpenResultsAt(const state::SetupState& setup, const drivers::Driver
     r->server_instance = labels.server_instance;
   }
   r->client_instance = labels.client_instance;
-  r->created_at = core::NowIso8601();
+  r->created_at = core::NowIso8601(clock);
   r->status = results::RunStatus::kRunning;
   r->context = MakeContext(setup, driver);
   return core::Ok();
@@ -116,17 +118,19 @@ std::vector<const Row*> RowPointers(const std::vector<Row>& rows) {
 
 // One run of a scenario, from its opening to its close: its results `r` (which outlive it) in
 // their run directory, written again after every change (`publish`), and its record in the
-// setup's history.
+// setup's history. Its id, start and end times and the cooldowns between its engines are on
+// the clock it was opened with (which outlives it).
 template <class Results>
 class ScenarioRun {
  public:
   // Opens `r` in a new run directory <setup>/<kind.folder>/<run id> (OpenResultsAt).
   static core::Result<ScenarioRun> Open(state::SetupState* setup, const drivers::Driver& driver,
-                                        const RunKind<Results>& kind, Results* r) {
+                                        const RunKind<Results>& kind, Results* r,
+                                        core::Clock& clock = core::RealClock()) {
     const std::filesystem::path parent = state::SetupDir(setup->id) / kind.folder;
-    const std::string run_id = NewRunId(parent);
+    const std::string run_id = NewRunId(parent, clock);
     return OpenAt(setup, driver, kind, run_id, parent / run_id,
-                  kind.folder + "/" + run_id + "/results.json", r);
+                  kind.folder + "/" + run_id + "/results.json", r, clock);
   }
 
   // Opens `r` as run `run_id` in `dir`, recorded in the history at `path` (relative to the
@@ -134,13 +138,13 @@ class ScenarioRun {
   static core::Result<ScenarioRun> OpenAt(state::SetupState* setup, const drivers::Driver& driver,
                                           const RunKind<Results>& kind, const std::string& run_id,
                                           const std::filesystem::path& dir, const std::string& path,
-                                          Results* r) {
-    if (auto st = OpenResultsAt(*setup, driver, run_id, dir, kind.raw_folder, r); !st) {
+                                          Results* r, core::Clock& clock = core::RealClock()) {
+    if (auto st = OpenResultsAt(*setup, driver, run_id, dir, kind.raw_folder, r, clock); !st) {
       return tl::unexpected(st.error());
     }
     auto unwritten = std::make_shared<std::optional<core::Error>>();
     return ScenarioRun(setup, kind.kind, dir, path, r, Publisher(*r, dir, kind, unwritten),
-                       kind.json, unwritten);
+                       kind.json, unwritten, clock);
   }
 
   const std::filesystem::path& dir() const { return dir_; }
@@ -171,7 +175,7 @@ class ScenarioRun {
       std::vector<Row>* rows, Turn turn,
       const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
     const bool interrupted =
-        scenarios::TakeEngineTurns(engines, cooldown, rows, std::move(turn), publish_);
+        scenarios::TakeEngineTurns(engines, cooldown, rows, std::move(turn), publish_, *clock_);
     Close(interrupted, RowPointers(*rows), failed);
   }
 
@@ -186,7 +190,7 @@ class ScenarioRun {
       bool interrupted, const std::vector<const Row*>& rows,
       const std::type_identity_t<std::function<bool(const Row&)>>& failed = RowHasError<Row>) {
     r_->status = FinalStatus(interrupted, rows, failed);
-    r_->completed_at = core::NowIso8601();
+    r_->completed_at = core::NowIso8601(*clock_);
     publish_();
     if (!*unwritten_) {
       RecordRunEnd(setup_, kind_, path_, *r_, rows);
@@ -210,7 +214,7 @@ class ScenarioRun {
   ScenarioRun(state::SetupState* setup, std::string kind, std::filesystem::path dir,
               std::string path, Results* r, std::function<void()> publish,
               std::string (*json)(const Results&),
-              std::shared_ptr<std::optional<core::Error>> unwritten)
+              std::shared_ptr<std::optional<core::Error>> unwritten, core::Clock& clock)
       : setup_(setup),
         kind_(std::move(kind)),
         dir_(std::move(dir)),
@@ -218,7 +222,8 @@ class ScenarioRun {
         r_(r),
         publish_(std::move(publish)),
         json_(json),
-        unwritten_(std::move(unwritten)) {}
+        unwritten_(std::move(unwritten)),
+        clock_(&clock) {}
 
   state::SetupState* setup_;
   std::string kind_;
@@ -228,6 +233,7 @@ class ScenarioRun {
   std::function<void()> publish_;
   std::string (*json_)(const Results&);
   std::shared_ptr<std::optional<core::Error>> unwritten_;
+  core::Clock* clock_;
 };
 
 }  // namespace dfbench::scenarios

@@ -11,18 +11,18 @@ namespace dfbench::scenarios {
 namespace chr = std::chrono;
 
 double MemorySampler::Now() const {
-  return chr::duration<double>(chr::steady_clock::now() - start_).count();
+  return chr::duration<double>(clock_->Now() - start_).count();
 }
 
 core::Result<results::MemorySample> MemorySampler::Tick() {
-  const auto now = chr::steady_clock::now();
+  const auto now = clock_->Now();
   if (next_ > now &&
-      !core::SleepUnlessInterrupted(chr::duration_cast<chr::milliseconds>(next_ - now))) {
+      !core::SleepUnlessInterrupted(chr::duration_cast<chr::milliseconds>(next_ - now), *clock_)) {
     return core::Fail(core::ErrorKind::kInterrupted, "interrupted");
   }
   if (core::InterruptRequested()) return core::Fail(core::ErrorKind::kInterrupted, "interrupted");
   // A slow read (a busy host, SSH) delays the next tick rather than bunching samples up.
-  next_ = std::max(next_ + kInterval, chr::steady_clock::now());
+  next_ = std::max(next_ + kInterval, clock_->Now());
   return SampleNow();
 }
 
@@ -42,7 +42,7 @@ core::Result<results::MemorySample> MemorySampler::WaitUntilSettled(chr::millise
                                                                     chr::milliseconds limit,
                                                                     const std::string& what) {
   const size_t span = std::max<size_t>(2, window / kInterval);
-  const auto deadline = chr::steady_clock::now() + limit;
+  const auto deadline = clock_->Now() + limit;
   uint64_t lowest = 0, highest = 0;
   while (true) {
     auto s = Tick();
@@ -55,7 +55,7 @@ core::Result<results::MemorySample> MemorySampler::WaitUntilSettled(chr::millise
       highest = hi->pss_bytes;
       if (static_cast<double>(highest - lowest) <= 0.01 * static_cast<double>(highest)) return s;
     }
-    if (chr::steady_clock::now() >= deadline) {
+    if (clock_->Now() >= deadline) {
       core::Notef(
           "{}: PSS did not settle within {}s (still {:.1f}-{:.1f} MiB over the last {} ms); "
           "recording the last sample",

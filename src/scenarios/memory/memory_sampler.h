@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "hosts/host.h"
 #include "results/memory_schema.h"
@@ -16,8 +17,9 @@ class MemorySampler {
  public:
   static constexpr std::chrono::milliseconds kInterval{100};
 
-  MemorySampler(hosts::Host& host, int pid)
-      : host_(&host), pid_(pid), start_(std::chrono::steady_clock::now()), next_(start_) {}
+  // Samples `pid`'s tree on `host`, on `clock`'s schedule from now.
+  MemorySampler(hosts::Host& host, int pid, core::Clock& clock = core::RealClock())
+      : host_(&host), pid_(pid), clock_(&clock), start_(clock.Now()), next_(start_) {}
 
   // Seconds since the sampler started: the clock of the series.
   double Now() const;
@@ -38,8 +40,9 @@ class MemorySampler {
  private:
   hosts::Host* host_;
   int pid_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point next_;
+  core::Clock* clock_;
+  core::MonotonicTime start_;
+  core::MonotonicTime next_;
   std::vector<results::MemorySample> samples_;
 };
 

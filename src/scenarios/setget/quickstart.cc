@@ -39,12 +39,12 @@ int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_
 }  // namespace
 
 core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_options,
-                             OutputFormat format, bool keep_setup) {
+                             OutputFormat format, bool keep_setup, const core::Clock& clock) {
   // Named here, so that a setup that fails half-way can be found and cleaned up.
   if (setup_options.id.empty()) {
-    setup_options.id = core::FormatTimestampId(std::chrono::system_clock::now());
+    setup_options.id = core::FormatTimestampId(clock.WallNow());
   }
-  auto setup = CreateSetup(setup_options);
+  auto setup = CreateSetup(setup_options, clock);
   if (!setup) return AfterFailedSetup(setup_options.id, setup.error(), keep_setup);
   run_options.engines.clear();
   // An endpoint setup asks for no engine: its endpoints name them, so it runs every engine the

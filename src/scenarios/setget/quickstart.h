@@ -1,6 +1,7 @@
 // The `quickstart` scenario: a setup that lives for one run.
 #pragma once
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "scenarios/frame/run_output.h"
 #include "scenarios/setget/run_benchmark.h"
@@ -14,8 +15,9 @@ namespace dfbench::scenarios {
 // fails after its AWS stack exists (a host that never takes SSH, an install, Ctrl+C) has the
 // stack deleted too, unless `keep_setup`, which names it with its cost and the destroy command.
 // Returns the exit code: the run's, or the kind of what stopped the setup, the run or the
-// destroy (each a line on stderr).
+// destroy (each a line on stderr). The setup's name and record take `clock`'s wall time.
 core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_options,
-                             OutputFormat format, bool keep_setup);
+                             OutputFormat format, bool keep_setup,
+                             const core::Clock& clock = core::RealClock());
 
 }  // namespace dfbench::scenarios

@@ -131,10 +131,9 @@ core::Result<std::optional<std::filesystem::path>> DryRunSetup(const SetupOption
   return providers::MakeProvider(options.provider)->DryRun(options.id, options);
 }
 
-core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
+core::Result<state::SetupState> CreateSetup(const SetupOptions& options, const core::Clock& clock) {
   state::SetupState s;
-  s.id =
-      options.id.empty() ? core::FormatTimestampId(std::chrono::system_clock::now()) : options.id;
+  s.id = options.id.empty() ? core::FormatTimestampId(clock.WallNow()) : options.id;
   if (auto st = state::ValidateId(s.id); !st) return tl::unexpected(st.error());
   auto provider = providers::MakeProvider(options.provider);
   // Refused before the lock and the record: a refused setup leaves no "failed" setup behind.
@@ -144,7 +143,7 @@ core::Result<state::SetupState> CreateSetup(const SetupOptions& options) {
   if (!lock) return tl::unexpected(lock.error());
   if (auto st = CheckReplaceable(s.id, options.if_corrupt); !st) return tl::unexpected(st.error());
   s.provider = options.provider;
-  s.created_at = core::NowIso8601();
+  s.created_at = core::NowIso8601(clock);
   s.status = state::SetupStatus::kProvisioning;
   s.settings = SettingsOf(options);
   if (options.provider == state::ProviderKind::kAws) s.ubuntu_version = options.aws.ubuntu_version;

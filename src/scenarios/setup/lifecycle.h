@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "engines/engine.h"
 #include "providers/billed_stack.h"
@@ -36,8 +37,9 @@ struct SetupOptions : providers::SetupRequest {
 // kUsage when the id is taken by a setup that is neither destroyed nor failed (a failed one is
 // provisioned again, keeping its directory: e.g. the SSH key the hosts were just given), and
 // when it is corrupt unless `if_corrupt` forces it; on failure the setup is left "failed" with
-// the reason on stderr.
-core::Result<state::SetupState> CreateSetup(const SetupOptions& options);
+// the reason on stderr. An empty id, and created_at, come from `clock`'s wall time.
+core::Result<state::SetupState> CreateSetup(const SetupOptions& options,
+                                            const core::Clock& clock = core::RealClock());
 
 // CreateSetup's checks without its changes (--dry-run): the same refusals (an id taken, a
 // corrupt setup, the provider's own: a bad endpoint URL, an endpoint that cannot be met), then
