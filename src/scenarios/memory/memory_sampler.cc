@@ -22,7 +22,7 @@ core::Result<results::MemorySample> MemorySampler::Tick() {
   }
   if (core::InterruptRequested()) return core::Fail(core::ErrorKind::kInterrupted, "interrupted");
   // A slow read (a busy host, SSH) delays the next tick rather than bunching samples up.
-  next_ = std::max(next_ + kInterval, clock_->Now());
+  next_ = std::max(next_, clock_->Now()) + kInterval;
   return SampleNow();
 }
 

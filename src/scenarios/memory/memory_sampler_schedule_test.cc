@@ -1,6 +1,7 @@
 // The sampler's schedule on a fake clock, reading a real process of this machine: a sample every
 // 100 ms from the start, the wait before each slept on the clock (in the interruptible sleep's
-// 50 ms slices); a tick already late samples at once.
+// 50 ms slices); a tick already late samples at once, and the next waits a whole interval
+// after it (samples never bunch up).
 #include <gtest/gtest.h>
 
 #include "core/subprocess.h"
@@ -26,12 +27,13 @@ TEST(MemorySamplerSchedule, SamplesEveryIntervalOfTheClock) {
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(sampler.Tick());
   clock.Advance(milliseconds(250));  // a slow read elsewhere: the next tick is late
   ASSERT_TRUE(sampler.Tick());
+  ASSERT_TRUE(sampler.Tick());
 
   std::vector<double> times;
   for (const auto& s : sampler.samples()) times.push_back(s.t_sec);
-  EXPECT_EQ(times, (std::vector<double>{0.0, 0.1, 0.2, 0.45}));
-  EXPECT_EQ(clock.sleeps(), std::vector<nanoseconds>(4, milliseconds(50)));
-  EXPECT_EQ(sampler.Now(), 0.45);
+  EXPECT_EQ(times, (std::vector<double>{0.0, 0.1, 0.2, 0.45, 0.55}));
+  EXPECT_EQ(clock.sleeps(), std::vector<nanoseconds>(6, milliseconds(50)));
+  EXPECT_EQ(sampler.Now(), 0.55);
   sleeper->Terminate(milliseconds(0));
 }
 
