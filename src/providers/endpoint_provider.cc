@@ -252,7 +252,7 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
                       "--provider endpoint needs --endpoint [ENGINE=]redis[s]://HOST:PORT");
   }
   hosts::LocalHost host(EndpointWorkDir(state->id));
-  auto facts = host.Facts("client");
+  auto facts = host.Facts(core::Role::Client());
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Kind();
   state->hosts = {*facts};

@@ -137,8 +137,8 @@ std::string ContextFacts(const results::Context& c) {
     out += core::Format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        H(h.role), H(h.name), H(h.cpu_model), h.vcpus, H(mem), H(h.os), H(h.kernel), H(h.arch),
-        H(CpuList(h.cpus)));
+        H(h.role.Name()), H(h.name), H(h.cpu_model), h.vcpus, H(mem), H(h.os), H(h.kernel),
+        H(h.arch), H(CpuList(h.cpus)));
   }
   return out + "</tbody></table>\n";
 }

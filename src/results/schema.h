@@ -32,7 +32,7 @@ inline constexpr double kClientBoundCpu = 0.9;
 
 // One load generator's part of a trial measured by several (TrialResult::clients).
 struct ClientTrial {
-  std::string name;  // the client host's role ("client", "client-2"), or "process 2"
+  std::string name;  // the client host's role (core::Role::Name), or "client process 2"
   int threads = 0;
   int clients = 0;           // connections per thread
   uint64_t key_minimum = 0;  // its keys; both 0: the whole range of the load
