@@ -66,7 +66,9 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                                    Flag("c", std::to_string(clients)),
                                    Flag("pipeline", std::to_string(load.pipeline)),
                                    Flag("d", std::to_string(load.data_size))};
-  if (target.protocol == "memcache_text") args.push_back(Flag("P", "memcache_text"));
+  if (target.protocol == core::Protocol::kMemcacheText) {
+    args.push_back(Flag("P", std::string(core::kProtocolNames.Name(target.protocol))));
+  }
   if (load.key_maximum > 0) {
     args.push_back(Flag("key_minimum", std::to_string(load.key_minimum)));
     args.push_back(Flag("key_maximum", std::to_string(load.key_maximum)));

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/load.h"
+#include "core/wire_protocol.h"
 #include "hosts/host.h"
 #include "protocol/tls.h"
 #include "results/schema.h"
@@ -21,7 +22,7 @@ namespace dfbench::drivers {
 struct Target {
   std::string address;
   int port = 0;
-  std::string protocol = "redis";  // redis | memcache_text
+  core::Protocol protocol = core::Protocol::kRedis;
   bool cluster = false;  // a Redis Cluster (or an emulated one): the client follows its slot map
   // An endpoint that dfbench did not start: the run's keys all start with this ("": the server
   // is the run's), and what it asks of a client (TLS, an ACL user, a password).

@@ -4,10 +4,10 @@ namespace dfbench::drivers {
 
 void AppendConnectionArgs(std::vector<std::string>& args, const Target& target, int threads,
                           int clients, int pipeline) {
-  args.insert(args.end(),
-              {"--server", target.address, "--port", std::to_string(target.port), "--protocol",
-               target.protocol, "--threads", std::to_string(threads), "--clients",
-               std::to_string(clients), "--pipeline", std::to_string(pipeline)});
+  args.insert(args.end(), {"--server", target.address, "--port", std::to_string(target.port),
+                           "--protocol", std::string(core::kProtocolNames.Name(target.protocol)),
+                           "--threads", std::to_string(threads), "--clients",
+                           std::to_string(clients), "--pipeline", std::to_string(pipeline)});
   // Each client then connects to every primary and routes by hash slot.
   if (target.cluster) args.emplace_back("--cluster-mode");
   // memtier's spellings, which `dfbench loadgen` shares; the password never goes here.

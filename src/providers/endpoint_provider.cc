@@ -270,7 +270,7 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
     auto engine = EngineOfEndpoint(named.engine, endpoint, record.url);
     if (!engine) return tl::unexpected(engine.error());
     const engines::EngineSpec* spec = *engine;
-    if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
+    if (spec == nullptr || spec->protocol != core::Protocol::kRedis) {
       return core::Fail(ErrorKind::kUsage, "--endpoint " + named.engine + "=" + record.url +
                                                ": an endpoint serves dragonfly, redis or valkey");
     }

@@ -88,7 +88,7 @@ class CaseRun {
     out_->version = master->version();
     out_->origin = s_.install.origin;
     out_->sha256 = s_.install.sha256;
-    const drivers::Target target{master->address(), master->port(), "redis"};
+    const drivers::Target target{master->address(), master->port(), core::Protocol::kRedis};
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.
     if (auto r = Ask(*master, {"SET", "READY", "true"}); !r) {
