@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "core/files.h"
 #include "core/format.h"
+#include "core/load_generator.h"
 #include "core/standard_output.h"
 #include "core/table.h"
 #include "core/text.h"
@@ -137,9 +138,10 @@ std::string ProvisionedLines(const state::SetupState& s) {
   }
   if (const auto& tools = s.provider_data.load_generators) {
     // In the order of their names, as the record's object lists them.
-    for (const auto& [name, t] :
-         {std::pair{"dfly_bench", tools->dfly_bench}, std::pair{"memtier", tools->memtier}}) {
-      if (t) out += LoadGeneratorLine(name, *t);
+    for (const auto& [generator, t] :
+         {std::pair{core::LoadGenerator::kDflyBench, tools->dfly_bench},
+          std::pair{core::LoadGenerator::kMemtier, tools->memtier}}) {
+      if (t) out += LoadGeneratorLine(std::string(core::kLoadGeneratorNames.Name(generator)), *t);
     }
   }
   return out;

@@ -100,7 +100,7 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
 
 const ToolSpec& DflyBenchSpec() {
   static const ToolSpec spec{
-      .name = "dfly_bench",
+      .kind = core::LoadGenerator::kDflyBench,
       .program = "dfly_bench",
       .how_to_provide =
           "build it from the Dragonfly sources, or pass --dfly-bench-binary PATH; setup builds "

@@ -10,6 +10,7 @@
 
 #include "core/host_facts.h"
 #include "core/load.h"
+#include "core/load_generator.h"
 #include "results/engine_record.h"
 #include "results/json_fields.h"
 #include "results/run_fields.h"
@@ -160,8 +161,8 @@ struct Context {
   std::string tool = "dfbench";
   std::string tool_version;  // "dfbench v0.1.0 (commit abc1234, built 2026-04-08)"
   std::string build_type;
-  std::string provider;        // local | ssh | aws
-  std::string load_generator;  // builtin | memtier | dfly_bench
+  std::string provider;                               // local | ssh | aws
+  std::optional<core::LoadGenerator> load_generator;  // nullopt in files that name none
   std::vector<HostFacts> hosts;
 };
 
@@ -224,7 +225,9 @@ void Fields(auto& v, FieldsOf<HostFacts> auto& x) {
 }
 
 void Fields(auto& v, FieldsOf<Context> auto& x) {
-  DFBENCH_FIELDS(tool, tool_version, build_type, provider, load_generator, hosts)
+  DFBENCH_FIELDS(tool, tool_version, build_type, provider)
+  v.Enum("load_generator", &x.load_generator, core::kLoadGeneratorNames);
+  DFBENCH_FIELDS(hosts)
 }
 
 void Fields(auto& v, FieldsOf<RunResults> auto& x) {

@@ -91,7 +91,7 @@ RunResults FullRun() {
   r.engines = {e, failed};
   r.context.build_type = "Release";
   r.context.provider = "local";
-  r.context.load_generator = "builtin";
+  r.context.load_generator = core::LoadGenerator::kBuiltin;
   r.context.hosts = {testing::FullHost(core::Role::Local())};
   return r;
 }

@@ -71,7 +71,7 @@ class CaseRun {
         c_(c),
         out_(out),
         label_(s.spec.name + " " + c.name),
-        dfly_bench_(s.options.load_generator == "dfly_bench") {}
+        dfly_bench_(s.options.load_generator == core::LoadGenerator::kDflyBench) {}
 
   bool Run() {
     out_->run_name = c_.name;
