@@ -11,6 +11,7 @@ namespace {
 // The roles as the template and the stack's tags spell them.
 std::vector<std::string> RoleNames(const std::vector<core::Role>& roles) {
   std::vector<std::string> names;
+  names.reserve(roles.size());
   for (const auto& role : roles) names.push_back(role.Name());
   return names;
 }

@@ -4,7 +4,6 @@
 // are read back through Parse().
 #pragma once
 
-#include <compare>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,7 +37,7 @@ class Role {
   // The forms Parse() reads, for messages.
   static constexpr std::string_view kForms = "server, client, client-N, replica-N or local";
 
-  friend constexpr auto operator<=>(const Role&, const Role&) = default;
+  friend constexpr bool operator==(const Role&, const Role&) = default;
 
  private:
   constexpr Role(Kind kind, int index) : kind_(kind), index_(index) {}
