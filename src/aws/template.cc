@@ -24,11 +24,11 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
-// "replica-1" → "Replica1": the role's part of logical ids and output keys.
-std::string RolePrefix(const std::string& role) {
+// The role's name in CamelCase (replica 1 → "Replica1"): its part of logical ids and output keys.
+std::string RolePrefix(core::Role role) {
   std::string out;
   bool upper = true;
-  for (char c : role) {
+  for (char c : role.Name()) {
     if (c == '-') {
       upper = true;
       continue;
@@ -155,8 +155,7 @@ std::string Access(const FleetPlan& plan, const std::string& base) {
       fmt::arg("tags", Tags(plan, base)));
 }
 
-std::string InstanceResource(const FleetPlan& plan, const std::string& base,
-                             const std::string& role) {
+std::string InstanceResource(const FleetPlan& plan, const std::string& base, core::Role role) {
   const InstanceSpec& spec = InstanceOf(plan, role);
   std::string y = "  " + RolePrefix(role) + "Instance:\n    Type: AWS::EC2::Instance\n";
   // Instances install packages at boot: their route to the internet must exist first.
@@ -173,7 +172,7 @@ std::string InstanceResource(const FleetPlan& plan, const std::string& base,
   y += "      BlockDeviceMappings:\n        - DeviceName: /dev/sda1\n          Ebs:\n";
   y += "            VolumeSize: 40\n            VolumeType: gp3\n";
   y += "            DeleteOnTermination: true\n            Encrypted: true\n";
-  y += Tags(plan, base + "-" + role, role);
+  y += Tags(plan, base + "-" + role.Name(), role.Name());
   return y;
 }
 
@@ -182,11 +181,12 @@ std::string Outputs(const FleetPlan& plan) {
   for (const auto& role : FleetRoles(plan)) {
     const RoleOutputs keys = OutputKeys(role);
     const std::string resource = RolePrefix(role) + "Instance";
-    y += "  " + keys.instance_id + ":\n    Description: " + Quote("Instance id of the " + role) +
+    const std::string name = role.Name();
+    y += "  " + keys.instance_id + ":\n    Description: " + Quote("Instance id of the " + name) +
          "\n    Value: !Ref " + resource + "\n";
-    y += "  " + keys.public_ip + ":\n    Description: " + Quote("Public IP of the " + role) +
+    y += "  " + keys.public_ip + ":\n    Description: " + Quote("Public IP of the " + name) +
          "\n    Value: !GetAtt " + resource + ".PublicIp\n";
-    y += "  " + keys.private_ip + ":\n    Description: " + Quote("Private IP of the " + role) +
+    y += "  " + keys.private_ip + ":\n    Description: " + Quote("Private IP of the " + name) +
          "\n    Value: !GetAtt " + resource + ".PrivateIp\n";
   }
   return y;
@@ -213,20 +213,20 @@ std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch) {
                       ubuntu_version, UbuntuArchName(arch), volume);
 }
 
-std::vector<std::string> FleetRoles(const FleetPlan& plan) {
-  std::vector<std::string> roles = {"server", "client"};
-  for (int i = 2; i <= plan.clients; ++i) roles.push_back("client-" + std::to_string(i));
-  for (int i = 0; i < plan.replicas; ++i) roles.push_back("replica-" + std::to_string(i));
+std::vector<core::Role> FleetRoles(const FleetPlan& plan) {
+  std::vector<core::Role> roles = {core::Role::Server(), core::Role::Client()};
+  for (int i = 1; i < plan.clients; ++i) roles.push_back(core::Role::Client(i));
+  for (int i = 0; i < plan.replicas; ++i) roles.push_back(core::Role::Replica(i));
   return roles;
 }
 
-const InstanceSpec& InstanceOf(const FleetPlan& plan, const std::string& role) {
-  if (role == "server") return plan.server;
-  if (role.rfind("client", 0) == 0) return plan.client;
+const InstanceSpec& InstanceOf(const FleetPlan& plan, core::Role role) {
+  if (role == core::Role::Server()) return plan.server;
+  if (role.IsClient()) return plan.client;
   return plan.replica;
 }
 
-RoleOutputs OutputKeys(const std::string& role) {
+RoleOutputs OutputKeys(core::Role role) {
   const std::string p = RolePrefix(role);
   return {p + "InstanceId", p + "PublicIp", p + "PrivateIp"};
 }
@@ -265,7 +265,7 @@ core::Status ValidatePlan(const FleetPlan& plan, std::vector<std::string>* warni
 
 std::string RenderTemplate(const FleetPlan& plan) {
   const std::string base = "dfbench-" + plan.setup_id;
-  const std::vector<std::string> roles = FleetRoles(plan);
+  const std::vector<core::Role> roles = FleetRoles(plan);
   std::string y = "AWSTemplateFormatVersion: \"2010-09-09\"\n";
   y += "Description: " +
        Quote(core::Format("dfbench fleet {} ({}): server {} {}, {} client {} {}, {} replica(s), "

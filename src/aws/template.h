@@ -19,6 +19,7 @@
 
 #include "aws/instance_types.h"
 #include "core/error.h"
+#include "core/role.h"
 
 namespace dfbench::aws {
 
@@ -36,7 +37,7 @@ struct FleetPlan {
   int replicas = 0;
   std::string ubuntu_version = "22.04";
   std::string public_key;  // one OpenSSH public key line ("ssh-rsa AAAA... comment")
-  int clients = 1;         // client instances: "client", "client-2", ... all of `client`'s type
+  int clients = 1;         // client instances (core::Role::Client(0), ...), all of `client`'s type
 };
 
 // kUsage, one line, for what AWS would refuse later (instance families outside cluster
@@ -53,20 +54,20 @@ core::Result<std::string> StackName(const std::string& setup_id);
 //   /aws/service/canonical/ubuntu/server/22.04/stable/current/arm64/hvm/ebs-gp2/ami-id
 std::string UbuntuAmiParameter(const std::string& ubuntu_version, Arch arch);
 
-// The roles of the plan's instances, as the ssh provider names hosts:
-// "server", "client", "client-2", ..., "replica-0", ...
-std::vector<std::string> FleetRoles(const FleetPlan& plan);
+// The roles of the plan's instances, in the order the ssh provider logs in to hosts: the server,
+// the clients, then the replicas.
+std::vector<core::Role> FleetRoles(const FleetPlan& plan);
 
 // The instance type and architecture of one of the plan's roles.
-const InstanceSpec& InstanceOf(const FleetPlan& plan, const std::string& role);
+const InstanceSpec& InstanceOf(const FleetPlan& plan, core::Role role);
 
-// The Outputs keys of one role ("replica-1" → "Replica1InstanceId", ...).
+// The Outputs keys of one role (replica 1 → "Replica1InstanceId", ...).
 struct RoleOutputs {
   std::string instance_id;
   std::string public_ip;
   std::string private_ip;
 };
-RoleOutputs OutputKeys(const std::string& role);
+RoleOutputs OutputKeys(core::Role role);
 
 // The template. Expects a plan ValidatePlan accepted.
 std::string RenderTemplate(const FleetPlan& plan);

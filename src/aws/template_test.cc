@@ -8,6 +8,14 @@
 namespace dfbench::aws {
 namespace {
 
+// The roles as the template and the stack's tags spell them.
+std::vector<std::string> RoleNames(const std::vector<core::Role>& roles) {
+  std::vector<std::string> names;
+  names.reserve(roles.size());
+  for (const auto& role : roles) names.push_back(role.Name());
+  return names;
+}
+
 FleetPlan Plan(int replicas = 0) {
   return {.setup_id = "perf-may",
           .region = "us-east-1",
@@ -73,15 +81,16 @@ TEST(TemplateTest, InstancesRequireImdsV2AndEncryptTheirVolumes) {
 
 TEST(TemplateTest, OutputsEveryInstance) {
   const FleetPlan plan = Plan(1);
-  EXPECT_EQ(FleetRoles(plan), (std::vector<std::string>{"server", "client", "replica-0"}));
+  EXPECT_EQ(RoleNames(FleetRoles(plan)),
+            (std::vector<std::string>{"server", "client", "replica-0"}));
   const std::string y = RenderTemplate(plan);
   for (const auto& role : FleetRoles(plan)) {
     RoleOutputs keys = OutputKeys(role);
-    EXPECT_NE(y.find("  " + keys.instance_id + ":\n"), std::string::npos) << role;
-    EXPECT_NE(y.find("  " + keys.public_ip + ":\n"), std::string::npos) << role;
-    EXPECT_NE(y.find("  " + keys.private_ip + ":\n"), std::string::npos) << role;
+    EXPECT_NE(y.find("  " + keys.instance_id + ":\n"), std::string::npos) << role.Name();
+    EXPECT_NE(y.find("  " + keys.public_ip + ":\n"), std::string::npos) << role.Name();
+    EXPECT_NE(y.find("  " + keys.private_ip + ":\n"), std::string::npos) << role.Name();
   }
-  EXPECT_EQ(OutputKeys("replica-0").public_ip, "Replica0PublicIp");
+  EXPECT_EQ(OutputKeys(core::Role::Replica(0)).public_ip, "Replica0PublicIp");
   EXPECT_NE(y.find("Value: !GetAtt Replica0Instance.PrivateIp"), std::string::npos);
 }
 
@@ -89,10 +98,10 @@ TEST(TemplateTest, OutputsEveryInstance) {
 TEST(TemplateTest, SeveralClientsAreNumberedInstancesOfTheClientType) {
   FleetPlan plan = Plan(1);
   plan.clients = 3;
-  EXPECT_EQ(FleetRoles(plan),
+  EXPECT_EQ(RoleNames(FleetRoles(plan)),
             (std::vector<std::string>{"server", "client", "client-2", "client-3", "replica-0"}));
-  EXPECT_EQ(&InstanceOf(plan, "client-3"), &plan.client);
-  EXPECT_EQ(&InstanceOf(plan, "replica-0"), &plan.replica);
+  EXPECT_EQ(&InstanceOf(plan, core::Role::Client(2)), &plan.client);
+  EXPECT_EQ(&InstanceOf(plan, core::Role::Replica(0)), &plan.replica);
   const std::string y = RenderTemplate(plan);
   EXPECT_NE(y.find("  Client3Instance:\n"), std::string::npos);
   EXPECT_NE(y.find("Value: !GetAtt Client2Instance.PublicIp"), std::string::npos);

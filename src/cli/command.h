@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "cli/bool_flag.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 
 namespace dfbench::cli {
@@ -109,6 +111,17 @@ inline CLI::Option* AddChoiceFlag(CLI::App* sub, const std::string& names, std::
                                   const std::vector<std::string>& choices,
                                   const std::string& help) {
   return sub->add_option(names, *value, help)->capture_default_str()->check(CLI::IsMember(choices));
+}
+
+// The words of `values` in `names`, in the order given: the choices of a flag that takes some of
+// an enum's values.
+template <class E, size_t N>
+std::vector<std::string> ChoicesOf(const core::EnumNames<E, N>& names,
+                                   std::initializer_list<E> values) {
+  std::vector<std::string> choices;
+  choices.reserve(values.size());
+  for (E value : values) choices.emplace_back(names.Name(value));
+  return choices;
 }
 
 // The subcommand closest to `word` (a typo), or "" when none is close.

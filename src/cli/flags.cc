@@ -151,14 +151,25 @@ engines::Tuning ToTuning(const TuningFlags& flags) {
 }
 
 void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags) {
-  AddChoiceFlag(sub, "--load-generator", &flags->name, {"builtin", "memtier"},
+  AddChoiceFlag(sub, "--load-generator", &flags->name,
+                ChoicesOf(core::kLoadGeneratorNames,
+                          {core::LoadGenerator::kBuiltin, core::LoadGenerator::kMemtier}),
                 "builtin (dfbench loadgen) or memtier (memtier_benchmark on the client host)");
   sub->add_option("--memtier-binary", flags->memtier_binary,
                   "memtier_benchmark on the client host (default: found on its PATH)");
 }
 
+core::LoadGenerator ToLoadGenerator(const std::string& name) {
+  const auto generator = core::kLoadGeneratorNames.Parse(name);
+  if (!generator) {
+    ExitWith(core::ErrorKind::kUsage,
+             "--load-generator \"" + name + "\": use " + core::kLoadGeneratorNames.List());
+  }
+  return *generator;
+}
+
 std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
-  if (flags.name == "memtier") {
+  if (ToLoadGenerator(flags.name) == core::LoadGenerator::kMemtier) {
     return std::make_unique<drivers::MemtierDriver>(flags.memtier_binary);
   }
   if (!flags.memtier_binary.empty()) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "core/load_generator.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
@@ -64,10 +65,12 @@ engines::Tuning ToTuning(const TuningFlags& flags);
 
 // Which load generator drives the load (run, quickstart, run-commands).
 struct LoadGeneratorFlags {
-  std::string name = "builtin";  // builtin | memtier
-  std::string memtier_binary;    // memtier_benchmark on the client host; "" = its PATH
+  std::string name{core::kLoadGeneratorNames.Name(core::LoadGenerator::kBuiltin)};
+  std::string memtier_binary;  // memtier_benchmark on the client host; "" = its PATH
 };
 void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags);
+// The generator --load-generator names (kUsage for another word).
+core::LoadGenerator ToLoadGenerator(const std::string& name);
 std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags);
 
 // The setup a benchmark runs on and which of its engines: --id (required) and --engines.

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/files.h"
 #include "core/format.h"
+#include "core/load_generator.h"
 #include "core/standard_output.h"
 #include "core/table.h"
 #include "core/text.h"
@@ -59,7 +60,7 @@ std::string AwsSection(const state::SetupState& s) {
   const std::vector<state::AwsInstanceRecord>& instances = aws.instances;
   core::Table table({"ROLE", "INSTANCE", "TYPE", "ARCH", "PUBLIC IP", "PRIVATE IP"});
   for (const auto& i : instances) {
-    table.AddRow({i.role, i.id, i.type, i.arch, i.public_ip, i.private_ip});
+    table.AddRow({i.role.Name(), i.id, i.type, i.arch, i.public_ip, i.private_ip});
   }
   // Whatever the status: a failed setup may hold its stack too, and it bills the same.
   if (const auto stack = providers::BilledStackOf(s)) {
@@ -138,9 +139,10 @@ std::string ProvisionedLines(const state::SetupState& s) {
   }
   if (const auto& tools = s.provider_data.load_generators) {
     // In the order of their names, as the record's object lists them.
-    for (const auto& [name, t] :
-         {std::pair{"dfly_bench", tools->dfly_bench}, std::pair{"memtier", tools->memtier}}) {
-      if (t) out += LoadGeneratorLine(name, *t);
+    for (const auto& [generator, t] :
+         {std::pair{core::LoadGenerator::kDflyBench, tools->dfly_bench},
+          std::pair{core::LoadGenerator::kMemtier, tools->memtier}}) {
+      if (t) out += LoadGeneratorLine(std::string(core::kLoadGeneratorNames.Name(generator)), *t);
     }
   }
   return out;
@@ -149,7 +151,7 @@ std::string ProvisionedLines(const state::SetupState& s) {
 std::string HostsSection(const state::SetupState& s) {
   std::string out = "\nHosts:\n";
   for (const auto& h : s.hosts) {
-    out += core::Format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role,
+    out += core::Format("  {}: {} ({} vCPUs, {:.1f} GiB, {}, kernel {}, {})\n", h.role.Name(),
                         h.name.empty() ? h.address : h.name, h.vcpus,
                         static_cast<double>(h.memory_bytes) / (1 << 30), h.arch, h.kernel, h.os);
     out += core::Format("      CPU: {}; pinned to CPUs: {}\n", h.cpu_model, CpuList(h.cpus));
@@ -166,17 +168,17 @@ std::string HostsSection(const state::SetupState& s) {
 
 // The ssh line of each role and an scp line for the server ("" without SSH hosts).
 std::string SshSection(const state::SetupState& s, const providers::Provider& provider,
-                       const std::vector<std::string>& roles) {
+                       const std::vector<core::Role>& roles) {
   if (roles.empty() || s.status == state::SetupStatus::kDestroyed) return "";
   std::string out = "\nSSH:\n";
   for (const auto& role : roles) {
-    auto endpoint = provider.LoginEndpoint(s, role);
+    auto endpoint = provider.LoginEndpoint(s, role.Name());
     if (!endpoint) continue;
     if (role == roles.front()) out += core::Format("  Key:    {}\n", endpoint->key_path);
-    out += core::Format("  {:<7} {}\n", role + ":",
+    out += core::Format("  {:<7} {}\n", role.Name() + ":",
                         hosts::ShellJoinForDisplay(hosts::SshLoginArgv(*endpoint)));
   }
-  if (auto server = provider.LoginEndpoint(s, "server"); server) {
+  if (auto server = provider.LoginEndpoint(s, core::Role::Server().Name()); server) {
     // Quoted like the ssh lines: a key path may hold spaces or shell characters.
     std::vector<std::string> scp = {"scp"};
     if (!server->key_path.empty()) scp.insert(scp.end(), {"-i", server->key_path});

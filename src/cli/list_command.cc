@@ -24,14 +24,14 @@ namespace {
 // A role's machine as the reference lists it: instance type and arch on aws (recorded among
 // the setup flags as <role>_instance / <role>_arch), else host name and vCPUs ("local" for
 // this machine).
-std::string MachineOf(const state::SetupState& s, const std::string& role) {
+std::string MachineOf(const state::SetupState& s, core::Role role) {
   if (state::LaunchesHosts(s.provider)) {
     const std::string type = state::InstanceType(s.settings, role);
     const std::string arch = state::InstanceArch(s.settings, role);
     if (!type.empty()) return arch.empty() ? type : type + " " + arch;
   }
   const results::HostFacts* h = s.FindHost(role);
-  if (!h) h = s.FindHost("local");
+  if (!h) h = s.FindHost(core::Role::Local());
   if (!h) return "-";
   const std::string name = state::IsRemote(s.provider) ? h->name : "local";
   return h->vcpus > 0 ? name + " " + std::to_string(h->vcpus) + " vCPU" : name;
@@ -69,8 +69,8 @@ int RunList(bool all) {
     abandoned += died;
     rows.push_back({s.id, state::ToString(s.status) + (died ? " (died)" : ""),
                     s.region.empty() ? state::ToString(s.provider) : s.region,
-                    MachineOf(s, "server"), MachineOf(s, "client"), AgeOf(s, now),
-                    CostSoFarOf(s, now)});
+                    MachineOf(s, core::Role::Server()), MachineOf(s, core::Role::Client()),
+                    AgeOf(s, now), CostSoFarOf(s, now)});
     any_stack = any_stack || rows.back().back() != "-";
   }
   // Shown whatever --all says: nothing is known of them but that they need a look.

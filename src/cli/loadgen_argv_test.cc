@@ -38,8 +38,9 @@ Case Generate(std::mt19937_64& rng) {
   Case c;
   c.target.address = Pick<std::string>(rng, {"127.0.0.1", "10.0.0.7", "cache.invalid", "::1"});
   c.target.port = number(1, 65535);
-  c.target.protocol = Pick<std::string>(rng, {"redis", "memcache_text"});
-  const bool redis = c.target.protocol == "redis";
+  c.target.protocol =
+      Pick<core::Protocol>(rng, {core::Protocol::kRedis, core::Protocol::kMemcacheText});
+  const bool redis = c.target.protocol == core::Protocol::kRedis;
   c.target.cluster = redis && number(0, 3) == 0;
   c.target.db = redis && !c.target.cluster && number(0, 2) == 0 ? number(1, 15) : 0;
   c.target.key_namespace = number(0, 2) == 0 ? "dfbench:s:20261207-1:" : "";
@@ -98,9 +99,7 @@ void ExpectSameLoad(const Case& c, const loadgen::Config& got, const std::string
   const core::Load load = drivers::InNamespace(c.target, c.load, "memtier-");
   EXPECT_EQ(got.server, c.target.address) << shown;
   EXPECT_EQ(got.port, c.target.port) << shown;
-  EXPECT_EQ(got.protocol, c.target.protocol == "redis" ? loadgen::Protocol::kRedis
-                                                       : loadgen::Protocol::kMemcacheText)
-      << shown;
+  EXPECT_EQ(got.protocol, c.target.protocol) << shown;
   EXPECT_EQ(got.cluster_mode, c.target.cluster) << shown;
   EXPECT_EQ(got.select_db, c.target.db) << shown;
   const core::Pass& pass = c.pass;

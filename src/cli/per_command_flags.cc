@@ -203,7 +203,7 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
   }
   o.engines = ParseEngines(engines);
   for (const auto* e : o.engines) {
-    if (e->protocol != engines::Protocol::kRedis) {
+    if (e->protocol != core::Protocol::kRedis) {
       Usage(e->name +
             " does not speak the Redis protocol; per-command runs need dragonfly, "
             "redis or valkey");

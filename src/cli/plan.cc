@@ -58,7 +58,7 @@ std::string SshSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
                                quickstart ? "quickstart" : "setup", o.id);
   for (const auto& h : o.ssh.hosts) {
     p += core::Format(
-        "  {:<10} {}{}\n", h.role, h.address,
+        "  {:<10} {}{}\n", h.role.Name(), h.address,
         h.private_address.empty() ? "" : " (engine traffic on " + h.private_address + ")");
   }
   p += core::Format("  log in as {} on port {} with {}\n", o.ssh.user, o.ssh.port,
@@ -106,8 +106,8 @@ std::string AwsSetupPlan(const scenarios::SetupOptions& o, bool quickstart, bool
       RegionSourceNote(o.aws.region_source));
   for (const auto& role : aws::FleetRoles(fleet)) {
     const aws::InstanceSpec& spec = aws::InstanceOf(fleet, role);
-    p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role, spec.type, aws::ArchName(spec.arch),
-                      o.aws.ubuntu_version);
+    p += core::Format("  {:<10} {} {}, Ubuntu {}\n", role.Name(), spec.type,
+                      aws::ArchName(spec.arch), o.aws.ubuntu_version);
   }
   p += "  cost: " + CostLine(fleet) + ", billed until '" + state::DestroyCommand(o.id) + "'\n";
   p += "  network: a VPC with one public subnet, SSH (22) open only to " +
@@ -209,7 +209,7 @@ std::string DestroyPlan(const state::SetupState& s) {
       p = core::Format("dfbench: destroy {}: no stack was created in AWS\n", s.id);
     }
     for (const auto& i : aws.instances) {
-      p += core::Format("  {:<10} {} {} at {}\n", i.role, i.id, i.type, i.public_ip);
+      p += core::Format("  {:<10} {} {} at {}\n", i.role.Name(), i.id, i.type, i.public_ip);
     }
     p += "  then delete the SSH key pair under " + (state::SetupDir(s.id) / "ssh").string() +
          " (kept if the stack does not delete)\n";
@@ -222,10 +222,10 @@ std::string DestroyPlan(const state::SetupState& s) {
   std::string user;
   const auto provider = providers::MakeProvider(s.provider);
   for (const auto& role : provider->LoginRoles(s)) {
-    auto e = provider->LoginEndpoint(s, role);
+    auto e = provider->LoginEndpoint(s, role.Name());
     if (!e) continue;
     user = e->user;
-    p += core::Format("  {:<10} {}\n", role, e->host);
+    p += core::Format("  {:<10} {}\n", role.Name(), e->host);
   }
   p += "  as " + (user.empty() ? std::string("the recorded user") : user) +
        ": stop what dfbench started there and remove " + work +

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/load_generator.h"
+
 namespace dfbench::cli {
 namespace {
 
@@ -56,7 +58,11 @@ constexpr FlagRule kFlagRules[] = {
     {{"--ssh-key", "--ssh-port"}, kSsh, Advice::kSshHosts},
     {{"--tune-network"}, kSsh | kAws, Advice::kSshHosts},
     // quickstart's --load-generator memtier runs a binary given there or built by setup.
-    {{"--load-generator"}, kSsh | kAws, Advice::kRemoteClient, "memtier", "setup"},
+    {{"--load-generator"},
+     kSsh | kAws,
+     Advice::kRemoteClient,
+     core::kLoadGeneratorNames.Name(core::LoadGenerator::kMemtier),
+     "setup"},
     {{"--dfly-bench-ref"}, kSsh | kAws, Advice::kRemoteClient, "", "setup"},
     {{"--endpoint", "--password-env", "--password-file", "--allow-flush", "--cacert", "--cert"},
      kEndpoint,

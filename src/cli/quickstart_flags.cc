@@ -26,7 +26,8 @@ QuickstartOptions ToQuickstartOptions(const QuickstartFlags& f, const CLI::App* 
   o.setup.skip_missing_engines = true;
   // A remote client without memtier_benchmark gets it built there by setup.
   // (quickstart's run needs no other tool, so it builds no other).
-  if (state::IsRemote(provider) && load_generator.name == "memtier" &&
+  if (state::IsRemote(provider) &&
+      ToLoadGenerator(load_generator.name) == core::LoadGenerator::kMemtier &&
       load_generator.memtier_binary.empty()) {
     o.setup.client_tools.memtier = providers::ToolNeed::kRequired;
   }

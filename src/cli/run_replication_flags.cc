@@ -54,7 +54,7 @@ scenarios::ReplicationOptions ToRunReplicationOptions(const RunReplicationFlags&
       .replica_flags = core::SplitWords(f.replica_flags),
       .dfly_ref = f.dfly_ref,
       .output_dir = f.output_dir,
-      .load_generator = f.load_generator,
+      .load_generator = ToLoadGenerator(f.load_generator),
       .dfly_bench_binary = f.dfly_bench_binary,
       .max_error_pct = f.max_error_pct};
   // Refused before anything starts, as -o is: the results go only into regular files.
@@ -93,7 +93,9 @@ void AddRunReplicationFlags(CLI::App* sub, RunReplicationFlags* f) {
   sub->add_option("--output-dir", f->output_dir,
                   "Where results.json and benchmark_results.csv go (default: "
                   "<setup>/replications/<timestamp>/)");
-  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "dfly_bench"},
+  AddChoiceFlag(sub, "--load-generator", &f->load_generator,
+                ChoicesOf(core::kLoadGeneratorNames,
+                          {core::LoadGenerator::kBuiltin, core::LoadGenerator::kDflyBench}),
                 "builtin, or dfly_bench with the reference's command lines (its load starts "
                 "after the sync)");
   sub->add_option("--dfly-bench-binary", f->dfly_bench_binary,

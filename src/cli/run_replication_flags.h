@@ -26,7 +26,7 @@ struct RunReplicationFlags {
   std::string replica_flags;
   std::string dfly_ref = "main";
   std::string output_dir;
-  std::string load_generator = "builtin";
+  std::string load_generator{core::kLoadGeneratorNames.Name(core::LoadGenerator::kBuiltin)};
   std::string dfly_bench_binary;
   double max_error_pct = results::kDefaultMaxErrorPct;
   std::string output = "table";

@@ -28,7 +28,7 @@ TEST(RunReplicationFlags, DefaultsAreTheReferences) {
   using R = scenarios::ReplicationOptions;
   ExpectSameFields(o, R{}, &R::test_time, &R::preload_keys, &R::preload_time, &R::value_size,
                    &R::ratio, &R::dfly_ref, &R::max_error_pct);
-  EXPECT_EQ(o.load_generator, "builtin");
+  EXPECT_EQ(o.load_generator, core::LoadGenerator::kBuiltin);
   EXPECT_TRUE(o.master_flags.empty());
   EXPECT_TRUE(o.output_dir.empty());
 }
@@ -96,7 +96,7 @@ TEST(RunReplicationFlags, EachFlagLandsInItsOption) {
             (std::vector<std::string>{"--proactor_threads", "2", "--maxmemory", "1G"}));
   EXPECT_EQ(o.replica_flags, (std::vector<std::string>{"--x", "1"}));
   EXPECT_EQ(o.dfly_ref, "v1.30.0");
-  EXPECT_EQ(o.load_generator, "dfly_bench");
+  EXPECT_EQ(o.load_generator, core::LoadGenerator::kDflyBench);
   EXPECT_EQ(o.dfly_bench_binary, "/opt/dfly_bench");
   EXPECT_EQ(o.max_error_pct, 3);
 }

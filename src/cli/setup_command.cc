@@ -33,7 +33,8 @@ int RunSetup(const SetupFlags& f, const CLI::App* sub) {
       "\nNext steps:\n  dfbench run     --id %s\n  dfbench info    --id %s\n"
       "  dfbench destroy --id %s\n",
       s.id.c_str(), s.id.c_str(), s.id.c_str());
-  if (s.FindHost("replica-0")) std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
+  if (s.FindHost(core::Role::Replica(0)))
+    std::printf("  dfbench run-replication --id %s\n", s.id.c_str());
   if (state::IsRemote(s.provider))
     std::printf("  dfbench ssh     --id %s --target server\n", s.id.c_str());
   return 0;

@@ -26,9 +26,10 @@ providers::ClientTools ToClientTools(const SetupFlags& f, state::ProviderKind pr
   if (!state::IsRemote(provider)) return {};
   const bool ref_given = sub->get_option("--dfly-bench-ref")->count() > 0;
   const bool plain = f.load_generator.empty();
-  providers::ClientTools tools{.memtier = f.load_generator == "memtier" ? ToolNeed::kRequired
-                                          : plain                       ? ToolNeed::kIfBuildable
-                                                                        : ToolNeed::kNone,
+  const bool memtier = !plain && ToLoadGenerator(f.load_generator) == core::LoadGenerator::kMemtier;
+  providers::ClientTools tools{.memtier = memtier ? ToolNeed::kRequired
+                                          : plain ? ToolNeed::kIfBuildable
+                                                  : ToolNeed::kNone,
                                .dfly_bench = ref_given ? ToolNeed::kRequired
                                              : plain   ? ToolNeed::kIfBuildable
                                                        : ToolNeed::kNone,
@@ -117,7 +118,9 @@ bool PlanAndConfirm(const SetupTargetFlags& f, scenarios::SetupOptions* o, bool 
 
 void AddSetupFlags(CLI::App* sub, SetupFlags* f) {
   AddSetupTargetFlags(sub, &f->target);
-  AddChoiceFlag(sub, "--load-generator", &f->load_generator, {"builtin", "memtier"},
+  AddChoiceFlag(sub, "--load-generator", &f->load_generator,
+                ChoicesOf(core::kLoadGeneratorNames,
+                          {core::LoadGenerator::kBuiltin, core::LoadGenerator::kMemtier}),
                 "ssh, aws: by default memtier_benchmark (release " +
                     std::string(providers::kMemtierRelease) +
                     ") and dfly_bench are found on the client or built there from source when "

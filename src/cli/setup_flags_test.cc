@@ -50,11 +50,11 @@ TEST_F(SetupFlagsTest, SshHostsLandAsTheSetupsHosts) {
                   "/k/id_rsa", "--ssh-port", "2222", "--tune-network"}));
   EXPECT_EQ(o.provider, state::ProviderKind::kSsh);
   ASSERT_EQ(o.ssh.hosts.size(), 3U);
-  EXPECT_EQ(o.ssh.hosts[0].role, "server");
+  EXPECT_EQ(o.ssh.hosts[0].role.Name(), "server");
   EXPECT_EQ(o.ssh.hosts[0].address, "10.0.0.1");
   EXPECT_EQ(o.ssh.hosts[0].private_address, "192.168.0.1");
   EXPECT_EQ(o.ssh.hosts[1].address, "10.0.0.2");
-  EXPECT_EQ(o.ssh.hosts[2].role, "replica-0");
+  EXPECT_EQ(o.ssh.hosts[2].role.Name(), "replica-0");
   EXPECT_EQ(o.ssh.user, "ubuntu");
   EXPECT_EQ(o.ssh.key_path, "/k/id_rsa");
   EXPECT_EQ(o.ssh.port, 2222);
@@ -66,9 +66,9 @@ TEST_F(SetupFlagsTest, SeveralClientHostsTakeNumberedRoles) {
   const auto o =
       kSetup.OptionsOf(OnSshHosts({"--client", "10.0.0.5", "--client-private-ip", "192.168.0.2"}));
   ASSERT_EQ(o.ssh.hosts.size(), 3U);
-  EXPECT_EQ(o.ssh.hosts[1].role, "client");
+  EXPECT_EQ(o.ssh.hosts[1].role.Name(), "client");
   EXPECT_EQ(o.ssh.hosts[1].private_address, "192.168.0.2");
-  EXPECT_EQ(o.ssh.hosts[2].role, "client-2");
+  EXPECT_EQ(o.ssh.hosts[2].role.Name(), "client-2");
   EXPECT_EQ(o.ssh.hosts[2].address, "10.0.0.5");
   EXPECT_EQ(o.ssh.hosts[2].private_address, "");
   ExpectUsageError("more --client-private-ip than --client", [] {

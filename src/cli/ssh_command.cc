@@ -16,7 +16,7 @@ namespace {
 
 struct SshCommandFlags {
   std::string id;
-  std::string target = "server";
+  std::string target = core::Role::Server().Name();  // as typed: LoginEndpoint reads it
   bool print = false;
 };
 

@@ -51,13 +51,13 @@ void ApplySshFlags(const SshFlags& f, scenarios::SetupOptions* o) {
   o->ssh.user = f.user;
   o->ssh.key_path = f.key;
   o->ssh.port = f.port;
-  o->ssh.hosts = {{"server", f.server, f.server_private_ip}};
+  o->ssh.hosts = {{core::Role::Server(), f.server, f.server_private_ip}};
   for (size_t i = 0; i < f.clients.size(); ++i) {
-    o->ssh.hosts.push_back({providers::ClientRole(i), f.clients[i],
+    o->ssh.hosts.push_back({core::Role::Client(static_cast<int>(i)), f.clients[i],
                             i < f.client_private_ips.size() ? f.client_private_ips[i] : ""});
   }
   for (size_t i = 0; i < f.replicas.size(); ++i) {
-    o->ssh.hosts.push_back({"replica-" + std::to_string(i), f.replicas[i],
+    o->ssh.hosts.push_back({core::Role::Replica(static_cast<int>(i)), f.replicas[i],
                             i < f.replica_private_ips.size() ? f.replica_private_ips[i] : ""});
   }
   for (const auto& h : o->ssh.hosts) {

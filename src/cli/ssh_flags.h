@@ -12,7 +12,7 @@ namespace dfbench::cli {
 
 struct SshFlags {
   std::string server;
-  std::vector<std::string> clients;  // "client", then "client-2", ...
+  std::vector<std::string> clients;  // the hosts of core::Role::Client(0), (1), ...
   std::vector<std::string> replicas;
   std::string server_private_ip;
   std::vector<std::string> client_private_ips;

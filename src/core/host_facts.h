@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "core/role.h"
+
 namespace dfbench::core {
 
 struct HostFacts {
-  std::string role;             // "server", "client", "replica-0", or "local" for both
+  Role role;
   std::string name;             // host name
   std::string address;          // how dfbench reaches it (public)
   std::string private_address;  // how engines and load generators reach each other

@@ -7,7 +7,7 @@ namespace dfbench::drivers {
 
 class BuiltinDriver : public Driver {
  public:
-  std::string Name() const override { return "builtin"; }
+  core::LoadGenerator Kind() const override { return core::LoadGenerator::kBuiltin; }
   bool KeepsPasswordsPrivate() const override { return true; }
   core::Result<results::TrialResult> Run(hosts::Host& client, const Target& target,
                                          const core::Load& load, const core::Pass& pass,

@@ -25,8 +25,8 @@ TEST(BuiltinDriver, CommandLineCarriesTheLoad) {
                         .data_size = 128,
                         .distinct_client_seed = true,
                         .ratio = {.set = 1, .get = 4}};
-  auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, "redis"}, load,
-                                       core::Pass::Requests(100), "/tmp/r");
+  auto args = BuiltinDriver::BuildArgs("/bin/dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis},
+                                       load, core::Pass::Requests(100), "/tmp/r");
   EXPECT_EQ(JoinArgs(args),
             "/bin/dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 2 "
             "--clients 10 --pipeline 16 --requests 100 --ratio 1:4 --data-size 128 "
@@ -64,8 +64,8 @@ TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
   core::Pass pass = core::Pass::Time(std::chrono::seconds(2));
   pass.rate_per_sec = 12500;
   pass.warmup_time = std::chrono::milliseconds(400);
-  auto args =
-      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, load, pass, "r.json");
+  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis}, load,
+                                       pass, "r.json");
   EXPECT_EQ(JoinArgs(args),
             "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 1 "
             "--clients 2 --pipeline 8 --test-time 2s --ratio 1:10 --data-size 32 --rate 12500 "
@@ -77,8 +77,8 @@ TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
 
 TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
   const LoadedPass w = TimedCommand("HGET __key__ field:1", core::KeyPattern::kSequential, 300);
-  auto args =
-      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r.json");
+  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis},
+                                       w.load, w.pass, "r.json");
   const auto want = testing::SplitArgs(
       "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 32 --clients 5 "
       "--pipeline 20 --test-time 300s --command 'HGET __key__ field:1' --command-key-pattern S "
@@ -89,8 +89,8 @@ TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
 
 TEST(BuiltinDriver, FillUsesParallelSlicesOverTheWholeRange) {
   const LoadedPass w = Fill("RPUSH __key__ __data__", 30, 4, 50);
-  auto args =
-      BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r.json");
+  auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis},
+                                       w.load, w.pass, "r.json");
   std::string joined = JoinArgs(args);
   // At most one connection per key: 4 threads x 7 clients for 30 keys.
   EXPECT_NE(joined.find("--threads 4 --clients 7 --pipeline 20 --requests allkeys --command "
@@ -98,15 +98,15 @@ TEST(BuiltinDriver, FillUsesParallelSlicesOverTheWholeRange) {
             std::string::npos)
       << joined;
   core::Load plain{.threads = 1, .clients = 2, .key_minimum = 1, .key_maximum = 10};
-  args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain,
+  args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis}, plain,
                                   core::Pass::Fill(), "r.json");
   joined = JoinArgs(args);
   EXPECT_NE(joined.find("--requests allkeys --ratio 1:0 --key-pattern P:P"), std::string::npos)
       << joined;
   EXPECT_EQ(joined.find("--key-prefix"), std::string::npos) << joined;
   plain.key_prefix = "key:";
-  joined = JoinArgs(BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, "redis"}, plain,
-                                             core::Pass::Fill(), "r.json"));
+  joined = JoinArgs(BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis},
+                                             plain, core::Pass::Fill(), "r.json"));
   EXPECT_NE(joined.find("--key-maximum 10 --key-prefix key:"), std::string::npos) << joined;
 }
 

@@ -50,7 +50,9 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
   flag("c", std::to_string(clients));
   flag("pipeline", std::to_string(load.pipeline));
   flag("d", std::to_string(load.data_size));
-  if (target.protocol == "memcache_text") flag("P", "memcache_text");
+  if (target.protocol == core::Protocol::kMemcacheText) {
+    flag("P", std::string(core::kProtocolNames.Name(target.protocol)));
+  }
   AppendKeyRangeFlags(args, FlagSpelling::kDflyBench, load);
   flag("key-dist", *dist);
   flag("qps", std::to_string(fill ? 0 : pass.rate_per_connection));
@@ -74,7 +76,7 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
 
 const ToolSpec& DflyBenchSpec() {
   static const ToolSpec spec{
-      .name = "dfly_bench",
+      .kind = core::LoadGenerator::kDflyBench,
       .program = "dfly_bench",
       .how_to_provide =
           "build it from the Dragonfly sources, or pass --dfly-bench-binary PATH; setup builds "

@@ -38,8 +38,9 @@ TEST(DflyBenchDriver, MeasuredPassCommandLine) {
   LoadedPass w = TimedCommand("GET __key__", core::KeyPattern::kZipf, 15);
   w.load.distinct_client_seed = false;
   w.pass.rate_per_connection = 1000;
-  auto args = DflyBenchDriver::BuildArgs("/usr/local/bin/dfly_bench", {"10.0.0.2", 6379, "redis"},
-                                         w.load, w.pass, "/work/d.json");
+  auto args = DflyBenchDriver::BuildArgs("/usr/local/bin/dfly_bench",
+                                         {"10.0.0.2", 6379, core::Protocol::kRedis}, w.load, w.pass,
+                                         "/work/d.json");
   ASSERT_TRUE(args);
   const auto want = testing::SplitArgs(
       "/usr/local/bin/dfly_bench --h=10.0.0.2 --p=6379 --proactor_threads=32 --c=5 --pipeline=20 "
@@ -72,7 +73,8 @@ TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
        {std::pair{kRandom, "--key_dist=U"}, std::pair{kSequential, "--key_dist=S"},
         std::pair{kGaussian, "--key_dist=N"}, std::pair{kZipf, "--key_dist=Z"}}) {
     load.key_pattern = pattern;
-    auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, load, kOneSecond, "r");
+    auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, core::Protocol::kRedis}, load,
+                                           kOneSecond, "r");
     ASSERT_TRUE(args);
     const std::string line = JoinArgs(*args);
     EXPECT_NE(line.find(dist), std::string::npos) << line;
@@ -80,7 +82,8 @@ TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
     EXPECT_NE(line.find("--qps=0"), std::string::npos) << line;
   }
   load.key_pattern = kParallel;
-  auto p = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, load, kOneSecond, "r");
+  auto p = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, core::Protocol::kRedis}, load,
+                                      kOneSecond, "r");
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error().kind, core::ErrorKind::kUsage);
 }
@@ -88,7 +91,8 @@ TEST(DflyBenchDriver, QpsIsAlwaysExplicitAndKeyPatternsMap) {
 TEST(DflyBenchDriver, FillUsesOneSequentialConnectionPerThread) {
   LoadedPass w = Fill("SET __key__ __data__", 1000, 32, 5);
   w.pass.rate_per_connection = 500;
-  auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, "redis"}, w.load, w.pass, "r");
+  auto args = DflyBenchDriver::BuildArgs("dfly_bench", {"h", 1, core::Protocol::kRedis}, w.load,
+                                         w.pass, "r");
   ASSERT_TRUE(args);
   const std::string line = JoinArgs(*args);
   // 25 threads (dividing 1000) x 1 connection x 40 requests, sequential, unthrottled.
@@ -265,7 +269,8 @@ core::Result<results::TrialResult> RunFakeDflyBench(const ScopedTempDir& dir,
   WriteFakeDflyBench(dir.path(), stem);
   hosts::LocalHost host(dir / "work");
   DflyBenchDriver driver((dir / "dfly_bench").string());
-  return driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, kOneSecond, {}, dir / "out" / report);
+  return driver.Run(host, {"127.0.0.1", 6379, core::Protocol::kRedis}, load, kOneSecond, {},
+                    dir / "out" / report);
 }
 
 TEST(DflyBenchDriver, RunKeepsTheReportAndStdout) {

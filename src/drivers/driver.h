@@ -11,6 +11,8 @@
 
 #include "core/error.h"
 #include "core/load.h"
+#include "core/load_generator.h"
+#include "core/wire_protocol.h"
 #include "hosts/host.h"
 #include "protocol/tls.h"
 #include "results/schema.h"
@@ -21,7 +23,7 @@ namespace dfbench::drivers {
 struct Target {
   std::string address;
   int port = 0;
-  std::string protocol = "redis";  // redis | memcache_text
+  core::Protocol protocol = core::Protocol::kRedis;
   bool cluster = false;  // a Redis Cluster (or an emulated one): the client follows its slot map
   // An endpoint that dfbench did not start: the run's keys all start with this ("": the server
   // is the run's), and what it asks of a client (TLS, an ACL user, a password).
@@ -52,8 +54,10 @@ core::Status RefuseOpenLoop(const core::Pass& pass, const std::string& tool);
 class Driver {
  public:
   virtual ~Driver() = default;
-  // "builtin", "memtier" or "dfly_bench": recorded as the results' load generator / tool.
-  virtual std::string Name() const = 0;
+  // Which generator this is: recorded as the results' load generator / tool.
+  virtual core::LoadGenerator Kind() const = 0;
+  // Its word (core::kLoadGeneratorNames), for files and messages.
+  std::string Name() const { return std::string(core::kLoadGeneratorNames.Name(Kind())); }
   // Whether a password reaches the generator without landing on its command line or in its
   // report (the built-in one reads it from its environment; the external tools would not).
   virtual bool KeepsPasswordsPrivate() const { return false; }

@@ -28,7 +28,7 @@ core::Result<results::TrialResult> ParseToolReport(const ToolOutput& output,
 
 // What one external load generator is.
 struct ToolSpec {
-  std::string name;     // Driver::Name(), recorded in the results: "memtier"
+  core::LoadGenerator kind;
   std::string program;  // on the client host's PATH unless given: "memtier_benchmark"
   // How to provide it, ending the one-line "not found" error: "install it or pass
   // --memtier-binary PATH".
@@ -44,7 +44,7 @@ class ExternalToolDriver : public Driver {
   explicit ExternalToolDriver(const ToolSpec& spec, std::string binary = "")
       : spec_(spec), binary_(std::move(binary)) {}
 
-  std::string Name() const override { return spec_.name; }
+  core::LoadGenerator Kind() const override { return spec_.kind; }
   // kEnvironment "<program> not found on the client host (<how_to_provide>)".
   core::Status Prepare(hosts::Host& client) override;
   // The tool's path on the client host as Prepare found it; empty before.

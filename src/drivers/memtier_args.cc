@@ -26,7 +26,8 @@ void AppendConnectionArgs(std::vector<std::string>& args, const Target& target,
                           const Layout& connections, int pipeline) {
   args.insert(args.end(),
               {"--server", target.address, "--port", std::to_string(target.port), "--protocol",
-               target.protocol, "--threads", std::to_string(connections.threads), "--clients",
+               std::string(core::kProtocolNames.Name(target.protocol)), "--threads",
+               std::to_string(connections.threads), "--clients",
                std::to_string(connections.clients), "--pipeline", std::to_string(pipeline)});
   // Each client then connects to every primary and routes by hash slot.
   if (target.cluster) args.emplace_back("--cluster-mode");

@@ -34,7 +34,7 @@ core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, co
 }  // namespace
 
 const ToolSpec& MemtierSpec() {
-  static const ToolSpec spec{.name = "memtier",
+  static const ToolSpec spec{.kind = core::LoadGenerator::kMemtier,
                              .program = "memtier_benchmark",
                              .how_to_provide =
                                  "install it, or pass --memtier-binary PATH; setup builds it on "

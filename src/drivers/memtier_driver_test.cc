@@ -49,15 +49,17 @@ TEST(MemtierDriver, SetGetRunCommandLine) {
   core::Load load = core::kRunLoad;
   load.distinct_client_seed = true;
   const core::Pass pass = core::Pass::Requests(5000);
-  auto args = MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, "redis"}, load,
-                                       pass, "/work/r.json");
+  auto args =
+      MemtierDriver::BuildArgs("/opt/memtier_benchmark", {"10.0.0.2", 6379, core::Protocol::kRedis},
+                               load, pass, "/work/r.json");
   ASSERT_TRUE(args);
   EXPECT_EQ(JoinArgs(*args),
             "/opt/memtier_benchmark --server 10.0.0.2 --port 6379 --protocol redis --threads 4 "
             "--clients 50 --pipeline 30 --requests 5000 --ratio 1:10 --data-size 256 "
             "--distinct-client-seed --print-percentiles 50,99,99.9 --json-out-file /work/r.json");
-  auto mc = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 11211, "memcache_text"},
-                                     load, pass, "r.json");
+  auto mc = MemtierDriver::BuildArgs("memtier_benchmark",
+                                     {"127.0.0.1", 11211, core::Protocol::kMemcacheText}, load,
+                                     pass, "r.json");
   ASSERT_TRUE(mc);
   EXPECT_NE(JoinArgs(*mc).find("--protocol memcache_text"), std::string::npos);
   // memtier's own flag for an endpoint's database.
@@ -70,8 +72,8 @@ TEST(MemtierDriver, SetGetRunCommandLine) {
 TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
   LoadedPass w = TimedCommand("LRANGE __key__ 0 9", core::KeyPattern::kGaussian, 300);
   w.load.data_size = 128;
-  auto args = MemtierDriver::BuildArgs("memtier_benchmark", {"127.0.0.1", 7000, "redis"}, w.load,
-                                       w.pass, "r");
+  auto args = MemtierDriver::BuildArgs(
+      "memtier_benchmark", {"127.0.0.1", 7000, core::Protocol::kRedis}, w.load, w.pass, "r");
   ASSERT_TRUE(args);
   // --command is one argument: no shell ever sees it.
   const auto want = testing::SplitArgs(
@@ -84,7 +86,8 @@ TEST(MemtierDriver, TimeBoxedCommandCommandLine) {
 
 TEST(MemtierDriver, FillWritesEachKeyExactlyOnce) {
   const LoadedPass w = Fill("RPUSH __key__ __data__", 1000, 32, 5);
-  auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, "redis"}, w.load, w.pass, "r");
+  auto args = MemtierDriver::BuildArgs("m", {"127.0.0.1", 7000, core::Protocol::kRedis}, w.load,
+                                       w.pass, "r");
   ASSERT_TRUE(args);
   // 125 connections x 8 requests, each connection its own P slice of 8 keys.
   const std::string line = JoinArgs(*args);
@@ -100,14 +103,14 @@ TEST(MemtierDriver, RefusesWhatMemtierCannotExpress) {
   get.command = "GET __key__";
   core::Pass rate = core::Pass::Requests(10);
   rate.rate_per_connection = 10;
-  auto a = MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, get, rate, "r");
+  auto a = MemtierDriver::BuildArgs("m", {"h", 1, core::Protocol::kRedis}, get, rate, "r");
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().kind, core::ErrorKind::kUsage);
   core::Load no_command = core::kRunLoad;
   no_command.key_minimum = 1;
   no_command.key_maximum = 10;
-  EXPECT_FALSE(
-      MemtierDriver::BuildArgs("m", {"h", 1, "redis"}, no_command, core::Pass::Fill(), "r"));
+  EXPECT_FALSE(MemtierDriver::BuildArgs("m", {"h", 1, core::Protocol::kRedis}, no_command,
+                                        core::Pass::Fill(), "r"));
 }
 
 // Every real memtier report in tests/fixtures/peers/, with the workload of its command line
@@ -204,8 +207,8 @@ TEST(MemtierDriver, RetriesOnceOnAnEmptyReportAndKeepsTheRawOutputs) {
   load.key_minimum = 1;
   load.key_maximum = 1000;
   const auto raw = dir / "results" / "memtier" / "redis-LPUSH-t1.json";
-  auto t =
-      driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, core::Pass::Requests(2000), {}, raw);
+  auto t = driver.Run(host, {"127.0.0.1", 6379, core::Protocol::kRedis}, load,
+                      core::Pass::Requests(2000), {}, raw);
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 10000u);
   EXPECT_EQ(*core::ReadFile(dir / "runs"), "2\n");  // the empty first report was retried
@@ -227,7 +230,7 @@ TEST(MemtierDriver, RetriesOnceOnZeroOperations) {
   core::Load load = core::kRunLoad;
   load.threads = 2;
   load.clients = 10;
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load,
+  auto t = driver.Run(host, {"127.0.0.1", 6379, core::Protocol::kRedis}, load,
                       core::Pass::Time(std::chrono::seconds(3)), {}, dir / "r.json");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->ops, 1088370u);
@@ -243,8 +246,8 @@ TEST(MemtierDriver, TwoEmptyReportsFail) {
   core::Load load = core::kRunLoad;
   load.threads = 1;
   load.clients = 1;
-  auto t = driver.Run(host, {"127.0.0.1", 6379, "redis"}, load, core::Pass::Requests(10), {},
-                      dir / "r.json");
+  auto t = driver.Run(host, {"127.0.0.1", 6379, core::Protocol::kRedis}, load,
+                      core::Pass::Requests(10), {}, dir / "r.json");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, core::ErrorKind::kFailure);
   EXPECT_NE(t.error().message.find("after one retry"), std::string::npos) << t.error().message;
@@ -259,7 +262,7 @@ TEST(MemtierDriver, LiveRunAgainstRedis) {
   hosts::LocalHost host(dir / "work");
   MemtierDriver driver(testing::MemtierBinary().string());
   ASSERT_TRUE(driver.Prepare(host));
-  const Target target{server->host(), server->port(), "redis"};
+  const Target target{server->host(), server->port(), core::Protocol::kRedis};
   LoadedPass fill = Fill("RPUSH __key__ __data__", 1000, 2, 5);
   fill.load.pipeline = 10;
   auto f = driver.Run(host, target, fill.load, fill.pass, {}, dir / "fill.json");

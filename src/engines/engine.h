@@ -11,12 +11,14 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/wire_protocol.h"
 #include "hosts/host.h"
 #include "protocol/server_endpoint.h"
 
 namespace dfbench::engines {
 
-enum class Protocol { kRedis, kMemcacheText };
+// What an engine speaks (core's: the load generators send the same).
+using core::Protocol;
 
 // The builds an engine's project publishes (engines/install.h turns them into URLs).
 enum class PublishedBuilds {

@@ -366,7 +366,7 @@ class FakeHost : public hosts::Host {
     return core::Ok();
   }
   core::Result<std::string> WorkDir() override { return std::string("/home/u/.dfbench-work/s"); }
-  core::Result<core::HostFacts> Facts(const std::string&) override { return core::HostFacts{}; }
+  core::Result<core::HostFacts> Facts(core::Role) override { return core::HostFacts{}; }
   core::Result<int> FreePort() override { return 20000; }
   std::optional<std::string> Which(const std::string& program) override {
     if (program.find('/') != std::string::npos) return program;

@@ -122,7 +122,7 @@ core::Result<Tuning> TuningOnHost(hosts::Host& host, const EngineSpec& spec, con
   const bool count_cpus =
       spec.tuning.worker_threads && tuning.*spec.tuning.worker_threads <= 0 && tuning.cpus.empty();
   if (derive_shards || (pin_network && tuning.cpus.empty()) || count_cpus) {
-    auto facts = host.Facts("server");
+    auto facts = host.Facts(core::Role::Server());
     if (!facts) return tl::unexpected(facts.error());
     vcpus = facts->vcpus;
     rx_queues = facts->rx_queues;

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/host_facts.h"
+#include "core/role.h"
 #include "core/subprocess.h"
 
 namespace dfbench::hosts {
@@ -94,7 +95,7 @@ class Host {
   virtual core::Result<std::string> WorkDir() = 0;
 
   // CPU, memory, kernel, OS facts. `role` is copied into the result.
-  virtual core::Result<core::HostFacts> Facts(const std::string& role) = 0;
+  virtual core::Result<core::HostFacts> Facts(core::Role role) = 0;
   // Where this machine reaches `port` of EngineAddress() for the requests dfbench sends itself
   // (readiness, INFO, FLUSHALL, REPLICAOF, counters); load generators run on hosts and connect
   // directly. Default: the address itself. Opened on first use, kept until released.

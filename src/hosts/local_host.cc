@@ -151,7 +151,7 @@ core::Result<std::string> LocalHost::WorkDir() {
   return work_dir_.string();
 }
 
-core::Result<core::HostFacts> LocalHost::Facts(const std::string& role) {
+core::Result<core::HostFacts> LocalHost::Facts(core::Role role) {
   core::HostFacts facts;
   facts.role = role;
   struct utsname u;

@@ -30,7 +30,7 @@ class LocalHost : public Host {
   bool DaemonAlive(DaemonHandle& handle) override;
   core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
   core::Result<std::string> WorkDir() override;
-  core::Result<core::HostFacts> Facts(const std::string& role) override;
+  core::Result<core::HostFacts> Facts(core::Role role) override;
   core::Result<int> FreePort() override;
   std::optional<std::string> Which(const std::string& program) override;
   core::Result<std::string> DfbenchBinary() override;

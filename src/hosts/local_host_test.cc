@@ -158,9 +158,9 @@ TEST(LocalHost, DestructorKillsLeftoverDaemons) {
 
 TEST(LocalHost, FactsAreFilledIn) {
   LocalHost host(TestDir("facts"));
-  auto f = host.Facts("server");
+  auto f = host.Facts(core::Role::Server());
   ASSERT_TRUE(f) << f.error().message;
-  EXPECT_EQ(f->role, "server");
+  EXPECT_EQ(f->role.Name(), "server");
   EXPECT_FALSE(f->name.empty());
   EXPECT_FALSE(f->cpu_model.empty());
   EXPECT_GE(f->vcpus, 1);

@@ -103,9 +103,8 @@ core::Status MakePrivateDir(const std::filesystem::path& dir) {
 
 // Unix socket paths are limited to 108 bytes, and ssh appends a 17-character suffix while it
 // creates one: a socket under a deep setup directory moves to a short private directory.
-core::Result<std::string> ControlPathFor(const std::filesystem::path& local_dir,
-                                         const std::string& role) {
-  std::string path = (local_dir / ("cm-" + role)).string();
+core::Result<std::string> ControlPathFor(const std::filesystem::path& local_dir, core::Role role) {
+  std::string path = (local_dir / ("cm-" + role.Name())).string();
   if (path.size() + 17 < 100) return path;
   const std::filesystem::path short_dir = "/tmp/dfbench-" + std::to_string(geteuid());
   if (auto st = MakePrivateDir(short_dir); !st) return tl::unexpected(st.error());
@@ -198,7 +197,7 @@ std::string SshHost::Name() const {
 
 std::string SshHost::Where() const {
   const auto& e = options_.endpoint;
-  std::string where = options_.role + " (" + Destination(e);
+  std::string where = options_.role.Name() + " (" + Destination(e);
   if (e.port != 22) where += std::string(":") += std::to_string(e.port);
   where += ')';
   return where;
@@ -231,8 +230,8 @@ core::Result<SshHost::LocalRun> SshHost::RunLocal(const std::vector<std::string>
   // The hosts of a setup share its local directory: the role keeps their files apart when
   // several run commands at once (several client hosts).
   const std::string base =
-      (options_.local_dir /
-       ("io-" + options_.role + "-" + std::to_string(getpid()) + "-" + std::to_string(sequence_++)))
+      (options_.local_dir / ("io-" + options_.role.Name() + "-" + std::to_string(getpid()) + "-" +
+                             std::to_string(sequence_++)))
           .string();
   const std::string out_path = base + ".out";
   const std::string err_path = stream_stderr ? "" : base + ".err";
@@ -411,7 +410,7 @@ core::Status SshHost::StopDaemon(DaemonHandle& handle, milliseconds grace) {
   return core::Ok();
 }
 
-core::Result<core::HostFacts> SshHost::Facts(const std::string& role) {
+core::Result<core::HostFacts> SshHost::Facts(core::Role role) {
   {
     std::lock_guard lock(mu_);
     if (facts_) {

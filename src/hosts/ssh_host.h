@@ -22,7 +22,7 @@
 namespace dfbench::hosts {
 
 struct SshHostOptions {
-  std::string role;  // "server", "client", "replica-0": for messages
+  core::Role role;  // for messages, and to keep the hosts' local files apart
   SshEndpoint endpoint;
   // The address engines bind to and clients connect to. Empty: the address the host was reached
   // on, as its sshd saw it ($SSH_CONNECTION), which on a NATed cloud host is its private one.
@@ -51,7 +51,7 @@ class SshHost : public Host {
   bool DaemonAlive(DaemonHandle& handle) override;
   core::Status StopDaemon(DaemonHandle& handle, std::chrono::milliseconds grace) override;
   core::Result<std::string> WorkDir() override { return work_dir_; }
-  core::Result<core::HostFacts> Facts(const std::string& role) override;
+  core::Result<core::HostFacts> Facts(core::Role role) override;
   // Always a local port forwarded over the shared connection (ssh -O forward -L), whether or
   // not this machine could reach the engine address directly: private addresses often are
   // not, and the engine port is then never opened to the operator's machine.

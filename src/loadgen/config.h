@@ -9,11 +9,13 @@
 
 #include "core/error.h"
 #include "core/load.h"
+#include "core/wire_protocol.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
-enum class Protocol { kRedis, kMemcacheText };
+// What the generator speaks (core's: the engines serve the same).
+using core::Protocol;
 
 enum class ReconnectPolicy { kOn, kOff };
 enum class ProgressMode { kAuto, kAlways, kNever };

@@ -99,9 +99,9 @@ Json ConfigurationJson(const Config& c) {
   j["server"] = c.server;
   j["port"] = c.port;
   j["unix socket"] = c.unix_socket;
-  j["protocol"] = c.protocol == Protocol::kMemcacheText ? "memcache_text"
-                  : c.resp_version > 0                  ? "resp" + std::to_string(c.resp_version)
-                                                        : "redis";
+  j["protocol"] = c.protocol == Protocol::kRedis && c.resp_version > 0
+                      ? "resp" + std::to_string(c.resp_version)
+                      : std::string(core::kProtocolNames.Name(c.protocol));
   j["tls"] = c.tls.enabled ? "true" : "false";
   j["tls_cert"] = c.tls.cert;
   j["tls_key"] = c.tls.key;

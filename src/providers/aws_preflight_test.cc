@@ -59,7 +59,7 @@ TEST(AwsPreflightTest, NoBuildAndNoSourceIsRefused) {
   // An engine whose project publishes neither builds nor sources: nothing apt could change.
   engines::EngineSpec spec{.name = "nobuild",
                            .program = "nobuild-server",
-                           .protocol = engines::Protocol::kRedis,
+                           .protocol = core::Protocol::kRedis,
                            .versioned_builds = true};
   auto refused = CheckEngineObtainable(spec, VersionSpec{}, "24.04", aws::Arch::kArm64, "server");
   ASSERT_FALSE(refused);

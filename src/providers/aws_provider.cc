@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 
 using FleetInstance = state::AwsInstanceRecord;
 
-const aws::InstanceSpec& SpecOf(const aws::FleetPlan& plan, const std::string& role) {
-  if (role == "server") return plan.server;
-  if (role == "client") return plan.client;
+const aws::InstanceSpec& SpecOf(const aws::FleetPlan& plan, core::Role role) {
+  if (role == core::Role::Server()) return plan.server;
+  if (role == core::Role::Client()) return plan.client;
   return plan.replica;
 }
 
@@ -42,8 +42,9 @@ core::Result<std::vector<FleetInstance>> ReadInstances(const aws::FleetPlan& pla
                     .public_ip = out(keys.public_ip),
                     .private_ip = out(keys.private_ip)};
     if (i.id.empty() || i.public_ip.empty() || i.private_ip.empty()) {
-      return core::Fail(core::ErrorKind::kEnvironment,
-                        "the stack " + stack.name + " gives no instance id or address for " + role);
+      return core::Fail(
+          core::ErrorKind::kEnvironment,
+          "the stack " + stack.name + " gives no instance id or address for " + role.Name());
     }
     found.push_back(i);
   }
@@ -149,8 +150,8 @@ core::Status AwsProvider::Provision(state::SetupState* s, const SetupRequest& re
     s->provider_data.aws->instances.push_back(i);
     login.hosts.push_back(
         {.role = i.role, .address = i.public_ip, .private_address = i.private_ip});
-    core::Notef("{}: {} {} ({}), public {}, private {}", i.role, i.id, i.type, i.arch, i.public_ip,
-                i.private_ip);
+    core::Notef("{}: {} {} ({}), public {}, private {}", i.role.Name(), i.id, i.type, i.arch,
+                i.public_ip, i.private_ip);
   }
   (void)state::Save(s);
   return ProvisionSshHosts(s, request, login, fleet.ssh_wait, nullptr);

@@ -20,8 +20,8 @@ state::SetupState AwsSetup(state::SetupStatus status, bool stack_id, bool instan
   aws.stack_name = "dfbench-perf";
   if (stack_id) aws.stack_id = "arn:aws:cloudformation:stack/dfbench-perf/1";
   if (instances) {
-    aws.instances = {{.role = "server", .type = "c6i.2xlarge"},
-                     {.role = "client", .type = "c5.2xlarge"}};
+    aws.instances = {{.role = core::Role::Server(), .type = "c6i.2xlarge"},
+                     {.role = core::Role::Client(), .type = "c5.2xlarge"}};
   }
   return s;
 }

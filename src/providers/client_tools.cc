@@ -38,14 +38,13 @@ constexpr const char* kDragonflyRepository = "https://github.com/dragonflydb/dra
 struct ToolInfo {
   std::string program;
   std::string binary_flag;  // how a user points at a build instead
-  std::string key;          // in provider_data.load_generators
 };
 
 ToolInfo InfoOf(ClientTool tool) {
   if (tool == ClientTool::kMemtier) {
-    return {"memtier_benchmark", "--memtier-binary PATH", "memtier"};
+    return {"memtier_benchmark", "--memtier-binary PATH"};
   }
-  return {"dfly_bench", "--dfly-bench-binary PATH", "dfly_bench"};
+  return {"dfly_bench", "--dfly-bench-binary PATH"};
 }
 
 std::string Quoted(const std::vector<std::string>& argv) {
@@ -331,14 +330,13 @@ core::Result<state::LoadGenerators> EnsureClientTools(hosts::Host& client,
 }
 
 std::optional<std::string> MissingToolNote(const state::ProviderData& provider_data,
-                                           const std::string& tool) {
-  if (!provider_data.load_generators) return std::nullopt;
+                                           core::LoadGenerator tool) {
+  if (!provider_data.load_generators || tool == core::LoadGenerator::kBuiltin) return std::nullopt;
   const state::LoadGenerators& tools = *provider_data.load_generators;
-  std::optional<state::LoadGeneratorRecord> t;
-  if (tool == "memtier") t = tools.memtier;
-  if (tool == "dfly_bench") t = tools.dfly_bench;
+  const bool memtier = tool == core::LoadGenerator::kMemtier;
+  const std::optional<state::LoadGeneratorRecord>& t = memtier ? tools.memtier : tools.dfly_bench;
   if (!t || t->method != "missing") return std::nullopt;
-  const ToolInfo info = InfoOf(tool == "memtier" ? ClientTool::kMemtier : ClientTool::kDflyBench);
+  const ToolInfo info = InfoOf(memtier ? ClientTool::kMemtier : ClientTool::kDflyBench);
   return info.program + " is not installed on the client host: setup could not build it (" +
          (t->reason.empty() ? std::string("no reason recorded") : t->reason) + ")";
 }

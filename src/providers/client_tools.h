@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/load_generator.h"
 #include "engines/install.h"
 #include "hosts/host.h"
 #include "state/provider_data.h"
@@ -96,10 +97,10 @@ std::string BuildScript(const ToolBuildPlan& plan);
 core::Result<state::LoadGenerators> EnsureClientTools(hosts::Host& client,
                                                       const ClientTools& tools);
 
-// For a run whose load generator `tool` ("memtier", "dfly_bench": the record's keys and the
-// drivers' names) is not on the client: the one line saying so with setup's reason, when
-// `provider_data` records it as missing; nullopt otherwise.
+// For a run whose load generator `tool` is not on the client: the one line saying so with
+// setup's reason, when `provider_data` records it as missing; nullopt otherwise (always for the
+// built-in one, which setup uploads).
 std::optional<std::string> MissingToolNote(const state::ProviderData& provider_data,
-                                           const std::string& tool);
+                                           core::LoadGenerator tool);
 
 }  // namespace dfbench::providers

@@ -154,12 +154,13 @@ TEST(ClientTools, ARunIsToldWhySetupRecordedAToolAsMissing) {
                                                    .binary = "/home/u/.local/bin/dfly_bench"},
           .memtier = state::LoadGeneratorRecord{
               .method = "missing", .version = "2.3.0", .reason = "no network"}}};
-  EXPECT_EQ(MissingToolNote(data, "memtier"),
+  EXPECT_EQ(MissingToolNote(data, core::LoadGenerator::kMemtier),
             "memtier_benchmark is not installed on the client host: setup could not build it (no "
             "network)");
-  EXPECT_EQ(MissingToolNote(data, "dfly_bench"), std::nullopt);  // built: not missing
-  EXPECT_EQ(MissingToolNote(state::ProviderData{}, "memtier"), std::nullopt);
-  EXPECT_EQ(MissingToolNote(data, "builtin"), std::nullopt);
+  EXPECT_EQ(MissingToolNote(data, core::LoadGenerator::kDflyBench),
+            std::nullopt);  // built: not missing
+  EXPECT_EQ(MissingToolNote(state::ProviderData{}, core::LoadGenerator::kMemtier), std::nullopt);
+  EXPECT_EQ(MissingToolNote(data, core::LoadGenerator::kBuiltin), std::nullopt);
 }
 
 // A plain setup on a client that cannot build the tools (this machine, when it has no way to
@@ -189,7 +190,7 @@ TEST(ClientTools, APlainSetupGoesOnWithoutToolsItCannotBuild) {
   EXPECT_EQ(record->dfly_bench->version, "v1.31.0");
   const std::string reason = record->memtier->reason;
   EXPECT_EQ(reason.rfind("it cannot reach github.com", 0), 0u) << reason;
-  EXPECT_EQ(MissingToolNote({.load_generators = *record}, "dfly_bench"),
+  EXPECT_EQ(MissingToolNote({.load_generators = *record}, core::LoadGenerator::kDflyBench),
             "dfly_bench is not installed on the client host: setup could not build it (it cannot "
             "reach github.com, where the source is: install dfly_bench there yourself, or pass "
             "--dfly-bench-binary PATH)");

@@ -252,7 +252,7 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
                       "--provider endpoint needs --endpoint [ENGINE=]redis[s]://HOST:PORT");
   }
   hosts::LocalHost host(EndpointWorkDir(state->id));
-  auto facts = host.Facts("client");
+  auto facts = host.Facts(core::Role::Client());
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Kind();
   state->hosts = {*facts};
@@ -270,7 +270,7 @@ core::Status EndpointProvider::Provision(state::SetupState* state, const SetupRe
     auto engine = EngineOfEndpoint(named.engine, endpoint, record.url);
     if (!engine) return tl::unexpected(engine.error());
     const engines::EngineSpec* spec = *engine;
-    if (spec == nullptr || spec->protocol != engines::Protocol::kRedis) {
+    if (spec == nullptr || spec->protocol != core::Protocol::kRedis) {
       return core::Fail(ErrorKind::kUsage, "--endpoint " + named.engine + "=" + record.url +
                                                ": an endpoint serves dragonfly, redis or valkey");
     }

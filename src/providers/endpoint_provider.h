@@ -17,7 +17,7 @@ class EndpointProvider : public Provider {
   state::ProviderKind Kind() const override { return state::ProviderKind::kEndpoint; }
   // Meets each endpoint (engines::Attach: PING, version, the commands it lacks), its engine
   // named by the request or by its INFO server; records it (URL without password, TLS files,
-  // where the password is read, whether flushing is allowed) and this machine as "client".
+  // where the password is read, whether flushing is allowed) and this machine as the client.
   // kUsage for a bad URL, an engine named twice or one that does not speak the Redis protocol;
   // kEnvironment for an endpoint that cannot be met.
   core::Status Provision(state::SetupState* state, const SetupRequest& request) override;

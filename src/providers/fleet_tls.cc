@@ -14,7 +14,7 @@ constexpr unsigned kKeyMode = 0600;
 // The names the server certificate is for: every address the server host is known by here.
 std::vector<std::string> ServerNames(const state::SetupState& setup, hosts::Host& server) {
   std::vector<std::string> names = {server.EngineAddress(), "127.0.0.1", "localhost"};
-  if (const auto* facts = setup.FindHost("server")) {
+  if (const auto* facts = setup.FindHost(core::Role::Server())) {
     names.push_back(facts->address);
     names.push_back(facts->private_address);
   }

@@ -137,9 +137,9 @@ namespace {
 // The roles of this machine: server and client (split or not), then the replicas.
 std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
                                            const SetupRequest& request) {
-  auto role = [&facts](std::string name, std::vector<int> cpus) {
+  auto role = [&facts](core::Role r, std::vector<int> cpus) {
     results::HostFacts h = facts;
-    h.role = std::move(name);
+    h.role = r;
     h.cpus = std::move(cpus);
     return h;
   };
@@ -147,10 +147,10 @@ std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
   std::vector<results::HostFacts> roles;
   if (request.pin_cpus && request.local_replicas > 0) {
     if (auto split = SplitCpusWithReplicas(allowed, request.local_replicas)) {
-      roles.push_back(role("server", split->server));
-      roles.push_back(role("client", split->client));
+      roles.push_back(role(core::Role::Server(), split->server));
+      roles.push_back(role(core::Role::Client(), split->client));
       for (size_t i = 0; i < split->replicas.size(); ++i) {
-        roles.push_back(role("replica-" + std::to_string(i), split->replicas[i]));
+        roles.push_back(role(core::Role::Replica(static_cast<int>(i)), split->replicas[i]));
       }
       return roles;
     }
@@ -163,11 +163,11 @@ std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
   if (split.server.empty()) {
     roles.push_back(facts);
   } else {
-    roles.push_back(role("server", split.server));
-    roles.push_back(role("client", split.client));
+    roles.push_back(role(core::Role::Server(), split.server));
+    roles.push_back(role(core::Role::Client(), split.client));
   }
   for (int i = 0; i < request.local_replicas; ++i) {
-    roles.push_back(role("replica-" + std::to_string(i), split.server));
+    roles.push_back(role(core::Role::Replica(i), split.server));
   }
   return roles;
 }
@@ -176,7 +176,7 @@ std::vector<results::HostFacts> LocalRoles(const results::HostFacts& facts,
 
 core::Status LocalProvider::Provision(state::SetupState* state, const SetupRequest& request) {
   hosts::LocalHost host(WorkDirOf(state->id));
-  auto facts = host.Facts("local");
+  auto facts = host.Facts(core::Role::Local());
   if (!facts) return tl::unexpected(facts.error());
   state->provider = Kind();
   state->provider_data.engine_port = request.engine_port;
@@ -232,10 +232,10 @@ core::Result<Fleet> LocalProvider::Connect(const state::SetupState& state) {
   }
   auto host = std::make_shared<hosts::LocalHost>(WorkDirOf(state.id));
   Fleet fleet{.server = host, .client = host, .engine_port = RecordedEnginePort(state)};
-  if (const auto* server = state.FindHost("server")) fleet.server_cpus = server->cpus;
-  if (const auto* client = state.FindHost("client")) fleet.client_cpus = client->cpus;
+  if (const auto* server = state.FindHost(core::Role::Server())) fleet.server_cpus = server->cpus;
+  if (const auto* client = state.FindHost(core::Role::Client())) fleet.client_cpus = client->cpus;
   for (const auto& h : state.hosts) {
-    if (!IsReplicaRole(h.role)) continue;
+    if (!h.role.IsReplica()) continue;
     fleet.replicas.push_back(host);
     fleet.replica_cpus.push_back(h.cpus);
   }

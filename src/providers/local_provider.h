@@ -13,7 +13,7 @@ class LocalProvider : public Provider {
   state::ProviderKind Kind() const override { return state::ProviderKind::kLocal; }
   // Records this machine's facts and the engines found on it. With request.pin_cpus and at
   // least two usable CPUs, the server gets the first half of them (at least one) and the
-  // client the rest; with request.local_replicas, "replica-N" roles are recorded too, each on
+  // client the rest; with request.local_replicas, replica roles are recorded too, each on
   // CPUs of its own where there are enough (SplitCpusWithReplicas), else sharing the server's
   // (a line on stderr says so). Binaries: request.binaries[name] (must be executable), a pinned
   // version from the engine cache, the engine's program on PATH, else the build added to or

@@ -84,10 +84,10 @@ TEST_F(LocalProviderTest, RecordsReplicaRoles) {
   SetupRequest request = Request("redis");
   request.local_replicas = 2;
   ASSERT_TRUE(provider_.Provision(&state_, request));
-  const auto* server = state_.FindHost("server");
-  const auto* replica0 = state_.FindHost("replica-0");
+  const auto* server = state_.FindHost(core::Role::Server());
+  const auto* replica0 = state_.FindHost(core::Role::Replica(0));
   ASSERT_NE(replica0, nullptr);
-  ASSERT_NE(state_.FindHost("replica-1"), nullptr);
+  ASSERT_NE(state_.FindHost(core::Role::Replica(1)), nullptr);
   const auto allowed = hosts::AllowedCpus();
   if (allowed.size() >= 4) {
     EXPECT_FALSE(replica0->cpus.empty());
@@ -125,11 +125,11 @@ TEST_F(LocalProviderTest, SplitsCpusBetweenServerAndClient) {
   ASSERT_TRUE(provider_.Provision(&state_, Request("redis")));
   if (allowed.size() < 2) {
     ASSERT_EQ(state_.hosts.size(), 1u);
-    EXPECT_EQ(state_.hosts[0].role, "local");
+    EXPECT_EQ(state_.hosts[0].role.Name(), "local");
     return;
   }
-  const auto* server = state_.FindHost("server");
-  const auto* client = state_.FindHost("client");
+  const auto* server = state_.FindHost(core::Role::Server());
+  const auto* client = state_.FindHost(core::Role::Client());
   ASSERT_NE(server, nullptr);
   ASSERT_NE(client, nullptr);
   EXPECT_FALSE(server->cpus.empty());
@@ -160,7 +160,7 @@ TEST_F(LocalProviderTest, NoPinningRecordsOneLocalHost) {
   request.pin_cpus = false;
   ASSERT_TRUE(provider_.Provision(&state_, request));
   ASSERT_EQ(state_.hosts.size(), 1u);
-  EXPECT_EQ(state_.hosts[0].role, "local");
+  EXPECT_EQ(state_.hosts[0].role.Name(), "local");
   EXPECT_TRUE(state_.hosts[0].cpus.empty());
   auto fleet = provider_.Connect(state_);
   ASSERT_TRUE(fleet);

@@ -7,18 +7,6 @@
 
 namespace dfbench::providers {
 
-bool IsReplicaRole(const std::string& role) {
-  return role.rfind("replica-", 0) == 0;
-}
-
-bool IsClientRole(const std::string& role) {
-  return role == "client" || role.rfind("client-", 0) == 0;
-}
-
-std::string ClientRole(size_t index) {
-  return index == 0 ? "client" : "client-" + std::to_string(index + 1);
-}
-
 int RecordedEnginePort(const state::SetupState& state) {
   return state.provider_data.engine_port.value_or(0);
 }
@@ -55,9 +43,9 @@ FleetLabels RecordedFleetLabels(const state::SetupState& s) {
   const state::AwsRecord recorded = s.provider_data.aws.value_or(state::AwsRecord{});
   FleetLabels labels{.region = s.region, .aws_account = recorded.account};
   for (const auto& i : recorded.instances) {
-    if (i.role == "server") labels.server_instance = i.type;
-    if (i.role == "client") labels.client_instance = i.type;
-    if (i.role == "replica-0") labels.replica_instance = i.type;
+    if (i.role == core::Role::Server()) labels.server_instance = i.type;
+    if (i.role == core::Role::Client()) labels.client_instance = i.type;
+    if (i.role == core::Role::Replica(0)) labels.replica_instance = i.type;
   }
   return labels;
 }
@@ -67,12 +55,12 @@ std::string RecordedStackName(const state::SetupState& s) {
   return aws && !aws->stack_name.empty() ? aws->stack_name : "dfbench-" + s.id;
 }
 
-std::vector<std::string> Provider::LoginRoles(const state::SetupState& state) const {
+std::vector<core::Role> Provider::LoginRoles(const state::SetupState& state) const {
   return SshRoles(state);
 }
 
 core::Result<hosts::SshEndpoint> Provider::LoginEndpoint(const state::SetupState& state,
-                                                         const std::string& role) const {
+                                                         std::string_view role) const {
   return providers::LoginEndpoint(state, role);
 }
 

@@ -138,7 +138,7 @@ struct SetupRequest {
   // setup: it is an error.
   bool skip_missing_engines = false;
   bool pin_cpus = true;      // local: split the CPUs between server and client
-  int local_replicas = 0;    // local: replica engines on this machine ("replica-N" roles)
+  int local_replicas = 0;    // local: replica engines on this machine (replica roles)
   SshRequest ssh;            // ssh provider; aws: the login user (empty: ubuntu)
   AwsRequest aws;            // aws provider
   EndpointRequest endpoint;  // endpoint provider
@@ -160,19 +160,12 @@ state::EngineInstall InstalledRecord(const engines::EngineSpec& spec,
 // The engine port a setup records (provider_data.engine_port), 0 when none.
 int RecordedEnginePort(const state::SetupState& state);
 
-// Whether a host's role names a replica ("replica-0", "replica-1", ...).
-bool IsReplicaRole(const std::string& role);
-// Whether a host's role names a load generator host: "client", then "client-2", "client-3"...
-bool IsClientRole(const std::string& role);
-// The role of client host `index` (0-based): "client", "client-2", ...
-std::string ClientRole(size_t index);
-
 // What every provider records in SetupState by Provision:
 // - provider_data.engine_port: the port engines listen on (0: a free one at each start).
-// - hosts: facts per role. "server" and "client" (and "replica-N"); their `cpus` are the CPUs
+// - hosts: facts per role. The server and the client (and replicas); their `cpus` are the CPUs
 //   the role is pinned to on its host (empty = all). The local provider records one machine
-//   twice, as "server" and "client" with disjoint `cpus`, when it splits the CPUs; otherwise
-//   one entry with role "local".
+//   twice, as server and client with disjoint `cpus`, when it splits the CPUs; otherwise
+//   one entry with the local role.
 // - engines: one EngineInstall with status "installed" per usable requested engine. Engines
 //   skipped under skip_missing_engines are not recorded.
 class Provider {
@@ -226,11 +219,11 @@ class Provider {
   // The roles of a setup a person logs in to over SSH, in order (server, client, replica-0,
   // ...); none when its hosts are not reached over SSH. Read from what the setup recorded, the
   // same for every provider.
-  std::vector<std::string> LoginRoles(const state::SetupState& state) const;
-  // How a person logs in to `role` (`dfbench ssh`, `info`). kUsage naming the roles when there
-  // is no such role, or when the setup's hosts are not reached over SSH.
+  std::vector<core::Role> LoginRoles(const state::SetupState& state) const;
+  // How a person logs in to the role named `role` (`dfbench ssh`, `info`). kUsage naming the
+  // roles when there is no such role, or when the setup's hosts are not reached over SSH.
   core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
-                                                 const std::string& role) const;
+                                                 std::string_view role) const;
   // What setup checks and prepares before it changes anything, alone (--dry-run), with the
   // errors setup would give: the file it saved for the user to read (aws: the stack's
   // template), nullopt when it saves none (endpoint: each endpoint met, read-only).

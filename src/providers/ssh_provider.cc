@@ -98,15 +98,15 @@ core::Result<std::unique_ptr<hosts::SshHost>> ConnectWhenUp(const std::string& s
     if (host || core::InterruptRequested()) return host;
     if (clock.Now() >= deadline) {
       if (wait.count() == 0) return host;
-      return core::Fail(host.error().kind, h.role + " (" + login.user + "@" + h.address +
+      return core::Fail(host.error().kind, h.role.Name() + " (" + login.user + "@" + h.address +
                                                ") did not accept SSH within " +
                                                std::to_string(wait.count()) +
                                                " s: " + host.error().message);
     }
-    core::Notef("{} is not reachable yet, trying again: {}", h.role, host.error().message);
+    core::Notef("{} is not reachable yet, trying again: {}", h.role.Name(), host.error().message);
     if (!core::SleepUnlessInterrupted(std::chrono::seconds(5), clock)) {
       return core::Fail(core::ErrorKind::kInterrupted,
-                        "interrupted while waiting for " + h.role + " to accept SSH");
+                        "interrupted while waiting for " + h.role.Name() + " to accept SSH");
     }
   }
 }
@@ -155,8 +155,8 @@ core::Status SshProvider::Provision(state::SetupState* s, const SetupRequest& re
   SshLogin login{.user = request.ssh.user, .port = request.ssh.port, .hosts = request.ssh.hosts};
   bool has_server = false, has_client = false;
   for (const auto& h : login.hosts) {
-    has_server |= h.role == "server";
-    has_client |= h.role == "client";
+    has_server |= h.role == core::Role::Server();
+    has_client |= h.role == core::Role::Client();
   }
   if (!has_server || !has_client || login.user.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
@@ -202,7 +202,7 @@ namespace {
 struct LoggedInHosts {
   std::vector<std::unique_ptr<hosts::SshHost>> all;
   hosts::SshHost* server = nullptr;
-  std::vector<hosts::SshHost*> clients;  // "client" first
+  std::vector<hosts::SshHost*> clients;  // the first client first
   std::vector<hosts::SshHost*> replicas;
 };
 
@@ -215,10 +215,10 @@ core::Result<LoggedInHosts> LogInToHosts(
   LoggedInHosts out;
   s->hosts.clear();
   std::string roles;
-  for (const auto& h : login.hosts) roles += (roles.empty() ? "" : ", ") + h.role;
+  for (const auto& h : login.hosts) roles += (roles.empty() ? "" : ", ") + h.role.Name();
   steps.Begin("Logging in to the hosts (" + roles + ")");
   for (const auto& h : login.hosts) {
-    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role, login.user, h.address);
+    core::Notef("setup {}: logging in to {} ({}@{})", s->id, h.role.Name(), login.user, h.address);
     auto host = ConnectWhenUp(s->id, login, h, login_wait, clock);
     if (!host) {
       core::Error e = host.error();
@@ -229,9 +229,9 @@ core::Result<LoggedInHosts> LogInToHosts(
     if (!facts) return tl::unexpected(facts.error());
     core::Notef("{}: {}", (*host)->Name(), DescribeFacts(*facts));
     s->hosts.push_back(*facts);
-    if (h.role == "server") out.server = host->get();
-    if (IsClientRole(h.role)) out.clients.push_back(host->get());
-    if (IsReplicaRole(h.role)) out.replicas.push_back(host->get());
+    if (h.role == core::Role::Server()) out.server = host->get();
+    if (h.role.IsClient()) out.clients.push_back(host->get());
+    if (h.role.IsReplica()) out.replicas.push_back(host->get());
     out.all.push_back(std::move(*host));
   }
   return out;
@@ -307,7 +307,7 @@ core::Status InstallEngines(state::SetupState* s, const SetupRequest& request,
 
 void TuneServerNetwork(state::SetupState* s, hosts::SshHost& server, Steps& steps) {
   steps.Begin("Tuning the network on the server");
-  const auto* facts = s->FindHost("server");
+  const auto* facts = s->FindHost(core::Role::Server());
   state::NetworkTuning tuned = TuneNetwork(server, *facts, server.is_root());
   if (tuned.applied) {
     core::Notef("{}: network tuned: {} steered to CPUs {}", server.Name(), tuned.interface,
@@ -347,9 +347,9 @@ core::Result<Fleet> SshProvider::Connect(const state::SetupState& s) {
     auto host = ConnectHost(s.id, *rec, h, std::chrono::seconds(10));
     if (!host) return tl::unexpected(host.error());
     std::shared_ptr<hosts::Host> shared = std::move(*host);
-    if (h.role == "server") fleet.server = shared;
-    if (IsClientRole(h.role)) fleet.clients.push_back(shared);
-    if (IsReplicaRole(h.role)) fleet.replicas.push_back(shared);
+    if (h.role == core::Role::Server()) fleet.server = shared;
+    if (h.role.IsClient()) fleet.clients.push_back(shared);
+    if (h.role.IsReplica()) fleet.replicas.push_back(shared);
   }
   if (!fleet.clients.empty()) fleet.client = fleet.clients.front();
   if (!fleet.server || !fleet.client) {
@@ -371,7 +371,7 @@ core::Status SshProvider::Destroy(state::SetupState* s) {
     for (const auto& h : rec->hosts) {
       auto host = ConnectHost(s->id, *rec, h, std::chrono::seconds(5));
       if (!host) {
-        core::Notef("{} is unreachable, its ~/.dfbench-work/{} stays: {}", h.role, s->id,
+        core::Notef("{} is unreachable, its ~/.dfbench-work/{} stays: {}", h.role.Name(), s->id,
                     host.error().message);
         continue;
       }
@@ -400,7 +400,8 @@ core::Status SshProvider::StopLeftovers(const state::SetupState& s) {
   for (const auto& h : rec->hosts) {
     auto host = ConnectHost(s.id, *rec, h, std::chrono::seconds(5));
     if (!host) {
-      core::Notef("{} is unreachable; what runs there stays: {}", h.role, host.error().message);
+      core::Notef("{} is unreachable; what runs there stays: {}", h.role.Name(),
+                  host.error().message);
       continue;
     }
     if (auto st = hosts::StopLeftovers(**host); !st) {
@@ -430,16 +431,15 @@ core::Status SshProvider::InstallEngine(state::SetupState* s, Fleet& fleet,
   return core::Ok();
 }
 
-std::vector<std::string> SshRoles(const state::SetupState& s) {
-  std::vector<std::string> roles;
+std::vector<core::Role> SshRoles(const state::SetupState& s) {
+  std::vector<core::Role> roles;
   auto rec = ReadSshLogin(s);
   if (!rec) return roles;
   for (const auto& h : rec->hosts) roles.push_back(h.role);
   return roles;
 }
 
-core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
-                                               const std::string& role) {
+core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s, std::string_view role) {
   auto rec = ReadSshLogin(s);
   if (!rec) {
     return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" uses the " +
@@ -448,11 +448,11 @@ core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& s,
   }
   std::string roles;
   for (const auto& h : rec->hosts) {
-    if (h.role == role) return EndpointOf(*rec, h);
-    roles += (roles.empty() ? "" : ", ") + h.role;
+    if (h.role.Name() == role) return EndpointOf(*rec, h);
+    roles += (roles.empty() ? "" : ", ") + h.role.Name();
   }
-  return core::Fail(core::ErrorKind::kUsage,
-                    "setup \"" + s.id + "\" has no " + role + " (its hosts: " + roles + ")");
+  return core::Fail(core::ErrorKind::kUsage, "setup \"" + s.id + "\" has no " + std::string(role) +
+                                                 " (its hosts: " + roles + ")");
 }
 
 }  // namespace dfbench::providers

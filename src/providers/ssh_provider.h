@@ -59,10 +59,12 @@ core::Status ProvisionSshHosts(state::SetupState* state, const SetupRequest& req
 
 // The roles of a setup reachable over SSH, in order (server, client, replica-0, ...); empty
 // when the setup records no SSH login.
-std::vector<std::string> SshRoles(const state::SetupState& state);
-// How a person logs in to `role` of such a setup (`dfbench ssh`, `info`). kUsage naming the
-// roles when there is no such role, or when the setup's hosts are not reached over SSH.
+std::vector<core::Role> SshRoles(const state::SetupState& state);
+// How a person logs in to the role named `role` (core::Role::Name) of such a setup (`dfbench
+// ssh`, `info`): the name as typed, so that a word that names no role gets the same answer as a
+// role the setup lacks. kUsage naming the roles when there is no such role, or when the setup's
+// hosts are not reached over SSH.
 core::Result<hosts::SshEndpoint> LoginEndpoint(const state::SetupState& state,
-                                               const std::string& role);
+                                               std::string_view role);
 
 }  // namespace dfbench::providers

@@ -74,15 +74,17 @@ state::SetupState WithSsh() {
       .port = 2222,
       .key_path = "/home/me/.dfbench/runs/lab/ssh/id_rsa",
       .key_generated = true,
-      .hosts = {{.role = "server", .address = "10.0.0.2", .private_address = "192.168.0.2"},
-                {.role = "client", .address = "10.0.0.3"},
-                {.role = "replica-0", .address = "10.0.0.4"}}};
+      .hosts = {
+          {.role = core::Role::Server(), .address = "10.0.0.2", .private_address = "192.168.0.2"},
+          {.role = core::Role::Client(), .address = "10.0.0.3"},
+          {.role = core::Role::Replica(0), .address = "10.0.0.4"}}};
   return s;
 }
 
 TEST(SshProvider, LoginEndpointsFromState) {
   auto s = WithSsh();
-  EXPECT_EQ(SshRoles(s), (std::vector<std::string>{"server", "client", "replica-0"}));
+  EXPECT_EQ(SshRoles(s), (std::vector<core::Role>{core::Role::Server(), core::Role::Client(),
+                                                  core::Role::Replica(0)}));
   auto server = LoginEndpoint(s, "server");
   ASSERT_TRUE(server);
   EXPECT_EQ(server->user, "ubuntu");
@@ -106,7 +108,7 @@ TEST(SshProvider, ProvisionValidatesTheRequest) {
   s.id = "v";
   SetupRequest r;
   r.ssh.user = "root";
-  r.ssh.hosts = {{"server", "10.200.0.2", ""}};  // no client
+  r.ssh.hosts = {{core::Role::Server(), "10.200.0.2", ""}};  // no client
   auto st = provider->Provision(&s, r);
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().kind, core::ErrorKind::kUsage);

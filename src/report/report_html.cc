@@ -137,8 +137,8 @@ std::string ContextFacts(const results::Context& c) {
     out += core::Format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        H(h.role), H(h.name), H(h.cpu_model), h.vcpus, H(mem), H(h.os), H(h.kernel), H(h.arch),
-        H(CpuList(h.cpus)));
+        H(h.role.Name()), H(h.name), H(h.cpu_model), h.vcpus, H(mem), H(h.os), H(h.kernel),
+        H(h.arch), H(CpuList(h.cpus)));
   }
   return out + "</tbody></table>\n";
 }
@@ -287,7 +287,10 @@ Facts ServerClientRunFacts(const Results& r, Facts::value_type first, const Fact
 
 // The facts of the tool that ran it, from its context.
 Facts ToolFacts(const results::Context& c) {
-  return {{"tool", c.tool_version}, {"provider", c.provider}, {"load generator", c.load_generator}};
+  return {{"tool", c.tool_version},
+          {"provider", c.provider},
+          {"load generator",
+           c.load_generator ? std::string(core::kLoadGeneratorNames.Name(*c.load_generator)) : ""}};
 }
 
 // The configuration card of a file: its facts, what its kind adds (load settings), its hosts.

@@ -35,7 +35,7 @@ ResultDocument RunDoc(const std::string& id, double redis_tput) {
   d.run.status = results::RunStatus::kCompleted;
   d.run.engines = {Engine("redis", redis_tput), Engine("memcached", 600000)};
   d.run.context.tool_version = "dfbench v0.1.0";
-  d.run.context.hosts.push_back({.role = "local",
+  d.run.context.hosts.push_back({.role = core::Role::Local(),
                                  .name = "bench-1",
                                  .cpu_model = "AMD EPYC 7B13",
                                  .vcpus = 8,

@@ -78,9 +78,9 @@ class JsonWriter {
     }
   }
 
-  // Numbers through JsonNumber, structs through their field list or their own `ToJson`,
-  // nullopt as null, a std::map by string as an object. Lists of plain values are written as they
-  // are (a 1.0 stays 1.0).
+  // Numbers through JsonNumber, structs through their field list or their own `ToJson`, a
+  // NamedValue as its word, nullopt as null, a std::map by string as an object. Lists of plain
+  // values are written as they are (a 1.0 stays 1.0).
   template <class T>
   static nlohmann::json ToValue(const T& value) {
     if constexpr (std::is_same_v<T, double>) {
@@ -91,6 +91,8 @@ class JsonWriter {
       return std::move(w.json_);
     } else if constexpr (requires { ToJson(value); }) {
       return ToJson(value);
+    } else if constexpr (NamedValue<T>) {
+      return nlohmann::json(value.Name());
     } else if constexpr (kIsOptional<T>) {
       return value ? ToValue(*value) : nlohmann::json(nullptr);
     } else if constexpr (kIsNameMap<T>) {

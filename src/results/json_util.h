@@ -22,6 +22,15 @@ template <class T>
 concept PlainValue = std::same_as<T, std::string> || std::same_as<T, double> ||
     std::same_as<T, int> || std::same_as<T, uint64_t> || std::same_as<T, bool>;
 
+// A value a file holds as one word: written as `value.Name()`, read back by `T::Parse(word)`
+// (core::Role). `T::kForms` lists the words, for the error of any other.
+template <class T>
+concept NamedValue = requires(const T& value, std::string_view word) {
+  { value.Name() } -> std::convertible_to<std::string>;
+  { T::Parse(word) } -> std::same_as<std::optional<T>>;
+  T::kForms;
+};
+
 // Reads the fields of one JSON object. Missing or null fields keep the caller's defaults; a
 // value of the wrong type records an error that names its path, e.g.
 // "engines[1].trials[0].throughput: expected a number". The first error wins and later reads
@@ -97,6 +106,17 @@ class JsonReader {
       if (!Value(item, path.empty() ? key : path + "." + key, &items[key], error)) return false;
     }
     *out = std::move(items);
+    return true;
+  }
+  // One of the words T::Parse reads; "" reads as absent, any other word names the forms.
+  template <NamedValue T>
+  static bool Value(const nlohmann::json& v, const std::string& path, T* out, std::string* error) {
+    std::string word;
+    if (!Value(v, path, &word, error)) return false;
+    if (word.empty()) return true;
+    auto value = T::Parse(word);
+    if (!value) return Mismatch(path, ("one of " + std::string(T::kForms)).c_str(), error);
+    *out = *value;
     return true;
   }
   // null reads as nullopt.

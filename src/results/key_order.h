@@ -25,7 +25,8 @@ class FieldKeys {
 
   template <class T>
   void Field(const char* key, const T* /*value*/) {
-    if (which_ == Which::kAll || std::is_arithmetic_v<T> || std::is_same_v<T, std::string>) {
+    if (which_ == Which::kAll || std::is_arithmetic_v<T> || std::is_same_v<T, std::string> ||
+        NamedValue<T>) {
       keys_.emplace_back(key);
     }
   }

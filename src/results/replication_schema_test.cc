@@ -32,7 +32,7 @@ ReplicationRunResults SampleReplicationRun() {
   c.sync_duration_ms = 3427;
   c.termination_reason = kTerminationTimeout;
   r.cases = {c};
-  r.context.hosts.push_back({.role = "server", .name = "m1", .vcpus = 16});
+  r.context.hosts.push_back({.role = core::Role::Server(), .name = "m1", .vcpus = 16});
   return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/host_facts.h"
 #include "core/load.h"
+#include "core/load_generator.h"
 #include "results/engine_record.h"
 #include "results/json_fields.h"
 #include "results/run_fields.h"
@@ -32,7 +33,7 @@ inline constexpr double kClientBoundCpu = 0.9;
 
 // One load generator's part of a trial measured by several (TrialResult::clients).
 struct ClientTrial {
-  std::string name;  // the client host's role ("client", "client-2"), or "process 2"
+  std::string name;  // the client host's role (core::Role::Name), or "client process 2"
   int threads = 0;
   int clients = 0;           // connections per thread
   uint64_t key_minimum = 0;  // its keys; both 0: the whole range of the load
@@ -160,8 +161,8 @@ struct Context {
   std::string tool = "dfbench";
   std::string tool_version;  // "dfbench v0.1.0 (commit abc1234, built 2026-04-08)"
   std::string build_type;
-  std::string provider;        // local | ssh | aws
-  std::string load_generator;  // builtin | memtier | dfly_bench
+  std::string provider;                               // local | ssh | aws
+  std::optional<core::LoadGenerator> load_generator;  // nullopt in files that name none
   std::vector<HostFacts> hosts;
 };
 
@@ -224,7 +225,9 @@ void Fields(auto& v, FieldsOf<HostFacts> auto& x) {
 }
 
 void Fields(auto& v, FieldsOf<Context> auto& x) {
-  DFBENCH_FIELDS(tool, tool_version, build_type, provider, load_generator, hosts)
+  DFBENCH_FIELDS(tool, tool_version, build_type, provider)
+  v.Enum("load_generator", &x.load_generator, core::kLoadGeneratorNames);
+  DFBENCH_FIELDS(hosts)
 }
 
 void Fields(auto& v, FieldsOf<RunResults> auto& x) {

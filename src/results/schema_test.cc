@@ -91,8 +91,8 @@ RunResults FullRun() {
   r.engines = {e, failed};
   r.context.build_type = "Release";
   r.context.provider = "local";
-  r.context.load_generator = "builtin";
-  r.context.hosts = {testing::FullHost("local")};
+  r.context.load_generator = core::LoadGenerator::kBuiltin;
+  r.context.hosts = {testing::FullHost(core::Role::Local())};
   return r;
 }
 
@@ -414,7 +414,7 @@ TEST(HostFactsJson, PathAwareReaderPrefixesErrors) {
   EXPECT_TRUE(
       FieldsFromJson(nlohmann::json{{"vcpus", 8}, {"role", "server"}}, "hosts[0]", &h, &error));
   EXPECT_EQ(h.vcpus, 8);
-  EXPECT_EQ(h.role, "server");
+  EXPECT_EQ(h.role.Name(), "server");
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ inline results::TrialResult Trial(int n, double throughput, double p50, double p
 }
 
 // A host with every fact known, as a setup records it.
-inline results::HostFacts FullHost(std::string role) {
-  return {.role = std::move(role),
+inline results::HostFacts FullHost(core::Role role) {
+  return {.role = role,
           .name = "bench-1",
           .address = "3.88.12.4",
           .private_address = "10.0.1.42",

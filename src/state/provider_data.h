@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "core/role.h"
 #include "results/json_fields.h"
 
 namespace dfbench::state {
 
 // A host reached over SSH: given by the user (ssh provider) or provisioned (aws).
 struct SshHostRecord {
-  std::string role;             // server, client, replica-N
+  core::Role role;
   std::string address;          // how dfbench reaches it: a name or an address
   std::string private_address;  // engine traffic; empty: the address sshd saw it reached on
 };
@@ -64,7 +65,7 @@ struct NetworkTuning {
 
 // One EC2 instance of an aws setup's stack.
 struct AwsInstanceRecord {
-  std::string role;  // server, client, replica-N
+  core::Role role;
   std::string id;
   std::string type;
   std::string arch;  // x86_64 | arm64

@@ -33,17 +33,15 @@ std::string* EngineFlag(SetupSettings* s, const std::string& engine, const std::
   return nullptr;
 }
 
-std::string InstanceType(const SetupSettings& s, const std::string& role) {
-  if (role == "server") return s.server_instance;
-  if (role == "client") return s.client_instance;
-  if (role == "replica") return s.replica_instance;
+std::string InstanceType(const SetupSettings& s, core::Role role) {
+  if (role == core::Role::Server()) return s.server_instance;
+  if (role == core::Role::Client()) return s.client_instance;
   return "";
 }
 
-std::string InstanceArch(const SetupSettings& s, const std::string& role) {
-  if (role == "server") return s.server_arch;
-  if (role == "client") return s.client_arch;
-  if (role == "replica") return s.replica_arch;
+std::string InstanceArch(const SetupSettings& s, core::Role role) {
+  if (role == core::Role::Server()) return s.server_arch;
+  if (role == core::Role::Client()) return s.client_arch;
   return "";
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/role.h"
 #include "results/json_fields.h"
 
 namespace dfbench::state {
@@ -55,9 +56,10 @@ struct SetupSettings {
 // The field of --<engine>_binary (`suffix` "binary") or --<engine>_version ("version");
 // nullptr for an engine the settings have no field for.
 std::string* EngineFlag(SetupSettings* s, const std::string& engine, const std::string& suffix);
-// <role>_instance / <role>_arch of an aws setup ("" for another role or provider).
-std::string InstanceType(const SetupSettings& s, const std::string& role);
-std::string InstanceArch(const SetupSettings& s, const std::string& role);
+// <role>_instance / <role>_arch of an aws setup's server or (first) client ("" for another role
+// or provider).
+std::string InstanceType(const SetupSettings& s, core::Role role);
+std::string InstanceArch(const SetupSettings& s, core::Role role);
 
 void Fields(auto& v, results::FieldsOf<SetupSettings> auto& x) {
   DFBENCH_OPTIONAL_FIELDS(client, client_arch, client_count, client_instance, client_private_ip,

@@ -120,7 +120,7 @@ std::filesystem::path SetupDir(const std::string& id) {
   return RunsDir() / id;
 }
 
-const results::HostFacts* SetupState::FindHost(const std::string& role) const {
+const results::HostFacts* SetupState::FindHost(core::Role role) const {
   for (const auto& h : hosts) {
     if (h.role == role) return &h;
   }

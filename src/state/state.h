@@ -9,6 +9,7 @@
 
 #include "core/enum_names.h"
 #include "core/error.h"
+#include "core/role.h"
 #include "results/schema.h"
 #include "state/provider_data.h"
 #include "state/provider_kind.h"
@@ -126,7 +127,7 @@ struct SetupState {
   // once the status is stable again).
   std::optional<ActiveCommand> active;
 
-  const results::HostFacts* FindHost(const std::string& role) const;
+  const results::HostFacts* FindHost(core::Role role) const;
   const EngineInstall* FindEngine(const std::string& name) const;
   BenchmarkRecord* FindBenchmark(const std::string& run_id);
 };

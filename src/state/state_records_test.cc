@@ -507,7 +507,7 @@ TEST_F(StateRecordsTest, EverySshKeyIsATypedMember) {
   EXPECT_EQ(p.ssh->key_path, "/home/me/.ssh/id_ed25519");
   EXPECT_FALSE(p.ssh->key_generated);
   ASSERT_EQ(p.ssh->hosts.size(), 3u);
-  EXPECT_EQ(p.ssh->hosts[1].role, "client");
+  EXPECT_EQ(p.ssh->hosts[1].role.Name(), "client");
   EXPECT_EQ(p.ssh->hosts[1].address, "192.168.1.11");
   EXPECT_EQ(p.ssh->hosts[1].private_address, "10.0.0.2");
   ASSERT_TRUE(p.tune_network);
@@ -548,7 +548,7 @@ TEST_F(StateRecordsTest, EveryAwsAndLocalKeyIsATypedMember) {
   EXPECT_EQ(aws.ubuntu_version, "24.04");
   ASSERT_EQ(aws.instances.size(), 3u);
   const AwsInstanceRecord& client = aws.instances[1];
-  EXPECT_EQ(client.role, "client");
+  EXPECT_EQ(client.role.Name(), "client");
   EXPECT_EQ(client.id, "i-0a1b2c3d4e5f60719");
   EXPECT_EQ(client.type, "c7g.xlarge");
   EXPECT_EQ(client.arch, "arm64");
@@ -562,8 +562,8 @@ TEST_F(StateRecordsTest, EveryAwsAndLocalKeyIsATypedMember) {
   EXPECT_EQ(st.region, "eu-west-1");
   EXPECT_EQ(st.replicas.count, 1);
   EXPECT_FALSE(st.replicas.addresses);
-  EXPECT_EQ(InstanceType(st, "server"), "c6i.2xlarge");
-  EXPECT_EQ(InstanceArch(st, "client"), "arm64");
+  EXPECT_EQ(InstanceType(st, core::Role::Server()), "c6i.2xlarge");
+  EXPECT_EQ(InstanceArch(st, core::Role::Client()), "arm64");
   EXPECT_EQ(st.client_instance, "c7g.xlarge");
   EXPECT_EQ(st.replica_instance, "c6i.2xlarge");
   EXPECT_EQ(st.replica_arch, "x86_64");

@@ -26,8 +26,8 @@ SetupState FullState(const std::string& id) {
   s.region = "us-east-1";
   s.ubuntu_version = "24.04";
   s.tune_network = true;
-  s.hosts = {testing::FullHost("server"),
-             {.role = "client", .name = "cli", .address = "3.88.12.17", .vcpus = 16}};
+  s.hosts = {testing::FullHost(core::Role::Server()),
+             {.role = core::Role::Client(), .name = "cli", .address = "3.88.12.17", .vcpus = 16}};
   s.engines = {{.name = "redis",
                 .binary = "/usr/bin/redis-server",
                 .version = "Redis server v=7.0.15",
@@ -94,9 +94,9 @@ TEST_F(StateTest, SaveThenLoadRoundTrips) {
   ASSERT_TRUE(out) << out.error().message;
   EXPECT_EQ(ToJson(*out), ToJson(in));
   EXPECT_EQ(out->updated_at, in.updated_at);
-  ASSERT_NE(out->FindHost("server"), nullptr);
-  EXPECT_EQ(out->FindHost("server")->cpus, (std::vector<int>{2, 3}));
-  EXPECT_EQ(out->FindHost("replica-0"), nullptr);
+  ASSERT_NE(out->FindHost(core::Role::Server()), nullptr);
+  EXPECT_EQ(out->FindHost(core::Role::Server())->cpus, (std::vector<int>{2, 3}));
+  EXPECT_EQ(out->FindHost(core::Role::Replica(0)), nullptr);
   ASSERT_NE(out->FindEngine("redis"), nullptr);
   EXPECT_EQ(out->FindEngine("redis")->binary, "/usr/bin/redis-server");
   EXPECT_EQ(out->benchmarks.at(0).engines, (std::vector<std::string>{"redis", "dragonfly"}));

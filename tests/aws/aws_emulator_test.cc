@@ -73,9 +73,9 @@ TEST_F(AwsEmulatorTest, FleetStackLifecycle) {
   EXPECT_EQ(stack->tags["dfbench:setup"], "emu");
   for (const auto& role : FleetRoles(plan)) {
     const RoleOutputs keys = OutputKeys(role);
-    EXPECT_EQ(stack->outputs[keys.instance_id].rfind("i-", 0), 0u) << role;
-    EXPECT_FALSE(stack->outputs[keys.public_ip].empty()) << role;
-    EXPECT_EQ(stack->outputs[keys.private_ip].rfind("10.0.1.", 0), 0u) << role;
+    EXPECT_EQ(stack->outputs[keys.instance_id].rfind("i-", 0), 0u) << role.Name();
+    EXPECT_FALSE(stack->outputs[keys.public_ip].empty()) << role.Name();
+    EXPECT_EQ(stack->outputs[keys.private_ip].rfind("10.0.1.", 0), 0u) << role.Name();
   }
 
   // EC2's live view agrees with the Outputs.

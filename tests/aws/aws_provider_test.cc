@@ -68,10 +68,10 @@ TEST_F(AwsProviderTest, ProvisionConnectDestroy) {
   EXPECT_TRUE(Contains(a.stack_id, "dfbench-fleet")) << a.stack_id;
   EXPECT_EQ(a.ubuntu_version, "22.04");
   ASSERT_EQ(a.instances.size(), 3u);
-  EXPECT_EQ(a.instances[0].role, "server");
+  EXPECT_EQ(a.instances[0].role.Name(), "server");
   EXPECT_EQ(a.instances[0].type, "c6i.2xlarge");
   EXPECT_EQ(a.instances[0].arch, "x86_64");
-  EXPECT_EQ(a.instances[2].role, "replica-0");
+  EXPECT_EQ(a.instances[2].role.Name(), "replica-0");
   for (const auto& i : a.instances) {
     EXPECT_EQ(i.id.rfind("i-", 0), 0u) << i.id;
     EXPECT_EQ(i.public_ip.rfind("10.200.0.", 0), 0u) << i.public_ip;

@@ -77,7 +77,7 @@ class ClientBuild : public ::testing::Test {
   // The builtin driver's `pass` of `load` against `server` (speaking `protocol`), run by the
   // aarch64 build as on a client host; its report in dir_/report.json.
   core::Result<results::TrialResult> RunOnArm64Client(const TestServer& server,
-                                                      const std::string& protocol,
+                                                      core::Protocol protocol,
                                                       const core::Load& load,
                                                       const core::Pass& pass) {
     EmulatedArm64Client client(dir_.path());
@@ -143,7 +143,7 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstRedis) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   auto trial = RunOnArm64Client(
-      *server, "redis",
+      *server, core::Protocol::kRedis,
       {.threads = 2, .clients = 3, .pipeline = 4, .data_size = 256, .ratio = {.set = 1, .get = 1}},
       core::Pass::Requests(200));
   ASSERT_TRUE(trial) << trial.error().message;
@@ -162,7 +162,8 @@ TEST_F(ClientBuild, BuiltinDriverRunsItAgainstMemcached) {
   core::Load load = core::kRunLoad;
   load.threads = 1;
   load.clients = 2;
-  auto trial = RunOnArm64Client(*server, "memcache_text", load, core::Pass::Requests(300));
+  auto trial =
+      RunOnArm64Client(*server, core::Protocol::kMemcacheText, load, core::Pass::Requests(300));
   ASSERT_TRUE(trial) << trial.error().message;
   EXPECT_EQ(trial->ops, 600u);
   EXPECT_EQ(trial->errors, 0u);
@@ -174,7 +175,7 @@ TEST_F(ClientBuild, OpenLoopPassIsParsed) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   auto trial = RunOnArm64Client(
-      *server, "redis",
+      *server, core::Protocol::kRedis,
       {.threads = 1, .clients = 2, .pipeline = 1, .data_size = 256, .ratio = {.set = 1, .get = 1}},
       {.length = core::Pass::Length::kTestTime,
        .test_time = std::chrono::seconds(2),

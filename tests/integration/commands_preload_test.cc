@@ -52,11 +52,12 @@ class PreloadTest : public ::testing::Test {
                            .data_size = kDataSize,
                            .key_minimum = 1,
                            .key_maximum = kKeys};
-    auto record = scenarios::Preload(driver_, *host_, {server_->host(), server_->port(), "redis"},
-                                     spec, shape, {}, dir_ / "raw" / stem, [this] {
-                                       return core::Result<uint64_t>(static_cast<uint64_t>(
-                                           server_->Client().Command({"DBSIZE"})->integer));
-                                     });
+    auto record = scenarios::Preload(
+        driver_, *host_, {server_->host(), server_->port(), core::Protocol::kRedis}, spec, shape,
+        {}, dir_ / "raw" / stem, [this] {
+          return core::Result<uint64_t>(
+              static_cast<uint64_t>(server_->Client().Command({"DBSIZE"})->integer));
+        });
     EXPECT_TRUE(record) << (record ? "" : record.error().message);
     return record.value_or(results::PreloadRecord{});
   }
@@ -150,7 +151,7 @@ TEST(DragonflyCommands, EveryBuiltinCommandPreloadsAndRunsWithoutErrors) {
   auto engine = engines::Start(host, *engines::FindEngine("dragonfly"), DragonflyBinary().string(),
                                {.dragonfly_num_shards = 0, .dragonfly_proactor_threads = 1});
   ASSERT_TRUE(engine) << engine.error().message;
-  const drivers::Target target{engine->address(), engine->port(), "redis"};
+  const drivers::Target target{engine->address(), engine->port(), core::Protocol::kRedis};
   drivers::BuiltinDriver driver;
 
   std::vector<scenarios::CommandProfile> commands = scenarios::BuiltinCommands();

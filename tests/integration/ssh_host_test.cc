@@ -43,7 +43,7 @@ fs::path LocalDir(const std::string& name) {
 
 std::unique_ptr<SshHost> ConnectTo(const std::string& address, const std::string& setup_id,
                                    const std::string& key = Bed().key.string()) {
-  auto host = SshHost::Connect({.role = "server",
+  auto host = SshHost::Connect({.role = core::Role::Server(),
                                 .endpoint = {.user = Testbed::kUser,
                                              .host = address,
                                              .key_path = key,
@@ -88,9 +88,9 @@ TEST(SshHost, FactsPortsAndPrograms) {
   ASSERT_TRUE(host);
   EXPECT_EQ(host->EngineAddress(), Testbed::kServer);  // learned from $SSH_CONNECTION
   EXPECT_TRUE(host->is_root());
-  auto f = host->Facts("server");
+  auto f = host->Facts(core::Role::Server());
   ASSERT_TRUE(f) << f.error().message;
-  EXPECT_EQ(f->role, "server");
+  EXPECT_EQ(f->role.Name(), "server");
   EXPECT_EQ(f->name, "dfb-server");
   EXPECT_EQ(f->address, Testbed::kServer);
   EXPECT_EQ(f->private_address, Testbed::kServer);
@@ -228,7 +228,7 @@ TEST(SshHost, TimeoutsAndInterruptsKillTheRemoteCommand) {
 
 TEST(SshHost, UnreachableHostAndRefusedKeyAreClearErrors) {
   REQUIRE_TESTBED();
-  auto nobody = SshHost::Connect({.role = "server",
+  auto nobody = SshHost::Connect({.role = core::Role::Server(),
                                   .endpoint = {.user = "root",
                                                .host = "10.200.0.9",
                                                .key_path = Bed().key.string(),
@@ -246,7 +246,7 @@ TEST(SshHost, UnreachableHostAndRefusedKeyAreClearErrors) {
   ASSERT_TRUE(
       core::RunCapture({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other_key.string()}));
   auto refused = SshHost::Connect(
-      {.role = "client",
+      {.role = core::Role::Client(),
        .endpoint = {.user = "root", .host = Testbed::kClient, .key_path = other_key.string()},
        .setup_id = "x",
        .local_dir = LocalDir("refused")});

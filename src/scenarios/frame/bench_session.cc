@@ -125,7 +125,7 @@ core::Status BenchSession::PrepareRun(drivers::Driver& driver,
   if (auto st = driver.Prepare(*fleet_.client); !st) {
     // Not on the host's PATH (an explicit path the user gave is another error): when setup
     // recorded why it could not build the tool, that is the line to show.
-    const auto note = providers::MissingToolNote(setup_.provider_data, driver.Name());
+    const auto note = providers::MissingToolNote(setup_.provider_data, driver.Kind());
     if (note && st.error().message.find(" not found on the client host (") != std::string::npos) {
       return core::Fail(st.error().kind, *note);
     }

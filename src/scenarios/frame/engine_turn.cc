@@ -118,11 +118,10 @@ std::optional<EngineTurn> EngineTurn::Attach(const providers::EngineEndpoint& en
 }
 
 drivers::Target EngineTurn::target() const {
-  const bool memcache = engine_.spec().protocol == engines::Protocol::kMemcacheText;
   const engines::RunningEngine& seed = engine_.seed();
   drivers::Target target{.address = seed.address(),
                          .port = seed.port(),
-                         .protocol = memcache ? "memcache_text" : "redis",
+                         .protocol = engine_.spec().protocol,
                          .cluster = engine_.cluster(),
                          .key_namespace = seed.key_namespace()};
   // Who the engine lets in (an endpoint's user, a run's ACL user).

@@ -38,7 +38,7 @@ core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Flee
       if (!measured) return tl::unexpected(measured.error());
       offset = *measured;
     }
-    const std::string role = providers::ClientRole(h);
+    const std::string role = core::Role::Client(static_cast<int>(h)).Name();
     for (int i = 0; i < n; ++i) {
       clients.push_back(
           {.host = hosts[h].get(),

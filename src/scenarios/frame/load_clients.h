@@ -15,8 +15,8 @@
 namespace dfbench::scenarios {
 
 // `processes` generators on each of the fleet's client hosts, each pinned to its share of the
-// client's CPUs (round robin when there are fewer CPUs than processes), named by their host
-// ("client", "client-2") and process ("client process 2"); with several, each host's clock
+// client's CPUs (round robin when there are fewer CPUs than processes), named by their host's
+// role and process ("client process 2"); with several, each host's clock
 // offset to this machine's measured (kEnvironment when a host cannot tell its time).
 core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Fleet& fleet,
                                                            int processes);

@@ -23,7 +23,7 @@ core::Status CheckInstalled(const state::SetupState& setup,
 core::Status CheckRedisProtocol(const std::vector<const engines::EngineSpec*>& engines,
                                 const std::string& refusal) {
   for (const auto* spec : engines) {
-    if (spec->protocol != engines::Protocol::kRedis) {
+    if (spec->protocol != core::Protocol::kRedis) {
       return core::Fail(core::ErrorKind::kUsage, spec->name + refusal);
     }
   }

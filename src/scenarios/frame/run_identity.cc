@@ -19,7 +19,7 @@ results::Context MakeContext(const state::SetupState& setup, const drivers::Driv
   c.tool_version = core::VersionLine();
   c.build_type = core::GetBuildInfo().build_type;
   c.provider = state::ToString(setup.provider);
-  c.load_generator = driver.Name();
+  c.load_generator = driver.Kind();
   c.hosts = setup.hosts;
   return c;
 }

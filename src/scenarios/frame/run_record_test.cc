@@ -30,9 +30,9 @@ void RecordAwsFleet(state::SetupState* s) {
   s->region = "eu-west-1";
   s->provider_data.aws =
       state::AwsRecord{.account = "123456789012",
-                       .instances = {{.role = "server", .type = "c7g.xlarge"},
-                                     {.role = "client", .type = "c7gn.large"},
-                                     {.role = "replica-0", .type = "c7g.2xlarge"}}};
+                       .instances = {{.role = core::Role::Server(), .type = "c7g.xlarge"},
+                                     {.role = core::Role::Client(), .type = "c7gn.large"},
+                                     {.role = core::Role::Replica(0), .type = "c7g.2xlarge"}}};
 }
 
 // Replication runs, their files read by the next command as the scenario writes them.

@@ -262,7 +262,7 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   setup.pin_cpus = true;
   ASSERT_TRUE(CreateSetup(setup));
   const state::SetupState setup_state = Load("flow-starved");  // FindHost points into it
-  const auto* client = setup_state.FindHost("client");
+  const auto* client = setup_state.FindHost(core::Role::Client());
   ASSERT_NE(client, nullptr);
   core::SpawnOptions hog{.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus};
   auto busy = core::Spawn(hog);
@@ -507,7 +507,7 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsSweepStepsClientLate) {
   setup.pin_cpus = true;
   ASSERT_TRUE(CreateSetup(setup));
   const state::SetupState setup_state = Load("sw-starved");
-  const auto* client = setup_state.FindHost("client");
+  const auto* client = setup_state.FindHost(core::Role::Client());
   ASSERT_NE(client, nullptr);
   auto busy = core::Spawn({.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus});
   ASSERT_TRUE(busy) << busy.error().message;

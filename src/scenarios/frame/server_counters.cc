@@ -41,10 +41,10 @@ uint64_t ParseCalls(const std::string& value) {
 }  // namespace
 
 core::Result<uint64_t> ServerDataOps(const protocol::ServerEndpoint& control,
-                                     engines::Protocol protocol) {
+                                     core::Protocol protocol) {
   auto client = protocol::ConnectTo(control, kEngineControlTimeout);
   if (!client) return tl::unexpected(client.error());
-  if (protocol == engines::Protocol::kMemcacheText) {
+  if (protocol == core::Protocol::kMemcacheText) {
     auto lines = client->MemcacheCommand("stats");
     if (!lines) return tl::unexpected(lines.error());
     uint64_t ops = 0;

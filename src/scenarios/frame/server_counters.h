@@ -15,7 +15,7 @@ namespace dfbench::scenarios {
 // SCAN and UNLINK that clear a run's keys from an endpoint) excluded.
 // memcached: "stats" cmd_get + cmd_set.
 core::Result<uint64_t> ServerDataOps(const protocol::ServerEndpoint& control,
-                                     engines::Protocol protocol);
+                                     core::Protocol protocol);
 
 // The data operations of an `INFO commandstats` reply: the sum of its cmdstat_<name> calls,
 // control commands excluded. Redis ("cmdstat_config|get:calls=2,...,failed_calls=0") and

@@ -74,16 +74,16 @@ bool SaysItFailed(const std::string& line) {
 }  // namespace
 
 core::Result<uint64_t> ServerMemoryBytes(const std::string& address, int port,
-                                         engines::Protocol protocol) {
-  if (protocol == engines::Protocol::kMemcacheText) {
+                                         core::Protocol protocol) {
+  if (protocol == core::Protocol::kMemcacheText) {
     return MemcachedStat(address, port, "stats slabs", "total_malloced");
   }
   return InfoNumber(address, port, "memory", "used_memory");
 }
 
 core::Result<uint64_t> ServerItemCount(const std::string& address, int port,
-                                       engines::Protocol protocol) {
-  if (protocol == engines::Protocol::kMemcacheText) {
+                                       core::Protocol protocol) {
+  if (protocol == core::Protocol::kMemcacheText) {
     return MemcachedStat(address, port, "stats", "curr_items");
   }
   auto client = Connect(address, port);

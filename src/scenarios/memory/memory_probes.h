@@ -13,11 +13,11 @@ namespace dfbench::scenarios {
 // The engine's own figure for the memory it holds: INFO memory used_memory (Redis protocol),
 // memcached's `stats slabs` total_malloced (its slab pages).
 core::Result<uint64_t> ServerMemoryBytes(const std::string& address, int port,
-                                         engines::Protocol protocol);
+                                         core::Protocol protocol);
 
 // Keys held: DBSIZE (Redis protocol), memcached's curr_items.
 core::Result<uint64_t> ServerItemCount(const std::string& address, int port,
-                                       engines::Protocol protocol);
+                                       core::Protocol protocol);
 
 // DEBUG POPULATE `keys` keys named "key:<n>" (n from 0) with `value_size`-byte values. kFailure
 // with the engine's reply when it refuses.

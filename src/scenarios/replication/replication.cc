@@ -173,7 +173,7 @@ core::Result<int> ReplicationOnSetup(const std::string& id, const ReplicationOpt
                                      OutputFormat format) {
   drivers::BuiltinDriver builtin;
   drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
-  const bool use_dfly_bench = options.load_generator == "dfly_bench";
+  const bool use_dfly_bench = options.load_generator == core::LoadGenerator::kDflyBench;
   drivers::Driver* driver = use_dfly_bench ? static_cast<drivers::Driver*>(&dfly_bench) : &builtin;
   return RunScenario(
       {.setup_id = id, .driver = driver, .engines = options.engines, .format = format},

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/load.h"
+#include "core/load_generator.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "providers/provider.h"
@@ -49,9 +50,10 @@ struct ReplicationOptions {
   std::vector<std::string> replica_flags;
   std::string dfly_ref = "main";     // recorded only
   std::filesystem::path output_dir;  // empty: <setup>/replications/<run id>
-  // "builtin", or "dfly_bench" with the reference's command lines (replication_dfly_bench.h):
-  // its load starts once the sync is over, as in the reference, for the test time.
-  std::string load_generator = "builtin";
+  // The built-in generator, or dfly_bench with the reference's command lines
+  // (replication_dfly_bench.h): its load starts once the sync is over, as in the reference, for
+  // the test time.
+  core::LoadGenerator load_generator = core::LoadGenerator::kBuiltin;
   std::string dfly_bench_binary;           // dfly_bench on the client host; resolved by the driver
   std::chrono::seconds sync_timeout{600};  // replica start to the end of its full sync
   // A case whose load had more failed requests than this share (or none answered) fails

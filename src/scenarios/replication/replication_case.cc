@@ -71,7 +71,7 @@ class CaseRun {
         c_(c),
         out_(out),
         label_(s.spec.name + " " + c.name),
-        dfly_bench_(s.options.load_generator == "dfly_bench") {}
+        dfly_bench_(s.options.load_generator == core::LoadGenerator::kDflyBench) {}
 
   bool Run() {
     out_->run_name = c_.name;
@@ -88,7 +88,7 @@ class CaseRun {
     out_->version = master->version();
     out_->origin = s_.install.origin;
     out_->sha256 = s_.install.sha256;
-    const drivers::Target target{master->address(), master->port(), "redis"};
+    const drivers::Target target{master->address(), master->port(), core::Protocol::kRedis};
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.
     if (auto r = Ask(*master, {"SET", "READY", "true"}); !r) {

@@ -45,10 +45,10 @@ void SetEngineFlag(state::SetupSettings* s, const std::string& engine, const std
 void SshSettings(const SetupOptions& options, state::SetupSettings* s) {
   std::vector<std::string> replicas;
   for (const auto& h : options.ssh.hosts) {
-    if (h.role == "server") {
+    if (h.role == core::Role::Server()) {
       s->server = h.address;
       s->server_private_ip = h.private_address;
-    } else if (h.role == "client") {
+    } else if (h.role == core::Role::Client()) {
       s->client = h.address;
       s->client_private_ip = h.private_address;
     } else {
