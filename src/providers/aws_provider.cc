@@ -21,7 +21,7 @@ using FleetInstance = state::AwsInstanceRecord;
 
 const aws::InstanceSpec& SpecOf(const aws::FleetPlan& plan, core::Role role) {
   if (role == core::Role::Server()) return plan.server;
-  if (role == core::Role::Client()) return plan.client;
+  if (role.IsClient()) return plan.client;  // every client instance, client-2 and on too
   return plan.replica;
 }
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
 
 #include "aws/cloudformation.h"
 #include "core/files.h"
@@ -152,6 +154,13 @@ TEST_F(AwsCliTest, TwoClientInstancesShareTheLoad) {
   const json st = dfb.State("two");
   EXPECT_EQ(st["provider_data"]["aws"]["instances"].size(), 3u);
   EXPECT_EQ(st["settings"]["client_count"], 2);
+  // The second client is the same kind of instance as the first, not the replicas' kind.
+  std::map<std::string, json> by_role;
+  for (const json& i : st["provider_data"]["aws"]["instances"]) by_role[i["role"]] = i;
+  ASSERT_TRUE(by_role.contains("client-2")) << st;
+  EXPECT_EQ(by_role["client-2"]["type"], by_role["client"]["type"]);
+  EXPECT_EQ(by_role["client-2"]["arch"], by_role["client"]["arch"]);
+  EXPECT_NE(by_role["client"]["type"], by_role["server"]["type"]) << "the check would not tell";
 
   r = dfb.Run(Concat({"run", "--id", "two", "--engines", "redis", "--output", "json"}, kSmallRun));
   ASSERT_EQ(r.code, 0) << r.err;

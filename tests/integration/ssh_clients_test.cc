@@ -29,6 +29,8 @@ TEST(SshClients, TwoClientHostsMergeTheirHistogramsExactly) {
   const json st = dfb.State("two");
   ASSERT_EQ(st["hosts"].size(), 3u);
   EXPECT_EQ(st["hosts"][2]["role"], "client-2");
+  // The second client is no replica: the settings name none.
+  EXPECT_EQ(st["settings"]["replicas"], json::array()) << st["settings"];
 
   r = dfb.Run({"run",      "--id",
                "two",      "--engines",

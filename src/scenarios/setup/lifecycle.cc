@@ -51,7 +51,7 @@ void SshSettings(const SetupOptions& options, state::SetupSettings* s) {
     } else if (h.role == core::Role::Client()) {
       s->client = h.address;
       s->client_private_ip = h.private_address;
-    } else {
+    } else if (h.role.IsReplica()) {
       replicas.push_back(h.address);
     }
   }
