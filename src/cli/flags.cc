@@ -159,13 +159,22 @@ void AddLoadGeneratorFlags(CLI::App* sub, LoadGeneratorFlags* flags) {
                   "memtier_benchmark on the client host (default: found on its PATH)");
 }
 
-core::LoadGenerator ToLoadGenerator(const std::string& name) {
-  const auto generator = core::kLoadGeneratorNames.Parse(name);
-  if (!generator) {
-    ExitWith(core::ErrorKind::kUsage,
-             "--load-generator \"" + name + "\": use " + core::kLoadGeneratorNames.List());
+namespace {
+
+// The value `flag` names by `text`; a word outside `names` ends the command (usage).
+template <class E, size_t N>
+E ChoiceOrExit(const core::EnumNames<E, N>& names, std::string_view flag, const std::string& text) {
+  const auto value = names.Parse(text);
+  if (!value) {
+    ExitWith(core::ErrorKind::kUsage, std::string(flag) + " \"" + text + "\": use " + names.List());
   }
-  return *generator;
+  return *value;
+}
+
+}  // namespace
+
+core::LoadGenerator ToLoadGenerator(const std::string& name) {
+  return ChoiceOrExit(core::kLoadGeneratorNames, "--load-generator", name);
 }
 
 std::unique_ptr<drivers::Driver> MakeDriver(const LoadGeneratorFlags& flags) {
@@ -302,12 +311,7 @@ void AddOutputFlag(CLI::App* sub, std::string* output) {
 }
 
 scenarios::OutputFormat ToOutputFormat(const std::string& output) {
-  const auto format = scenarios::kOutputFormatNames.Parse(output);
-  if (!format) {
-    ExitWith(core::ErrorKind::kUsage,
-             "--output \"" + output + "\": use " + scenarios::kOutputFormatNames.List());
-  }
-  return *format;
+  return ChoiceOrExit(scenarios::kOutputFormatNames, "--output", output);
 }
 
 void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags) {
