@@ -23,8 +23,9 @@ namespace dfbench::hosts {
 std::optional<std::string> LocalDaemonRecord(int pid);
 
 // Records that `dir` on `host` is dfbench's own (`prefix` empty: removed whole) or that the files
-// named `prefix`* in it are (and the engine's temporary files beside them, temp-<pid>.rdb of a
-// process of a stopped daemon's group), under `key` (unique among what runs at once).
+// named `prefix`* in it are (and the engine's temporary files beside them: temp-<pid>.rdb written
+// after the record by a process that no longer runs), under `key` (unique among what runs at
+// once).
 core::Status RecordFiles(Host& host, const std::string& key, const std::string& dir,
                          const std::string& prefix = "");
 // Drops the record of `key` (its files were removed the ordinary way).

@@ -30,6 +30,15 @@ void Touch(const fs::path& path) {
                             "process " + std::to_string(pid) + " to be gone");
 }
 
+// The pid of a process that has ended (and been reaped).
+int EndedPid() {
+  auto ended = core::Spawn({.argv = {"true"}});
+  if (!ended) return 0;
+  const int pid = ended->pid();
+  (void)ended->Wait();
+  return pid;
+}
+
 // The pid a daemon's shell wrote into `file`, once written whole (0 when it never is).
 int ReadPid(const fs::path& file) {
   int pid = 0;
@@ -53,8 +62,9 @@ TEST(Leftovers, DaemonRecordIsPidAndStartTime) {
 }
 
 // A daemon killed alone (as an engine dies with dfbench) leaves its forked child in its group:
-// a later command's StopLeftovers kills the child and removes the engine's temp-<child>.rdb,
-// the recorded files and the scratch files, and nothing else.
+// a later command's StopLeftovers kills the child and removes the engine's temp-<child>.rdb (and
+// one of a snapshot child that ended on its own after the record), the recorded files and the
+// scratch files, and nothing else: not a temp-<pid>.rdb older than the record or of a live pid.
 TEST(Leftovers, StopsWhatIsLeftOfADeadDaemonsGroupAndRemovesItsFiles) {
   testing::ScopedTempDir tmp("leftovers-group");
   const fs::path work = tmp / "work";
@@ -69,12 +79,20 @@ TEST(Leftovers, StopsWhatIsLeftOfADeadDaemonsGroupAndRemovesItsFiles) {
   const int child = ReadPid(tmp / "child.pid");
   ASSERT_GT(child, 0);
   EXPECT_TRUE(fs::exists(work / "daemons" / std::to_string(leader)));
+  const int ended = EndedPid();
+  const int ended_earlier = EndedPid();
+  ASSERT_GT(ended, 0);
+  ASSERT_GT(ended_earlier, 0);
+  const fs::path before_record = user_dir / ("temp-" + std::to_string(ended_earlier) + ".rdb");
+  Touch(before_record);
+  fs::last_write_time(before_record, fs::file_time_type::clock::now() - std::chrono::hours(1));
   ASSERT_TRUE(RecordFiles(first, "own", (work / "snapshots" / "t1").string()));
   ASSERT_TRUE(RecordFiles(first, "user", user_dir.string(), "dfbench-t1"));
   Touch(work / "snapshots" / "t1" / "dump.rdb");
   Touch(user_dir / "dfbench-t1");
   Touch(user_dir / ("temp-" + std::to_string(child) + ".rdb"));
-  Touch(user_dir / "temp-1.rdb");  // not of a process of ours
+  Touch(user_dir / ("temp-" + std::to_string(ended) + ".rdb"));  // its writer ended on its own
+  Touch(user_dir / "temp-1.rdb");                                // not of a process of ours
   Touch(user_dir / "someone-elses");
   Touch(work / "redis-1234.log");
   Touch(work / "bin" / "dfbench-0123");
@@ -88,7 +106,9 @@ TEST(Leftovers, StopsWhatIsLeftOfADeadDaemonsGroupAndRemovesItsFiles) {
   EXPECT_FALSE(fs::exists(work / "snapshots"));
   EXPECT_FALSE(fs::exists(user_dir / "dfbench-t1"));
   EXPECT_FALSE(fs::exists(user_dir / ("temp-" + std::to_string(child) + ".rdb")));
+  EXPECT_FALSE(fs::exists(user_dir / ("temp-" + std::to_string(ended) + ".rdb")));
   EXPECT_TRUE(fs::exists(user_dir / "temp-1.rdb"));
+  EXPECT_TRUE(fs::exists(before_record));
   EXPECT_TRUE(fs::exists(user_dir / "someone-elses"));
   EXPECT_FALSE(fs::exists(work / "redis-1234.log"));
   EXPECT_TRUE(fs::exists(work / "bin" / "dfbench-0123"));

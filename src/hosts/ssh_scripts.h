@@ -103,8 +103,11 @@ esac
 // process group, when its leader is still the recorded process (by start time) or is gone (a pgid
 // is not reused while its group has members, so what is left is the daemon's: a snapshot child
 // forked by an engine killed with dfbench), the process groups of its commands, then the
-// recorded files, and an engine's temp-<pid>.rdb of a process it stopped. Prints "stopped PID"
-// and "removed PATH" lines. Run through kRunWrapper, it spares its own command's pid record.
+// recorded files, and beside a recorded prefix an engine's temp-<pid>.rdb written since the
+// record by a process no longer running (one it stopped, or a snapshot child that ended on its
+// own: redis's exits once it cannot report to its dead parent, leaving the file). Prints
+// "stopped PID" and "removed PATH" lines. Run through kRunWrapper, it spares its own command's pid
+// record.
 inline constexpr const char* kStopLeftoversFunction = R"sh(group_of() {
   g=$1
   for s in /proc/[0-9]*/stat; do
@@ -116,7 +119,7 @@ inline constexpr const char* kStopLeftoversFunction = R"sh(group_of() {
   done
 }
 stop_leftovers() {
-  w=$1; killed=""
+  w=$1
   for f in "$w"/daemons/*; do
     [ -f "$f" ] || continue
     pid=""; start=""; read pid start <"$f"
@@ -133,7 +136,6 @@ stop_leftovers() {
         i=0; while start_of "$m" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
         echo "stopped $m"
       done
-      killed="$killed $members"
     fi
     rm -f "$f"
   done
@@ -155,8 +157,13 @@ stop_leftovers() {
       for p in "$dir/$prefix"*; do
         if [ -e "$p" ]; then rm -rf -- "$p" && echo "removed $p"; fi
       done
-      for m in $killed; do
-        if [ -e "$dir/temp-$m.rdb" ]; then rm -f -- "$dir/temp-$m.rdb" && echo "removed $dir/temp-$m.rdb"; fi
+      for t in "$dir"/temp-*.rdb; do
+        [ -f "$t" ] || continue
+        [ "$f" -nt "$t" ] && continue  # there before the record: not the killed run's
+        p=${t##*/temp-}; p=${p%.rdb}
+        case $p in ''|*[!0-9]*) continue ;; esac
+        [ -z "$(start_of "$p")" ] || continue  # its writer still runs: not a leftover
+        rm -f -- "$t" && echo "removed $t"
       done
     fi
     rm -f "$f"

@@ -2,7 +2,9 @@
 // engine's BGSAVE child writes into --snapshot-dir (the child outlives the engine, which dies with
 // dfbench), then the next command or destroy; and work/ after runs that end in every way. Real
 // redis-server on a local setup; the BGSAVE is slowed by redis's own `rdb-key-save-delay` so the
-// kill lands inside it.
+// kill lands inside it. A redis BGSAVE child reports to its parent every 1,024 keys and exits,
+// leaving its temp-<pid>.rdb, when that parent is gone: with 20 ms a key, that is 20 s after the
+// BGSAVE began, long after the next command stops it; with 5 ms, 5 s, so it ends on its own.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -23,11 +25,16 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// 2,000 keys of 100 B, a BGSAVE 1 s into the updates (--test-time is each use's).
+// 2,000 keys of 100 B (--test-time and --snapshot-delay are each use's).
 const std::vector<std::string> kSlowSnapshotRun = {
-    "run-memory", "--engines",         "redis", "--keys",        "2000", "--value-size",
-    "100",        "--snapshot-delay",  "1s",    "--update-rate", "200",  "--memtier-threads",
-    "1",          "--memtier-clients", "1",     "--cooldown",    "0s"};
+    "run-memory", "--engines",         "redis", "--keys",
+    "2000",       "--value-size",      "100",   "--update-rate",
+    "200",        "--memtier-threads", "1",     "--memtier-clients",
+    "1",          "--cooldown",        "0s"};
+
+// How long the slowed BGSAVE takes a key.
+constexpr int kOutlivesTheNextCommand = 20'000;  // microseconds
+constexpr int kEndsOnItsOwn = 5'000;
 
 // A tiny closed-loop run: one connection, 100 requests, no warmup.
 const std::vector<std::string> kTinyRun = {
@@ -52,6 +59,16 @@ std::vector<std::string> FilesUnder(const fs::path& dir) {
   return files;
 }
 
+// current_save_keys_processed of the redis on `port` (-1 when it cannot be read).
+long KeysSaved(int port) {
+  auto client = protocol::BlockingClient::Connect("127.0.0.1", port, std::chrono::seconds(2));
+  if (!client) return -1;
+  auto info = client->Command({"INFO", "persistence"});
+  const std::string field = "current_save_keys_processed:";
+  const size_t at = info ? info->str.find(field) : std::string::npos;
+  return at == std::string::npos ? -1 : std::atol(info->str.c_str() + at + field.size());
+}
+
 // What the killed run left: its engine (killed with dfbench) and the engine's BGSAVE child.
 struct KilledRun {
   int engine = 0;
@@ -61,21 +78,24 @@ struct KilledRun {
 class LeftoversTest : public ::testing::Test {
  protected:
   void TearDown() override {
-    // A failing test must not leave the slowed child writing for 20 s.
+    // A failing test must not leave the slowed child writing for 40 s.
     if (killed_.bgsave > 0 && !core::ProcessGone(killed_.bgsave)) kill(killed_.bgsave, SIGKILL);
   }
 
-  // Sets up `id`, starts kSlowSnapshotRun writing into snapshots_, slows its engine's BGSAVE,
-  // and kills dfbench with SIGKILL once the BGSAVE child runs.
-  void KillDuringBgsave(const std::string& id) {
+  // Sets up `id`, starts kSlowSnapshotRun writing into snapshots_, slows its engine's BGSAVE
+  // (`key_delay_us` a key), and kills dfbench with SIGKILL once the BGSAVE child runs.
+  void KillDuringBgsave(const std::string& id, int key_delay_us) {
     ASSERT_EQ(
         dfb_.Run({"setup", "--id", id, "--engines", "redis", "--provider", "local", "--yes"}).code,
         0);
     fs::create_directories(snapshots_);
     core::Process run =
-        dfb_.Start(Concat(kSlowSnapshotRun, {"--id", id, "--test-time", "20s", "--snapshot-dir",
-                                             snapshots_.string()}));
+        dfb_.Start(Concat(kSlowSnapshotRun, {"--id", id, "--test-time", "20s", "--snapshot-delay",
+                                             "3s", "--snapshot-dir", snapshots_.string()}));
+    // The BGSAVE comes 3 s into the load: time enough to slow it first, even on a busy machine.
     bool slowed = false;
+    bool began_before = false;
+    int port = 0;
     WaitUntil(
         [&] {
           if (!run.running()) return true;  // too late: the assertions below say so
@@ -84,12 +104,16 @@ class LeftoversTest : public ::testing::Test {
             if (!engines.empty()) killed_.engine = engines.front();
           }
           if (killed_.engine != 0 && !slowed) {
-            if (const int port = RedisPort(killed_.engine)) {
-              // 10 ms a key: the 2,000 keys take 20 s to save.
+            if ((port = RedisPort(killed_.engine)) != 0) {
               if (auto client = protocol::BlockingClient::Connect("127.0.0.1", port,
                                                                   std::chrono::seconds(2))) {
-                auto set = client->Command({"CONFIG", "SET", "rdb-key-save-delay", "10000"});
+                auto set = client->Command(
+                    {"CONFIG", "SET", "rdb-key-save-delay", std::to_string(key_delay_us)});
                 slowed = set.has_value() && set->str == "OK";
+                // A child forked before the setting would save at full speed.
+                auto info = client->Command({"INFO", "persistence"});
+                began_before =
+                    !info || info->str.find("rdb_bgsave_in_progress:1") != std::string::npos;
               }
             }
           }
@@ -102,10 +126,13 @@ class LeftoversTest : public ::testing::Test {
         },
         std::chrono::seconds(20), "the engine's BGSAVE child");
     ASSERT_TRUE(slowed) << "the engine's BGSAVE could not be slowed\n" << dfb_.BackgroundErrTail();
+    ASSERT_FALSE(began_before) << "the BGSAVE began before it was slowed\n"
+                               << dfb_.BackgroundErrTail();
     ASSERT_NE(killed_.bgsave, 0) << "no BGSAVE child came\n" << dfb_.BackgroundErrTail();
-    // Once the child has begun its file, the kill: no cleanup of dfbench's runs.
-    ASSERT_TRUE(WaitUntil([&] { return !Entries(snapshots_).empty(); }, std::chrono::seconds(10),
-                          "the BGSAVE child's file in " + snapshots_.string()));
+    // Once the engine has the child's first report (the next comes 1,024 keys later; one to a
+    // dead parent ends the child), the kill: no cleanup of dfbench's runs.
+    ASSERT_TRUE(WaitUntil([&] { return KeysSaved(port) > 0; }, std::chrono::seconds(10),
+                          "the BGSAVE child's first report of its progress"));
     run.Signal(SIGKILL);
     ASSERT_TRUE(run.WaitFor(std::chrono::seconds(10)));
     // What the kill leaves on its own: the engine dies with dfbench, its child does not.
@@ -130,7 +157,7 @@ class LeftoversTest : public ::testing::Test {
 };
 
 TEST_F(LeftoversTest, NextCommandStopsTheKilledRunsSnapshotChildAndRemovesItsFiles) {
-  ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("next"));
+  ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("next", kOutlivesTheNextCommand));
   const auto r = dfb_.Run(Concat(kTinyRun, {"--id", "next"}));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
@@ -147,13 +174,29 @@ TEST_F(LeftoversTest, NextCommandStopsTheKilledRunsSnapshotChildAndRemovesItsFil
 }
 
 TEST_F(LeftoversTest, DestroyStopsTheKilledRunsSnapshotChildAndRemovesItsFiles) {
-  ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("gone"));
+  ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("gone", kOutlivesTheNextCommand));
   const auto r = dfb_.Run({"destroy", "--id", "gone"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("died while benchmarking"), std::string::npos) << r.err;
   ExpectNothingLeft();
   EXPECT_EQ(dfb_.State("gone")["status"], "destroyed");
   EXPECT_FALSE(fs::exists(dfb_.SetupDir("gone") / "work"));
+}
+
+// The killed engine's BGSAVE child ends on its own before the next command, its temporary file
+// left: the next command removes that file and says so.
+TEST_F(LeftoversTest, NextCommandRemovesTheFileOfASnapshotChildThatEndedOnItsOwn) {
+  ASSERT_NO_FATAL_FAILURE(KillDuringBgsave("ended", kEndsOnItsOwn));
+  ASSERT_TRUE(WaitUntil([&] { return core::ProcessGone(killed_.bgsave); }, std::chrono::seconds(30),
+                        "the BGSAVE child to end on its own"));
+  const fs::path temp = snapshots_ / ("temp-" + std::to_string(killed_.bgsave) + ".rdb");
+  ASSERT_TRUE(fs::exists(temp)) << ::testing::PrintToString(Entries(snapshots_));
+  const auto r = dfb_.Run(Concat(kTinyRun, {"--id", "ended"}));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("removed "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(temp.string()), std::string::npos) << r.err;
+  ExpectNothingLeft();
+  dfb_.Run({"destroy", "--id", "ended"});
 }
 
 // Completed, failed and interrupted runs: work/ keeps no file, each result's raw files are in its
@@ -169,8 +212,9 @@ TEST_F(LeftoversTest, WorkKeepsNothingAfterRunsAndInfoShowsTheSize) {
   // A failed run: the snapshot cannot be written (a file stands where the directory should be).
   const fs::path not_a_dir = dfb_.home() / "not-a-dir";
   std::ofstream(not_a_dir) << "x";
-  auto r = dfb_.Run(Concat(kSlowSnapshotRun, {"--id", "w", "--test-time", "2s", "--snapshot-dir",
-                                              (not_a_dir / "sub").string()}));
+  auto r =
+      dfb_.Run(Concat(kSlowSnapshotRun, {"--id", "w", "--test-time", "2s", "--snapshot-delay", "1s",
+                                         "--snapshot-dir", (not_a_dir / "sub").string()}));
   EXPECT_EQ(r.code, 1) << r.err;
   // An interrupted one.
   core::Process run = dfb_.Start(
