@@ -507,7 +507,14 @@ core::Result<std::string> SshHost::DfbenchBinary() {
   auto present = RunScript("[ -x \"$1\" ]", {remote}, kControlTimeout);
   if (!present) return tl::unexpected(present.error());
   if (!present->status.ok()) {
-    if (auto st = Upload(*local, remote, 0755); !st) return tl::unexpected(st.error());
+    auto st = Upload(*local, remote, 0755);
+    if (!st && st.error().kind == core::ErrorKind::kEnvironment) {
+      // Tens of megabytes over a busy link: a dropped connection is worth one more try (the
+      // upload lands under a temporary name, so a cut one leaves nothing half-written).
+      core::Notef("{}; trying once more", st.error().message);
+      st = Upload(*local, remote, 0755);
+    }
+    if (!st) return tl::unexpected(st.error());
   }
   auto smoke = Remote({remote, "version"}, kControlTimeout, Interrupts::kObey);
   if (!smoke) return tl::unexpected(smoke.error());
