@@ -181,12 +181,12 @@ TEST(ClientSeed, DefaultClientsProduceTheSameKeys) {
   Config c = MakeConfig(0, 1000000000);
   Workload w = *BuildWorkload(c);
   ClientWorkload a(c, w, 0, 0), b(c, w, 1, 0);
-  std::string out_a, out_b;
+  protocol::RequestBuffer out_a, out_b;
   for (int i = 0; i < 50; ++i) {
     a.Next(&out_a);
     b.Next(&out_b);
   }
-  EXPECT_EQ(out_a, out_b);
+  EXPECT_EQ(out_a.view(), out_b.view());
   c.distinct_client_seed = true;
   ClientWorkload d(c, w, 0, 0), e(c, w, 1, 0);
   out_a.clear();
@@ -195,7 +195,7 @@ TEST(ClientSeed, DefaultClientsProduceTheSameKeys) {
     d.Next(&out_a);
     e.Next(&out_b);
   }
-  EXPECT_NE(out_a, out_b);
+  EXPECT_NE(out_a.view(), out_b.view());
 }
 
 // Splits a buffer of RESP requests into argument lists.
@@ -223,11 +223,11 @@ TEST(ClientWorkload, RatioCycleAndEncoding) {
   Config c = *ParseOptions(o);
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
-  std::string out;
+  protocol::RequestBuffer out;
   std::vector<uint32_t> slots;
   for (int i = 0; i < 10; ++i) slots.push_back(client.Next(&out));
   EXPECT_EQ(slots, (std::vector<uint32_t>{0, 0, 1, 1, 1, 0, 0, 1, 1, 1}));
-  auto requests = ParseRequests(out);
+  auto requests = ParseRequests(out.view());
   ASSERT_EQ(requests.size(), 10u);
   ASSERT_EQ(requests[0].size(), 3u);
   EXPECT_EQ(requests[0][0], "SET");
@@ -244,7 +244,7 @@ TEST(ClientWorkload, ZeroRatioSideIsNeverSent) {
   Config c = *ParseOptions(o);
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
-  std::string out;
+  protocol::RequestBuffer out;
   for (int i = 0; i < 20; ++i) EXPECT_EQ(client.Next(&out), 1u);
 }
 
@@ -256,10 +256,10 @@ TEST(ClientWorkload, DataSizeRangeAndExpiry) {
   Config c = *ParseOptions(o);
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
-  std::string out;
+  protocol::RequestBuffer out;
   for (int i = 0; i < 200; ++i) client.Next(&out);
   std::set<size_t> sizes;
-  for (const auto& args : ParseRequests(out)) {
+  for (const auto& args : ParseRequests(out.view())) {
     ASSERT_EQ(args.size(), 4u);
     EXPECT_EQ(args[0], "SETEX");
     const int ttl = std::stoi(args[2]);
@@ -284,9 +284,9 @@ TEST(ClientWorkload, CustomCommands) {
   EXPECT_EQ(w.slots[0].type, "LPUSH");
   EXPECT_EQ(w.slots[1].section, "Lranges");
   ClientWorkload client(c, w, 0, 0);
-  std::string out;
+  protocol::RequestBuffer out;
   for (int i = 0; i < 3; ++i) client.Next(&out);
-  auto requests = ParseRequests(out);
+  auto requests = ParseRequests(out.view());
   ASSERT_EQ(requests.size(), 3u);
   EXPECT_EQ(requests[0][1], "list:memtier-0");
   EXPECT_EQ(requests[1][0], "LPUSH");
@@ -303,11 +303,12 @@ TEST(ClientWorkload, MemcacheEncoding) {
   Config c = *ParseOptions(o);
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
-  std::string out;
+  protocol::RequestBuffer out;
   client.Next(&out);
   client.Next(&out);
-  EXPECT_EQ(out.substr(0, out.find("\r\n")), "set memtier-0 0 30 4");
-  EXPECT_NE(out.find("get memtier-0\r\n"), std::string::npos);
+  const std::string_view bytes = out.view();
+  EXPECT_EQ(bytes.substr(0, bytes.find("\r\n")), "set memtier-0 0 30 4");
+  EXPECT_NE(bytes.find("get memtier-0\r\n"), std::string::npos);
 }
 
 TEST(SectionName, MemtierStyle) {

@@ -18,6 +18,7 @@
 #include "loadgen/stream.h"
 #include "loadgen/worker.h"
 #include "protocol/memcache_text.h"
+#include "protocol/request_buffer.h"
 #include "protocol/resp_parser.h"
 
 namespace dfbench::loadgen {
@@ -81,7 +82,7 @@ struct Worker::Conn {
   State state = State::kIdle;
   bool want_write = false;
   bool ever_connected = false;
-  std::string out;
+  protocol::RequestBuffer out;
   size_t out_sent = 0;
   std::string stash;  // an incomplete reply line carried to the next read
   PendingRing pending;

@@ -126,18 +126,20 @@ std::string_view ClientWorkload::Key(const Request& request) {
   return {key_buf_, static_cast<size_t>(end - key_buf_)};
 }
 
-void ClientWorkload::Encode(const Request& request, std::string* out) {
+void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out) {
   const std::string_view data(workload_.data.data(), request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
   workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
 }
 
 // Only writes expire: SETEX, or memcached's set with an exptime.
-void ClientWorkload::EncodeWithTtl(const Request& request, std::string* out,
+void ClientWorkload::EncodeWithTtl(const Request& request, protocol::RequestBuffer* out,
                                    std::string_view data) {
   const std::string_view key = Key(request);
+  with_ttl_.clear();
   if (config_.protocol == Protocol::kMemcacheText) {
-    protocol::AppendMemcacheSet(out, key, data, std::chrono::seconds(request.ttl_s));
+    protocol::AppendMemcacheSet(&with_ttl_, key, data, std::chrono::seconds(request.ttl_s));
+    out->append(with_ttl_);
     return;
   }
   char ttl_buf[24];
@@ -147,7 +149,8 @@ void ClientWorkload::EncodeWithTtl(const Request& request, std::string* out,
   args_.push_back(key);
   args_.emplace_back(ttl_buf, static_cast<size_t>(ttl_end - ttl_buf));
   args_.push_back(data);
-  protocol::AppendCommand(out, args_);
+  protocol::AppendCommand(&with_ttl_, args_);
+  out->append(with_ttl_);
 }
 
 }  // namespace dfbench::loadgen

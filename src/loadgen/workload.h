@@ -12,6 +12,7 @@
 #include "loadgen/config.h"
 #include "loadgen/keygen.h"
 #include "protocol/numbered_key_encoder.h"
+#include "protocol/request_buffer.h"
 #include "protocol/resp_encoder.h"
 
 namespace dfbench::loadgen {
@@ -57,7 +58,7 @@ class ClientWorkload {
                  uint64_t random_base);
 
   // Appends the next request to *out; returns its slot index.
-  uint32_t Next(std::string* out) {
+  uint32_t Next(protocol::RequestBuffer* out) {
     const Request request = Draw();
     Encode(request, out);
     return request.slot;
@@ -67,10 +68,10 @@ class ClientWorkload {
   // bytes. Key() is the request's key; its view lasts until the next call on this object.
   Request Draw();
   std::string_view Key(const Request& request);
-  void Encode(const Request& request, std::string* out);
+  void Encode(const Request& request, protocol::RequestBuffer* out);
 
  private:
-  void EncodeWithTtl(const Request& request, std::string* out, std::string_view data);
+  void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
 
   const Config& config_;
   const Workload& workload_;
@@ -81,6 +82,7 @@ class ClientWorkload {
   char key_buf_[600];
   size_t prefix_len_;
   std::vector<std::string_view> args_;  // reused for SETEX
+  std::string with_ttl_;                // reused for a request that expires
 };
 
 }  // namespace dfbench::loadgen

@@ -42,13 +42,14 @@ void ExpectGeneralBytes(const Options& o) {
   auto w = BuildWorkload(*c);
   ASSERT_TRUE(w) << w.error().message;
   ClientWorkload client(*c, *w, 0, 0);
-  std::string out = "before";
+  protocol::RequestBuffer out;
+  out.append("before");
   for (int i = 0; i < 2000; ++i) {
     const Request r = client.Draw();
     const std::string expected = GeneralBytes(*c, *w, r, client.Key(r));
-    out.resize(6);
+    out.Shrink(6);
     client.Encode(r, &out);
-    ASSERT_EQ(out.substr(6), expected) << "request " << i << ", key number " << r.key_index;
+    ASSERT_EQ(out.view().substr(6), expected) << "request " << i << ", key number " << r.key_index;
   }
 }
 

@@ -146,7 +146,7 @@ NumberedKeyEncoder NumberedKeyEncoder::ForMemcacheSet(std::string_view key_prefi
   });
 }
 
-void NumberedKeyEncoder::Encode(std::string* out, uint64_t number, std::string_view data) const {
+void NumberedKeyEncoder::Encode(RequestBuffer* out, uint64_t number, std::string_view data) const {
   const size_t digits = DecimalDigits(number);
   const Layout& layout = layouts_[digits - 1];
   const Step* steps = steps_.data() + layout.first_step;
@@ -160,8 +160,7 @@ void NumberedKeyEncoder::Encode(std::string* out, uint64_t number, std::string_v
     }
   }
   const size_t start = out->size();
-  out->resize(start + size + kCopySlack);
-  char* p = out->data() + start;
+  char* p = out->Extend(size + kCopySlack);
   for (const Step* step = steps; step != steps_end; ++step) {
     CopyLiteral(p, literals_.data() + step->offset, step->size);
     p += step->size;
@@ -184,7 +183,7 @@ void NumberedKeyEncoder::Encode(std::string* out, uint64_t number, std::string_v
       }
     }
   }
-  out->resize(start + size);
+  out->Shrink(start + size);
 }
 
 }  // namespace dfbench::protocol

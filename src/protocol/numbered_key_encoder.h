@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/request_buffer.h"
 #include "protocol/resp_encoder.h"
 
 namespace dfbench::protocol {
@@ -30,7 +31,7 @@ class NumberedKeyEncoder {
   // Appends the request for key number `number` and value `data` (of the fixed size if one was
   // given). Allocates only when *out lacks room for the request and 32 bytes more, which it
   // writes for the moment.
-  void Encode(std::string* out, uint64_t number, std::string_view data) const;
+  void Encode(RequestBuffer* out, uint64_t number, std::string_view data) const;
 
  private:
   // Encode() walks these: bytes laid out in advance, then what follows them: the key number's
