@@ -123,8 +123,6 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     for (size_t node = 0; node < targets_.size(); ++node) {
       AddConn(*client, static_cast<uint16_t>(node));
     }
-    client->gate_conn = client->node_conns[0];
-    if (cluster == nullptr) client->gate_room = static_cast<size_t>(config.pipeline);
     clients_.push_back(std::move(client));
   }
 }

@@ -32,11 +32,6 @@ struct Worker::ClientState {
   Pacer pacer;
   std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
-  // Draws also wait while connection `gate_conn` has `gate_room` requests in flight. One
-  // server: its connection and the pipeline, so a request is never parked. A cluster: the key
-  // picks the connection after the draw, so the room is unbounded and full parks alone gate.
-  uint32_t gate_conn = 0;
-  size_t gate_room = SIZE_MAX;
 };
 
 // How long a connection may take to come up (connect, TLS handshake, setup commands).

@@ -20,7 +20,10 @@ bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
 }
 
 bool Worker::CanIssue(const ClientState& client) const {
-  return client.full_parks == 0 && conns_[client.gate_conn]->pending.size() < client.gate_room;
+  // A cluster's key picks the connection after the draw: only a full park holds draws back.
+  if (issue_ == &Worker::IssueRouted) return client.full_parks == 0;
+  // One server: its connection must have room, so a request is never parked.
+  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
 }
 
 Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
@@ -38,19 +41,12 @@ void Worker::Refill(Conn& c, int64_t now) {
 
 void Worker::IssueDirect(ClientState& client, int64_t now) {
   Conn& c = *conns_[client.node_conns[0]];
-  const size_t cap = static_cast<size_t>(config_.pipeline);
-  while (c.pending.size() < cap && MoreToIssue(client, now)) {
+  while (CanIssue(client) && MoreToIssue(client, now)) {
     const std::optional<int64_t> origin = client.pacer.Take(now);
     if (!origin) break;
-    const size_t before = c.out.size();
     const Pending p = Stamp(*origin, now, client.workload.Draw());
-    client.workload.Encode(p.request, &c.out);
-    if (p.measured()) {
-      client.pacer.Issued();
-      meter_.Sent(p.request.slot, c.out.size() - before);
-    }
-    c.pending.Push(p);
-    ++c.unstamped;
+    if (p.measured()) client.pacer.Issued();
+    Send(c, p);
   }
   QueueFlush(c);
 }
