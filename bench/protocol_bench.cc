@@ -4,6 +4,7 @@
 #include <string>
 
 #include "protocol/memcache_text.h"
+#include "protocol/numbered_key_encoder.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/resp_parser.h"
 
@@ -111,6 +112,35 @@ void BM_MemcacheEncodeSet(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 BENCHMARK(BM_MemcacheEncodeSet);
+
+// The load path's encoder (NumberedKeyEncoder) over a pipeline of requests into one buffer, as
+// a connection's are written; `command` is "GET __key__" or "SET __key__ __data__".
+// items = requests.
+void EncodeNumberedPipeline(benchmark::State& state, const char* command) {
+  const CommandTemplate t = *CommandTemplate::Compile(command);
+  const NumberedKeyEncoder encoder = NumberedKeyEncoder::ForTemplate(t, "memtier-", kValueSize);
+  const std::string value(kValueSize, 'v');
+  RequestBuffer out;
+  out.reserve(kPipeline * 400);
+  uint64_t number = 1;
+  for (auto _ : state) {
+    out.clear();
+    for (int i = 0; i < kPipeline; ++i) {
+      encoder.Encode(&out, number, value);
+      number = number * 6364136223846793005u % 100000 + 1;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kPipeline);
+}
+void BM_NumberedEncodeGetPipeline(benchmark::State& state) {
+  EncodeNumberedPipeline(state, "GET __key__");
+}
+BENCHMARK(BM_NumberedEncodeGetPipeline);
+void BM_NumberedEncodeSetPipeline(benchmark::State& state) {
+  EncodeNumberedPipeline(state, "SET __key__ __data__");
+}
+BENCHMARK(BM_NumberedEncodeSetPipeline);
 
 }  // namespace
 }  // namespace dfbench::protocol
