@@ -70,9 +70,7 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   if (!engine) {
     return NoTurn(spec, engine.error(), record);
   }
-  record->version = engine->version();
-  record->origin = install.origin;
-  record->sha256 = install.sha256;
+  record->SetBuild(state::BuildOf(install, engine->version()));
   record->tuning = engine->tuning();  // with derived values resolved
   const size_t shards = engine->processes().size();
   EngineTurn turn(std::move(*engine), record);
@@ -93,8 +91,7 @@ std::optional<EngineTurn> EngineTurn::Attach(const providers::EngineEndpoint& en
   if (!engine) {
     return NoTurn(spec, engine.error(), record);
   }
-  record->version = engine->version();
-  record->origin = install.origin;
+  record->SetBuild(state::BuildOf(install, engine->version()));
   record->tuning = engine->tuning();
   record->tuning["endpoint"] = endpoint.url;
   const std::string& key_namespace = endpoint.attach.key_namespace;

@@ -85,9 +85,7 @@ class CaseRun {
     auto master = engines::Start(*s_.fleet.server, s_.spec, s_.install.binary, master_tuning,
                                  {.port = s_.fleet.engine_port});
     if (!master) return Failed("master: " + master.error().message);
-    out_->version = master->version();
-    out_->origin = s_.install.origin;
-    out_->sha256 = s_.install.sha256;
+    out_->SetBuild(state::BuildOf(s_.install, master->version()));
     const drivers::Target target{master->address(), master->port(), core::Protocol::kRedis};
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.
