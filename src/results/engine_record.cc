@@ -1,6 +1,14 @@
 #include "results/engine_record.h"
 
+#include <utility>
+
 namespace dfbench::results {
+
+void EngineRecord::SetBuild(EngineBuild build) {
+  version = std::move(build.version);
+  origin = std::move(build.origin);
+  sha256 = std::move(build.sha256);
+}
 
 std::string EngineRecord::Topology() const {
   if (!tuning.is_object()) return "";

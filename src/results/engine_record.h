@@ -8,6 +8,15 @@
 
 namespace dfbench::results {
 
+// Which build of an engine ran: its version as the running engine reported it, how it came to
+// the host and its binary's digest; taken together from the install (state::BuildOf), so that
+// no row records a version of one build with the digest of another.
+struct EngineBuild {
+  std::string version;
+  std::string origin;
+  std::string sha256;
+};
+
 // clang-tidy sees a throw inside nlohmann::json's special members (`tuning`), which the
 // implicit ones of this struct and the rows embedding it call; there is none in our code.
 // NOLINTNEXTLINE(bugprone-exception-escape)
@@ -18,6 +27,9 @@ struct EngineRecord {
   std::string sha256;   // of its binary, when dfbench installed it ("": unknown)
   nlohmann::json tuning = nullptr;  // the flags that shaped it (io_threads, num_shards ...)
   std::string error;                // non-empty when it failed; what was measured may be partial
+
+  // Records `build`: version, origin and sha256 in one step.
+  void SetBuild(EngineBuild build);
 
   // The topology its tuning records: "3 shards" (a cluster of that many processes), "emulated
   // cluster" (Dragonfly's --cluster_mode=emulated), "" for one process.

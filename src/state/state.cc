@@ -127,6 +127,11 @@ const results::HostFacts* SetupState::FindHost(core::Role role) const {
   return nullptr;
 }
 
+results::EngineBuild BuildOf(const EngineInstall& install, std::string reported_version) {
+  return {
+      .version = std::move(reported_version), .origin = install.origin, .sha256 = install.sha256};
+}
+
 const EngineInstall* SetupState::FindEngine(const std::string& name) const {
   for (const auto& e : engines) {
     if (e.name == name) return &e;

@@ -10,6 +10,7 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "core/role.h"
+#include "results/engine_record.h"
 #include "results/schema.h"
 #include "state/provider_data.h"
 #include "state/provider_kind.h"
@@ -79,6 +80,10 @@ struct EngineInstall {
   std::string origin;  // release | build | local | system ("" in setups recorded before it was)
   std::string sha256;  // of the binary, when dfbench installed it into the engine cache
 };
+
+// The build `install` holds as a result row records it, with the version its running engine
+// reported (`reported_version`: what actually answered, which the install's note may predate).
+results::EngineBuild BuildOf(const EngineInstall& install, std::string reported_version);
 
 // One entry of the setup's benchmark history.
 struct BenchmarkRecord {

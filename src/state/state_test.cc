@@ -333,5 +333,19 @@ TEST_F(StateTest, WorkingStatusRecordsWhoHoldsItUntilStable) {
   EXPECT_FALSE(IsWorkingStatus(SetupStatus::kFailed));
 }
 
+// A row records the version that answered with the install's origin and digest, all three at once.
+TEST(BuildOf, TakesOriginAndDigestFromTheInstallAndTheVersionThatAnswered) {
+  const EngineInstall install{.name = "redis",
+                              .binary = "/usr/bin/redis-server",
+                              .version = "Redis server v=7.0.11",
+                              .origin = "release",
+                              .sha256 = "ab12"};
+  results::EngineRecord record;
+  record.SetBuild(BuildOf(install, "Redis server v=7.0.15"));
+  EXPECT_EQ(record.version, "Redis server v=7.0.15");
+  EXPECT_EQ(record.origin, "release");
+  EXPECT_EQ(record.sha256, "ab12");
+}
+
 }  // namespace
 }  // namespace dfbench::state

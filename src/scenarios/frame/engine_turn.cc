@@ -55,28 +55,52 @@ std::optional<EngineTurn> EngineTurn::Start(providers::Fleet& fleet,
   }
   engines::Tuning pinned = tuning;
   pinned.cpus = fleet.server_cpus;
-  record->tuning = engines::TuningJson(spec, pinned);
   engines::StartOptions options{.port = fleet.engine_port};
   if (tuning.tls) {
     if (!fleet.tls) {
+      record->tuning = engines::TuningJson(spec, pinned);
       return NoTurn(spec, {core::ErrorKind::kUsage, "TLS asked for on a fleet not equipped for it"},
                     record);
     }
     options.tls = fleet.tls->engine;
   }
   if (tuning.acl_user) options.acl = engines::MakeRunAclUser();
-  core::Notef("[{}] starting {}{}", spec.name, install.binary, tuning.tls ? " (TLS)" : "");
-  auto engine = engines::Deployment::Start(*fleet.server, spec, install.binary, pinned, options);
+  auto turn = Launch(*fleet.server, install, spec, pinned, options, record);
+  if (turn && tuning.tls) turn->client_tls_ = fleet.tls->client;
+  return turn;
+}
+
+std::optional<EngineTurn> EngineTurn::StartReplica(providers::Fleet& fleet,
+                                                   const state::EngineInstall& install,
+                                                   const engines::EngineSpec& spec,
+                                                   const engines::Tuning& tuning, bool flush,
+                                                   results::EngineRecord* record) {
+  if (fleet.replicas.empty()) {
+    return NoTurn(spec, {core::ErrorKind::kUsage, "the setup has no replica host"}, record);
+  }
+  hosts::Host& host = *fleet.replicas.front();
+  engines::Tuning pinned = tuning;
+  pinned.cpus = fleet.replica_cpus.empty() ? std::vector<int>() : fleet.replica_cpus.front();
+  // One machine for both (local provider): the replica takes another port.
+  const int port = &host == fleet.server.get() ? 0 : fleet.engine_port;
+  return Launch(host, install, spec, pinned, {.port = port, .flush = flush}, record);
+}
+
+std::optional<EngineTurn> EngineTurn::Launch(hosts::Host& host, const state::EngineInstall& install,
+                                             const engines::EngineSpec& spec,
+                                             const engines::Tuning& tuning,
+                                             const engines::StartOptions& options,
+                                             results::EngineRecord* record) {
+  record->tuning = engines::TuningJson(spec, tuning);
+  core::Notef("[{}] starting {}{}", spec.name, install.binary, options.tls ? " (TLS)" : "");
+  auto engine = engines::Deployment::Start(host, spec, install.binary, tuning, options);
   if (!engine) {
     return NoTurn(spec, engine.error(), record);
   }
-  record->version = engine->version();
-  record->origin = install.origin;
-  record->sha256 = install.sha256;
+  record->SetBuild(state::BuildOf(install, engine->version()));
   record->tuning = engine->tuning();  // with derived values resolved
   const size_t shards = engine->processes().size();
   EngineTurn turn(std::move(*engine), record);
-  if (tuning.tls) turn.client_tls_ = fleet.tls->client;
   core::Notef("[{}] {} ready on {}:{}{}", spec.name, record->version, turn.engine_.seed().address(),
               turn.engine_.seed().port(),
               shards > 1 ? core::Format(" (a cluster of {} shards)", shards)
@@ -93,8 +117,7 @@ std::optional<EngineTurn> EngineTurn::Attach(const providers::EngineEndpoint& en
   if (!engine) {
     return NoTurn(spec, engine.error(), record);
   }
-  record->version = engine->version();
-  record->origin = install.origin;
+  record->SetBuild(state::BuildOf(install, engine->version()));
   record->tuning = engine->tuning();
   record->tuning["endpoint"] = endpoint.url;
   const std::string& key_namespace = endpoint.attach.key_namespace;

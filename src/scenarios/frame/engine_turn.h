@@ -47,6 +47,15 @@ class EngineTurn {
                                          const engines::EngineSpec& spec,
                                          const engines::Tuning& tuning,
                                          results::EngineRecord* record);
+  // The turn of an engine that replicates the server's (one process): started on the fleet's
+  // first replica host, pinned to its CPUs, on another port when that host is the server's own
+  // (one machine), and recorded in `record` as Start does. `flush` false for a replica given its
+  // master on its command line: it is read-only and gets its data from the master.
+  static std::optional<EngineTurn> StartReplica(providers::Fleet& fleet,
+                                                const state::EngineInstall& install,
+                                                const engines::EngineSpec& spec,
+                                                const engines::Tuning& tuning, bool flush,
+                                                results::EngineRecord* record);
 
   engines::Deployment& engine() { return engine_; }
   const engines::EngineSpec& spec() const { return engine_.spec(); }
@@ -77,6 +86,13 @@ class EngineTurn {
   void Stop();
 
  private:
+  // Starts `spec` on `host` as `options` say, with `tuning` as given (its CPUs pinned by the
+  // caller), and records its build and resolved tuning in `record`.
+  static std::optional<EngineTurn> Launch(hosts::Host& host, const state::EngineInstall& install,
+                                          const engines::EngineSpec& spec,
+                                          const engines::Tuning& tuning,
+                                          const engines::StartOptions& options,
+                                          results::EngineRecord* record);
   // An endpoint's turn (Fleet::endpoints): met, never started; its URL (without password) and
   // key namespace recorded in the tuning.
   static std::optional<EngineTurn> Attach(const providers::EngineEndpoint& endpoint,

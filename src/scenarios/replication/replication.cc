@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "core/format.h"
-#include "core/interrupt.h"
 #include "core/table.h"
 #include "core/units.h"
 #include "drivers/builtin_driver.h"
@@ -116,21 +115,22 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
     return tl::unexpected(st.error());
   }
 
-  const auto& publish = run->publish();
-  bool interrupted = false;
-  for (const auto* spec : options.engines) {
-    for (const auto& c : options.cases) {
-      if (interrupted) break;
-      r.cases.push_back({});
-      const ReplicationCaseSetting s{.fleet = fleet,
-                                     .install = *setup->FindEngine(spec->name),
-                                     .spec = *spec,
-                                     .options = options,
-                                     .raw_dir = dir / "raw"};
-      interrupted = !RunReplicationCase(s, c, &r.cases.back()) || core::InterruptRequested();
-      publish();
-    }
-  }
+  // Every case is a turn of its own (a fresh master and replica), engine after engine, with no
+  // cooldown between them (run-replication has no such setting).
+  const size_t cases = options.cases.size();
+  const bool interrupted = TakeTurns(
+      options.engines.size() * cases, std::chrono::milliseconds(0),
+      [&](size_t i) {
+        const engines::EngineSpec& spec = *options.engines[i / cases];
+        r.cases.emplace_back();
+        const ReplicationCaseSetting s{.fleet = fleet,
+                                       .install = *setup->FindEngine(spec.name),
+                                       .spec = spec,
+                                       .options = options,
+                                       .raw_dir = dir / "raw"};
+        return RunReplicationCase(s, options.cases[i % cases], &r.cases.back());
+      },
+      run->publish());
   run->Close(interrupted, RowPointers(r.cases), [](const results::ReplicationCase& c) {
     return c.termination_reason == results::kTerminationError;
   });

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include "core/format.h"
 #include "core/interrupt.h"
@@ -16,6 +17,7 @@
 #include "results/schema.h"
 #include "scenarios/frame/background_load.h"
 #include "scenarios/frame/engine_control.h"
+#include "scenarios/frame/engine_turn.h"
 #include "scenarios/replication/replication_series.h"
 #include "scenarios/replication/replication_signals.h"
 
@@ -80,18 +82,15 @@ class CaseRun {
     out_->replica_flags = o_.replica_flags;
     stem_ = s_.spec.name + "-" + CaseFileName(c_.name);
 
-    engines::Tuning master_tuning{.cpus = s_.fleet.server_cpus, .extra_args = o_.master_flags};
+    // The master's turn records its build in the case (the row every kind of result embeds).
     core::Notef("[{}] starting the master", label_);
-    auto master = engines::Start(*s_.fleet.server, s_.spec, s_.install.binary, master_tuning,
-                                 {.port = s_.fleet.engine_port});
-    if (!master) return Failed("master: " + master.error().message);
-    out_->version = master->version();
-    out_->origin = s_.install.origin;
-    out_->sha256 = s_.install.sha256;
-    const drivers::Target target{master->address(), master->port(), core::Protocol::kRedis};
+    auto master = EngineTurn::Start(s_.fleet, s_.install, s_.spec,
+                                    engines::Tuning{.extra_args = o_.master_flags}, out_);
+    if (!master) return Failed("master: " + std::exchange(out_->error, {}));
+    const drivers::Target target = master->target();
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.
-    if (auto r = Ask(*master, {"SET", "READY", "true"}); !r) {
+    if (auto r = Ask(master->engine().seed(), {"SET", "READY", "true"}); !r) {
       return Failed("master: " + r.error().message, &*master);
     }
 
@@ -101,9 +100,10 @@ class CaseRun {
     // (sync_series); the case's series is the test time that follows the stable sync, as the
     // reference's. dfly_bench's load starts after the sync, as in the reference.
     const bool replicaof_at_start = s_.spec.replicaof_at_start;
-    std::optional<engines::RunningEngine> replica;  // RunningEngine is not move-assignable
+    std::optional<EngineTurn> replica;
     auto start_replica = [&] {
-      if (auto started = StartReplica(*master)) replica.emplace(std::move(*started));
+      auto started = StartReplica(master->engine().seed());
+      if (started) replica.emplace(std::move(*started));
     };
     if (!replicaof_at_start) {
       start_replica();
@@ -116,19 +116,18 @@ class CaseRun {
     }
     if (replicaof_at_start) {
       start_replica();
-    } else if (!PointAtMaster(*replica, *master)) {
-      replica.reset();
+    } else if (!PointAtMaster(replica->engine().seed(), master->engine().seed())) {
+      replica.reset();  // stopped as it goes
     }
-    if (replica && WaitForSync(*master, *replica, load.get())) {
+    if (replica && WaitForSync(master->engine().seed(), replica->engine().seed(), load.get())) {
       if (dfly_bench_) load = StartLoad(target);
-      if (load) Watch(*master, *replica, *load);
+      if (load) Watch(master->engine().seed(), replica->engine().seed(), *load);
     }
     if (load) Collect(*load);
     if (replica && out_->termination_reason == results::kTerminationTimeout) {
-      WaitForCatchUp(*master, *replica);
+      WaitForCatchUp(master->engine().seed(), replica->engine().seed());
     }
-    if (replica) replica->Stop();
-    return Ended(*master, nullptr);
+    return Ended(*master, replica ? &*replica : nullptr);
   }
 
  private:
@@ -177,7 +176,7 @@ class CaseRun {
   }
 
   // Records a failure; returns false when it was an interrupt.
-  bool Failed(const std::string& why, engines::RunningEngine* master = nullptr) {
+  bool Failed(const std::string& why, EngineTurn* master = nullptr) {
     End(core::InterruptRequested() ? results::kTerminationCancelled : results::kTerminationError,
         why);
     if (master) return Ended(*master, nullptr);
@@ -191,15 +190,16 @@ class CaseRun {
     core::Notef("[{}] {}{}", label_, reason, why.empty() ? "" : ": " + why);
   }
 
-  // FLUSHALL ASYNC (a synchronous one can block for long after a heavy run) and stop.
-  bool Ended(engines::RunningEngine& master, engines::RunningEngine* replica) {
-    if (master.Alive()) {
-      if (auto r = Ask(master, {"FLUSHALL", "ASYNC"}); !r) {
+  // The replica stopped, then the master: FLUSHALL ASYNC (a synchronous one can block for long
+  // after a heavy run) and stop.
+  bool Ended(EngineTurn& master, EngineTurn* replica) {
+    if (replica) replica->Stop();
+    if (master.engine().Alive()) {
+      if (auto r = Ask(master.engine().seed(), {"FLUSHALL", "ASYNC"}); !r) {
         core::Notef("[{}] {}", label_, r.error().message);
       }
     }
-    if (replica) replica->Stop();
-    if (auto st = master.Stop(); !st) core::Notef("[{}] stop: {}", label_, st.error().message);
+    master.Stop();
     if (core::InterruptRequested()) End(results::kTerminationCancelled, "interrupted");
     return !core::InterruptRequested();
   }
@@ -259,26 +259,19 @@ class CaseRun {
 
   // Starts the replica of `master`: Dragonfly with its master on its command line, so its sync
   // starts here; Redis and Valkey up and empty, told their master later (PointAtMaster).
-  std::optional<engines::RunningEngine> StartReplica(engines::RunningEngine& master) {
-    hosts::Host& host = *s_.fleet.replicas.front();
+  std::optional<EngineTurn> StartReplica(const engines::RunningEngine& master) {
     engines::Tuning tuning{.extra_args = o_.replica_flags};
-    if (!s_.fleet.replica_cpus.empty()) tuning.cpus = s_.fleet.replica_cpus.front();
     const bool at_start = s_.spec.replicaof_at_start;
     if (at_start) {
       const auto args = engines::ReplicaOfArgs(master.address(), master.port());
       tuning.extra_args.insert(tuning.extra_args.end(), args.begin(), args.end());
     }
-    // One machine for both (local provider): the replica takes another port.
-    const int port = &host == s_.fleet.server.get() ? 0 : s_.fleet.engine_port;
-    core::Notef("[{}] starting the replica on {}", label_, host.Name());
+    core::Notef("[{}] starting the replica on {}", label_, s_.fleet.replicas.front()->Name());
     sync_start_ = Clock::now();
-    auto replica = engines::Start(host, s_.spec, s_.install.binary, tuning,
-                                  {.port = port, .flush = !at_start});
-    if (!replica) {
-      Failed("replica: " + replica.error().message);
-      return std::nullopt;
-    }
-    return std::move(*replica);
+    auto replica = EngineTurn::StartReplica(s_.fleet, s_.install, s_.spec, tuning,
+                                            /*flush=*/!at_start, &replica_record_);
+    if (!replica) Failed("replica: " + replica_record_.error);
+    return replica;
   }
 
   // REPLICAOF: the sync starts here.
@@ -450,6 +443,9 @@ class CaseRun {
   Clock::time_point sync_end_;  // unset until the sync is over
   Clock::time_point load_start_;
   const bool dfly_bench_;
+  // The replica's turn records here: a case's row is its master's; a replica that would not
+  // start fails the case with this error.
+  results::EngineRecord replica_record_;
 };
 
 }  // namespace
