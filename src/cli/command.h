@@ -2,12 +2,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cli/bool_flag.h"
@@ -78,6 +81,27 @@ template <class T>
 T OrExitWithContext(const std::string& flag, core::Result<T> r) {
   if (!r) throw ExitError{core::WithContext(r.error(), flag)};
   return std::move(*r);
+}
+
+// The flag that sets an option a layer below names by field: {"snapshot_delay",
+// "--snapshot-delay"}; a command keeps the table of its options beside its flags.
+using FlagOfOption = std::pair<std::string_view, std::string_view>;
+
+// Unwraps `s` or throws ExitError; an error about options (core::FailAbout) is worded with the
+// flags `flags` gives them (an option it lacks keeps its field's name).
+inline void OrExitNamingFlags(core::Status s, std::span<const FlagOfOption> flags) {
+  if (s) return;
+  core::Error e = s.error();
+  if (e.worded) {
+    std::vector<std::string> names;
+    names.reserve(e.options.size());
+    for (const std::string& option : e.options) {
+      const auto flag = std::ranges::find(flags, option, &FlagOfOption::first);
+      names.emplace_back(flag == flags.end() ? std::string_view(option) : flag->second);
+    }
+    e.message = e.worded(names);
+  }
+  throw ExitError{std::move(e)};
 }
 
 [[noreturn]] inline void ExitWith(core::ErrorKind kind, std::string message) {

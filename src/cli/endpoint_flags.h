@@ -24,6 +24,9 @@ struct EndpointFlags {
 };
 
 void AddEndpointFlags(CLI::App* sub, EndpointFlags* flags);
+// The setup option a benchmark's errors name (a shared endpoint refuses a command the run would
+// send unless the setup allows flushing), by the flag that set it.
+inline constexpr FlagOfOption kEndpointFlagOfOption[] = {{"allow_flush", "--allow-flush"}};
 
 // Fills o->endpoint for the endpoint provider (ResolveProvider refused these flags elsewhere);
 // exits with kUsage when --provider endpoint has no --endpoint.

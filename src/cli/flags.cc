@@ -1,6 +1,5 @@
 #include "cli/flags.h"
 
-#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -312,27 +311,6 @@ void AddOutputFlag(CLI::App* sub, std::string* output) {
 
 scenarios::OutputFormat ToOutputFormat(const std::string& output) {
   return ChoiceOrExit(scenarios::kOutputFormatNames, "--output", output);
-}
-
-void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags) {
-  if (s) return;
-  core::Error e = s.error();
-  // '-' too: a flag put in already ("--snapshot-delay") holds no other option's name.
-  auto is_name_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  };
-  for (const auto& [option, flag] : flags) {
-    for (size_t at = e.message.find(option); at != std::string::npos;
-         at = e.message.find(option, at + 1)) {
-      const size_t end = at + option.size();
-      if ((at > 0 && is_name_char(e.message[at - 1])) ||
-          (end < e.message.size() && is_name_char(e.message[end]))) {
-        continue;  // a part of another word
-      }
-      e.message.replace(at, option.size(), flag);
-    }
-  }
-  throw ExitError{std::move(e)};
 }
 
 }  // namespace dfbench::cli

@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/endpoint_flags.h"
 #include "core/load_generator.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/driver.h"
@@ -151,11 +151,6 @@ void AddTurnFlags(CLI::App* sub, int* trials, std::string* cooldown, std::string
 // (run-replication: "case").
 void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view judged = "trial");
 
-// Unwraps `s` or throws ExitError with the option names in its message (a scenario names its
-// options by member: "snapshot_delay") replaced by the flags that set them ("--snapshot-delay").
-using FlagOfOption = std::pair<std::string_view, std::string_view>;
-void OrExitNamingFlags(core::Status s, std::initializer_list<FlagOfOption> flags);
-
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);
 scenarios::OutputFormat ToOutputFormat(const std::string& output);
@@ -170,7 +165,7 @@ int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
   options.driver = driver.get();
   auto code = on_setup(id, options, ToOutputFormat(output));
   // A shared endpoint's refusal names the setup option that gives the run the server's data.
-  if (!code) OrExitNamingFlags(tl::unexpected(code.error()), {{"allow_flush", "--allow-flush"}});
+  if (!code) OrExitNamingFlags(tl::unexpected(code.error()), kEndpointFlagOfOption);
   return *code;
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/format.h"
+
 namespace dfbench::cli {
 namespace {
 
@@ -16,16 +18,23 @@ std::string ExitMessage(F f) {
   return "";
 }
 
-TEST(OrExitNamingFlags, OptionNamesBecomeTheirFlagsWholeWordsOnly) {
-  const core::Status st = core::Fail(core::ErrorKind::kUsage,
-                                     "snapshot_delay (5s) must be shorter than test_time (5s)");
-  EXPECT_EQ(ExitMessage([&] {
-              OrExitNamingFlags(st, {{"test_time", "--test-time"},
-                                     {"snapshot_delay", "--snapshot-delay"},
-                                     {"delay", "--never"}});
-            }),
+TEST(OrExitNamingFlags, TheOptionsAnErrorIsAboutAreNamedByTheirFlags) {
+  const core::Status st = core::FailAbout(
+      core::ErrorKind::kUsage, {"snapshot_delay", "test_time"},
+      [](const std::vector<std::string>& names) {
+        return core::Format("{} (5s) must be shorter than {} (5s)", names[0], names[1]);
+      });
+  constexpr FlagOfOption kFlags[] = {{"test_time", "--test-time"},
+                                     {"snapshot_delay", "--snapshot-delay"}};
+  EXPECT_EQ(ExitMessage([&] { OrExitNamingFlags(st, kFlags); }),
             "--snapshot-delay (5s) must be shorter than --test-time (5s)");
-  EXPECT_EQ(ExitMessage([] { OrExitNamingFlags(core::Ok(), {{"keys", "--keys"}}); }), "");
+  // An option the table lacks keeps its field's name.
+  EXPECT_EQ(ExitMessage([&] { OrExitNamingFlags(st, std::span(kFlags, 1)); }),
+            "snapshot_delay (5s) must be shorter than --test-time (5s)");
+  // An error about no option is left as it is, whatever words it holds.
+  const core::Status plain = core::Fail(core::ErrorKind::kUsage, "test_time is a word here");
+  EXPECT_EQ(ExitMessage([&] { OrExitNamingFlags(plain, kFlags); }), "test_time is a word here");
+  EXPECT_EQ(ExitMessage([&] { OrExitNamingFlags(core::Ok(), kFlags); }), "");
 }
 
 TEST(OrExitFor, TheFlagIsSaidBeforeTheValuesMessage) {

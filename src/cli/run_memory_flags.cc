@@ -14,6 +14,15 @@ std::chrono::seconds MemorySeconds(const std::string& text, const std::string& f
       OrExitWithContext(flag, core::ParseDuration(text)));
 }
 
+// The options scenarios::CheckMemoryOptions names, by the flag AddRunMemoryFlags registers for
+// each.
+constexpr FlagOfOption kRunMemoryFlagOfOption[] = {{"keys", "--keys"},
+                                                   {"data_size", "--value-size"},
+                                                   {"trials", "--trials"},
+                                                   {"test_time", "--test-time"},
+                                                   {"snapshot_delay", "--snapshot-delay"},
+                                                   {"update_rate", "--update-rate"}};
+
 }  // namespace
 
 scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
@@ -33,12 +42,7 @@ scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& f) {
   o.max_error_pct = f.max_error_pct;
   o.cooldown = ToCooldown(f.cooldown);
   o.tuning = ToTuning(f.tuning);
-  OrExitNamingFlags(scenarios::CheckMemoryOptions(o), {{"keys", "--keys"},
-                                                       {"data_size", "--value-size"},
-                                                       {"trials", "--trials"},
-                                                       {"test_time", "--test-time"},
-                                                       {"snapshot_delay", "--snapshot-delay"},
-                                                       {"update_rate", "--update-rate"}});
+  OrExitNamingFlags(scenarios::CheckMemoryOptions(o), kRunMemoryFlagOfOption);
   return o;
 }
 

@@ -30,7 +30,7 @@ struct RunMemoryFlags {
 void AddRunMemoryFlags(CLI::App* sub, RunMemoryFlags* flags);
 
 // Reads the counts (k, M suffixes) and durations, checks the options as the scenario does and
-// builds them; throws ExitError naming the flag (the scenario names options by member:
+// builds them; throws ExitError naming the flag (the scenario names options by field:
 // OrExitNamingFlags). The caller sets driver.
 scenarios::MemoryOptions ToRunMemoryOptions(const RunMemoryFlags& flags);
 

@@ -2,9 +2,11 @@
 // boundaries return Result<T>; the kind of an error decides the process exit code.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <tl/expected.hpp>
 #include <utility>
+#include <vector>
 
 namespace dfbench::core {
 
@@ -18,9 +20,17 @@ enum class ErrorKind : int {
   kInterrupted = 130  // SIGINT or SIGTERM
 };
 
+// An error's message said again with other names for the options it is about, one per option.
+using OptionWording = std::function<std::string(const std::vector<std::string>& names)>;
+
 struct Error {
   ErrorKind kind = ErrorKind::kFailure;
   std::string message;
+  // Set for an error about options the user chose (FailAbout): `message` names them by field
+  // ("snapshot_delay"), and `worded` says it again with the names cli gives them, the flags
+  // that set them ("--snapshot-delay"), so no layer below cli spells a flag.
+  std::vector<std::string> options = {};
+  OptionWording worded = {};
 };
 
 template <class T>
@@ -35,9 +45,22 @@ inline Status Ok() {
   return {};
 }
 
-// Prefixes an error's message with context, keeping its kind.
+// An error about `options` (fields of a layer's options), its message `worded` with their names.
+inline tl::unexpected<Error> FailAbout(ErrorKind kind, std::vector<std::string> options,
+                                       OptionWording worded) {
+  std::string message = worded(options);
+  return tl::unexpected<Error>(
+      Error{kind, std::move(message), std::move(options), std::move(worded)});
+}
+
+// Prefixes an error's message with context, keeping its kind and the options it is about.
 inline Error WithContext(Error e, const std::string& context) {
   e.message = context + ": " + e.message;
+  if (e.worded) {
+    e.worded = [context, inner = std::move(e.worded)](const std::vector<std::string>& names) {
+      return context + ": " + inner(names);
+    };
+  }
   return e;
 }
 

@@ -14,9 +14,9 @@ namespace {
 // that a command reading a number (a count, a TTL) takes too.
 constexpr const char* kSampleKeySuffix = "check-1";
 constexpr const char* kSampleData = "1";
-// How a refusal ends: what lets the run send the command after all.
-constexpr const char* kOwnerOnly =
-    "; only a setup made with allow_flush (its data the run's own) sends it";
+// The setup option that lets the run send any command: its data is the run's own. Errors name it
+// by field, and cli by its flag.
+constexpr const char* kAllowFlush = "allow_flush";
 
 // `text` with every `placeholder` replaced by `value`.
 std::string Filled(std::string text, const std::string& placeholder, const std::string& value) {
@@ -212,17 +212,26 @@ class CommandJudge {
   // A template of the user's is refused when the server cannot judge it; dfbench's own goes.
   core::Result<std::nullopt_t> Unjudged(const std::string& why) {
     if (command_.own) return std::nullopt;
-    return core::Fail(core::ErrorKind::kUsage,
-                      core::Format("\"{}\" cannot be checked against {} at {}: {}; a command "
-                                   "dfbench cannot check is sent only by a setup made with "
-                                   "allow_flush (its data the run's own)",
-                                   command_.tmpl, engine_, where_, why));
+    return core::FailAbout(
+        core::ErrorKind::kUsage, {kAllowFlush},
+        [said = core::Format("\"{}\" cannot be checked against {} at {}: {}", command_.tmpl,
+                             engine_, where_, why)](const std::vector<std::string>& names) {
+          return core::Format(
+              "{}; a command dfbench cannot check is sent only by a setup made "
+              "with {} (its data the run's own)",
+              said, names[0]);
+        });
   }
 
   core::Status Refuse(const std::string& why) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      core::Format("\"{}\" is refused on {} at {}, a server the run shares: {}{}",
-                                   command_.tmpl, engine_, where_, why, kOwnerOnly));
+    return core::FailAbout(
+        core::ErrorKind::kUsage, {kAllowFlush},
+        [said = core::Format("\"{}\" is refused on {} at {}, a server the run shares: {}",
+                             command_.tmpl, engine_, where_,
+                             why)](const std::vector<std::string>& names) {
+          return core::Format("{}; only a setup made with {} (its data the run's own) sends it",
+                              said, names[0]);
+        });
   }
 
   std::string engine_;

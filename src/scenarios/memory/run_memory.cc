@@ -141,23 +141,30 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
   return true;
 }
 
+// The usage error of an option (by its field: cli names the flag) that breaks `rule`.
+tl::unexpected<core::Error> MustBe(std::string field, std::string rule) {
+  return core::FailAbout(core::ErrorKind::kUsage, {std::move(field)},
+                         [rule = std::move(rule)](const std::vector<std::string>& names) {
+                           return names[0] + " must be " + rule;
+                         });
+}
+
 }  // namespace
 
 core::Status CheckMemoryOptions(const MemoryOptions& o) {
-  if (o.keys == 0) return core::Fail(core::ErrorKind::kUsage, "keys must be at least 1");
-  if (o.load.data_size <= 0) {
-    return core::Fail(core::ErrorKind::kUsage, "data_size must be > 0");
-  }
-  if (o.trials < 1) return core::Fail(core::ErrorKind::kUsage, "trials must be at least 1");
-  if (o.test_time.count() < 1) {
-    return core::Fail(core::ErrorKind::kUsage, "test_time must be at least 1s");
-  }
+  if (o.keys == 0) return MustBe("keys", "at least 1");
+  if (o.load.data_size <= 0) return MustBe("data_size", "> 0");
+  if (o.trials < 1) return MustBe("trials", "at least 1");
+  if (o.test_time.count() < 1) return MustBe("test_time", "at least 1s");
   if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
-    return core::Fail(core::ErrorKind::kUsage,
-                      core::Format("snapshot_delay ({}s) must be shorter than test_time ({}s)",
-                                   o.snapshot_delay.count(), o.test_time.count()));
+    return core::FailAbout(core::ErrorKind::kUsage, {"snapshot_delay", "test_time"},
+                           [delay = o.snapshot_delay.count(),
+                            time = o.test_time.count()](const std::vector<std::string>& names) {
+                             return core::Format("{} ({}s) must be shorter than {} ({}s)", names[0],
+                                                 delay, names[1], time);
+                           });
   }
-  if (o.update_rate < 0) return core::Fail(core::ErrorKind::kUsage, "update_rate must be >= 0");
+  if (o.update_rate < 0) return MustBe("update_rate", ">= 0");
   return core::Ok();
 }
 
