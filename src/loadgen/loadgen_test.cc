@@ -340,23 +340,18 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   EXPECT_LE(r.client_cpu.usable_cpus, 2);
 }
 
-// The open loop reads a connection's reply at its next due time (one wake-up per tick), and
-// times it by the kernel's receive stamp: the server holds each request 3 ms, the read comes
-// at the next tick, 50 ms after the send, and the latency is the server's, not the 50 ms.
-TEST_F(Loadgen, OpenLoopTimesARepliesArrivalNotItsLaterRead) {
+// The open loop reads a connection's replies at its next due time (one wake-up per tick, the
+// replies waiting in the socket buffer), so each read may bring a reply long after it came:
+// every one is still counted once. (Timed by its arrival, not its read: clock_test.cc.)
+TEST_F(Loadgen, OpenLoopReadsRepliesAtItsTicksAndCountsEveryOne) {
   ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("20", 1, 1, "2s"));
   o_.commands = {{"DEBUG SLEEP 0.003"}};
   Report r = RunOk(o_);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.totals.count, server_->Calls("debug"));
-  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
-  // Not before the server answered (a bound the server's sleep sets) ...
-  EXPECT_GE(r.totals.latency.min_ms, 2.9);
-  EXPECT_GE(r.totals.uncorrected.min_ms, 2.9);
-  // ... and not when it was read: a read timed at the next tick would be 50 ms or more.
-  EXPECT_LT(r.totals.latency.percentiles_ms[0], 50.0);  // p50
-  EXPECT_LT(r.totals.uncorrected.percentiles_ms[0], 50.0);
+  EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
+  EXPECT_GE(r.send_lag.count, r.totals.count);
 }
 
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
