@@ -317,12 +317,10 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   Report r = RunOk(o_);
   staller.join();
   EXPECT_TRUE(r.open_loop);
-  // The 200 ms the server stood still, which a request due at its start waited through (a
-  // bound the server sets, not the machine's speed); more than 0.1 % of the requests fell due
-  // during it.
-  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
-  EXPECT_GE(r.totals.latency.percentiles_ms[2], 100.0);  // p99.9
-  EXPECT_GE(r.totals.latency.max_ms, 150.0);
+  // The stall shows: a request fell due in its first half, and its latency counts from then
+  // to the stall's end, however busy the machine (a bound the server's sleep sets; what the
+  // stall adds to each queued request, exactly: open_loop_stall_test.cc).
+  EXPECT_GE(r.totals.latency.max_ms, 100.0);
   // Every request that fell due was answered or counted unanswered, and the server ran each
   // answered one and none that never left. (The schedule's exact rate: pacer_test.cc.)
   EXPECT_EQ(r.errors, 0u);
