@@ -376,7 +376,7 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   EXPECT_EQ(section_errors, r.lost_requests);
   EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
   EXPECT_GT(r.ended_at_sec, 0);
-  EXPECT_LT(r.ended_at_sec * 1000, r.duration_ms);  // within the window, which ran on
+  EXPECT_GE(r.duration_ms, 2000.0);  // the window ran its whole test time, on past the cut
   EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   // Every operation we count, the server executed; lost requests may have run too.
   EXPECT_LE(r.totals.count, server_->Calls("set") + server_->Calls("get"));
