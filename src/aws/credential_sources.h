@@ -10,6 +10,7 @@
 
 #include "aws/credentials.h"
 #include "aws/environment.h"
+#include "aws/plain_http.h"
 #include "aws/shared_files.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -37,6 +38,9 @@ core::Result<std::string> ContainerCredentialsUrl(const EnvLookup& env);
 
 // EC2 instance metadata (IMDSv2); nullopt when disabled, unreachable or without a role.
 MaybeCredentials InstanceMetadataCredentials(const EnvLookup& env);
+// One request to instance metadata: short timeouts (1 s to connect, 2 s in all), so that a
+// machine off EC2, where nothing answers, moves on quickly.
+HttpRequest InstanceMetadataRequest(std::string method, std::string url, std::string header);
 // AWS_EC2_METADATA_SERVICE_ENDPOINT, else http://169.254.169.254 (no trailing slash).
 std::string InstanceMetadataEndpoint(const EnvLookup& env);
 // AWS_EC2_METADATA_DISABLED=true.

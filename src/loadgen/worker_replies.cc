@@ -20,7 +20,7 @@ void Worker::ReadReplies(Conn& c) {
     const int64_t now = NowNs();
     last_read_ns_ = now;
     // When the replies arrived: the kernel's stamp, as the read may have been put off.
-    const int64_t arrived = io.stamp_ns > 0 ? std::min(now, FromRealtimeNs(io.stamp_ns, now)) : now;
+    const int64_t arrived = io.stamp_ns > 0 ? ArrivedNs(io.stamp_ns, now, RealtimeNowNs()) : now;
     meter_.Advance(now);
     c.rx_unattributed += static_cast<uint64_t>(n);
     meter_.StartRead();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "core/files.h"
@@ -176,17 +177,33 @@ TEST_F(ReplicationTest, TwoCasesWithSeriesCoveringTheTestTime) {
   EXPECT_EQ(state["benchmarks"].back()["status"], "completed");
 }
 
-TEST_F(ReplicationTest, SyncTakesLongerForLargerPreloads) {
-  std::vector<double> sync_ms;
-  for (const char* keys : {"2_000", "100_000", "600_000"}) {
-    auto r = dfb_->Run(Args(Concat({"--cases", "qps=200", "--test-time", "1", "--preload-keys",
-                                    keys, "--value-size", "512", "--preload-time", "3s"},
-                                   kNoSyncDelay)));
+// A larger preload takes longer to sync, by as much as the machine's speed makes it, so that is
+// not asserted. What the data sets exactly: each case preloads over its own key range, its
+// replica reaches stable sync (its sync time is recorded), and once the load stops the replica
+// holds every key its master does: no more than the range and the sentinel.
+TEST_F(ReplicationTest, EachPreloadSizeSyncsInFullAndKeepsToItsKeyRange) {
+  for (const uint64_t keys : {2'000, 100'000, 600'000}) {
+    SCOPED_TRACE(keys);
+    auto r =
+        dfb_->Run(Args(Concat({"--cases", "qps=200", "--test-time", "1", "--preload-keys",
+                               std::to_string(keys), "--value-size", "512", "--preload-time", "3s"},
+                              kNoSyncDelay)));
     ASSERT_EQ(r.code, 0) << r.err;
-    sync_ms.push_back(LatestResults()["cases"][0]["sync_duration_ms"].get<double>());
+    const json c = LatestResults()["cases"][0];
+    EXPECT_EQ(c["termination_reason"], "timeout") << c.dump();
+    EXPECT_GT(c["sync_duration_ms"].get<double>(), 0);
+    EXPECT_NE(
+        c["preload_args"].get<std::string>().find("--key-maximum " + std::to_string(keys - 1)),
+        std::string::npos)
+        << c["preload_args"];
+    std::smatch caught_up;
+    ASSERT_TRUE(
+        std::regex_search(r.err, caught_up, std::regex(R"(replica caught up: (\d+) keys on both)")))
+        << r.err;
+    const uint64_t held = std::stoull(caught_up[1].str());
+    EXPECT_GT(held, 0u);
+    EXPECT_LE(held, keys + 1);  // the range's and the reference's sentinel, READY
   }
-  EXPECT_LT(sync_ms[0], sync_ms[1]);
-  EXPECT_LT(sync_ms[1], sync_ms[2]);
 }
 
 // A results file of the reference (its README's schema, written by hand) for the case we ran:
