@@ -49,6 +49,7 @@ struct Load {
   int seed_client_base = 0;
 
   uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
+  bool operator==(const Load&) const = default;
 };
 
 // One engine's own connection shape, when a run is asked to drive the engines differently (as
@@ -131,6 +132,7 @@ struct Pass {
     return {.length = Length::kTestTime, .test_time = length};
   }
   static Pass Fill() { return {.length = Length::kFill}; }
+  bool operator==(const Pass&) const = default;
 };
 
 // A pass's durations as the external tools and result files spell them: benchmarks ask whole
