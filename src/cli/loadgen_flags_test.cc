@@ -15,17 +15,17 @@ TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
   EXPECT_EQ(c.server, "127.0.0.1");
   EXPECT_EQ(c.port, 6379);
   EXPECT_EQ(c.protocol, loadgen::Protocol::kRedis);
-  EXPECT_EQ(c.threads, 4);
-  EXPECT_EQ(c.clients, 50);
-  EXPECT_EQ(c.pipeline, 1);
-  EXPECT_EQ(c.requests, 10000U);
-  EXPECT_EQ(c.ratio.set, 1U);
-  EXPECT_EQ(c.ratio.get, 10U);
-  EXPECT_EQ(c.data_size, 32U);
-  EXPECT_EQ(c.key_prefix, "memtier-");
-  EXPECT_EQ(c.key_maximum, 10000000U);
+  EXPECT_EQ(c.load.threads, 4);
+  EXPECT_EQ(c.load.clients, 50);
+  EXPECT_EQ(c.load.pipeline, 1);
+  EXPECT_EQ(c.pass.requests_per_client, 10000U);
+  EXPECT_EQ(c.load.ratio.set, 1U);
+  EXPECT_EQ(c.load.ratio.get, 10U);
+  EXPECT_EQ(c.load.data_size, 32);
+  EXPECT_EQ(c.load.key_prefix, "memtier-");
+  EXPECT_EQ(c.load.key_maximum, 10000000U);
   EXPECT_EQ(c.KeyPatternString(), "R:R");
-  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99, 99.9}));
+  EXPECT_EQ(c.load.percentiles, (std::vector<double>{50, 99, 99.9}));
   EXPECT_FALSE(c.open_loop());
   EXPECT_TRUE(c.commands.empty());
 }
@@ -38,32 +38,35 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(c.server, "10.0.0.5");
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.password, "secret");
-  EXPECT_EQ(c.threads, 2);
-  EXPECT_EQ(c.clients, 3);
-  EXPECT_EQ(c.pipeline, 4);
-  EXPECT_EQ(c.requests, 10000U);
-  EXPECT_EQ(c.ratio.get, 2U);
-  EXPECT_EQ(c.data_size, 64U);
-  EXPECT_EQ(c.key_prefix, "key:");
-  EXPECT_EQ(c.key_minimum, 1U);
-  EXPECT_EQ(c.key_maximum, 100U);
+  EXPECT_EQ(c.load.threads, 2);
+  EXPECT_EQ(c.load.clients, 3);
+  EXPECT_EQ(c.load.pipeline, 4);
+  EXPECT_EQ(c.pass.requests_per_client, 10000U);
+  EXPECT_EQ(c.load.ratio.get, 2U);
+  EXPECT_EQ(c.load.data_size, 64);
+  EXPECT_EQ(c.load.key_prefix, "key:");
+  EXPECT_EQ(c.load.key_minimum, 1U);
+  EXPECT_EQ(c.load.key_maximum, 100U);
   EXPECT_EQ(c.set_pattern, core::KeyPattern::kSequential);
-  EXPECT_TRUE(c.distinct_client_seed);
-  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99}));
-  EXPECT_EQ(c.rate_per_sec, 5000);
-  EXPECT_EQ(c.warmup_time, std::chrono::seconds(2));
+  EXPECT_TRUE(c.load.distinct_client_seed);
+  EXPECT_EQ(c.load.percentiles, (std::vector<double>{50, 99.99}));
+  EXPECT_EQ(c.pass.rate_per_sec, 5000);
+  EXPECT_EQ(c.pass.warmup_time, std::chrono::seconds(2));
   const auto long_names = kLoadgen.OptionsOf(
       Argv("--server 10.0.0.5 --port 7000 --threads 2 --clients 3 --requests 10k "
            "--data-size 64 --protocol memcache_text"));
   using C = loadgen::Config;
-  ExpectSameFields(long_names, c, &C::server, &C::port, &C::threads, &C::clients, &C::requests,
-                   &C::data_size);
+  ExpectSameFields(long_names, c, &C::server, &C::port);
+  EXPECT_EQ(long_names.load.threads, c.load.threads);
+  EXPECT_EQ(long_names.load.clients, c.load.clients);
+  EXPECT_EQ(long_names.pass.requests_per_client, c.pass.requests_per_client);
+  EXPECT_EQ(long_names.load.data_size, c.load.data_size);
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
-  EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).threads, 5);
-  EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).test_time,
+  EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
+  EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,
             std::chrono::minutes(2));
 }
 

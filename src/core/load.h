@@ -49,6 +49,7 @@ struct Load {
   int seed_client_base = 0;
 
   uint64_t KeyCount() const { return key_maximum - key_minimum + 1; }
+  bool operator==(const Load&) const = default;
 };
 
 // One engine's own connection shape, when a run is asked to drive the engines differently (as
@@ -110,14 +111,16 @@ struct Pass {
   // kRequests: what each connection sends, as memtier's --requests (a pass sends
   // threads x clients x requests_per_client in all).
   uint64_t requests_per_client = 0;
-  std::chrono::seconds test_time{0};  // kTestTime
+  // kTestTime. To the microsecond, as the built-in generator reads --test-time (500ms); the
+  // external tools take whole seconds, which is all a benchmark's flags ask.
+  std::chrono::microseconds test_time{0};
   // The built-in generator's open loop: total operations per second over all connections,
   // latency measured from when each request was due; 0 = closed loop.
   double rate_per_sec = 0;
   // dfly_bench --qps: batches of `pipeline` requests per second per connection; 0 = closed loop.
   int64_t rate_per_connection = 0;
   // A discarded warm-up at the start of a time-boxed pass (built-in generator only).
-  std::chrono::milliseconds warmup_time{0};
+  std::chrono::microseconds warmup_time{0};
   // Several generators: hold the measured part until this instant of the client host's clock,
   // microseconds since the epoch (0: at once; built-in generator only).
   int64_t start_at_us = 0;
@@ -125,11 +128,21 @@ struct Pass {
   static Pass Requests(uint64_t per_client) {
     return {.length = Length::kRequests, .requests_per_client = per_client};
   }
-  static Pass Time(std::chrono::seconds seconds) {
-    return {.length = Length::kTestTime, .test_time = seconds};
+  static Pass Time(std::chrono::microseconds length) {
+    return {.length = Length::kTestTime, .test_time = length};
   }
   static Pass Fill() { return {.length = Length::kFill}; }
+  bool operator==(const Pass&) const = default;
 };
+
+// A pass's durations as the external tools and result files spell them: benchmarks ask whole
+// seconds and milliseconds, so nothing is cut.
+inline int64_t WholeSeconds(std::chrono::microseconds d) {
+  return std::chrono::duration_cast<std::chrono::seconds>(d).count();
+}
+inline int64_t WholeMilliseconds(std::chrono::microseconds d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
 
 namespace detail {
 inline uint64_t Positive(int n) {

@@ -61,7 +61,7 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
       flag("n", std::to_string(pass.requests_per_client));
       break;
     case core::Pass::Length::kTestTime:
-      flag("test-time", std::to_string(pass.test_time.count()));
+      flag("test-time", std::to_string(core::WholeSeconds(pass.test_time)));
       break;
     case core::Pass::Length::kFill:
       flag("n", std::to_string(load.KeyCount() / threads));

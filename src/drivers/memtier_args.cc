@@ -54,7 +54,7 @@ void AppendLengthArgs(std::vector<std::string>& args, const core::Load& load,
       args.insert(args.end(), {"--requests", std::to_string(pass.requests_per_client)});
       break;
     case core::Pass::Length::kTestTime: {
-      const std::string seconds = std::to_string(pass.test_time.count());
+      const std::string seconds = std::to_string(core::WholeSeconds(pass.test_time));
       args.insert(args.end(), {"--test-time", memtier ? seconds : seconds + "s"});
       break;
     }
@@ -94,7 +94,8 @@ void AppendLoadgenArgs(std::vector<std::string>& args, const core::Load& load,
     args.insert(args.end(), {"--rate", core::Format("{}", pass.rate_per_sec)});
   }
   if (pass.warmup_time.count() > 0) {
-    args.insert(args.end(), {"--warmup-time", core::Format("{}ms", pass.warmup_time.count())});
+    args.insert(args.end(),
+                {"--warmup-time", core::Format("{}ms", core::WholeMilliseconds(pass.warmup_time))});
   }
   if (pass.start_at_us > 0) {
     args.insert(args.end(), {"--start-at", std::to_string(pass.start_at_us)});

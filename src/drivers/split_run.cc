@@ -99,9 +99,8 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
                                             const core::Pass& pass, const fs::path& raw_report) {
   auto shares = SplitLoad(load, pass, clients.size());
   if (!shares) return tl::unexpected(shares.error());
-  const int64_t start_us =
-      core::NowEpochUs() + std::chrono::microseconds(kStartAllowance).count() +
-      std::chrono::duration_cast<std::chrono::microseconds>(pass.warmup_time).count();
+  const int64_t start_us = core::NowEpochUs() + std::chrono::microseconds(kStartAllowance).count() +
+                           pass.warmup_time.count();
   std::vector<core::Result<results::TrialResult>> runs(
       clients.size(), core::Fail(core::ErrorKind::kFailure, "not run"));
   {

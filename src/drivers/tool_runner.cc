@@ -135,14 +135,15 @@ core::Result<results::TrialResult> RunToolPass(hosts::Host& client, const ToolPa
 ReportOptions ReportOptionsFor(const core::Pass& pass) {
   ReportOptions options;
   if (pass.length == core::Pass::Length::kTestTime) {
-    options.test_time_sec = static_cast<double>(pass.test_time.count());
+    options.test_time_sec = std::chrono::duration<double>(pass.test_time).count();
   }
   return options;
 }
 
 std::chrono::milliseconds PassTimeout(const core::Pass& pass) {
   if (pass.length == core::Pass::Length::kTestTime) {
-    return pass.test_time + std::chrono::minutes(10);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(pass.test_time) +
+           std::chrono::minutes(10);
   }
   return std::chrono::hours(6);
 }

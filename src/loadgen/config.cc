@@ -95,11 +95,11 @@ int64_t Config::ScheduleTickNs() const {
 }
 
 uint64_t Config::RequestsForClient(int global_client) const {
-  if (!all_keys) return requests;
+  if (!all_keys()) return pass.requests_per_client;
   if (parallel_pattern()) {
-    return ParallelSlice(key_minimum, key_maximum, global_client, total_clients()).size();
+    return ParallelSlice(load.key_minimum, load.key_maximum, global_client, total_clients()).size();
   }
-  return key_range();
+  return load.KeyCount();
 }
 
 std::string Config::KeyPatternString() const {
@@ -218,9 +218,9 @@ core::Status ParseConnection(const Options& o, Config* c) {
   c->protocol = protocol->first;
   c->resp_version = protocol->second;
   c->cluster_mode = o.cluster_mode;
-  c->threads = o.threads;
-  c->clients = o.clients;
-  c->pipeline = o.pipeline;
+  c->load.threads = o.threads;
+  c->load.clients = o.clients;
+  c->load.pipeline = o.pipeline;
   return core::Ok();
 }
 
@@ -229,19 +229,18 @@ core::Status ParseLength(const Options& o, Config* c) {
   if (!o.test_time.empty()) {
     auto d = ParsePositiveFlag(core::ParseDuration, "--test-time", o.test_time);
     if (!d) return tl::unexpected(d.error());
-    c->test_time = *d;
-    c->requests = 0;
+    c->pass = core::Pass::Time(*d);
   }
   if (!o.requests.empty()) {
     if (c->by_time()) {
       return tl::unexpected(Usage("--requests and --test-time are mutually exclusive"));
     }
     if (o.requests == "allkeys") {
-      c->all_keys = true;
+      c->pass = core::Pass::Fill();
     } else {
       auto n = ParsePositiveFlag(core::ParseCount, "--requests", o.requests);
       if (!n) return tl::unexpected(n.error());
-      c->requests = *n;
+      c->pass.requests_per_client = *n;
     }
   }
   return core::Ok();
@@ -250,7 +249,7 @@ core::Status ParseLength(const Options& o, Config* c) {
 // Value sizes and expiry: --data-size, --data-size-range, --expiry-range.
 core::Status ParseValueSizes(const Options& o, Config* c) {
   if (o.data_size <= 0) return tl::unexpected(Usage("--data-size must be greater than 0"));
-  c->data_size = static_cast<uint64_t>(o.data_size);
+  c->load.data_size = o.data_size;
   if (!o.data_size_range.empty()) {
     auto r = ParseFlag(core::ParseRange, "--data-size-range", o.data_size_range);
     if (!r) return tl::unexpected(r.error());
@@ -272,7 +271,7 @@ core::Status ParseValueSizes(const Options& o, Config* c) {
 
 // The key range and its distributions' parameters, prefix and seeds.
 core::Status ParseKeys(const Options& o, Config* c) {
-  c->key_prefix = o.key_prefix;
+  c->load.key_prefix = o.key_prefix;
   if (o.key_minimum < 0 || o.key_maximum < 0) {
     return tl::unexpected(Usage("--key-minimum and --key-maximum must not be negative"));
   }
@@ -281,17 +280,17 @@ core::Status ParseKeys(const Options& o, Config* c) {
                                 ") is greater than --key-maximum (" +
                                 std::to_string(o.key_maximum) + ")"));
   }
-  c->key_minimum = static_cast<uint64_t>(o.key_minimum);
-  c->key_maximum = static_cast<uint64_t>(o.key_maximum);
-  const double range = static_cast<double>(c->key_range());
-  c->key_median =
-      o.key_median > 0 ? o.key_median : static_cast<double>(c->key_minimum) + (range - 1) / 2.0;
+  c->load.key_minimum = static_cast<uint64_t>(o.key_minimum);
+  c->load.key_maximum = static_cast<uint64_t>(o.key_maximum);
+  const double range = static_cast<double>(c->load.KeyCount());
+  c->key_median = o.key_median > 0 ? o.key_median
+                                   : static_cast<double>(c->load.key_minimum) + (range - 1) / 2.0;
   c->key_stddev = o.key_stddev > 0 ? o.key_stddev : std::max(range / 6.0, 1e-9);
   if (o.key_stddev < 0 || o.key_median < 0) {
     return tl::unexpected(Usage("--key-stddev and --key-median must not be negative"));
   }
   c->key_zipf_exp = o.key_zipf_exp;
-  c->distinct_client_seed = o.distinct_client_seed;
+  c->load.distinct_client_seed = o.distinct_client_seed;
   c->randomize = o.randomize;
   return core::Ok();
 }
@@ -312,7 +311,7 @@ core::Status ParseMix(const Options& o, Config* c) {
     if (!o.ratio.empty()) {
       auto r = ParseFlag(core::ParseRatio, "--ratio", o.ratio);
       if (!r) return tl::unexpected(r.error());
-      c->ratio = *r;
+      c->load.ratio = *r;
     }
     if (!o.key_pattern.empty()) {
       auto st = ParseKeyPatternPair(o.key_pattern, c);
@@ -328,7 +327,7 @@ core::Status ParseOutput(const Options& o, Config* c) {
   c->hdr_file_prefix = o.hdr_file_prefix;
   auto pct = ParsePercentiles(o.print_percentiles);
   if (!pct) return tl::unexpected(pct.error());
-  c->percentiles = *pct;
+  c->load.percentiles = *pct;
   c->hide_histogram = o.hide_histogram;
   return core::Ok();
 }
@@ -338,14 +337,14 @@ core::Status ParsePacing(const Options& o, Config* c) {
   if (!o.rate.empty()) {
     auto r = ParsePositiveFlag(core::ParseCount, "--rate", o.rate);
     if (!r) return tl::unexpected(r.error());
-    c->rate_per_sec = static_cast<double>(*r);
+    c->pass.rate_per_sec = static_cast<double>(*r);
   }
-  c->start_at_us = o.start_at_us;
-  c->seed_client_base = o.seed_client_base;
+  c->pass.start_at_us = o.start_at_us;
+  c->load.seed_client_base = o.seed_client_base;
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
     if (!d) return tl::unexpected(d.error());
-    c->warmup_time = *d;
+    c->pass.warmup_time = *d;
   }
   const auto reconnect = Choose<ReconnectPolicy>(
       o.reconnect, {{"on", ReconnectPolicy::kOn}, {"off", ReconnectPolicy::kOff}});
@@ -433,32 +432,48 @@ core::Status ValidateConnection(const Config& c) {
   return core::Ok();
 }
 
+// How long the run lasts and how it is paced.
+core::Status ValidatePass(const core::Pass& p) {
+  if (p.length == core::Pass::Length::kRequests && p.requests_per_client == 0) {
+    return Fail(ErrorKind::kUsage, "--requests must be greater than 0");
+  }
+  if (p.length == core::Pass::Length::kTestTime && p.test_time.count() <= 0) {
+    return Fail(ErrorKind::kUsage, "--test-time must be greater than 0");
+  }
+  if (p.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
+  if (p.rate_per_connection != 0) {
+    return Fail(ErrorKind::kUsage, "a rate per connection is dfly_bench's; use --rate");
+  }
+  return core::Ok();
+}
+
 }  // namespace
 
 core::Status Validate(const Config& c) {
   if (auto st = ValidateConnection(c); !st) return st;
   for (const auto& [flag, value, limit] :
-       {std::tuple{"--threads", c.threads, core::kThreadsLimit},
-        std::tuple{"--clients", c.clients, core::kClientsLimit},
-        std::tuple{"--pipeline", c.pipeline, core::kPipelineLimit}}) {
+       {std::tuple{"--threads", c.load.threads, core::kThreadsLimit},
+        std::tuple{"--clients", c.load.clients, core::kClientsLimit},
+        std::tuple{"--pipeline", c.load.pipeline, core::kPipelineLimit}}) {
     if (value < limit.min || value > limit.max) {
       return Fail(ErrorKind::kUsage, std::string(flag) + " must be in " +
                                          std::to_string(limit.min) + ".." +
                                          std::to_string(limit.max));
     }
   }
-  if (!c.by_time() && !c.all_keys && c.requests == 0) {
-    return Fail(ErrorKind::kUsage, "--requests must be greater than 0");
-  }
-  if (c.data_size == 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
+  if (auto st = ValidatePass(c.pass); !st) return st;
+  if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
   if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
   }
-  if (c.key_minimum > c.key_maximum) {
+  if (c.load.key_minimum > c.load.key_maximum) {
     return Fail(ErrorKind::kUsage, "--key-minimum is greater than --key-maximum");
   }
-  if (c.key_prefix.size() > 512) return Fail(ErrorKind::kUsage, "--key-prefix is too long");
-  if (c.commands.empty() && c.ratio.set == 0 && c.ratio.get == 0) {
+  if (c.load.key_prefix.size() > 512) return Fail(ErrorKind::kUsage, "--key-prefix is too long");
+  if (!c.load.command.empty()) {
+    return Fail(ErrorKind::kUsage, "load.command is not read: the commands go in `commands`");
+  }
+  if (c.commands.empty() && c.load.ratio.set == 0 && c.load.ratio.get == 0) {
     return Fail(ErrorKind::kUsage, "--ratio: both sides are 0");
   }
   if (!(c.key_zipf_exp > 0 && c.key_zipf_exp <= 5)) {
@@ -467,7 +482,6 @@ core::Status Validate(const Config& c) {
   if (c.expiry_max_s > 0 && c.expiry_min_s > c.expiry_max_s) {
     return Fail(ErrorKind::kUsage, "--expiry-range minimum is greater than maximum");
   }
-  if (c.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
   if (c.cluster_mode && c.protocol != Protocol::kRedis) {
     return Fail(ErrorKind::kUsage, "--cluster-mode is only supported with --protocol redis");
   }
@@ -498,13 +512,13 @@ core::Status Validate(const Config& c) {
       return Fail(ErrorKind::kUsage,
                   "key pattern P must be used for every command (P:P), not mixed with others");
     }
-    if (c.key_range() < static_cast<uint64_t>(c.total_clients())) {
+    if (c.load.KeyCount() < static_cast<uint64_t>(c.total_clients())) {
       return Fail(ErrorKind::kUsage, "key pattern P needs at least one key per client (range " +
-                                         std::to_string(c.key_range()) + " < " +
+                                         std::to_string(c.load.KeyCount()) + " < " +
                                          std::to_string(c.total_clients()) + " clients)");
     }
   }
-  if (c.percentiles.empty()) return Fail(ErrorKind::kUsage, "--print-percentiles is empty");
+  if (c.load.percentiles.empty()) return Fail(ErrorKind::kUsage, "--print-percentiles is empty");
   return core::Ok();
 }
 

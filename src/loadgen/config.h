@@ -2,7 +2,6 @@
 // Flag names and defaults follow memtier_benchmark where it has the concept.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,7 +43,7 @@ struct Options {
   std::string requests;   // "" = default, "10000", "10k", "allkeys"
   std::string test_time;  // "" = by requests; "30" or "30s"
   std::string ratio;      // "" = 1:10; read by core::ParseRatio
-  int64_t data_size = 32;
+  int data_size = 32;
   std::string data_size_range;  // "min-max"
   std::string key_prefix = "memtier-";
   int64_t key_minimum = 0;
@@ -71,6 +70,10 @@ struct Options {
   bool cluster_mode = false;
 };
 
+// What a run sends is the project's load: `load` (connections, pipeline, value size, ratio, key
+// range and prefix, percentiles, seeds) and `pass` (by requests, by time or "-n allkeys", the
+// open loop's rate, warm-up, start instant). The rest is loadgen's own: where it connects, what it
+// writes, and the settings a benchmark's load does not have.
 struct Config {
   std::string server = "127.0.0.1";
   int port = 6379;
@@ -83,52 +86,42 @@ struct Config {
   // (--protocol redis: the server's default, RESP2).
   int resp_version = 0;
   protocol::TlsOptions tls;
-  int threads = 4;
-  int clients = 50;  // per thread
-  int pipeline = 1;  // closed loop: requests in flight per connection; open loop: the cap
-  // Requests per client. 0 with test_time > 0 means "run by time".
-  uint64_t requests = 10000;
-  bool all_keys = false;  // -n allkeys: requests derived from the key range (per client)
-  std::chrono::microseconds test_time{0};
-  core::Ratio ratio{.set = 1, .get = 10};  // SET/GET mode only
-  uint64_t data_size = 32;
-  uint64_t data_size_min = 0;  // both 0: fixed data_size
+  // memtier's defaults. Every field is the generator's value: the prefix as sent, the range as
+  // walked. `command` and `key_pattern` stay unset: `commands` holds the commands, each with its
+  // key pattern. Open loop: `pipeline` caps each connection's requests in flight.
+  core::Load load{.threads = 4,
+                  .clients = 50,
+                  .pipeline = 1,
+                  .data_size = 32,
+                  .key_maximum = 10000000,
+                  .key_prefix = "memtier-",
+                  .percentiles = {50, 99, 99.9}};
+  // kFill is memtier's "-n allkeys": each client's requests are derived from the key range.
+  // `rate_per_connection` is dfly_bench's and stays 0.
+  core::Pass pass = core::Pass::Requests(10000);
+  uint64_t data_size_min = 0;  // both 0: fixed load.data_size
   uint64_t data_size_max = 0;
-  std::string key_prefix = "memtier-";
-  uint64_t key_minimum = 0;
-  uint64_t key_maximum = 10000000;
   core::KeyPattern set_pattern = core::KeyPattern::kRandom;
   core::KeyPattern get_pattern = core::KeyPattern::kRandom;
   double key_stddev = 0;  // resolved: never 0 after ParseOptions
   double key_median = 0;  // resolved
   double key_zipf_exp = 1;
-  bool distinct_client_seed = false;
   bool randomize = false;
   std::vector<CommandConfig> commands;  // empty: SET/GET mode
   uint64_t expiry_min_s = 0;            // both 0: no expiry
   uint64_t expiry_max_s = 0;
   std::string json_out_file;
   std::string hdr_file_prefix;  // "": no HdrHistogram files
-  std::vector<double> percentiles = {50, 99, 99.9};
   bool hide_histogram = false;
-  double rate_per_sec = 0;  // total target; 0 = closed loop
-  std::chrono::microseconds warmup_time{0};
-  // Several generators start their measured parts together: each holds its load (connected)
-  // until the warm-up, if any, would end at this instant of its host's clock (microseconds since
-  // the epoch); 0 = at once.
-  int64_t start_at_us = 0;
-  // With --distinct-client-seed, connection i seeds as connection seed_client_base + i: the
-  // generators of one run continue one another's seeds instead of repeating them.
-  int seed_client_base = 0;
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   ProgressMode progress = ProgressMode::kAuto;
   // Redis Cluster: the server is one node; every client connects to every primary and routes
   // each request by its key's hash slot (memtier's --cluster-mode).
   bool cluster_mode = false;
 
-  bool open_loop() const { return rate_per_sec > 0; }
+  bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
-  double ClientIntervalNs() const { return 1e9 * total_clients() / rate_per_sec; }
+  double ClientIntervalNs() const { return 1e9 * total_clients() / pass.rate_per_sec; }
   // Open loop: the step of the grid each thread lays its schedule on. Requests whose uniform
   // due times fall in one tick are due at its start and leave together, at one wake-up.
   int64_t ScheduleTickNs() const;
@@ -144,9 +137,9 @@ struct Config {
   std::vector<std::vector<std::string>> ConnectionSetup() const;
   // "host:port", or the Unix socket's path.
   std::string Where() const;
-  bool by_time() const { return test_time.count() > 0; }
-  int total_clients() const { return threads * clients; }
-  uint64_t key_range() const { return key_maximum - key_minimum + 1; }
+  bool by_time() const { return pass.length == core::Pass::Length::kTestTime; }
+  bool all_keys() const { return pass.length == core::Pass::Length::kFill; }
+  int total_clients() const { return load.threads * load.clients; }
   bool parallel_pattern() const;  // P is used (then it is used everywhere)
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;

@@ -31,23 +31,23 @@ TEST(LoadgenConfig, DefaultsAreMemtiers) {
   EXPECT_EQ(c.server, "127.0.0.1");
   EXPECT_EQ(c.port, 6379);
   EXPECT_EQ(c.protocol, Protocol::kRedis);
-  EXPECT_EQ(c.threads, 4);
-  EXPECT_EQ(c.clients, 50);
-  EXPECT_EQ(c.pipeline, 1);
-  EXPECT_EQ(c.requests, 10000u);
+  EXPECT_EQ(c.load.threads, 4);
+  EXPECT_EQ(c.load.clients, 50);
+  EXPECT_EQ(c.load.pipeline, 1);
+  EXPECT_EQ(c.pass.requests_per_client, 10000u);
   EXPECT_FALSE(c.by_time());
-  EXPECT_EQ(c.ratio.set, 1u);
-  EXPECT_EQ(c.ratio.get, 10u);
-  EXPECT_EQ(c.data_size, 32u);
-  EXPECT_EQ(c.key_prefix, "memtier-");
-  EXPECT_EQ(c.key_minimum, 0u);
-  EXPECT_EQ(c.key_maximum, 10000000u);
+  EXPECT_EQ(c.load.ratio.set, 1u);
+  EXPECT_EQ(c.load.ratio.get, 10u);
+  EXPECT_EQ(c.load.data_size, 32);
+  EXPECT_EQ(c.load.key_prefix, "memtier-");
+  EXPECT_EQ(c.load.key_minimum, 0u);
+  EXPECT_EQ(c.load.key_maximum, 10000000u);
   EXPECT_EQ(c.KeyPatternString(), "R:R");
   EXPECT_DOUBLE_EQ(c.key_median, 5000000.0);
   EXPECT_DOUBLE_EQ(c.key_stddev, 10000001.0 / 6);
   EXPECT_DOUBLE_EQ(c.key_zipf_exp, 1.0);
   EXPECT_FALSE(c.open_loop());
-  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99, 99.9}));
+  EXPECT_EQ(c.load.percentiles, (std::vector<double>{50, 99, 99.9}));
   EXPECT_EQ(c.reconnect, ReconnectPolicy::kOn);
 }
 
@@ -63,26 +63,26 @@ TEST(LoadgenConfig, ParsesValues) {
   o.protocol = "memcache_text";
   o.print_percentiles = "50,99.99,100";
   Config c = ParseOk(o);
-  EXPECT_EQ(c.test_time, std::chrono::minutes(2));
-  EXPECT_EQ(c.requests, 0u);
-  EXPECT_EQ(c.ratio.set, 1u);
-  EXPECT_EQ(c.ratio.get, 0u);
+  EXPECT_EQ(c.pass.test_time, std::chrono::minutes(2));
+  EXPECT_EQ(c.pass.requests_per_client, 0u);
+  EXPECT_EQ(c.load.ratio.set, 1u);
+  EXPECT_EQ(c.load.ratio.get, 0u);
   EXPECT_EQ(c.set_pattern, core::KeyPattern::kSequential);
   EXPECT_EQ(c.get_pattern, core::KeyPattern::kGaussian);
   EXPECT_EQ(c.data_size_min, 10u);
   EXPECT_EQ(c.data_size_max, 20u);
   EXPECT_EQ(c.expiry_min_s, 5u);
   EXPECT_EQ(c.expiry_max_s, 9u);
-  EXPECT_DOUBLE_EQ(c.rate_per_sec, 50000);
-  EXPECT_EQ(c.warmup_time, std::chrono::milliseconds(500));
+  EXPECT_DOUBLE_EQ(c.pass.rate_per_sec, 50000);
+  EXPECT_EQ(c.pass.warmup_time, std::chrono::milliseconds(500));
   EXPECT_EQ(c.protocol, Protocol::kMemcacheText);
-  EXPECT_EQ(c.percentiles, (std::vector<double>{50, 99.99, 100}));
+  EXPECT_EQ(c.load.percentiles, (std::vector<double>{50, 99.99, 100}));
 }
 
 TEST(LoadgenConfig, TestTimeBareNumberIsSeconds) {
   Options o;
   o.test_time = "10";
-  EXPECT_EQ(ParseOk(o).test_time, std::chrono::seconds(10));
+  EXPECT_EQ(ParseOk(o).pass.test_time, std::chrono::seconds(10));
 }
 
 TEST(LoadgenConfig, RejectsBadInput) {
@@ -224,15 +224,15 @@ TEST(LoadgenConfig, AllKeysWithParallelCoversTheRangeOnce) {
   o.clients = 4;
   Config c = ParseOk(o);
   uint64_t total = 0;
-  uint64_t next = c.key_minimum;
+  uint64_t next = c.load.key_minimum;
   for (int i = 0; i < c.total_clients(); ++i) {
-    KeySlice s = ParallelSlice(c.key_minimum, c.key_maximum, i, c.total_clients());
+    KeySlice s = ParallelSlice(c.load.key_minimum, c.load.key_maximum, i, c.total_clients());
     EXPECT_EQ(s.first, next) << i;
     EXPECT_EQ(c.RequestsForClient(i), s.size());
     next = s.last + 1;
     total += c.RequestsForClient(i);
   }
-  EXPECT_EQ(next, c.key_maximum + 1);
+  EXPECT_EQ(next, c.load.key_maximum + 1);
   EXPECT_EQ(total, 10001u);
 }
 

@@ -20,8 +20,8 @@ double Expm1OverT(double t) {
 
 uint64_t ClientSeed(const Config& config, int global_client, uint64_t random_base) {
   uint64_t seed = config.randomize ? random_base : 0x5DFBE7C4ull;
-  if (config.distinct_client_seed) {
-    seed += static_cast<uint64_t>(config.seed_client_base + global_client) * 0x9E3779B9ull;
+  if (config.load.distinct_client_seed) {
+    seed += static_cast<uint64_t>(config.load.seed_client_base + global_client) * 0x9E3779B9ull;
   }
   return seed;
 }
@@ -62,12 +62,12 @@ uint64_t ZipfSampler::Sample(Rng& rng) const {
 KeyGenerator::KeyGenerator(const Config& config, core::KeyPattern pattern, int global_client,
                            int total_clients)
     : pattern_(pattern),
-      min_(config.key_minimum),
-      max_(config.key_maximum),
-      next_(config.key_minimum),
+      min_(config.load.key_minimum),
+      max_(config.load.key_maximum),
+      next_(config.load.key_minimum),
       median_(config.key_median),
       stddev_(config.key_stddev),
-      zipf_(pattern == core::KeyPattern::kZipf ? config.key_range() : 1, config.key_zipf_exp) {
+      zipf_(pattern == core::KeyPattern::kZipf ? config.load.KeyCount() : 1, config.key_zipf_exp) {
   if (pattern == core::KeyPattern::kParallel) {
     DFB_CHECK(global_client < total_clients);
     KeySlice slice = ParallelSlice(min_, max_, global_client, total_clients);

@@ -29,6 +29,7 @@ Config MakeConfig(uint64_t key_min, uint64_t key_max, std::optional<double> medi
 
 std::vector<uint64_t> Draw(KeyGenerator& g, Rng& rng, int n) {
   std::vector<uint64_t> out;
+  out.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) out.push_back(g.Next(rng));
   return out;
 }
@@ -170,9 +171,9 @@ TEST(KeyGenerator, ZipfHandlesLargeRanges) {
 TEST(ClientSeed, SameForAllClientsUnlessDistinct) {
   Config c = MakeConfig(0, 1000000000);
   EXPECT_EQ(ClientSeed(c, 0, 0), ClientSeed(c, 5, 0));
-  c.distinct_client_seed = true;
+  c.load.distinct_client_seed = true;
   EXPECT_NE(ClientSeed(c, 0, 0), ClientSeed(c, 5, 0));
-  c.distinct_client_seed = false;
+  c.load.distinct_client_seed = false;
   c.randomize = true;
   EXPECT_NE(ClientSeed(c, 0, 111), ClientSeed(c, 0, 222));
 }
@@ -187,7 +188,7 @@ TEST(ClientSeed, DefaultClientsProduceTheSameKeys) {
     b.Next(&out_b);
   }
   EXPECT_EQ(out_a.view(), out_b.view());
-  c.distinct_client_seed = true;
+  c.load.distinct_client_seed = true;
   ClientWorkload d(c, w, 0, 0), e(c, w, 1, 0);
   out_a.clear();
   out_b.clear();
@@ -225,6 +226,7 @@ TEST(ClientWorkload, RatioCycleAndEncoding) {
   ClientWorkload client(c, w, 0, 0);
   protocol::RequestBuffer out;
   std::vector<uint32_t> slots;
+  slots.reserve(10);
   for (int i = 0; i < 10; ++i) slots.push_back(client.Next(&out));
   EXPECT_EQ(slots, (std::vector<uint32_t>{0, 0, 1, 1, 1, 0, 0, 1, 1, 1}));
   auto requests = ParseRequests(out.view());

@@ -83,8 +83,8 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
   j["KB/sec RX/TX"] = Rate(kb_rx + kb_tx);
   j["KB/sec RX"] = Rate(kb_rx);
   j["KB/sec TX"] = Rate(kb_tx);
-  j["Time-Serie"] = SeriesJson(s.series, config.percentiles);
-  j["Percentile Latencies"] = PercentilesJson(s.latency, config.percentiles);
+  j["Time-Serie"] = SeriesJson(s.series, config.load.percentiles);
+  j["Percentile Latencies"] = PercentilesJson(s.latency, config.load.percentiles);
   if (s.histogram) {
     // Where memtier puts its own; ours counts nanoseconds (memtier's, microseconds).
     j["Percentile Latencies"]["Histogram log format"] = {
@@ -110,32 +110,32 @@ Json ConfigurationJson(const Config& c) {
   j["sni"] = c.tls.sni;
   j["run_count"] = 1;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
-  j["all_keys"] = Bool(c.all_keys);
+  j["all_keys"] = Bool(c.all_keys());
   j["rate_limit"] = 0;
-  j["rate"] = c.rate_per_sec;
-  j["clients"] = c.clients;
-  j["threads"] = c.threads;
-  const double test_time_s = static_cast<double>(c.test_time.count()) / 1e6;
+  j["rate"] = c.pass.rate_per_sec;
+  j["clients"] = c.load.clients;
+  j["threads"] = c.load.threads;
+  const double test_time_s = static_cast<double>(c.pass.test_time.count()) / 1e6;
   if (test_time_s == std::floor(test_time_s)) {
     j["test_time"] = static_cast<int64_t>(test_time_s);
   } else {
     j["test_time"] = test_time_s;
   }
-  j["warmup_time"] = static_cast<double>(c.warmup_time.count()) / 1e6;
-  j["ratio"] = c.commands.empty() ? c.ratio.ToString() : "";
-  j["pipeline"] = c.pipeline;
-  j["data_size"] = c.data_size;
+  j["warmup_time"] = static_cast<double>(c.pass.warmup_time.count()) / 1e6;
+  j["ratio"] = c.commands.empty() ? c.load.ratio.ToString() : "";
+  j["pipeline"] = c.load.pipeline;
+  j["data_size"] = c.load.data_size;
   j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);
   j["data_size_pattern"] = "R";
   j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
-  j["key_prefix"] = c.key_prefix;
-  j["key_minimum"] = c.key_minimum;
-  j["key_maximum"] = c.key_maximum;
+  j["key_prefix"] = c.load.key_prefix;
+  j["key_minimum"] = c.load.key_minimum;
+  j["key_maximum"] = c.load.key_maximum;
   j["key_pattern"] = c.KeyPatternString();
   j["key_stddev"] = c.key_stddev;
   j["key_median"] = c.key_median;
   j["key_zipf_exp"] = c.key_zipf_exp;
-  j["distinct_client_seed"] = Bool(c.distinct_client_seed);
+  j["distinct_client_seed"] = Bool(c.load.distinct_client_seed);
   j["randomize"] = Bool(c.randomize);
   j["reconnect_interval"] = 0;
   j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
@@ -144,7 +144,7 @@ Json ConfigurationJson(const Config& c) {
   j["select-db"] = c.select_db;
   j["print-percentiles"] = [&] {
     std::string s;
-    for (double p : c.percentiles) {
+    for (double p : c.load.percentiles) {
       char buf[32];
       std::snprintf(buf, sizeof(buf), "%g", p);
       if (!s.empty()) s += ',';
@@ -235,8 +235,8 @@ std::string ReportJson(const Report& r, const Config& config) {
   Json root;
   root["configuration"] = ConfigurationJson(config);
   Json info;
-  info["Threads"] = config.threads;
-  info["Connections per thread"] = config.clients;
+  info["Threads"] = config.load.threads;
+  info["Connections per thread"] = config.load.clients;
   if (config.by_time()) {
     info["Seconds"] = root["configuration"]["test_time"];
   } else {
@@ -273,8 +273,8 @@ std::string ReportJson(const Report& r, const Config& config) {
   d["latency_measured_to"] = config.RepliesStampedByKernel() ? "arrival" : "read";
   if (r.open_loop) {
     d["schedule_tick_us"] = static_cast<double>(config.ScheduleTickNs()) / 1000.0;
-    d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.percentiles);
-    d["send_lag"] = UncorrectedJson(r.send_lag, config.percentiles);
+    d["uncorrected"] = UncorrectedJson(r.totals.uncorrected, config.load.percentiles);
+    d["send_lag"] = UncorrectedJson(r.send_lag, config.load.percentiles);
   } else {
     d["schedule_tick_us"] = nullptr;
     d["uncorrected"] = nullptr;
@@ -323,10 +323,10 @@ void Column(std::string* line, const std::string& text, int width) {
 // The run's shape, as memtier's table starts.
 std::string TableHead(const Config& config) {
   std::string out;
-  Appendf(&out, "%-10d%s\n", config.threads, "Threads");
-  Appendf(&out, "%-10d%s\n", config.clients, "Connections per thread");
+  Appendf(&out, "%-10d%s\n", config.load.threads, "Threads");
+  Appendf(&out, "%-10d%s\n", config.load.clients, "Connections per thread");
   if (config.by_time()) {
-    Appendf(&out, "%-10g%s\n", static_cast<double>(config.test_time.count()) / 1e6, "Seconds");
+    Appendf(&out, "%-10g%s\n", static_cast<double>(config.pass.test_time.count()) / 1e6, "Seconds");
   } else {
     Appendf(&out, "%-10llu%s\n", static_cast<unsigned long long>(config.RequestsForClient(0)),
             "Requests per client");
@@ -346,7 +346,7 @@ std::string StatsHeader(const Config& config, size_t type_width, bool hits) {
     Column(&header, "ASK/sec", 12);
   }
   Column(&header, "Avg. Latency", 15);
-  for (double p : config.percentiles) {
+  for (double p : config.load.percentiles) {
     std::string name;
     Appendf(&name, "p%g Latency", p);
     Column(&header, name, 15);
@@ -378,7 +378,7 @@ std::string StatsRow(const SectionStats& s, const Config& config, size_t type_wi
     num(static_cast<double>(s.ask) / secs, 12, 2);
   }
   if (s.count == 0) {
-    for (size_t i = 0; i <= config.percentiles.size(); ++i) Column(&line, "---", 15);
+    for (size_t i = 0; i <= config.load.percentiles.size(); ++i) Column(&line, "---", 15);
   } else {
     num(s.latency.avg_ms, 15, 5);
     for (double v : s.latency.percentiles_ms) num(v, 15, 5);

@@ -202,12 +202,12 @@ SectionStats MakeSection(const Slot* slot, const SlotStats& stats,
   s.bytes_tx = c.bytes_tx;
   s.moved = c.moved;
   s.ask = c.ask;
-  s.latency = Summarize(stats.latency, c.latency_sum_ns, config.percentiles);
+  s.latency = Summarize(stats.latency, c.latency_sum_ns, config.load.percentiles);
   s.histogram = stats.latency.ToHdr();
   if (uncorrected != nullptr) {
     // The uncorrected histogram keeps no separate exact sum; its mean is exact too.
-    s.uncorrected =
-        Summarize(*uncorrected, uncorrected->mean_ns() * uncorrected->count(), config.percentiles);
+    s.uncorrected = Summarize(*uncorrected, uncorrected->mean_ns() * uncorrected->count(),
+                              config.load.percentiles);
   }
   return s;
 }
@@ -238,9 +238,9 @@ class WorkerPool {
  public:
   WorkerPool(const Config& config, const Workload& workload, const std::vector<Target>& targets,
              const SlotMap* cluster, const protocol::TlsContext* tls, const RunTimes& times)
-      : connected_(config.threads) {
+      : connected_(config.load.threads) {
     const uint64_t random_base = config.randomize ? std::random_device{}() * 0x100000001ull : 0;
-    for (int i = 0; i < config.threads; ++i) {
+    for (int i = 0; i < config.load.threads; ++i) {
       workers_.push_back(
           std::make_unique<Worker>(config, workload, targets, cluster, tls, i, random_base));
     }
@@ -337,8 +337,9 @@ core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool)
 RunTimes StartClock(const Config& config) {
   RunTimes times;
   times.start_ns = NowNs();
-  times.measured_start_ns = times.start_ns + config.warmup_time.count() * 1000;
-  times.end_ns = config.by_time() ? times.measured_start_ns + config.test_time.count() * 1000 : 0;
+  times.measured_start_ns = times.start_ns + config.pass.warmup_time.count() * 1000;
+  times.end_ns =
+      config.by_time() ? times.measured_start_ns + config.pass.test_time.count() * 1000 : 0;
   return times;
 }
 
@@ -346,8 +347,8 @@ RunTimes StartClock(const Config& config) {
 void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
                 SeriesCollector* series) {
   Progress progress(config.progress);
-  for (size_t i = 0; i < config.percentiles.size(); ++i) {
-    if (config.percentiles[i] == 99) progress.set_p99_index(i);
+  for (size_t i = 0; i < config.load.percentiles.size(); ++i) {
+    if (config.load.percentiles[i] == 99) progress.set_p99_index(i);
   }
   while (true) {
     const bool all_finished = pool.AllFinished();
@@ -425,7 +426,7 @@ std::vector<LatencyHistogram> MergeThreadCounters(const Config& config, size_t s
   }
   if (config.open_loop()) {
     report->send_lag =
-        Summarize(send_lag, send_lag.mean_ns() * send_lag.count(), config.percentiles);
+        Summarize(send_lag, send_lag.mean_ns() * send_lag.count(), config.load.percentiles);
   }
   return uncorrected;
 }
@@ -442,7 +443,7 @@ int64_t SetWindow(const Config& config, const RunTimes& times,
   }
   if (end_ns <= times.measured_start_ns) end_ns = NowNs();
   const int64_t duration_ns = std::max<int64_t>(end_ns - times.measured_start_ns, 1);
-  const int64_t warmup_ns = config.warmup_time.count() * 1000;
+  const int64_t warmup_ns = config.pass.warmup_time.count() * 1000;
   report->duration_ms = static_cast<double>(duration_ns) / 1e6;
   const auto measured_wall_start = wall_start + std::chrono::nanoseconds(warmup_ns);
   report->start_epoch_us =
@@ -497,7 +498,7 @@ int UsableCpus(const Config& config) {
   const int allowed = sched_getaffinity(0, sizeof(set), &set) == 0
                           ? CPU_COUNT(&set)
                           : static_cast<int>(std::thread::hardware_concurrency());
-  return std::max(1, std::min(config.threads, allowed));
+  return std::max(1, std::min(config.load.threads, allowed));
 }
 
 }  // namespace
@@ -523,12 +524,12 @@ core::Result<Report> Run(const Config& config) {
                   tls.get(), times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
-  WaitForStart(config.start_at_us, config.warmup_time);
+  WaitForStart(config.pass.start_at_us, config.pass.warmup_time);
   const auto wall_start = core::RealClock().WallNow();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
   pool.Go();
-  SeriesCollector series(workload->slots.size(), config.percentiles);
+  SeriesCollector series(workload->slots.size(), config.load.percentiles);
   Coordinate(config, times, pool, &series);
   // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
   // is what this tells.
@@ -546,7 +547,7 @@ core::Result<Report> Run(const Config& config) {
       SetWindow(config, times, wall_start, last_reply_ns, stopped_ns, &report);
   FillSections(config, *workload, series, uncorrected, duration_ns, &report);
   report.open_loop = config.open_loop();
-  report.target_rate = config.rate_per_sec;
+  report.target_rate = config.pass.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();
   report.errors = report.totals.errors;
   report.client_cpu.cpu_sec = cpu.cpu_sec;

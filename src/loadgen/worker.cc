@@ -108,8 +108,8 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     protocol::AppendCommand(&auth_request_, args);
     ++setup_commands_;
   }
-  for (int i = 0; i < config.clients; ++i) {
-    const int global = index * config.clients + i;
+  for (int i = 0; i < config.load.clients; ++i) {
+    const int global = index * config.load.clients + i;
     auto client = std::make_unique<ClientState>(config, workload, global, random_base);
     Pacer::Plan plan{.by_time = config.by_time()};
     if (!config.by_time()) plan.limit = config.RequestsForClient(global);
@@ -117,7 +117,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       plan.interval_ns = config.ClientIntervalNs();
       // Stagger the clients' schedules so they do not fire in lockstep.
       plan.t0_ns = static_cast<int64_t>(plan.interval_ns * global / config.total_clients());
-      plan.grid = ScheduleGrid(config.ScheduleTickNs(), index, config.threads);
+      plan.grid = ScheduleGrid(config.ScheduleTickNs(), index, config.load.threads);
     }
     client->pacer = Pacer(plan);
     for (size_t node = 0; node < targets_.size(); ++node) {
@@ -130,7 +130,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
 void Worker::AddConn(ClientState& client, uint16_t node) {
   auto c = std::make_unique<Conn>(config_, &client, node);
   c->id = static_cast<uint32_t>(conns_.size());
-  c->out.reserve(workload_.max_request_bytes * static_cast<size_t>(config_.pipeline + 1) +
+  c->out.reserve(workload_.max_request_bytes * static_cast<size_t>(config_.load.pipeline + 1) +
                  auth_request_.size());
   client.node_conns.push_back(c->id);
   conns_.push_back(std::move(c));

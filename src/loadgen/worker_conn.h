@@ -44,7 +44,7 @@ struct Worker::Conn {
   enum class State : uint8_t { kIdle, kConnecting, kHandshake, kAuth, kReady, kBackoff, kDead };
 
   Conn(const Config& config, ClientState* owner, uint16_t node_index)
-      : pending(static_cast<size_t>(config.pipeline) + 1),
+      : pending(static_cast<size_t>(config.load.pipeline) + 1),
         scanner(config.protocol == Protocol::kRedis
                     ? ReplyScanner(std::in_place_type<protocol::RespScanner>)
                     : ReplyScanner(std::in_place_type<protocol::MemcacheScanner>)),

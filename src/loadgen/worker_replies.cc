@@ -36,7 +36,7 @@ void Worker::ReadReplies(Conn& c) {
         desync = true;
         return;
       }
-      if (c.pending.size() >= static_cast<size_t>(config_.pipeline)) c.room_since_ns = arrived;
+      if (c.pending.size() >= static_cast<size_t>(config_.load.pipeline)) c.room_since_ns = arrived;
       const Pending p = c.pending.Pop();
       if (p.request.slot == kAuthSlot) {
         if (kind == protocol::ReplyKind::kError) {

@@ -10,7 +10,7 @@ namespace dfbench::loadgen {
 
 void Worker::Park(Conn& c, const Pending& p) {
   c.parked.Push(p);
-  if (!c.park_full && c.parked.size() >= static_cast<size_t>(config_.pipeline)) {
+  if (!c.park_full && c.parked.size() >= static_cast<size_t>(config_.load.pipeline)) {
     c.park_full = true;
     ++c.client->full_parks;
   }
@@ -18,7 +18,7 @@ void Worker::Park(Conn& c, const Pending& p) {
 
 void Worker::MoveParked(Conn& c) {
   if (c.state != Conn::State::kReady || stopping_) return;
-  const size_t cap = static_cast<size_t>(config_.pipeline);
+  const size_t cap = static_cast<size_t>(config_.load.pipeline);
   while (!c.parked.empty() && c.pending.size() < cap) Send(c, c.parked.Pop());
   if (c.park_full && c.parked.size() < cap) {
     c.park_full = false;

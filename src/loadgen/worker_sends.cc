@@ -23,7 +23,7 @@ bool Worker::CanIssue(const ClientState& client) const {
   // A cluster's key picks the connection after the draw: only a full park holds draws back.
   if (issue_ == &Worker::IssueRouted) return client.full_parks == 0;
   // One server: its connection must have room, so a request is never parked.
-  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.pipeline);
+  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.load.pipeline);
 }
 
 Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
@@ -69,7 +69,7 @@ void Worker::Route(Conn& to, const Pending& p) {
   }
   // While the run drains, a request that fell due before the end still goes out when its
   // connection has room; what is parked stays parked.
-  const bool room = to.pending.size() < static_cast<size_t>(config_.pipeline);
+  const bool room = to.pending.size() < static_cast<size_t>(config_.load.pipeline);
   if (to.state == Conn::State::kReady && to.parked.empty() && room) {
     Send(to, p);
     QueueFlush(to);

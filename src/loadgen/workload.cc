@@ -22,12 +22,12 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   if (config.commands.empty()) {
     Slot set{.section = "Sets",
              .type = "SET",
-             .ratio = config.ratio.set,
+             .ratio = config.load.ratio.set,
              .key_pattern = config.set_pattern,
              .kind = Slot::Kind::kSet};
     Slot get{.section = "Gets",
              .type = "GET",
-             .ratio = config.ratio.get,
+             .ratio = config.load.ratio.get,
              .key_pattern = config.get_pattern,
              .kind = Slot::Kind::kGet};
     if (config.protocol == Protocol::kRedis) {
@@ -53,24 +53,25 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   }
   // A fixed value size lays its "$<len>" out in advance; a range writes it per request.
   const std::optional<size_t> fixed_data_size =
-      config.data_size_max > 0 ? std::nullopt : std::optional<size_t>(config.data_size);
+      config.data_size_max > 0 ? std::nullopt : std::optional<size_t>(config.load.data_size);
   for (Slot& slot : w.slots) {
     if (slot.tmpl) {
-      slot.encoder =
-          protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.key_prefix, fixed_data_size);
+      slot.encoder = protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.load.key_prefix,
+                                                               fixed_data_size);
     } else if (slot.kind == Slot::Kind::kGet) {
-      slot.encoder = protocol::NumberedKeyEncoder::ForMemcacheGet(config.key_prefix);
+      slot.encoder = protocol::NumberedKeyEncoder::ForMemcacheGet(config.load.key_prefix);
     } else {
       slot.encoder =
-          protocol::NumberedKeyEncoder::ForMemcacheSet(config.key_prefix, fixed_data_size);
+          protocol::NumberedKeyEncoder::ForMemcacheSet(config.load.key_prefix, fixed_data_size);
     }
   }
-  const uint64_t max_data = std::max(config.data_size, config.data_size_max);
+  const uint64_t max_data =
+      std::max(static_cast<uint64_t>(config.load.data_size), config.data_size_max);
   w.data.resize(max_data);
   // Printable, varied bytes: engines that compress or dedupe values see no trivial pattern.
   Rng rng(42);
   for (auto& c : w.data) c = static_cast<char>('a' + rng.Below(26));
-  const uint64_t key_bytes = config.key_prefix.size() + 20;
+  const uint64_t key_bytes = config.load.key_prefix.size() + 20;
   w.max_request_bytes = 64 + 2 * key_bytes + max_data;
   for (const auto& slot : w.slots) {
     if (slot.tmpl) {
@@ -86,9 +87,9 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
     : config_(config),
       workload_(workload),
       rng_(ClientSeed(config, global_client, random_base)),
-      prefix_len_(config.key_prefix.size()) {
+      prefix_len_(config.load.key_prefix.size()) {
   DFB_CHECK(prefix_len_ + 24 <= sizeof(key_buf_));
-  std::memcpy(key_buf_, config.key_prefix.data(), prefix_len_);
+  std::memcpy(key_buf_, config.load.key_prefix.data(), prefix_len_);
   for (const auto& slot : workload.slots) {
     keys_.emplace_back(config, slot.key_pattern, global_client, config.total_clients());
   }
@@ -108,7 +109,7 @@ Request ClientWorkload::Draw() {
   Request request;
   request.slot = static_cast<uint16_t>(slot_);
   request.key_index = keys_[slot_].Next(rng_);
-  request.data_size = static_cast<uint32_t>(config_.data_size);
+  request.data_size = static_cast<uint32_t>(config_.load.data_size);
   if (config_.data_size_max > 0) {
     request.data_size =
         static_cast<uint32_t>(rng_.Between(config_.data_size_min, config_.data_size_max));

@@ -78,7 +78,7 @@ RunLoadRecord RecordOf(const core::Load& load, const core::Pass& pass) {
           .data_size = load.data_size,
           .pipeline = load.pipeline,
           .distinct_client_seed = load.distinct_client_seed,
-          .test_time_sec = timed ? static_cast<int>(pass.test_time.count()) : 0,
+          .test_time_sec = timed ? static_cast<int>(core::WholeSeconds(pass.test_time)) : 0,
           .key_maximum = load.key_maximum};
 }
 
