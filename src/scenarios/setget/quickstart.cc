@@ -38,8 +38,8 @@ int AfterFailedSetup(const std::string& id, const core::Error& error, bool keep_
 
 }  // namespace
 
-core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_options,
-                             OutputFormat format, bool keep_setup, const core::Clock& clock) {
+int Quickstart(SetupOptions setup_options, SetGetOptions run_options, bool keep_setup,
+               const PublishRun& publish, const core::Clock& clock) {
   // Named here, so that a setup that fails half-way can be found and cleaned up.
   if (setup_options.id.empty()) {
     setup_options.id = core::FormatTimestampId(clock.WallNow());
@@ -63,14 +63,13 @@ core::Result<int> Quickstart(SetupOptions setup_options, SetGetOptions run_optio
   const ScenarioRequest request{.setup_id = setup->id,
                                 .driver = run_options.driver,
                                 .engines = run_options.engines,
-                                .format = format,
                                 .tuning = run_options.tuning};
   auto run = RunScenario(request, [&](BenchSession& session) {
     return RunSetGet(&session.setup(), session.fleet(), run_options);
   });
   int code = 0;
   if (run) {
-    code = *run;
+    code = publish(*run);
   } else {
     core::Note(run.error().message);
     code = static_cast<int>(run.error().kind);
