@@ -12,14 +12,17 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   if (!PlanAndConfirm(f.target, &o.setup, /*quickstart=*/true, f.skip_destroy)) return 0;
   o.run.driver = o.driver.get();
   const OutputFormat format = ToOutputFormat(f.run.output);
-  // The setup is destroyed after the run is shown, whatever its code: an unsaved run says why.
+  int run_code = 0;
+  // Shown before the setup goes, which happens whatever the run's code: an unsaved run says why.
   const auto publish = [&](const scenarios::RunOutcome<results::RunResults>& outcome) {
     auto code = Publish(outcome, format);
-    if (code) return *code;
-    core::Note(code.error().message);
-    return static_cast<int>(code.error().kind);
+    if (!code) core::Note(code.error().message);
+    run_code = code ? *code : static_cast<int>(code.error().kind);
   };
-  return scenarios::Quickstart(o.setup, o.run, f.skip_destroy, publish);
+  const core::Status ended = scenarios::Quickstart(o.setup, o.run, f.skip_destroy, publish);
+  // The run's code first, then what failed around it (already a line on stderr).
+  if (run_code != 0 || ended) return run_code;
+  return static_cast<int>(ended.error().kind);
 }
 
 }  // namespace

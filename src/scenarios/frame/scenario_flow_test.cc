@@ -414,9 +414,10 @@ TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
     EXPECT_FALSE(outcome.unsaved_error);
     EXPECT_EQ(outcome.status(), results::RunStatus::kCompleted);
     EXPECT_EQ(Load("flow-quick").status, state::SetupStatus::kReady);
-    return 0;
   };
-  EXPECT_EQ(Quickstart(LocalRedis("flow-quick"), SmallRun(), /*keep_setup=*/false, publish), 0);
+  const auto ended =
+      Quickstart(LocalRedis("flow-quick"), SmallRun(), /*keep_setup=*/false, publish);
+  EXPECT_TRUE(ended) << ended.error().message;
   EXPECT_EQ(published, 1);
   const auto s = Load("flow-quick");
   EXPECT_EQ(s.status, state::SetupStatus::kDestroyed);
