@@ -301,16 +301,15 @@ void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view j
 }
 
 void AddOutputFlag(CLI::App* sub, std::string* output) {
-  const auto& names = scenarios::kOutputFormatNames.names;
+  const auto& names = kOutputFormatNames.names;
   std::vector<std::string> choices;
   choices.reserve(names.size());
   for (const auto& [format, name] : names) choices.emplace_back(name);
-  AddChoiceFlag(sub, "--output", output, choices,
-                "stdout format: " + scenarios::kOutputFormatNames.List());
+  AddChoiceFlag(sub, "--output", output, choices, "stdout format: " + kOutputFormatNames.List());
 }
 
-scenarios::OutputFormat ToOutputFormat(const std::string& output) {
-  return ChoiceOrExit(scenarios::kOutputFormatNames, "--output", output);
+OutputFormat ToOutputFormat(const std::string& output) {
+  return ChoiceOrExit(kOutputFormatNames, "--output", output);
 }
 
 }  // namespace dfbench::cli

@@ -10,12 +10,12 @@
 
 #include "cli/command.h"
 #include "cli/endpoint_flags.h"
+#include "cli/run_output.h"
 #include "core/load_generator.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
 #include "results/schema.h"
-#include "scenarios/frame/run_output.h"
 #include "scenarios/setget/run_benchmark.h"
 
 namespace dfbench::cli {
@@ -153,20 +153,21 @@ void AddMaxErrorPctFlag(CLI::App* sub, double* max_error_pct, std::string_view j
 
 // --output: the stdout form of a run's results (run, quickstart, run-commands).
 void AddOutputFlag(CLI::App* sub, std::string* output);
-scenarios::OutputFormat ToOutputFormat(const std::string& output);
+OutputFormat ToOutputFormat(const std::string& output);
 
 // Runs a benchmark scenario (`on_setup`: scenarios::SetGetOnSetup, SweepOnSetup, ...) on setup `id`
 // with `driver` as its load generator and its results on stdout as `output`; the exit code.
-template <class Options>
-int RunBench(core::Result<int> (*on_setup)(const std::string&, const Options&,
-                                           scenarios::OutputFormat),
+template <class Options, class Results>
+int RunBench(core::Result<scenarios::RunOutcome<Results>> (*on_setup)(const std::string&,
+                                                                      const Options&),
              const std::string& id, Options options, std::unique_ptr<drivers::Driver> driver,
              const std::string& output) {
+  const OutputFormat format = ToOutputFormat(output);
   options.driver = driver.get();
-  auto code = on_setup(id, options, ToOutputFormat(output));
+  auto outcome = on_setup(id, options);
   // A shared endpoint's refusal names the setup option that gives the run the server's data.
-  if (!code) OrExitNamingFlags(tl::unexpected(code.error()), kEndpointFlagOfOption);
-  return *code;
+  if (!outcome) OrExitNamingFlags(tl::unexpected(outcome.error()), kEndpointFlagOfOption);
+  return OrExit(Publish(*outcome, format, options.per_client));
 }
 
 // The action of a benchmark whose load the built-in generator drives (run-memory, sweep): the

@@ -44,9 +44,9 @@ TEST(OrExitFor, TheFlagIsSaidBeforeTheValuesMessage) {
 }
 
 TEST(ToOutputFormat, EachNameAndOneLineForAnyOther) {
-  EXPECT_EQ(ToOutputFormat("table"), scenarios::OutputFormat::kTable);
-  EXPECT_EQ(ToOutputFormat("json"), scenarios::OutputFormat::kJson);
-  EXPECT_EQ(ToOutputFormat("csv"), scenarios::OutputFormat::kCsv);
+  EXPECT_EQ(ToOutputFormat("table"), OutputFormat::kTable);
+  EXPECT_EQ(ToOutputFormat("json"), OutputFormat::kJson);
+  EXPECT_EQ(ToOutputFormat("csv"), OutputFormat::kCsv);
   EXPECT_EQ(ExitMessage([] { ToOutputFormat("xml"); }), "--output \"xml\": use table, json or csv");
 }
 

@@ -6,7 +6,8 @@ namespace {
 
 int RunRunReplication(const RunReplicationFlags& f) {
   const scenarios::ReplicationOptions o = ToRunReplicationOptions(f);
-  return OrExit(scenarios::ReplicationOnSetup(f.target.id, o, ToOutputFormat(f.output)));
+  const OutputFormat format = ToOutputFormat(f.output);
+  return OrExit(Publish(OrExit(scenarios::ReplicationOnSetup(f.target.id, o)), format));
 }
 
 }  // namespace

@@ -297,9 +297,9 @@ std::vector<engines::SentCommand> SentCommands(const CommandProfile& command) {
   return sent;
 }
 
-core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& options,
-                                  OutputFormat format) {
-  ScenarioRequest request = RequestFor(id, options, format);
+core::Result<RunOutcome<results::CommandRunResults>> CommandsOnSetup(
+    const std::string& id, const CommandOptions& options) {
+  ScenarioRequest request = RequestFor(id, options);
   request.sent = SentCommands(options.command);
   return RunScenario(request, [&](BenchSession& session) {
     return RunCommands(&session.setup(), session.fleet(), options);

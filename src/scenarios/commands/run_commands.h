@@ -21,7 +21,7 @@
 #include "results/command_schema.h"
 #include "scenarios/commands/command_registry.h"
 #include "scenarios/frame/bench_options.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -62,10 +62,9 @@ std::vector<engines::SentCommand> SentCommands(const CommandProfile& command);
 
 // `dfbench run-commands` (and -dfly) on setup `id`: opens a BenchSession, checks the load
 // generator before anything else, installs a requested Dragonfly build, runs the command,
-// finishes the run and publishes it in `format`. Returns the exit code of the run's status; an
-// error for what stopped it before it ran.
-core::Result<int> CommandsOnSetup(const std::string& id, const CommandOptions& options,
-                                  OutputFormat format);
+// finishes the run. Returns what the run produced; an error for what stopped it before it ran.
+core::Result<RunOutcome<results::CommandRunResults>> CommandsOnSetup(const std::string& id,
+                                                                     const CommandOptions& options);
 
 // Preloads keys 1..shape.key_maximum of the server at `target` for `spec` (no flush first):
 // one fill pass per PreloadSpec::PassTemplates() entry, with shape's connections, pipeline and

@@ -2,12 +2,12 @@
 // status, its provider and the connected fleet, and the "finish run" step that saves the run.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -16,7 +16,7 @@
 #include "engines/engine.h"
 #include "providers/provider.h"
 #include "scenarios/frame/bench_options.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -87,43 +87,28 @@ struct ScenarioRequest {
   drivers::Driver* driver = nullptr;
   std::vector<const engines::EngineSpec*> engines;
   std::map<std::string, engines::VersionSpec> versions;  // installed first (--<engine>_version)
-  OutputFormat format = OutputFormat::kTable;
-  bool per_client = false;  // the table shows each load generator's part (--per-client)
   // How the engines are started: with TLS the fleet is equipped first (PrepareRun).
   engines::Tuning tuning;
   // Every command the run sends (ClaimRunKeys checks them on a shared endpoint).
   std::vector<engines::SentCommand> sent = kSetGetCommands;
 };
 
-// The results as the request asks them printed.
-template <class Results>
-std::string RenderFor(const Results& r, const ScenarioRequest& request) {
-  if constexpr (requires { Render(r, request.format, request.per_client); }) {
-    return Render(r, request.format, request.per_client);
-  } else {
-    return Render(r, request.format);
-  }
-}
-
 // The request of a benchmark from its options.
-inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOptions& options,
-                                  OutputFormat format) {
+inline ScenarioRequest RequestFor(const std::string& setup_id, const BenchOptions& options) {
   return {.setup_id = setup_id,
           .driver = options.driver,
           .engines = options.engines,
           .versions = options.versions,
-          .format = format,
-          .per_client = options.per_client,
           .tuning = options.tuning};
 }
 
 // The flow every benchmark scenario shares: open a session on the setup, PrepareRun, then
-// `steps(session)`, the scenario's own steps returning its results (any kind with a Render
-// overload), finish the run and publish it. Returns the exit code of the run's status; an
-// error for what stopped the run before it had results, or for results that could not be saved
-// (FinishRun: they still go to stdout, since they were measured).
+// `steps(session)`, the scenario's own steps returning its results, and finish the run. Returns
+// what the run produced, results that could not be saved with FinishRun's error (they were
+// measured, so they are still shown); an error for what stopped the run before it had results.
 template <class Steps>
-core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
+auto RunScenario(const ScenarioRequest& request, Steps steps) -> core::Result<
+    RunOutcome<typename decltype(steps(std::declval<BenchSession&>()))::value_type>> {
   if (!request.driver) return core::Fail(core::ErrorKind::kUsage, "no load generator");
   auto session = BenchSession::Open(request.setup_id);
   if (!session) return tl::unexpected(session.error());
@@ -138,21 +123,15 @@ core::Result<int> RunScenario(const ScenarioRequest& request, Steps steps) {
   auto results = steps(**session);
   if (!results) return tl::unexpected(results.error());
   auto path = (*session)->FinishRun();
-  if (!path) {
-    const std::string rendered = RenderFor(*results, request);
-    std::fwrite(rendered.data(), 1, rendered.size(), stdout);
-    std::fflush(stdout);
-    return tl::unexpected(path.error());
-  }
-  return Publish(RenderFor(*results, request), *path, results->status);
+  if (!path) return {{.results = std::move(*results), .unsaved_error = path.error()}};
+  return {{.results = std::move(*results), .results_path = std::move(*path)}};
 }
 
 // RunScenario for a scenario whose steps are one function of the setup, its fleet and its
 // options (e.g. RunSetGet), its request made by RequestFor.
 template <class Options, class Run>
-core::Result<int> RunScenarioOnSetup(const std::string& setup_id, const Options& options,
-                                     OutputFormat format, Run run) {
-  return RunScenario(RequestFor(setup_id, options, format), [&](BenchSession& session) {
+auto RunScenarioOnSetup(const std::string& setup_id, const Options& options, Run run) {
+  return RunScenario(RequestFor(setup_id, options), [&](BenchSession& session) {
     return run(&session.setup(), session.fleet(), options);
   });
 }

@@ -94,10 +94,14 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
     return s.value_or(state::SetupState{});
   }
 
-  // `code` is Ok and `want`.
-  static void ExpectExit(const core::Result<int>& code, int want) {
-    ASSERT_TRUE(code) << code.error().message;
-    EXPECT_EQ(*code, want);
+  // `outcome` is a run saved with status `want` (the command line's exit code stands for it).
+  template <class Results>
+  static void ExpectStatus(const core::Result<RunOutcome<Results>>& outcome,
+                           results::RunStatus want) {
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_FALSE(outcome->unsaved_error) << outcome->unsaved_error->message;
+    EXPECT_FALSE(outcome->results_path.empty());
+    EXPECT_EQ(outcome->status(), want);
   }
 
   // The results.json of `record` in setup `id`.
@@ -141,7 +145,7 @@ class ScenarioFlowTest : public dfbench::testing::DfbenchHomeTest {
 
 TEST_F(ScenarioFlowTest, RunWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-run");
-  ExpectExit(SetGetOnSetup("flow-run", SmallRun(), OutputFormat::kJson), 0);
+  ExpectStatus(SetGetOnSetup("flow-run", SmallRun()), results::RunStatus::kCompleted);
   const auto record = OnlyRun("flow-run", "run", results::RunStatus::kCompleted);
   EXPECT_EQ(record.engines, std::vector<std::string>{"redis"});
 
@@ -171,7 +175,7 @@ TEST_F(ScenarioFlowTest, RunDrivesAnEngineWithItsOwnClientProfileForATestTime) {
   SetGetOptions run = SmallRun();
   run.test_time = std::chrono::seconds(1);
   run.client_profiles["redis"] = core::ClientProfile{.threads = 2, .clients = 3, .pipeline = 1};
-  ExpectExit(SetGetOnSetup("flow-profile", run, OutputFormat::kJson), 0);
+  ExpectStatus(SetGetOnSetup("flow-profile", run), results::RunStatus::kCompleted);
   const auto record = OnlyRun("flow-profile", "run", results::RunStatus::kCompleted);
   const auto results = ResultsOf("flow-profile", record);
   EXPECT_EQ(results["memtier"]["test_time_sec"], 1);
@@ -224,7 +228,7 @@ TEST_F(ScenarioFlowTest, TwoLoadgenProcessesMergeTheirHistogramsExactly) {
   SetGetOptions run = SmallRun();
   run.load.threads = 2;
   run.loadgen_processes = 2;
-  ExpectExit(SetGetOnSetup("flow-processes", run, OutputFormat::kJson), 0);
+  ExpectStatus(SetGetOnSetup("flow-processes", run), results::RunStatus::kCompleted);
   const auto record = OnlyRun("flow-processes", "run", results::RunStatus::kCompleted);
   const auto results = ResultsOf("flow-processes", record);
   const auto& redis = results["engines"][0];
@@ -274,7 +278,7 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   run.requests = 200;
   run.trials = 1;
   run.loadgen_processes = 2;
-  ExpectExit(SetGetOnSetup("flow-starved", run, OutputFormat::kJson), 0);
+  ExpectStatus(SetGetOnSetup("flow-starved", run), results::RunStatus::kCompleted);
   busy->Terminate(std::chrono::seconds(1));
   const auto record = OnlyRun("flow-starved", "run", results::RunStatus::kCompleted);
   const auto trial = ResultsOf("flow-starved", record)["engines"][0]["trials"][0];
@@ -284,7 +288,7 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
 
 TEST_F(ScenarioFlowTest, RunCommandsWritesItsFilesAndReturnsTheSetupToReady) {
   CreateLocalRedis("flow-commands");
-  ExpectExit(CommandsOnSetup("flow-commands", SmallGet(), OutputFormat::kCsv), 0);
+  ExpectStatus(CommandsOnSetup("flow-commands", SmallGet()), results::RunStatus::kCompleted);
   const auto record = OnlyRun("flow-commands", "commands", results::RunStatus::kCompleted);
   const auto results = ResultsOf("flow-commands", record);
   EXPECT_EQ(results["status"], "completed");
@@ -300,10 +304,10 @@ TEST_F(ScenarioFlowTest, RunAndRunCommandsDriveARedisClusterOfThreeShards) {
   CreateLocalRedis("flow-cluster");
   SetGetOptions run = SmallRun();
   run.tuning.redis_shards = 3;
-  ExpectExit(SetGetOnSetup("flow-cluster", run, OutputFormat::kJson), 0);
+  ExpectStatus(SetGetOnSetup("flow-cluster", run), results::RunStatus::kCompleted);
   CommandOptions get = SmallGet();
   get.tuning.redis_shards = 3;
-  ExpectExit(CommandsOnSetup("flow-cluster", get, OutputFormat::kJson), 0);
+  ExpectStatus(CommandsOnSetup("flow-cluster", get), results::RunStatus::kCompleted);
 
   const auto s = Load("flow-cluster");
   ASSERT_EQ(s.benchmarks.size(), 2u);
@@ -364,9 +368,9 @@ TEST_F(ScenarioFlowTest, AShardKilledMidRunFailsItsEngineLikeAKilledEngine) {
     const auto shards = ShardsUnder(home_);
     if (!shards.empty()) kill(shards.back(), SIGKILL);
   });
-  auto code = SetGetOnSetup("flow-shard-killed", run, OutputFormat::kJson);
+  auto outcome = SetGetOnSetup("flow-shard-killed", run);
   killer.join();
-  ExpectExit(code, static_cast<int>(core::ErrorKind::kFailure));
+  ExpectStatus(outcome, results::RunStatus::kFailed);
   const auto record = OnlyRun("flow-shard-killed", "run", results::RunStatus::kFailed);
   const std::string error = ResultsOf("flow-shard-killed", record)["engines"][0]["error"];
   EXPECT_NE(error.find("shard"), std::string::npos) << error;
@@ -382,8 +386,7 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
   s.engines.at(0).binary = broken.string();
   ASSERT_TRUE(state::Save(&s));
 
-  ExpectExit(SetGetOnSetup("flow-failed", SmallRun(), OutputFormat::kTable),
-             static_cast<int>(core::ErrorKind::kFailure));
+  ExpectStatus(SetGetOnSetup("flow-failed", SmallRun()), results::RunStatus::kFailed);
   const auto record = OnlyRun("flow-failed", "run", results::RunStatus::kFailed);
   const auto results = ResultsOf("flow-failed", record);
   EXPECT_EQ(results["status"], "failed");
@@ -391,22 +394,31 @@ TEST_F(ScenarioFlowTest, AnEngineThatDoesNotStartFailsTheRunWithExitOne) {
 }
 
 TEST_F(ScenarioFlowTest, ASetupThatIsNotReadyIsNotFound) {
-  auto unknown = SetGetOnSetup("flow-none", SmallRun(), OutputFormat::kTable);
+  auto unknown = SetGetOnSetup("flow-none", SmallRun());
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, core::ErrorKind::kNotFound);
 
   CreateLocalRedis("flow-destroyed");
   ASSERT_TRUE(DestroySetup("flow-destroyed"));
-  auto destroyed = CommandsOnSetup("flow-destroyed", SmallGet(), OutputFormat::kTable);
+  auto destroyed = CommandsOnSetup("flow-destroyed", SmallGet());
   ASSERT_FALSE(destroyed);
   EXPECT_EQ(destroyed.error().kind, core::ErrorKind::kNotFound);
   EXPECT_EQ(Load("flow-destroyed").status, state::SetupStatus::kDestroyed);
 }
 
 TEST_F(ScenarioFlowTest, QuickstartRunsThenDestroysItsSetup) {
-  ExpectExit(Quickstart(LocalRedis("flow-quick"), SmallRun(), OutputFormat::kTable,
-                        /*keep_setup=*/false),
-             0);
+  // The run is handed over before the setup goes; its status is what the exit code stands for.
+  int published = 0;
+  const auto publish = [&](const RunOutcome<results::RunResults>& outcome) {
+    ++published;
+    EXPECT_FALSE(outcome.unsaved_error);
+    EXPECT_EQ(outcome.status(), results::RunStatus::kCompleted);
+    EXPECT_EQ(Load("flow-quick").status, state::SetupStatus::kReady);
+  };
+  const auto ended =
+      Quickstart(LocalRedis("flow-quick"), SmallRun(), /*keep_setup=*/false, publish);
+  EXPECT_TRUE(ended) << ended.error().message;
+  EXPECT_EQ(published, 1);
   const auto s = Load("flow-quick");
   EXPECT_EQ(s.status, state::SetupStatus::kDestroyed);
   ASSERT_EQ(s.benchmarks.size(), 1u);
@@ -425,9 +437,7 @@ TEST(StepWarmup, AFifthOfTheStepAtMostASecond) {
 
 TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
   ASSERT_TRUE(CreateSetup(LocalRedis("sw")));
-  auto code = SweepOnSetup("sw", SmallSweep("p99<=10s"), OutputFormat::kJson);
-  ASSERT_TRUE(code) << code.error().message;
-  EXPECT_EQ(*code, 0);
+  ExpectStatus(SweepOnSetup("sw", SmallSweep("p99<=10s")), results::RunStatus::kCompleted);
 
   auto s = state::Load("sw");
   ASSERT_TRUE(s);
@@ -515,9 +525,9 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsSweepStepsClientLate) {
   o.load.threads = 8;
   o.load.clients = 10;
   o.load.pipeline = 1;
-  auto code = SweepOnSetup("sw-starved", o, OutputFormat::kJson);
+  auto outcome = SweepOnSetup("sw-starved", o);
   busy->Terminate(std::chrono::seconds(1));
-  ASSERT_TRUE(code) << code.error().message;
+  ASSERT_TRUE(outcome) << outcome.error().message;
   auto s = state::Load("sw-starved");
   ASSERT_TRUE(s);
   results::SweepResults r;

@@ -197,10 +197,10 @@ core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, prov
   return r;
 }
 
-core::Result<int> MemoryOnSetup(const std::string& id, const MemoryOptions& options,
-                                OutputFormat format) {
+core::Result<RunOutcome<results::MemoryRunResults>> MemoryOnSetup(const std::string& id,
+                                                                  const MemoryOptions& options) {
   if (auto st = CheckMemoryOptions(options); !st) return tl::unexpected(st.error());
-  return RunScenarioOnSetup(id, options, format, RunMemory);
+  return RunScenarioOnSetup(id, options, RunMemory);
 }
 
 }  // namespace dfbench::scenarios

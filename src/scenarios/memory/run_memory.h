@@ -14,7 +14,7 @@
 #include "providers/provider.h"
 #include "results/memory_schema.h"
 #include "scenarios/frame/bench_options.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -58,8 +58,8 @@ core::Status CheckMemoryOptions(const MemoryOptions& options);
 core::Result<results::MemoryRunResults> RunMemory(state::SetupState* setup, providers::Fleet& fleet,
                                                   const MemoryOptions& options);
 
-// `dfbench run-memory` on setup `id`, published in `format`; the exit code of the run's status.
-core::Result<int> MemoryOnSetup(const std::string& id, const MemoryOptions& options,
-                                OutputFormat format);
+// `dfbench run-memory` on setup `id`; what the run produced.
+core::Result<RunOutcome<results::MemoryRunResults>> MemoryOnSetup(const std::string& id,
+                                                                  const MemoryOptions& options);
 
 }  // namespace dfbench::scenarios

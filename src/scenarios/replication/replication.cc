@@ -157,32 +157,21 @@ std::string RenderReplicationTable(const results::ReplicationRunResults& r) {
   return table.Render();
 }
 
-std::string Render(const results::ReplicationRunResults& r, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      return results::RenderReplicationJson(r);
-    case OutputFormat::kCsv:
-      return results::RenderReplicationCsv(r);
-    case OutputFormat::kTable:
-      break;
-  }
-  return RenderReplicationTable(r);
-}
-
-core::Result<int> ReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
-                                     OutputFormat format) {
+core::Result<RunOutcome<results::ReplicationRunResults>> ReplicationOnSetup(
+    const std::string& id, const ReplicationOptions& options) {
   drivers::BuiltinDriver builtin;
   drivers::DflyBenchDriver dfly_bench(options.dfly_bench_binary);
   const bool use_dfly_bench = options.load_generator == core::LoadGenerator::kDflyBench;
   drivers::Driver* driver = use_dfly_bench ? static_cast<drivers::Driver*>(&dfly_bench) : &builtin;
-  return RunScenario(
-      {.setup_id = id, .driver = driver, .engines = options.engines, .format = format},
-      [&](BenchSession& session) {
-        // The cases run dfly_bench by the path the driver found on the client (Prepare).
-        ReplicationOptions resolved = options;
-        if (use_dfly_bench) resolved.dfly_bench_binary = dfly_bench.resolved_binary();
-        return RunReplication(&session.setup(), session.fleet(), resolved, *driver);
-      });
+  return RunScenario({.setup_id = id, .driver = driver, .engines = options.engines},
+                     [&](BenchSession& session) {
+                       // The cases run dfly_bench by the path the driver found on the client
+                       // (Prepare).
+                       ReplicationOptions resolved = options;
+                       if (use_dfly_bench)
+                         resolved.dfly_bench_binary = dfly_bench.resolved_binary();
+                       return RunReplication(&session.setup(), session.fleet(), resolved, *driver);
+                     });
 }
 
 }  // namespace dfbench::scenarios

@@ -19,7 +19,7 @@
 #include "providers/provider.h"
 #include "results/replication_schema.h"
 #include "results/schema.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -79,9 +79,8 @@ core::Result<results::ReplicationRunResults> RunReplication(state::SetupState* s
 std::string RenderReplicationTable(const results::ReplicationRunResults& r);
 
 // RunReplication in the flow every scenario shares (RunScenario: the setup locked and
-// "benchmarking", the run saved in its history, the results published in `format`). Returns
-// the exit code of the run's status.
-core::Result<int> ReplicationOnSetup(const std::string& id, const ReplicationOptions& options,
-                                     OutputFormat format);
+// "benchmarking", the run saved in its history). Returns what the run produced.
+core::Result<RunOutcome<results::ReplicationRunResults>> ReplicationOnSetup(
+    const std::string& id, const ReplicationOptions& options);
 
 }  // namespace dfbench::scenarios

@@ -98,9 +98,9 @@ core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers:
   return r;
 }
 
-core::Result<int> SetGetOnSetup(const std::string& id, const SetGetOptions& options,
-                                OutputFormat format) {
-  return RunScenarioOnSetup(id, options, format, RunSetGet);
+core::Result<RunOutcome<results::RunResults>> SetGetOnSetup(const std::string& id,
+                                                            const SetGetOptions& options) {
+  return RunScenarioOnSetup(id, options, RunSetGet);
 }
 
 }  // namespace dfbench::scenarios

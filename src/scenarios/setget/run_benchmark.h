@@ -16,7 +16,7 @@
 #include "providers/provider.h"
 #include "results/schema.h"
 #include "scenarios/frame/bench_options.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "state/state.h"
 
 namespace dfbench::scenarios {
@@ -52,9 +52,9 @@ core::Result<results::RunResults> RunSetGet(state::SetupState* setup, providers:
                                             const SetGetOptions& options);
 
 // `dfbench run` on setup `id`: opens a BenchSession, installs a requested Dragonfly build,
-// runs the benchmark, finishes the run and publishes it in `format`. Returns the exit code of
-// the run's status; an error for what stopped it before it ran.
-core::Result<int> SetGetOnSetup(const std::string& id, const SetGetOptions& options,
-                                OutputFormat format);
+// runs the benchmark and finishes the run. Returns what the run produced; an error for what
+// stopped it before it ran.
+core::Result<RunOutcome<results::RunResults>> SetGetOnSetup(const std::string& id,
+                                                            const SetGetOptions& options);
 
 }  // namespace dfbench::scenarios

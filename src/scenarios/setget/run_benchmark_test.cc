@@ -48,8 +48,9 @@ class RunBenchmarkTest : public dfbench::testing::DfbenchHomeTest {
     DfbenchHomeTest::TearDown();
   }
 
-  // Runs `trials` trials with `driver` and returns the exit code; results_ is the run's file.
-  int Run(ScriptedDriver* driver, int trials) {
+  // Runs `trials` trials with `driver` and returns the run's status (the exit code stands for
+  // it); results_ is the run's file.
+  std::optional<results::RunStatus> Run(ScriptedDriver* driver, int trials) {
     SetGetOptions o;
     o.engines = {engines::FindEngine("redis")};
     o.load.threads = 1;
@@ -59,15 +60,16 @@ class RunBenchmarkTest : public dfbench::testing::DfbenchHomeTest {
     o.trials = trials;
     o.cooldown = std::chrono::milliseconds(0);
     o.driver = driver;
-    auto code = SetGetOnSetup("scripted", o, OutputFormat::kJson);
-    EXPECT_TRUE(code) << code.error().message;
+    auto outcome = SetGetOnSetup("scripted", o);
+    EXPECT_TRUE(outcome) << outcome.error().message;
     auto s = state::Load("scripted");
     EXPECT_TRUE(s && !s->benchmarks.empty());
     if (s && !s->benchmarks.empty()) {
       results_ =
           dfbench::testing::ReadJson(state::SetupDir("scripted") / s->benchmarks.back().path);
     }
-    return code.value_or(-1);
+    if (!outcome) return std::nullopt;
+    return outcome->status();
   }
 
   json results_;
@@ -76,7 +78,7 @@ class RunBenchmarkTest : public dfbench::testing::DfbenchHomeTest {
 TEST_F(RunBenchmarkTest, SummariesAreTheMediansOfTheTrials) {
   ScriptedDriver driver(
       {Trial(100000, 0.1, 300), Trial(300000, 0.3, 500), Trial(200000, 0.2, 400)});
-  EXPECT_EQ(Run(&driver, 3), 0);
+  EXPECT_EQ(Run(&driver, 3), results::RunStatus::kCompleted);
   EXPECT_EQ(driver.runs(), 3u);
   EXPECT_EQ(results_["status"], "completed");
   const json& redis = results_["engines"][0];
@@ -97,7 +99,7 @@ TEST_F(RunBenchmarkTest, ATrialTheServerCountedFewerOpsForFailsAndLeavesTheSumma
   ScriptedTrial short_counted = Trial(900000, 0.9, 400);
   short_counted.sent = 399;  // one answered operation the server never ran
   ScriptedDriver driver({Trial(100000, 0.1, 300), short_counted, Trial(200000, 0.2, 400)});
-  EXPECT_EQ(Run(&driver, 3), 1);
+  EXPECT_EQ(Run(&driver, 3), results::RunStatus::kFailed);
   EXPECT_EQ(results_["status"], "failed");
   const json& redis = results_["engines"][0];
   ASSERT_EQ(redis["trials"].size(), 3u) << results_.dump(2);
@@ -112,7 +114,7 @@ TEST_F(RunBenchmarkTest, ATrialWithMoreFailedRequestsThanAllowedFails) {
   ScriptedTrial erring = Trial(100000, 0.1, 990);
   erring.result.errors = 11;  // 1.1% of 1,001 requests; 1% may fail
   ScriptedDriver driver({erring, Trial(100000, 0.1, 990)});
-  EXPECT_EQ(Run(&driver, 2), 1);
+  EXPECT_EQ(Run(&driver, 2), results::RunStatus::kFailed);
   const json& redis = results_["engines"][0];
   ASSERT_EQ(redis["trials"].size(), 2u) << results_.dump(2);
   EXPECT_NE(redis["trials"][0].value("failed", ""), "");
@@ -123,7 +125,7 @@ TEST_F(RunBenchmarkTest, AnInterruptedTrialEndsTheRunAndKeepsTheTrialsBeforeIt) 
   ScriptedTrial interrupted = Trial(100000, 0.1, 10);
   interrupted.error = core::Error{core::ErrorKind::kInterrupted, "interrupted"};
   ScriptedDriver driver({Trial(100000, 0.1, 300), interrupted, Trial(100000, 0.1, 300)});
-  EXPECT_EQ(Run(&driver, 3), 130);
+  EXPECT_EQ(Run(&driver, 3), results::RunStatus::kInterrupted);
   EXPECT_EQ(driver.runs(), 2u);
   EXPECT_EQ(results_["status"], "interrupted");
   const json& redis = results_["engines"][0];
@@ -135,7 +137,7 @@ TEST_F(RunBenchmarkTest, AGeneratorThatFailsEndsItsEngineAndFailsTheRun) {
   ScriptedTrial broken = Trial(100000, 0.1, 0);
   broken.error = core::Error{core::ErrorKind::kFailure, "the generator crashed"};
   ScriptedDriver driver({Trial(100000, 0.1, 300), broken, Trial(200000, 0.1, 300)});
-  EXPECT_EQ(Run(&driver, 3), 1);
+  EXPECT_EQ(Run(&driver, 3), results::RunStatus::kFailed);
   EXPECT_EQ(driver.runs(), 2u);  // the engine's turn ends with its generator
   EXPECT_EQ(results_["status"], "failed");
   const json& redis = results_["engines"][0];

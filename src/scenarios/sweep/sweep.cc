@@ -218,9 +218,9 @@ core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers
   return r;
 }
 
-core::Result<int> SweepOnSetup(const std::string& id, const SweepOptions& options,
-                               OutputFormat format) {
-  return RunScenarioOnSetup(id, options, format, RunSweep);
+core::Result<RunOutcome<results::SweepResults>> SweepOnSetup(const std::string& id,
+                                                             const SweepOptions& options) {
+  return RunScenarioOnSetup(id, options, RunSweep);
 }
 
 }  // namespace dfbench::scenarios

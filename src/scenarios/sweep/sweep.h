@@ -15,7 +15,7 @@
 #include "providers/provider.h"
 #include "results/sweep_schema.h"
 #include "scenarios/frame/bench_options.h"
-#include "scenarios/frame/run_output.h"
+#include "scenarios/frame/run_outcome.h"
 #include "scenarios/sweep/sweep_search.h"
 #include "state/state.h"
 
@@ -45,9 +45,9 @@ std::chrono::milliseconds StepWarmup(std::chrono::seconds step_time);
 core::Result<results::SweepResults> RunSweep(state::SetupState* setup, providers::Fleet& fleet,
                                              const SweepOptions& options);
 
-// `dfbench sweep` on setup `id`: the shared scenario flow around RunSweep. Returns the exit
-// code of the run's status; an error for what stopped it before it ran.
-core::Result<int> SweepOnSetup(const std::string& id, const SweepOptions& options,
-                               OutputFormat format);
+// `dfbench sweep` on setup `id`: the shared scenario flow around RunSweep. Returns what the run
+// produced; an error for what stopped it before it ran.
+core::Result<RunOutcome<results::SweepResults>> SweepOnSetup(const std::string& id,
+                                                             const SweepOptions& options);
 
 }  // namespace dfbench::scenarios

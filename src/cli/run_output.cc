@@ -1,10 +1,11 @@
-#include "scenarios/frame/run_output.h"
+#include "cli/run_output.h"
 
 #include "core/log.h"
 #include "core/standard_output.h"
 #include "results/writers.h"
+#include "scenarios/replication/replication.h"
 
-namespace dfbench::scenarios {
+namespace dfbench::cli {
 
 namespace {
 
@@ -67,6 +68,13 @@ std::string Render(const results::MemoryRunResults& r, OutputFormat format) {
                                          results::RenderMemoryCsv});
 }
 
+std::string Render(const results::ReplicationRunResults& r, OutputFormat format) {
+  return Write(r, format,
+               Writers<results::ReplicationRunResults>{scenarios::RenderReplicationTable,
+                                                       results::RenderReplicationJson,
+                                                       results::RenderReplicationCsv});
+}
+
 int ExitCode(std::optional<results::RunStatus> run_status) {
   if (run_status == results::RunStatus::kInterrupted) {
     return static_cast<int>(core::ErrorKind::kInterrupted);
@@ -78,11 +86,13 @@ int ExitCode(std::optional<results::RunStatus> run_status) {
   return 0;
 }
 
-int Publish(const std::string& rendered, const std::filesystem::path& results_path,
-            std::optional<results::RunStatus> run_status) {
+core::Result<int> Publish(const std::string& rendered, const std::filesystem::path& results_path,
+                          const std::optional<core::Error>& unsaved_error,
+                          std::optional<results::RunStatus> run_status) {
   core::WriteStdout(rendered);
+  if (unsaved_error) return tl::unexpected(*unsaved_error);
   core::Notef("results: {}", results_path.string());
   return ExitCode(run_status);
 }
 
-}  // namespace dfbench::scenarios
+}  // namespace dfbench::cli

@@ -1,9 +1,8 @@
 // How a finished run reaches the user: its results on stdout in the chosen form, their
-// location on stderr, and the exit code its status stands for. One place for every scenario;
-// a new result kind adds only its Render overload.
+// location on stderr, and the exit code its status stands for. One place for every benchmark
+// command; a new result kind adds only its Render overload.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -14,8 +13,9 @@
 #include "results/replication_schema.h"
 #include "results/schema.h"
 #include "results/sweep_schema.h"
+#include "scenarios/frame/run_outcome.h"
 
-namespace dfbench::scenarios {
+namespace dfbench::cli {
 
 enum class OutputFormat { kTable, kJson, kCsv };
 inline constexpr core::EnumNames<OutputFormat, 3> kOutputFormatNames{
@@ -30,7 +30,6 @@ std::string Render(const results::RunResults& r, OutputFormat format, bool per_c
 std::string Render(const results::CommandRunResults& r, OutputFormat format,
                    bool per_client = false);
 std::string Render(const results::MemoryRunResults& r, OutputFormat format);
-// Defined with the replication scenario (replication.cc), whose table it is.
 std::string Render(const results::ReplicationRunResults& r, OutputFormat format);
 std::string Render(const results::SweepResults& r, OutputFormat format);
 
@@ -38,8 +37,25 @@ std::string Render(const results::SweepResults& r, OutputFormat format);
 // an engine failed (saying so on stderr).
 int ExitCode(std::optional<results::RunStatus> run_status);
 
-// Writes `rendered` to stdout and "results: <path>" to stderr; returns ExitCode(run_status).
-int Publish(const std::string& rendered, const std::filesystem::path& results_path,
-            std::optional<results::RunStatus> run_status);
+// Writes `rendered` to stdout, then "results: <path>" to stderr and returns ExitCode of the
+// run's status; results that could not be saved are still written, then their error returned.
+core::Result<int> Publish(const std::string& rendered, const std::filesystem::path& results_path,
+                          const std::optional<core::Error>& unsaved_error,
+                          std::optional<results::RunStatus> run_status);
 
-}  // namespace dfbench::scenarios
+// Publish of `outcome` rendered in `format` (with each load generator's part when `per_client`
+// and the result kind has one).
+template <class Results>
+core::Result<int> Publish(const scenarios::RunOutcome<Results>& outcome, OutputFormat format,
+                          bool per_client = false) {
+  const Results& r = outcome.results;
+  std::string rendered;
+  if constexpr (requires { Render(r, format, per_client); }) {
+    rendered = Render(r, format, per_client);
+  } else {
+    rendered = Render(r, format);
+  }
+  return Publish(rendered, outcome.results_path, outcome.unsaved_error, outcome.status());
+}
+
+}  // namespace dfbench::cli
