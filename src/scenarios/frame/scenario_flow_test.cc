@@ -259,7 +259,29 @@ TEST_F(ScenarioFlowTest, TwoLoadgenProcessesMergeTheirHistogramsExactly) {
   EXPECT_EQ(redis["server_ops"].get<uint64_t>(), client_ops);
 }
 
-// A generator that cannot get its CPU (many threads, and a busy loop on the same CPU) is
+// Busy loops on `cpus` for as long as the object lives: three, so that a generator pinned there
+// waits for its CPU most of the time it could run, even when the whole suite slows the server
+// too (with one, a generator mostly waiting on a slowed server wanted only 41% of its CPU).
+class BusyLoops {
+ public:
+  explicit BusyLoops(const std::vector<int>& cpus) {
+    for (int i = 0; i < 3; ++i) {
+      auto loop = core::Spawn({.argv = {"sh", "-c", "while :; do :; done"}, .cpus = cpus});
+      EXPECT_TRUE(loop) << loop.error().message;
+      if (loop) loops_.push_back(std::move(*loop));
+    }
+  }
+  ~BusyLoops() {
+    for (auto& loop : loops_) loop.Terminate(std::chrono::seconds(1));
+  }
+  BusyLoops(const BusyLoops&) = delete;
+  BusyLoops& operator=(const BusyLoops&) = delete;
+
+ private:
+  std::vector<core::Process> loops_;
+};
+
+// A generator that cannot get its CPU (many threads, and busy loops on the same CPU) is
 // marked client-bound: its figures measure it, not the engine.
 TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   SetupOptions setup = LocalRedis("flow-starved");
@@ -268,9 +290,7 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   const state::SetupState setup_state = Load("flow-starved");  // FindHost points into it
   const auto* client = setup_state.FindHost(core::Role::Client());
   ASSERT_NE(client, nullptr);
-  core::SpawnOptions hog{.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus};
-  auto busy = core::Spawn(hog);
-  ASSERT_TRUE(busy) << busy.error().message;
+  const BusyLoops busy(client->cpus);
   SetGetOptions run = SmallRun();
   run.load.threads = 8;
   run.load.clients = 20;
@@ -279,7 +299,6 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsTrialsClientBound) {
   run.trials = 1;
   run.loadgen_processes = 2;
   ExpectStatus(SetGetOnSetup("flow-starved", run), results::RunStatus::kCompleted);
-  busy->Terminate(std::chrono::seconds(1));
   const auto record = OnlyRun("flow-starved", "run", results::RunStatus::kCompleted);
   const auto trial = ResultsOf("flow-starved", record)["engines"][0]["trials"][0];
   EXPECT_EQ(trial.value("client_bound", false), true) << trial;
@@ -509,7 +528,7 @@ TEST_F(ScenarioFlowTest, SweepRecordsEveryStepAndReturnsTheSetupToReady) {
   }
 }
 
-// A generator starved on purpose (eight threads on the client's CPUs, shared with a busy loop)
+// A generator starved on purpose (eight threads on the client's CPUs, shared with busy loops)
 // sends late; the steps whose send lag outgrows a tenth of the objective are marked
 // client-late, so their latency is not charged to the server without saying so.
 TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsSweepStepsClientLate) {
@@ -519,14 +538,13 @@ TEST_F(ScenarioFlowTest, AStarvedLoadGeneratorMarksItsSweepStepsClientLate) {
   const state::SetupState setup_state = Load("sw-starved");
   const auto* client = setup_state.FindHost(core::Role::Client());
   ASSERT_NE(client, nullptr);
-  auto busy = core::Spawn({.argv = {"sh", "-c", "while :; do :; done"}, .cpus = client->cpus});
-  ASSERT_TRUE(busy) << busy.error().message;
+  std::optional<BusyLoops> busy(client->cpus);
   SweepOptions o = SmallSweep("p99<=1ms");
   o.load.threads = 8;
   o.load.clients = 10;
   o.load.pipeline = 1;
   auto outcome = SweepOnSetup("sw-starved", o);
-  busy->Terminate(std::chrono::seconds(1));
+  busy.reset();
   ASSERT_TRUE(outcome) << outcome.error().message;
   auto s = state::Load("sw-starved");
   ASSERT_TRUE(s);
