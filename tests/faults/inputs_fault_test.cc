@@ -36,7 +36,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kId[] = "inputs";
-constexpr char kInvalid[] = "inputs.invalid";  // every host name below ends with it
+// Every host name below ends with one of these, one per test: ctest runs the tests of this
+// file side by side, and each looks for processes left with its own hosts on their command line.
+constexpr char kUrlHosts[] = "urls.invalid";
+constexpr char kFileHosts[] = "files.invalid";
 
 // A part of a URL, chosen at random.
 template <typename T>
@@ -70,9 +73,9 @@ std::string GeneratedUrl(std::mt19937_64& rng, const Ports& ports) {
        std::string(5000, 'u') + ":" + std::string(5000, 'p') + "@", "us\x01er:pa\nss\x1b[2J@"},
       {"user:p%zz@", "user:p%4@"}};
   static const Parts kHosts = {
-      {"cache.inputs.invalid", "x-1.cache.inputs.invalid", "127.0.0.1", "127.0.0.1", "[::1]",
-       "h\xc3\xa9te.inputs.invalid", std::string(300, 'a') + ".inputs.invalid"},
-      {"[::1", "::1", "", "a\nb.inputs.invalid", "tab\t.inputs.invalid", "[]"}};
+      {"cache.urls.invalid", "x-1.cache.urls.invalid", "127.0.0.1", "127.0.0.1", "[::1]",
+       "h\xc3\xa9te.urls.invalid", std::string(300, 'a') + ".urls.invalid"},
+      {"[::1", "::1", "", "a\nb.urls.invalid", "tab\t.urls.invalid", "[]"}};
   static const Parts kPorts = {{"", ":6380"},
                                {":0", ":65536", ":-1", ":ab", ":18446744073709551616", ":"}};
   static const Parts kPaths = {{"", "/", "/0", "/5"}, {"/-1", "/99999999999", "/x"}};
@@ -116,8 +119,8 @@ struct FileFlag {
 };
 
 std::vector<FileFlag> FileFlags(const std::string& results, const fs::path& out) {
-  const std::string tls_endpoint = "rediss://files.inputs.invalid:6380";
-  const std::string endpoint = "redis://files.inputs.invalid";
+  const std::string tls_endpoint = "rediss://endpoint.files.invalid:6380";
+  const std::string endpoint = "redis://endpoint.files.invalid";
   const std::vector<std::string> setup = {"setup",    "--id",  kId,         "--provider",
                                           "endpoint", "--yes", "--endpoint"};
   auto with = [](std::vector<std::string> base, std::vector<std::string> more) {
@@ -135,8 +138,8 @@ std::vector<FileFlag> FileFlags(const std::string& results, const fs::path& out)
            {"--redis_binary", "@"}),
       with({"setup", "--id", kId, "--provider", "local", "--engines", "redis", "--yes"},
            {"--redis_version", "@"}),
-      with({"setup", "--id", kId, "--provider", "ssh", "--server", "server.inputs.invalid",
-            "--client", "client.inputs.invalid", "--ssh-user", "bench", "--engines", "redis",
+      with({"setup", "--id", kId, "--provider", "ssh", "--server", "server.files.invalid",
+            "--client", "client.files.invalid", "--ssh-user", "bench", "--engines", "redis",
             "--yes"},
            {"--ssh-key", "@"}),
       with({"cache", "add", "redis"}, {"@"}),
@@ -193,7 +196,8 @@ class InputsFault : public ::testing::Test {
   }
 
   // Runs `argv` and checks the property; false after the first failure.
-  bool Check(uint64_t seed, const std::vector<std::string>& argv) {
+  // `hosts`: the ending of the host names the test's lines use.
+  bool Check(uint64_t seed, const std::vector<std::string>& argv, const char* hosts) {
     const std::string shown = Shown(seed, argv);
     const bool setup = argv.front() == "setup";
     const bool dry_run = std::find(argv.begin(), argv.end(), "--dry-run") != argv.end();
@@ -210,7 +214,7 @@ class InputsFault : public ::testing::Test {
       EXPECT_EQ(CountLines(error), 1) << shown << "\n" << r.err;
     }
     EXPECT_TRUE(ProcessesMatching(dfb_.home().string()).empty()) << shown;
-    EXPECT_TRUE(ProcessesMatching(kInvalid).empty()) << shown;
+    EXPECT_TRUE(ProcessesMatching(hosts).empty()) << shown;
     const nlohmann::json state = dfb_.State(kId);
     if (!setup || dry_run || r.code == 2) {
       // A refusal, a dry run or another command: no setup.
@@ -261,7 +265,7 @@ TEST_F(InputsFault, GeneratedEndpointUrlsEndWithOneLine) {
   std::printf("seed %llu: %zu command lines\n", static_cast<unsigned long long>(seed),
               argvs.size());
   for (const auto& argv : argvs) {
-    if (!Check(seed, argv)) return;
+    if (!Check(seed, argv, kUrlHosts)) return;
   }
   PrintExits();
 }
@@ -287,7 +291,7 @@ TEST_F(InputsFault, FileFlagsGivenNoRegularFileEndWithOneLine) {
   std::printf("seed %llu: %zu command lines\n", static_cast<unsigned long long>(seed),
               argvs.size());
   for (const auto& argv : argvs) {
-    if (!Check(seed, argv)) return;
+    if (!Check(seed, argv, kFileHosts)) return;
   }
   PrintExits();
   // Each bad file is as it was: nothing wrote through a link or into a device's place.
