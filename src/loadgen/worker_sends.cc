@@ -41,7 +41,9 @@ void Worker::Refill(Conn& c, int64_t now) {
 
 void Worker::IssueDirect(ClientState& client, int64_t now) {
   Conn& c = *conns_[client.node_conns[0]];
-  while (CanIssue(client) && MoreToIssue(client, now)) {
+  // CanIssue's one-server rule, without asking which path this is on every request.
+  const size_t cap = static_cast<size_t>(config_.load.pipeline);
+  while (c.pending.size() < cap && MoreToIssue(client, now)) {
     const std::optional<int64_t> origin = client.pacer.Take(now);
     if (!origin) break;
     const Pending p = Stamp(*origin, now, client.workload.Draw());
