@@ -52,6 +52,7 @@ class PendingRing {
   }
   const Pending& At(size_t i) const { return buf_[(head_ + i) & mask_]; }
   Pending& At(size_t i) { return buf_[(head_ + i) & mask_]; }
+  Pending& Back() { return At(size_ - 1); }
   void Clear() { head_ = size_ = 0; }
 
  private:

@@ -89,9 +89,9 @@ void Worker::Send(Conn& c, const Pending& p) {
   }
   c.client->workload.Encode(p.request, &c.out);
   if (p.measured()) meter_.Sent(p.request.slot, c.out.size() - before);
-  Pending sent = p;
-  sent.asking = false;
-  c.pending.Push(sent);
+  // Pushed as it is and mended in place: a copy changed before the push costs a stalled load.
+  c.pending.Push(p);
+  if (p.asking) c.pending.Back().asking = false;
   ++c.unstamped;
 }
 

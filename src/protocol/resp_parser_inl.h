@@ -80,13 +80,19 @@ ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_rep
   const char* const begin = data.data();
   const char* const end = begin + data.size();
   const char* p = begin;
+  // The error text is read for an error reply only: the scanner has just written it in two
+  // halves, and reading it whole for every reply would wait on those stores.
+  auto report = [&] {
+    const ReplyKind kind = scanner.kind_;
+    on_reply(kind, kind == ReplyKind::kError ? scanner.error_text_ : std::string_view());
+  };
   while (p < end) {
     if (scanner.blob_remaining_ > 0) {
       if (!SkipBlob(&p, end, &scanner.blob_remaining_)) {
         return scanner.Fail(static_cast<size_t>(p - begin), Protocol::kFaults.blob_trailer);
       }
       if (scanner.blob_remaining_ > 0) break;  // the payload goes on in the next chunk
-      if (scanner.BlobDone()) on_reply(scanner.kind_, scanner.error_text_);
+      if (scanner.BlobDone()) report();
       continue;
     }
     bool too_long = false;
@@ -104,7 +110,7 @@ ScanResult ScanReplies(Protocol& scanner, std::string_view data, OnReply& on_rep
       return {static_cast<size_t>(p - begin), ParseStatus::kProtocolError};
     }
     p = lf + 1;
-    if (done) on_reply(scanner.kind_, scanner.error_text_);
+    if (done) report();
   }
   return {static_cast<size_t>(p - begin), ParseStatus::kOk};
 }
