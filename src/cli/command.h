@@ -92,14 +92,14 @@ using FlagOfOption = std::pair<std::string_view, std::string_view>;
 inline void OrExitNamingFlags(core::Status s, std::span<const FlagOfOption> flags) {
   if (s) return;
   core::Error e = s.error();
-  if (e.worded) {
+  if (!e.options.empty()) {
     std::vector<std::string> names;
     names.reserve(e.options.size());
     for (const std::string& option : e.options) {
       const auto flag = std::ranges::find(flags, option, &FlagOfOption::first);
       names.emplace_back(flag == flags.end() ? std::string_view(option) : flag->second);
     }
-    e.message = e.worded(names);
+    e.message = e.Worded(names);
   }
   throw ExitError{std::move(e)};
 }

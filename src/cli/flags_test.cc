@@ -19,11 +19,8 @@ std::string ExitMessage(F f) {
 }
 
 TEST(OrExitNamingFlags, TheOptionsAnErrorIsAboutAreNamedByTheirFlags) {
-  const core::Status st = core::FailAbout(
-      core::ErrorKind::kUsage, {"snapshot_delay", "test_time"},
-      [](const std::vector<std::string>& names) {
-        return core::Format("{} (5s) must be shorter than {} (5s)", names[0], names[1]);
-      });
+  const core::Status st = core::FailAbout(core::ErrorKind::kUsage, {"snapshot_delay", "test_time"},
+                                          "{0} (5s) must be shorter than {1} (5s)");
   constexpr FlagOfOption kFlags[] = {{"test_time", "--test-time"},
                                      {"snapshot_delay", "--snapshot-delay"}};
   EXPECT_EQ(ExitMessage([&] { OrExitNamingFlags(st, kFlags); }),

@@ -2,8 +2,8 @@
 // boundaries return Result<T>; the kind of an error decides the process exit code.
 #pragma once
 
-#include <functional>
 #include <string>
+#include <string_view>
 #include <tl/expected.hpp>
 #include <utility>
 #include <vector>
@@ -20,17 +20,18 @@ enum class ErrorKind : int {
   kInterrupted = 130  // SIGINT or SIGTERM
 };
 
-// An error's message said again with other names for the options it is about, one per option.
-using OptionWording = std::function<std::string(const std::vector<std::string>& names)>;
-
 struct Error {
   ErrorKind kind = ErrorKind::kFailure;
   std::string message;
   // Set for an error about options the user chose (FailAbout): `message` names them by field
-  // ("snapshot_delay"), and `worded` says it again with the names cli gives them, the flags
-  // that set them ("--snapshot-delay"), so no layer below cli spells a flag.
+  // ("snapshot_delay"), and `wording` is the message with "{0}", "{1}"... where they go, so cli
+  // can say it again with the flags that set them ("--snapshot-delay") and no layer below cli
+  // spells a flag. "{{" in `wording` is a brace of the message.
   std::vector<std::string> options = {};
-  OptionWording worded = {};
+  std::string wording = {};
+
+  // The message with `names[i]` for option i (a missing name keeps the field's).
+  std::string Worded(const std::vector<std::string>& names) const;
 };
 
 template <class T>
@@ -45,23 +46,15 @@ inline Status Ok() {
   return {};
 }
 
-// An error about `options` (fields of a layer's options), its message `worded` with their names.
-inline tl::unexpected<Error> FailAbout(ErrorKind kind, std::vector<std::string> options,
-                                       OptionWording worded) {
-  std::string message = worded(options);
-  return tl::unexpected<Error>(
-      Error{kind, std::move(message), std::move(options), std::move(worded)});
-}
+// Text put into an error's wording as it is: its braces doubled.
+std::string LiteralWording(std::string_view text);
+
+// An error about `options` (fields of a layer's options): `wording` says it with "{0}", "{1}"...
+// where their names go.
+tl::unexpected<Error> FailAbout(ErrorKind kind, std::vector<std::string> options,
+                                std::string wording);
 
 // Prefixes an error's message with context, keeping its kind and the options it is about.
-inline Error WithContext(Error e, const std::string& context) {
-  e.message = context + ": " + e.message;
-  if (e.worded) {
-    e.worded = [context, inner = std::move(e.worded)](const std::vector<std::string>& names) {
-      return context + ": " + inner(names);
-    };
-  }
-  return e;
-}
+Error WithContext(Error e, const std::string& context);
 
 }  // namespace dfbench::core

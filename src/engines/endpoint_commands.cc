@@ -212,26 +212,21 @@ class CommandJudge {
   // A template of the user's is refused when the server cannot judge it; dfbench's own goes.
   core::Result<std::nullopt_t> Unjudged(const std::string& why) {
     if (command_.own) return std::nullopt;
-    return core::FailAbout(
-        core::ErrorKind::kUsage, {kAllowFlush},
-        [said = core::Format("\"{}\" cannot be checked against {} at {}: {}", command_.tmpl,
-                             engine_, where_, why)](const std::vector<std::string>& names) {
-          return core::Format(
-              "{}; a command dfbench cannot check is sent only by a setup made "
-              "with {} (its data the run's own)",
-              said, names[0]);
-        });
+    const std::string said = core::Format("\"{}\" cannot be checked against {} at {}: {}",
+                                          command_.tmpl, engine_, where_, why);
+    return core::FailAbout(core::ErrorKind::kUsage, {kAllowFlush},
+                           core::LiteralWording(said) +
+                               "; a command dfbench cannot check is sent only by a setup made "
+                               "with {0} (its data the run's own)");
   }
 
   core::Status Refuse(const std::string& why) {
-    return core::FailAbout(
-        core::ErrorKind::kUsage, {kAllowFlush},
-        [said = core::Format("\"{}\" is refused on {} at {}, a server the run shares: {}",
-                             command_.tmpl, engine_, where_,
-                             why)](const std::vector<std::string>& names) {
-          return core::Format("{}; only a setup made with {} (its data the run's own) sends it",
-                              said, names[0]);
-        });
+    const std::string said =
+        core::Format("\"{}\" is refused on {} at {}, a server the run shares: {}", command_.tmpl,
+                     engine_, where_, why);
+    return core::FailAbout(core::ErrorKind::kUsage, {kAllowFlush},
+                           core::LiteralWording(said) +
+                               "; only a setup made with {0} (its data the run's own) sends it");
   }
 
   std::string engine_;

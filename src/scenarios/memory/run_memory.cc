@@ -142,11 +142,9 @@ bool RunEngine(providers::Fleet& fleet, const MemoryOptions& o, const std::strin
 }
 
 // The usage error of an option (by its field: cli names the flag) that breaks `rule`.
-tl::unexpected<core::Error> MustBe(std::string field, std::string rule) {
+tl::unexpected<core::Error> MustBe(std::string field, std::string_view rule) {
   return core::FailAbout(core::ErrorKind::kUsage, {std::move(field)},
-                         [rule = std::move(rule)](const std::vector<std::string>& names) {
-                           return names[0] + " must be " + rule;
-                         });
+                         "{0} must be " + core::LiteralWording(rule));
 }
 
 }  // namespace
@@ -158,11 +156,8 @@ core::Status CheckMemoryOptions(const MemoryOptions& o) {
   if (o.test_time.count() < 1) return MustBe("test_time", "at least 1s");
   if (o.snapshot == SnapshotMode::kBgsave && o.snapshot_delay >= o.test_time) {
     return core::FailAbout(core::ErrorKind::kUsage, {"snapshot_delay", "test_time"},
-                           [delay = o.snapshot_delay.count(),
-                            time = o.test_time.count()](const std::vector<std::string>& names) {
-                             return core::Format("{} ({}s) must be shorter than {} ({}s)", names[0],
-                                                 delay, names[1], time);
-                           });
+                           core::Format("{{0}} ({}s) must be shorter than {{1}} ({}s)",
+                                        o.snapshot_delay.count(), o.test_time.count()));
   }
   if (o.update_rate < 0) return MustBe("update_rate", ">= 0");
   return core::Ok();
