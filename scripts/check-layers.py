@@ -44,7 +44,7 @@ class Build:
     def __init__(self):
         self.layer_of = {}  # library target -> layer (None for libraries outside src/)
         self.libraries_of = {}  # layer -> its library targets
-        self.target_of_source = {}  # src/<layer>/<file>.cc -> the targets compiling it
+        self.target_of_source = {}  # src/<layer>/[<folder>/]<file>.cc -> the targets compiling it
         self.links = {}  # target -> (public, private) linked targets
         for layer_dir in sorted(p for p in SRC.iterdir() if p.is_dir()):
             files = sorted(layer_dir.glob("CMakeLists.txt")) + sorted(layer_dir.glob("*.cmake"))
@@ -66,8 +66,9 @@ class Build:
                     self.libraries_of.setdefault(layer_dir.name, []).append(target)
             for word in args.split():
                 if layer_dir and word.endswith(".cc"):
-                    name = word.split("/")[-1]
-                    self.target_of_source.setdefault(layer_dir / name, []).append(target)
+                    # Relative to the build file's folder: a subfolder's source keeps its folder.
+                    source = build_file.parent / word
+                    self.target_of_source.setdefault(source, []).append(target)
         for target, args in LINK.findall(text):
             public, private = self.links.setdefault(target, (set(), set()))
             scope = public  # CMake's default (no keyword) propagates like PUBLIC
