@@ -123,6 +123,24 @@ TEST(Quickstart, LocalProfileWhenNoRequestsAreGiven) {
   EXPECT_NE(r.err.find("local profile"), std::string::npos) << r.err;
 }
 
+// --per-client shows each load generator's part in quickstart's table as in run's.
+TEST(Quickstart, PerClientShowsEachLoadGeneratorsPart) {
+  DfbenchRunner dfb("perclient");
+  const auto r = dfb.Run({"quickstart", "--id",
+                          "pc",         "--engines",
+                          "redis",      "--memtier-threads",
+                          "2",          "--memtier-clients",
+                          "2",          "--memtier-requests",
+                          "200",        "--warmup-requests",
+                          "10",         "--cooldown",
+                          "0",          "--trials",
+                          "1",          "--loadgen-processes",
+                          "2",          "--per-client",
+                          "--output",   "table"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("load generators:"), std::string::npos) << r.out;
+}
+
 TEST(Quickstart, ComparesRedisAndMemcachedAndWritesResults) {
   DfbenchRunner dfb("quickstart");
   auto r = dfb.Run(Concat({"quickstart", "--id", "qs", "--engines", "redis,memcached,valkey",

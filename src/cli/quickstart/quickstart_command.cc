@@ -15,7 +15,7 @@ int RunQuickstart(const QuickstartFlags& f, const CLI::App* sub) {
   int run_code = 0;
   // Shown before the setup goes, which happens whatever the run's code: an unsaved run says why.
   const auto publish = [&](const scenarios::RunOutcome<results::RunResults>& outcome) {
-    auto code = Publish(outcome, format);
+    auto code = Publish(outcome, format, o.run.per_client);
     if (!code) core::Note(code.error().message);
     run_code = code ? *code : static_cast<int>(code.error().kind);
   };
