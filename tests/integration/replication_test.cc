@@ -331,11 +331,22 @@ TEST_F(ReplicationTest, RejectedReplicaFlagFailsTheCaseWithTheEnginesOwnLine) {
   auto r = dfb_->Run(Args({"--cases", "qps=100", "--test-time", "1", "--preload-keys", "1000",
                            "--replica-flags", "--no-such-directive yes"}));
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_NE(r.err.find("Bad directive or wrong number of arguments"), std::string::npos) << r.err;
+  // Said once, by the replica's turn.
+  EXPECT_EQ(CountOccurrences(r.err, "Bad directive or wrong number of arguments"), 1U) << r.err;
   const json j = LatestResults();
   EXPECT_EQ(j["status"], "failed");
   EXPECT_EQ(j["cases"][0]["termination_reason"], "error");
   EXPECT_NE(j["cases"][0]["error"].get<std::string>().find("Bad directive"), std::string::npos);
+}
+
+TEST_F(ReplicationTest, RejectedMasterFlagFailsTheCaseSayingItOnce) {
+  auto r = dfb_->Run(Args({"--cases", "qps=100", "--test-time", "1", "--preload-keys", "1000",
+                           "--master-flags", "--no-such-directive yes"}));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(CountOccurrences(r.err, "Bad directive or wrong number of arguments"), 1U) << r.err;
+  const json j = LatestResults();
+  EXPECT_EQ(j["cases"][0]["termination_reason"], "error");
+  EXPECT_NE(j["cases"][0]["error"].get<std::string>().find("master: "), std::string::npos);
 }
 
 // GET renamed away on the master: half of a 1:1 load is answered with an error. The case fails

@@ -86,7 +86,7 @@ class CaseRun {
     core::Notef("[{}] starting the master", label_);
     auto master = EngineTurn::Start(s_.fleet, s_.install, s_.spec,
                                     engines::Tuning{.extra_args = o_.master_flags}, out_);
-    if (!master) return Failed("master: " + std::exchange(out_->error, {}));
+    if (!master) return NotStarted("master: " + std::exchange(out_->error, {}));
     const drivers::Target target = master->target();
     if (!Preload(target)) return Ended(*master, nullptr);
     // The reference's sentinel, set once the preload is done and before the replica starts.
@@ -177,17 +177,29 @@ class CaseRun {
 
   // Records a failure; returns false when it was an interrupt.
   bool Failed(const std::string& why, EngineTurn* master = nullptr) {
-    End(core::InterruptRequested() ? results::kTerminationCancelled : results::kTerminationError,
-        why);
+    End(FailureReason(), why);
     if (master) return Ended(*master, nullptr);
     return !core::InterruptRequested();
   }
+  // Records the failure of an engine's turn to start, which the turn has said already.
+  bool NotStarted(const std::string& why) {
+    Record(FailureReason(), why);
+    return !core::InterruptRequested();
+  }
+  static const char* FailureReason() {
+    return core::InterruptRequested() ? results::kTerminationCancelled : results::kTerminationError;
+  }
 
   void End(const char* reason, const std::string& why = "") {
-    if (!out_->termination_reason.empty()) return;  // the first reason wins
+    if (Record(reason, why))
+      core::Notef("[{}] {}{}", label_, reason, why.empty() ? "" : ": " + why);
+  }
+  // False when the case had ended already: the first reason wins.
+  bool Record(const char* reason, const std::string& why) {
+    if (!out_->termination_reason.empty()) return false;
     out_->termination_reason = reason;
     out_->error = why;
-    core::Notef("[{}] {}{}", label_, reason, why.empty() ? "" : ": " + why);
+    return true;
   }
 
   // The replica stopped, then the master: FLUSHALL ASYNC (a synchronous one can block for long
@@ -270,7 +282,7 @@ class CaseRun {
     sync_start_ = Clock::now();
     auto replica = EngineTurn::StartReplica(s_.fleet, s_.install, s_.spec, tuning,
                                             /*flush=*/!at_start, &replica_record_);
-    if (!replica) Failed("replica: " + replica_record_.error);
+    if (!replica) NotStarted("replica: " + replica_record_.error);
     return replica;
   }
 
