@@ -102,6 +102,16 @@ uint64_t Config::RequestsForClient(int global_client) const {
   return load.KeyCount();
 }
 
+double Config::KeyMedian() const {
+  if (key_median > 0) return key_median;
+  return static_cast<double>(load.key_minimum) + (static_cast<double>(load.KeyCount()) - 1) / 2.0;
+}
+
+double Config::KeyStddev() const {
+  if (key_stddev > 0) return key_stddev;
+  return std::max(static_cast<double>(load.KeyCount()) / 6.0, 1e-9);
+}
+
 std::string Config::KeyPatternString() const {
   if (commands.empty()) {
     return std::string{static_cast<char>(set_pattern), ':', static_cast<char>(get_pattern)};
@@ -275,20 +285,10 @@ core::Status ParseKeys(const Options& o, Config* c) {
   if (o.key_minimum < 0 || o.key_maximum < 0) {
     return tl::unexpected(Usage("--key-minimum and --key-maximum must not be negative"));
   }
-  if (o.key_minimum > o.key_maximum) {
-    return tl::unexpected(Usage("--key-minimum (" + std::to_string(o.key_minimum) +
-                                ") is greater than --key-maximum (" +
-                                std::to_string(o.key_maximum) + ")"));
-  }
   c->load.key_minimum = static_cast<uint64_t>(o.key_minimum);
   c->load.key_maximum = static_cast<uint64_t>(o.key_maximum);
-  const double range = static_cast<double>(c->load.KeyCount());
-  c->key_median = o.key_median > 0 ? o.key_median
-                                   : static_cast<double>(c->load.key_minimum) + (range - 1) / 2.0;
-  c->key_stddev = o.key_stddev > 0 ? o.key_stddev : std::max(range / 6.0, 1e-9);
-  if (o.key_stddev < 0 || o.key_median < 0) {
-    return tl::unexpected(Usage("--key-stddev and --key-median must not be negative"));
-  }
+  c->key_median = o.key_median;
+  c->key_stddev = o.key_stddev;
   c->key_zipf_exp = o.key_zipf_exp;
   c->load.distinct_client_seed = o.distinct_client_seed;
   c->randomize = o.randomize;
@@ -467,7 +467,12 @@ core::Status Validate(const Config& c) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
   }
   if (c.load.key_minimum > c.load.key_maximum) {
-    return Fail(ErrorKind::kUsage, "--key-minimum is greater than --key-maximum");
+    return Fail(ErrorKind::kUsage, "--key-minimum (" + std::to_string(c.load.key_minimum) +
+                                       ") is greater than --key-maximum (" +
+                                       std::to_string(c.load.key_maximum) + ")");
+  }
+  if (c.key_stddev < 0 || c.key_median < 0) {
+    return Fail(ErrorKind::kUsage, "--key-stddev and --key-median must not be negative");
   }
   if (c.load.key_prefix.size() > 512) return Fail(ErrorKind::kUsage, "--key-prefix is too long");
   if (!c.load.command.empty()) {

@@ -103,8 +103,8 @@ struct Config {
   uint64_t data_size_max = 0;
   core::KeyPattern set_pattern = core::KeyPattern::kRandom;
   core::KeyPattern get_pattern = core::KeyPattern::kRandom;
-  double key_stddev = 0;  // resolved: never 0 after ParseOptions
-  double key_median = 0;  // resolved
+  double key_stddev = 0;  // 0: KeyStddev() is range/6
+  double key_median = 0;  // 0: KeyMedian() is the middle of the range
   double key_zipf_exp = 1;
   bool randomize = false;
   std::vector<CommandConfig> commands;  // empty: SET/GET mode
@@ -144,12 +144,15 @@ struct Config {
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;
   std::string KeyPatternString() const;  // "R:R", or the command patterns joined ("R,S")
+  // The G pattern's parameters: key_median and key_stddev, or their defaults when 0.
+  double KeyMedian() const;
+  double KeyStddev() const;
 };
 
 // Parses and validates. kUsage with one clear message on any bad value.
 core::Result<Config> ParseOptions(const Options& options);
 
-// Checks a Config built in code (ParseOptions calls it too).
+// Checks a Config, read from flags or built in code; kUsage with one message naming the flag.
 core::Status Validate(const Config& config);
 
 // "R" -> kRandom ...; kUsage on anything else.

@@ -43,8 +43,8 @@ TEST(LoadgenConfig, DefaultsAreMemtiers) {
   EXPECT_EQ(c.load.key_minimum, 0u);
   EXPECT_EQ(c.load.key_maximum, 10000000u);
   EXPECT_EQ(c.KeyPatternString(), "R:R");
-  EXPECT_DOUBLE_EQ(c.key_median, 5000000.0);
-  EXPECT_DOUBLE_EQ(c.key_stddev, 10000001.0 / 6);
+  EXPECT_DOUBLE_EQ(c.KeyMedian(), 5000000.0);
+  EXPECT_DOUBLE_EQ(c.KeyStddev(), 10000001.0 / 6);
   EXPECT_DOUBLE_EQ(c.key_zipf_exp, 1.0);
   EXPECT_FALSE(c.open_loop());
   EXPECT_EQ(c.load.percentiles, (std::vector<double>{50, 99, 99.9}));
