@@ -20,7 +20,7 @@
 namespace dfbench::cli {
 namespace {
 
-const CommandLine<loadgen::Options, &AddLoadgenFlags, &ToLoadgenConfig> kLoadgenLine{"loadgen"};
+const CommandLine<LoadgenOptions, &AddLoadgenFlags, &ToLoadgenConfig> kLoadgenLine{"loadgen"};
 
 struct Case {
   drivers::Target target;

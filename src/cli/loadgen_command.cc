@@ -10,7 +10,7 @@
 namespace dfbench::cli {
 namespace {
 
-int RunLoadgen(const loadgen::Options& options) {
+int RunLoadgen(const LoadgenOptions& options) {
   const loadgen::Config config = ToLoadgenConfig(options);
   const loadgen::Report report = OrExit(loadgen::Run(config));
   core::WriteStdout(loadgen::ReportTable(report, config));

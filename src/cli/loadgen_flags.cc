@@ -5,6 +5,7 @@
 
 #include "cli/flag_ranges.h"
 #include "core/files.h"
+#include "core/format.h"
 #include "protocol/server_endpoint.h"
 
 namespace dfbench::cli {
@@ -13,16 +14,16 @@ namespace {
 // A flag that applies to the --command before it, so it is handled as it is parsed, in
 // command-line order: `apply` sets it on that command, or returns what is wrong with the value.
 using ApplyToCommand = std::function<std::string(const std::string&, loadgen::CommandConfig*)>;
-void AddPerCommandFlag(CLI::App* sub, loadgen::Options* o, const std::string& flag,
+void AddPerCommandFlag(CLI::App* sub, LoadgenOptions* o, const std::string& flag,
                        ApplyToCommand apply, const std::string& help) {
   sub->add_option_function<std::string>(
          flag,
          [o, flag, apply = std::move(apply)](const std::string& text) {
-           if (o->commands.empty()) {
+           if (o->config.commands.empty()) {
              o->options_error = flag + " must follow the --command it applies to";
              return;
            }
-           std::string error = apply(text, &o->commands.back());
+           std::string error = apply(text, &o->config.commands.back());
            if (!error.empty()) o->options_error = std::move(error);
          },
          help)
@@ -30,10 +31,12 @@ void AddPerCommandFlag(CLI::App* sub, loadgen::Options* o, const std::string& fl
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-void AddCommandFlags(CLI::App* sub, loadgen::Options* o) {
+void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
   sub->add_option_function<std::string>(
          "--command",
-         [o](const std::string& text) { o->commands.push_back(loadgen::CommandConfig{text}); },
+         [o](const std::string& text) {
+           o->config.commands.push_back(loadgen::CommandConfig{text});
+         },
          "Custom command with __key__ and __data__ placeholders (repeatable), e.g. "
          "\"LPUSH __key__ __data__\"")
       ->trigger_on_parse()
@@ -53,7 +56,7 @@ void AddCommandFlags(CLI::App* sub, loadgen::Options* o) {
   AddPerCommandFlag(
       sub, o, "--command-key-pattern",
       [](const std::string& text, loadgen::CommandConfig* command) -> std::string {
-        auto p = loadgen::ParseKeyPatternLetter(text);
+        auto p = ParseKeyPatternLetter(text);
         if (!p) return "--command-key-pattern: " + p.error().message;
         command->key_pattern = *p;
         return "";
@@ -62,53 +65,55 @@ void AddCommandFlags(CLI::App* sub, loadgen::Options* o) {
 }
 
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
-void AddConnectionFlags(CLI::App* sub, loadgen::Options* o) {
+void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
-  sub->add_option("-s,--server", o->server, "Server address")->capture_default_str();
-  AddRangedOption(sub, "-p,--port", &o->port, kInteger, "Server port");
+  sub->add_option("-s,--server", o->config.server, "Server address")->capture_default_str();
+  AddRangedOption(sub, "-p,--port", &o->config.port, kInteger, "Server port");
   sub->add_option("-u,--uri", o->uri,
                   "Server as redis://[[USER]:PASS@]HOST[:PORT][/DB], rediss:// for TLS; it "
                   "takes precedence over -s, -p, -a and --select-db");
-  sub->add_option("-S,--unix-socket", o->unix_socket,
+  sub->add_option("-S,--unix-socket", o->config.unix_socket,
                   "Unix domain socket of the server (instead of --server and --port)");
   sub->add_option("-a,--authenticate", o->password,
                   "Password (AUTH PASS), or USER:PASS for an ACL user; :PASS for a password "
                   "with a colon. Not given: $" +
                       std::string(protocol::kPasswordEnv) + ", when set, is the password");
-  sub->add_option("--user", o->user, "ACL user; -a is then its password, colons and all");
-  AddRangedOption(sub, "--select-db", &o->select_db, kInteger,
+  sub->add_option("--user", o->config.user, "ACL user; -a is then its password, colons and all");
+  AddRangedOption(sub, "--select-db", &o->config.select_db, kInteger,
                   "Database to SELECT on every connection");
   sub->add_option("-P,--protocol", o->protocol,
                   "redis, resp2, resp3 (HELLO 2 or 3 on every connection) or memcache_text")
       ->capture_default_str();
   const std::string tls = "TLS";
-  AddBoolFlag(sub, "--tls", &o->tls.enabled, "Connect over TLS")->group(tls);
-  sub->add_option("--cert", o->tls.cert, "Client certificate (PEM), for servers that ask for one")
+  AddBoolFlag(sub, "--tls", &o->config.tls.enabled, "Connect over TLS")->group(tls);
+  sub->add_option("--cert", o->config.tls.cert,
+                  "Client certificate (PEM), for servers that ask for one")
       ->group(tls);
-  sub->add_option("--key", o->tls.key, "The client certificate's private key (PEM)")->group(tls);
-  sub->add_option("--cacert", o->tls.cacert,
+  sub->add_option("--key", o->config.tls.key, "The client certificate's private key (PEM)")
+      ->group(tls);
+  sub->add_option("--cacert", o->config.tls.cacert,
                   "CA bundle to verify the server's certificate with (default: the system's)")
       ->group(tls);
-  AddBoolFlag(sub, "--tls-skip-verify", &o->tls.skip_verify,
+  AddBoolFlag(sub, "--tls-skip-verify", &o->config.tls.skip_verify,
               "Do not verify the server's certificate")
       ->group(tls);
-  sub->add_option("--sni", o->tls.sni, "Server name to send in the TLS handshake (SNI)")
+  sub->add_option("--sni", o->config.tls.sni, "Server name to send in the TLS handshake (SNI)")
       ->group(tls);
-  AddBoolFlag(sub, "--cluster-mode", &o->cluster_mode,
+  AddBoolFlag(sub, "--cluster-mode", &o->config.cluster_mode,
               "Redis Cluster: --server is any node; each client connects to every primary and "
               "routes requests by key slot, following MOVED and ASK");
 }
 
 }  // namespace
 
-void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
+void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
   // As with getopt, a repeated flag takes its last value.
   sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   AddConnectionFlags(sub, o);
-  AddRangedOption(sub, "-t,--threads", &o->threads, kInteger, "Worker threads");
-  AddRangedOption(sub, "-c,--clients", &o->clients, kInteger, "Connections per thread");
-  AddRangedOption(sub, "--pipeline", &o->pipeline, kInteger,
+  AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
+  AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
+  AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
                   "Requests in flight per connection (open loop: the cap)");
   WithRange(sub->add_option("-n,--requests", o->requests,
                             "Requests per connection (default 10000), or 'allkeys' (with P:P, "
@@ -117,32 +122,41 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
             kDuration);
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  AddRangedOption(sub, "-d,--data-size", &o->data_size, kInteger, "Value size in bytes");
+  AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger,
+                  "Value size in bytes");
   sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
-  sub->add_option("--key-prefix", o->key_prefix, "Key prefix")->capture_default_str();
-  AddRangedOption(sub, "--key-minimum", &o->key_minimum, kInteger, "Smallest key index");
-  AddRangedOption(sub, "--key-maximum", &o->key_maximum, kInteger, "Largest key index");
+  sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")->capture_default_str();
+  AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger,
+                  "Smallest key index");
+  AddRangedOption(sub, "--key-maximum", &o->config.load.key_maximum, kInteger, "Largest key index");
   sub->add_option("--key-pattern", o->key_pattern,
                   "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
                   "slices (P:P only), G gaussian, Z zipf");
-  sub->add_option("--key-stddev", o->key_stddev, "G pattern: standard deviation (default range/6)");
-  sub->add_option("--key-median", o->key_median, "G pattern: median (default mid-range)");
-  sub->add_option("--key-zipf-exp", o->key_zipf_exp, "Z pattern: exponent in (0, 5]")
+  sub->add_option("--key-stddev", o->config.key_stddev,
+                  "G pattern: standard deviation (default range/6)");
+  sub->add_option("--key-median", o->config.key_median, "G pattern: median (default mid-range)");
+  sub->add_option("--key-zipf-exp", o->config.key_zipf_exp, "Z pattern: exponent in (0, 5]")
       ->capture_default_str();
-  AddBoolFlag(sub, "--distinct-client-seed", &o->distinct_client_seed,
+  AddBoolFlag(sub, "--distinct-client-seed", &o->config.load.distinct_client_seed,
               "Give each connection its own random seed (default: all share one)");
-  AddBoolFlag(sub, "--randomize", &o->randomize, "Seed from a random source");
+  AddBoolFlag(sub, "--randomize", &o->config.randomize, "Seed from a random source");
   AddCommandFlags(sub, o);
   sub->add_option("--expiry-range", o->expiry_range,
                   "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
-  sub->add_option("--json-out-file", o->json_out_file, "Write the JSON report here");
-  sub->add_option("--hdr-file-prefix", o->hdr_file_prefix,
+  sub->add_option("--json-out-file", o->config.json_out_file, "Write the JSON report here");
+  sub->add_option("--hdr-file-prefix", o->config.hdr_file_prefix,
                   "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
                   "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
                   "PREFIX_<COMMAND>_command_run_1.* per command");
-  sub->add_option("--print-percentiles", o->print_percentiles, "Percentiles to report")
-      ->capture_default_str();
-  AddBoolFlag(sub, "--hide-histogram", &o->hide_histogram, "Accepted for compatibility");
+  // Read as it is given, over the Config's default, which --help shows.
+  sub->add_option_function<std::string>(
+         "--print-percentiles",
+         [o](const std::string& text) {
+           o->config.load.percentiles = OrExit(ParsePercentiles(text));
+         },
+         "Percentiles to report")
+      ->default_str(core::Format("{}", fmt::join(o->config.load.percentiles, ",")));
+  AddBoolFlag(sub, "--hide-histogram", &o->config.hide_histogram, "Accepted for compatibility");
   WithRange(sub->add_option("--rate", o->rate,
                             "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
                             "each request's due time"),
@@ -150,12 +164,12 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
   WithRange(sub->add_option("--warmup-time", o->warmup_time,
                             "Run this long first and leave it out of the main figures"),
             kDuration);
-  WithRange(sub->add_option("--start-at", o->start_at_us,
+  WithRange(sub->add_option("--start-at", o->config.pass.start_at_us,
                             "Connect, then hold the load until this instant (microseconds since "
                             "the epoch, this host's clock) less the warm-up: how several "
                             "generators start their measured parts together"),
             kInteger);
-  WithRange(sub->add_option("--seed-client-base", o->seed_client_base,
+  WithRange(sub->add_option("--seed-client-base", o->config.load.seed_client_base,
                             "With --distinct-client-seed, seed connection i as connection N + i "
                             "(several generators of one run continue one another's seeds)"),
             kInteger);
@@ -169,15 +183,15 @@ void AddLoadgenFlags(CLI::App* sub, loadgen::Options* o) {
       ->capture_default_str();
 }
 
-loadgen::Config ToLoadgenConfig(const loadgen::Options& given) {
-  loadgen::Options options = given;
+loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
+  LoadgenOptions options = given;
   if (options.password.empty()) {
     // The password whole: a leading ":" keeps its colons from naming a user.
     if (const char* password = std::getenv(protocol::kPasswordEnv)) {
-      options.password = (options.user.empty() ? ":" : "") + std::string(password);
+      options.password = (options.config.user.empty() ? ":" : "") + std::string(password);
     }
   }
-  loadgen::Config config = OrExit(loadgen::ParseOptions(options));
+  loadgen::Config config = OrExit(ParseLoadgenOptions(options));
   // A path that cannot be written is refused before the load, not after it.
   if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
   return config;

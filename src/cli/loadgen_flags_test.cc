@@ -8,7 +8,7 @@
 namespace dfbench::cli {
 namespace {
 
-const CommandLine<loadgen::Options, &AddLoadgenFlags, &ToLoadgenConfig> kLoadgen{"loadgen"};
+const CommandLine<LoadgenOptions, &AddLoadgenFlags, &ToLoadgenConfig> kLoadgen{"loadgen"};
 
 TEST(LoadgenFlags, DefaultsAreMemtiersOwn) {
   const auto c = kLoadgen.OptionsOf({});

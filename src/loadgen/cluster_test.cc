@@ -122,15 +122,12 @@ class ClusterRun : public ::testing::Test {
   }
 
   // Two threads of two clients, keys 0..5000, through node 1 (any node will do as the seed).
-  static Options ClusterOptions() {
-    Options o;
-    o.port = cluster_->node(1).port();
-    o.threads = 2;
-    o.clients = 2;
-    o.progress = "never";
-    o.cluster_mode = true;
-    o.key_maximum = 5000;
-    return o;
+  static Config ClusterConfig() {
+    Config config = QuietRun(2, 2);
+    config.port = cluster_->node(1).port();
+    config.cluster_mode = true;
+    config.load.key_maximum = 5000;
+    return config;
   }
   // The calls of `command` on every node.
   static uint64_t Calls(const std::string& command) {
@@ -155,10 +152,10 @@ TEST_F(ClusterRun, HashSlotAgreesWithTheServer) {
 }
 
 TEST_F(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
-  Options o = ClusterOptions();
-  o.requests = "500";
-  o.ratio = "1:1";
-  const Report r = RunOk(o);
+  Config config = ClusterConfig();
+  config.pass.requests_per_client = 500;
+  config.load.ratio = {1, 1};
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 500);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.unanswered, 0u);
@@ -171,21 +168,21 @@ TEST_F(ClusterRun, RoutesEveryRequestToItsNodeAndCountsItOnce) {
 }
 
 TEST_F(ClusterRun, CustomCommandsAreRoutedByTheirKey) {
-  Options o = ClusterOptions();
-  o.requests = "300";
-  o.pipeline = 4;
-  o.commands = {{.text = "LPUSH __key__ __data__"}};
-  const Report r = RunOk(o);
+  Config config = ClusterConfig();
+  config.pass.requests_per_client = 300;
+  config.load.pipeline = 4;
+  config.commands = {{.text = "LPUSH __key__ __data__"}};
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 300);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(Calls("lpush"), r.totals.count);
 }
 
 TEST_F(ClusterRun, OpenLoopKeepsItsRateAcrossNodes) {
-  Options o = ClusterOptions();
-  o.test_time = "2";
-  o.rate = "2000";
-  const Report r = RunOk(o);
+  Config config = ClusterConfig();
+  config.pass = core::Pass::Time(std::chrono::seconds(2));
+  config.pass.rate_per_sec = 2000;
+  const Report r = RunOk(config);
   EXPECT_EQ(r.errors, 0u);
   // Unanswered requests include due ones that never left, so the server ran between the two.
   const uint64_t calls = Calls("set") + Calls("get");
@@ -197,11 +194,11 @@ TEST_F(ClusterRun, OpenLoopKeepsItsRateAcrossNodes) {
 TEST(ClusterMode, RefusesANodeThatIsNotInACluster) {
   auto server = testing::TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  Options o;
-  o.port = server->port();
-  o.cluster_mode = true;
-  o.progress = "never";
-  const core::Error error = RunFails(o);
+  Config config;
+  config.port = server->port();
+  config.cluster_mode = true;
+  config.progress = ProgressMode::kNever;
+  const core::Error error = RunFails(config);
   EXPECT_EQ(error.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(error.message.find("CLUSTER SLOTS"), std::string::npos) << error.message;
 }
@@ -211,14 +208,11 @@ TEST(ClusterMode, RefusesANodeThatIsNotInACluster) {
 TEST(ClusterMode, AShardKilledMidRunEndsTheRunEarly) {
   auto cluster = TestCluster::StartRedis(3);
   ASSERT_TRUE(cluster) << cluster.error().message;
-  Options o;
-  o.port = cluster->node(0).port();
-  o.threads = 1;
-  o.clients = 2;
-  o.progress = "never";
-  o.cluster_mode = true;
-  o.key_maximum = 5000;
-  o.test_time = "3s";
+  Config config = QuietRun(1, 2);
+  config.port = cluster->node(0).port();
+  config.cluster_mode = true;
+  config.load.key_maximum = 5000;
+  config.pass = core::Pass::Time(std::chrono::seconds(3));
   std::thread killer([&] {
     // Once the load is under way on the shard that goes.
     EXPECT_TRUE(testing::WaitUntil(
@@ -226,7 +220,7 @@ TEST(ClusterMode, AShardKilledMidRunEndsTheRunEarly) {
         std::chrono::seconds(30), "300 SETs and GETs on shard 2"));
     cluster->node(2).Stop();
   });
-  const Report r = RunOk(o);
+  const Report r = RunOk(config);
   killer.join();
   EXPECT_NE(r.ended_early.find("a connection was lost"), std::string::npos) << r.ended_early;
   EXPECT_GT(r.ended_at_sec, 0);
@@ -271,11 +265,11 @@ void MigrateSlot(const testing::TestServer& from, const testing::TestServer& to,
 // Last in the suite: it moves a slot of the shared cluster for good.
 TEST_F(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
   // Every key carries one hash tag, so the whole load is on the one slot that moves.
-  Options o = ClusterOptions();
-  o.key_prefix = "{moving}:";
-  o.key_maximum = 400;
-  o.ratio = "1:1";
-  o.test_time = "3";
+  Config config = ClusterConfig();
+  config.load.key_prefix = "{moving}:";
+  config.load.key_maximum = 400;
+  config.load.ratio = {1, 1};
+  config.pass = core::Pass::Time(std::chrono::seconds(3));
   const int slot = HashSlot("moving");
   size_t owner = 0;  // the node that answers for the slot rather than redirecting
   for (size_t i = 0; i < cluster_->size(); ++i) {
@@ -284,10 +278,9 @@ TEST_F(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
       owner = i;
   }
   const size_t next = (owner + 1) % cluster_->size();
-  auto config = ParseOptions(o);
-  ASSERT_TRUE(config);
+  ASSERT_TRUE(Validate(config));
   core::Result<Report> report;
-  std::thread load([&] { report = loadgen::Run(*config); });
+  std::thread load([&] { report = loadgen::Run(config); });
   EXPECT_TRUE(testing::WaitUntil([&] { return Calls("set") + Calls("get") >= 1000; },
                                  std::chrono::seconds(30), "1000 SETs and GETs"));
   MigrateSlot(cluster_->node(owner), cluster_->node(next), slot);
@@ -301,7 +294,7 @@ TEST_F(ClusterRun, ASlotMigratedMidRunIsFollowedWithoutLosingARequest) {
   // Each measured request ran exactly once: the redirected ones are not among the calls.
   EXPECT_EQ(Calls("set") + Calls("get"), report->totals.count + report->warmup_count);
   EXPECT_GT(cluster_->node(next).Calls("get"), 0u);
-  const auto json = nlohmann::json::parse(ReportJson(*report, *config));
+  const auto json = nlohmann::json::parse(ReportJson(*report, config));
   EXPECT_EQ(json["dfbench"]["cluster"]["moved"], report->totals.moved);
   EXPECT_TRUE(json["ALL STATS"]["Totals"].contains("MOVED/sec"));
 }

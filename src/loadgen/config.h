@@ -1,5 +1,5 @@
-// What a load-generator run does: flags as typed (Options), parsed and checked (Config).
-// Flag names and defaults follow memtier_benchmark where it has the concept.
+// What a load-generator run does (Config) and its check. Defaults follow memtier_benchmark where
+// it has the concept; cli reads the flags, spelled as memtier's, into a Config.
 #pragma once
 
 #include <cstdint>
@@ -24,50 +24,6 @@ struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
   uint32_t ratio = 1;
   core::KeyPattern key_pattern = core::KeyPattern::kRandom;
-};
-
-// Flags exactly as the user typed the ones that need parsing; the CLI binds to these fields.
-struct Options {
-  std::string server = "127.0.0.1";
-  int port = 6379;
-  std::string unix_socket;  // -S: instead of server and port
-  std::string uri;          // -u: redis[s]://[[user]:password@]host[:port]; it takes precedence
-  std::string password;     // -a: PASS, USER:PASS, or :PASS (a password with a colon)
-  std::string user;         // --user: the ACL user; -a is then the password whole
-  int select_db = 0;        // --select-db, as memtier's
-  std::string protocol = "redis";
-  protocol::TlsOptions tls;
-  int threads = 4;
-  int clients = 50;
-  int pipeline = 1;
-  std::string requests;   // "" = default, "10000", "10k", "allkeys"
-  std::string test_time;  // "" = by requests; "30" or "30s"
-  std::string ratio;      // "" = 1:10; read by core::ParseRatio
-  int data_size = 32;
-  std::string data_size_range;  // "min-max"
-  std::string key_prefix = "memtier-";
-  int64_t key_minimum = 0;
-  int64_t key_maximum = 10000000;
-  std::string key_pattern;  // "" = R:R
-  double key_stddev = 0;    // 0 = range/6
-  double key_median = 0;    // 0 = middle of the range
-  double key_zipf_exp = 1;
-  bool distinct_client_seed = false;
-  bool randomize = false;
-  std::vector<CommandConfig> commands;  // in command-line order
-  std::string options_error;            // set by the CLI for misplaced --command-* flags
-  std::string expiry_range;             // "min-max" seconds
-  std::string json_out_file;
-  std::string hdr_file_prefix;
-  std::string print_percentiles = "50,99,99.9";
-  bool hide_histogram = false;
-  std::string rate;         // total ops/s, "" = closed loop
-  std::string warmup_time;  // "" = none
-  int64_t start_at_us = 0;  // --start-at: microseconds since the epoch; 0 = at once
-  int seed_client_base = 0;
-  std::string reconnect = "on";
-  std::string progress = "auto";
-  bool cluster_mode = false;
 };
 
 // What a run sends is the project's load: `load` (connections, pipeline, value size, ratio, key
@@ -103,8 +59,8 @@ struct Config {
   uint64_t data_size_max = 0;
   core::KeyPattern set_pattern = core::KeyPattern::kRandom;
   core::KeyPattern get_pattern = core::KeyPattern::kRandom;
-  double key_stddev = 0;  // resolved: never 0 after ParseOptions
-  double key_median = 0;  // resolved
+  double key_stddev = 0;  // 0: KeyStddev() is range/6
+  double key_median = 0;  // 0: KeyMedian() is the middle of the range
   double key_zipf_exp = 1;
   bool randomize = false;
   std::vector<CommandConfig> commands;  // empty: SET/GET mode
@@ -144,19 +100,13 @@ struct Config {
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;
   std::string KeyPatternString() const;  // "R:R", or the command patterns joined ("R,S")
+  // The G pattern's parameters: key_median and key_stddev, or their defaults when 0.
+  double KeyMedian() const;
+  double KeyStddev() const;
 };
 
-// Parses and validates. kUsage with one clear message on any bad value.
-core::Result<Config> ParseOptions(const Options& options);
-
-// Checks a Config built in code (ParseOptions calls it too).
+// Checks a Config, read from flags or built in code; kUsage with one message naming the flag.
 core::Status Validate(const Config& config);
-
-// "R" -> kRandom ...; kUsage on anything else.
-core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text);
-
-// "50,99,99.9" -> {50, 99, 99.9}; each in (0, 100].
-core::Result<std::vector<double>> ParsePercentiles(std::string_view text);
 
 // Bounds of client `global_client`'s P slice, [first, last], over `total_clients` clients.
 struct KeySlice {

@@ -65,8 +65,8 @@ KeyGenerator::KeyGenerator(const Config& config, core::KeyPattern pattern, int g
       min_(config.load.key_minimum),
       max_(config.load.key_maximum),
       next_(config.load.key_minimum),
-      median_(config.key_median),
-      stddev_(config.key_stddev),
+      median_(config.KeyMedian()),
+      stddev_(config.KeyStddev()),
       zipf_(pattern == core::KeyPattern::kZipf ? config.load.KeyCount() : 1, config.key_zipf_exp) {
   if (pattern == core::KeyPattern::kParallel) {
     DFB_CHECK(global_client < total_clients);

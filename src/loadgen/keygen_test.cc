@@ -17,14 +17,14 @@ namespace {
 // The configuration of keys key_min..key_max; a Gaussian's median and stddev when given.
 Config MakeConfig(uint64_t key_min, uint64_t key_max, std::optional<double> median = std::nullopt,
                   std::optional<double> stddev = std::nullopt) {
-  Options o;
-  o.key_minimum = static_cast<int64_t>(key_min);
-  o.key_maximum = static_cast<int64_t>(key_max);
-  if (median) o.key_median = *median;
-  if (stddev) o.key_stddev = *stddev;
-  auto c = ParseOptions(o);
-  EXPECT_TRUE(c) << c.error().message;
-  return *c;
+  Config c;
+  c.load.key_minimum = key_min;
+  c.load.key_maximum = key_max;
+  if (median) c.key_median = *median;
+  if (stddev) c.key_stddev = *stddev;
+  const auto valid = Validate(c);
+  EXPECT_TRUE(valid) << valid.error().message;
+  return c;
 }
 
 std::vector<uint64_t> Draw(KeyGenerator& g, Rng& rng, int n) {
@@ -131,11 +131,10 @@ TEST(KeyGenerator, GaussianStaysInRange) {
 // The share of the hottest keys follows P(rank) = rank^-s / H(n, s).
 TEST(KeyGenerator, ZipfMatchesTheDistribution) {
   for (double s : {0.5, 1.0, 1.5}) {
-    Options o;
-    o.key_minimum = 1;
-    o.key_maximum = 1000;
-    o.key_zipf_exp = s;
-    Config c = *ParseOptions(o);
+    Config c;
+    c.load.key_minimum = 1;
+    c.load.key_maximum = 1000;
+    c.key_zipf_exp = s;
     KeyGenerator g(c, core::KeyPattern::kZipf, 0, 1);
     Rng rng(6);
     const int n = 400000;
@@ -216,12 +215,11 @@ std::vector<std::vector<std::string>> ParseRequests(std::string_view data) {
 }
 
 TEST(ClientWorkload, RatioCycleAndEncoding) {
-  Options o;
-  o.ratio = "2:3";
-  o.key_pattern = "S:S";
-  o.key_maximum = 1000;
-  o.data_size = 7;
-  Config c = *ParseOptions(o);
+  Config c;
+  c.load.ratio = {2, 3};
+  c.set_pattern = c.get_pattern = core::KeyPattern::kSequential;
+  c.load.key_maximum = 1000;
+  c.load.data_size = 7;
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
   protocol::RequestBuffer out;
@@ -241,9 +239,8 @@ TEST(ClientWorkload, RatioCycleAndEncoding) {
 }
 
 TEST(ClientWorkload, ZeroRatioSideIsNeverSent) {
-  Options o;
-  o.ratio = "0:1";
-  Config c = *ParseOptions(o);
+  Config c;
+  c.load.ratio = {0, 1};
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
   protocol::RequestBuffer out;
@@ -251,11 +248,12 @@ TEST(ClientWorkload, ZeroRatioSideIsNeverSent) {
 }
 
 TEST(ClientWorkload, DataSizeRangeAndExpiry) {
-  Options o;
-  o.ratio = "1:0";
-  o.data_size_range = "10-20";
-  o.expiry_range = "100-200";
-  Config c = *ParseOptions(o);
+  Config c;
+  c.load.ratio = {1, 0};
+  c.data_size_min = 10;
+  c.data_size_max = 20;
+  c.expiry_min_s = 100;
+  c.expiry_max_s = 200;
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
   protocol::RequestBuffer out;
@@ -275,11 +273,10 @@ TEST(ClientWorkload, DataSizeRangeAndExpiry) {
 }
 
 TEST(ClientWorkload, CustomCommands) {
-  Options o;
-  o.commands = {{"LPUSH list:__key__ __data__", 2}, {"LRANGE list:__key__ 0 -1"}};
-  o.key_maximum = 0;
-  o.data_size = 3;
-  Config c = *ParseOptions(o);
+  Config c;
+  c.commands = {{"LPUSH list:__key__ __data__", 2}, {"LRANGE list:__key__ 0 -1"}};
+  c.load.key_maximum = 0;
+  c.load.data_size = 3;
   Workload w = *BuildWorkload(c);
   ASSERT_EQ(w.slots.size(), 2u);
   EXPECT_EQ(w.slots[0].section, "Lpushs");
@@ -296,13 +293,13 @@ TEST(ClientWorkload, CustomCommands) {
 }
 
 TEST(ClientWorkload, MemcacheEncoding) {
-  Options o;
-  o.protocol = "memcache_text";
-  o.ratio = "1:1";
-  o.key_pattern = "S:S";
-  o.data_size = 4;
-  o.expiry_range = "30-30";
-  Config c = *ParseOptions(o);
+  Config c;
+  c.protocol = Protocol::kMemcacheText;
+  c.load.ratio = {1, 1};
+  c.set_pattern = c.get_pattern = core::KeyPattern::kSequential;
+  c.load.data_size = 4;
+  c.expiry_min_s = 30;
+  c.expiry_max_s = 30;
   Workload w = *BuildWorkload(c);
   ClientWorkload client(c, w, 0, 0);
   protocol::RequestBuffer out;

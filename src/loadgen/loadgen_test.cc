@@ -19,13 +19,10 @@ namespace {
 
 using testing::TestServer;
 
-Options BaseOptions(const TestServer& server) {
-  Options o;
-  o.port = server.port();
-  o.threads = 2;
-  o.clients = 3;
-  o.progress = "never";
-  return o;
+Config BaseConfig(const TestServer& server) {
+  Config config = QuietRun(2, 3);
+  config.port = server.port();
+  return config;
 }
 
 std::string Info(const TestServer& server, const std::string& section) {
@@ -68,39 +65,39 @@ uint64_t SeriesCount(const std::vector<SeriesPoint>& series) {
   return n;
 }
 
-// Each test starts the server it needs (Start) and runs the generator with options aimed at it.
+// Each test starts the server it needs (Start) and runs the generator with a Config aimed at it.
 class Loadgen : public ::testing::Test {
  protected:
-  // Keeps `server` and aims `o_` at it: 2 threads x 3 clients, no progress line. A fatal
+  // Keeps `server` and aims `config_` at it: 2 threads x 3 clients, no progress line. A fatal
   // failure when the server did not start.
   void Start(core::Result<TestServer> server) {
     ASSERT_TRUE(server) << server.error().message;
     server_.emplace(std::move(*server));
-    o_ = BaseOptions(*server_);
+    config_ = BaseConfig(*server_);
   }
 
   // A redis that obeys DEBUG (to stall or slow it on purpose) and an open loop aimed at it:
   // `rate` ops/s over `threads` x `clients` for `test_time`.
-  void StartDebuggableOpenLoop(const std::string& rate, int threads, int clients,
-                               const std::string& test_time) {
+  void StartDebuggableOpenLoop(double rate, int threads, int clients,
+                               std::chrono::seconds test_time) {
     ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis({"--enable-debug-command", "local"})));
-    o_.rate = rate;
-    o_.threads = threads;
-    o_.clients = clients;
-    o_.test_time = test_time;
+    config_.load.threads = threads;
+    config_.load.clients = clients;
+    config_.pass = core::Pass::Time(test_time);
+    config_.pass.rate_per_sec = rate;
   }
 
   std::optional<TestServer> server_;
-  Options o_;
+  Config config_;
 };
 
 TEST_F(Loadgen, CountsMatchTheServersCommandStats) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.requests = "500";
-  o_.ratio = "1:3";
-  o_.pipeline = 4;
-  o_.key_maximum = 1000;
-  Report r = RunOk(o_);
+  config_.pass.requests_per_client = 500;
+  config_.load.ratio = {1, 3};
+  config_.load.pipeline = 4;
+  config_.load.key_maximum = 1000;
+  Report r = RunOk(config_);
   EXPECT_EQ(r.totals.count, 2u * 3 * 500);
   EXPECT_EQ(r.totals.count, server_->Calls("set") + server_->Calls("get"));
   ASSERT_NE(Section(r, "Sets"), nullptr);
@@ -123,9 +120,9 @@ TEST_F(Loadgen, CountsMatchTheServersCommandStats) {
 
 TEST_F(Loadgen, RatioIsHonoured) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.requests = "1100";
-  o_.ratio = "1:10";
-  Report r = RunOk(o_);
+  config_.pass.requests_per_client = 1100;
+  config_.load.ratio = {1, 10};
+  Report r = RunOk(config_);
   const double sets = static_cast<double>(server_->Calls("set"));
   const double gets = static_cast<double>(server_->Calls("get"));
   EXPECT_NEAR(sets / (sets + gets), 1.0 / 11, 0.01 / 11);
@@ -134,13 +131,13 @@ TEST_F(Loadgen, RatioIsHonoured) {
 
 TEST_F(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.key_pattern = "P:P";
-  o_.ratio = "1:0";
-  o_.requests = "allkeys";
-  o_.key_minimum = 1;
-  o_.key_maximum = 10001;
-  o_.pipeline = 8;
-  Report r = RunOk(o_);
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kParallel;
+  config_.load.ratio = {1, 0};
+  config_.pass = core::Pass::Fill();
+  config_.load.key_minimum = 1;
+  config_.load.key_maximum = 10001;
+  config_.load.pipeline = 8;
+  Report r = RunOk(config_);
   auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 10001);
   EXPECT_EQ(server_->Calls("set"), 10001u);
@@ -152,24 +149,26 @@ TEST_F(Loadgen, ParallelAllKeysWritesEveryKeyOnce) {
 
 TEST_F(Loadgen, DataSizeAndExpiryAreHonoured) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.ratio = "1:0";
-  o_.requests = "50";
-  o_.key_pattern = "P:P";
-  o_.key_maximum = 299;
-  o_.data_size = 100;
-  Report r = RunOk(o_);
+  config_.load.ratio = {1, 0};
+  config_.pass.requests_per_client = 50;
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kParallel;
+  config_.load.key_maximum = 299;
+  config_.load.data_size = 100;
+  Report r = RunOk(config_);
   auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"STRLEN", "memtier-0"}), 100);
   EXPECT_EQ(Integer(client, {"STRLEN", "memtier-299"}), 100);
   EXPECT_EQ(Integer(client, {"TTL", "memtier-0"}), -1);
 
-  o_.key_prefix = "ex-";
-  o_.data_size_range = "10-20";
-  o_.expiry_range = "100-200";
+  config_.load.key_prefix = "ex-";
+  config_.data_size_min = 10;
+  config_.data_size_max = 20;
+  config_.expiry_min_s = 100;
+  config_.expiry_max_s = 200;
   // Each key expires 100 to 200 s after its SETEX, which ran between these two instants on the
   // server's clock (the one its expiry is on): exact bounds, however long the run took.
   const int64_t before_sec = ServerTimeSec(client);
-  r = RunOk(o_);
+  r = RunOk(config_);
   const int64_t after_sec = ServerTimeSec(client);
   EXPECT_EQ(server_->Calls("setex"), 300u);
   for (int k : {0, 57, 150, 299}) {
@@ -185,63 +184,64 @@ TEST_F(Loadgen, DataSizeAndExpiryAreHonoured) {
 
 TEST_F(Loadgen, ClientsShareOneKeySequenceUnlessSeedsAreDistinct) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.threads = 1;
-  o_.clients = 2;
-  o_.ratio = "1:0";
-  o_.requests = "300";
-  o_.key_maximum = 1000000000;  // collisions within one sequence are negligible
-  RunOk(o_);
+  config_.load.threads = 1;
+  config_.load.clients = 2;
+  config_.load.ratio = {1, 0};
+  config_.pass.requests_per_client = 300;
+  config_.load.key_maximum = 1000000000;  // collisions within one sequence are negligible
+  RunOk(config_);
   auto client = server_->Client();
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 300);  // both clients wrote the same keys
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o_.distinct_client_seed = true;
-  RunOk(o_);
+  config_.load.distinct_client_seed = true;
+  RunOk(config_);
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 600);
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o_.key_pattern = "S:S";
-  o_.key_maximum = 99;
-  RunOk(o_);
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kSequential;
+  config_.load.key_maximum = 99;
+  RunOk(config_);
   EXPECT_EQ(Integer(client, {"DBSIZE"}), 100);  // S: each client walks the whole range
 }
 
 TEST_F(Loadgen, GaussianAndZipfAreSkewed) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
   auto client = server_->Client();
-  o_.ratio = "1:0";
-  o_.requests = "1000";  // 6000 SETs over 10000 keys: ~4500 distinct keys if uniform
-  o_.key_maximum = 9999;
-  o_.distinct_client_seed = true;
-  o_.key_pattern = "G:G";
-  o_.key_median = 5000;
-  o_.key_stddev = 100;
-  RunOk(o_);
+  config_.load.ratio = {1, 0};
+  // 6000 SETs over 10000 keys: ~4500 distinct keys if uniform.
+  config_.pass.requests_per_client = 1000;
+  config_.load.key_maximum = 9999;
+  config_.load.distinct_client_seed = true;
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kGaussian;
+  config_.key_median = 5000;
+  config_.key_stddev = 100;
+  RunOk(config_);
   const int64_t gaussian_keys = Integer(client, {"DBSIZE"});
   EXPECT_LT(gaussian_keys, 700);  // +-3.5 sigma holds nearly everything
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-5000"}), 1);
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 0);
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o_.key_pattern = "Z:Z";
-  RunOk(o_);
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kZipf;
+  RunOk(config_);
   const int64_t zipf_keys = Integer(client, {"DBSIZE"});
   EXPECT_LT(zipf_keys, 3000);  // rank 1 alone takes ~10% of the requests
   EXPECT_EQ(Integer(client, {"EXISTS", "memtier-0"}), 1);  // the hottest key
 
   ASSERT_TRUE(client.Command({"FLUSHALL"}));
-  o_.key_pattern = "R:R";
-  RunOk(o_);
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kRandom;
+  RunOk(config_);
   EXPECT_GT(Integer(client, {"DBSIZE"}), 4000);
 }
 
 TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.requests = "600";
-  o_.key_maximum = 99;
-  o_.commands = {{"LPUSH list:__key__ __data__", 2, core::KeyPattern::kSequential},
-                 {"LPOP list:__key__", 1, core::KeyPattern::kSequential}};
-  Report r = RunOk(o_);
+  config_.pass.requests_per_client = 600;
+  config_.load.key_maximum = 99;
+  config_.commands = {{"LPUSH list:__key__ __data__", 2, core::KeyPattern::kSequential},
+                      {"LPOP list:__key__", 1, core::KeyPattern::kSequential}};
+  Report r = RunOk(config_);
   EXPECT_EQ(server_->Calls("lpush"), 2400u);
   EXPECT_EQ(server_->Calls("lpop"), 1200u);
   ASSERT_EQ(r.sections.size(), 2u);
@@ -256,10 +256,10 @@ TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
 
 TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.requests = "100";
-  o_.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
-  o_.key_maximum = 0;  // one key: LPUSH on a string fails
-  Report r = RunOk(o_);
+  config_.pass.requests_per_client = 100;
+  config_.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
+  config_.load.key_maximum = 0;  // one key: LPUSH on a string fails
+  Report r = RunOk(config_);
   EXPECT_EQ(r.errors, 300u);
   EXPECT_EQ(r.totals.count, 300u);
   EXPECT_EQ(r.sections[1].errors, 300u);
@@ -271,10 +271,10 @@ TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
 
 TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.test_time = "1s";
-  o_.warmup_time = "500ms";
-  o_.key_maximum = 1000;
-  Report r = RunOk(o_);
+  config_.pass = core::Pass::Time(std::chrono::seconds(1));
+  config_.pass.warmup_time = std::chrono::milliseconds(500);
+  config_.load.key_maximum = 1000;
+  Report r = RunOk(config_);
   EXPECT_GT(r.warmup_count, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.warmup_duration_ms, 500);
@@ -286,13 +286,13 @@ TEST_F(Loadgen, WarmupIsMeasuredSeparately) {
 
 TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartMemcached()));
-  o_.protocol = "memcache_text";
-  o_.requests = "400";
-  o_.ratio = "1:1";
-  o_.key_pattern = "S:S";
-  o_.key_maximum = 199;
-  o_.pipeline = 3;
-  Report r = RunOk(o_);
+  config_.protocol = Protocol::kMemcacheText;
+  config_.pass.requests_per_client = 400;
+  config_.load.ratio = {1, 1};
+  config_.set_pattern = config_.get_pattern = core::KeyPattern::kSequential;
+  config_.load.key_maximum = 199;
+  config_.load.pipeline = 3;
+  Report r = RunOk(config_);
   auto client = server_->Client();
   auto stats = client.MemcacheCommand("stats");
   ASSERT_TRUE(stats);
@@ -316,8 +316,8 @@ TEST_F(Loadgen, MemcacheTextAgainstMemcached) {
 // The wrk2 rule: latency counts from when a request was due, so a stalled server shows up in
 // the percentiles even though few requests were in flight during the stall.
 TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
-  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("2000", 2, 5, "6s"));
-  o_.key_maximum = 1000;
+  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop(2000, 2, 5, std::chrono::seconds(6)));
+  config_.load.key_maximum = 1000;
   std::thread staller([&] {
     // One stall of 200 ms, a tenth of the way into the load.
     EXPECT_TRUE(LoadReached(*server_, 1200));
@@ -325,7 +325,7 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
     client.set_timeout(std::chrono::seconds(5));
     EXPECT_TRUE(client.Command({"DEBUG", "SLEEP", "0.2"}));
   });
-  Report r = RunOk(o_);
+  Report r = RunOk(config_);
   staller.join();
   EXPECT_TRUE(r.open_loop);
   // The stall shows: a request fell due in its first half, and its latency counts from then
@@ -353,9 +353,9 @@ TEST_F(Loadgen, OpenLoopCountsStallsFromTheDueTime) {
 // replies waiting in the socket buffer), so each read may bring a reply long after it came:
 // every one is still counted once. (Timed by its arrival, not its read: clock_test.cc.)
 TEST_F(Loadgen, OpenLoopReadsRepliesAtItsTicksAndCountsEveryOne) {
-  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop("20", 1, 1, "2s"));
-  o_.commands = {{"DEBUG SLEEP 0.003"}};
-  Report r = RunOk(o_);
+  ASSERT_NO_FATAL_FAILURE(StartDebuggableOpenLoop(20, 1, 1, std::chrono::seconds(2)));
+  config_.commands = {{"DEBUG SLEEP 0.003"}};
+  Report r = RunOk(config_);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_GT(r.totals.count, 0u);
   EXPECT_EQ(r.totals.count, server_->Calls("debug"));
@@ -365,14 +365,14 @@ TEST_F(Loadgen, OpenLoopReadsRepliesAtItsTicksAndCountsEveryOne) {
 
 TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.test_time = "2s";
-  o_.key_maximum = 1000;
+  config_.pass = core::Pass::Time(std::chrono::seconds(2));
+  config_.load.key_maximum = 1000;
   std::thread killer([&] {
     EXPECT_TRUE(LoadReached(*server_, 1000));
     auto client = server_->Client();
     client.Command({"CLIENT", "KILL", "TYPE", "normal"});
   });
-  Report r = RunOk(o_);
+  Report r = RunOk(config_);
   killer.join();
   EXPECT_GE(r.connection_errors, 6u);
   EXPECT_GE(r.reconnects, 6u);
@@ -396,8 +396,8 @@ TEST_F(Loadgen, LostConnectionsAreCountedAndReconnected) {
 
 TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
-  o_.test_time = "30s";
-  o_.reconnect = "off";
+  config_.pass = core::Pass::Time(std::chrono::seconds(30));
+  config_.reconnect = ReconnectPolicy::kOff;
   // From the load's first call to the server's end: the least the window can have lasted.
   std::chrono::steady_clock::duration served{};
   std::thread stopper([&] {
@@ -407,7 +407,7 @@ TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
     served = std::chrono::steady_clock::now() - first_call;
     server_->Stop();
   });
-  Report r = RunOk(o_);
+  Report r = RunOk(config_);
   stopper.join();
   EXPECT_FALSE(r.aborted_reason.empty());
   EXPECT_FALSE(r.ended_early.empty());
@@ -419,10 +419,10 @@ TEST_F(Loadgen, WithoutReconnectTheRunEndsWhenTheServerGoesAway) {
 }
 
 TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {
-  Options o;
-  o.port = testing::FreePort();
-  o.progress = "never";
-  const core::Error refused = RunFails(o);
+  Config config;
+  config.port = testing::FreePort();
+  config.progress = ProgressMode::kNever;
+  const core::Error refused = RunFails(config);
   EXPECT_EQ(refused.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(refused.message.find("cannot connect"), std::string::npos) << refused.message;
 
@@ -432,21 +432,21 @@ TEST_F(Loadgen, EnvironmentFailuresBeforeTheLoad) {
     auto client = server->Client();
     ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "sekret"}));
   }
-  o.port = server->port();
-  const core::Error no_password = RunFails(o);
+  config.port = server->port();
+  const core::Error no_password = RunFails(config);
   EXPECT_EQ(no_password.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(no_password.message.find("requires a password"), std::string::npos)
       << no_password.message;
-  o.password = "wrong";
-  const core::Error wrong_password = RunFails(o);
+  config.password = "wrong";
+  const core::Error wrong_password = RunFails(config);
   EXPECT_EQ(wrong_password.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(wrong_password.message.find("authentication"), std::string::npos)
       << wrong_password.message;
-  o.password = "sekret";
-  o.requests = "10";
-  o.threads = 1;
-  o.clients = 2;
-  EXPECT_EQ(RunOk(o).totals.count, 20u);
+  config.password = "sekret";
+  config.pass.requests_per_client = 10;
+  config.load.threads = 1;
+  config.load.clients = 2;
+  EXPECT_EQ(RunOk(config).totals.count, 20u);
 }
 
 }  // namespace

@@ -132,8 +132,8 @@ Json ConfigurationJson(const Config& c) {
   j["key_minimum"] = c.load.key_minimum;
   j["key_maximum"] = c.load.key_maximum;
   j["key_pattern"] = c.KeyPatternString();
-  j["key_stddev"] = c.key_stddev;
-  j["key_median"] = c.key_median;
+  j["key_stddev"] = c.KeyStddev();
+  j["key_median"] = c.KeyMedian();
   j["key_zipf_exp"] = c.key_zipf_exp;
   j["distinct_client_seed"] = Bool(c.load.distinct_client_seed);
   j["randomize"] = Bool(c.randomize);

@@ -120,7 +120,7 @@ Report SampleReport(const Config& config) {
 }
 
 TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
-  Config config = *ParseOptions(Options{});
+  const Config config;
   json j = json::parse(ReportJson(SampleReport(config), config));
   for (const char* key : {"server", "port", "protocol", "clients", "threads", "test_time",
                           "requests", "ratio", "pipeline", "data_size", "key_prefix", "key_minimum",
@@ -128,9 +128,8 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
     EXPECT_TRUE(j["configuration"].contains(key)) << key;
   }
   EXPECT_EQ(j["configuration"]["select-db"], 0);
-  Options in_db5;
-  in_db5.select_db = 5;
-  Config db5 = *ParseOptions(in_db5);
+  Config db5;
+  db5.select_db = 5;
   EXPECT_EQ(json::parse(ReportJson(SampleReport(db5), db5))["configuration"]["select-db"], 5);
   EXPECT_EQ(j["configuration"]["ratio"], "1:10");
   EXPECT_EQ(j["configuration"]["key_pattern"], "R:R");
@@ -188,7 +187,7 @@ TEST(ReportJson, HasMemtiersLayoutAndOurBlock) {
 // A run whose server went away: lost requests are errors of their commands, connection errors
 // are errors of the run, and the report says when the window was cut and how long it ran.
 TEST(ReportJson, SaysWhenTheRunEndedEarly) {
-  Config config = *ParseOptions(Options{});
+  const Config config;
   Report r = SampleReport(config);
   EXPECT_TRUE(json::parse(ReportJson(r, config))["dfbench"]["ended_early"].is_null());
   r.errors = 7;  // 3 error replies and 4 lost requests
@@ -221,11 +220,10 @@ TEST(ClientCpu, UtilizationIsPerUsableCpu) {
 }
 
 TEST(ReportJson, OpenLoopAndCommands) {
-  Options o;
-  o.rate = "1000";
-  o.test_time = "2";
-  o.commands = {{"LPUSH __key__ __data__"}};
-  Config config = *ParseOptions(o);
+  Config config;
+  config.pass = core::Pass::Time(std::chrono::seconds(2));
+  config.pass.rate_per_sec = 1000;
+  config.commands = {{"LPUSH __key__ __data__"}};
   Report r;
   r.open_loop = true;
   r.target_rate = 1000;
@@ -263,7 +261,7 @@ TEST(ReportJson, CoversMemtiersKeys) {
   std::stringstream buf;
   buf << in.rdbuf();
   json memtier = json::parse(buf.str());
-  Config config = *ParseOptions(Options{});
+  const Config config;
   json ours = json::parse(ReportJson(SampleReport(config), config));
   for (const auto& [key, value] : memtier["ALL STATS"]["Totals"].items()) {
     EXPECT_TRUE(ours["ALL STATS"]["Totals"].contains(key)) << key;
@@ -281,7 +279,7 @@ TEST(ReportJson, CoversMemtiersKeys) {
 }
 
 TEST(ReportTable, MemtierLayout) {
-  Config config = *ParseOptions(Options{});
+  const Config config;
   const std::string table = ReportTable(SampleReport(config), config);
   EXPECT_NE(table.find("4         Threads\n"), std::string::npos) << table;
   EXPECT_NE(table.find("50        Connections per thread\n"), std::string::npos);
@@ -300,9 +298,8 @@ TEST(ReportTable, MemtierLayout) {
 }
 
 TEST(ReportTable, CommandModeHasNoHitColumns) {
-  Options o;
-  o.commands = {{"LPUSH __key__ __data__"}};
-  Config config = *ParseOptions(o);
+  Config config;
+  config.commands = {{"LPUSH __key__ __data__"}};
   Report r;
   r.duration_ms = 1000;
   SectionStats s;

@@ -1,4 +1,5 @@
-// For the load generator's tests: a run that is expected to succeed, or to fail before the load.
+// For the load generator's tests: the Config of a small quiet run, and a run that is expected to
+// succeed, or to fail before the load.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,22 +8,26 @@
 
 namespace dfbench::loadgen {
 
-// Parses and runs `options`; a failure of either fails the test and returns an empty report.
-inline Report RunOk(const Options& options) {
-  auto config = ParseOptions(options);
-  EXPECT_TRUE(config) << config.error().message;
-  if (!config) return {};
-  auto report = loadgen::Run(*config);
+// `threads` x `clients` connections, no progress line; memtier's defaults otherwise.
+inline Config QuietRun(int threads, int clients) {
+  Config config;
+  config.load.threads = threads;
+  config.load.clients = clients;
+  config.progress = ProgressMode::kNever;
+  return config;
+}
+
+// Runs `config`; a failure fails the test and returns an empty report.
+inline Report RunOk(const Config& config) {
+  auto report = loadgen::Run(config);
   EXPECT_TRUE(report) << report.error().message;
   return report ? *report : Report{};
 }
 
-// Parses and runs `options`, which must be valid but must not run; the error.
-inline core::Error RunFails(const Options& options) {
-  auto config = ParseOptions(options);
-  EXPECT_TRUE(config) << config.error().message;
-  if (!config) return {};
-  auto report = loadgen::Run(*config);
+// Runs `config`, which must be valid but must not run; the error.
+inline core::Error RunFails(const Config& config) {
+  EXPECT_TRUE(Validate(config)) << Validate(config).error().message;
+  auto report = loadgen::Run(config);
   EXPECT_FALSE(report) << "the run did not fail";
   return report ? core::Error{} : report.error();
 }

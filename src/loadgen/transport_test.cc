@@ -21,13 +21,10 @@ namespace {
 
 using testing::TestServer;
 
-Options SmallLoad() {
-  Options o;
-  o.threads = 2;
-  o.clients = 2;
-  o.requests = "50";
-  o.progress = "never";
-  return o;
+Config SmallLoad() {
+  Config config = QuietRun(2, 2);
+  config.pass.requests_per_client = 50;
+  return config;
 }
 
 // One redis-server with a TLS port beside its plain one, and another that also wants a client
@@ -60,12 +57,12 @@ class TlsLoad : public ::testing::Test {
     int tls_port;
   };
 
-  static Options Tls(int port) {
-    Options o = SmallLoad();
-    o.port = port;
-    o.tls.enabled = true;
-    o.tls.cacert = certs_->ca_cert.string();
-    return o;
+  static Config Tls(int port) {
+    Config config = SmallLoad();
+    config.port = port;
+    config.tls.enabled = true;
+    config.tls.cacert = certs_->ca_cert.string();
+    return config;
   }
   static uint64_t Calls(const Served& s) { return s.server.Calls("set") + s.server.Calls("get"); }
 
@@ -82,16 +79,14 @@ TlsLoad::Served* TlsLoad::mutual_ = nullptr;
 TEST_F(TlsLoad, VerifiesTheServerAgainstItsCa) {
   ASSERT_NE(server_, nullptr);
   const uint64_t before = Calls(*server_);
-  Options o = Tls(server_->tls_port);
-  o.tls.sni = "localhost";
-  const Report r = RunOk(o);
+  Config config = Tls(server_->tls_port);
+  config.tls.sni = "localhost";
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(Calls(*server_) - before, r.totals.count);
   EXPECT_EQ(r.tls_handshakes, 4u);  // one per connection
-  auto config = ParseOptions(o);
-  ASSERT_TRUE(config);
-  const auto json = nlohmann::json::parse(ReportJson(r, *config));
+  const auto json = nlohmann::json::parse(ReportJson(r, config));
   EXPECT_EQ(json["configuration"]["tls"], "true");
   EXPECT_EQ(json["configuration"]["sni"], "localhost");
   EXPECT_EQ(json["dfbench"]["tls_handshakes"], 4);
@@ -99,28 +94,31 @@ TEST_F(TlsLoad, VerifiesTheServerAgainstItsCa) {
 
 TEST_F(TlsLoad, ARedissUriSpeaksTls) {
   ASSERT_NE(server_, nullptr);
-  Options o = SmallLoad();
-  o.uri = "rediss://127.0.0.1:" + std::to_string(server_->tls_port);
-  o.tls.cacert = certs_->ca_cert.string();
-  const Report r = RunOk(o);
+  // What "--uri rediss://127.0.0.1:PORT" makes of the Config (the uri is read in cli).
+  Config config = SmallLoad();
+  config.server = "127.0.0.1";
+  config.port = server_->tls_port;
+  config.tls.enabled = true;
+  config.tls.cacert = certs_->ca_cert.string();
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(r.tls_handshakes, 4u);
 }
 
 TEST_F(TlsLoad, SkipVerifyTakesAnyCertificate) {
   ASSERT_NE(server_, nullptr);
-  Options o = Tls(server_->tls_port);
-  o.tls.cacert = certs_->other_ca_cert.string();
-  o.tls.skip_verify = true;
-  EXPECT_EQ(RunOk(o).totals.count, 2u * 2 * 50);
+  Config config = Tls(server_->tls_port);
+  config.tls.cacert = certs_->other_ca_cert.string();
+  config.tls.skip_verify = true;
+  EXPECT_EQ(RunOk(config).totals.count, 2u * 2 * 50);
 }
 
 TEST_F(TlsLoad, AWrongCaIsRefusedInOneLine) {
   ASSERT_NE(server_, nullptr);
   for (const std::string& ca : {certs_->other_ca_cert.string(), std::string()}) {
-    Options o = Tls(server_->tls_port);
-    o.tls.cacert = ca;  // "": the system's CAs, which never signed the test CA
-    const core::Error e = RunFails(o);
+    Config config = Tls(server_->tls_port);
+    config.tls.cacert = ca;  // "": the system's CAs, which never signed the test CA
+    const core::Error e = RunFails(config);
     EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
     EXPECT_NE(e.message.find("TLS handshake with 127.0.0.1:" + std::to_string(server_->tls_port) +
                              " failed: certificate verify failed"),
@@ -132,9 +130,9 @@ TEST_F(TlsLoad, AWrongCaIsRefusedInOneLine) {
 
 TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
   ASSERT_NE(server_, nullptr);
-  Options o = Tls(server_->tls_port);
-  o.tls.cacert = "/nonexistent/ca.crt";
-  core::Error e = RunFails(o);
+  Config config = Tls(server_->tls_port);
+  config.tls.cacert = "/nonexistent/ca.crt";
+  core::Error e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
   EXPECT_EQ(e.message, "--cacert /nonexistent/ca.crt: no such file");
   // A FIFO is refused at once, never opened for a blocking read.
@@ -142,41 +140,41 @@ TEST_F(TlsLoad, ACertificateOrKeyThatDoesNotLoadIsAUsageError) {
   ::unlink(fifo.c_str());
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   for (auto flag : {&protocol::TlsOptions::cacert, &protocol::TlsOptions::cert}) {
-    o = Tls(server_->tls_port);
-    o.tls.*flag = fifo;
-    e = RunFails(o);
+    config = Tls(server_->tls_port);
+    config.tls.*flag = fifo;
+    e = RunFails(config);
     EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
     EXPECT_NE(e.message.find(fifo + ": a FIFO, not a regular file"), std::string::npos)
         << e.message;
   }
   ::unlink(fifo.c_str());
   // Without --key the certificate's file must hold the key: named as --cert, never as --key.
-  o = Tls(server_->tls_port);
-  o.tls.cert = certs_->client_cert.string();
-  e = RunFails(o);
+  config = Tls(server_->tls_port);
+  config.tls.cert = certs_->client_cert.string();
+  e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
   EXPECT_TRUE(e.message.starts_with("--cert " + certs_->client_cert.string() +
                                     ": cannot load the certificate's private key"))
       << e.message;
-  o = Tls(server_->tls_port);
-  o.tls.cert = certs_->client_cert.string();
-  o.tls.key = certs_->server_key.string();  // not the certificate's key
-  e = RunFails(o);
+  config = Tls(server_->tls_port);
+  config.tls.cert = certs_->client_cert.string();
+  config.tls.key = certs_->server_key.string();  // not the certificate's key
+  e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kUsage);
   EXPECT_NE(e.message.find("--key"), std::string::npos) << e.message;
 }
 
 TEST_F(TlsLoad, AServerThatChecksClientsWantsOurCertificate) {
   ASSERT_NE(mutual_, nullptr);
-  Options o = Tls(mutual_->tls_port);
-  const core::Error e = RunFails(o);
+  Config config = Tls(mutual_->tls_port);
+  const core::Error e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(e.message.find("refused: tlsv13 alert certificate required"), std::string::npos)
       << e.message;
-  o.tls.cert = certs_->client_cert.string();
-  o.tls.key = certs_->client_key.string();
+  config.tls.cert = certs_->client_cert.string();
+  config.tls.key = certs_->client_key.string();
   const uint64_t before = Calls(*mutual_);
-  const Report r = RunOk(o);
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(Calls(*mutual_) - before, r.totals.count);
 }
@@ -193,10 +191,10 @@ TEST_F(TlsLoad, AClusterOverTlsIsRoutedAcrossItsNodes) {
     return args;
   });
   ASSERT_TRUE(cluster) << cluster.error().message;
-  Options o = Tls(tls_ports[1]);
-  o.cluster_mode = true;
-  o.ratio = "1:1";
-  const Report r = RunOk(o);
+  Config config = Tls(tls_ports[1]);
+  config.cluster_mode = true;
+  config.load.ratio = {1, 1};
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.tls_handshakes, 2u * 2 * 3);  // every client to every primary
@@ -221,28 +219,22 @@ TEST(AclLoad, AUserAuthenticatesAndItsPermissionsHold) {
         {"ACL", "SETUSER", "bench", "on", ">s3:cret", "~bench:*", "+set", "+get", "+ping"});
     ASSERT_TRUE(reply && !reply->is_error()) << (reply ? reply->str : reply.error().message);
   }
-  Options o = SmallLoad();
-  o.port = server->port();
-  o.key_prefix = "bench:";
-  o.user = "bench";
-  o.password = "s3:cret";  // with --user, -a is the password, colon included
-  EXPECT_EQ(RunOk(o).errors, 0u);
-
-  o.user.clear();
-  o.password = "bench:s3:cret";  // memtier's USER:PASS: the first colon splits
-  auto config = ParseOptions(o);
-  ASSERT_TRUE(config);
-  const Report r = RunOk(o);
+  Config config = SmallLoad();
+  config.port = server->port();
+  config.load.key_prefix = "bench:";
+  config.user = "bench";
+  config.password = "s3:cret";  // colon included (how -a and --user read into these: cli's tests)
+  const Report r = RunOk(config);
   EXPECT_EQ(r.errors, 0u);
-  EXPECT_EQ(nlohmann::json::parse(ReportJson(r, *config))["configuration"]["authenticate"],
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(r, config))["configuration"]["authenticate"],
             "bench:(set)");
 
-  // Keys outside the user's pattern are refused: the runs above were the user's.
-  o.key_prefix = "other:";
-  EXPECT_EQ(RunOk(o).errors, 2u * 2 * 50);
+  // Keys outside the user's pattern are refused: the run above was the user's.
+  config.load.key_prefix = "other:";
+  EXPECT_EQ(RunOk(config).errors, 2u * 2 * 50);
 
-  o.password = "bench:wrong";
-  const core::Error e = RunFails(o);
+  config.password = "wrong";
+  const core::Error e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
   EXPECT_NE(e.message.find("authentication to 127.0.0.1:" + std::to_string(server->port()) +
                            " failed: WRONGPASS"),
@@ -264,18 +256,18 @@ TEST(Resp3Load, RepliesOfEveryTypeAreCountedOnce) {
       ASSERT_TRUE(client.Command(seed));
     }
   }
-  Options o = SmallLoad();
-  o.port = server->port();
-  o.protocol = "resp3";
-  o.commands = {{.text = "HGETALL h"},
-                {.text = "SMEMBERS s"},
-                {.text = "ZSCORE z m"},
-                {.text = "GET __key__"},
-                {.text = "EVAL \"return true\" 0"},
-                {.text = "EVAL \"return {big_number='123456789012345678901234567890'}\" 0"},
-                {.text = "LOLWUT"}};
-  o.pipeline = 4;
-  const Report r = RunOk(o);
+  Config config = SmallLoad();
+  config.port = server->port();
+  config.resp_version = 3;
+  config.commands = {{.text = "HGETALL h"},
+                     {.text = "SMEMBERS s"},
+                     {.text = "ZSCORE z m"},
+                     {.text = "GET __key__"},
+                     {.text = "EVAL \"return true\" 0"},
+                     {.text = "EVAL \"return {big_number='123456789012345678901234567890'}\" 0"},
+                     {.text = "LOLWUT"}};
+  config.load.pipeline = 4;
+  const Report r = RunOk(config);
   EXPECT_EQ(r.errors, 0u) << (r.error_samples.empty() ? "" : r.error_samples[0]);
   EXPECT_EQ(r.unanswered, 0u);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
@@ -291,13 +283,13 @@ TEST(Resp3Load, RepliesOfEveryTypeAreCountedOnce) {
 TEST(Resp3Load, PushesBetweenRepliesAreCountedApart) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  Options o = SmallLoad();
-  o.port = server->port();
-  o.protocol = "resp3";
-  o.key_maximum = 5;  // every connection reads and writes the same few keys
-  o.commands = {
+  Config config = SmallLoad();
+  config.port = server->port();
+  config.resp_version = 3;
+  config.load.key_maximum = 5;  // every connection reads and writes the same few keys
+  config.commands = {
       {.text = "CLIENT TRACKING ON"}, {.text = "GET __key__"}, {.text = "SET __key__ __data__"}};
-  const Report r = RunOk(o);
+  const Report r = RunOk(config);
   EXPECT_EQ(r.errors, 0u);
   EXPECT_EQ(r.unanswered, 0u);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
@@ -311,16 +303,17 @@ TEST(UnixSocketLoad, RunsOverTheSocketAndRefusesAMissingOne) {
   const std::string socket = (dir.path() / "redis.sock").string();
   auto server = TestServer::StartRedis({"--unixsocket", socket, "--unixsocketperm", "700"});
   ASSERT_TRUE(server) << server.error().message;
-  Options o = SmallLoad();
-  o.unix_socket = socket;
-  const Report r = RunOk(o);
+  Config config = SmallLoad();
+  config.unix_socket = socket;
+  const Report r = RunOk(config);
   EXPECT_EQ(r.totals.count, 2u * 2 * 50);
   EXPECT_EQ(server->Calls("set") + server->Calls("get"), r.totals.count);
 
-  o.unix_socket = (dir.path() / "missing.sock").string();
-  const core::Error e = RunFails(o);
+  config.unix_socket = (dir.path() / "missing.sock").string();
+  const core::Error e = RunFails(config);
   EXPECT_EQ(e.kind, core::ErrorKind::kEnvironment);
-  EXPECT_NE(e.message.find("cannot connect to unix socket " + o.unix_socket), std::string::npos)
+  EXPECT_NE(e.message.find("cannot connect to unix socket " + config.unix_socket),
+            std::string::npos)
       << e.message;
 }
 

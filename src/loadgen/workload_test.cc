@@ -36,17 +36,17 @@ std::string GeneralBytes(const Config& c, const Workload& w, const Request& r,
 }
 
 // Every request a client writes is, byte for byte, what the general encoders write for it.
-void ExpectGeneralBytes(const Options& o) {
-  auto c = ParseOptions(o);
-  ASSERT_TRUE(c) << c.error().message;
-  auto w = BuildWorkload(*c);
+void ExpectGeneralBytes(const Config& c) {
+  const auto valid = Validate(c);
+  ASSERT_TRUE(valid) << valid.error().message;
+  auto w = BuildWorkload(c);
   ASSERT_TRUE(w) << w.error().message;
-  ClientWorkload client(*c, *w, 0, 0);
+  ClientWorkload client(c, *w, 0, 0);
   protocol::RequestBuffer out;
   out.append("before");
   for (int i = 0; i < 2000; ++i) {
     const Request r = client.Draw();
-    const std::string expected = GeneralBytes(*c, *w, r, client.Key(r));
+    const std::string expected = GeneralBytes(c, *w, r, client.Key(r));
     out.Shrink(6);
     client.Encode(r, &out);
     ASSERT_EQ(out.view().substr(6), expected) << "request " << i << ", key number " << r.key_index;
@@ -54,18 +54,19 @@ void ExpectGeneralBytes(const Options& o) {
 }
 
 // Key ranges whose numbers have few digits, and ones that have up to 19.
-std::vector<Options> KeyShapes() {
-  std::vector<Options> shapes;
+std::vector<Config> KeyShapes() {
+  std::vector<Config> shapes;
   for (const std::string& prefix :
        std::vector<std::string>{"", "memtier-", std::string(200, 'p')}) {
-    Options small;
-    small.key_prefix = prefix;
-    small.key_minimum = 0;
-    small.key_maximum = 1000;
-    small.key_pattern = "S:R";
-    Options wide = small;
-    wide.key_maximum = std::numeric_limits<int64_t>::max();
-    wide.key_pattern = "R:R";
+    Config small;
+    small.load.key_prefix = prefix;
+    small.load.key_minimum = 0;
+    small.load.key_maximum = 1000;
+    small.set_pattern = core::KeyPattern::kSequential;
+    small.get_pattern = core::KeyPattern::kRandom;
+    Config wide = small;
+    wide.load.key_maximum = std::numeric_limits<int64_t>::max();
+    wide.set_pattern = wide.get_pattern = core::KeyPattern::kRandom;
     shapes.push_back(small);
     shapes.push_back(wide);
   }
@@ -73,46 +74,50 @@ std::vector<Options> KeyShapes() {
 }
 
 TEST(ClientWorkloadBytes, SetGetWithAFixedValueSize) {
-  for (Options o : KeyShapes()) {
-    o.ratio = "1:3";
-    o.data_size = 256;
-    ExpectGeneralBytes(o);
+  for (Config c : KeyShapes()) {
+    c.load.ratio = {1, 3};
+    c.load.data_size = 256;
+    ExpectGeneralBytes(c);
   }
 }
 
 TEST(ClientWorkloadBytes, SetGetWithAValueSizeRangeAndExpiry) {
-  for (Options o : KeyShapes()) {
-    o.ratio = "1:1";
-    o.data_size_range = "1-300";
-    ExpectGeneralBytes(o);
-    o.expiry_range = "5-100000";
-    ExpectGeneralBytes(o);
+  for (Config c : KeyShapes()) {
+    c.load.ratio = {1, 1};
+    c.data_size_min = 1;
+    c.data_size_max = 300;
+    ExpectGeneralBytes(c);
+    c.expiry_min_s = 5;
+    c.expiry_max_s = 100000;
+    ExpectGeneralBytes(c);
   }
 }
 
 TEST(ClientWorkloadBytes, CustomCommands) {
-  for (Options o : KeyShapes()) {
-    o.key_pattern.clear();  // each command has its own
-    o.commands = {{"HSET h:__key__ __key__ x__data__", 2, core::KeyPattern::kSequential},
+  for (Config c : KeyShapes()) {
+    c.commands = {{"HSET h:__key__ __key__ x__data__", 2, core::KeyPattern::kSequential},
                   {"PING"},
                   {"LRANGE __key__ 0 -1"}};
-    o.data_size = 10;
-    ExpectGeneralBytes(o);
-    o.data_size_range = "1-2000";
-    ExpectGeneralBytes(o);
+    c.load.data_size = 10;
+    ExpectGeneralBytes(c);
+    c.data_size_min = 1;
+    c.data_size_max = 2000;
+    ExpectGeneralBytes(c);
   }
 }
 
 TEST(ClientWorkloadBytes, Memcache) {
-  for (Options o : KeyShapes()) {
-    o.protocol = "memcache_text";
-    o.ratio = "1:1";
-    o.data_size = 256;
-    ExpectGeneralBytes(o);
-    o.data_size_range = "1-300";
-    ExpectGeneralBytes(o);
-    o.expiry_range = "30-60";
-    ExpectGeneralBytes(o);
+  for (Config c : KeyShapes()) {
+    c.protocol = Protocol::kMemcacheText;
+    c.load.ratio = {1, 1};
+    c.load.data_size = 256;
+    ExpectGeneralBytes(c);
+    c.data_size_min = 1;
+    c.data_size_max = 300;
+    ExpectGeneralBytes(c);
+    c.expiry_min_s = 30;
+    c.expiry_max_s = 60;
+    ExpectGeneralBytes(c);
   }
 }
 

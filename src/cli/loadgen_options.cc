@@ -1,0 +1,263 @@
+#include "cli/loadgen_options.h"
+
+#include <initializer_list>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "core/units.h"
+#include "protocol/server_url.h"
+
+namespace dfbench::cli {
+namespace {
+
+using core::ErrorKind;
+using core::Fail;
+using loadgen::Config;
+using loadgen::Protocol;
+
+tl::unexpected<core::Error> LoadgenUsage(std::string message) {
+  return Fail(ErrorKind::kUsage, std::move(message));
+}
+
+core::Result<core::KeyPattern> ParsePatternChar(char c) {
+  switch (c) {
+    case 'R':
+    case 'S':
+    case 'P':
+    case 'G':
+    case 'Z':
+      return static_cast<core::KeyPattern>(c);
+    default:
+      return LoadgenUsage(std::string("unknown key pattern letter '") + c +
+                          "' (use R, S, P, G or Z)");
+  }
+}
+
+// "R:R" -> set and get patterns.
+core::Status ParseKeyPatternPair(std::string_view text, Config* c) {
+  if (text.size() != 3 || (text[1] != ':' && text[1] != ',')) {
+    return LoadgenUsage("invalid --key-pattern '" + std::string(text) +
+                        "' (expected two letters like R:R, S:S or P:P)");
+  }
+  auto set = ParsePatternChar(text[0]);
+  if (!set) return tl::unexpected(set.error());
+  auto get = ParsePatternChar(text[2]);
+  if (!get) return tl::unexpected(get.error());
+  c->set_pattern = *set;
+  c->get_pattern = *get;
+  return core::Ok();
+}
+
+// `parse(text)`, an error naming `flag`.
+template <class Parse>
+auto ParseFlag(Parse parse, const std::string& flag, const std::string& text) {
+  auto value = parse(text);
+  if (!value) return decltype(value)(tl::unexpected(core::WithContext(value.error(), flag)));
+  return value;
+}
+
+// The same, and kUsage unless the value is above zero.
+template <class Parse>
+auto ParsePositiveFlag(Parse parse, const std::string& flag, const std::string& text) {
+  auto value = ParseFlag(parse, flag, text);
+  if (value && !(*value > std::remove_cvref_t<decltype(*value)>{})) {
+    return decltype(value)(LoadgenUsage(flag + " must be greater than 0"));
+  }
+  return value;
+}
+
+// The value a flag's word stands for among `choices`; nullopt for any other word.
+template <typename T>
+std::optional<T> Choose(const std::string& word,
+                        std::initializer_list<std::pair<const char*, T>> choices) {
+  for (const auto& [name, value] : choices) {
+    if (word == name) return value;
+  }
+  return std::nullopt;
+}
+
+// memtier's -a: "USER:PASS" for an ACL user, a leading ":" quotes a password with a colon;
+// with --user, -a is the password whole.
+void ParseCredentials(const std::string& authenticate, Config* c) {
+  c->password = authenticate;
+  if (!c->user.empty() || authenticate.empty()) return;
+  const size_t colon = authenticate.find(':');
+  if (colon == 0) {
+    c->password = authenticate.substr(1);
+  } else if (colon != std::string::npos) {
+    c->user = authenticate.substr(0, colon);
+    c->password = authenticate.substr(colon + 1);
+  }
+}
+
+// memtier's --uri: where, whether TLS, and who; it takes precedence over -s, -p and -a.
+core::Status ApplyUri(const std::string& uri, Config* c) {
+  auto url = protocol::ParseServerUrl(uri);
+  if (!url) return LoadgenUsage("--uri: " + url.error().message);
+  // As memtier's --uri: its /N is the database, over --select-db.
+  if (url->db != 0) c->select_db = url->db;
+  c->server = url->host;
+  c->port = url->port;
+  c->tls.enabled = c->tls.enabled || url->tls;
+  if (!url->password.empty()) {
+    c->user = url->user;
+    c->password = url->password;
+  }
+  return core::Ok();
+}
+
+// Who connects and how: credentials, --uri and --protocol.
+core::Status ParseConnection(const LoadgenOptions& o, Config* c) {
+  ParseCredentials(o.password, c);
+  if (!o.uri.empty()) {
+    if (auto st = ApplyUri(o.uri, c); !st) return st;
+  }
+  const auto protocol = Choose<std::pair<Protocol, int>>(
+      o.protocol, {{"redis", {Protocol::kRedis, 0}},
+                   {"resp2", {Protocol::kRedis, 2}},
+                   {"resp3", {Protocol::kRedis, 3}},
+                   {"memcache_text", {Protocol::kMemcacheText, 0}}});
+  if (!protocol) {
+    return LoadgenUsage("unknown --protocol '" + o.protocol +
+                        "' (use redis, resp2, resp3 or memcache_text)");
+  }
+  c->protocol = protocol->first;
+  c->resp_version = protocol->second;
+  return core::Ok();
+}
+
+// `length` as the run's pass, keeping the --start-at given beside it.
+void SetLength(core::Pass length, core::Pass* pass) {
+  length.start_at_us = pass->start_at_us;
+  *pass = length;
+}
+
+// How long a run lasts: --test-time, or --requests (a count or "allkeys").
+core::Status ParseLength(const LoadgenOptions& o, Config* c) {
+  if (!o.test_time.empty()) {
+    auto d = ParsePositiveFlag(core::ParseDuration, "--test-time", o.test_time);
+    if (!d) return tl::unexpected(d.error());
+    SetLength(core::Pass::Time(*d), &c->pass);
+  }
+  if (!o.requests.empty()) {
+    if (c->by_time()) return LoadgenUsage("--requests and --test-time are mutually exclusive");
+    if (o.requests == "allkeys") {
+      SetLength(core::Pass::Fill(), &c->pass);
+    } else {
+      auto n = ParsePositiveFlag(core::ParseCount, "--requests", o.requests);
+      if (!n) return tl::unexpected(n.error());
+      c->pass.requests_per_client = *n;
+    }
+  }
+  return core::Ok();
+}
+
+// Value sizes and expiry: --data-size-range, --expiry-range.
+core::Status ParseValueSizes(const LoadgenOptions& o, Config* c) {
+  if (!o.data_size_range.empty()) {
+    auto r = ParseFlag(core::ParseRange, "--data-size-range", o.data_size_range);
+    if (!r) return tl::unexpected(r.error());
+    if (r->min == 0) return LoadgenUsage("--data-size-range minimum must be at least 1");
+    c->data_size_min = r->min;
+    c->data_size_max = r->max;
+  }
+  if (!o.expiry_range.empty()) {
+    auto r = ParseFlag(core::ParseRange, "--expiry-range", o.expiry_range);
+    if (!r) return tl::unexpected(r.error());
+    if (r->min == 0) return LoadgenUsage("--expiry-range minimum must be at least 1 second");
+    c->expiry_min_s = r->min;
+    c->expiry_max_s = r->max;
+  }
+  return core::Ok();
+}
+
+// What is sent: --command templates, or the SET:GET --ratio and --key-pattern.
+core::Status ParseMix(const LoadgenOptions& o, Config* c) {
+  if (!c->commands.empty()) {
+    if (!o.ratio.empty()) {
+      return LoadgenUsage("--ratio cannot be combined with --command (use --command-ratio)");
+    }
+    if (!o.key_pattern.empty()) {
+      return LoadgenUsage(
+          "--key-pattern cannot be combined with --command (use --command-key-pattern)");
+    }
+    return core::Ok();
+  }
+  if (!o.ratio.empty()) {
+    auto r = ParseFlag(core::ParseRatio, "--ratio", o.ratio);
+    if (!r) return tl::unexpected(r.error());
+    c->load.ratio = *r;
+  }
+  if (!o.key_pattern.empty()) return ParseKeyPatternPair(o.key_pattern, c);
+  return core::Ok();
+}
+
+// Rate, warm-up, reconnects and the progress line.
+core::Status ParsePacing(const LoadgenOptions& o, Config* c) {
+  if (!o.rate.empty()) {
+    auto r = ParsePositiveFlag(core::ParseCount, "--rate", o.rate);
+    if (!r) return tl::unexpected(r.error());
+    c->pass.rate_per_sec = static_cast<double>(*r);
+  }
+  if (!o.warmup_time.empty()) {
+    auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
+    if (!d) return tl::unexpected(d.error());
+    c->pass.warmup_time = *d;
+  }
+  using loadgen::ProgressMode;
+  using loadgen::ReconnectPolicy;
+  const auto reconnect = Choose<ReconnectPolicy>(
+      o.reconnect, {{"on", ReconnectPolicy::kOn}, {"off", ReconnectPolicy::kOff}});
+  if (!reconnect) return LoadgenUsage("invalid --reconnect '" + o.reconnect + "' (use on or off)");
+  c->reconnect = *reconnect;
+  const auto progress = Choose<ProgressMode>(o.progress, {{"auto", ProgressMode::kAuto},
+                                                          {"always", ProgressMode::kAlways},
+                                                          {"never", ProgressMode::kNever}});
+  if (!progress) {
+    return LoadgenUsage("invalid --progress '" + o.progress + "' (use auto, always or never)");
+  }
+  c->progress = *progress;
+  return core::Ok();
+}
+
+}  // namespace
+
+core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text) {
+  if (text.size() != 1) {
+    return LoadgenUsage("invalid key pattern '" + std::string(text) +
+                        "' (use one of R, S, P, G, Z)");
+  }
+  return ParsePatternChar(text[0]);
+}
+
+core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
+  std::vector<double> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string item(text.substr(pos, comma - pos));
+    char* end = nullptr;
+    double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !(v > 0 && v <= 100)) {
+      return LoadgenUsage("invalid --print-percentiles '" + std::string(text) +
+                          "' (expected values in (0, 100], e.g. 50,99,99.9)");
+    }
+    out.push_back(v);
+    pos = comma + 1;
+  }
+  return out;
+}
+
+core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
+  if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
+  Config c = o.config;
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseMix, &ParsePacing}) {
+    if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
+  }
+  if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());
+  return c;
+}
+
+}  // namespace dfbench::cli
