@@ -12,7 +12,7 @@
 #include <random>
 
 #include "cli/flags_test_support.h"
-#include "cli/loadgen_flags.h"
+#include "cli/loadgen/loadgen_flags.h"
 #include "drivers/builtin_driver.h"
 #include "drivers/memtier_driver.h"
 #include "support/test_data.h"

@@ -1,4 +1,4 @@
-#include "cli/loadgen_flags.h"
+#include "cli/loadgen/loadgen_flags.h"
 
 #include <cstdlib>
 #include <functional>

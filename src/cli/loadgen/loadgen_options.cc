@@ -1,4 +1,4 @@
-#include "cli/loadgen_options.h"
+#include "cli/loadgen/loadgen_options.h"
 
 #include <initializer_list>
 #include <optional>

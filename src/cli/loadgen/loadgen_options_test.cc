@@ -1,4 +1,4 @@
-#include "cli/loadgen_options.h"
+#include "cli/loadgen/loadgen_options.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
-#include "cli/loadgen_flags.h"
+#include "cli/loadgen/loadgen_flags.h"
 #include "core/files.h"
 #include "core/standard_output.h"
 #include "loadgen/loadgen.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "cli/command.h"
-#include "cli/loadgen_options.h"
+#include "cli/loadgen/loadgen_options.h"
 #include "loadgen/config.h"
 
 namespace dfbench::cli {
