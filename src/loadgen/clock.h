@@ -19,6 +19,19 @@ inline int64_t NowNs() {
   return core::MonotonicNowNs();
 }
 
+// The time a worker's loop reads: NowNs, or in tests a time the test moves (a fake transport's).
+// A pointer tested rather than a virtual call: the loop reads the time on every read and flush,
+// and the real clock's call stays inline.
+class LoopClock {
+ public:
+  LoopClock() = default;
+  explicit LoopClock(const int64_t* fake_now) : fake_now_(fake_now) {}
+  int64_t Now() const { return fake_now_ == nullptr ? NowNs() : *fake_now_; }
+
+ private:
+  const int64_t* fake_now_ = nullptr;
+};
+
 // CLOCK_REALTIME, the clock of the kernel's receive stamps.
 inline int64_t RealtimeNowNs() {
   timespec ts;

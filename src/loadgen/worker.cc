@@ -1,22 +1,16 @@
 #include "loadgen/worker.h"
 
 #include <netdb.h>
-#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <climits>
 #include <cstring>
-#include <ctime>
 
-#include "core/check.h"
 #include "core/interrupt.h"
 #include "core/text.h"
 #include "loadgen/clock.h"
+#include "loadgen/epoll_transport.h"
 #include "loadgen/worker_conn.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/unix_socket.h"
@@ -34,29 +28,6 @@ constexpr int64_t kInterruptDrainNs = 200 * kNsPerMs;
 // The loop wakes at least this often to notice interrupts and roll the time series over.
 constexpr int64_t kMaxSleepNs = 100 * kNsPerMs;
 constexpr unsigned long kTimerSlackNs = 1000;
-
-// epoll_pwait2 (a nanosecond timeout) needs Linux 5.11: older kernels (Ubuntu 20.04's 5.4) and
-// qemu's user-mode emulation answer ENOSYS, and then get epoll_wait with the timeout rounded
-// down to a millisecond, so a request is never sent late; the last millisecond before it is due
-// polls instead of sleeping.
-int WaitForEvents(int epfd, epoll_event* events, int max_events, const timespec& timeout) {
-  static std::atomic<bool> no_pwait2{false};
-  if (!no_pwait2.load(std::memory_order_relaxed)) {
-    const int n = epoll_pwait2(epfd, events, max_events, &timeout, nullptr);
-    if (n >= 0 || errno != ENOSYS) return n;
-    no_pwait2.store(true, std::memory_order_relaxed);
-  }
-  const int64_t ms =
-      (static_cast<int64_t>(timeout.tv_sec) * kNsPerSec + timeout.tv_nsec) / kNsPerMs;
-  return epoll_wait(epfd, events, max_events, static_cast<int>(std::min<int64_t>(ms, INT_MAX)));
-}
-
-// Sleeps until `deadline_ns` (NowNs's clock); a signal ends it early.
-void SleepUntil(int64_t deadline_ns) {
-  const timespec ts{static_cast<time_t>(deadline_ns / kNsPerSec),
-                    static_cast<long>(deadline_ns % kNsPerSec)};
-  clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
-}
 
 }  // namespace
 
@@ -90,8 +61,11 @@ core::Result<Target> UnixTarget(const std::string& path) {
 
 Worker::Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
                const SlotMap* cluster, const protocol::TlsContext* tls, int index,
-               uint64_t random_base)
-    : config_(config),
+               uint64_t random_base, Transport* transport)
+    : own_transport_(transport == nullptr ? std::make_unique<EpollTransport>() : nullptr),
+      transport_(transport == nullptr ? *own_transport_ : *transport),
+      clock_(transport_.Clock()),
+      config_(config),
       workload_(workload),
       targets_(targets),
       stream_kind_{.tls = tls, .stamped = config.RepliesStampedByKernel()},
@@ -137,14 +111,11 @@ void Worker::AddConn(ClientState& client, uint16_t node) {
 }
 
 Worker::~Worker() {
-  for (auto& c : conns_) c->CloseSocket();
-  if (epfd_ >= 0) close(epfd_);
+  for (auto& c : conns_) c->CloseSocket(transport_);
 }
 
 void Worker::Connect() {
-  epfd_ = epoll_create1(EPOLL_CLOEXEC);
-  DFB_CHECK(epfd_ >= 0);
-  int64_t now = NowNs();
+  int64_t now = clock_.Now();
   for (auto& c : conns_) StartConnect(*c, now);
   const int64_t deadline = now + kConnectTimeoutNs;
   epoll_event events[kMaxEvents];
@@ -154,13 +125,12 @@ void Worker::Connect() {
       pending = pending || c->state == Conn::State::kConnecting ||
                 c->state == Conn::State::kHandshake || c->state == Conn::State::kAuth;
     }
-    now = NowNs();
+    now = clock_.Now();
     if (!pending || now >= deadline || core::InterruptRequested()) break;
-    timespec ts{0, 50 * kNsPerMs};
-    const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
+    const int n = transport_.Wait(50 * kNsPerMs, events, kMaxEvents);
     for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
   }
-  now = NowNs();
+  now = clock_.Now();
   for (auto& c : conns_) {
     if (c->state == Conn::State::kConnecting || c->state == Conn::State::kHandshake ||
         c->state == Conn::State::kAuth) {
@@ -251,7 +221,7 @@ void Worker::CountLeftovers() {
     // Parked requests never left: in the open loop they were due, so they count as unanswered
     // as unsent due requests do; in the closed loop they are as if never drawn.
     DropParked(c, /*count_unanswered=*/open_loop);
-    c.Close();
+    c.Close(transport_);
   }
   if (!open_loop || !config_.by_time() || interrupted_) return;
   for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());
@@ -264,7 +234,7 @@ void Worker::Run(const RunTimes& times) {
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
   meter_.Begin(times_.measured_start_ns);
-  int64_t now = NowNs();
+  int64_t now = clock_.Now();
   batching_ = true;  // each connection's first requests leave in one write
   for (auto& c : conns_) {
     if (c->state == Conn::State::kReady) Refill(*c, now);
@@ -276,7 +246,7 @@ void Worker::Run(const RunTimes& times) {
   int64_t next_scan = 0;
   Upkeep upkeep;  // the last scan's
   while (true) {
-    now = NowNs();
+    now = clock_.Now();
     CheckClock(now, &drain_deadline);
     int64_t wake = now + kMaxSleepNs;
     // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
@@ -310,15 +280,12 @@ void Worker::Run(const RunTimes& times) {
       // The replies due by then wait in the socket buffers, stamped on arrival: one wake-up per
       // tick instead of one per reply. Every connection is up with nothing left to write, so
       // the ones with requests in flight are all there is to read.
-      SleepUntil(wake);
+      transport_.SleepUntil(wake);
       for (auto& c : conns_) {
         if (c->state == Conn::State::kReady && !c->pending.empty()) ReadReplies(*c);
       }
     } else {
-      const int64_t timeout = std::max<int64_t>(0, wake - now);
-      const timespec ts{static_cast<time_t>(timeout / kNsPerSec),
-                        static_cast<long>(timeout % kNsPerSec)};
-      const int n = WaitForEvents(epfd_, events, kMaxEvents, ts);
+      const int n = transport_.Wait(std::max<int64_t>(0, wake - now), events, kMaxEvents);
       for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
     }
     FlushQueued();
@@ -327,7 +294,7 @@ void Worker::Run(const RunTimes& times) {
     progress_errors.store(meter_.errors(), std::memory_order_relaxed);
   }
   all_lost_ = !upkeep.any_alive;
-  const int64_t stopped = NowNs();
+  const int64_t stopped = clock_.Now();
   // Requests still in flight, and (open loop) requests that fell due but were never sent.
   CountLeftovers();
   progress_ops.store(meter_.ok(), std::memory_order_relaxed);

@@ -1,9 +1,7 @@
-// One load-generating thread: its own epoll loop, connections, counters and histograms.
-// Nothing is shared on the hot path; the coordinator reads a few relaxed atomics for the
-// progress line and takes finished seconds from the mailbox.
+// One load-generating thread: its own event loop (epoll, through its transport), connections,
+// counters and histograms. Nothing is shared on the hot path; the coordinator reads a few
+// relaxed atomics for the progress line and takes finished seconds from the mailbox.
 #pragma once
-
-#include <sys/socket.h>
 
 #include <atomic>
 #include <cstdint>
@@ -20,16 +18,12 @@
 #include "loadgen/router.h"
 #include "loadgen/stats.h"
 #include "loadgen/stream.h"
+#include "loadgen/transport.h"
 #include "loadgen/workload.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
 
-// Where to connect, resolved once.
-struct Target {
-  sockaddr_storage addr{};
-  socklen_t addr_len = 0;
-};
 // kEnvironment when the name does not resolve.
 core::Result<Target> ResolveTarget(const std::string& host, int port);
 // A Unix domain socket's path; kUsage when it does not fit sockaddr_un.
@@ -39,8 +33,10 @@ class Worker {
  public:
   // One server (`cluster` null), or a cluster's primaries: `targets[i]` is `cluster->nodes[i]`.
   // `tls`: every connection's sessions start from it (null: plain TCP or Unix socket).
+  // `transport`: null for sockets and epoll; else one that outlives the worker (a test's fake).
   Worker(const Config& config, const Workload& workload, const std::vector<Target>& targets,
-         const SlotMap* cluster, const protocol::TlsContext* tls, int index, uint64_t random_base);
+         const SlotMap* cluster, const protocol::TlsContext* tls, int index, uint64_t random_base,
+         Transport* transport = nullptr);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -69,8 +65,9 @@ class Worker {
 
   void AddConn(ClientState& client, uint16_t node);
   void StartConnect(Conn& c, int64_t now);
-  // The socket is connected: the TLS handshake, if any, then OnConnected.
-  void OnTransportUp(Conn& c, int64_t now);
+  // The socket is connected, with `stream` (the transport's): the TLS handshake, if any, then
+  // OnConnected.
+  void OnTransportUp(Conn& c, Stream* stream, int64_t now);
   void ContinueHandshake(Conn& c, int64_t now);
   void OnConnected(Conn& c, int64_t now);
   // What a read or write of the connection's stream comes to: bytes moved (> 0), 0 when it
@@ -80,6 +77,8 @@ class Worker {
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
   void HandleEvent(Conn& c, uint32_t events);
+  // What a connect or an event while connecting came to.
+  void OnDialed(Conn& c, const Transport::Dialed& dialed, int64_t now);
   void ReadReplies(Conn& c);
   // A connection has room or came up: its parked requests go out, then its client draws more.
   void Refill(Conn& c, int64_t now);
@@ -127,6 +126,9 @@ class Worker {
   Upkeep KeepConnections(int64_t now);
   void CountLeftovers();
 
+  std::unique_ptr<Transport> own_transport_;  // sockets and epoll, unless a test passed one
+  Transport& transport_;
+  const LoopClock clock_;  // transport_'s
   const Config& config_;
   const Workload& workload_;
   std::vector<Target> targets_;   // per node
@@ -136,9 +138,8 @@ class Worker {
   void (Worker::*issue_)(ClientState& client, int64_t now);  // IssueDirect or IssueRouted
   const int index_;
   RunTimes times_;
-  int epfd_ = -1;
   std::vector<std::unique_ptr<ClientState>> clients_;
-  std::vector<std::unique_ptr<Conn>> conns_;  // epoll's id is the index
+  std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index
   // Redirections read in one scan of a connection's replies, handled after it.
   std::vector<std::pair<Pending, Redirect>> redirected_;
   std::unique_ptr<char[]> read_buf_;

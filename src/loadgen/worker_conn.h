@@ -3,8 +3,6 @@
 // connection, or in cluster mode one per node.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +14,7 @@
 #include "loadgen/pacer.h"
 #include "loadgen/pending.h"
 #include "loadgen/stream.h"
+#include "loadgen/transport.h"
 #include "loadgen/worker.h"
 #include "protocol/memcache_text.h"
 #include "protocol/request_buffer.h"
@@ -51,16 +50,15 @@ struct Worker::Conn {
         client(owner),
         node(node_index) {}
 
-  // Closes the socket, which also leaves the epoll set.
-  void CloseSocket() noexcept {
-    stream.reset();
-    if (fd >= 0) close(fd);
-    fd = -1;
+  // The transport closes the stream and its socket, which also leaves the epoll set.
+  void CloseSocket(Transport& transport) noexcept {
+    stream = nullptr;
+    transport.Close(id);
   }
   // CloseSocket, and forgets everything of the connection that was: requests in flight,
   // bytes unsent and unread, the scanner's state.
-  void Close() {
-    CloseSocket();
+  void Close(Transport& transport) {
+    CloseSocket(transport);
     pending.Clear();
     out.clear();
     out_sent = 0;
@@ -71,8 +69,7 @@ struct Worker::Conn {
     unstamped = 0;
   }
 
-  int fd = -1;
-  std::unique_ptr<Stream> stream;  // from the moment the socket connects
+  Stream* stream = nullptr;  // the transport's, from the moment the socket connects
   uint32_t id = 0;
   State state = State::kIdle;
   bool want_write = false;

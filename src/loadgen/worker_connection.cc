@@ -1,14 +1,10 @@
 // A worker's connections over their lives: connected (a non-blocking connect, then the stream's
 // handshake and the setup commands), lost (its requests counted as lost, then a reconnect
-// after a growing backoff, or given up), and each epoll event dispatched to a read or a write.
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+// after a growing backoff, or given up), and each of the transport's events dispatched to a read
+// or a write.
 #include <sys/epoll.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "loadgen/clock.h"
 #include "loadgen/worker.h"
@@ -22,42 +18,30 @@ constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
 // A connection that cannot get back to the server for this long gives up, so a server that
 // died does not leave a request-counted run waiting forever.
 constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
-std::string ErrnoText(int err) {
-  return std::strerror(err);
-}
 
 }  // namespace
 
 void Worker::StartConnect(Conn& c, int64_t now) {
-  const Target& target = targets_[c.node];
-  c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
-  if (target.addr.ss_family != AF_UNIX) {
-    int one = 1;
-    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  }
-  const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&target.addr), target.addr_len);
-  const int err = errno;
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
-  ev.data.u32 = c.id;
-  if (epoll_ctl(epfd_, EPOLL_CTL_ADD, c.fd, &ev) != 0) {
-    return ConnectFailed(c, now, "epoll_ctl: " + ErrnoText(errno));
-  }
-  c.want_write = true;
+  const Transport::Dialed dialed = transport_.Dial(c.id, targets_[c.node], stream_kind_);
+  c.want_write = true;                      // a connect is watched for both events
   c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
-  if (rc == 0) return OnTransportUp(c, now);
-  if (err != EINPROGRESS && err != EAGAIN) return ConnectFailed(c, now, ErrnoText(err));
-  c.state = Conn::State::kConnecting;
+  OnDialed(c, dialed, now);
 }
 
-void Worker::OnTransportUp(Conn& c, int64_t now) {
-  // Kernel stamps are TCP's: a Unix socket's reads are timed when they happen.
-  StreamKind kind = stream_kind_;
-  kind.stamped = kind.stamped && targets_[c.node].addr.ss_family != AF_UNIX;
-  auto stream = OpenStream(kind, c.fd);
-  if (!stream) return ConnectFailed(c, now, stream.error().message);
-  c.stream = std::move(*stream);
+void Worker::OnDialed(Conn& c, const Transport::Dialed& dialed, int64_t now) {
+  switch (dialed.status) {
+    case Transport::Dialed::Status::kUp:
+      return OnTransportUp(c, dialed.stream, now);
+    case Transport::Dialed::Status::kPending:
+      c.state = Conn::State::kConnecting;
+      return;
+    case Transport::Dialed::Status::kFailed:
+      return ConnectFailed(c, now, dialed.error);
+  }
+}
+
+void Worker::OnTransportUp(Conn& c, Stream* stream, int64_t now) {
+  c.stream = stream;
   if (!c.stream->NeedsHandshake()) return OnConnected(c, now);
   c.state = Conn::State::kHandshake;
   ContinueHandshake(c, now);
@@ -109,7 +93,7 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
   rescan_ = true;
-  c.Close();
+  c.Close(transport_);
   if (c.down_since_ns == 0) c.down_since_ns = now;
   if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
       now - c.down_since_ns < kReconnectGiveUpNs) {
@@ -123,31 +107,23 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
 }
 
 void Worker::SetWantWrite(Conn& c, bool want) {
-  if (c.want_write == want || c.fd < 0) return;
-  epoll_event ev{};
-  ev.events = want ? EPOLLIN | EPOLLOUT | EPOLLET : EPOLLIN | EPOLLET;
-  ev.data.u32 = c.id;
-  epoll_ctl(epfd_, EPOLL_CTL_MOD, c.fd, &ev);
+  if (c.want_write == want || c.stream == nullptr) return;
+  transport_.WatchWrites(c.id, want);
   c.want_write = want;
 }
 
 void Worker::HandleEvent(Conn& c, uint32_t events) {
   if (c.state == Conn::State::kConnecting) {
-    int err = 0;
-    socklen_t len = sizeof(err);
-    getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err != 0) return ConnectFailed(c, NowNs(), ErrnoText(err));
-    if (events & (EPOLLOUT | EPOLLIN)) OnTransportUp(c, NowNs());
-    return;
+    return OnDialed(c, transport_.Connected(c.id, events), clock_.Now());
   }
-  if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, NowNs());
-  if (c.fd < 0) return;
+  if (c.state == Conn::State::kHandshake) return ContinueHandshake(c, clock_.Now());
+  if (c.stream == nullptr) return;
   // A stream with buffers of its own (TLS) may have a read waiting on a writable socket (a
   // record it must send first), or a write waiting on a read (a record it must take in first).
   const bool any_event = c.stream->Buffers();
   if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) || any_event) {
     ReadReplies(c);
-    if (c.fd < 0) return;
+    if (c.stream == nullptr) return;
   }
   if ((events & EPOLLOUT || any_event) && c.out_sent < c.out.size()) Flush(c);
 }
@@ -162,13 +138,13 @@ ssize_t Worker::Moved(Conn& c, const Io& io) {
       SetWantWrite(c, true);
       return 0;
     case Io::Status::kClosed:
-      Lost(c, NowNs(), "connection closed by the server");
+      Lost(c, clock_.Now(), "connection closed by the server");
       return -1;
     case Io::Status::kFailed:
       break;
   }
   const std::string why = c.stream->error();  // Lost() closes the stream
-  Lost(c, NowNs(), why);
+  Lost(c, clock_.Now(), why);
   return -1;
 }
 

@@ -17,7 +17,7 @@ void Worker::ReadReplies(Conn& c) {
     const Io io = c.stream->Read(read_buf_.get() + carry, read_cap_ - carry);
     const ssize_t n = Moved(c, io);
     if (n <= 0) return;
-    const int64_t now = NowNs();
+    const int64_t now = clock_.Now();
     last_read_ns_ = now;
     // When the replies arrived: the kernel's stamp, as the read may have been put off.
     const int64_t arrived = io.stamp_ns > 0 ? ArrivedNs(io.stamp_ns, now, RealtimeNowNs()) : now;
@@ -80,7 +80,7 @@ void Worker::ReadReplies(Conn& c) {
     if (c.pending.empty()) rescan_ = true;
     // A short read drained the socket; a stream with buffers of its own (TLS: a record at a
     // time) goes on until it would block.
-    if (c.fd < 0 || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;
+    if (!c.stream || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;
   }
 }
 

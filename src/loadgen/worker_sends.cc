@@ -107,7 +107,7 @@ void Worker::QueueFlush(Conn& c) {
 void Worker::FlushQueued() {
   for (Conn* c : flush_queue_) {
     c->flush_queued = false;
-    if (c->fd >= 0 && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
+    if (c->stream != nullptr && c->out_sent < c->out.size() && !c->want_write) Flush(*c);
   }
   flush_queue_.clear();
 }
@@ -115,7 +115,7 @@ void Worker::FlushQueued() {
 void Worker::Flush(Conn& c) {
   if (c.unstamped > 0) {
     // Requests are timed from the moment they are handed to the kernel.
-    const int64_t now = NowNs();
+    const int64_t now = clock_.Now();
     last_send_ns_ = now;
     const Pacer& pacer = c.client->pacer;
     for (size_t i = c.pending.size() - c.unstamped; i < c.pending.size(); ++i) {
