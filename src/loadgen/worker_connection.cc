@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "loadgen/clock.h"
+#include "loadgen/debug_log.h"
 #include "loadgen/worker.h"
 #include "loadgen/worker_conn.h"
 
@@ -30,6 +31,10 @@ std::string ErrnoText(int err) {
 
 void Worker::StartConnect(Conn& c, int64_t now) {
   const Target& target = targets_[c.node];
+  if (config_.debug) {
+    DebugLine(index_, "connection %u: connecting to %s (node %u)", c.id, config_.Where().c_str(),
+              c.node);
+  }
   c.fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (c.fd < 0) return ConnectFailed(c, now, "socket: " + ErrnoText(errno));
   if (target.addr.ss_family != AF_UNIX) {
@@ -85,7 +90,14 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   c.ever_connected = true;
   c.down_since_ns = 0;
   connected_at_ns_ = now;
+  if (config_.debug) DebugLine(index_, "connection %u: connected", c.id);
   if (!auth_request_.empty()) {
+    if (config_.debug) {
+      // Names only: AUTH's and HELLO's arguments hold the password.
+      for (const auto& command : config_.ConnectionSetup()) {
+        DebugLine(index_, "connection %u: sending %s command.", c.id, command.front().c_str());
+      }
+    }
     c.out.append(auth_request_);
     for (int i = 0; i < setup_commands_; ++i) {
       c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
@@ -105,6 +117,7 @@ void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
 
 void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (first_error_.empty()) first_error_ = why;
+  if (config_.debug) DebugLine(index_, "connection %u: error: %s", c.id, why.c_str());
   ++meter_.stats().connection_errors;
   if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));

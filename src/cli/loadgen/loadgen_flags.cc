@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "cli/flag_ranges.h"
+#include "cli/loadgen/loadgen_outputs.h"
 #include "core/files.h"
 #include "core/format.h"
 #include "protocol/server_endpoint.h"
@@ -181,6 +182,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
                   "never")
       ->capture_default_str();
+  AddOutputFlags(sub, o);
 }
 
 loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
@@ -194,6 +196,9 @@ loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
   loadgen::Config config = OrExit(ParseLoadgenOptions(options));
   // A path that cannot be written is refused before the load, not after it.
   if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
+  if (!config.out_file.empty() && config.out_file != "-") {
+    OrExit(core::ResolveOutputPath(config.out_file));
+  }
   return config;
 }
 
