@@ -179,7 +179,8 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "without the server; or end the run at the first loss (off)")
       ->capture_default_str();
   sub->add_option("--progress", o->progress,
-                  "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
+                  "memtier's lines on stderr (where the report goes, the run's announcements, "
+                  "the progress line each second): auto or always (the same: terminal or not), "
                   "never")
       ->capture_default_str();
   AddOutputFlags(sub, o);
