@@ -6,9 +6,10 @@
 namespace dfbench::loadgen {
 namespace {
 
-Workload Mix(std::vector<std::string> types) {
+Workload Mix(const std::vector<std::string>& types) {
   Workload w;
-  for (auto& type : types) w.slots.push_back(Slot{.section = SectionName(type), .type = type});
+  for (const auto& type : types)
+    w.slots.push_back(Slot{.section = SectionName(type), .type = type});
   return w;
 }
 
