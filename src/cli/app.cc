@@ -190,8 +190,9 @@ int Main(int argc, char** argv) {
   try {
     const int code = action();
     // A command with nothing to wait for notices a signal only here: it was interrupted all the
-    // same, and its output may be incomplete.
-    return core::InterruptRequested() ? static_cast<int>(core::ErrorKind::kInterrupted) : code;
+    // same, and its output may be incomplete; unless the command answered it itself.
+    const bool interrupted = core::InterruptRequested() && !core::InterruptHandled();
+    return interrupted ? static_cast<int>(core::ErrorKind::kInterrupted) : code;
   } catch (const ExitError& e) {
     return PrintError(e.error.message, static_cast<int>(e.error.kind));
   }

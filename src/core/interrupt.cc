@@ -8,6 +8,7 @@ namespace dfbench::core {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<bool> g_handled{false};
 
 void OnSignal(int sig) {
   g_signal.store(sig);
@@ -46,8 +47,17 @@ bool SleepUnlessInterrupted(std::chrono::milliseconds duration, Clock& clock) {
   return false;
 }
 
+void MarkInterruptHandled() {
+  g_handled.store(true);
+}
+
+bool InterruptHandled() {
+  return g_handled.load();
+}
+
 void ResetInterruptForTesting() {
   g_signal.store(0);
+  g_handled.store(false);
 }
 
 }  // namespace dfbench::core

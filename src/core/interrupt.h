@@ -21,6 +21,11 @@ int InterruptSignal();
 // arrived.
 bool SleepUnlessInterrupted(std::chrono::milliseconds duration, Clock& clock = RealClock());
 
+// A command that answers an interrupt by finishing on its own terms (loadgen, as memtier: stop
+// the load, report what ran, exit 0) says so; its exit code then stands.
+void MarkInterruptHandled();
+bool InterruptHandled();
+
 // For tests: clears the flag.
 void ResetInterruptForTesting();
 

@@ -18,6 +18,9 @@ using core::Protocol;
 
 enum class ReconnectPolicy { kOn, kOff };
 enum class ProgressMode { kAuto, kAlways, kNever };
+// How --command rows are reported (memtier's --command-stats-breakdown): one row per command
+// name, the commands of one name summed, or one row per --command.
+enum class StatsBreakdown { kCommand, kLine };
 
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
@@ -74,6 +77,14 @@ struct Config {
   // Redis Cluster: the server is one node; every client connects to every primary and routes
   // each request by its key's hash slot (memtier's --cluster-mode).
   bool cluster_mode = false;
+  // memtier's outputs. The text report's file ("" or "-": stdout, memtier's -o).
+  std::string out_file;
+  StatsBreakdown stats_breakdown = StatsBreakdown::kCommand;
+  // An error reply is an operation, as memtier counts it (client::handle_response): in the
+  // command's ops, latency and, for a GET, misses, and in its errors. false: only in errors.
+  bool error_replies_are_ops = true;
+  // -D: each connection's connect, setup commands and errors on stderr.
+  bool debug = false;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

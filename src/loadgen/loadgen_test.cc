@@ -254,11 +254,13 @@ TEST_F(Loadgen, CommandTemplatesRunAsWritten) {
   EXPECT_EQ(Integer(client, {"LLEN", "list:memtier-0"}), 6 * (4 - 2));
 }
 
-TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
+// Apart: an error reply is an error, not an operation.
+TEST_F(Loadgen, ErrorRepliesApartAreCountedNotSuccesses) {
   ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
   config_.pass.requests_per_client = 100;
   config_.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
   config_.load.key_maximum = 0;  // one key: LPUSH on a string fails
+  config_.error_replies_are_ops = false;
   Report r = RunOk(config_);
   EXPECT_EQ(r.errors, 300u);
   EXPECT_EQ(r.totals.count, 300u);
@@ -267,6 +269,20 @@ TEST_F(Loadgen, ErrorRepliesAreCountedNotSuccesses) {
   ASSERT_FALSE(r.error_samples.empty());
   EXPECT_NE(r.error_samples[0].find("WRONGTYPE"), std::string::npos);
   EXPECT_EQ(r.totals.count + r.errors, server_->Calls("set") + server_->Calls("lpush"));
+}
+
+// memtier's way (the default): an error reply is an operation of its command and an error.
+TEST_F(Loadgen, ErrorRepliesAreOperationsAndErrors) {
+  ASSERT_NO_FATAL_FAILURE(Start(TestServer::StartRedis()));
+  config_.pass.requests_per_client = 100;
+  config_.commands = {{"SET __key__ __data__"}, {"LPUSH __key__ __data__"}};
+  config_.load.key_maximum = 0;
+  Report r = RunOk(config_);
+  EXPECT_EQ(r.errors, 300u);
+  EXPECT_EQ(r.sections[1].errors, 300u);
+  EXPECT_EQ(r.sections[1].count, 300u);
+  EXPECT_EQ(r.sections[1].latency.count, 300u);
+  EXPECT_EQ(r.totals.count, server_->Calls("set") + server_->Calls("lpush"));
 }
 
 TEST_F(Loadgen, WarmupIsMeasuredSeparately) {

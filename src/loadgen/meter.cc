@@ -7,8 +7,11 @@ constexpr size_t kMaxErrorSamples = 5;
 
 }  // namespace
 
-Meter::Meter(const Workload& workload, bool open_loop)
-    : slots_(workload.slots.size()), open_loop_(open_loop), replies_in_read_(slots_) {
+Meter::Meter(const Workload& workload, bool open_loop, bool error_replies_are_ops)
+    : slots_(workload.slots.size()),
+      open_loop_(open_loop),
+      error_replies_are_ops_(error_replies_are_ops),
+      replies_in_read_(slots_) {
   for (const auto& slot : workload.slots) is_get_.push_back(slot.kind == Slot::Kind::kGet);
   if (open_loop) stats_.uncorrected.resize(slots_);
 }

@@ -23,7 +23,9 @@ namespace dfbench::loadgen {
 
 class Meter {
  public:
-  Meter(const Workload& workload, bool open_loop);
+  // `error_replies_are_ops`: an error reply counts as its command's operation too, latency and
+  // all (memtier's way, client::handle_response); else it is only an error.
+  Meter(const Workload& workload, bool open_loop, bool error_replies_are_ops = false);
 
   // The measured window starts at `measured_start_ns`; its first second begins.
   void Begin(int64_t measured_start_ns);
@@ -49,16 +51,14 @@ class Meter {
       ++b.counters.errors;
       ++errors_;
       Sample(error_text);
+      if (error_replies_are_ops_) {
+        Record(p, arrived, b);
+        // memtier counts a GET's error reply as a miss (no hits in it).
+        if (is_get_[p.request.slot]) ++b.counters.misses;
+      }
       return false;
     }
-    // A kernel stamp read across the clocks' distance may land a hair before the send.
-    const int64_t now = std::max(arrived, p.sent_ns);
-    const uint64_t latency = static_cast<uint64_t>(now - p.origin_ns);
-    ++b.counters.count;
-    b.counters.latency_sum_ns += static_cast<double>(latency);
-    b.latency.Record(latency);
-    if (open_loop_)
-      stats_.uncorrected[p.request.slot].Record(static_cast<uint64_t>(now - p.sent_ns));
+    Record(p, arrived, b);
     if (is_get_[p.request.slot]) {
       if (kind == protocol::ReplyKind::kNull) {
         ++b.counters.misses;
@@ -67,7 +67,6 @@ class Meter {
       }
     }
     ++ok_;
-    stats_.last_reply_ns = now;
     return true;
   }
   // `bytes` of a measured request of `slot` went out.
@@ -100,11 +99,24 @@ class Meter {
   SeriesMailbox& mailbox() { return mailbox_; }
 
  private:
+  // A reply that counts as an operation: its count and latency.
+  void Record(const Pending& p, int64_t arrived, SecondBlock::PerSlot& b) {
+    // A kernel stamp read across the clocks' distance may land a hair before the send.
+    const int64_t now = std::max(arrived, p.sent_ns);
+    const uint64_t latency = static_cast<uint64_t>(now - p.origin_ns);
+    ++b.counters.count;
+    b.counters.latency_sum_ns += static_cast<double>(latency);
+    b.latency.Record(latency);
+    if (open_loop_)
+      stats_.uncorrected[p.request.slot].Record(static_cast<uint64_t>(now - p.sent_ns));
+    stats_.last_reply_ns = now;
+  }
   void Rollover(int64_t second);
   void Sample(std::string_view error_text);
 
   const size_t slots_;
   const bool open_loop_;
+  const bool error_replies_are_ops_;
   std::vector<bool> is_get_;  // per slot: GET replies count hits and misses
   int64_t measured_start_ns_ = 0;
   std::vector<uint32_t> replies_in_read_;  // per slot, for Received

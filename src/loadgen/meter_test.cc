@@ -31,6 +31,30 @@ std::vector<std::unique_ptr<SecondBlock>> Posted(Meter& meter) {
   return blocks;
 }
 
+// memtier's counting: an error reply is its command's operation (count, latency, a GET's miss)
+// and an error; counted apart, only an error.
+TEST(Meter, ErrorRepliesAreOperationsOnlyWhenAsked) {
+  const Workload w = SetGet();
+  for (const bool as_ops : {true, false}) {
+    Meter meter(w, /*open_loop=*/false, as_ops);
+    meter.Begin(kStart);
+    EXPECT_FALSE(meter.Reply(Measured(kGet, kStart + 100, kStart + 100), kStart + 400,
+                             ReplyKind::kError, "ERR no"));
+    meter.Finish(kStart + kNsPerSec);
+    const auto blocks = Posted(meter);
+    ASSERT_EQ(blocks.size(), 1u);
+    const auto& get = blocks[0]->slots[kGet];
+    EXPECT_EQ(get.counters.errors, 1u);
+    EXPECT_EQ(get.counters.count, as_ops ? 1u : 0u);
+    EXPECT_EQ(get.counters.misses, as_ops ? 1u : 0u);
+    EXPECT_EQ(get.counters.hits, 0u);
+    EXPECT_EQ(get.latency.count(), as_ops ? 1u : 0u);
+    EXPECT_EQ(get.counters.latency_sum_ns, as_ops ? 300.0 : 0.0);
+    EXPECT_EQ(meter.ok(), 0u);
+    EXPECT_EQ(meter.errors(), 1u);
+  }
+}
+
 TEST(Meter, RepliesCountInTheSecondTheyArriveWithTheirExactLatency) {
   const Workload w = SetGet();
   Meter meter(w, /*open_loop=*/false);

@@ -377,13 +377,29 @@ std::string StatsRow(const SectionStats& s, const Config& config, size_t type_wi
     num(static_cast<double>(s.moved) / secs, 12, 2);
     num(static_cast<double>(s.ask) / secs, 12, 2);
   }
-  if (s.count == 0) {
+  // memtier leaves an idle SET or GET row's latencies blank; a --command row's read 0.
+  if (s.count == 0 && config.commands.empty()) {
     for (size_t i = 0; i <= config.load.percentiles.size(); ++i) Column(&line, "---", 15);
   } else {
     num(s.latency.avg_ms, 15, 5);
     for (double v : s.latency.percentiles_ms) num(v, 15, 5);
   }
   num(static_cast<double>(s.bytes_rx + s.bytes_tx) / 1024 / secs, 12, 2);
+  return line + "\n";
+}
+
+// memtier's WAIT row (its --wait-ratio), which a SET/GET run shows idle: no WAIT is sent here.
+std::string WaitsRow(const Config& config, size_t type_width) {
+  std::string line = "Waits" + std::string(type_width - 5, ' ');
+  Appendf(&line, "%12.2f ", 0.0);
+  Column(&line, "---", 12);
+  Column(&line, "---", 12);
+  if (config.cluster_mode) {
+    Column(&line, "---", 12);
+    Column(&line, "---", 12);
+  }
+  for (size_t i = 0; i <= config.load.percentiles.size(); ++i) Column(&line, "---", 15);
+  Column(&line, "---", 12);
   return line + "\n";
 }
 
@@ -429,12 +445,15 @@ std::string TableNotes(const Report& r) {
 
 std::string ReportTable(const Report& r, const Config& config) {
   const bool hits = config.commands.empty();
+  // memtier's: the longest command name (a section less its "s"), at least 6, and two spaces
+  // (run_stats::print_type_column).
   size_t type_width = 6;
-  for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size());
+  for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size() - 1);
   type_width += 2;
   std::string out = TableHead(config) + "\n\nALL STATS\n" + StatsHeader(config, type_width, hits);
   const double secs = r.seconds() > 0 ? r.seconds() : 1;
   for (const auto& s : r.sections) out += StatsRow(s, config, type_width, hits, secs);
+  if (hits) out += WaitsRow(config, type_width);
   out += StatsRow(r.totals, config, type_width, hits, secs);
   return out + TableNotes(r);
 }

@@ -39,7 +39,7 @@ struct SectionStats {
   std::string section;  // "Sets"
   std::string type;     // "SET"
   bool has_hits = false;
-  uint64_t count = 0;  // successful replies (not errors)
+  uint64_t count = 0;  // operations (Config::error_replies_are_ops: error replies among them)
   uint64_t errors = 0;
   uint64_t hits = 0;
   uint64_t misses = 0;

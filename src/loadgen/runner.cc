@@ -9,6 +9,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <latch>
@@ -18,7 +19,9 @@
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
 #include "loadgen/loadgen.h"
+#include "loadgen/progress.h"
 #include "loadgen/start_at.h"
+#include "loadgen/stat_rows.h"
 #include "loadgen/stats.h"
 #include "loadgen/worker.h"
 #include "loadgen/workload.h"
@@ -125,58 +128,18 @@ core::Result<std::vector<Target>> ResolveNodes(const Config& c, const SlotMap& m
   return targets;
 }
 
-// The live progress line on stderr.
-class Progress {
- public:
-  explicit Progress(ProgressMode mode) {
-    const bool tty = isatty(STDERR_FILENO) != 0;
-    live_ = mode == ProgressMode::kAlways || (mode == ProgressMode::kAuto && tty);
-    plain_ = mode == ProgressMode::kAuto && !tty;
-    next_s_ = live_ ? 1.0 : 5.0;
-  }
-
-  void Update(double elapsed_s, uint64_t ops, uint64_t errors, const SeriesPoint* last) {
-    const double every = live_ ? 1.0 : 5.0;
-    if (!(live_ || plain_) || elapsed_s < next_s_) return;
-    next_s_ = std::floor(elapsed_s / every) * every + every;
-    const double avg = elapsed_s > 0 ? static_cast<double>(ops) / elapsed_s : 0;
-    const double now_rate = last ? static_cast<double>(last->latency.count) : avg;
-    std::string p99 = "-";
-    if (last && last->latency.count > 0 && !last->latency.percentiles_ms.empty()) {
-      char buf[32];
-      std::snprintf(buf, sizeof(buf), "%.3f",
-                    p99_index_ < last->latency.percentiles_ms.size()
-                        ? last->latency.percentiles_ms[p99_index_]
-                        : last->latency.max_ms);
-      p99 = buf;
-    }
-    std::fprintf(stderr, "%s[%4.0fs] %llu ops, %.0f ops/sec (avg: %.0f), p99 %s ms, %llu errors%s",
-                 live_ ? "\r" : "", elapsed_s, static_cast<unsigned long long>(ops), now_rate, avg,
-                 p99.c_str(), static_cast<unsigned long long>(errors), live_ ? "   " : "\n");
-    std::fflush(stderr);
-    printed_ = true;
-  }
-
-  void Finish() {
-    if (live_ && printed_) std::fprintf(stderr, "\n");
-  }
-  void set_p99_index(size_t i) { p99_index_ = i; }
-
- private:
-  bool live_ = false;
-  bool plain_ = false;
-  bool printed_ = false;
-  double next_s_ = 1.0;
-  size_t p99_index_ = SIZE_MAX;
-};
-
-// Drains every worker's mailbox into the collector and finishes the seconds all are past.
-void Collect(std::vector<std::unique_ptr<Worker>>& workers, SeriesCollector* series) {
+// Drains every worker's mailbox into the collector, each second folded into the report's rows,
+// and finishes the seconds all are past.
+void Collect(std::vector<std::unique_ptr<Worker>>& workers, const StatRows& rows,
+             SeriesCollector* series) {
   int64_t min_second = INT64_MAX;
   for (auto& w : workers) {
     // Read the second first: blocks for earlier seconds are posted before it moves on.
     min_second = std::min(min_second, w->mailbox().current_second.load(std::memory_order_acquire));
-    for (auto& block : w->mailbox().Take()) series->Add(std::move(block));
+    for (auto& block : w->mailbox().Take()) {
+      FoldIntoRows(rows, &block->slots);
+      series->Add(std::move(block));
+    }
   }
   series->FinishBefore(min_second);
 }
@@ -343,32 +306,52 @@ RunTimes StartClock(const Config& config) {
   return times;
 }
 
-// Until every worker is done: collects the time series and keeps the progress line current.
-void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
-                SeriesCollector* series) {
-  Progress progress(config.progress);
-  for (size_t i = 0; i < config.load.percentiles.size(); ++i) {
-    if (config.load.percentiles[i] == 99) progress.set_p99_index(i);
+// What the progress line shows now: the live reply count and the finished seconds' figures.
+ProgressSample Sample(const Config& config, const RunTimes& times, WorkerPool& pool,
+                      const SeriesCollector& series) {
+  ProgressSample s;
+  s.elapsed_s =
+      static_cast<double>(std::max<int64_t>(NowNs() - times.measured_start_ns, 0)) / kNsPerSec;
+  for (auto& w : pool.workers()) {
+    s.ops += w->progress_ops.load(std::memory_order_relaxed);
+    if (config.error_replies_are_ops) s.ops += w->progress_errors.load(std::memory_order_relaxed);
+    s.active_threads += w->finished.load(std::memory_order_acquire) ? 0 : 1;
   }
+  for (const auto& slot : series.SlotTotals()) {
+    s.bytes += slot.counters.bytes_rx + slot.counters.bytes_tx;
+    s.replies += slot.counters.count;
+    s.latency_sum_ns += slot.counters.latency_sum_ns;
+  }
+  if (const SeriesPoint* last = series.LastFinished()) {
+    s.seconds = series.FinishedSeconds();
+    s.last_ops = last->latency.count;
+    s.last_bytes = last->bytes_rx + last->bytes_tx;
+    s.last_latency_ms = last->latency.avg_ms;
+  }
+  return s;
+}
+
+// Until every worker is done: collects the time series and keeps memtier's progress line
+// current.
+void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool, const StatRows& rows,
+                SeriesCollector* series, Progress* progress) {
+  const auto interrupted = [&] {
+    if (core::InterruptSignal() != SIGINT) return;
+    const int64_t elapsed_ns = std::max<int64_t>(NowNs() - times.measured_start_ns, 0);
+    progress->Interrupted(static_cast<double>(elapsed_ns) / kNsPerSec);
+  };
   while (true) {
     const bool all_finished = pool.AllFinished();
-    uint64_t ops = 0, errors = 0;
-    for (auto& w : pool.workers()) {
-      ops += w->progress_ops.load(std::memory_order_relaxed);
-      errors += w->progress_errors.load(std::memory_order_relaxed);
-    }
-    Collect(pool.workers(), series);
+    Collect(pool.workers(), rows, series);
+    interrupted();
     if (all_finished) break;
     const int64_t now = NowNs();
-    if (now > times.measured_start_ns) {
-      progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
-                      series->LastFinished());
-    }
+    if (now > times.measured_start_ns) progress->Update(Sample(config, times, pool, *series));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   pool.Join();
-  Collect(pool.workers(), series);
-  progress.Finish();
+  Collect(pool.workers(), rows, series);
+  progress->Finish(Sample(config, times, pool, *series));
 }
 
 // The per-thread counters that are not per slot: warm-up, connections, error samples, and
@@ -456,12 +439,14 @@ int64_t SetWindow(const Config& config, const RunTimes& times,
   return duration_ns;
 }
 
-// One section per slot and the totals, with their time series.
-void FillSections(const Config& config, const Workload& workload, SeriesCollector& series,
-                  const std::vector<LatencyHistogram>& uncorrected, int64_t duration_ns,
+// One section per row (a command name, or a --command) and the totals, with their time series.
+void FillSections(const Config& config, const Workload& workload, const StatRows& rows,
+                  SeriesCollector& series,
+                  const std::vector<LatencyHistogram>& per_slot_uncorrected, int64_t duration_ns,
                   Report* report) {
-  const size_t slots = workload.slots.size();
+  const size_t slots = rows.size();
   const std::vector<SlotStats>& merged = series.SlotTotals();
+  const std::vector<LatencyHistogram> uncorrected = FoldIntoRows(rows, per_slot_uncorrected);
   SlotStats total;
   LatencyHistogram total_uncorrected;
   for (size_t i = 0; i < slots; ++i) {
@@ -473,7 +458,7 @@ void FillSections(const Config& config, const Workload& workload, SeriesCollecto
   const size_t seconds = static_cast<size_t>(duration_ns / kNsPerSec + 1);
   auto per_slot_series = series.PerSlot(seconds);
   for (size_t i = 0; i < slots; ++i) {
-    SectionStats s = MakeSection(&workload.slots[i], merged[i],
+    SectionStats s = MakeSection(&workload.slots[rows.first_slot[i]], merged[i],
                                  uncorrected.empty() ? nullptr : &uncorrected[i], config);
     s.series = std::move(per_slot_series[i]);
     report->sections.push_back(std::move(s));
@@ -519,6 +504,8 @@ core::Result<Report> Run(const Config& config) {
   auto targets = ResolveNodes(config, *slot_map);
   if (!targets) return tl::unexpected(targets.error());
 
+  Progress progress(config, stderr);
+  progress.Preparing();
   RunTimes times;
   WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr,
                   tls.get(), times);
@@ -528,9 +515,11 @@ core::Result<Report> Run(const Config& config) {
   const auto wall_start = core::RealClock().WallNow();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
+  progress.Launching();
   pool.Go();
-  SeriesCollector series(workload->slots.size(), config.load.percentiles);
-  Coordinate(config, times, pool, &series);
+  const StatRows rows = MakeStatRows(*workload, config.stats_breakdown);
+  SeriesCollector series(rows.size(), config.load.percentiles);
+  Coordinate(config, times, pool, rows, &series, &progress);
   // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
   // is what this tells.
   const ClientCpu cpu{.cpu_sec = ProcessCpuSec() - cpu_start_sec,
@@ -545,7 +534,7 @@ core::Result<Report> Run(const Config& config) {
                           &last_reply_ns, &stopped_ns);
   const int64_t duration_ns =
       SetWindow(config, times, wall_start, last_reply_ns, stopped_ns, &report);
-  FillSections(config, *workload, series, uncorrected, duration_ns, &report);
+  FillSections(config, *workload, rows, series, uncorrected, duration_ns, &report);
   report.open_loop = config.open_loop();
   report.target_rate = config.pass.rate_per_sec;
   report.achieved_rate = static_cast<double>(report.totals.count) / report.seconds();

@@ -15,7 +15,7 @@
 namespace dfbench::loadgen {
 
 struct SlotCounters {
-  uint64_t count = 0;  // successful replies
+  uint64_t count = 0;  // operations: successful replies, and error replies when they count as ops
   uint64_t errors = 0;
   uint64_t hits = 0;
   uint64_t misses = 0;
@@ -106,6 +106,8 @@ class SeriesCollector {
 
   // The most recent finished second's totals (for the progress line); null if none.
   const SeriesPoint* LastFinished() const;
+  // How many seconds are finished (0, 1, ...): the last finished one's index plus one.
+  uint64_t FinishedSeconds() const { return static_cast<uint64_t>(last_finished_ + 1); }
 
   // Whole-run figures per slot: the sum of every finished second.
   const std::vector<SlotStats>& SlotTotals() const { return slot_totals_; }

@@ -73,7 +73,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       router_(cluster != nullptr ? Router(*cluster) : Router()),
       issue_(cluster != nullptr ? &Worker::IssueRouted : &Worker::IssueDirect),
       index_(index),
-      meter_(workload, config.open_loop()) {
+      meter_(workload, config.open_loop(), config.error_replies_are_ops) {
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
   read_buf_ = std::make_unique<char[]>(read_cap_);

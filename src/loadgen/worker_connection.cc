@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "loadgen/clock.h"
+#include "loadgen/debug_log.h"
 #include "loadgen/worker.h"
 #include "loadgen/worker_conn.h"
 
@@ -22,6 +23,10 @@ constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
 }  // namespace
 
 void Worker::StartConnect(Conn& c, int64_t now) {
+  if (config_.debug) {
+    DebugLine(index_, "connection %u: connecting to %s (node %u)", c.id, config_.Where().c_str(),
+              c.node);
+  }
   const Transport::Dialed dialed = transport_.Dial(c.id, targets_[c.node], stream_kind_);
   c.want_write = true;                      // a connect is watched for both events
   c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
@@ -69,7 +74,14 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   c.ever_connected = true;
   c.down_since_ns = 0;
   connected_at_ns_ = now;
+  if (config_.debug) DebugLine(index_, "connection %u: connected", c.id);
   if (!auth_request_.empty()) {
+    if (config_.debug) {
+      // Names only: AUTH's and HELLO's arguments hold the password.
+      for (const auto& command : config_.ConnectionSetup()) {
+        DebugLine(index_, "connection %u: sending %s command.", c.id, command.front().c_str());
+      }
+    }
     c.out.append(auth_request_);
     for (int i = 0; i < setup_commands_; ++i) {
       c.pending.Push(Pending{.origin_ns = now, .sent_ns = now, .request = {.slot = kAuthSlot}});
@@ -89,6 +101,7 @@ void Worker::ConnectFailed(Conn& c, int64_t now, const std::string& why) {
 
 void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   if (first_error_.empty()) first_error_ = why;
+  if (config_.debug) DebugLine(index_, "connection %u: error: %s", c.id, why.c_str());
   ++meter_.stats().connection_errors;
   if (times_.start_ns > 0 && !stopping_) meter_.Cut(now, "a connection was lost (" + why + ")");
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "loadgen/clock.h"
+#include "loadgen/debug_log.h"
 #include "loadgen/worker.h"
 #include "loadgen/worker_conn.h"
 
@@ -44,6 +45,7 @@ void Worker::ReadReplies(Conn& c) {
           auth_error = std::string(error_text);
         } else if (c.pending.empty()) {  // the last of the setup commands
           c.state = Conn::State::kReady;
+          if (config_.debug) DebugLine(index_, "connection %u: setup successful.", c.id);
         }
         return;
       }
@@ -52,6 +54,11 @@ void Worker::ReadReplies(Conn& c) {
         if (auto redirect = router_.RedirectOf(error_text)) {
           redirected_.emplace_back(p, std::move(*redirect));
           return;
+        }
+        // memtier's line for an error reply (client::handle_response).
+        if (config_.debug) {
+          DebugLine(index_, "server %s handle error response: -%.*s", config_.Where().c_str(),
+                    static_cast<int>(error_text.size()), error_text.data());
         }
       }
       if (meter_.Reply(p, arrived, kind, error_text)) c.backoff_ns = 0;

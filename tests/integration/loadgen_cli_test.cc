@@ -171,12 +171,65 @@ TEST(LoadgenCli, WritesHdrHistogramFilesAsMemtierDoes) {
   EXPECT_EQ(histogram["Compressed Histogram"].get<std::string>() + "\n", last);
 }
 
-TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
+// Ctrl+C as memtier answers it: the load stops, its line on stderr, the report of what ran
+// (marked interrupted), exit 0.
+TEST(LoadgenCli, CtrlCStopsTheLoadReportsAndExitsZero) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-cli");
   const auto json_path = dir / "interrupted.json";
   const auto stdout_path = dir / "interrupted.out";
+  const auto stderr_path = dir / "interrupted.err";
+  core::SpawnOptions spawn;
+  spawn.argv = {LOADGEN_BINARY,
+                "loadgen",
+                "-p",
+                std::to_string(server->port()),
+                "-t",
+                "1",
+                "-c",
+                "2",
+                "--test-time",
+                "30",
+                "--json-out-file",
+                json_path.string()};
+  spawn.stdout_path = stdout_path.string();
+  spawn.stderr_path = stderr_path.string();
+  auto child = core::Spawn(spawn);
+  ASSERT_TRUE(child) << child.error().message;
+  // Interrupted once the load is under way and its first progress line is out.
+  ASSERT_TRUE(testing::WaitUntil(
+      [&] {
+        return core::ReadFile(stderr_path).value_or("").find("[RUN #1 ") != std::string::npos &&
+               server->Calls("set") + server->Calls("get") >= 100;
+      },
+      std::chrono::seconds(30), "the first progress line and 100 SETs and GETs"));
+  child->Signal(SIGINT);
+  auto status = child->WaitFor(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->code, 0);
+  const std::string err = core::ReadFile(stderr_path).value_or("");
+  const size_t line = err.find("\n[RUN #1] Interrupted by user (Ctrl+C) after ");
+  ASSERT_NE(line, std::string::npos) << err;
+  EXPECT_NE(err.find(" secs, stopping threads...\n\n\n", line), std::string::npos) << err;
+  const auto j = ReadJson(json_path);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "true");
+  const auto count = j["ALL STATS"]["Totals"]["Count"].get<uint64_t>();
+  EXPECT_GT(count, 0u);
+  // Every request counted, the server ran (those in flight at the interrupt it may have run too).
+  EXPECT_LE(count, server->Calls("set") + server->Calls("get"));
+  auto table = core::ReadFile(stdout_path);
+  ASSERT_TRUE(table);
+  EXPECT_NE(table->find("Interrupted"), std::string::npos);
+}
+
+// SIGTERM is no Ctrl+C: the report of what ran, and exit 130.
+TEST(LoadgenCli, TermWritesAMarkedReportAndExits130) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("loadgen-cli");
+  const auto json_path = dir / "terminated.json";
   core::SpawnOptions spawn;
   spawn.argv = {LOADGEN_BINARY,
                 "loadgen",
@@ -192,26 +245,16 @@ TEST(LoadgenCli, InterruptWritesAMarkedReportAndExits130) {
                 "never",
                 "--json-out-file",
                 json_path.string()};
-  spawn.stdout_path = stdout_path.string();
+  spawn.stdout_path = (dir / "terminated.out").string();
   auto child = core::Spawn(spawn);
   ASSERT_TRUE(child) << child.error().message;
-  // Interrupted once the load is under way.
   ASSERT_TRUE(testing::WaitUntil([&] { return server->Calls("set") + server->Calls("get") >= 100; },
                                  std::chrono::seconds(30), "100 SETs and GETs"));
-  child->Signal(SIGINT);
+  child->Signal(SIGTERM);
   auto status = child->WaitFor(std::chrono::seconds(10));
   ASSERT_TRUE(status.has_value());
   EXPECT_EQ(status->code, 130);
-  const auto j = ReadJson(json_path);
-  ASSERT_TRUE(j.is_object());
-  EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "true");
-  const auto count = j["ALL STATS"]["Totals"]["Count"].get<uint64_t>();
-  EXPECT_GT(count, 0u);
-  // Every request counted, the server ran (those in flight at the interrupt it may have run too).
-  EXPECT_LE(count, server->Calls("set") + server->Calls("get"));
-  auto table = core::ReadFile(stdout_path);
-  ASSERT_TRUE(table);
-  EXPECT_NE(table->find("Interrupted"), std::string::npos);
+  EXPECT_EQ(ReadJson(json_path)["ALL STATS"]["Runtime"]["Interrupted"], "true");
 }
 
 TEST(LoadgenCli, HelpHasExamples) {

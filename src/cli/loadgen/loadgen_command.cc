@@ -1,8 +1,11 @@
+#include <csignal>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "cli/loadgen/loadgen_flags.h"
+#include "cli/loadgen/loadgen_outputs.h"
 #include "core/files.h"
+#include "core/interrupt.h"
 #include "core/standard_output.h"
 #include "loadgen/loadgen.h"
 #include "loadgen/report.h"
@@ -10,20 +13,49 @@
 namespace dfbench::cli {
 namespace {
 
-int RunLoadgen(const LoadgenOptions& options) {
-  const loadgen::Config config = ToLoadgenConfig(options);
-  const loadgen::Report report = OrExit(loadgen::Run(config));
-  core::WriteStdout(loadgen::ReportTable(report, config));
+// memtier's --show-config: the listing on stdout between two rules on stderr.
+void PrintConfig(const loadgen::Config& config, const std::string& uri) {
+  std::fprintf(stderr, "============== Configuration values: ==============\n");
+  std::fflush(stderr);
+  core::WriteStdout(ShowConfig(config, uri));
   std::fflush(stdout);
+  std::fprintf(stderr, "===================================================\n");
+}
+
+int RunLoadgen(const LoadgenOptions& options) {
+  if (options.version) {
+    core::WriteStdout(VersionText());
+    return 0;
+  }
+  const loadgen::Config config = ToLoadgenConfig(options);
+  if (options.show_config) PrintConfig(config, options.uri);
+  const loadgen::Report report = OrExit(loadgen::Run(config));
+  // memtier's -o: the text report to the file, "-" (or none) for stdout.
+  const std::string table = loadgen::ReportTable(report, config);
+  if (config.out_file.empty() || config.out_file == "-") {
+    core::WriteStdout(table);
+    std::fflush(stdout);
+  } else {
+    OrExit(core::WriteOutputFile(config.out_file, table));
+  }
   if (!config.json_out_file.empty()) {
     OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(report, config)));
+    if (config.progress != loadgen::ProgressMode::kNever) {
+      std::fprintf(stderr, "Saving JSON output file: %s\n", config.json_out_file.c_str());
+    }
   }
   if (!config.hdr_file_prefix.empty()) {
     for (const auto& file : loadgen::HdrFiles(report, config.hdr_file_prefix)) {
       OrExit(core::WriteOutputFile(file.path, file.text));
     }
   }
-  if (report.interrupted) return static_cast<int>(core::ErrorKind::kInterrupted);
+  if (report.interrupted) {
+    // Ctrl+C stops the load and reports what ran, exit 0, as memtier does; SIGTERM and SIGHUP
+    // stay interruptions (130).
+    if (core::InterruptSignal() != SIGINT) return static_cast<int>(core::ErrorKind::kInterrupted);
+    core::MarkInterruptHandled();
+    return 0;
+  }
   // The server went away or went silent: its figures are not a full run's (exit 5, as for a
   // server that cannot be reached at all). The report above says as much.
   if (!report.ended_early.empty()) {

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "cli/flag_ranges.h"
+#include "cli/loadgen/loadgen_outputs.h"
 #include "core/files.h"
 #include "core/format.h"
 #include "protocol/server_endpoint.h"
@@ -178,9 +179,11 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "without the server; or end the run at the first loss (off)")
       ->capture_default_str();
   sub->add_option("--progress", o->progress,
-                  "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
+                  "memtier's lines on stderr (where the report goes, the run's announcements, "
+                  "the progress line each second): auto or always (the same: terminal or not), "
                   "never")
       ->capture_default_str();
+  AddOutputFlags(sub, o);
 }
 
 loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
@@ -194,6 +197,9 @@ loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
   loadgen::Config config = OrExit(ParseLoadgenOptions(options));
   // A path that cannot be written is refused before the load, not after it.
   if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
+  if (!config.out_file.empty() && config.out_file != "-") {
+    OrExit(core::ResolveOutputPath(config.out_file));
+  }
   return config;
 }
 

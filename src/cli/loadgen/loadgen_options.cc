@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cli/loadgen/loadgen_outputs.h"
 #include "core/units.h"
 #include "protocol/server_url.h"
 
@@ -253,7 +254,8 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
 core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
-  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseMix, &ParsePacing}) {
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseMix, &ParsePacing,
+                    &ParseOutputOptions}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

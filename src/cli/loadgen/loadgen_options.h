@@ -33,6 +33,11 @@ struct LoadgenOptions {
   std::string warmup_time;      // "" = none
   std::string reconnect = "on";
   std::string progress = "auto";
+  // memtier's output flags (loadgen_outputs.h).
+  std::string stats_breakdown = "command";
+  std::string error_replies = "ops";
+  bool show_config = false;
+  bool version = false;
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.

@@ -1,0 +1,103 @@
+#include "loadgen/progress.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dfbench::loadgen {
+
+std::string SizeString(double bytes) {
+  char buf[40];
+  constexpr double kKb = 1024, kMb = kKb * 1024, kGb = kMb * 1024;
+  if (bytes >= kGb) {
+    std::snprintf(buf, sizeof(buf), "%.2fGB", bytes / kGb);
+  } else if (bytes >= kMb) {
+    std::snprintf(buf, sizeof(buf), "%.2fMB", bytes / kMb);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.2fKB", bytes / kKb);
+  }
+  return buf;
+}
+
+Progress::Progress(const Config& config, std::FILE* out)
+    : out_(out),
+      out_file_(config.out_file),
+      on_(config.progress != ProgressMode::kNever),
+      by_time_(config.by_time()),
+      test_time_s_(static_cast<double>(config.pass.test_time.count()) / 1e6),
+      threads_(config.load.threads),
+      clients_(config.load.clients) {
+  if (!by_time_) {
+    for (int i = 0; i < config.total_clients(); ++i) total_requests_ += config.RequestsForClient(i);
+  }
+}
+
+void Progress::Preparing() {
+  if (!on_) return;
+  if (out_file_.empty() || out_file_ == "-") {
+    std::fprintf(out_, "Writing results to stdout\n");
+  } else {
+    std::fprintf(out_, "Writing results to %s...\n", out_file_.c_str());
+  }
+  std::fprintf(out_, "[RUN #1] Preparing benchmark client...\n");
+  std::fflush(out_);
+}
+
+void Progress::Launching() {
+  if (!on_) return;
+  std::fprintf(out_, "[RUN #1] Launching threads now...\n");
+  std::fflush(out_);
+}
+
+void Progress::Update(const ProgressSample& sample) {
+  if (!on_ || sample.elapsed_s < next_s_) return;
+  next_s_ = std::floor(sample.elapsed_s) + 1;
+  if (sample.active_threads == threads_) {
+    current_ = {
+        .ops = sample.last_ops, .bytes = sample.last_bytes, .latency_ms = sample.last_latency_ms};
+  }
+  Line(sample, false);
+}
+
+void Progress::Interrupted(double elapsed_s) {
+  if (!on_ || interrupted_) return;
+  interrupted_ = true;
+  std::fprintf(out_,
+               "\n[RUN #1] Interrupted by user (Ctrl+C) after %.1f secs, stopping threads...\n",
+               elapsed_s);
+  std::fflush(out_);
+}
+
+void Progress::Finish(const ProgressSample& sample) {
+  if (!on_) return;
+  // memtier stops its progress lines at the interrupt's.
+  if (!interrupted_) Line(sample, true);
+  std::fprintf(out_, "\n\n");
+  std::fflush(out_);
+}
+
+void Progress::Line(const ProgressSample& s, bool final) {
+  double percent = 0;
+  if (by_time_) {
+    percent = test_time_s_ > 0 ? 100.0 * s.elapsed_s / test_time_s_ : 0;
+  } else if (total_requests_ > 0) {
+    percent = 100.0 * static_cast<double>(s.ops) / static_cast<double>(total_requests_);
+  }
+  const double elapsed = std::max(s.elapsed_s, 1e-9);
+  const double seconds = final ? elapsed : std::max<double>(static_cast<double>(s.seconds), 1);
+  const double avg_latency_ms =
+      s.replies > 0 ? s.latency_sum_ns / 1e6 / static_cast<double>(s.replies) : 0;
+  std::fprintf(out_,
+               "[RUN #1 %.0f%%, %3u secs] %2d threads %2d conns: %11llu ops, %7llu (avg: %7llu) "
+               "ops/sec, %s/sec (avg: %s/sec), %5.2f (avg: %5.2f) msec latency\r",
+               percent, static_cast<unsigned>(s.elapsed_s), s.active_threads, clients_,
+               static_cast<unsigned long long>(s.ops),
+               static_cast<unsigned long long>(current_.ops),
+               static_cast<unsigned long long>(static_cast<double>(s.ops) / elapsed),
+               SizeString(static_cast<double>(current_.bytes)).c_str(),
+               SizeString(static_cast<double>(s.bytes) / seconds).c_str(), current_.latency_ms,
+               avg_latency_ms);
+  std::fflush(out_);
+}
+
+}  // namespace dfbench::loadgen
