@@ -30,7 +30,7 @@ TEST(BuiltinDriver, CommandLineCarriesTheLoad) {
   EXPECT_EQ(JoinArgs(args),
             "/bin/dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 2 "
             "--clients 10 --pipeline 16 --requests 100 --ratio 1:4 --data-size 128 "
-            "--distinct-client-seed --json-out-file /tmp/r");
+            "--distinct-client-seed --error-replies apart --json-out-file /tmp/r");
 }
 
 TEST(BuiltinDriver, AClusterTargetIsDrivenInClusterMode) {
@@ -66,10 +66,12 @@ TEST(BuiltinDriver, OpenLoopStepCarriesRateWarmupAndPercentiles) {
   pass.warmup_time = std::chrono::milliseconds(400);
   auto args = BuiltinDriver::BuildArgs("dfbench", {"127.0.0.1", 7000, core::Protocol::kRedis}, load,
                                        pass, "r.json");
-  EXPECT_EQ(JoinArgs(args),
-            "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 1 "
-            "--clients 2 --pipeline 8 --test-time 2s --ratio 1:10 --data-size 32 --rate 12500 "
-            "--warmup-time 400ms --print-percentiles 50,90,99,99.9 --json-out-file r.json");
+  EXPECT_EQ(
+      JoinArgs(args),
+      "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 1 "
+      "--clients 2 --pipeline 8 --test-time 2s --ratio 1:10 --data-size 32 --error-replies apart "
+      "--rate 12500 "
+      "--warmup-time 400ms --print-percentiles 50,90,99,99.9 --json-out-file r.json");
   // External tools refuse what they would not measure the same way.
   EXPECT_FALSE(RefuseOpenLoop(pass, "memtier_benchmark"));
   EXPECT_TRUE(RefuseOpenLoop(core::Pass{}, "memtier_benchmark"));
@@ -83,7 +85,7 @@ TEST(BuiltinDriver, TimeBoxedCommandMapsToLoadgenFlags) {
       "dfbench loadgen --server 127.0.0.1 --port 7000 --protocol redis --threads 32 --clients 5 "
       "--pipeline 20 --test-time 300s --command 'HGET __key__ field:1' --command-key-pattern S "
       "--data-size 256 --key-minimum 1 --key-maximum 1000000 --distinct-client-seed "
-      "--json-out-file r.json");
+      "--error-replies apart --json-out-file r.json");
   EXPECT_EQ(args, want);
 }
 

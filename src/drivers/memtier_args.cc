@@ -90,6 +90,9 @@ void AppendRequestArgs(std::vector<std::string>& args, const core::Load& load,
 // What only `dfbench loadgen` takes.
 void AppendLoadgenArgs(std::vector<std::string>& args, const core::Load& load,
                        const core::Pass& pass) {
+  // A benchmark's operations are the requests that succeeded; the failed ones are judged apart
+  // (--max-error-pct). loadgen counts error replies as operations too by default, as memtier.
+  args.insert(args.end(), {"--error-replies", "apart"});
   if (pass.rate_per_sec > 0) {
     args.insert(args.end(), {"--rate", core::Format("{}", pass.rate_per_sec)});
   }

@@ -17,7 +17,8 @@ enum class MemtierDialect {
   kMemtier,
   // `dfbench loadgen`: a fill is "--requests allkeys" over at most one connection per key; the
   // test time with its unit; then what only it takes: the open loop (--rate, --warmup-time),
-  // --start-at, --seed-client-base and the load's own percentiles.
+  // --start-at, --seed-client-base, the load's own percentiles and error replies kept apart
+  // from the operations.
   kLoadgen,
 };
 
