@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "core/wire_protocol.h"
+#include "loadgen/live_metrics_config.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
@@ -74,6 +75,8 @@ struct Config {
   // Redis Cluster: the server is one node; every client connects to every primary and routes
   // each request by its key's hash slot (memtier's --cluster-mode).
   bool cluster_mode = false;
+  // StatsD, Graphite events and the Prometheus endpoint while the run runs.
+  LiveMetricsConfig metrics;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

@@ -17,6 +17,7 @@
 
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
+#include "loadgen/live_metrics.h"
 #include "loadgen/loadgen.h"
 #include "loadgen/start_at.h"
 #include "loadgen/stats.h"
@@ -300,6 +301,12 @@ class WorkerPool {
     }
     return true;
   }
+  // Workers still running (memtier's active threads).
+  int Running() const {
+    int running = 0;
+    for (const auto& w : workers_) running += !w->finished.load(std::memory_order_acquire);
+    return running;
+  }
   std::vector<std::unique_ptr<Worker>>& workers() { return workers_; }
 
  private:
@@ -345,7 +352,7 @@ RunTimes StartClock(const Config& config) {
 
 // Until every worker is done: collects the time series and keeps the progress line current.
 void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
-                SeriesCollector* series) {
+                SeriesCollector* series, LiveMetrics* metrics) {
   Progress progress(config.progress);
   for (size_t i = 0; i < config.load.percentiles.size(); ++i) {
     if (config.load.percentiles[i] == 99) progress.set_p99_index(i);
@@ -360,6 +367,8 @@ void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
     Collect(pool.workers(), series);
     if (all_finished) break;
     const int64_t now = NowNs();
+    metrics->Publish(*series, pool.Running(), now - times.measured_start_ns);
+    metrics->Serve();
     if (now > times.measured_start_ns) {
       progress.Update(static_cast<double>(now - times.measured_start_ns) / kNsPerSec, ops, errors,
                       series->LastFinished());
@@ -368,6 +377,7 @@ void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool,
   }
   pool.Join();
   Collect(pool.workers(), series);
+  metrics->Publish(*series, 0, NowNs() - times.measured_start_ns);
   progress.Finish();
 }
 
@@ -524,13 +534,16 @@ core::Result<Report> Run(const Config& config) {
                   tls.get(), times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
+  auto metrics = LiveMetrics::Open(config, *workload, nodes);
+  if (!metrics) return tl::unexpected(metrics.error());
   WaitForStart(config.pass.start_at_us, config.pass.warmup_time);
   const auto wall_start = core::RealClock().WallNow();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
   pool.Go();
+  metrics->Started();
   SeriesCollector series(workload->slots.size(), config.load.percentiles);
-  Coordinate(config, times, pool, &series);
+  Coordinate(config, times, pool, &series, &*metrics);
   // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
   // is what this tells.
   const ClientCpu cpu{.cpu_sec = ProcessCpuSec() - cpu_start_sec,
@@ -556,6 +569,7 @@ core::Result<Report> Run(const Config& config) {
   for (const auto& node : slot_map->nodes) {
     report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
   }
+  metrics->Finished(report);
   return report;
 }
 

@@ -106,6 +106,11 @@ class SeriesCollector {
 
   // The most recent finished second's totals (for the progress line); null if none.
   const SeriesPoint* LastFinished() const;
+  // The seconds finished so far are 0..LastFinishedSecond() (-1: none); one second's totals.
+  int64_t LastFinishedSecond() const { return last_finished_; }
+  const SeriesPoint& TotalsAt(int64_t second) const {
+    return done_totals_[static_cast<size_t>(second)];
+  }
 
   // Whole-run figures per slot: the sum of every finished second.
   const std::vector<SlotStats>& SlotTotals() const { return slot_totals_; }

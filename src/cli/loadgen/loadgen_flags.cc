@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "cli/flag_ranges.h"
+#include "cli/loadgen/live_metrics_flags.h"
 #include "core/files.h"
 #include "core/format.h"
 #include "protocol/server_endpoint.h"
@@ -181,6 +182,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "Progress line on stderr: auto (live on a terminal, else every 5 s), always, "
                   "never")
       ->capture_default_str();
+  AddLiveMetricsFlags(sub, &o->config.metrics);
 }
 
 loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
