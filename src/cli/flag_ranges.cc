@@ -76,6 +76,10 @@ std::vector<FlagRange> MakeRanges() {
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
       {"--seed-client-base", kInteger, 0, 100'000'000},
       {"--select-db", kInteger, 0, 1 << 30},
+      // loadgen's live metrics
+      {"--statsd-port", kInteger, 1, 65535},
+      {"--graphite-port", kInteger, 1, 65535},
+      {"--prometheus-port", kInteger, 1, 65535},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

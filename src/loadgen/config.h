@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "core/wire_protocol.h"
+#include "loadgen/live_metrics_config.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
@@ -85,6 +86,8 @@ struct Config {
   bool error_replies_are_ops = true;
   // -D: each connection's connect, setup commands and errors on stderr.
   bool debug = false;
+  // StatsD, Graphite events and the Prometheus endpoint while the run runs.
+  LiveMetricsConfig metrics;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

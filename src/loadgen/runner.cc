@@ -18,6 +18,7 @@
 
 #include "core/interrupt.h"
 #include "loadgen/clock.h"
+#include "loadgen/live_metrics.h"
 #include "loadgen/loadgen.h"
 #include "loadgen/progress.h"
 #include "loadgen/start_at.h"
@@ -263,6 +264,12 @@ class WorkerPool {
     }
     return true;
   }
+  // Workers still running (memtier's active threads).
+  int Running() const {
+    int running = 0;
+    for (const auto& w : workers_) running += !w->finished.load(std::memory_order_acquire);
+    return running;
+  }
   std::vector<std::unique_ptr<Worker>>& workers() { return workers_; }
 
  private:
@@ -323,7 +330,7 @@ ProgressSample Sample(const Config& config, const RunTimes& times, WorkerPool& p
     s.latency_sum_ns += slot.counters.latency_sum_ns;
   }
   if (const SeriesPoint* last = series.LastFinished()) {
-    s.seconds = series.FinishedSeconds();
+    s.seconds = static_cast<uint64_t>(series.LastFinishedSecond() + 1);
     s.last_ops = last->latency.count;
     s.last_bytes = last->bytes_rx + last->bytes_tx;
     s.last_latency_ms = last->latency.avg_ms;
@@ -334,7 +341,7 @@ ProgressSample Sample(const Config& config, const RunTimes& times, WorkerPool& p
 // Until every worker is done: collects the time series and keeps memtier's progress line
 // current.
 void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool, const StatRows& rows,
-                SeriesCollector* series, Progress* progress) {
+                SeriesCollector* series, Progress* progress, LiveMetrics* metrics) {
   const auto interrupted = [&] {
     if (core::InterruptSignal() != SIGINT) return;
     const int64_t elapsed_ns = std::max<int64_t>(NowNs() - times.measured_start_ns, 0);
@@ -346,11 +353,14 @@ void Coordinate(const Config& config, const RunTimes& times, WorkerPool& pool, c
     interrupted();
     if (all_finished) break;
     const int64_t now = NowNs();
+    metrics->Publish(*series, pool.Running(), now - times.measured_start_ns);
+    metrics->Serve();
     if (now > times.measured_start_ns) progress->Update(Sample(config, times, pool, *series));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   pool.Join();
   Collect(pool.workers(), rows, series);
+  metrics->Publish(*series, 0, NowNs() - times.measured_start_ns);
   progress->Finish(Sample(config, times, pool, *series));
 }
 
@@ -511,15 +521,18 @@ core::Result<Report> Run(const Config& config) {
                   tls.get(), times);
   const int nodes = static_cast<int>(targets->size());
   if (auto st = CheckConnections(config, nodes, pool); !st) return tl::unexpected(st.error());
+  const StatRows rows = MakeStatRows(*workload, config.stats_breakdown);
+  auto metrics = LiveMetrics::Open(config, *workload, rows, nodes);
+  if (!metrics) return tl::unexpected(metrics.error());
   WaitForStart(config.pass.start_at_us, config.pass.warmup_time);
   const auto wall_start = core::RealClock().WallNow();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
   progress.Launching();
   pool.Go();
-  const StatRows rows = MakeStatRows(*workload, config.stats_breakdown);
+  metrics->Started();
   SeriesCollector series(rows.size(), config.load.percentiles);
-  Coordinate(config, times, pool, rows, &series, &progress);
+  Coordinate(config, times, pool, rows, &series, &progress, &*metrics);
   // Warm-up included: it runs at the same rate, and whether the generator itself was the limit
   // is what this tells.
   const ClientCpu cpu{.cpu_sec = ProcessCpuSec() - cpu_start_sec,
@@ -545,6 +558,7 @@ core::Result<Report> Run(const Config& config) {
   for (const auto& node : slot_map->nodes) {
     report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
   }
+  metrics->Finished(report);
   return report;
 }
 

@@ -106,8 +106,11 @@ class SeriesCollector {
 
   // The most recent finished second's totals (for the progress line); null if none.
   const SeriesPoint* LastFinished() const;
-  // How many seconds are finished (0, 1, ...): the last finished one's index plus one.
-  uint64_t FinishedSeconds() const { return static_cast<uint64_t>(last_finished_ + 1); }
+  // The seconds finished so far are 0..LastFinishedSecond() (-1: none); one second's totals.
+  int64_t LastFinishedSecond() const { return last_finished_; }
+  const SeriesPoint& TotalsAt(int64_t second) const {
+    return done_totals_[static_cast<size_t>(second)];
+  }
 
   // Whole-run figures per slot: the sum of every finished second.
   const std::vector<SlotStats>& SlotTotals() const { return slot_totals_; }

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "cli/flag_ranges.h"
+#include "cli/loadgen/live_metrics_flags.h"
 #include "cli/loadgen/loadgen_outputs.h"
 #include "core/files.h"
 #include "core/format.h"
@@ -184,6 +185,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "never")
       ->capture_default_str();
   AddOutputFlags(sub, o);
+  AddLiveMetricsFlags(sub, &o->config.metrics);
 }
 
 loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
