@@ -150,6 +150,24 @@ core::Status ValidatePass(const core::Pass& p) {
   return core::Ok();
 }
 
+// --data-size-list beside the other sizes, as memtier's config checks it (memtier_benchmark.cpp).
+core::Status ValidateValueShapes(const Config& c) {
+  if (c.data_size_list.empty()) return core::Ok();
+  if (c.data_size_max > 0) {
+    return Fail(ErrorKind::kUsage, "--data-size-list cannot be used with --data-size-range");
+  }
+  bool any_weight = false;
+  for (const SizeWeight& entry : c.data_size_list) {
+    if (entry.size > core::kDataSizeLimit.max) {
+      return Fail(ErrorKind::kUsage, "--data-size-list sizes must be at most " +
+                                         std::to_string(core::kDataSizeLimit.max));
+    }
+    any_weight = any_weight || entry.weight > 0;
+  }
+  if (!any_weight) return Fail(ErrorKind::kUsage, "--data-size-list needs a weight above 0");
+  return core::Ok();
+}
+
 }  // namespace
 
 core::Status Validate(const Config& c) {
@@ -169,6 +187,7 @@ core::Status Validate(const Config& c) {
   if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
   }
+  if (auto st = ValidateValueShapes(c); !st) return st;
   if (c.load.key_minimum > c.load.key_maximum) {
     return Fail(ErrorKind::kUsage, "--key-minimum (" + std::to_string(c.load.key_minimum) +
                                        ") is greater than --key-maximum (" +

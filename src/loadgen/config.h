@@ -19,6 +19,12 @@ using core::Protocol;
 enum class ReconnectPolicy { kOn, kOff };
 enum class ProgressMode { kAuto, kAlways, kNever };
 
+// One entry of --data-size-list: `weight` consecutive values of `size` bytes.
+struct SizeWeight {
+  uint32_t size = 0;
+  uint32_t weight = 0;
+};
+
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
@@ -74,6 +80,15 @@ struct Config {
   // Redis Cluster: the server is one node; every client connects to every primary and routes
   // each request by its key's hash slot (memtier's --cluster-mode).
   bool cluster_mode = false;
+  // Value shapes beyond -d and --data-size-range, as memtier's object_generator has them.
+  // --data-size-list: its sizes in turn, each for `weight` requests; empty: not used.
+  std::vector<SizeWeight> data_size_list;
+  // --data-size-pattern S: a range's size grows with the key, from its minimum at --key-minimum
+  // to its maximum at --key-maximum; false (R): random in the range.
+  bool data_size_by_key = false;
+  // -R: each client's values are random bytes, one of them changed per request; false: the
+  // shared fixed bytes.
+  bool random_data = false;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

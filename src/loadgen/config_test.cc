@@ -80,6 +80,20 @@ TEST(LoadgenConfig, RejectsBadInput) {
          c.data_size_max = 10;
        }),
        "--data-size-range"},
+      {With([](Config& c) {
+         c.data_size_list = {{10, 1}};
+         c.data_size_min = 1;
+         c.data_size_max = 10;
+       }),
+       "--data-size-list cannot be used with --data-size-range"},
+      {With([](Config& c) {
+         c.data_size_list = {{10, 0}, {20, 0}};
+       }),
+       "--data-size-list needs a weight above 0"},
+      {With([](Config& c) {
+         c.data_size_list = {{(64 << 20) + 1, 1}};
+       }),
+       "--data-size-list sizes must be at most"},
       {With([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {With([](Config& c) { c.key_median = -1; }), "--key-median must not be negative"},
       {With([](Config& c) { c.load.threads = 0; }), "--threads"},

@@ -104,6 +104,23 @@ void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
               "routes requests by key slot, following MOVED and ASK");
 }
 
+// How big values are and what bytes they hold: memtier's -d, --data-size-range, --data-size-list,
+// --data-size-pattern and -R.
+void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger, "Value size in bytes")
+      ->each([o](const std::string&) { o->data_size_given = true; });
+  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  sub->add_option("--data-size-list", o->data_size_list,
+                  "Value sizes in turn, each for WEIGHT requests: SIZE1:WEIGHT1,SIZE2:WEIGHT2,...");
+  sub->add_option("--data-size-pattern", o->data_size_pattern,
+                  "With --data-size-range: R random sizes, S sizes growing with the key from the "
+                  "minimum at --key-minimum to the maximum at --key-maximum")
+      ->default_str("R");
+  AddBoolFlag(sub, "-R,--random-data", &o->config.random_data,
+              "Values of random bytes, each one byte off the last (default: fixed bytes)");
+}
+
 }  // namespace
 
 void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
@@ -122,9 +139,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
             kDuration);
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger,
-                  "Value size in bytes");
-  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  AddValueFlags(sub, o);
   sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")->capture_default_str();
   AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger,
                   "Smallest key index");

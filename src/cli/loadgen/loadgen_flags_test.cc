@@ -64,6 +64,22 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 
+TEST(LoadgenFlags, ValueShapeFlagsLand) {
+  auto c = kLoadgen.OptionsOf(Argv("--data-size-list 10:2,30:1 -R"));
+  ASSERT_EQ(c.data_size_list.size(), 2U);
+  EXPECT_EQ(c.data_size_list[1].size, 30U);
+  EXPECT_TRUE(c.random_data);
+  c = kLoadgen.OptionsOf(Argv("--data-size-range 1-9 --data-size-pattern S --random-data"));
+  EXPECT_TRUE(c.data_size_by_key);
+  EXPECT_TRUE(c.random_data);
+  EXPECT_FALSE(kLoadgen.OptionsOf({}).random_data);
+  // As memtier: -d, even at its default, is not taken beside a list or a range.
+  kLoadgen.ExpectUsage(Argv("-d 32 --data-size-list 10:1"),
+                       "--data-size cannot be used with --data-size-list or --data-size-range");
+  kLoadgen.ExpectUsage(Argv("--data-size-range 1-9 --data-size 5"),
+                       "--data-size cannot be used with --data-size-list or --data-size-range");
+}
+
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
   EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,

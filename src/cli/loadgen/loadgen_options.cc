@@ -1,9 +1,13 @@
 #include "cli/loadgen/loadgen_options.h"
 
+#include <charconv>
 #include <initializer_list>
 #include <optional>
+#include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/units.h"
 #include "protocol/server_url.h"
@@ -172,6 +176,53 @@ core::Status ParseValueSizes(const LoadgenOptions& o, Config* c) {
   return core::Ok();
 }
 
+// memtier's --data-size-list: "size:weight,...", each a number (config_types.cpp,
+// config_weight_list).
+core::Result<std::vector<loadgen::SizeWeight>> ParseSizeList(const std::string& text) {
+  std::vector<loadgen::SizeWeight> list;
+  size_t pos = 0;
+  // As memtier's parse, a trailing comma ends the list.
+  while (pos < text.size() || list.empty()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(pos, comma - pos);
+    const size_t colon = item.find(':');
+    uint32_t size = 0;
+    uint32_t weight = 0;
+    const auto number = [](std::string_view digits, uint32_t* out) {
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+      return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+    };
+    if (colon == std::string::npos || !number(std::string_view(item).substr(0, colon), &size) ||
+        !number(std::string_view(item).substr(colon + 1), &weight)) {
+      return LoadgenUsage("invalid --data-size-list '" + text +
+                          "' (expected size1:weight1,...,sizeN:weightN)");
+    }
+    list.push_back({size, weight});
+    pos = comma + 1;
+  }
+  return list;
+}
+
+// The value shapes memtier has beside -d and --data-size-range, and its refusals of mixing them
+// (memtier_benchmark.cpp, main's data-size checks).
+core::Status ParseValueShapes(const LoadgenOptions& o, Config* c) {
+  if (!o.data_size_list.empty()) {
+    auto list = ParseSizeList(o.data_size_list);
+    if (!list) return tl::unexpected(list.error());
+    c->data_size_list = std::move(*list);
+  }
+  if (o.data_size_given && (!o.data_size_list.empty() || !o.data_size_range.empty())) {
+    return LoadgenUsage("--data-size cannot be used with --data-size-list or --data-size-range");
+  }
+  if (!o.data_size_pattern.empty() && o.data_size_pattern != "R" && o.data_size_pattern != "S") {
+    return LoadgenUsage("invalid --data-size-pattern '" + o.data_size_pattern + "' (use R or S)");
+  }
+  // memtier reads the pattern with a range only.
+  c->data_size_by_key = o.data_size_pattern == "S";
+  return core::Ok();
+}
+
 // What is sent: --command templates, or the SET:GET --ratio and --key-pattern.
 core::Status ParseMix(const LoadgenOptions& o, Config* c) {
   if (!c->commands.empty()) {
@@ -253,7 +304,8 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
 core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
-  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseMix, &ParsePacing}) {
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
+                    &ParsePacing}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

@@ -33,6 +33,10 @@ struct LoadgenOptions {
   std::string warmup_time;      // "" = none
   std::string reconnect = "on";
   std::string progress = "auto";
+  // Value shapes beyond -d and --data-size-range (memtier's).
+  bool data_size_given = false;   // -d was on the command line
+  std::string data_size_list;     // "size:weight,..."
+  std::string data_size_pattern;  // "" = R; R or S
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.

@@ -60,6 +60,20 @@ TEST(LoadgenOptions, ParsesValues) {
   EXPECT_EQ(*ParsePercentiles("50,99.99,100"), (std::vector<double>{50, 99.99, 100}));
 }
 
+TEST(LoadgenOptions, ParsesValueShapes) {
+  Config c = ParseOk({.data_size_list = "10:2,300:0,4096:1", .data_size_pattern = "R"});
+  ASSERT_EQ(c.data_size_list.size(), 3u);
+  EXPECT_EQ(c.data_size_list[0].size, 10u);
+  EXPECT_EQ(c.data_size_list[0].weight, 2u);
+  EXPECT_EQ(c.data_size_list[1].weight, 0u);
+  EXPECT_EQ(c.data_size_list[2].size, 4096u);
+  EXPECT_FALSE(c.data_size_by_key);
+  EXPECT_EQ(ParseOk({.data_size_list = "10:1,"}).data_size_list.size(), 1u);  // as memtier
+  c = ParseOk({.data_size_range = "10-20", .data_size_pattern = "S"});
+  EXPECT_TRUE(c.data_size_by_key);
+  EXPECT_EQ(c.data_size_max, 20u);
+}
+
 TEST(LoadgenOptions, TestTimeBareNumberIsSeconds) {
   EXPECT_EQ(ParseOk({.test_time = "10"}).pass.test_time, std::chrono::seconds(10));
 }
@@ -92,6 +106,19 @@ TEST(LoadgenOptions, RejectsBadInput) {
       {{.requests = "lots"}, "--requests"},
       {{.expiry_range = "0-10"}, "--expiry-range"},
       {{.data_size_range = "20-10"}, "--data-size-range"},
+      // memtier's refusals of mixed value sizes and of a malformed list or pattern.
+      {{.data_size_range = "1-2", .data_size_list = "10:1"},
+       "--data-size-list cannot be used with --data-size-range"},
+      {{.data_size_given = true, .data_size_list = "10:1"},
+       "--data-size cannot be used with --data-size-list or --data-size-range"},
+      {{.data_size_range = "1-2", .data_size_given = true},
+       "--data-size cannot be used with --data-size-list or --data-size-range"},
+      {{.data_size_list = "10"}, "invalid --data-size-list '10'"},
+      {{.data_size_list = "10:1,,"}, "invalid --data-size-list"},
+      {{.data_size_list = "10:x"}, "invalid --data-size-list"},
+      {{.data_size_list = "-1:1"}, "invalid --data-size-list"},
+      {{.data_size_list = "10:0"}, "--data-size-list needs a weight above 0"},
+      {{.data_size_pattern = "G"}, "invalid --data-size-pattern 'G' (use R or S)"},
       {Given([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {Given([](Config& c) { c.load.threads = 0; }), "--threads"},
       {Given([](Config& c) { c.load.pipeline = 0; }), "--pipeline"},
