@@ -76,6 +76,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
       {"--seed-client-base", kInteger, 0, 100'000'000},
       {"--select-db", kInteger, 0, 1 << 30},
+      {"--data-offset", kInteger, 0, (1 << 29) - 1},  // memtier's bound: loadgen::kMaxDataOffset
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

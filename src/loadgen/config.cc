@@ -168,6 +168,21 @@ core::Status ValidateValueShapes(const Config& c) {
   return core::Ok();
 }
 
+// memtier's checks of --data-offset (memtier_benchmark.cpp, main).
+core::Status ValidateDataOffset(const Config& c) {
+  if (c.data_offset == 0) return core::Ok();
+  if (c.data_offset > kMaxDataOffset) {
+    return Fail(ErrorKind::kUsage,
+                "--data-offset too long (at most " + std::to_string(kMaxDataOffset) + ")");
+  }
+  if (c.protocol != Protocol::kRedis || c.expiry_max_s > 0) {
+    return Fail(
+        ErrorKind::kUsage,
+        "--data-offset can only be used with --protocol redis, and not with --expiry-range");
+  }
+  return core::Ok();
+}
+
 }  // namespace
 
 core::Status Validate(const Config& c) {
@@ -188,6 +203,7 @@ core::Status Validate(const Config& c) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
   }
   if (auto st = ValidateValueShapes(c); !st) return st;
+  if (auto st = ValidateDataOffset(c); !st) return st;
   if (c.load.key_minimum > c.load.key_maximum) {
     return Fail(ErrorKind::kUsage, "--key-minimum (" + std::to_string(c.load.key_minimum) +
                                        ") is greater than --key-maximum (" +

@@ -25,6 +25,9 @@ struct SizeWeight {
   uint32_t weight = 0;
 };
 
+// memtier's bound of --data-offset: redis strings end short of 512 MiB.
+inline constexpr uint32_t kMaxDataOffset = (1u << 29) - 1;
+
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
@@ -89,6 +92,9 @@ struct Config {
   // -R: each client's values are random bytes, one of them changed per request; false: the
   // shared fixed bytes.
   bool random_data = false;
+  // --data-offset: the SET/GET mix writes SETRANGE key N value and reads GETRANGE key N -1
+  // (memtier's redis_protocol::write_command_set/get); 0: SET and GET.
+  uint32_t data_offset = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

@@ -94,6 +94,18 @@ TEST(LoadgenConfig, RejectsBadInput) {
          c.data_size_list = {{(64 << 20) + 1, 1}};
        }),
        "--data-size-list sizes must be at most"},
+      {With([](Config& c) { c.data_offset = kMaxDataOffset + 1; }), "--data-offset too long"},
+      {With([](Config& c) {
+         c.data_offset = 4;
+         c.expiry_min_s = 1;
+         c.expiry_max_s = 2;
+       }),
+       "--data-offset can only be used with --protocol redis, and not with --expiry-range"},
+      {With([](Config& c) {
+         c.data_offset = 4;
+         c.protocol = Protocol::kMemcacheText;
+       }),
+       "--data-offset can only be used with --protocol redis"},
       {With([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {With([](Config& c) { c.key_median = -1; }), "--key-median must not be negative"},
       {With([](Config& c) { c.load.threads = 0; }), "--threads"},

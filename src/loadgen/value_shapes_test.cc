@@ -1,5 +1,5 @@
-// The value shapes memtier has beside -d (--data-size-list, --data-size-pattern S, -R), as a real
-// redis-server stores them.
+// The value shapes memtier has beside -d (--data-size-list, --data-size-pattern S, -R) and its
+// --data-offset, as a real redis-server receives and stores them.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -71,6 +71,34 @@ TEST(ValueShapes, RandomDataChangesOneByteARequest) {
   std::string expected = first;
   ++expected[1];
   EXPECT_EQ(second, expected);
+}
+
+// memtier's --data-offset: SETRANGE key N value and GETRANGE key N -1, counted as Sets and Gets.
+TEST(ValueShapes, DataOffsetWritesAndReadsAtTheOffset) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  Config config = SetEachKeyOnce(*server, 4);
+  config.load.ratio = {1, 1};
+  config.get_pattern = core::KeyPattern::kSequential;
+  config.pass.requests_per_client = 10;
+  config.load.data_size = 8;
+  config.data_offset = 3;
+  const Report r = RunOk(config);
+  EXPECT_EQ(server->Calls("setrange"), 5u);
+  EXPECT_EQ(server->Calls("getrange"), 5u);
+  EXPECT_EQ(server->Calls("set") + server->Calls("get"), 0u);
+  uint64_t sets = 0;
+  uint64_t gets = 0;
+  for (const auto& section : r.sections) {
+    if (section.section == "Sets") sets = section.count;
+    if (section.section == "Gets") gets = section.count;
+  }
+  EXPECT_EQ(sets, 5u);
+  EXPECT_EQ(gets, 5u);
+  EXPECT_EQ(r.errors, 0u);
+  const std::string value = Get(*server, 2);
+  ASSERT_EQ(value.size(), 3u + 8u);
+  EXPECT_EQ(value.substr(0, 3), std::string(3, '\0'));
 }
 
 }  // namespace

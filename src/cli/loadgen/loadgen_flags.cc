@@ -104,8 +104,8 @@ void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
               "routes requests by key slot, following MOVED and ASK");
 }
 
-// How big values are and what bytes they hold: memtier's -d, --data-size-range, --data-size-list,
-// --data-size-pattern and -R.
+// How big values are, what bytes they hold and where they go: memtier's -d, --data-size-range,
+// --data-size-list, --data-size-pattern, -R and --data-offset.
 void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
   AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger, "Value size in bytes")
@@ -119,6 +119,9 @@ void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
       ->default_str("R");
   AddBoolFlag(sub, "-R,--random-data", &o->config.random_data,
               "Values of random bytes, each one byte off the last (default: fixed bytes)");
+  AddRangedOption(sub, "--data-offset", &o->config.data_offset, kInteger,
+                  "SET and GET become SETRANGE KEY N VALUE and GETRANGE KEY N -1 at this offset "
+                  "(redis; not with --expiry-range)");
 }
 
 }  // namespace

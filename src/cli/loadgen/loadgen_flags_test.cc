@@ -64,7 +64,7 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 
-TEST(LoadgenFlags, ValueShapeFlagsLand) {
+TEST(LoadgenFlags, ValueFlagsLand) {
   auto c = kLoadgen.OptionsOf(Argv("--data-size-list 10:2,30:1 -R"));
   ASSERT_EQ(c.data_size_list.size(), 2U);
   EXPECT_EQ(c.data_size_list[1].size, 30U);
@@ -73,6 +73,9 @@ TEST(LoadgenFlags, ValueShapeFlagsLand) {
   EXPECT_TRUE(c.data_size_by_key);
   EXPECT_TRUE(c.random_data);
   EXPECT_FALSE(kLoadgen.OptionsOf({}).random_data);
+  EXPECT_EQ(kLoadgen.OptionsOf(Argv("--data-offset 7")).data_offset, 7U);
+  EXPECT_NE(kLoadgen.ParseErrorOf(Argv("--data-offset 536870912")).find("--data-offset"),
+            std::string::npos);
   // As memtier: -d, even at its default, is not taken beside a list or a range.
   kLoadgen.ExpectUsage(Argv("-d 32 --data-size-list 10:1"),
                        "--data-size cannot be used with --data-size-list or --data-size-range");
