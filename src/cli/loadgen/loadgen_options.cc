@@ -291,9 +291,10 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
     std::string item(text.substr(pos, comma - pos));
     char* end = nullptr;
     double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || !(v > 0 && v <= 100)) {
+    // As memtier's, 0 (the fastest) and 100 (the slowest) are percentiles too.
+    if (item.empty() || end != item.c_str() + item.size() || !(v >= 0 && v <= 100)) {
       return LoadgenUsage("invalid --print-percentiles '" + std::string(text) +
-                          "' (expected values in (0, 100], e.g. 50,99,99.9)");
+                          "' (expected values in [0, 100], e.g. 0,50,99,99.9,100)");
     }
     out.push_back(v);
     pos = comma + 1;

@@ -45,7 +45,7 @@ core::Result<loadgen::Config> ParseLoadgenOptions(const LoadgenOptions& options)
 // "R" -> kRandom ...; kUsage on anything else.
 core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text);
 
-// "50,99,99.9" -> {50, 99, 99.9}; each in (0, 100].
+// "50,99,99.9" -> {50, 99, 99.9}; each in [0, 100].
 core::Result<std::vector<double>> ParsePercentiles(std::string_view text);
 
 }  // namespace dfbench::cli

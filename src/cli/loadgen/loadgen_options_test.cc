@@ -228,7 +228,9 @@ TEST(LoadgenOptions, PercentileList) {
   EXPECT_EQ(*ParsePercentiles("99"), std::vector<double>{99});
   EXPECT_FALSE(ParsePercentiles(""));
   EXPECT_FALSE(ParsePercentiles("50,"));
-  EXPECT_FALSE(ParsePercentiles("0"));
+  // memtier's ends: p0 is the fastest request, p100 the slowest.
+  EXPECT_EQ(*ParsePercentiles("0,50,100"), (std::vector<double>{0, 50, 100}));
+  EXPECT_FALSE(ParsePercentiles("-1"));
   EXPECT_FALSE(ParsePercentiles("100.5"));
 }
 
