@@ -67,7 +67,11 @@ void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
 void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
-  sub->add_option("-s,--server", o->config.server, "Server address")->capture_default_str();
+  // memtier's -h is --host, a synonym of -s (memtier_benchmark.cpp's getopt string has "h:"), so
+  // `-h localhost` names the server; help stays --help.
+  sub->set_help_flag("--help", "Print this help message and exit");
+  sub->add_option("-s,-h,--server,--host", o->config.server, "Server address")
+      ->capture_default_str();
   AddRangedOption(sub, "-p,--port", &o->config.port, kInteger, "Server port");
   sub->add_option("-u,--uri", o->uri,
                   "Server as redis://[[USER]:PASS@]HOST[:PORT][/DB], rediss:// for TLS; it "

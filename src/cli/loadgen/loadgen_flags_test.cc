@@ -83,6 +83,13 @@ TEST(LoadgenFlags, ValueFlagsLand) {
                        "--data-size cannot be used with --data-size-list or --data-size-range");
 }
 
+// As memtier's: -h and --host are -s, and help is --help alone.
+TEST(LoadgenFlags, HostIsTheServer) {
+  EXPECT_EQ(kLoadgen.OptionsOf({"-h", "10.0.0.9"}).server, "10.0.0.9");
+  EXPECT_EQ(kLoadgen.OptionsOf({"--host", "cache.invalid"}).server, "cache.invalid");
+  EXPECT_NE(kLoadgen.ParseErrorOf({"-h"}), "");
+}
+
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
   EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,
