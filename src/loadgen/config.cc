@@ -1,5 +1,7 @@
 #include "loadgen/config.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <tuple>
@@ -93,6 +95,18 @@ std::vector<std::vector<std::string>> Config::ConnectionSetup() const {
   }
   if (select_db != 0) setup.push_back({"SELECT", std::to_string(select_db)});
   return setup;
+}
+
+int Config::AiFamily() const {
+  switch (address_family) {
+    case AddressFamily::kIpv4:
+      return AF_INET;
+    case AddressFamily::kIpv6:
+      return AF_INET6;
+    case AddressFamily::kAny:
+      break;
+  }
+  return AF_UNSPEC;
 }
 
 std::string Config::Where() const {

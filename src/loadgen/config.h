@@ -28,6 +28,9 @@ struct SizeWeight {
 // memtier's bound of --data-offset: redis strings end short of 512 MiB.
 inline constexpr uint32_t kMaxDataOffset = (1u << 29) - 1;
 
+// Which addresses --server may resolve to: memtier's -4 (--ipv4), -6 (--ipv6), or either.
+enum class AddressFamily : uint8_t { kAny, kIpv4, kIpv6 };
+
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
@@ -95,6 +98,7 @@ struct Config {
   // --data-offset: the SET/GET mix writes SETRANGE key N value and reads GETRANGE key N -1
   // (memtier's redis_protocol::write_command_set/get); 0: SET and GET.
   uint32_t data_offset = 0;
+  AddressFamily address_family = AddressFamily::kAny;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
@@ -112,6 +116,8 @@ struct Config {
   // RESP version is asked, else AUTH when there is a password; then SELECT when the database is
   // not 0. Empty when none.
   std::vector<std::vector<std::string>> ConnectionSetup() const;
+  // address_family as getaddrinfo's ai_family (AF_INET, AF_INET6, AF_UNSPEC).
+  int AiFamily() const;
   // "host:port", or the Unix socket's path.
   std::string Where() const;
   bool by_time() const { return pass.length == core::Pass::Length::kTestTime; }

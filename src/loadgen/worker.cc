@@ -60,9 +60,9 @@ void SleepUntil(int64_t deadline_ns) {
 
 }  // namespace
 
-core::Result<Target> ResolveTarget(const std::string& host, int port) {
+core::Result<Target> ResolveTarget(const std::string& host, int port, int family) {
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
+  hints.ai_family = family;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   const std::string port_text = std::to_string(port);

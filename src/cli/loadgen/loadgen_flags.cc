@@ -64,6 +64,24 @@ void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
       "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
 }
 
+// memtier's -4 and -6: the addresses --server may resolve to. As with getopt, the last given wins.
+void AddAddressFamilyFlags(CLI::App* sub, LoadgenOptions* o) {
+  using loadgen::AddressFamily;
+  const auto set = [o](AddressFamily family) {
+    return [o, family](bool on) {
+      if (on) {
+        o->config.address_family = family;
+      } else if (o->config.address_family == family) {
+        o->config.address_family = AddressFamily::kAny;
+      }
+    };
+  };
+  AddBoolFlag(sub, "-4,--ipv4", set(AddressFamily::kIpv4), "Resolve --server to IPv4 only")
+      ->trigger_on_parse();
+  AddBoolFlag(sub, "-6,--ipv6", set(AddressFamily::kIpv6), "Resolve --server to IPv6 only")
+      ->trigger_on_parse();
+}
+
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
 void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
@@ -73,6 +91,7 @@ void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   sub->add_option("-s,-h,--server,--host", o->config.server, "Server address")
       ->capture_default_str();
   AddRangedOption(sub, "-p,--port", &o->config.port, kInteger, "Server port");
+  AddAddressFamilyFlags(sub, o);
   sub->add_option("-u,--uri", o->uri,
                   "Server as redis://[[USER]:PASS@]HOST[:PORT][/DB], rediss:// for TLS; it "
                   "takes precedence over -s, -p, -a and --select-db");

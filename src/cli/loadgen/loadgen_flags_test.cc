@@ -90,6 +90,15 @@ TEST(LoadgenFlags, HostIsTheServer) {
   EXPECT_NE(kLoadgen.ParseErrorOf({"-h"}), "");
 }
 
+TEST(LoadgenFlags, Ipv4AndIpv6PickTheFamilyTheLastOneWins) {
+  using loadgen::AddressFamily;
+  EXPECT_EQ(kLoadgen.OptionsOf({}).address_family, AddressFamily::kAny);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-4"}).address_family, AddressFamily::kIpv4);
+  EXPECT_EQ(kLoadgen.OptionsOf({"--ipv6"}).address_family, AddressFamily::kIpv6);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-6", "-4"}).address_family, AddressFamily::kIpv4);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-4", "--ipv6"}).address_family, AddressFamily::kIpv6);
+}
+
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
   EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,
