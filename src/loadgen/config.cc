@@ -141,10 +141,10 @@ core::Status ValidateConnection(const Config& c) {
     return Fail(ErrorKind::kUsage, "--tls works over TCP only, not with --unix-socket");
   }
   if (!c.tls.enabled && (!c.tls.cert.empty() || !c.tls.key.empty() || !c.tls.cacert.empty() ||
-                         !c.tls.sni.empty() || c.tls.skip_verify)) {
-    return Fail(
-        ErrorKind::kUsage,
-        "--cert, --key, --cacert, --sni and --tls-skip-verify need --tls (or a rediss:// --uri)");
+                         !c.tls.sni.empty() || c.tls.skip_verify || c.tls.protocols != 0)) {
+    return Fail(ErrorKind::kUsage,
+                "--cert, --key, --cacert, --sni, --tls-skip-verify and --tls-protocols need --tls "
+                "(or a rediss:// --uri)");
   }
   return core::Ok();
 }

@@ -122,6 +122,10 @@ void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
       ->group(tls);
   sub->add_option("--sni", o->config.tls.sni, "Server name to send in the TLS handshake (SNI)")
       ->group(tls);
+  sub->add_option("--tls-protocols", o->tls_protocols,
+                  "TLS versions the handshake may use: a comma list of TLSv1, TLSv1.1, TLSv1.2, "
+                  "TLSv1.3 (default: OpenSSL's)")
+      ->group(tls);
   AddBoolFlag(sub, "--cluster-mode", &o->config.cluster_mode,
               "Redis Cluster: --server is any node; each client connects to every primary and "
               "routes requests by key slot, following MOVED and ASK");

@@ -1,5 +1,6 @@
 #include "cli/loadgen/loadgen_options.h"
 
+#include <cctype>
 #include <charconv>
 #include <initializer_list>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "core/units.h"
 #include "protocol/server_url.h"
+#include "protocol/tls.h"
 
 namespace dfbench::cli {
 namespace {
@@ -111,6 +113,31 @@ core::Status ApplyUri(const std::string& uri, Config* c) {
   return core::Ok();
 }
 
+// memtier's --tls-protocols: a comma list of TLSv1, TLSv1.1, TLSv1.2 and TLSv1.3, in any case
+// (memtier_benchmark.cpp, o_tls_protocols); empty items are skipped, as strtok skips them.
+core::Result<unsigned> ParseTlsProtocols(const std::string& text) {
+  unsigned protocols = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(pos, comma - pos);
+    for (char& ch : item) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    pos = comma + 1;
+    if (item.empty()) continue;
+    const auto version = Choose<unsigned>(item, {{"tlsv1", protocol::kTlsV1},
+                                                 {"tlsv1.1", protocol::kTlsV1_1},
+                                                 {"tlsv1.2", protocol::kTlsV1_2},
+                                                 {"tlsv1.3", protocol::kTlsV1_3}});
+    if (!version) {
+      return LoadgenUsage("invalid --tls-protocols '" + text +
+                          "' (use a combination of TLSv1, TLSv1.1, TLSv1.2 and TLSv1.3)");
+    }
+    protocols |= *version;
+  }
+  return protocols;
+}
+
 // Who connects and how: credentials, --uri and --protocol.
 core::Status ParseConnection(const LoadgenOptions& o, Config* c) {
   ParseCredentials(o.password, c);
@@ -128,6 +155,11 @@ core::Status ParseConnection(const LoadgenOptions& o, Config* c) {
   }
   c->protocol = protocol->first;
   c->resp_version = protocol->second;
+  if (!o.tls_protocols.empty()) {
+    auto versions = ParseTlsProtocols(o.tls_protocols);
+    if (!versions) return tl::unexpected(versions.error());
+    c->tls.protocols = *versions;
+  }
   return core::Ok();
 }
 

@@ -37,6 +37,7 @@ struct LoadgenOptions {
   bool data_size_given = false;   // -d was on the command line
   std::string data_size_list;     // "size:weight,..."
   std::string data_size_pattern;  // "" = R; R or S
+  std::string tls_protocols;      // "TLSv1.2,TLSv1.3"; "" = OpenSSL's defaults
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "protocol/tls.h"
+
 namespace dfbench::cli {
 namespace {
 
@@ -74,6 +76,17 @@ TEST(LoadgenOptions, ParsesValueShapes) {
   EXPECT_EQ(c.data_size_max, 20u);
 }
 
+// memtier's --tls-protocols: any case, empty items skipped.
+TEST(LoadgenOptions, TlsProtocolsAreTheVersionsListed) {
+  LoadgenOptions o = Given([](Config& c) { c.tls.enabled = true; });
+  o.tls_protocols = "tlsv1.2,,TLSv1.3";
+  EXPECT_EQ(ParseOk(o).tls.protocols, protocol::kTlsV1_2 | protocol::kTlsV1_3);
+  o.tls_protocols = "TLSv1,TLSv1.1";
+  EXPECT_EQ(ParseOk(o).tls.protocols, protocol::kTlsV1 | protocol::kTlsV1_1);
+  o.tls_protocols = "";
+  EXPECT_EQ(ParseOk(o).tls.protocols, 0U);
+}
+
 TEST(LoadgenOptions, TestTimeBareNumberIsSeconds) {
   EXPECT_EQ(ParseOk({.test_time = "10"}).pass.test_time, std::chrono::seconds(10));
 }
@@ -119,6 +132,10 @@ TEST(LoadgenOptions, RejectsBadInput) {
       {{.data_size_list = "-1:1"}, "invalid --data-size-list"},
       {{.data_size_list = "10:0"}, "--data-size-list needs a weight above 0"},
       {{.data_size_pattern = "G"}, "invalid --data-size-pattern 'G' (use R or S)"},
+      {{.tls_protocols = "TLSv1.3"}, "--tls-protocols need --tls"},
+      {Given([](Config& c) { c.tls.enabled = true; }, {.tls_protocols = "TLSv1.2,SSLv3"}),
+       "invalid --tls-protocols 'TLSv1.2,SSLv3' (use a combination of TLSv1, TLSv1.1, TLSv1.2 "
+       "and TLSv1.3)"},
       {Given([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {Given([](Config& c) { c.load.threads = 0; }), "--threads"},
       {Given([](Config& c) { c.load.pipeline = 0; }), "--pipeline"},
