@@ -1,6 +1,7 @@
 #include "cli/flag_ranges.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 
@@ -76,7 +77,10 @@ std::vector<FlagRange> MakeRanges() {
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
       {"--seed-client-base", kInteger, 0, 100'000'000},
       {"--select-db", kInteger, 0, 1 << 30},
-      {"--data-offset", kInteger, 0, (1 << 29) - 1},  // memtier's bound: loadgen::kMaxDataOffset
+      {"--data-offset", kInteger, 0, (1 << 29) - 1},
+      {"--thread-conn-start-min-jitter-micros", kInteger, 0, UINT32_MAX},  // memtier's unsigned
+      {"--thread-conn-start-max-jitter-micros", kInteger, 0,
+       UINT32_MAX},  // memtier's bound: loadgen::kMaxDataOffset
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

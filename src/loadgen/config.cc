@@ -146,6 +146,14 @@ core::Status ValidateConnection(const Config& c) {
                 "--cert, --key, --cacert, --sni, --tls-skip-verify and --tls-protocols need --tls "
                 "(or a rediss:// --uri)");
   }
+  // memtier_benchmark.cpp, main's jitter check: the pauses between opening connections.
+  if (c.conn_start_jitter_min_us > c.conn_start_jitter_max_us) {
+    return Fail(ErrorKind::kUsage, "--thread-conn-start-min-jitter-micros (" +
+                                       std::to_string(c.conn_start_jitter_min_us) +
+                                       ") cannot be greater than "
+                                       "--thread-conn-start-max-jitter-micros (" +
+                                       std::to_string(c.conn_start_jitter_max_us) + ")");
+  }
   return core::Ok();
 }
 

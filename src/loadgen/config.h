@@ -99,6 +99,10 @@ struct Config {
   // (memtier's redis_protocol::write_command_set/get); 0: SET and GET.
   uint32_t data_offset = 0;
   AddressFamily address_family = AddressFamily::kAny;
+  // --thread-conn-start-min/max-jitter-micros: a pause in [min, max] us between one client's
+  // connections and the next's, within a thread; max 0: none.
+  uint64_t conn_start_jitter_min_us = 0;
+  uint64_t conn_start_jitter_max_us = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

@@ -106,6 +106,12 @@ TEST(LoadgenConfig, RejectsBadInput) {
          c.protocol = Protocol::kMemcacheText;
        }),
        "--data-offset can only be used with --protocol redis"},
+      {With([](Config& c) {
+         c.conn_start_jitter_min_us = 5;
+         c.conn_start_jitter_max_us = 4;
+       }),
+       "--thread-conn-start-min-jitter-micros (5) cannot be greater than "
+       "--thread-conn-start-max-jitter-micros (4)"},
       {With([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {With([](Config& c) { c.key_median = -1; }), "--key-median must not be negative"},
       {With([](Config& c) { c.load.threads = 0; }), "--threads"},

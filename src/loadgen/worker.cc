@@ -17,6 +17,7 @@
 #include "core/interrupt.h"
 #include "core/text.h"
 #include "loadgen/clock.h"
+#include "loadgen/conn_start_jitter.h"
 #include "loadgen/worker_conn.h"
 #include "protocol/resp_encoder.h"
 #include "protocol/unix_socket.h"
@@ -144,8 +145,13 @@ Worker::~Worker() {
 void Worker::Connect() {
   epfd_ = epoll_create1(EPOLL_CLOEXEC);
   DFB_CHECK(epfd_ >= 0);
+  ConnStartJitter jitter(config_, static_cast<uint64_t>(index_) + 1);
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    if (i > 0 && jitter.enabled())
+      SleepUntil(NowNs() + static_cast<int64_t>(jitter.NextUs()) * 1000);
+    for (uint32_t id : clients_[i]->node_conns) StartConnect(*conns_[id], NowNs());
+  }
   int64_t now = NowNs();
-  for (auto& c : conns_) StartConnect(*c, now);
   const int64_t deadline = now + kConnectTimeoutNs;
   epoll_event events[kMaxEvents];
   while (true) {

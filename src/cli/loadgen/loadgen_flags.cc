@@ -82,6 +82,16 @@ void AddAddressFamilyFlags(CLI::App* sub, LoadgenOptions* o) {
       ->trigger_on_parse();
 }
 
+// memtier's pauses between a thread's opening one connection and the next.
+void AddConnStartJitterFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "--thread-conn-start-min-jitter-micros", &o->config.conn_start_jitter_min_us,
+                  kInteger,
+                  "Shortest pause between a thread's opening one connection and the next (us)");
+  AddRangedOption(sub, "--thread-conn-start-max-jitter-micros", &o->config.conn_start_jitter_max_us,
+                  kInteger, "Longest such pause; 0: none (each pause is random in min..max)");
+}
+
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
 void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
@@ -160,6 +170,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   AddConnectionFlags(sub, o);
   AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
   AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
+  AddConnStartJitterFlags(sub, o);
   AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
                   "Requests in flight per connection (open loop: the cap)");
   WithRange(sub->add_option("-n,--requests", o->requests,

@@ -99,6 +99,16 @@ TEST(LoadgenFlags, Ipv4AndIpv6PickTheFamilyTheLastOneWins) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-4", "--ipv6"}).address_family, AddressFamily::kIpv6);
 }
 
+TEST(LoadgenFlags, ConnectionStartJitterLands) {
+  const auto c = kLoadgen.OptionsOf(
+      Argv("--thread-conn-start-min-jitter-micros 10 --thread-conn-start-max-jitter-micros 250"));
+  EXPECT_EQ(c.conn_start_jitter_min_us, 10U);
+  EXPECT_EQ(c.conn_start_jitter_max_us, 250U);
+  kLoadgen.ExpectUsage(Argv("--thread-conn-start-min-jitter-micros 10"),
+                       "--thread-conn-start-min-jitter-micros (10) cannot be greater than "
+                       "--thread-conn-start-max-jitter-micros (0)");
+}
+
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
   EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,
