@@ -72,6 +72,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--requests", kCount, 1, kRequestsMax},
       {"--key-minimum", kInteger, 0, kKeyRangeMax},
       {"--rate", kCount, 1, kTotalRateMax},
+      {"--rate-limiting", kCount, 1, kRateMax},
       {"--warmup-time", kDuration, 0, kDayUs},
       {"--loadgen-processes", kInteger, 1, 64},
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100

@@ -103,6 +103,9 @@ struct Config {
   // connections and the next's, within a thread; max 0: none.
   uint64_t conn_start_jitter_min_us = 0;
   uint64_t conn_start_jitter_max_us = 0;
+  // --rate-limiting: memtier's requests per second of each connection, as given (the report's
+  // rate_limit); it sets the open loop's total, pass.rate_per_sec. 0: not given.
+  uint64_t rate_limit_per_connection = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

@@ -111,7 +111,7 @@ Json ConfigurationJson(const Config& c) {
   j["run_count"] = 1;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
   j["all_keys"] = Bool(c.all_keys());
-  j["rate_limit"] = 0;
+  j["rate_limit"] = c.rate_limit_per_connection;
   j["rate"] = c.pass.rate_per_sec;
   j["clients"] = c.load.clients;
   j["threads"] = c.load.threads;

@@ -217,6 +217,10 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                             "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
                             "each request's due time"),
             kCount);
+  WithRange(sub->add_option("--rate-limiting", o->rate_limiting,
+                            "memtier's rate per connection: the open loop of --rate at this many "
+                            "ops/sec on each connection"),
+            kCount);
   WithRange(sub->add_option("--warmup-time", o->warmup_time,
                             "Run this long first and leave it out of the main figures"),
             kDuration);

@@ -283,6 +283,20 @@ core::Status ParsePacing(const LoadgenOptions& o, Config* c) {
     if (!r) return tl::unexpected(r.error());
     c->pass.rate_per_sec = static_cast<double>(*r);
   }
+  if (!o.rate_limiting.empty()) {
+    if (!o.rate.empty()) {
+      return LoadgenUsage(
+          "--rate-limiting (per connection) and --rate (in total) set one rate: "
+          "give one");
+    }
+    auto r = ParsePositiveFlag(core::ParseCount, "--rate-limiting", o.rate_limiting);
+    if (!r) return tl::unexpected(r.error());
+    // memtier caps each connection at N requests a second; here it is the open loop at N per
+    // connection, each connection's requests due at even intervals
+    // (docs/load-generators.md#memtiers---rate-limiting).
+    c->rate_limit_per_connection = *r;
+    c->pass.rate_per_sec = static_cast<double>(*r) * c->total_clients();
+  }
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
     if (!d) return tl::unexpected(d.error());

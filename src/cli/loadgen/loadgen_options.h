@@ -38,6 +38,7 @@ struct LoadgenOptions {
   std::string data_size_list;     // "size:weight,..."
   std::string data_size_pattern;  // "" = R; R or S
   std::string tls_protocols;      // "TLSv1.2,TLSv1.3"; "" = OpenSSL's defaults
+  std::string rate_limiting;      // memtier's per-connection ops/s; "" = not given
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.

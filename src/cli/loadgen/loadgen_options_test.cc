@@ -87,6 +87,20 @@ TEST(LoadgenOptions, TlsProtocolsAreTheVersionsListed) {
   EXPECT_EQ(ParseOk(o).tls.protocols, 0U);
 }
 
+// memtier's --rate-limiting N is per connection: the open loop at N x connections in total.
+TEST(LoadgenOptions, RateLimitingIsTheOpenLoopAtNPerConnection) {
+  LoadgenOptions o = Given([](Config& c) {
+    c.load.threads = 2;
+    c.load.clients = 3;
+  });
+  o.rate_limiting = "100";
+  const Config c = ParseOk(o);
+  EXPECT_TRUE(c.open_loop());
+  EXPECT_DOUBLE_EQ(c.pass.rate_per_sec, 600);
+  EXPECT_EQ(c.rate_limit_per_connection, 100u);
+  EXPECT_DOUBLE_EQ(c.ClientIntervalNs(), 1e7);  // 1/100 s between one connection's requests
+}
+
 TEST(LoadgenOptions, TestTimeBareNumberIsSeconds) {
   EXPECT_EQ(ParseOk({.test_time = "10"}).pass.test_time, std::chrono::seconds(10));
 }
@@ -133,6 +147,8 @@ TEST(LoadgenOptions, RejectsBadInput) {
       {{.data_size_list = "10:0"}, "--data-size-list needs a weight above 0"},
       {{.data_size_pattern = "G"}, "invalid --data-size-pattern 'G' (use R or S)"},
       {{.tls_protocols = "TLSv1.3"}, "--tls-protocols need --tls"},
+      {{.rate = "1000", .rate_limiting = "10"}, "--rate-limiting (per connection) and --rate"},
+      {{.rate_limiting = "0"}, "--rate-limiting must be greater than 0"},
       {Given([](Config& c) { c.tls.enabled = true; }, {.tls_protocols = "TLSv1.2,SSLv3"}),
        "invalid --tls-protocols 'TLSv1.2,SSLv3' (use a combination of TLSv1, TLSv1.1, TLSv1.2 "
        "and TLSv1.3)"},
