@@ -1,6 +1,7 @@
 #include "cli/flag_ranges.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 
@@ -71,6 +72,7 @@ std::vector<FlagRange> MakeRanges() {
       {"--requests", kCount, 1, kRequestsMax},
       {"--key-minimum", kInteger, 0, kKeyRangeMax},
       {"--rate", kCount, 1, kTotalRateMax},
+      {"--rate-limiting", kCount, 1, kRateMax},
       {"--warmup-time", kDuration, 0, kDayUs},
       {"--loadgen-processes", kInteger, 1, 64},
       {"--start-at", kInteger, 0, 4'102'444'800'000'000},  // microseconds, up to 2100
@@ -80,6 +82,10 @@ std::vector<FlagRange> MakeRanges() {
       {"--statsd-port", kInteger, 1, 65535},
       {"--graphite-port", kInteger, 1, 65535},
       {"--prometheus-port", kInteger, 1, 65535},
+      {"--data-offset", kInteger, 0, (1 << 29) - 1},  // memtier's bound (loadgen::kMaxDataOffset)
+      // memtier's unsigned
+      {"--thread-conn-start-min-jitter-micros", kInteger, 0, UINT32_MAX},
+      {"--thread-conn-start-max-jitter-micros", kInteger, 0, UINT32_MAX},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

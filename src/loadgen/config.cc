@@ -1,5 +1,7 @@
 #include "loadgen/config.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <tuple>
@@ -95,6 +97,18 @@ std::vector<std::vector<std::string>> Config::ConnectionSetup() const {
   return setup;
 }
 
+int Config::AiFamily() const {
+  switch (address_family) {
+    case AddressFamily::kIpv4:
+      return AF_INET;
+    case AddressFamily::kIpv6:
+      return AF_INET6;
+    case AddressFamily::kAny:
+      break;
+  }
+  return AF_UNSPEC;
+}
+
 std::string Config::Where() const {
   return unix_socket.empty() ? server + ":" + std::to_string(port) : unix_socket;
 }
@@ -127,10 +141,18 @@ core::Status ValidateConnection(const Config& c) {
     return Fail(ErrorKind::kUsage, "--tls works over TCP only, not with --unix-socket");
   }
   if (!c.tls.enabled && (!c.tls.cert.empty() || !c.tls.key.empty() || !c.tls.cacert.empty() ||
-                         !c.tls.sni.empty() || c.tls.skip_verify)) {
-    return Fail(
-        ErrorKind::kUsage,
-        "--cert, --key, --cacert, --sni and --tls-skip-verify need --tls (or a rediss:// --uri)");
+                         !c.tls.sni.empty() || c.tls.skip_verify || c.tls.protocols != 0)) {
+    return Fail(ErrorKind::kUsage,
+                "--cert, --key, --cacert, --sni, --tls-skip-verify and --tls-protocols need --tls "
+                "(or a rediss:// --uri)");
+  }
+  // memtier_benchmark.cpp, main's jitter check: the pauses between opening connections.
+  if (c.conn_start_jitter_min_us > c.conn_start_jitter_max_us) {
+    return Fail(ErrorKind::kUsage, "--thread-conn-start-min-jitter-micros (" +
+                                       std::to_string(c.conn_start_jitter_min_us) +
+                                       ") cannot be greater than "
+                                       "--thread-conn-start-max-jitter-micros (" +
+                                       std::to_string(c.conn_start_jitter_max_us) + ")");
   }
   return core::Ok();
 }
@@ -146,6 +168,39 @@ core::Status ValidatePass(const core::Pass& p) {
   if (p.rate_per_sec < 0) return Fail(ErrorKind::kUsage, "--rate must not be negative");
   if (p.rate_per_connection != 0) {
     return Fail(ErrorKind::kUsage, "a rate per connection is dfly_bench's; use --rate");
+  }
+  return core::Ok();
+}
+
+// --data-size-list beside the other sizes, as memtier's config checks it (memtier_benchmark.cpp).
+core::Status ValidateValueShapes(const Config& c) {
+  if (c.data_size_list.empty()) return core::Ok();
+  if (c.data_size_max > 0) {
+    return Fail(ErrorKind::kUsage, "--data-size-list cannot be used with --data-size-range");
+  }
+  bool any_weight = false;
+  for (const SizeWeight& entry : c.data_size_list) {
+    if (entry.size > core::kDataSizeLimit.max) {
+      return Fail(ErrorKind::kUsage, "--data-size-list sizes must be at most " +
+                                         std::to_string(core::kDataSizeLimit.max));
+    }
+    any_weight = any_weight || entry.weight > 0;
+  }
+  if (!any_weight) return Fail(ErrorKind::kUsage, "--data-size-list needs a weight above 0");
+  return core::Ok();
+}
+
+// memtier's checks of --data-offset (memtier_benchmark.cpp, main).
+core::Status ValidateDataOffset(const Config& c) {
+  if (c.data_offset == 0) return core::Ok();
+  if (c.data_offset > kMaxDataOffset) {
+    return Fail(ErrorKind::kUsage,
+                "--data-offset too long (at most " + std::to_string(kMaxDataOffset) + ")");
+  }
+  if (c.protocol != Protocol::kRedis || c.expiry_max_s > 0) {
+    return Fail(
+        ErrorKind::kUsage,
+        "--data-offset can only be used with --protocol redis, and not with --expiry-range");
   }
   return core::Ok();
 }
@@ -169,6 +224,8 @@ core::Status Validate(const Config& c) {
   if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
   }
+  if (auto st = ValidateValueShapes(c); !st) return st;
+  if (auto st = ValidateDataOffset(c); !st) return st;
   if (c.load.key_minimum > c.load.key_maximum) {
     return Fail(ErrorKind::kUsage, "--key-minimum (" + std::to_string(c.load.key_minimum) +
                                        ") is greater than --key-maximum (" +

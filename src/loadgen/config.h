@@ -23,6 +23,18 @@ enum class ProgressMode { kAuto, kAlways, kNever };
 // name, the commands of one name summed, or one row per --command.
 enum class StatsBreakdown { kCommand, kLine };
 
+// One entry of --data-size-list: `weight` consecutive values of `size` bytes.
+struct SizeWeight {
+  uint32_t size = 0;
+  uint32_t weight = 0;
+};
+
+// memtier's bound of --data-offset: redis strings end short of 512 MiB.
+inline constexpr uint32_t kMaxDataOffset = (1u << 29) - 1;
+
+// Which addresses --server may resolve to: memtier's -4 (--ipv4), -6 (--ipv6), or either.
+enum class AddressFamily : uint8_t { kAny, kIpv4, kIpv6 };
+
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
@@ -88,6 +100,26 @@ struct Config {
   bool debug = false;
   // StatsD, Graphite events and the Prometheus endpoint while the run runs.
   LiveMetricsConfig metrics;
+  // Value shapes beyond -d and --data-size-range, as memtier's object_generator has them.
+  // --data-size-list: its sizes in turn, each for `weight` requests; empty: not used.
+  std::vector<SizeWeight> data_size_list;
+  // --data-size-pattern S: a range's size grows with the key, from its minimum at --key-minimum
+  // to its maximum at --key-maximum; false (R): random in the range.
+  bool data_size_by_key = false;
+  // -R: each client's values are random bytes, one of them changed per request; false: the
+  // shared fixed bytes.
+  bool random_data = false;
+  // --data-offset: the SET/GET mix writes SETRANGE key N value and reads GETRANGE key N -1
+  // (memtier's redis_protocol::write_command_set/get); 0: SET and GET.
+  uint32_t data_offset = 0;
+  AddressFamily address_family = AddressFamily::kAny;
+  // --thread-conn-start-min/max-jitter-micros: a pause in [min, max] us between one client's
+  // connections and the next's, within a thread; max 0: none.
+  uint64_t conn_start_jitter_min_us = 0;
+  uint64_t conn_start_jitter_max_us = 0;
+  // --rate-limiting: memtier's requests per second of each connection, as given (the report's
+  // rate_limit); it sets the open loop's total, pass.rate_per_sec. 0: not given.
+  uint64_t rate_limit_per_connection = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
@@ -105,6 +137,8 @@ struct Config {
   // RESP version is asked, else AUTH when there is a password; then SELECT when the database is
   // not 0. Empty when none.
   std::vector<std::vector<std::string>> ConnectionSetup() const;
+  // address_family as getaddrinfo's ai_family (AF_INET, AF_INET6, AF_UNSPEC).
+  int AiFamily() const;
   // "host:port", or the Unix socket's path.
   std::string Where() const;
   bool by_time() const { return pass.length == core::Pass::Length::kTestTime; }

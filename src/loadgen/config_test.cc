@@ -80,6 +80,38 @@ TEST(LoadgenConfig, RejectsBadInput) {
          c.data_size_max = 10;
        }),
        "--data-size-range"},
+      {With([](Config& c) {
+         c.data_size_list = {{10, 1}};
+         c.data_size_min = 1;
+         c.data_size_max = 10;
+       }),
+       "--data-size-list cannot be used with --data-size-range"},
+      {With([](Config& c) {
+         c.data_size_list = {{10, 0}, {20, 0}};
+       }),
+       "--data-size-list needs a weight above 0"},
+      {With([](Config& c) {
+         c.data_size_list = {{(64 << 20) + 1, 1}};
+       }),
+       "--data-size-list sizes must be at most"},
+      {With([](Config& c) { c.data_offset = kMaxDataOffset + 1; }), "--data-offset too long"},
+      {With([](Config& c) {
+         c.data_offset = 4;
+         c.expiry_min_s = 1;
+         c.expiry_max_s = 2;
+       }),
+       "--data-offset can only be used with --protocol redis, and not with --expiry-range"},
+      {With([](Config& c) {
+         c.data_offset = 4;
+         c.protocol = Protocol::kMemcacheText;
+       }),
+       "--data-offset can only be used with --protocol redis"},
+      {With([](Config& c) {
+         c.conn_start_jitter_min_us = 5;
+         c.conn_start_jitter_max_us = 4;
+       }),
+       "--thread-conn-start-min-jitter-micros (5) cannot be greater than "
+       "--thread-conn-start-max-jitter-micros (4)"},
       {With([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {With([](Config& c) { c.key_median = -1; }), "--key-median must not be negative"},
       {With([](Config& c) { c.load.threads = 0; }), "--threads"},

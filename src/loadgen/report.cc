@@ -111,7 +111,7 @@ Json ConfigurationJson(const Config& c) {
   j["run_count"] = 1;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
   j["all_keys"] = Bool(c.all_keys());
-  j["rate_limit"] = 0;
+  j["rate_limit"] = c.rate_limit_per_connection;
   j["rate"] = c.pass.rate_per_sec;
   j["clients"] = c.load.clients;
   j["threads"] = c.load.threads;
@@ -126,7 +126,7 @@ Json ConfigurationJson(const Config& c) {
   j["pipeline"] = c.load.pipeline;
   j["data_size"] = c.load.data_size;
   j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);
-  j["data_size_pattern"] = "R";
+  j["data_size_pattern"] = c.data_size_by_key ? "S" : "R";
   j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
   j["key_prefix"] = c.load.key_prefix;
   j["key_minimum"] = c.load.key_minimum;

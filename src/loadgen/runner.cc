@@ -47,7 +47,7 @@ core::Result<protocol::BlockingClient> ConnectControl(const Config& c,
                                                       const protocol::TlsContext* tls) {
   constexpr auto kTimeout = std::chrono::seconds(5);
   if (!c.unix_socket.empty()) return protocol::BlockingClient::ConnectUnix(c.unix_socket, kTimeout);
-  return protocol::BlockingClient::Connect(c.server, c.port, kTimeout, tls);
+  return protocol::BlockingClient::Connect(c.server, c.port, kTimeout, tls, c.AiFamily());
 }
 
 // What a refused connection setup (HELLO or AUTH) means, in one line.
@@ -116,13 +116,13 @@ core::Result<std::vector<Target>> ResolveNodes(const Config& c, const SlotMap& m
     return std::vector<Target>{*target};
   }
   if (!c.cluster_mode) {
-    auto target = ResolveTarget(c.server, c.port);
+    auto target = ResolveTarget(c.server, c.port, c.AiFamily());
     if (!target) return tl::unexpected(target.error());
     return std::vector<Target>{*target};
   }
   std::vector<Target> targets;
   for (const auto& node : map.nodes) {
-    auto target = ResolveTarget(node.host, node.port);
+    auto target = ResolveTarget(node.host, node.port, c.AiFamily());
     if (!target) return tl::unexpected(target.error());
     targets.push_back(*target);
   }

@@ -10,6 +10,7 @@
 #include "core/interrupt.h"
 #include "core/text.h"
 #include "loadgen/clock.h"
+#include "loadgen/conn_start_jitter.h"
 #include "loadgen/epoll_transport.h"
 #include "loadgen/worker_conn.h"
 #include "protocol/resp_encoder.h"
@@ -31,9 +32,9 @@ constexpr unsigned long kTimerSlackNs = 1000;
 
 }  // namespace
 
-core::Result<Target> ResolveTarget(const std::string& host, int port) {
+core::Result<Target> ResolveTarget(const std::string& host, int port, int family) {
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
+  hints.ai_family = family;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   const std::string port_text = std::to_string(port);
@@ -115,8 +116,14 @@ Worker::~Worker() {
 }
 
 void Worker::Connect() {
+  ConnStartJitter jitter(config_, static_cast<uint64_t>(index_) + 1);
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    if (i > 0 && jitter.enabled()) {
+      transport_.SleepUntil(clock_.Now() + static_cast<int64_t>(jitter.NextUs()) * 1000);
+    }
+    for (uint32_t id : clients_[i]->node_conns) StartConnect(*conns_[id], clock_.Now());
+  }
   int64_t now = clock_.Now();
-  for (auto& c : conns_) StartConnect(*c, now);
   const int64_t deadline = now + kConnectTimeoutNs;
   epoll_event events[kMaxEvents];
   while (true) {

@@ -24,8 +24,8 @@
 
 namespace dfbench::loadgen {
 
-// kEnvironment when the name does not resolve.
-core::Result<Target> ResolveTarget(const std::string& host, int port);
+// kEnvironment when the name does not resolve in `family` (getaddrinfo's ai_family).
+core::Result<Target> ResolveTarget(const std::string& host, int port, int family);
 // A Unix domain socket's path; kUsage when it does not fit sockaddr_un.
 core::Result<Target> UnixTarget(const std::string& path);
 

@@ -58,7 +58,7 @@ void Worker::OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t
 // A node first named by a redirection (a primary added while running) gets a connection from
 // every client of this worker.
 bool Worker::OpenNode(const ClusterNode& node, uint16_t index, int64_t now) {
-  auto target = ResolveTarget(node.host, node.port);
+  auto target = ResolveTarget(node.host, node.port, config_.AiFamily());
   if (!target) return false;
   DFB_CHECK(index == targets_.size());  // targets_ is per node
   targets_.push_back(*target);

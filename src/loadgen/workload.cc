@@ -4,8 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "core/check.h"
+#include "loadgen/value_sizes.h"
 #include "protocol/memcache_text.h"
 
 namespace dfbench::loadgen {
@@ -16,6 +18,19 @@ std::string SectionName(std::string_view command) {
   if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
   return s + "s";
 }
+
+namespace {
+
+// The SET/GET mix's commands; with --data-offset, memtier's SETRANGE and GETRANGE at it
+// (protocol.cpp, redis_protocol::write_command_set and write_command_get). Their sections stay
+// Sets and Gets, as memtier counts them.
+std::pair<std::string, std::string> RedisSetGet(uint32_t data_offset) {
+  if (data_offset == 0) return {"SET __key__ __data__", "GET __key__"};
+  const std::string offset = std::to_string(data_offset);
+  return {"SETRANGE __key__ " + offset + " __data__", "GETRANGE __key__ " + offset + " -1"};
+}
+
+}  // namespace
 
 core::Result<Workload> BuildWorkload(const Config& config) {
   Workload w;
@@ -31,8 +46,9 @@ core::Result<Workload> BuildWorkload(const Config& config) {
              .key_pattern = config.get_pattern,
              .kind = Slot::Kind::kGet};
     if (config.protocol == Protocol::kRedis) {
-      set.tmpl = *protocol::CommandTemplate::Compile("SET __key__ __data__");
-      get.tmpl = *protocol::CommandTemplate::Compile("GET __key__");
+      const auto [set_text, get_text] = RedisSetGet(config.data_offset);
+      set.tmpl = *protocol::CommandTemplate::Compile(set_text);
+      get.tmpl = *protocol::CommandTemplate::Compile(get_text);
     }
     w.slots.push_back(std::move(set));
     w.slots.push_back(std::move(get));
@@ -51,9 +67,8 @@ core::Result<Workload> BuildWorkload(const Config& config) {
       w.slots.push_back(std::move(slot));
     }
   }
-  // A fixed value size lays its "$<len>" out in advance; a range writes it per request.
-  const std::optional<size_t> fixed_data_size =
-      config.data_size_max > 0 ? std::nullopt : std::optional<size_t>(config.load.data_size);
+  // A fixed value size lays its "$<len>" out in advance; varying sizes write it per request.
+  const std::optional<size_t> fixed_data_size = FixedValueSize(config);
   for (Slot& slot : w.slots) {
     if (slot.tmpl) {
       slot.encoder = protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.load.key_prefix,
@@ -65,8 +80,7 @@ core::Result<Workload> BuildWorkload(const Config& config) {
           protocol::NumberedKeyEncoder::ForMemcacheSet(config.load.key_prefix, fixed_data_size);
     }
   }
-  const uint64_t max_data =
-      std::max(static_cast<uint64_t>(config.load.data_size), config.data_size_max);
+  const uint64_t max_data = LargestValueSize(config);
   w.data.resize(max_data);
   // Printable, varied bytes: engines that compress or dedupe values see no trivial pattern.
   Rng rng(42);
@@ -87,6 +101,10 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
     : config_(config),
       workload_(workload),
       rng_(ClientSeed(config, global_client, random_base)),
+      sizes_(config),
+      // Its own stream: -R leaves the keys and sizes a run draws as they are without it.
+      data_rng_(ClientSeed(config, global_client, random_base) ^ 0x5EEDDA7Aull),
+      data_(workload.data.data()),
       prefix_len_(config.load.key_prefix.size()) {
   DFB_CHECK(prefix_len_ + 24 <= sizeof(key_buf_));
   std::memcpy(key_buf_, config.load.key_prefix.data(), prefix_len_);
@@ -96,6 +114,26 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
   // Start at the first slot that is sent at all.
   while (workload_.slots[slot_].ratio == 0) ++slot_;
   args_.reserve(4);
+  if (config.random_data) {
+    random_data_.resize(workload.data.size());
+    FillRandomData();
+    data_ = random_data_.data();
+  }
+}
+
+void ClientWorkload::FillRandomData() {
+  for (char& c : random_data_) c = static_cast<char>(data_rng_.Next());
+}
+
+// memtier's object_generator::get_value with random data: each value differs from the last by
+// one byte, the next in turn; after the last byte, all of them are drawn anew.
+void ClientWorkload::ChangeRandomData() {
+  if (random_data_.empty()) return;
+  ++random_data_[change_at_++];
+  if (change_at_ == random_data_.size()) {
+    change_at_ = 0;
+    FillRandomData();
+  }
 }
 
 Request ClientWorkload::Draw() {
@@ -109,11 +147,8 @@ Request ClientWorkload::Draw() {
   Request request;
   request.slot = static_cast<uint16_t>(slot_);
   request.key_index = keys_[slot_].Next(rng_);
-  request.data_size = static_cast<uint32_t>(config_.load.data_size);
-  if (config_.data_size_max > 0) {
-    request.data_size =
-        static_cast<uint32_t>(rng_.Between(config_.data_size_min, config_.data_size_max));
-  }
+  request.data_size = sizes_.Next(request.key_index, rng_);
+  if (config_.random_data) ChangeRandomData();
   // Only writes expire (SETEX, memcached's exptime).
   if (slots[slot_].kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
     request.ttl_s = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
@@ -128,7 +163,7 @@ std::string_view ClientWorkload::Key(const Request& request) {
 }
 
 void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out) {
-  const std::string_view data(workload_.data.data(), request.data_size);
+  const std::string_view data(data_, request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
   workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
 }

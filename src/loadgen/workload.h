@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "loadgen/config.h"
 #include "loadgen/keygen.h"
+#include "loadgen/value_sizes.h"
 #include "protocol/numbered_key_encoder.h"
 #include "protocol/request_buffer.h"
 #include "protocol/resp_encoder.h"
@@ -56,6 +57,9 @@ class ClientWorkload {
  public:
   ClientWorkload(const Config& config, const Workload& workload, int global_client,
                  uint64_t random_base);
+  // data_ may point into the object itself.
+  ClientWorkload(const ClientWorkload&) = delete;
+  ClientWorkload& operator=(const ClientWorkload&) = delete;
 
   // Appends the next request to *out; returns its slot index.
   uint32_t Next(protocol::RequestBuffer* out) {
@@ -72,11 +76,20 @@ class ClientWorkload {
 
  private:
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
+  void FillRandomData();
+  void ChangeRandomData();
 
   const Config& config_;
   const Workload& workload_;
   Rng rng_;
   std::vector<KeyGenerator> keys_;  // one per slot
+  ValueSizes sizes_;
+  // -R: this client's own value bytes, as memtier keeps a value buffer per client; empty
+  // without -R, when values are the workload's shared bytes.
+  std::string random_data_;
+  Rng data_rng_;
+  size_t change_at_ = 0;  // the byte of random_data_ the next request changes
+  const char* data_;      // random_data_ or the workload's bytes
   uint32_t slot_ = 0;
   uint32_t repeat_ = 0;  // requests of slot_ sent in the current cycle
   char key_buf_[600];

@@ -93,6 +93,19 @@ TEST(ClientWorkloadBytes, SetGetWithAValueSizeRangeAndExpiry) {
   }
 }
 
+TEST(ClientWorkloadBytes, SetGetWithASizeListOrSizesByKey) {
+  for (Config c : KeyShapes()) {
+    c.load.ratio = {1, 1};
+    c.data_size_list = {{3, 2}, {500, 1}, {40, 0}};
+    ExpectGeneralBytes(c);
+    c.data_size_list.clear();
+    c.data_size_min = 1;
+    c.data_size_max = 300;
+    c.data_size_by_key = true;
+    ExpectGeneralBytes(c);
+  }
+}
+
 TEST(ClientWorkloadBytes, CustomCommands) {
   for (Config c : KeyShapes()) {
     c.commands = {{"HSET h:__key__ __key__ x__data__", 2, core::KeyPattern::kSequential},

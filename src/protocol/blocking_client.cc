@@ -98,10 +98,10 @@ short TlsWait(TlsSession::Io io) {
 
 core::Result<BlockingClient> BlockingClient::Connect(const std::string& host, int port,
                                                      std::chrono::milliseconds timeout,
-                                                     const TlsContext* tls) {
+                                                     const TlsContext* tls, int family) {
   const std::string where = host + ":" + std::to_string(port);
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
+  hints.ai_family = family;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* addrs = nullptr;
   const std::string service = std::to_string(port);

@@ -3,6 +3,8 @@
 // non-blocking connections.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -16,11 +18,13 @@ namespace dfbench::protocol {
 
 class BlockingClient {
  public:
-  // Connects over TCP (host name or address), with TLS when `tls` is given. kEnvironment when
-  // refused, timed out, or the TLS handshake fails (saying why: the certificate check's reason).
+  // Connects over TCP (host name or address, resolved in `family`: AF_INET, AF_INET6 or
+  // AF_UNSPEC for either), with TLS when `tls` is given. kEnvironment when it does not resolve,
+  // is refused, times out, or the TLS handshake fails (saying why: the certificate check's reason).
   static core::Result<BlockingClient> Connect(const std::string& host, int port,
                                               std::chrono::milliseconds timeout,
-                                              const TlsContext* tls = nullptr);
+                                              const TlsContext* tls = nullptr,
+                                              int family = AF_UNSPEC);
   // Connects to a Unix domain socket. kEnvironment when it is not there or refuses.
   static core::Result<BlockingClient> ConnectUnix(const std::string& path,
                                                   std::chrono::milliseconds timeout);

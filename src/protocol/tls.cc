@@ -6,8 +6,10 @@
 #include <openssl/x509.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "core/files.h"
 
@@ -105,6 +107,18 @@ bool TrustBundle(SSL_CTX* ctx, const std::string& pem) {
   return added > 0 && ERR_peek_error() == 0;
 }
 
+// Turns off each version not in `protocols`, as memtier does with its --tls-protocols
+// (memtier_benchmark.cpp, main: SSL_OP_NO_TLSv1 ...).
+void LimitVersions(SSL_CTX* ctx, unsigned protocols) {
+  constexpr std::pair<unsigned, uint64_t> kVersions[] = {{kTlsV1, SSL_OP_NO_TLSv1},
+                                                         {kTlsV1_1, SSL_OP_NO_TLSv1_1},
+                                                         {kTlsV1_2, SSL_OP_NO_TLSv1_2},
+                                                         {kTlsV1_3, SSL_OP_NO_TLSv1_3}};
+  for (const auto& [bit, off] : kVersions) {
+    if ((protocols & bit) == 0) SSL_CTX_set_options(ctx, off);
+  }
+}
+
 }  // namespace
 
 bool TlsAvailable() {
@@ -149,6 +163,7 @@ core::Result<std::shared_ptr<const TlsContext>> TlsContext::Create(const TlsOpti
     SSL_CTX_set_default_verify_paths(ctx);
   }
   SSL_CTX_set_verify(ctx, options.skip_verify ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nullptr);
+  if (options.protocols != 0) LimitVersions(ctx, options.protocols);
   return std::shared_ptr<const TlsContext>(std::move(context));
 }
 

@@ -14,6 +14,12 @@
 
 namespace dfbench::protocol {
 
+// TLS versions, as bits of TlsOptions::protocols.
+inline constexpr unsigned kTlsV1 = 1U << 0;
+inline constexpr unsigned kTlsV1_1 = 1U << 1;
+inline constexpr unsigned kTlsV1_2 = 1U << 2;
+inline constexpr unsigned kTlsV1_3 = 1U << 3;
+
 struct TlsOptions {
   bool enabled = false;
   std::string cert;    // client certificate chain (PEM), for servers that check clients
@@ -23,6 +29,9 @@ struct TlsOptions {
   // Off: the server's chain must verify against `cacert` (not its name, as memtier and
   // redis-cli, so certificates made for an address serve too).
   bool skip_verify = false;
+  // The versions the handshake may use (kTlsV1 | ...; memtier's --tls-protocols); 0: OpenSSL's
+  // defaults.
+  unsigned protocols = 0;
 };
 
 // Whether this build can speak TLS.

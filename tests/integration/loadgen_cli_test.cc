@@ -42,6 +42,10 @@ TEST(LoadgenCli, BadInputIsOneLineAndExitTwo) {
       {"--command-ratio", "2"},
       {"--test-time", "soon"},
       {"--threads", "many"},
+      {"--data-size-list", "10:1", "--data-size-range", "1-5"},
+      {"--data-offset", "3", "--expiry-range", "1-2"},
+      {"--rate-limiting", "10", "--rate", "100"},
+      {"--tls-protocols", "SSLv3", "--tls"},
   };
   for (const auto& args : cases) {
     auto out = Loadgen(args);
@@ -124,6 +128,26 @@ TEST(LoadgenCli, WritesTheTableAndTheJson) {
   EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 400);
   EXPECT_EQ(j["ALL STATS"]["Runtime"]["Interrupted"], "false");
   EXPECT_EQ(j["dfbench"]["errors"], 0);
+}
+
+// memtier's --rate-limiting N: each connection's N requests a second, the open loop at N x
+// connections, both rates in the report's configuration.
+TEST(LoadgenCli, RateLimitingIsTheOpenLoopPerConnection) {
+  auto server = TestServer::StartRedis();
+  ASSERT_TRUE(server) << server.error().message;
+  const ScopedTempDir dir("loadgen-cli");
+  const auto json_path = dir / "report.json";
+  auto out = Loadgen({"-h", "127.0.0.1", "-p", std::to_string(server->port()), "-t", "1", "-c", "2",
+                      "-n", "20", "--rate-limiting", "1000", "--json-out-file", json_path.string(),
+                      "--progress", "never"});
+  EXPECT_EQ(out.status.code, 0) << out.err;
+  const auto j = ReadJson(json_path);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["configuration"]["rate_limit"], 1000);
+  EXPECT_EQ(j["configuration"]["rate"], 2000);
+  EXPECT_EQ(j["dfbench"]["mode"], "open-loop");
+  EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 40);
+  EXPECT_EQ(server->Calls("set") + server->Calls("get"), 40u);
 }
 
 // A report written nowhere is a failure: stdout on a full device is exit 1 and one line.

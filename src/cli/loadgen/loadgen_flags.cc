@@ -66,11 +66,44 @@ void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
       "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
 }
 
+// memtier's -4 and -6: the addresses --server may resolve to. As with getopt, the last given wins.
+void AddAddressFamilyFlags(CLI::App* sub, LoadgenOptions* o) {
+  using loadgen::AddressFamily;
+  const auto set = [o](AddressFamily family) {
+    return [o, family](bool on) {
+      if (on) {
+        o->config.address_family = family;
+      } else if (o->config.address_family == family) {
+        o->config.address_family = AddressFamily::kAny;
+      }
+    };
+  };
+  AddBoolFlag(sub, "-4,--ipv4", set(AddressFamily::kIpv4), "Resolve --server to IPv4 only")
+      ->trigger_on_parse();
+  AddBoolFlag(sub, "-6,--ipv6", set(AddressFamily::kIpv6), "Resolve --server to IPv6 only")
+      ->trigger_on_parse();
+}
+
+// memtier's pauses between a thread's opening one connection and the next.
+void AddConnStartJitterFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "--thread-conn-start-min-jitter-micros", &o->config.conn_start_jitter_min_us,
+                  kInteger,
+                  "Shortest pause between a thread's opening one connection and the next (us)");
+  AddRangedOption(sub, "--thread-conn-start-max-jitter-micros", &o->config.conn_start_jitter_max_us,
+                  kInteger, "Longest such pause; 0: none (each pause is random in min..max)");
+}
+
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
 void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
-  sub->add_option("-s,--server", o->config.server, "Server address")->capture_default_str();
+  // memtier's -h is --host, a synonym of -s (memtier_benchmark.cpp's getopt string has "h:"), so
+  // `-h localhost` names the server; help stays --help.
+  sub->set_help_flag("--help", "Print this help message and exit");
+  sub->add_option("-s,-h,--server,--host", o->config.server, "Server address")
+      ->capture_default_str();
   AddRangedOption(sub, "-p,--port", &o->config.port, kInteger, "Server port");
+  AddAddressFamilyFlags(sub, o);
   sub->add_option("-u,--uri", o->uri,
                   "Server as redis://[[USER]:PASS@]HOST[:PORT][/DB], rediss:// for TLS; it "
                   "takes precedence over -s, -p, -a and --select-db");
@@ -101,9 +134,33 @@ void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
       ->group(tls);
   sub->add_option("--sni", o->config.tls.sni, "Server name to send in the TLS handshake (SNI)")
       ->group(tls);
+  sub->add_option("--tls-protocols", o->tls_protocols,
+                  "TLS versions the handshake may use: a comma list of TLSv1, TLSv1.1, TLSv1.2, "
+                  "TLSv1.3 (default: OpenSSL's)")
+      ->group(tls);
   AddBoolFlag(sub, "--cluster-mode", &o->config.cluster_mode,
               "Redis Cluster: --server is any node; each client connects to every primary and "
               "routes requests by key slot, following MOVED and ASK");
+}
+
+// How big values are, what bytes they hold and where they go: memtier's -d, --data-size-range,
+// --data-size-list, --data-size-pattern, -R and --data-offset.
+void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger, "Value size in bytes")
+      ->each([o](const std::string&) { o->data_size_given = true; });
+  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  sub->add_option("--data-size-list", o->data_size_list,
+                  "Value sizes in turn, each for WEIGHT requests: SIZE1:WEIGHT1,SIZE2:WEIGHT2,...");
+  sub->add_option("--data-size-pattern", o->data_size_pattern,
+                  "With --data-size-range: R random sizes, S sizes growing with the key from the "
+                  "minimum at --key-minimum to the maximum at --key-maximum")
+      ->default_str("R");
+  AddBoolFlag(sub, "-R,--random-data", &o->config.random_data,
+              "Values of random bytes, each one byte off the last (default: fixed bytes)");
+  AddRangedOption(sub, "--data-offset", &o->config.data_offset, kInteger,
+                  "SET and GET become SETRANGE KEY N VALUE and GETRANGE KEY N -1 at this offset "
+                  "(redis; not with --expiry-range)");
 }
 
 }  // namespace
@@ -115,6 +172,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   AddConnectionFlags(sub, o);
   AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
   AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
+  AddConnStartJitterFlags(sub, o);
   AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
                   "Requests in flight per connection (open loop: the cap)");
   WithRange(sub->add_option("-n,--requests", o->requests,
@@ -124,9 +182,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
             kDuration);
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  AddRangedOption(sub, "-d,--data-size", &o->config.load.data_size, kInteger,
-                  "Value size in bytes");
-  sub->add_option("--data-size-range", o->data_size_range, "Random value size in min-max");
+  AddValueFlags(sub, o);
   sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")->capture_default_str();
   AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger,
                   "Smallest key index");
@@ -162,6 +218,10 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   WithRange(sub->add_option("--rate", o->rate,
                             "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
                             "each request's due time"),
+            kCount);
+  WithRange(sub->add_option("--rate-limiting", o->rate_limiting,
+                            "memtier's rate per connection: the open loop of --rate at this many "
+                            "ops/sec on each connection"),
             kCount);
   WithRange(sub->add_option("--warmup-time", o->warmup_time,
                             "Run this long first and leave it out of the main figures"),

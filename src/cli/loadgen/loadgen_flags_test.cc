@@ -64,6 +64,51 @@ TEST(LoadgenFlags, EachFlagLandsAndShortNamesAreTheSame) {
   EXPECT_EQ(long_names.protocol, loadgen::Protocol::kMemcacheText);
 }
 
+TEST(LoadgenFlags, ValueFlagsLand) {
+  auto c = kLoadgen.OptionsOf(Argv("--data-size-list 10:2,30:1 -R"));
+  ASSERT_EQ(c.data_size_list.size(), 2U);
+  EXPECT_EQ(c.data_size_list[1].size, 30U);
+  EXPECT_TRUE(c.random_data);
+  c = kLoadgen.OptionsOf(Argv("--data-size-range 1-9 --data-size-pattern S --random-data"));
+  EXPECT_TRUE(c.data_size_by_key);
+  EXPECT_TRUE(c.random_data);
+  EXPECT_FALSE(kLoadgen.OptionsOf({}).random_data);
+  EXPECT_EQ(kLoadgen.OptionsOf(Argv("--data-offset 7")).data_offset, 7U);
+  EXPECT_NE(kLoadgen.ParseErrorOf(Argv("--data-offset 536870912")).find("--data-offset"),
+            std::string::npos);
+  // As memtier: -d, even at its default, is not taken beside a list or a range.
+  kLoadgen.ExpectUsage(Argv("-d 32 --data-size-list 10:1"),
+                       "--data-size cannot be used with --data-size-list or --data-size-range");
+  kLoadgen.ExpectUsage(Argv("--data-size-range 1-9 --data-size 5"),
+                       "--data-size cannot be used with --data-size-list or --data-size-range");
+}
+
+// As memtier's: -h and --host are -s, and help is --help alone.
+TEST(LoadgenFlags, HostIsTheServer) {
+  EXPECT_EQ(kLoadgen.OptionsOf({"-h", "10.0.0.9"}).server, "10.0.0.9");
+  EXPECT_EQ(kLoadgen.OptionsOf({"--host", "cache.invalid"}).server, "cache.invalid");
+  EXPECT_NE(kLoadgen.ParseErrorOf({"-h"}), "");
+}
+
+TEST(LoadgenFlags, Ipv4AndIpv6PickTheFamilyTheLastOneWins) {
+  using loadgen::AddressFamily;
+  EXPECT_EQ(kLoadgen.OptionsOf({}).address_family, AddressFamily::kAny);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-4"}).address_family, AddressFamily::kIpv4);
+  EXPECT_EQ(kLoadgen.OptionsOf({"--ipv6"}).address_family, AddressFamily::kIpv6);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-6", "-4"}).address_family, AddressFamily::kIpv4);
+  EXPECT_EQ(kLoadgen.OptionsOf({"-4", "--ipv6"}).address_family, AddressFamily::kIpv6);
+}
+
+TEST(LoadgenFlags, ConnectionStartJitterLands) {
+  const auto c = kLoadgen.OptionsOf(
+      Argv("--thread-conn-start-min-jitter-micros 10 --thread-conn-start-max-jitter-micros 250"));
+  EXPECT_EQ(c.conn_start_jitter_min_us, 10U);
+  EXPECT_EQ(c.conn_start_jitter_max_us, 250U);
+  kLoadgen.ExpectUsage(Argv("--thread-conn-start-min-jitter-micros 10"),
+                       "--thread-conn-start-min-jitter-micros (10) cannot be greater than "
+                       "--thread-conn-start-max-jitter-micros (0)");
+}
+
 TEST(LoadgenFlags, ARepeatedFlagTakesItsLastValue) {
   EXPECT_EQ(kLoadgen.OptionsOf({"-t", "2", "-t", "5"}).load.threads, 5);
   EXPECT_EQ(kLoadgen.OptionsOf({"--test-time", "30", "--test-time", "2m"}).pass.test_time,

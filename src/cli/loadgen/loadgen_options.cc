@@ -1,13 +1,19 @@
 #include "cli/loadgen/loadgen_options.h"
 
+#include <cctype>
+#include <charconv>
 #include <initializer_list>
 #include <optional>
+#include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cli/loadgen/loadgen_outputs.h"
 #include "core/units.h"
 #include "protocol/server_url.h"
+#include "protocol/tls.h"
 
 namespace dfbench::cli {
 namespace {
@@ -108,6 +114,31 @@ core::Status ApplyUri(const std::string& uri, Config* c) {
   return core::Ok();
 }
 
+// memtier's --tls-protocols: a comma list of TLSv1, TLSv1.1, TLSv1.2 and TLSv1.3, in any case
+// (memtier_benchmark.cpp, o_tls_protocols); empty items are skipped, as strtok skips them.
+core::Result<unsigned> ParseTlsProtocols(const std::string& text) {
+  unsigned protocols = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(pos, comma - pos);
+    for (char& ch : item) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    pos = comma + 1;
+    if (item.empty()) continue;
+    const auto version = Choose<unsigned>(item, {{"tlsv1", protocol::kTlsV1},
+                                                 {"tlsv1.1", protocol::kTlsV1_1},
+                                                 {"tlsv1.2", protocol::kTlsV1_2},
+                                                 {"tlsv1.3", protocol::kTlsV1_3}});
+    if (!version) {
+      return LoadgenUsage("invalid --tls-protocols '" + text +
+                          "' (use a combination of TLSv1, TLSv1.1, TLSv1.2 and TLSv1.3)");
+    }
+    protocols |= *version;
+  }
+  return protocols;
+}
+
 // Who connects and how: credentials, --uri and --protocol.
 core::Status ParseConnection(const LoadgenOptions& o, Config* c) {
   ParseCredentials(o.password, c);
@@ -125,6 +156,11 @@ core::Status ParseConnection(const LoadgenOptions& o, Config* c) {
   }
   c->protocol = protocol->first;
   c->resp_version = protocol->second;
+  if (!o.tls_protocols.empty()) {
+    auto versions = ParseTlsProtocols(o.tls_protocols);
+    if (!versions) return tl::unexpected(versions.error());
+    c->tls.protocols = *versions;
+  }
   return core::Ok();
 }
 
@@ -173,6 +209,53 @@ core::Status ParseValueSizes(const LoadgenOptions& o, Config* c) {
   return core::Ok();
 }
 
+// memtier's --data-size-list: "size:weight,...", each a number (config_types.cpp,
+// config_weight_list).
+core::Result<std::vector<loadgen::SizeWeight>> ParseSizeList(const std::string& text) {
+  std::vector<loadgen::SizeWeight> list;
+  size_t pos = 0;
+  // As memtier's parse, a trailing comma ends the list.
+  while (pos < text.size() || list.empty()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(pos, comma - pos);
+    const size_t colon = item.find(':');
+    uint32_t size = 0;
+    uint32_t weight = 0;
+    const auto number = [](std::string_view digits, uint32_t* out) {
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+      return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+    };
+    if (colon == std::string::npos || !number(std::string_view(item).substr(0, colon), &size) ||
+        !number(std::string_view(item).substr(colon + 1), &weight)) {
+      return LoadgenUsage("invalid --data-size-list '" + text +
+                          "' (expected size1:weight1,...,sizeN:weightN)");
+    }
+    list.push_back({size, weight});
+    pos = comma + 1;
+  }
+  return list;
+}
+
+// The value shapes memtier has beside -d and --data-size-range, and its refusals of mixing them
+// (memtier_benchmark.cpp, main's data-size checks).
+core::Status ParseValueShapes(const LoadgenOptions& o, Config* c) {
+  if (!o.data_size_list.empty()) {
+    auto list = ParseSizeList(o.data_size_list);
+    if (!list) return tl::unexpected(list.error());
+    c->data_size_list = std::move(*list);
+  }
+  if (o.data_size_given && (!o.data_size_list.empty() || !o.data_size_range.empty())) {
+    return LoadgenUsage("--data-size cannot be used with --data-size-list or --data-size-range");
+  }
+  if (!o.data_size_pattern.empty() && o.data_size_pattern != "R" && o.data_size_pattern != "S") {
+    return LoadgenUsage("invalid --data-size-pattern '" + o.data_size_pattern + "' (use R or S)");
+  }
+  // memtier reads the pattern with a range only.
+  c->data_size_by_key = o.data_size_pattern == "S";
+  return core::Ok();
+}
+
 // What is sent: --command templates, or the SET:GET --ratio and --key-pattern.
 core::Status ParseMix(const LoadgenOptions& o, Config* c) {
   if (!c->commands.empty()) {
@@ -200,6 +283,20 @@ core::Status ParsePacing(const LoadgenOptions& o, Config* c) {
     auto r = ParsePositiveFlag(core::ParseCount, "--rate", o.rate);
     if (!r) return tl::unexpected(r.error());
     c->pass.rate_per_sec = static_cast<double>(*r);
+  }
+  if (!o.rate_limiting.empty()) {
+    if (!o.rate.empty()) {
+      return LoadgenUsage(
+          "--rate-limiting (per connection) and --rate (in total) set one rate: "
+          "give one");
+    }
+    auto r = ParsePositiveFlag(core::ParseCount, "--rate-limiting", o.rate_limiting);
+    if (!r) return tl::unexpected(r.error());
+    // memtier caps each connection at N requests a second; here it is the open loop at N per
+    // connection, each connection's requests due at even intervals
+    // (docs/load-generators.md#memtiers---rate-limiting).
+    c->rate_limit_per_connection = *r;
+    c->pass.rate_per_sec = static_cast<double>(*r) * c->total_clients();
   }
   if (!o.warmup_time.empty()) {
     auto d = ParseFlag(core::ParseDuration, "--warmup-time", o.warmup_time);
@@ -241,9 +338,10 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
     std::string item(text.substr(pos, comma - pos));
     char* end = nullptr;
     double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || !(v > 0 && v <= 100)) {
+    // As memtier's, 0 (the fastest) and 100 (the slowest) are percentiles too.
+    if (item.empty() || end != item.c_str() + item.size() || !(v >= 0 && v <= 100)) {
       return LoadgenUsage("invalid --print-percentiles '" + std::string(text) +
-                          "' (expected values in (0, 100], e.g. 50,99,99.9)");
+                          "' (expected values in [0, 100], e.g. 0,50,99,99.9,100)");
     }
     out.push_back(v);
     pos = comma + 1;
@@ -254,8 +352,8 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
 core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
-  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseMix, &ParsePacing,
-                    &ParseOutputOptions}) {
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
+                    &ParsePacing, &ParseOutputOptions}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

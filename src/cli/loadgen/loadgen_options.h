@@ -38,6 +38,12 @@ struct LoadgenOptions {
   std::string error_replies = "ops";
   bool show_config = false;
   bool version = false;
+  // Value shapes beyond -d and --data-size-range (memtier's).
+  bool data_size_given = false;   // -d was on the command line
+  std::string data_size_list;     // "size:weight,..."
+  std::string data_size_pattern;  // "" = R; R or S
+  std::string tls_protocols;      // "TLSv1.2,TLSv1.3"; "" = OpenSSL's defaults
+  std::string rate_limiting;      // memtier's per-connection ops/s; "" = not given
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.
@@ -46,7 +52,7 @@ core::Result<loadgen::Config> ParseLoadgenOptions(const LoadgenOptions& options)
 // "R" -> kRandom ...; kUsage on anything else.
 core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text);
 
-// "50,99,99.9" -> {50, 99, 99.9}; each in (0, 100].
+// "50,99,99.9" -> {50, 99, 99.9}; each in [0, 100].
 core::Result<std::vector<double>> ParsePercentiles(std::string_view text);
 
 }  // namespace dfbench::cli

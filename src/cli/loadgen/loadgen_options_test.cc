@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "protocol/tls.h"
+
 namespace dfbench::cli {
 namespace {
 
@@ -60,6 +62,45 @@ TEST(LoadgenOptions, ParsesValues) {
   EXPECT_EQ(*ParsePercentiles("50,99.99,100"), (std::vector<double>{50, 99.99, 100}));
 }
 
+TEST(LoadgenOptions, ParsesValueShapes) {
+  Config c = ParseOk({.data_size_list = "10:2,300:0,4096:1", .data_size_pattern = "R"});
+  ASSERT_EQ(c.data_size_list.size(), 3u);
+  EXPECT_EQ(c.data_size_list[0].size, 10u);
+  EXPECT_EQ(c.data_size_list[0].weight, 2u);
+  EXPECT_EQ(c.data_size_list[1].weight, 0u);
+  EXPECT_EQ(c.data_size_list[2].size, 4096u);
+  EXPECT_FALSE(c.data_size_by_key);
+  EXPECT_EQ(ParseOk({.data_size_list = "10:1,"}).data_size_list.size(), 1u);  // as memtier
+  c = ParseOk({.data_size_range = "10-20", .data_size_pattern = "S"});
+  EXPECT_TRUE(c.data_size_by_key);
+  EXPECT_EQ(c.data_size_max, 20u);
+}
+
+// memtier's --tls-protocols: any case, empty items skipped.
+TEST(LoadgenOptions, TlsProtocolsAreTheVersionsListed) {
+  LoadgenOptions o = Given([](Config& c) { c.tls.enabled = true; });
+  o.tls_protocols = "tlsv1.2,,TLSv1.3";
+  EXPECT_EQ(ParseOk(o).tls.protocols, protocol::kTlsV1_2 | protocol::kTlsV1_3);
+  o.tls_protocols = "TLSv1,TLSv1.1";
+  EXPECT_EQ(ParseOk(o).tls.protocols, protocol::kTlsV1 | protocol::kTlsV1_1);
+  o.tls_protocols = "";
+  EXPECT_EQ(ParseOk(o).tls.protocols, 0U);
+}
+
+// memtier's --rate-limiting N is per connection: the open loop at N x connections in total.
+TEST(LoadgenOptions, RateLimitingIsTheOpenLoopAtNPerConnection) {
+  LoadgenOptions o = Given([](Config& c) {
+    c.load.threads = 2;
+    c.load.clients = 3;
+  });
+  o.rate_limiting = "100";
+  const Config c = ParseOk(o);
+  EXPECT_TRUE(c.open_loop());
+  EXPECT_DOUBLE_EQ(c.pass.rate_per_sec, 600);
+  EXPECT_EQ(c.rate_limit_per_connection, 100u);
+  EXPECT_DOUBLE_EQ(c.ClientIntervalNs(), 1e7);  // 1/100 s between one connection's requests
+}
+
 TEST(LoadgenOptions, TestTimeBareNumberIsSeconds) {
   EXPECT_EQ(ParseOk({.test_time = "10"}).pass.test_time, std::chrono::seconds(10));
 }
@@ -92,6 +133,25 @@ TEST(LoadgenOptions, RejectsBadInput) {
       {{.requests = "lots"}, "--requests"},
       {{.expiry_range = "0-10"}, "--expiry-range"},
       {{.data_size_range = "20-10"}, "--data-size-range"},
+      // memtier's refusals of mixed value sizes and of a malformed list or pattern.
+      {{.data_size_range = "1-2", .data_size_list = "10:1"},
+       "--data-size-list cannot be used with --data-size-range"},
+      {{.data_size_given = true, .data_size_list = "10:1"},
+       "--data-size cannot be used with --data-size-list or --data-size-range"},
+      {{.data_size_range = "1-2", .data_size_given = true},
+       "--data-size cannot be used with --data-size-list or --data-size-range"},
+      {{.data_size_list = "10"}, "invalid --data-size-list '10'"},
+      {{.data_size_list = "10:1,,"}, "invalid --data-size-list"},
+      {{.data_size_list = "10:x"}, "invalid --data-size-list"},
+      {{.data_size_list = "-1:1"}, "invalid --data-size-list"},
+      {{.data_size_list = "10:0"}, "--data-size-list needs a weight above 0"},
+      {{.data_size_pattern = "G"}, "invalid --data-size-pattern 'G' (use R or S)"},
+      {{.tls_protocols = "TLSv1.3"}, "--tls-protocols need --tls"},
+      {{.rate = "1000", .rate_limiting = "10"}, "--rate-limiting (per connection) and --rate"},
+      {{.rate_limiting = "0"}, "--rate-limiting must be greater than 0"},
+      {Given([](Config& c) { c.tls.enabled = true; }, {.tls_protocols = "TLSv1.2,SSLv3"}),
+       "invalid --tls-protocols 'TLSv1.2,SSLv3' (use a combination of TLSv1, TLSv1.1, TLSv1.2 "
+       "and TLSv1.3)"},
       {Given([](Config& c) { c.key_zipf_exp = 0; }), "--key-zipf-exp"},
       {Given([](Config& c) { c.load.threads = 0; }), "--threads"},
       {Given([](Config& c) { c.load.pipeline = 0; }), "--pipeline"},
@@ -201,7 +261,9 @@ TEST(LoadgenOptions, PercentileList) {
   EXPECT_EQ(*ParsePercentiles("99"), std::vector<double>{99});
   EXPECT_FALSE(ParsePercentiles(""));
   EXPECT_FALSE(ParsePercentiles("50,"));
-  EXPECT_FALSE(ParsePercentiles("0"));
+  // memtier's ends: p0 is the fastest request, p100 the slowest.
+  EXPECT_EQ(*ParsePercentiles("0,50,100"), (std::vector<double>{0, 50, 100}));
+  EXPECT_FALSE(ParsePercentiles("-1"));
   EXPECT_FALSE(ParsePercentiles("100.5"));
 }
 
