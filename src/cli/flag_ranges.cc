@@ -80,6 +80,10 @@ std::vector<FlagRange> MakeRanges() {
       {"--statsd-port", kInteger, 1, 65535},
       {"--graphite-port", kInteger, 1, 65535},
       {"--prometheus-port", kInteger, 1, 65535},
+      // loadgen's reconnects (memtier's flags)
+      {"--reconnect-interval", kInteger, 0, kRequestsMax},
+      {"--max-reconnect-attempts", kInteger, 0, UINT32_MAX},
+      {"--connection-timeout", kInteger, 0, 86400},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});
