@@ -86,6 +86,10 @@ std::vector<FlagRange> MakeRanges() {
       // memtier's unsigned
       {"--thread-conn-start-min-jitter-micros", kInteger, 0, UINT32_MAX},
       {"--thread-conn-start-max-jitter-micros", kInteger, 0, UINT32_MAX},
+      // loadgen's reconnects (memtier's flags)
+      {"--reconnect-interval", kInteger, 0, kRequestsMax},
+      {"--max-reconnect-attempts", kInteger, 0, UINT32_MAX},
+      {"--connection-timeout", kInteger, 0, 86400},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <tuple>
 #include <utility>
@@ -157,6 +158,26 @@ core::Status ValidateConnection(const Config& c) {
   return core::Ok();
 }
 
+// memtier's reconnect flags, and how they meet ours (--reconnect).
+core::Status ValidateReconnects(const Config& c) {
+  // memtier refuses it too (memtier_benchmark.cpp, verify_cluster_option): a cluster's
+  // connections are reopened by its redirections.
+  if (c.reconnect_interval > 0 && c.cluster_mode) {
+    return Fail(ErrorKind::kUsage, "--reconnect-interval does not work with --cluster-mode");
+  }
+  if (c.reconnect_backoff_factor &&
+      !(*c.reconnect_backoff_factor >= 0 && std::isfinite(*c.reconnect_backoff_factor))) {
+    return Fail(ErrorKind::kUsage, "--reconnect-backoff-factor must be a number, 0 or more");
+  }
+  if (c.reconnect == ReconnectPolicy::kOff &&
+      (c.max_reconnect_attempts || c.reconnect_backoff_factor)) {
+    return Fail(ErrorKind::kUsage,
+                "--max-reconnect-attempts and --reconnect-backoff-factor need reconnects, not "
+                "--reconnect off");
+  }
+  return core::Ok();
+}
+
 // How long the run lasts and how it is paced.
 core::Status ValidatePass(const core::Pass& p) {
   if (p.length == core::Pass::Length::kRequests && p.requests_per_client == 0) {
@@ -220,6 +241,7 @@ core::Status Validate(const Config& c) {
     }
   }
   if (auto st = ValidatePass(c.pass); !st) return st;
+  if (auto st = ValidateReconnects(c); !st) return st;
   if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
   if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");

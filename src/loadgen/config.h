@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,20 @@ struct Config {
   std::string hdr_file_prefix;  // "": no HdrHistogram files
   bool hide_histogram = false;
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
+  // memtier's reconnect flags (shard_connection.cpp). Each connection is closed and opened
+  // again once this many requests were sent on it and all answered; 0: never
+  // (--reconnect-interval).
+  uint64_t reconnect_interval = 0;
+  // Attempts after which a lost connection is given up (--max-reconnect-attempts); 0: never;
+  // unset: ours, once 10 s passed without the server.
+  std::optional<uint32_t> max_reconnect_attempts;
+  // The wait before each attempt (--reconnect-backoff-factor F): memtier's, F^n s before the
+  // n-th attempt since the connection was last up, 1 s each when F is 0; unset: ours, 10 ms
+  // doubling up to 1 s, reset by a reply.
+  std::optional<double> reconnect_backoff_factor;
+  // A connect (with its TLS handshake) not done in this many seconds fails, a connection error
+  // like any other (--connection-timeout); 0: none but the kernel's.
+  uint32_t connection_timeout_s = 10;
   ProgressMode progress = ProgressMode::kAuto;
   // Redis Cluster: the server is one node; every client connects to every primary and routes
   // each request by its key's hash slot (memtier's --cluster-mode).

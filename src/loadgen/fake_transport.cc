@@ -7,10 +7,21 @@ namespace dfbench::loadgen {
 Transport::Dialed FakeTransport::Dial(uint32_t id, const Target& /*target*/,
                                       const StreamKind& /*kind*/) {
   if (id >= slots_.size()) slots_.resize(id + 1);
+  const size_t nth = dial_times_.size();
+  dial_times_.push_back(now_);
+  const DialAnswer answer = nth < answers_.size() ? answers_[nth] : DialAnswer{};
   streams_.push_back(std::make_unique<FakeStream>(&now_));
+  if (answer.script) answer.script(*streams_.back());
+  if (answer.kind == DialAnswer::Kind::kRefuse) {
+    slots_[id] = {.stream = streams_.back().get()};
+    return {.status = Dialed::Status::kFailed, .error = "Connection refused"};
+  }
   // As a socket's connect registers it for both events.
-  slots_[id] = {
-      .stream = streams_.back().get(), .open = true, .connecting = true, .watch_writes = true};
+  slots_[id] = {.stream = streams_.back().get(),
+                .open = true,
+                .connecting = true,
+                .silent = answer.kind == DialAnswer::Kind::kSilent,
+                .watch_writes = true};
   return {};
 }
 
@@ -32,7 +43,7 @@ int FakeTransport::Ready(epoll_event* events, int max_events) {
   int n = 0;
   for (uint32_t id = 0; id < slots_.size() && n < max_events; ++id) {
     Slot& slot = slots_[id];
-    if (!slot.open) continue;
+    if (!slot.open || slot.silent) continue;
     uint32_t bits = 0;
     // Edge-triggered, as the real one: a full stream's room is reported once.
     if (slot.connecting || (slot.watch_writes && slot.stream->full())) bits |= EPOLLOUT;

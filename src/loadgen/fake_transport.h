@@ -3,10 +3,12 @@
 // a wait reports each connection whose stream has a reply or the close ready, and each that
 // waits to write on a full stream (which then has room again); when there is none, the clock
 // moves on to
-// the next scripted reply's time, or by the whole timeout, as a real wait would sleep.
+// the next scripted reply's time, or by the whole timeout, as a real wait would sleep. A test
+// may script how the dials to come are answered: accepted, refused, or never.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -18,6 +20,18 @@ namespace dfbench::loadgen {
 class FakeTransport final : public Transport {
  public:
   explicit FakeTransport(int64_t start_ns) : now_(start_ns) {}
+
+  // How the server answers a connect, and what it then does on the new stream.
+  struct DialAnswer {
+    enum class Kind { kAccept, kRefuse, kSilent };  // kSilent: the connect never completes
+    Kind kind = Kind::kAccept;
+    std::function<void(FakeStream&)> script;
+  };
+  // The answers to the next dials, in order, whichever connection makes them; every dial past
+  // them is accepted.
+  void ScriptDials(std::vector<DialAnswer> answers) { answers_ = std::move(answers); }
+  // When each dial was made, in order.
+  const std::vector<int64_t>& dial_times() const { return dial_times_; }
 
   Dialed Dial(uint32_t id, const Target& target, const StreamKind& kind) override;
   Dialed Connected(uint32_t id, uint32_t events) override;
@@ -36,6 +50,7 @@ class FakeTransport final : public Transport {
     FakeStream* stream = nullptr;
     bool open = false;        // dialed and not closed since
     bool connecting = false;  // dialed, not up yet
+    bool silent = false;      // dialed, never up
     bool watch_writes = false;
   };
   // The events due now, as Wait reports them.
@@ -44,6 +59,8 @@ class FakeTransport final : public Transport {
   int64_t now_;
   std::vector<Slot> slots_;                           // by connection id
   std::vector<std::unique_ptr<FakeStream>> streams_;  // every one dialed
+  std::vector<DialAnswer> answers_;
+  std::vector<int64_t> dial_times_;
 };
 
 }  // namespace dfbench::loadgen

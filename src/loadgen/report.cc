@@ -137,7 +137,8 @@ Json ConfigurationJson(const Config& c) {
   j["key_zipf_exp"] = c.key_zipf_exp;
   j["distinct_client_seed"] = Bool(c.load.distinct_client_seed);
   j["randomize"] = Bool(c.randomize);
-  j["reconnect_interval"] = 0;
+  j["reconnect_interval"] = c.reconnect_interval;
+  j["connection_timeout"] = c.connection_timeout_s;
   j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
   // Never the password itself; the user is no secret.
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";

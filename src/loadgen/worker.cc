@@ -74,6 +74,10 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       router_(cluster != nullptr ? Router(*cluster) : Router()),
       issue_(cluster != nullptr ? &Worker::IssueRouted : &Worker::IssueDirect),
       index_(index),
+      connect_timeout_ns_(config.connection_timeout_s > 0
+                              ? static_cast<int64_t>(config.connection_timeout_s) * kNsPerSec
+                              : kNoDeadlineNs),
+      backoff_(config),
       meter_(workload, config.open_loop(), config.error_replies_are_ops) {
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
@@ -124,7 +128,7 @@ void Worker::Connect() {
     for (uint32_t id : clients_[i]->node_conns) StartConnect(*conns_[id], clock_.Now());
   }
   int64_t now = clock_.Now();
-  const int64_t deadline = now + kConnectTimeoutNs;
+  const int64_t deadline = now + connect_timeout_ns_;
   epoll_event events[kMaxEvents];
   while (true) {
     bool pending = false;
@@ -134,7 +138,7 @@ void Worker::Connect() {
     }
     now = clock_.Now();
     if (!pending || now >= deadline || core::InterruptRequested()) break;
-    const int n = transport_.Wait(50 * kNsPerMs, events, kMaxEvents);
+    const int n = transport_.Wait(std::min(50 * kNsPerMs, deadline - now), events, kMaxEvents);
     for (int i = 0; i < n; ++i) HandleEvent(*conns_[events[i].data.u32], events[i].events);
   }
   now = clock_.Now();
@@ -183,10 +187,14 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
       } else {
         u.wake = std::min(u.wake, c.retry_at_ns);
       }
-    } else if (c.state == Conn::State::kConnecting && c.retry_at_ns <= now) {
-      ConnectFailed(c, now, "connection timed out");
-    } else if (c.state == Conn::State::kHandshake && c.retry_at_ns <= now) {
-      ConnectFailed(c, now, "TLS handshake timed out");
+    } else if (c.state == Conn::State::kConnecting || c.state == Conn::State::kHandshake) {
+      if (c.retry_at_ns <= now) {
+        ConnectFailed(c, now,
+                      c.state == Conn::State::kConnecting ? "connection timed out"
+                                                          : "TLS handshake timed out");
+      }
+      // Woken on time for the connect's deadline, or for the next attempt once it failed.
+      if (c.state != Conn::State::kDead) u.wake = std::min(u.wake, c.retry_at_ns);
     }
     // Open loop: requests fell due. Cluster: a park may have drained or been dropped. (A closed
     // loop's single connection was refilled by the reply that made room: this draws nothing.)

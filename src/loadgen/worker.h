@@ -15,6 +15,7 @@
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
 #include "loadgen/pending.h"
+#include "loadgen/reconnect_backoff.h"
 #include "loadgen/router.h"
 #include "loadgen/stats.h"
 #include "loadgen/stream.h"
@@ -76,6 +77,12 @@ class Worker {
   ssize_t Moved(Conn& c, const Io& io);
   void ConnectFailed(Conn& c, int64_t now, const std::string& why);
   void Lost(Conn& c, int64_t now, const std::string& why);
+  // --reconnect-interval: the connection took its requests and has every reply; it is closed
+  // and connected again.
+  void Reopen(Conn& c, int64_t now);
+  // Every request of the connection is answered: completion is checked soon, and the connection
+  // reopened if its interval is up (then true: its stream is gone). Inline: after most reads.
+  bool Drained(Conn& c, int64_t now);
   void HandleEvent(Conn& c, uint32_t events);
   // What a connect or an event while connecting came to.
   void OnDialed(Conn& c, const Transport::Dialed& dialed, int64_t now);
@@ -137,6 +144,8 @@ class Worker {
   Router router_;                 // one server, or this worker's view of the cluster's slots
   void (Worker::*issue_)(ClientState& client, int64_t now);  // IssueDirect or IssueRouted
   const int index_;
+  const int64_t connect_timeout_ns_;  // --connection-timeout, or kNoDeadlineNs
+  const ReconnectBackoff backoff_;
   RunTimes times_;
   std::vector<std::unique_ptr<ClientState>> clients_;
   std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index

@@ -13,6 +13,7 @@
 #include "loadgen/clock.h"
 #include "loadgen/pacer.h"
 #include "loadgen/pending.h"
+#include "loadgen/reconnect_backoff.h"
 #include "loadgen/stream.h"
 #include "loadgen/transport.h"
 #include "loadgen/worker.h"
@@ -33,8 +34,11 @@ struct Worker::ClientState {
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
 };
 
-// How long a connection may take to come up (connect, TLS handshake, setup commands).
-inline constexpr int64_t kConnectTimeoutNs = 10 * kNsPerSec;
+// A connect without --connection-timeout's deadline: far enough never to come, near enough
+// that adding it to the time does not overflow.
+inline constexpr int64_t kNoDeadlineNs = INT64_MAX / 2;
+// --reconnect-interval unset: more requests than a connection can ever send.
+inline constexpr uint64_t kNeverReopen = UINT64_MAX / 2;
 
 // A connection's reply scanner, of the run's protocol: chosen once, when it is made.
 using ReplyScanner = std::variant<protocol::RespScanner, protocol::MemcacheScanner>;
@@ -83,9 +87,10 @@ struct Worker::Conn {
   ReplyScanner scanner;
   ClientState* client;
   uint16_t node;
-  int64_t backoff_ns = 0;
-  int64_t down_since_ns = 0;  // when the connection was lost; 0 while connected
+  RetryState retry;
   int64_t retry_at_ns = 0;
+  // Requests this connection may still take before --reconnect-interval reopens it.
+  uint64_t reopen_left = kNeverReopen;
   uint64_t rx_unattributed = 0;
   uint32_t unstamped = 0;  // requests at the tail of `pending` whose send time is not set yet
   // Since when the connection has had room for another request (a reply freed a full
@@ -93,5 +98,14 @@ struct Worker::Conn {
   int64_t room_since_ns = 0;
   bool flush_queued = false;
 };
+
+inline bool Worker::Drained(Conn& c, int64_t now) {
+  rescan_ = true;
+  // Unless the client is done: memtier reconnects after the N-th reply but not after the last
+  // request (shard_connection.cpp, process_response).
+  if (c.reopen_left > 0 || stopping_ || !MoreToIssue(*c.client, now)) return false;
+  Reopen(c, now);
+  return true;
+}
 
 }  // namespace dfbench::loadgen

@@ -1,10 +1,10 @@
 // A worker's connections over their lives: connected (a non-blocking connect, then the stream's
 // handshake and the setup commands), lost (its requests counted as lost, then a reconnect
-// after a growing backoff, or given up), and each of the transport's events dispatched to a read
-// or a write.
+// after a backoff, or given up: ReconnectBackoff), reopened after --reconnect-interval requests,
+// and each of the transport's events dispatched to a read or a write.
 #include <sys/epoll.h>
 
-#include <algorithm>
+#include <optional>
 
 #include "loadgen/clock.h"
 #include "loadgen/debug_log.h"
@@ -12,15 +12,6 @@
 #include "loadgen/worker_conn.h"
 
 namespace dfbench::loadgen {
-namespace {
-
-constexpr int64_t kBackoffMinNs = 10 * kNsPerMs;
-constexpr int64_t kBackoffMaxNs = 1000 * kNsPerMs;
-// A connection that cannot get back to the server for this long gives up, so a server that
-// died does not leave a request-counted run waiting forever.
-constexpr int64_t kReconnectGiveUpNs = 10 * kNsPerSec;
-
-}  // namespace
 
 void Worker::StartConnect(Conn& c, int64_t now) {
   if (config_.debug) {
@@ -28,8 +19,8 @@ void Worker::StartConnect(Conn& c, int64_t now) {
               c.node);
   }
   const Transport::Dialed dialed = transport_.Dial(c.id, targets_[c.node], stream_kind_);
-  c.want_write = true;                      // a connect is watched for both events
-  c.retry_at_ns = now + kConnectTimeoutNs;  // deadline of the connect and TLS handshake
+  c.want_write = true;                        // a connect is watched for both events
+  c.retry_at_ns = now + connect_timeout_ns_;  // deadline of the connect and TLS handshake
   OnDialed(c, dialed, now);
 }
 
@@ -72,7 +63,8 @@ void Worker::OnConnected(Conn& c, int64_t now) {
   SetWantWrite(c, false);
   if (c.ever_connected) ++meter_.stats().reconnects;
   c.ever_connected = true;
-  c.down_since_ns = 0;
+  backoff_.Up(&c.retry);
+  c.reopen_left = config_.reconnect_interval > 0 ? config_.reconnect_interval : kNeverReopen;
   connected_at_ns_ = now;
   if (config_.debug) DebugLine(index_, "connection %u: connected", c.id);
   if (!auth_request_.empty()) {
@@ -107,16 +99,23 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
   rescan_ = true;
   c.Close(transport_);
-  if (c.down_since_ns == 0) c.down_since_ns = now;
-  if (config_.reconnect == ReconnectPolicy::kOn && !interrupted_ &&
-      now - c.down_since_ns < kReconnectGiveUpNs) {
-    c.backoff_ns = c.backoff_ns == 0 ? kBackoffMinNs : std::min(2 * c.backoff_ns, kBackoffMaxNs);
-    c.retry_at_ns = now + c.backoff_ns;
+  const std::optional<int64_t> wait = config_.reconnect == ReconnectPolicy::kOn && !interrupted_
+                                          ? backoff_.Next(&c.retry, now)
+                                          : std::nullopt;
+  if (wait) {
+    c.retry_at_ns = now + *wait;
     c.state = Conn::State::kBackoff;
   } else {
     c.state = Conn::State::kDead;
     DropParked(c, /*count_unanswered=*/true);
   }
+}
+
+void Worker::Reopen(Conn& c, int64_t now) {
+  // Every request it was given is answered, so nothing is lost; memtier reconnects at once too
+  // (shard_connection.cpp, process_response), and counts no connection error.
+  c.Close(transport_);
+  StartConnect(c, now);
 }
 
 void Worker::SetWantWrite(Conn& c, bool want) {

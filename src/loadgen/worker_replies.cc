@@ -61,7 +61,7 @@ void Worker::ReadReplies(Conn& c) {
                     static_cast<int>(error_text.size()), error_text.data());
         }
       }
-      if (meter_.Reply(p, arrived, kind, error_text)) c.backoff_ns = 0;
+      if (meter_.Reply(p, arrived, kind, error_text)) c.retry.backoff_ns = 0;
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
     const protocol::ScanResult r =
@@ -84,7 +84,7 @@ void Worker::ReadReplies(Conn& c) {
     for (auto& [p, redirect] : redirected_) OnRedirect(c, p, redirect, now);
     redirected_.clear();
     if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
-    if (c.pending.empty()) rescan_ = true;
+    if (c.pending.empty() && Drained(c, now)) return;
     // A short read drained the socket; a stream with buffers of its own (TLS: a record at a
     // time) goes on until it would block.
     if (!c.stream || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;

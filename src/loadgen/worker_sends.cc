@@ -22,8 +22,10 @@ bool Worker::MoreToIssue(const ClientState& client, int64_t now) const {
 bool Worker::CanIssue(const ClientState& client) const {
   // A cluster's key picks the connection after the draw: only a full park holds draws back.
   if (issue_ == &Worker::IssueRouted) return client.full_parks == 0;
-  // One server: its connection must have room, so a request is never parked.
-  return conns_[client.node_conns[0]]->pending.size() < static_cast<size_t>(config_.load.pipeline);
+  // One server: its connection must have room, so a request is never parked; nor may it take
+  // more than --reconnect-interval leaves it.
+  const Conn& c = *conns_[client.node_conns[0]];
+  return c.pending.size() < static_cast<size_t>(config_.load.pipeline) && c.reopen_left > 0;
 }
 
 Pending Worker::Stamp(int64_t origin, int64_t now, const Request& request) const {
@@ -41,8 +43,12 @@ void Worker::Refill(Conn& c, int64_t now) {
 
 void Worker::IssueDirect(ClientState& client, int64_t now) {
   Conn& c = *conns_[client.node_conns[0]];
-  // CanIssue's one-server rule, without asking which path this is on every request.
-  const size_t cap = static_cast<size_t>(config_.load.pipeline);
+  // CanIssue's one-server rule, without asking which path this is on every request: the
+  // pipeline's room, within what --reconnect-interval leaves (memtier: client.cpp,
+  // hold_pipeline), counted once per call.
+  const size_t before = c.pending.size();
+  const size_t cap = static_cast<size_t>(
+      std::min<uint64_t>(static_cast<uint64_t>(config_.load.pipeline), before + c.reopen_left));
   while (c.pending.size() < cap && MoreToIssue(client, now)) {
     const std::optional<int64_t> origin = client.pacer.Take(now);
     if (!origin) break;
@@ -50,6 +56,7 @@ void Worker::IssueDirect(ClientState& client, int64_t now) {
     if (p.measured()) client.pacer.Issued();
     Send(c, p);
   }
+  c.reopen_left -= c.pending.size() - before;
   QueueFlush(c);
 }
 

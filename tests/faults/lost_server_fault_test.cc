@@ -167,6 +167,20 @@ TEST_F(LostServerTest, LoadgenAgainstARestartedServerReconnectsAndStillExits5) {
   EXPECT_GT(Calls(), 0u);  // the load went on
 }
 
+// memtier's flags: each of the 4 connections, lost, tries twice 1 s apart (factor 0), is
+// refused twice and given up, so a run by requests ends on its own, long before the 10 s our
+// default would wait, with memtier's count of connection errors: 4 losses and 8 refusals.
+TEST_F(LostServerTest, LoadgenWithMaxReconnectAttemptsGivesUpAfterThem) {
+  const auto run = RunLoadgen({"-n", "100000000", "--reconnect-on-error",
+                               "--max-reconnect-attempts=2", "--reconnect-backoff-factor=0"},
+                              [&] { server_->Stop(); });
+  // The two waits of 1 s each come after the cut, inside the window.
+  ExpectEndedEarly(run, "a connection was lost", 2000);
+  EXPECT_EQ(run.report["dfbench"]["connection_errors"], 12);
+  EXPECT_EQ(run.report["ALL STATS"]["Totals"]["Connection Errors"], 12);
+  EXPECT_EQ(run.report["dfbench"]["reconnects"], 0);
+}
+
 // ---- run, run-commands and sweep on an endpoint setup whose server the test owns ----
 
 enum class Fault { kKilled, kStopped, kRestarted };

@@ -201,8 +201,8 @@ TEST(LoadgenOutputs, ShowConfigListsMemtiersFields) {
   for (const char* field :
        {"\nunix socket = (null)\n", "\nprotocol = redis\n", "\ntls = no\n", "\nout_file = (null)\n",
         "\nrequests = 10\n", "\nclients = 1\n", "\nthreads = 1\n", "\nratio = 1:10\n",
-        "\nkey_pattern = R:R\n", "\nauthenticate = (set)\n", "\nselect-db = 0\n",
-        "\njson-out-file = (null)\n"}) {
+        "\nkey_pattern = R:R\n", "\nreconnect_interval = 0\n", "\nconnection_timeout = 10\n",
+        "\nauthenticate = (set)\n", "\nselect-db = 0\n", "\njson-out-file = (null)\n"}) {
     const size_t found = out.out.find(field, at);
     ASSERT_NE(found, std::string::npos) << field << " after " << at << ":\n" << out.out;
     at = found;

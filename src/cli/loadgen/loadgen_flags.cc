@@ -94,6 +94,26 @@ void AddConnStartJitterFlags(CLI::App* sub, LoadgenOptions* o) {
                   kInteger, "Longest such pause; 0: none (each pause is random in min..max)");
 }
 
+// memtier's reconnect flags, with memtier's meanings, beside our --reconnect.
+void AddReconnectFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "--reconnect-interval", &o->config.reconnect_interval, kInteger,
+                  "Close and reopen each connection after this many requests, all answered "
+                  "first (0: never)");
+  AddBoolFlag(sub, "--reconnect-on-error", &o->reconnect_on_error,
+              "Reconnect lost connections (memtier's; already our default, --reconnect on)");
+  WithRange(sub->add_option("--max-reconnect-attempts", o->max_reconnect_attempts,
+                            "Give a lost connection up after this many failed attempts (0: "
+                            "unlimited; default: after 10 s without the server)"),
+            kInteger);
+  sub->add_option("--reconnect-backoff-factor", o->reconnect_backoff_factor,
+                  "memtier's waits between attempts: F^n s before the n-th (0: 1 s each; "
+                  "default: 10 ms doubling to 1 s)");
+  AddRangedOption(sub, "--connection-timeout", &o->config.connection_timeout_s, kInteger,
+                  "Seconds a connect (and TLS handshake) may take before it fails and is "
+                  "retried (0: the kernel's)");
+}
+
 // Where the server is and how to reach it: address or socket, credentials, protocol, TLS.
 void AddConnectionFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
@@ -239,6 +259,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")
       ->capture_default_str();
+  AddReconnectFlags(sub, o);
   sub->add_option("--progress", o->progress,
                   "memtier's lines on stderr (where the report goes, the run's announcements, "
                   "the progress line each second): auto or always (the same: terminal or not), "

@@ -145,5 +145,27 @@ TEST(LoadgenFlags, BadValuesAreOneUsageLineNamingTheFlag) {
   ExpectUsageErrorNaming(nowhere, [&] { return kLoadgen.OptionsOf({"--json-out-file", nowhere}); });
 }
 
+// memtier's reconnect flags, as memtier spells them; unset, ours.
+TEST(LoadgenFlags, MemtiersReconnectFlagsLand) {
+  const auto c = kLoadgen.OptionsOf(
+      Argv("--reconnect-interval=100 --reconnect-on-error --max-reconnect-attempts=5 "
+           "--reconnect-backoff-factor=1.5 --connection-timeout=3"));
+  EXPECT_EQ(c.reconnect_interval, 100U);
+  EXPECT_EQ(c.reconnect, loadgen::ReconnectPolicy::kOn);
+  EXPECT_EQ(c.max_reconnect_attempts, 5U);
+  EXPECT_EQ(c.reconnect_backoff_factor, 1.5);
+  EXPECT_EQ(c.connection_timeout_s, 3U);
+  const auto ours = kLoadgen.OptionsOf({});
+  EXPECT_EQ(ours.reconnect_interval, 0U);
+  EXPECT_EQ(ours.max_reconnect_attempts, std::nullopt);
+  EXPECT_EQ(ours.reconnect_backoff_factor, std::nullopt);
+  EXPECT_EQ(ours.connection_timeout_s, 10U);
+  const std::string attempts = kLoadgen.ParseErrorOf({"--max-reconnect-attempts", "-1"});
+  EXPECT_NE(attempts.find("--max-reconnect-attempts \"-1\""), std::string::npos) << attempts;
+  ExpectUsageError("--reconnect-on-error contradicts --reconnect off", [] {
+    return kLoadgen.OptionsOf({"--reconnect", "off", "--reconnect-on-error"});
+  });
+}
+
 }  // namespace
 }  // namespace dfbench::cli

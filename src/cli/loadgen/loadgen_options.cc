@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string_view>
@@ -319,6 +321,37 @@ core::Status ParsePacing(const LoadgenOptions& o, Config* c) {
   return core::Ok();
 }
 
+// memtier's reconnect flags (memtier_benchmark.cpp, config_parse_args), over ours.
+core::Status ParseReconnects(const LoadgenOptions& o, Config* c) {
+  if (o.reconnect_on_error) {
+    if (c->reconnect == loadgen::ReconnectPolicy::kOff) {
+      return LoadgenUsage("--reconnect-on-error contradicts --reconnect off");
+    }
+    c->reconnect = loadgen::ReconnectPolicy::kOn;  // our default already
+  }
+  if (!o.max_reconnect_attempts.empty()) {
+    const std::string& text = o.max_reconnect_attempts;
+    uint32_t attempts = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), attempts);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      return LoadgenUsage("invalid --max-reconnect-attempts '" + text +
+                          "' (expected a count, 0 for unlimited)");
+    }
+    c->max_reconnect_attempts = attempts;
+  }
+  if (!o.reconnect_backoff_factor.empty()) {
+    const std::string& text = o.reconnect_backoff_factor;
+    char* end = nullptr;
+    const double factor = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !(factor >= 0 && std::isfinite(factor))) {
+      return LoadgenUsage("invalid --reconnect-backoff-factor '" + text +
+                          "' (expected a number, 0 or more)");
+    }
+    c->reconnect_backoff_factor = factor;
+  }
+  return core::Ok();
+}
+
 }  // namespace
 
 core::Result<core::KeyPattern> ParseKeyPatternLetter(std::string_view text) {
@@ -353,7 +386,7 @@ core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
   for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
-                    &ParsePacing, &ParseOutputOptions}) {
+                    &ParsePacing, &ParseOutputOptions, &ParseReconnects}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

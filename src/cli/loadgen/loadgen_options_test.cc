@@ -114,6 +114,34 @@ TEST(LoadgenOptions, TheLengthKeepsTheStartInstant) {
   EXPECT_EQ(ParseOk(starting({.requests = "allkeys"})).pass.start_at_us, 42);
 }
 
+// memtier's reconnect flags given as text: an attempt count (0 is memtier's unlimited) and the
+// backoff factor (0 is memtier's default: 1 s each); refused when they cannot apply.
+TEST(LoadgenOptions, MemtiersReconnectFlags) {
+  Config c = ParseOk({.max_reconnect_attempts = "0", .reconnect_backoff_factor = "0"});
+  EXPECT_EQ(c.max_reconnect_attempts, 0U);
+  EXPECT_EQ(c.reconnect_backoff_factor, 0.0);
+  c = ParseOk({.reconnect_on_error = true, .reconnect_backoff_factor = "2.5"});
+  EXPECT_EQ(c.reconnect, loadgen::ReconnectPolicy::kOn);
+  EXPECT_EQ(c.reconnect_backoff_factor, 2.5);
+  const std::vector<std::pair<LoadgenOptions, std::string>> cases = {
+      {{.max_reconnect_attempts = "many"}, "invalid --max-reconnect-attempts 'many'"},
+      {{.max_reconnect_attempts = "4294967296"}, "invalid --max-reconnect-attempts"},
+      {{.reconnect_backoff_factor = "-1"}, "invalid --reconnect-backoff-factor '-1'"},
+      {{.reconnect_backoff_factor = "inf"}, "invalid --reconnect-backoff-factor"},
+      {{.reconnect = "off", .reconnect_on_error = true}, "contradicts --reconnect off"},
+      {{.reconnect = "off", .max_reconnect_attempts = "3"}, "need reconnects"},
+      {Given([](Config& c) {
+         c.reconnect_interval = 10;
+         c.cluster_mode = true;
+       }),
+       "--reconnect-interval does not work with --cluster-mode"},
+  };
+  for (const auto& [options, fragment] : cases) {
+    SCOPED_TRACE(fragment);
+    ExpectUsage(options, fragment);
+  }
+}
+
 TEST(LoadgenOptions, RejectsBadInput) {
   // Each case: options that differ from the defaults, and a part of the one-line error.
   const std::vector<std::pair<LoadgenOptions, std::string>> cases = {

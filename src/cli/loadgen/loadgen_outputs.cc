@@ -98,6 +98,8 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("key_pattern", c.KeyPatternString());
   line("key_stddev", number(c.key_stddev, "%f"));
   line("key_median", number(c.key_median, "%f"));
+  line("reconnect_interval", std::to_string(c.reconnect_interval));
+  line("connection_timeout", std::to_string(c.connection_timeout_s));
   // memtier prints the password itself; ours says only whether one is set.
   line("authenticate", c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)");
   line("select-db", std::to_string(c.select_db));
