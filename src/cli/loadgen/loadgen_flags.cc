@@ -183,26 +183,9 @@ void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
                   "(redis; not with --expiry-range)");
 }
 
-}  // namespace
-
-void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
+// The keys' prefix, range and patterns, and the seeds of their draws.
+void AddKeyFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
-  // As with getopt, a repeated flag takes its last value.
-  sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  AddConnectionFlags(sub, o);
-  AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
-  AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
-  AddConnStartJitterFlags(sub, o);
-  AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
-                  "Requests in flight per connection (open loop: the cap)");
-  WithRange(sub->add_option("-n,--requests", o->requests,
-                            "Requests per connection (default 10000), or 'allkeys' (with P:P, "
-                            "each connection writes its slice of the key range once)"),
-            kCount, "allkeys");
-  WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
-            kDuration);
-  sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
-  AddValueFlags(sub, o);
   sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")->capture_default_str();
   AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger,
                   "Smallest key index");
@@ -218,23 +201,11 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   AddBoolFlag(sub, "--distinct-client-seed", &o->config.load.distinct_client_seed,
               "Give each connection its own random seed (default: all share one)");
   AddBoolFlag(sub, "--randomize", &o->config.randomize, "Seed from a random source");
-  AddCommandFlags(sub, o);
-  sub->add_option("--expiry-range", o->expiry_range,
-                  "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
-  sub->add_option("--json-out-file", o->config.json_out_file, "Write the JSON report here");
-  sub->add_option("--hdr-file-prefix", o->config.hdr_file_prefix,
-                  "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
-                  "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
-                  "PREFIX_<COMMAND>_command_run_1.* per command");
-  // Read as it is given, over the Config's default, which --help shows.
-  sub->add_option_function<std::string>(
-         "--print-percentiles",
-         [o](const std::string& text) {
-           o->config.load.percentiles = OrExit(ParsePercentiles(text));
-         },
-         "Percentiles to report")
-      ->default_str(core::Format("{}", fmt::join(o->config.load.percentiles, ",")));
-  AddBoolFlag(sub, "--hide-histogram", &o->config.hide_histogram, "Accepted for compatibility");
+}
+
+// The open loop's rate, the warm-up, and what lines several generators of one run up.
+void AddPacingFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
   WithRange(sub->add_option("--rate", o->rate,
                             "Open loop: TOTAL target ops/sec (e.g. 50k); latency counts from "
                             "each request's due time"),
@@ -255,6 +226,47 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                             "With --distinct-client-seed, seed connection i as connection N + i "
                             "(several generators of one run continue one another's seeds)"),
             kInteger);
+}
+
+}  // namespace
+
+void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  // As with getopt, a repeated flag takes its last value.
+  sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  AddConnectionFlags(sub, o);
+  AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
+  AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
+  AddConnStartJitterFlags(sub, o);
+  AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
+                  "Requests in flight per connection (open loop: the cap)");
+  WithRange(sub->add_option("-n,--requests", o->requests,
+                            "Requests per connection (default 10000), or 'allkeys' (with P:P, "
+                            "each connection writes its slice of the key range once)"),
+            kCount, "allkeys");
+  WithRange(sub->add_option("--test-time", o->test_time, "Run for this long instead (30, 30s, 2m)"),
+            kDuration);
+  sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
+  AddValueFlags(sub, o);
+  AddKeyFlags(sub, o);
+  AddCommandFlags(sub, o);
+  sub->add_option("--expiry-range", o->expiry_range,
+                  "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");
+  sub->add_option("--json-out-file", o->config.json_out_file, "Write the JSON report here");
+  sub->add_option("--hdr-file-prefix", o->config.hdr_file_prefix,
+                  "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
+                  "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
+                  "PREFIX_<COMMAND>_command_run_1.* per command");
+  // Read as it is given, over the Config's default, which --help shows.
+  sub->add_option_function<std::string>(
+         "--print-percentiles",
+         [o](const std::string& text) {
+           o->config.load.percentiles = OrExit(ParsePercentiles(text));
+         },
+         "Percentiles to report")
+      ->default_str(core::Format("{}", fmt::join(o->config.load.percentiles, ",")));
+  AddBoolFlag(sub, "--hide-histogram", &o->config.hide_histogram, "Accepted for compatibility");
+  AddPacingFlags(sub, o);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "
                   "without the server; or end the run at the first loss (off)")
