@@ -12,7 +12,8 @@ namespace dfbench::loadgen {
 // is sent; a bad command template fails with kUsage. A SIGINT/SIGTERM (core::InterruptRequested)
 // stops the run early: the report comes back with interrupted = true. Connection losses during
 // the run are counted in the report, not failures. Prints the progress line on stderr per
-// config.progress; prints nothing else.
-core::Result<Report> Run(const Config& config);
+// config.progress, numbered `run` (memtier's "[RUN #2 ...]" of its --run-count); prints nothing
+// else. One run: the caller repeats it for config.run_count.
+core::Result<Report> Run(const Config& config, int run = 1);
 
 }  // namespace dfbench::loadgen

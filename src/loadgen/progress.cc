@@ -19,8 +19,9 @@ std::string SizeString(double bytes) {
   return buf;
 }
 
-Progress::Progress(const Config& config, std::FILE* out)
+Progress::Progress(const Config& config, int run, std::FILE* out)
     : out_(out),
+      run_(run),
       out_file_(config.out_file),
       on_(config.progress != ProgressMode::kNever),
       by_time_(config.by_time()),
@@ -34,18 +35,19 @@ Progress::Progress(const Config& config, std::FILE* out)
 
 void Progress::Preparing() {
   if (!on_) return;
-  if (out_file_.empty() || out_file_ == "-") {
+  // memtier says where the results go once, before its first run (memtier_benchmark.cpp main).
+  if (run_ == 1 && (out_file_.empty() || out_file_ == "-")) {
     std::fprintf(out_, "Writing results to stdout\n");
-  } else {
+  } else if (run_ == 1) {
     std::fprintf(out_, "Writing results to %s...\n", out_file_.c_str());
   }
-  std::fprintf(out_, "[RUN #1] Preparing benchmark client...\n");
+  std::fprintf(out_, "[RUN #%d] Preparing benchmark client...\n", run_);
   std::fflush(out_);
 }
 
 void Progress::Launching() {
   if (!on_) return;
-  std::fprintf(out_, "[RUN #1] Launching threads now...\n");
+  std::fprintf(out_, "[RUN #%d] Launching threads now...\n", run_);
   std::fflush(out_);
 }
 
@@ -63,8 +65,8 @@ void Progress::Interrupted(double elapsed_s) {
   if (!on_ || interrupted_) return;
   interrupted_ = true;
   std::fprintf(out_,
-               "\n[RUN #1] Interrupted by user (Ctrl+C) after %.1f secs, stopping threads...\n",
-               elapsed_s);
+               "\n[RUN #%d] Interrupted by user (Ctrl+C) after %.1f secs, stopping threads...\n",
+               run_, elapsed_s);
   std::fflush(out_);
 }
 
@@ -88,9 +90,9 @@ void Progress::Line(const ProgressSample& s, bool final) {
   const double avg_latency_ms =
       s.replies > 0 ? s.latency_sum_ns / 1e6 / static_cast<double>(s.replies) : 0;
   std::fprintf(out_,
-               "[RUN #1 %.0f%%, %3u secs] %2d threads %2d conns: %11llu ops, %7llu (avg: %7llu) "
+               "[RUN #%d %.0f%%, %3u secs] %2d threads %2d conns: %11llu ops, %7llu (avg: %7llu) "
                "ops/sec, %s/sec (avg: %s/sec), %5.2f (avg: %5.2f) msec latency\r",
-               percent, static_cast<unsigned>(s.elapsed_s), s.active_threads, clients_,
+               run_, percent, static_cast<unsigned>(s.elapsed_s), s.active_threads, clients_,
                static_cast<unsigned long long>(s.ops),
                static_cast<unsigned long long>(current_.ops),
                static_cast<unsigned long long>(static_cast<double>(s.ops) / elapsed),

@@ -37,8 +37,9 @@ struct ProgressCurrent {
 
 class Progress {
  public:
-  // Writes to `out` (stderr; a file in tests).
-  Progress(const Config& config, std::FILE* out);
+  // Writes to `out` (stderr; a file in tests), for the run numbered `run` (from 1, memtier's
+  // --run-count).
+  Progress(const Config& config, int run, std::FILE* out);
 
   // "Writing results to ...", where the report goes, then the first announcement.
   void Preparing();
@@ -56,6 +57,7 @@ class Progress {
   void Line(const ProgressSample& sample, bool final);
 
   std::FILE* out_;
+  const int run_;
   const std::string out_file_;
   const bool on_;
   const bool by_time_;

@@ -29,7 +29,7 @@ Config ByRequests() {
 TEST(Progress, WritesMemtiersLinesEndingInCarriageReturns) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
-  Progress p(ByRequests(), f);
+  Progress p(ByRequests(), 1, f);
   p.Preparing();
   p.Launching();
   ProgressSample s{.elapsed_s = 0.5, .ops = 10, .active_threads = 1};
@@ -74,7 +74,7 @@ TEST(Progress, AnInterruptEndsTheLinesAndNeverPrintsNothing) {
   ASSERT_NE(f, nullptr);
   Config c = ByRequests();
   c.out_file = "out.txt";
-  Progress p(c, f);
+  Progress p(c, 1, f);
   p.Preparing();
   p.Interrupted(3.04);
   p.Interrupted(3.5);
@@ -89,13 +89,27 @@ TEST(Progress, AnInterruptEndsTheLinesAndNeverPrintsNothing) {
   f = std::tmpfile();
   ASSERT_NE(f, nullptr);
   c.progress = ProgressMode::kNever;
-  Progress quiet(c, f);
+  Progress quiet(c, 1, f);
   quiet.Preparing();
   quiet.Launching();
   quiet.Update({.elapsed_s = 5});
   quiet.Interrupted(5);
   quiet.Finish({.elapsed_s = 5});
   EXPECT_EQ(Written(f), "");
+  std::fclose(f);
+}
+
+TEST(Progress, LaterRunsCarryTheirNumberAndSayNothingOfTheOutput) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  Progress p(ByRequests(), 3, f);
+  p.Preparing();
+  p.Launching();
+  p.Interrupted(1.0);
+  EXPECT_EQ(Written(f),
+            "[RUN #3] Preparing benchmark client...\n"
+            "[RUN #3] Launching threads now...\n"
+            "\n[RUN #3] Interrupted by user (Ctrl+C) after 1.0 secs, stopping threads...\n");
   std::fclose(f);
 }
 

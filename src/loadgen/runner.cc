@@ -498,7 +498,7 @@ int UsableCpus(const Config& config) {
 
 }  // namespace
 
-core::Result<Report> Run(const Config& config) {
+core::Result<Report> Run(const Config& config, int run) {
   if (auto st = Validate(config); !st) return tl::unexpected(st.error());
   RaiseFileLimit();
   auto workload = BuildWorkload(config);
@@ -514,7 +514,7 @@ core::Result<Report> Run(const Config& config) {
   auto targets = ResolveNodes(config, *slot_map);
   if (!targets) return tl::unexpected(targets.error());
 
-  Progress progress(config, stderr);
+  Progress progress(config, run, stderr);
   progress.Preparing();
   RunTimes times;
   WorkerPool pool(config, *workload, *targets, config.cluster_mode ? &*slot_map : nullptr,
