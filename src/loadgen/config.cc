@@ -242,6 +242,7 @@ core::Status Validate(const Config& c) {
   }
   if (auto st = ValidatePass(c.pass); !st) return st;
   if (auto st = ValidateReconnects(c); !st) return st;
+  if (c.run_count < 1) return Fail(ErrorKind::kUsage, "--run-count must be greater than 0");
   if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
   if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
     return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");

@@ -113,6 +113,10 @@ struct Config {
   bool error_replies_are_ops = true;
   // -D: each connection's connect, setup commands and errors on stderr.
   bool debug = false;
+  // memtier's -x/--run-count: the whole test this many times, each on fresh connections; more
+  // than one reports the best, worst and averaged runs, and --print-all-runs each run too.
+  int run_count = 1;
+  bool print_all_runs = false;
   // StatsD, Graphite events and the Prometheus endpoint while the run runs.
   LiveMetricsConfig metrics;
   // Value shapes beyond -d and --data-size-range, as memtier's object_generator has them.

@@ -74,6 +74,7 @@ TEST(LoadgenConfig, RejectsBadInput) {
        }),
        "--key-minimum (10) is greater than --key-maximum (5)"},
       {With([](Config& c) { c.load.data_size = 0; }), "--data-size must be greater than 0"},
+      {With([](Config& c) { c.run_count = 0; }), "--run-count must be greater than 0"},
       {With([](Config& c) { c.set_pattern = core::KeyPattern::kParallel; }), "P:P"},
       {With([](Config& c) {
          c.data_size_min = 20;

@@ -6,6 +6,7 @@
 
 #include "core/version.h"
 #include "loadgen/histogram.h"
+#include "loadgen/run_series.h"
 
 namespace dfbench::loadgen {
 namespace {
@@ -59,30 +60,28 @@ Json SeriesJson(const std::vector<SeriesPoint>& series, const std::vector<double
 }
 
 Json SectionJson(const SectionStats& s, const Report& r, const Config& config, bool totals) {
-  const double secs = r.seconds() > 0 ? r.seconds() : 1;
-  const double kb_rx = static_cast<double>(s.bytes_rx) / 1024 / secs;
-  const double kb_tx = static_cast<double>(s.bytes_tx) / 1024 / secs;
+  const SectionRates rates = RatesOf(s, r, totals);
   Json j;
   j["Count"] = s.count;
-  j["Ops/sec"] = Rate(static_cast<double>(s.count) / secs);
-  j["Hits/sec"] = Rate(s.has_hits ? static_cast<double>(s.hits) / secs : 0);
-  j["Misses/sec"] = Rate(s.has_hits ? static_cast<double>(s.misses) / secs : 0);
+  j["Ops/sec"] = Rate(rates.ops);
+  j["Hits/sec"] = Rate(rates.hits);
+  j["Misses/sec"] = Rate(rates.misses);
   if (config.cluster_mode) {
-    j["MOVED/sec"] = Rate(static_cast<double>(s.moved) / secs);
-    j["ASK/sec"] = Rate(static_cast<double>(s.ask) / secs);
+    j["MOVED/sec"] = Rate(rates.moved);
+    j["ASK/sec"] = Rate(rates.ask);
   }
   j["Errors"] = s.errors;
-  j["Connection Errors/sec"] = Rate(totals ? static_cast<double>(r.connection_errors) / secs : 0);
+  j["Connection Errors/sec"] = Rate(rates.connection_errors);
   j["Connection Errors"] = totals ? r.connection_errors : 0;
   j["Latency"] = Ms(s.latency.avg_ms);
   j["Average Latency"] = Ms(s.latency.avg_ms);
   j["Accumulated Latency"] = std::llround(s.latency.avg_ms * static_cast<double>(s.count));
   j["Min Latency"] = Ms(s.latency.min_ms);
   j["Max Latency"] = Ms(s.latency.max_ms);
-  j["KB/sec"] = Rate(kb_rx + kb_tx);
-  j["KB/sec RX/TX"] = Rate(kb_rx + kb_tx);
-  j["KB/sec RX"] = Rate(kb_rx);
-  j["KB/sec TX"] = Rate(kb_tx);
+  j["KB/sec"] = Rate(rates.kb_rx + rates.kb_tx);
+  j["KB/sec RX/TX"] = Rate(rates.kb_rx + rates.kb_tx);
+  j["KB/sec RX"] = Rate(rates.kb_rx);
+  j["KB/sec TX"] = Rate(rates.kb_tx);
   j["Time-Serie"] = SeriesJson(s.series, config.load.percentiles);
   j["Percentile Latencies"] = PercentilesJson(s.latency, config.load.percentiles);
   if (s.histogram) {
@@ -108,7 +107,7 @@ Json ConfigurationJson(const Config& c) {
   j["tls_cacert"] = c.tls.cacert;
   j["tls_skip_verify"] = c.tls.skip_verify ? "true" : "false";
   j["sni"] = c.tls.sni;
-  j["run_count"] = 1;
+  j["run_count"] = c.run_count;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
   j["all_keys"] = Bool(c.all_keys());
   j["rate_limit"] = c.rate_limit_per_connection;
@@ -143,6 +142,7 @@ Json ConfigurationJson(const Config& c) {
   // Never the password itself; the user is no secret.
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
   j["select-db"] = c.select_db;
+  j["print-all-runs"] = Bool(c.print_all_runs);
   j["print-percentiles"] = [&] {
     std::string s;
     for (double p : c.load.percentiles) {
@@ -174,90 +174,11 @@ Json UncorrectedJson(const LatencySummary& l, const std::vector<double>& percent
   return j;
 }
 
-}  // namespace
-
-double ClientCpu::Utilization() const {
-  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
-  return cpu_sec / (wall_sec * usable_cpus);
-}
-
-double ClientCpu::Demand() const {
-  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
-  return (cpu_sec + run_delay_sec) / (wall_sec * usable_cpus);
-}
-
-std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix) {
-  std::vector<core::HdrFile> files;
-  const double start = static_cast<double>(report.start_epoch_ms) / 1000;
-  const double end = static_cast<double>(report.finish_epoch_ms) / 1000;
-  const auto add = [&](const SectionStats& s, const std::string& stem, const std::string& what) {
-    if (!s.histogram) return;
-    for (auto& file : core::MemtierHdrFiles(*s.histogram, 1, stem, what, start, end)) {
-      files.push_back(std::move(file));
-    }
-  };
-  add(report.totals, prefix + std::string(core::kFullRunStem),
-      "Full Run command HDR latency histogram results");
-  for (const auto& s : report.sections) {
-    add(s, prefix + "_" + s.type + "_command_run_1",
-        s.type + " command HDR latency histogram results");
-  }
-  return files;
-}
-
-std::string PercentileKey(double percentile) {
-  char full[32];
-  std::snprintf(full, sizeof(full), "p%.3f", percentile);
-  std::string key(full);
-  // memtier keeps 6 characters ("p99.90"); keep more only when that would drop a digit.
-  if (key.size() > 6 && key.find_first_not_of('0', 6) == std::string::npos) key.resize(6);
-  if (key.back() == '.') key.pop_back();
-  return key;
-}
-
-LatencySummary Summarize(const LatencyHistogram& h, double sum_ns,
-                         const std::vector<double>& percentiles) {
-  LatencySummary s;
-  s.count = h.count();
-  if (s.count == 0) {
-    s.percentiles_ms.assign(percentiles.size(), 0.0);
-    return s;
-  }
-  s.avg_ms = sum_ns / static_cast<double>(s.count) / 1e6;
-  s.min_ms = static_cast<double>(h.min_ns()) / 1e6;
-  s.max_ms = static_cast<double>(h.max_ns()) / 1e6;
-  for (double p : percentiles) {
-    s.percentiles_ms.push_back(static_cast<double>(h.ValueAtPercentile(p)) / 1e6);
-  }
-  return s;
-}
-
-std::string ReportJson(const Report& r, const Config& config) {
-  Json root;
-  root["configuration"] = ConfigurationJson(config);
-  Json info;
-  info["Threads"] = config.load.threads;
-  info["Connections per thread"] = config.load.clients;
-  if (config.by_time()) {
-    info["Seconds"] = root["configuration"]["test_time"];
-  } else {
-    info["Requests per client"] = config.RequestsForClient(0);
-  }
-  info["Format version"] = 2;
-  root["run information"] = info;
-
-  Json all;
-  all["Runtime"] = {{"Start time", r.start_epoch_ms},
-                    {"Finish time", r.finish_epoch_ms},
-                    {"Total duration", Round(r.duration_ms, 3)},
-                    {"Time unit", "MILLISECONDS"},
-                    {"Interrupted", Bool(r.interrupted)}};
-  for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
-  all["Totals"] = SectionJson(r.totals, r, config, true);
-  root["ALL STATS"] = std::move(all);
-
+// dfbench's own block, of the run or of the average of `runs` runs.
+Json DfbenchJson(const Report& r, const Config& config, size_t runs) {
   Json d;
   d["version"] = core::GetBuildInfo().version;
+  d["runs"] = runs;
   d["mode"] = r.open_loop ? "open-loop" : "closed-loop";
   d["target_rate"] = r.target_rate;
   d["achieved_rate"] = Rate(r.achieved_rate);
@@ -302,7 +223,110 @@ std::string ReportJson(const Report& r, const Config& config) {
                      {"utilization", Round(r.client_cpu.Utilization(), 3)},
                      {"run_delay_sec", Round(r.client_cpu.run_delay_sec, 3)},
                      {"demand", Round(r.client_cpu.Demand(), 3)}};
-  root["dfbench"] = std::move(d);
+  return d;
+}
+
+}  // namespace
+
+SectionRates RatesOf(const SectionStats& s, const Report& r, bool totals) {
+  if (s.mean_rates) return *s.mean_rates;
+  const double secs = r.seconds() > 0 ? r.seconds() : 1;
+  const auto per_sec = [secs](uint64_t n) { return static_cast<double>(n) / secs; };
+  return {.ops = per_sec(s.count),
+          .hits = s.has_hits ? per_sec(s.hits) : 0,
+          .misses = s.has_hits ? per_sec(s.misses) : 0,
+          .moved = per_sec(s.moved),
+          .ask = per_sec(s.ask),
+          .kb_rx = per_sec(s.bytes_rx) / 1024,
+          .kb_tx = per_sec(s.bytes_tx) / 1024,
+          .connection_errors = totals ? per_sec(r.connection_errors) : 0};
+}
+
+double ClientCpu::Utilization() const {
+  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
+  return cpu_sec / (wall_sec * usable_cpus);
+}
+
+double ClientCpu::Demand() const {
+  if (wall_sec <= 0 || usable_cpus <= 0) return 0;
+  return (cpu_sec + run_delay_sec) / (wall_sec * usable_cpus);
+}
+
+std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix, int run) {
+  std::vector<core::HdrFile> files;
+  const double start = static_cast<double>(report.start_epoch_ms) / 1000;
+  const double end = static_cast<double>(report.finish_epoch_ms) / 1000;
+  const auto add = [&](const SectionStats& s, const std::string& stem, const std::string& what) {
+    if (!s.histogram) return;
+    for (auto& file : core::MemtierHdrFiles(*s.histogram, 1, stem, what, start, end)) {
+      files.push_back(std::move(file));
+    }
+  };
+  const std::string number = std::to_string(run);
+  add(report.totals, prefix + "_FULL_RUN_" + number,
+      "Full Run command HDR latency histogram results");
+  for (const auto& s : report.sections) {
+    add(s, prefix + "_" + s.type + "_command_run_" + number,
+        s.type + " command HDR latency histogram results");
+  }
+  return files;
+}
+
+std::string PercentileKey(double percentile) {
+  char full[32];
+  std::snprintf(full, sizeof(full), "p%.3f", percentile);
+  std::string key(full);
+  // memtier keeps 6 characters ("p99.90"); keep more only when that would drop a digit.
+  if (key.size() > 6 && key.find_first_not_of('0', 6) == std::string::npos) key.resize(6);
+  if (key.back() == '.') key.pop_back();
+  return key;
+}
+
+LatencySummary Summarize(const LatencyHistogram& h, double sum_ns,
+                         const std::vector<double>& percentiles) {
+  LatencySummary s;
+  s.count = h.count();
+  if (s.count == 0) {
+    s.percentiles_ms.assign(percentiles.size(), 0.0);
+    return s;
+  }
+  s.avg_ms = sum_ns / static_cast<double>(s.count) / 1e6;
+  s.min_ms = static_cast<double>(h.min_ns()) / 1e6;
+  s.max_ms = static_cast<double>(h.max_ns()) / 1e6;
+  for (double p : percentiles) {
+    s.percentiles_ms.push_back(static_cast<double>(h.ValueAtPercentile(p)) / 1e6);
+  }
+  return s;
+}
+
+std::string ReportJson(std::span<const Report> runs, const Config& config) {
+  Json root;
+  root["configuration"] = ConfigurationJson(config);
+  Json info;
+  info["Threads"] = config.load.threads;
+  info["Connections per thread"] = config.load.clients;
+  if (config.by_time()) {
+    info["Seconds"] = root["configuration"]["test_time"];
+  } else {
+    info["Requests per client"] = config.RequestsForClient(0);
+  }
+  info["Format version"] = 2;
+  root["run information"] = info;
+
+  const std::vector<TitledReport> sections = RunSections(runs, config);
+  for (const TitledReport& t : sections) {
+    const Report& r = t.report;
+    Json all;
+    all["Runtime"] = {{"Start time", r.start_epoch_ms},
+                      {"Finish time", r.finish_epoch_ms},
+                      {"Total duration", Round(r.duration_ms, 3)},
+                      {"Time unit", "MILLISECONDS"},
+                      {"Interrupted", Bool(r.interrupted)}};
+    for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
+    all["Totals"] = SectionJson(r.totals, r, config, true);
+    root[t.title] = std::move(all);
+  }
+  root["dfbench"] = DfbenchJson(sections.back().report, config, runs.size());
   return root.dump(2) + "\n";
 }
 
@@ -357,26 +381,26 @@ std::string StatsHeader(const Config& config, size_t type_width, bool hits) {
          "\n";
 }
 
-std::string StatsRow(const SectionStats& s, const Config& config, size_t type_width, bool hits,
-                     double secs) {
+std::string StatsRow(const SectionStats& s, const SectionRates& rates, const Config& config,
+                     size_t type_width, bool hits) {
   std::string line =
       s.section + std::string(type_width - std::min(type_width, s.section.size()), ' ');
   auto num = [&line](double v, int width, int decimals) {
     Appendf(&line, "%*.*f ", width, decimals, v);
   };
-  num(static_cast<double>(s.count) / secs, 12, 2);
+  num(rates.ops, 12, 2);
   if (hits) {
     if (s.has_hits) {
-      num(static_cast<double>(s.hits) / secs, 12, 2);
-      num(static_cast<double>(s.misses) / secs, 12, 2);
+      num(rates.hits, 12, 2);
+      num(rates.misses, 12, 2);
     } else {
       Column(&line, "---", 12);
       Column(&line, "---", 12);
     }
   }
   if (config.cluster_mode) {
-    num(static_cast<double>(s.moved) / secs, 12, 2);
-    num(static_cast<double>(s.ask) / secs, 12, 2);
+    num(rates.moved, 12, 2);
+    num(rates.ask, 12, 2);
   }
   // memtier leaves an idle SET or GET row's latencies blank; a --command row's read 0.
   if (s.count == 0 && config.commands.empty()) {
@@ -385,7 +409,7 @@ std::string StatsRow(const SectionStats& s, const Config& config, size_t type_wi
     num(s.latency.avg_ms, 15, 5);
     for (double v : s.latency.percentiles_ms) num(v, 15, 5);
   }
-  num(static_cast<double>(s.bytes_rx + s.bytes_tx) / 1024 / secs, 12, 2);
+  num(rates.kb_rx + rates.kb_tx, 12, 2);
   return line + "\n";
 }
 
@@ -442,21 +466,30 @@ std::string TableNotes(const Report& r) {
   return out;
 }
 
-}  // namespace
-
-std::string ReportTable(const Report& r, const Config& config) {
+// One results section of the table: its title, the header, the rows and the notes.
+std::string TableSection(const TitledReport& t, const Config& config) {
+  const Report& r = t.report;
   const bool hits = config.commands.empty();
   // memtier's: the longest command name (a section less its "s"), at least 6, and two spaces
   // (run_stats::print_type_column).
   size_t type_width = 6;
   for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size() - 1);
   type_width += 2;
-  std::string out = TableHead(config) + "\n\nALL STATS\n" + StatsHeader(config, type_width, hits);
-  const double secs = r.seconds() > 0 ? r.seconds() : 1;
-  for (const auto& s : r.sections) out += StatsRow(s, config, type_width, hits, secs);
+  std::string out = "\n\n" + t.title + "\n" + StatsHeader(config, type_width, hits);
+  for (const auto& s : r.sections) {
+    out += StatsRow(s, RatesOf(s, r, false), config, type_width, hits);
+  }
   if (hits) out += WaitsRow(config, type_width);
-  out += StatsRow(r.totals, config, type_width, hits, secs);
+  out += StatsRow(r.totals, RatesOf(r.totals, r, true), config, type_width, hits);
   return out + TableNotes(r);
+}
+
+}  // namespace
+
+std::string ReportTable(std::span<const Report> runs, const Config& config) {
+  std::string out = TableHead(config);
+  for (const TitledReport& t : RunSections(runs, config)) out += TableSection(t, config);
+  return out;
 }
 
 }  // namespace dfbench::loadgen

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,18 @@ struct SeriesPoint {
   LatencySummary latency;  // count = successful replies that arrived in this second
 };
 
+// A section's figures per second of its run (KB: 1024 bytes).
+struct SectionRates {
+  double ops = 0;
+  double hits = 0;
+  double misses = 0;
+  double moved = 0;
+  double ask = 0;
+  double kb_rx = 0;
+  double kb_tx = 0;
+  double connection_errors = 0;  // Totals only: the run's, which no command owns
+};
+
 // A per-command section ("Sets", "Gets", "Lpushs") or "Totals".
 struct SectionStats {
   std::string section;  // "Sets"
@@ -53,6 +66,8 @@ struct SectionStats {
   // The latency histogram itself (ns), when the report was made from one: written as memtier's
   // "Compressed Histogram" and into the HdrHistogram files.
   std::optional<core::HdrHistogram> histogram;
+  // Set in an average of runs: the runs' mean rates, which no single duration gives.
+  std::optional<SectionRates> mean_rates;
 };
 
 // The generator's own CPU use over the run (warm-up included), to tell when it was the limit.
@@ -106,16 +121,28 @@ struct Report {
   double seconds() const { return duration_ms / 1000.0; }
 };
 
-// memtier's JSON layout ("configuration", "run information", "ALL STATS") plus "dfbench".
-std::string ReportJson(const Report& report, const Config& config);
+// The section's rates in `report`: its mean_rates, or its figures over the report's duration.
+// `totals`: the section is the report's Totals (the only one with connection errors).
+SectionRates RatesOf(const SectionStats& section, const Report& report, bool totals);
 
-// The memtier-style summary printed on stdout.
-std::string ReportTable(const Report& report, const Config& config);
+// memtier's JSON layout ("configuration", "run information", then the results sections of
+// RunSections: "ALL STATS" for one run) plus "dfbench", which describes the last section: the
+// run, or the average of the runs (memtier's --run-count). `runs`: each run's report, in order.
+std::string ReportJson(std::span<const Report> runs, const Config& config);
+inline std::string ReportJson(const Report& run, const Config& config) {
+  return ReportJson(std::span(&run, 1), config);
+}
 
-// The HdrHistogram files of memtier's --hdr-file-prefix: for the totals and for each section,
-// the percentile table (.txt, in ms) and the histogram log (.hgrm, values in ns), named
-// <prefix>_FULL_RUN_1.* and <prefix>_<TYPE>_command_run_1.*.
-std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix);
+// The memtier-style summary printed on stdout, its sections as the JSON's.
+std::string ReportTable(std::span<const Report> runs, const Config& config);
+inline std::string ReportTable(const Report& run, const Config& config) {
+  return ReportTable(std::span(&run, 1), config);
+}
+
+// The HdrHistogram files of memtier's --hdr-file-prefix for the run numbered `run` (from 1):
+// for the totals and for each section, the percentile table (.txt, in ms) and the histogram log
+// (.hgrm, values in ns), named <prefix>_FULL_RUN_<run>.* and <prefix>_<TYPE>_command_run_<run>.*.
+std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& prefix, int run);
 
 // "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
 std::string PercentileKey(double percentile);

@@ -1,5 +1,6 @@
 #include <csignal>
 #include <cstdio>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/loadgen/loadgen_flags.h"
@@ -22,16 +23,25 @@ void PrintConfig(const loadgen::Config& config, const std::string& uri) {
   std::fprintf(stderr, "===================================================\n");
 }
 
-int RunLoadgen(const LoadgenOptions& options) {
-  if (options.version) {
-    core::WriteStdout(VersionText());
-    return 0;
+// memtier's --run-count: the runs one after another, each writing its HdrHistogram files; an
+// interrupt or a server gone ends the series (memtier_benchmark.cpp main).
+std::vector<loadgen::Report> RunSeries(const loadgen::Config& config) {
+  std::vector<loadgen::Report> runs;
+  for (int run = 1; run <= config.run_count; ++run) {
+    runs.push_back(OrExit(loadgen::Run(config, run)));
+    if (!config.hdr_file_prefix.empty()) {
+      for (const auto& file : loadgen::HdrFiles(runs.back(), config.hdr_file_prefix, run)) {
+        OrExit(core::WriteOutputFile(file.path, file.text));
+      }
+    }
+    if (runs.back().interrupted || !runs.back().ended_early.empty()) break;
   }
-  const loadgen::Config config = ToLoadgenConfig(options);
-  if (options.show_config) PrintConfig(config, options.uri);
-  const loadgen::Report report = OrExit(loadgen::Run(config));
-  // memtier's -o: the text report to the file, "-" (or none) for stdout.
-  const std::string table = loadgen::ReportTable(report, config);
+  return runs;
+}
+
+// memtier's -o: the text report to the file, "-" (or none) for stdout; and its JSON.
+void WriteReports(const std::vector<loadgen::Report>& runs, const loadgen::Config& config) {
+  const std::string table = loadgen::ReportTable(runs, config);
   if (config.out_file.empty() || config.out_file == "-") {
     core::WriteStdout(table);
     std::fflush(stdout);
@@ -39,16 +49,23 @@ int RunLoadgen(const LoadgenOptions& options) {
     OrExit(core::WriteOutputFile(config.out_file, table));
   }
   if (!config.json_out_file.empty()) {
-    OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(report, config)));
+    OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(runs, config)));
     if (config.progress != loadgen::ProgressMode::kNever) {
       std::fprintf(stderr, "Saving JSON output file: %s\n", config.json_out_file.c_str());
     }
   }
-  if (!config.hdr_file_prefix.empty()) {
-    for (const auto& file : loadgen::HdrFiles(report, config.hdr_file_prefix)) {
-      OrExit(core::WriteOutputFile(file.path, file.text));
-    }
+}
+
+int RunLoadgen(const LoadgenOptions& options) {
+  if (options.version) {
+    core::WriteStdout(VersionText());
+    return 0;
   }
+  const loadgen::Config config = ToLoadgenConfig(options);
+  if (options.show_config) PrintConfig(config, options.uri);
+  const std::vector<loadgen::Report> runs = RunSeries(config);
+  WriteReports(runs, config);
+  const loadgen::Report& report = runs.back();
   if (report.interrupted) {
     // Ctrl+C stops the load and reports what ran, exit 0, as memtier does; SIGTERM and SIGHUP
     // stay interruptions (130).
