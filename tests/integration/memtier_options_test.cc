@@ -53,8 +53,6 @@ const std::set<std::string> kNotTakenYet = {
     "multi-key-get",
     "no-expiry",
     "num-slaves",
-    "print-all-runs",
-    "run-count",
     "scan-incremental-iteration",
     "scan-incremental-max-iterations",
     "step-duration",

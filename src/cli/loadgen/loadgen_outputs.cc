@@ -32,6 +32,12 @@ void AddOutputFlags(CLI::App* sub, LoadgenOptions* o) {
                   "ops: an error reply counts as its command's operation (ops/sec, latency) and "
                   "as an error, as memtier counts it; apart: only as an error")
       ->capture_default_str();
+  sub->add_option("-x,--run-count", o->config.run_count,
+                  "Run the whole test this many times, each on fresh connections; more than one "
+                  "reports the best, worst and averaged runs")
+      ->capture_default_str();
+  AddBoolFlag(sub, "--print-all-runs", &o->config.print_all_runs,
+              "With --run-count above 1, report every run too");
   AddBoolFlag(sub, "--show-config", &o->show_config,
               "Print the configuration (memtier's field names) before running");
   AddBoolFlag(sub, "-v,--version", &o->version, "Print the version and exit");
@@ -80,7 +86,7 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("tls_skip_verify", YesNo(c.tls.skip_verify));
   line("sni", OrNull(c.tls.sni));
   line("out_file", OrNull(c.out_file));
-  line("run_count", "1");
+  line("run_count", std::to_string(c.run_count));
   line("debug", c.debug ? "1" : "0");
   line("requests", std::to_string(c.by_time() ? 0 : c.RequestsForClient(0)));
   line("clients", std::to_string(c.load.clients));
@@ -104,6 +110,7 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("authenticate", c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)");
   line("select-db", std::to_string(c.select_db));
   line("json-out-file", OrNull(c.json_out_file));
+  line("print-all-runs", YesNo(c.print_all_runs));
   return out;
 }
 

@@ -1,6 +1,6 @@
 // loadgen's output flags, spelled and behaving as memtier_benchmark's: -o/--out-file,
 // --command-stats-breakdown, --error-replies (ours: how error replies are counted),
-// --show-config, -v/--version and -D/--debug.
+// --show-config, -v/--version, -D/--debug, and -x/--run-count with --print-all-runs.
 #pragma once
 
 #include <string>
