@@ -98,20 +98,13 @@ SectionStats AverageSection(std::span<const Report> runs, int index,
 
 }  // namespace
 
+// The first of equals wins, as max_element and min_element pick it.
 size_t BestRun(std::span<const Report> runs) {
-  size_t best = 0;
-  for (size_t i = 1; i < runs.size(); ++i) {
-    if (TotalOpsPerSec(runs[i]) > TotalOpsPerSec(runs[best])) best = i;
-  }
-  return best;
+  return static_cast<size_t>(std::ranges::max_element(runs, {}, TotalOpsPerSec) - runs.begin());
 }
 
 size_t WorstRun(std::span<const Report> runs) {
-  size_t worst = 0;
-  for (size_t i = 1; i < runs.size(); ++i) {
-    if (TotalOpsPerSec(runs[i]) < TotalOpsPerSec(runs[worst])) worst = i;
-  }
-  return worst;
+  return static_cast<size_t>(std::ranges::min_element(runs, {}, TotalOpsPerSec) - runs.begin());
 }
 
 Report AverageRuns(std::span<const Report> runs, const Config& config) {
