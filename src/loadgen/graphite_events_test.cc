@@ -1,55 +1,14 @@
 #include "loadgen/graphite_events.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 
+#include "support/local_socket.h"
+
 namespace dfbench::loadgen {
 namespace {
-
-// A TCP socket on 127.0.0.1 at a port the kernel picks; listening unless told not to.
-class GraphitePort {
- public:
-  explicit GraphitePort(bool listening) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    socklen_t size = sizeof(a);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
-    port_ = ntohs(a.sin_port);
-    if (listening) {
-      EXPECT_EQ(listen(fd_, 4), 0);
-    }
-  }
-  ~GraphitePort() { close(fd_); }
-  int port() const { return port_; }
-  // What the next connection sent until it closed, waiting up to 10 s for each part.
-  std::string ReadOne() {
-    pollfd p{.fd = fd_, .events = POLLIN, .revents = 0};
-    if (poll(&p, 1, 10'000) != 1) return "";
-    const int conn = accept(fd_, nullptr, nullptr);
-    std::string got;
-    char buf[1024];
-    pollfd c{.fd = conn, .events = POLLIN, .revents = 0};
-    while (poll(&c, 1, 10'000) == 1) {
-      const ssize_t n = recv(conn, buf, sizeof(buf), 0);
-      if (n <= 0) break;
-      got.append(buf, static_cast<size_t>(n));
-    }
-    close(conn);
-    return got;
-  }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
 
 TEST(GraphiteEvents, TheRequestIsMemtiers) {
   const std::string json =
@@ -62,16 +21,16 @@ TEST(GraphiteEvents, TheRequestIsMemtiers) {
 }
 
 TEST(GraphiteEvents, PostsToTheListener) {
-  GraphitePort graphite(true);
+  const testing::LocalSocket graphite(SOCK_STREAM);
   GraphiteEvents events("127.0.0.1", graphite.port(), "r1");
   events.Post("Benchmark Completed", "run=1", "memtier,end");
-  const std::string got = graphite.ReadOne();
+  const std::string got = graphite.NextRequest();
   EXPECT_EQ(got, GraphiteEventRequest("127.0.0.1", graphite.port(), "Benchmark Completed", "run=1",
                                       "memtier,end", "r1"));
 }
 
 TEST(GraphiteEvents, AGraphiteThatIsDownIsSaidOnce) {
-  GraphitePort closed(false);
+  const testing::LocalSocket closed(SOCK_STREAM, /*listening=*/false);
   GraphiteEvents events("127.0.0.1", closed.port(), "r1");
   ::testing::internal::CaptureStderr();
   events.Post("Benchmark Started", "run=1", "memtier,start");

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/subprocess.h"
+#include "support/local_socket.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 #include "support/test_server.h"
@@ -21,61 +22,10 @@
 namespace dfbench {
 namespace {
 
+using testing::LocalSocket;
 using testing::ReadJson;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-// A socket of `type` bound on 127.0.0.1 at a port the kernel picks (listening, for TCP).
-class LocalSocket {
- public:
-  explicit LocalSocket(int type) : fd_(socket(AF_INET, type, 0)) {
-    const int buffer = 4 << 20;  // room for every datagram of the run, read after it ends
-    setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &buffer, sizeof(buffer));
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    socklen_t size = sizeof(a);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &size);
-    port_ = ntohs(a.sin_port);
-    if (type == SOCK_STREAM) {
-      EXPECT_EQ(listen(fd_, 8), 0);
-    }
-  }
-  ~LocalSocket() { close(fd_); }
-  std::string port() const { return std::to_string(port_); }
-
-  // UDP: the datagrams already received.
-  std::vector<std::string> Datagrams() const {
-    std::vector<std::string> out;
-    char buf[2048];
-    while (true) {
-      const ssize_t n = recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
-      if (n <= 0) return out;
-      out.emplace_back(buf, static_cast<size_t>(n));
-    }
-  }
-  // TCP: what the next connection sent before it closed (up to 10 s for each part).
-  std::string NextRequest() const {
-    pollfd p{.fd = fd_, .events = POLLIN, .revents = 0};
-    if (poll(&p, 1, 10'000) != 1) return "";
-    const int conn = accept(fd_, nullptr, nullptr);
-    std::string got;
-    char buf[2048];
-    pollfd c{.fd = conn, .events = POLLIN, .revents = 0};
-    while (poll(&c, 1, 10'000) == 1) {
-      const ssize_t n = recv(conn, buf, sizeof(buf), 0);
-      if (n <= 0) break;
-      got.append(buf, static_cast<size_t>(n));
-    }
-    close(conn);
-    return got;
-  }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
 
 struct Metric {
   std::string name;  // without the prefix
@@ -130,11 +80,11 @@ TEST(LoadgenMetrics, StatsdAndGraphiteAsMemtierSendsThem) {
                              "--statsd-host",
                              "127.0.0.1",
                              "--statsd-port",
-                             statsd.port(),
+                             std::to_string(statsd.port()),
                              "--statsd-run-label",
                              "itest",
                              "--graphite-port",
-                             graphite.port()},
+                             std::to_string(graphite.port())},
                             std::chrono::seconds(60));
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->status.code, 0) << r->err;
