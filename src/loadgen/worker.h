@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "loadgen/client_staircase.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
@@ -131,6 +132,9 @@ class Worker {
     bool in_flight = false;  // some request awaits its reply
   };
   Upkeep KeepConnections(int64_t now);
+  // The client staircase: the clients whose time came start connecting; the time the next
+  // one joins, INT64_MAX when none is left.
+  int64_t JoinDueClients(int64_t now);
   void CountLeftovers();
 
   std::unique_ptr<Transport> own_transport_;  // sockets and epoll, unless a test passed one
@@ -148,6 +152,8 @@ class Worker {
   const ReconnectBackoff backoff_;
   RunTimes times_;
   std::vector<std::unique_ptr<ClientState>> clients_;
+  const ClientStaircase staircase_;
+  size_t joined_ = 0;  // clients_[0, joined_) take part; all but a staircase's late ones
   std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index
   // Redirections read in one scan of a connection's replies, handled after it.
   std::vector<std::pair<Pending, Redirect>> redirected_;
