@@ -214,8 +214,13 @@ core::Status ValidateStaircase(const Config& c) {
   return core::Ok();
 }
 
-// --data-size-list beside the other sizes, as memtier's config checks it (memtier_benchmark.cpp).
+// The value sizes: -d, --data-size-range, and --data-size-list beside the other sizes, as
+// memtier's config checks it (memtier_benchmark.cpp).
 core::Status ValidateValueShapes(const Config& c) {
+  if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
+  if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
+    return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
+  }
   if (c.data_size_list.empty()) return core::Ok();
   if (c.data_size_max > 0) {
     return Fail(ErrorKind::kUsage, "--data-size-list cannot be used with --data-size-range");
@@ -265,10 +270,6 @@ core::Status Validate(const Config& c) {
   if (auto st = ValidateReconnects(c); !st) return st;
   if (auto st = ValidateStaircase(c); !st) return st;
   if (c.run_count < 1) return Fail(ErrorKind::kUsage, "--run-count must be greater than 0");
-  if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
-  if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
-    return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
-  }
   if (auto st = ValidateValueShapes(c); !st) return st;
   if (auto st = ValidateDataOffset(c); !st) return st;
   if (c.load.key_minimum > c.load.key_maximum) {

@@ -177,6 +177,8 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
     *drain_deadline = now + kDrainNs;
   }
   meter_.Advance(now);
+  // After the rollover: a client joining at a second's start counts in that second.
+  if (joined_ < clients_.size()) next_join_ns_ = JoinDueClients(now);
 }
 
 Worker::Upkeep Worker::KeepConnections(int64_t now) {
@@ -256,19 +258,23 @@ void Worker::CountLeftovers() {
   for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());
 }
 
-void Worker::Run(const RunTimes& times) {
-  times_ = times;
+void Worker::StartPacers() {
   // A staircase's late client paces its requests from when it joins.
   for (size_t i = 0; i < clients_.size(); ++i) {
-    RunTimes own = times;
+    RunTimes own = times_;
     own.start_ns = std::max(
-        times.start_ns, times.measured_start_ns + staircase_.JoinsAtNs(static_cast<uint32_t>(i)));
+        times_.start_ns, times_.measured_start_ns + staircase_.JoinsAtNs(static_cast<uint32_t>(i)));
     clients_[i]->pacer.Start(own);
   }
+  meter_.ClientsTakingPart(static_cast<uint32_t>(joined_));
+}
+
+void Worker::Run(const RunTimes& times) {
+  times_ = times;
+  StartPacers();
   // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
-  meter_.ClientsTakingPart(static_cast<uint32_t>(joined_));
   meter_.Begin(times_.measured_start_ns);
   int64_t now = clock_.Now();
   batching_ = true;  // each connection's first requests leave in one write
@@ -284,8 +290,7 @@ void Worker::Run(const RunTimes& times) {
   while (true) {
     now = clock_.Now();
     CheckClock(now, &drain_deadline);
-    int64_t wake = now + kMaxSleepNs;
-    if (joined_ < clients_.size()) wake = std::min(wake, JoinDueClients(now));
+    int64_t wake = std::min(now + kMaxSleepNs, next_join_ns_);
     // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
     // only now and then (reconnects, completion), not on every wake-up.
     batching_ = true;
