@@ -86,6 +86,10 @@ std::vector<FlagRange> MakeRanges() {
       // memtier's unsigned
       {"--thread-conn-start-min-jitter-micros", kInteger, 0, UINT32_MAX},
       {"--thread-conn-start-max-jitter-micros", kInteger, 0, UINT32_MAX},
+      // memtier's client staircase: each above zero when given
+      {"--clients-start", kInteger, 1, UINT32_MAX},
+      {"--clients-step", kInteger, 1, UINT32_MAX},
+      {"--step-duration", kInteger, 1, 86400},
       // loadgen's reconnects (memtier's flags)
       {"--reconnect-interval", kInteger, 0, kRequestsMax},
       {"--max-reconnect-attempts", kInteger, 0, UINT32_MAX},

@@ -193,8 +193,34 @@ core::Status ValidatePass(const core::Pass& p) {
   return core::Ok();
 }
 
-// --data-size-list beside the other sizes, as memtier's config checks it (memtier_benchmark.cpp).
+// memtier's checks of the client staircase (memtier_benchmark.cpp: after parsing, and main's
+// after the defaults). Each step's duration is whole seconds, so the run must be by time.
+core::Status ValidateStaircase(const Config& c) {
+  const bool any = c.clients_start > 0 || c.clients_step > 0 || c.step_duration_s > 0;
+  if (!any) return core::Ok();
+  if (c.clients_start == 0 || c.clients_step == 0 || c.step_duration_s == 0) {
+    return Fail(ErrorKind::kUsage,
+                "--clients-start, --clients-step, and --step-duration must all be specified "
+                "together");
+  }
+  if (c.clients_start >= static_cast<uint32_t>(c.load.clients)) {
+    return Fail(ErrorKind::kUsage, "--clients-start (" + std::to_string(c.clients_start) +
+                                       ") must be less than --clients (" +
+                                       std::to_string(c.load.clients) + ")");
+  }
+  if (!c.by_time()) {
+    return Fail(ErrorKind::kUsage, "--test-time is required when using client staircase mode");
+  }
+  return core::Ok();
+}
+
+// The value sizes: -d, --data-size-range, and --data-size-list beside the other sizes, as
+// memtier's config checks it (memtier_benchmark.cpp).
 core::Status ValidateValueShapes(const Config& c) {
+  if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
+  if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
+    return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
+  }
   if (c.data_size_list.empty()) return core::Ok();
   if (c.data_size_max > 0) {
     return Fail(ErrorKind::kUsage, "--data-size-list cannot be used with --data-size-range");
@@ -242,11 +268,8 @@ core::Status Validate(const Config& c) {
   }
   if (auto st = ValidatePass(c.pass); !st) return st;
   if (auto st = ValidateReconnects(c); !st) return st;
+  if (auto st = ValidateStaircase(c); !st) return st;
   if (c.run_count < 1) return Fail(ErrorKind::kUsage, "--run-count must be greater than 0");
-  if (c.load.data_size <= 0) return Fail(ErrorKind::kUsage, "--data-size must be greater than 0");
-  if (c.data_size_max > 0 && c.data_size_min > c.data_size_max) {
-    return Fail(ErrorKind::kUsage, "--data-size-range minimum is greater than maximum");
-  }
   if (auto st = ValidateValueShapes(c); !st) return st;
   if (auto st = ValidateDataOffset(c); !st) return st;
   if (c.load.key_minimum > c.load.key_maximum) {

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "core/wire_protocol.h"
+#include "loadgen/client_staircase.h"
 #include "loadgen/live_metrics_config.h"
 #include "protocol/tls.h"
 
@@ -139,6 +140,11 @@ struct Config {
   // --rate-limiting: memtier's requests per second of each connection, as given (the report's
   // rate_limit); it sets the open loop's total, pass.rate_per_sec. 0: not given.
   uint64_t rate_limit_per_connection = 0;
+  // memtier's client staircase: each thread starts with --clients-start clients and adds
+  // --clients-step more every --step-duration seconds up to --clients; all three 0: off.
+  uint32_t clients_start = 0;
+  uint32_t clients_step = 0;
+  uint32_t step_duration_s = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
@@ -163,6 +169,13 @@ struct Config {
   bool by_time() const { return pass.length == core::Pass::Length::kTestTime; }
   bool all_keys() const { return pass.length == core::Pass::Length::kFill; }
   int total_clients() const { return load.threads * load.clients; }
+  // When each of a thread's clients joins the load; disabled when --clients-start is not given.
+  ClientStaircase Staircase() const {
+    return {.start = clients_start,
+            .step = clients_step,
+            .step_duration_s = step_duration_s,
+            .clients = static_cast<uint32_t>(load.clients)};
+  }
   bool parallel_pattern() const;  // P is used (then it is used everywhere)
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;

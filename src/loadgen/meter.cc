@@ -20,6 +20,7 @@ void Meter::Begin(int64_t measured_start_ns) {
   measured_start_ns_ = measured_start_ns;
   block_ = std::make_unique<SecondBlock>();
   block_->slots.resize(slots_);
+  block_->clients = clients_;
 }
 
 void Meter::Finish(int64_t stopped_ns) {
@@ -32,6 +33,7 @@ void Meter::Rollover(int64_t second) {
   mailbox_.Post(std::move(block_));
   block_ = std::make_unique<SecondBlock>();
   block_->second = second;
+  block_->clients = clients_;
   block_->slots.resize(slots_);
   mailbox_.current_second.store(second, std::memory_order_release);
 }

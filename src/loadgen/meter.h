@@ -90,6 +90,11 @@ class Meter {
     SlotCounters& c = block_->slots[p.request.slot].counters;
     ++(moved ? c.moved : c.ask);
   }
+  // The worker's clients taking part now (the client staircase): this second's count.
+  void ClientsTakingPart(uint32_t clients) {
+    clients_ = clients;
+    if (block_) block_->clients = clients;
+  }
   // The first cut of the load after it started: when and why; later ones are the same story.
   void Cut(int64_t now, const std::string& why);
 
@@ -125,6 +130,7 @@ class Meter {
   std::unique_ptr<SecondBlock> block_;
   uint64_t ok_ = 0;
   uint64_t errors_ = 0;
+  uint32_t clients_ = 0;  // ClientsTakingPart's, carried into each new second
 };
 
 }  // namespace dfbench::loadgen

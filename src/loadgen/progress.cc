@@ -27,7 +27,7 @@ Progress::Progress(const Config& config, int run, std::FILE* out)
       by_time_(config.by_time()),
       test_time_s_(static_cast<double>(config.pass.test_time.count()) / 1e6),
       threads_(config.load.threads),
-      clients_(config.load.clients) {
+      staircase_(config.Staircase()) {
   if (!by_time_) {
     for (int i = 0; i < config.total_clients(); ++i) total_requests_ += config.RequestsForClient(i);
   }
@@ -48,6 +48,42 @@ void Progress::Preparing() {
 void Progress::Launching() {
   if (!on_) return;
   std::fprintf(out_, "[RUN #%d] Launching threads now...\n", run_);
+  std::fflush(out_);
+}
+
+void Progress::StaircasePattern() {
+  if (!on_ || !staircase_.enabled()) return;
+  const ClientStaircase& s = staircase_;
+  const auto test_time = static_cast<uint32_t>(test_time_s_);
+  const uint32_t steps = (s.clients - s.start + s.step - 1) / s.step;
+  std::fprintf(out_, "[RUN #%d] Client staircase pattern (per thread x %d threads):\n", run_,
+               threads_);
+  for (uint32_t step = 0; step <= steps; ++step) {
+    const uint32_t from = step * s.step_duration_s;
+    if (step > 0 && from >= test_time) break;  // a step the run ends before
+    const uint32_t clients = s.ClientsAt(from);
+    const bool top = clients >= s.clients;
+    const uint32_t to = std::min(top ? test_time : from + s.step_duration_s, test_time);
+    // A bar of up to 20 blocks, proportional to the clients.
+    const uint32_t bar = std::max<uint32_t>(1, (clients * 20 + s.clients - 1) / s.clients);
+    std::string blocks;
+    for (uint32_t b = 0; b < bar; ++b) blocks += "\xe2\x96\x88";  // U+2588, a full block
+    std::fprintf(out_, "  Step %u: %3us - %3us : %3u clients  %s%s\n", step, from, to, clients,
+                 blocks.c_str(), top ? "  (max)" : "");
+    if (top) break;
+  }
+  std::fprintf(out_, "  Total max connections: %u x %d = %u\n", s.clients, threads_,
+               s.clients * static_cast<uint32_t>(threads_));
+  const uint32_t to_top = steps * s.step_duration_s;
+  if (test_time >= to_top) {
+    std::fprintf(out_, "  Minimum time to reach max: %us (test_time: %us OK)\n", to_top, test_time);
+  } else {
+    std::fprintf(out_,
+                 "  WARNING: test_time (%us) < time to reach max clients (%us), max will not be "
+                 "reached\n",
+                 test_time, to_top);
+  }
+  std::fprintf(out_, "\n");
   std::fflush(out_);
 }
 
@@ -92,7 +128,8 @@ void Progress::Line(const ProgressSample& s, bool final) {
   std::fprintf(out_,
                "[RUN #%d %.0f%%, %3u secs] %2d threads %2d conns: %11llu ops, %7llu (avg: %7llu) "
                "ops/sec, %s/sec (avg: %s/sec), %5.2f (avg: %5.2f) msec latency\r",
-               run_, percent, static_cast<unsigned>(s.elapsed_s), s.active_threads, clients_,
+               run_, percent, static_cast<unsigned>(s.elapsed_s), s.active_threads,
+               static_cast<int>(staircase_.ClientsAt(static_cast<int64_t>(s.elapsed_s))),
                static_cast<unsigned long long>(s.ops),
                static_cast<unsigned long long>(current_.ops),
                static_cast<unsigned long long>(static_cast<double>(s.ops) / elapsed),

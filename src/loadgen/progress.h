@@ -44,6 +44,8 @@ class Progress {
   // "Writing results to ...", where the report goes, then the first announcement.
   void Preparing();
   void Launching();
+  // The client staircase's steps, as memtier draws them before the launch; nothing without one.
+  void StaircasePattern();
   // Prints the progress line when a whole second passed since the last one.
   void Update(const ProgressSample& sample);
   // Once, at the first look that sees the interrupt (SIGINT: memtier's Ctrl+C).
@@ -64,7 +66,8 @@ class Progress {
   const double test_time_s_;
   uint64_t total_requests_ = 0;  // by requests: every client's, summed
   const int threads_;
-  int clients_ = 0;  // per thread, as memtier shows them
+  // The clients per thread shown: all of them, or with a staircase those of the elapsed seconds.
+  const ClientStaircase staircase_;
   // Updated while every thread runs, kept after (memtier's cur_* figures): a short run's
   // closing line shows zeros, a long one's its last full second.
   ProgressCurrent current_;

@@ -153,6 +153,12 @@ Json ConfigurationJson(const Config& c) {
     }
     return s;
   }();
+  // memtier writes these only for a staircase.
+  if (c.clients_start > 0) {
+    j["clients_start"] = c.clients_start;
+    j["clients_step"] = c.clients_step;
+    j["step_duration"] = c.step_duration_s;
+  }
   if (!c.commands.empty()) {
     Json cmds = Json::array();
     for (const auto& cmd : c.commands) {
@@ -299,6 +305,21 @@ LatencySummary Summarize(const LatencyHistogram& h, double sum_ns,
   return s;
 }
 
+namespace {
+
+// memtier's "Active Clients" of a staircase: the clients taking part in each second.
+Json ActiveClientsJson(const std::vector<SeriesPoint>& series, int threads) {
+  Json j = Json::object();
+  for (size_t second = 0; second < series.size(); ++second) {
+    const uint32_t total = series[second].clients;
+    j[std::to_string(second)] = {{"Clients per thread", total / static_cast<uint32_t>(threads)},
+                                 {"Total clients", total}};
+  }
+  return j;
+}
+
+}  // namespace
+
 std::string ReportJson(std::span<const Report> runs, const Config& config) {
   Json root;
   root["configuration"] = ConfigurationJson(config);
@@ -324,6 +345,9 @@ std::string ReportJson(std::span<const Report> runs, const Config& config) {
                       {"Interrupted", Bool(r.interrupted)}};
     for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
     all["Totals"] = SectionJson(r.totals, r, config, true);
+    if (config.clients_start > 0) {
+      all["Active Clients"] = ActiveClientsJson(r.totals.series, config.load.threads);
+    }
     root[t.title] = std::move(all);
   }
   root["dfbench"] = DfbenchJson(sections.back().report, config, runs.size());

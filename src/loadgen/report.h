@@ -33,6 +33,7 @@ struct SeriesPoint {
   uint64_t bytes_rx = 0;
   uint64_t bytes_tx = 0;
   LatencySummary latency;  // count = successful replies that arrived in this second
+  uint32_t clients = 0;    // Totals, client staircase only: the clients of all threads taking part
 };
 
 // A section's figures per second of its run (KB: 1024 bytes).

@@ -285,7 +285,9 @@ class WorkerPool {
 // Why the load cannot start: interrupted, or no connection at all (kEnvironment).
 core::Status CheckConnections(const Config& config, int nodes, WorkerPool& pool) {
   const int up = pool.WaitConnected();
-  const int wanted = config.total_clients() * nodes;
+  // A staircase's late clients connect when their step comes.
+  const int wanted =
+      config.load.threads * static_cast<int>(config.Staircase().ClientsAt(0)) * nodes;
   if (up == 0 || core::InterruptRequested()) {
     pool.Abort();
     if (core::InterruptRequested()) {
@@ -526,6 +528,7 @@ core::Result<Report> Run(const Config& config, int run) {
   if (!metrics) return tl::unexpected(metrics.error());
   WaitForStart(config.pass.start_at_us, config.pass.warmup_time);
   const auto wall_start = core::RealClock().WallNow();
+  progress.StaircasePattern();
   times = StartClock(config);
   const double cpu_start_sec = ProcessCpuSec();
   progress.Launching();

@@ -30,9 +30,10 @@ void SeriesCollector::Add(std::unique_ptr<SecondBlock> block) {
   auto it = std::find_if(pending_.begin(), pending_.end(),
                          [&](const Pending& p) { return p.second == block->second; });
   if (it == pending_.end()) {
-    pending_.push_back(Pending{block->second, std::move(block->slots)});
+    pending_.push_back(Pending{block->second, std::move(block->slots), block->clients});
     return;
   }
+  it->clients += block->clients;
   for (size_t i = 0; i < slots_; ++i) {
     it->slots[i].counters.Add(block->slots[i].counters);
     it->slots[i].latency.Merge(block->slots[i].latency);
@@ -67,6 +68,7 @@ void SeriesCollector::FinishBefore(int64_t second) {
     t.bytes_rx = total_counters.bytes_rx;
     t.bytes_tx = total_counters.bytes_tx;
     t.latency = Summarize(total, total_counters.latency_sum_ns, percentiles_);
+    t.clients = p.clients;
     last_finished_ = std::max<int64_t>(last_finished_, p.second);
   }
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(finished));

@@ -67,6 +67,7 @@ struct ThreadStats {
 // One second of one worker's measurements.
 struct SecondBlock {
   int64_t second = 0;
+  uint32_t clients = 0;  // the worker's clients taking part by the second's end (staircase)
   struct PerSlot {
     SlotCounters counters;
     LatencyHistogram latency;
@@ -119,6 +120,7 @@ class SeriesCollector {
   struct Pending {
     int64_t second;
     std::vector<SecondBlock::PerSlot> slots;
+    uint32_t clients = 0;  // every worker's
   };
   size_t slots_;
   std::vector<double> percentiles_;

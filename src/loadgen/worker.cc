@@ -78,6 +78,8 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
                               ? static_cast<int64_t>(config.connection_timeout_s) * kNsPerSec
                               : kNoDeadlineNs),
       backoff_(config),
+      staircase_(config.Staircase()),
+      joined_(staircase_.ClientsAt(0)),
       meter_(workload, config.open_loop(), config.error_replies_are_ops) {
   read_cap_ = 256 * 1024;
   static_assert(256 * 1024 > 2 * protocol::kMaxLineBytes);
@@ -121,7 +123,7 @@ Worker::~Worker() {
 
 void Worker::Connect() {
   ConnStartJitter jitter(config_, static_cast<uint64_t>(index_) + 1);
-  for (size_t i = 0; i < clients_.size(); ++i) {
+  for (size_t i = 0; i < joined_; ++i) {
     if (i > 0 && jitter.enabled()) {
       transport_.SleepUntil(clock_.Now() + static_cast<int64_t>(jitter.NextUs()) * 1000);
     }
@@ -175,6 +177,8 @@ void Worker::CheckClock(int64_t now, int64_t* drain_deadline) {
     *drain_deadline = now + kDrainNs;
   }
   meter_.Advance(now);
+  // After the rollover: a client joining at a second's start counts in that second.
+  if (joined_ < clients_.size()) next_join_ns_ = JoinDueClients(now);
 }
 
 Worker::Upkeep Worker::KeepConnections(int64_t now) {
@@ -216,12 +220,24 @@ Worker::Upkeep Worker::KeepConnections(int64_t now) {
     u.replies_awaited = u.replies_awaited || c.want_write ||
                         (!c.pending.empty() && !(c.stream && c.stream->Stamped())) ||
                         (c.state != Conn::State::kReady && c.state != Conn::State::kBackoff &&
-                         c.state != Conn::State::kDead);
+                         c.state != Conn::State::kDead && c.state != Conn::State::kIdle);
     u.in_flight = u.in_flight || !c.pending.empty();
     u.any_alive = u.any_alive || c.state != Conn::State::kDead;
     u.all_done = u.all_done && Done(c, now);
   }
   return u;
+}
+
+int64_t Worker::JoinDueClients(int64_t now) {
+  for (; joined_ < clients_.size(); ++joined_) {
+    const int64_t joins_at =
+        times_.measured_start_ns + staircase_.JoinsAtNs(static_cast<uint32_t>(joined_));
+    if (stopping_) return INT64_MAX;
+    if (now < joins_at) return joins_at;
+    for (uint32_t id : clients_[joined_]->node_conns) StartConnect(*conns_[id], now);
+    meter_.ClientsTakingPart(static_cast<uint32_t>(joined_ + 1));
+  }
+  return INT64_MAX;
 }
 
 void Worker::CountLeftovers() {
@@ -242,9 +258,20 @@ void Worker::CountLeftovers() {
   for (auto& client : clients_) meter_.Unanswered(client->pacer.TakeUnsent());
 }
 
+void Worker::StartPacers() {
+  // A staircase's late client paces its requests from when it joins.
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    RunTimes own = times_;
+    own.start_ns = std::max(
+        times_.start_ns, times_.measured_start_ns + staircase_.JoinsAtNs(static_cast<uint32_t>(i)));
+    clients_[i]->pacer.Start(own);
+  }
+  meter_.ClientsTakingPart(static_cast<uint32_t>(joined_));
+}
+
 void Worker::Run(const RunTimes& times) {
   times_ = times;
-  for (auto& client : clients_) client->pacer.Start(times);
+  StartPacers();
   // A tick's requests all wait for its wake-up: the kernel's default timer slack (50 us) would
   // be send lag on every one of them.
   if (config_.open_loop()) prctl(PR_SET_TIMERSLACK, kTimerSlackNs);
@@ -263,7 +290,7 @@ void Worker::Run(const RunTimes& times) {
   while (true) {
     now = clock_.Now();
     CheckClock(now, &drain_deadline);
-    int64_t wake = now + kMaxSleepNs;
+    int64_t wake = std::min(now + kMaxSleepNs, next_join_ns_);
     // Connection upkeep and, in open loop, requests that fell due. Closed loop needs the scan
     // only now and then (reconnects, completion), not on every wake-up.
     batching_ = true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "loadgen/client_staircase.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
@@ -115,10 +116,10 @@ class Worker {
   void OnRedirect(Conn& from, Pending p, const Redirect& redirect, int64_t now);
   // Router::OpenNode: connections to a node first named by a redirection.
   bool OpenNode(const ClusterNode& node, uint16_t index, int64_t now);
-  // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set)
-  // and the second's rollover; the connections' upkeep (reconnects, timeouts, open-loop
-  // requests that fell due) and what it found; what was left unanswered or unsent at the end,
-  // and the sockets closed.
+  // Run's steps: whether to stop (an interrupt, the end of a timed run: `drain_deadline` set),
+  // the second's rollover and the staircase's clients that join; the connections' upkeep
+  // (reconnects, timeouts, open-loop requests that fell due) and what it found; what was left
+  // unanswered or unsent at the end, and the sockets closed.
   void CheckClock(int64_t now, int64_t* drain_deadline);
   struct Upkeep {
     bool all_done = false;     // every connection is done
@@ -131,6 +132,12 @@ class Worker {
     bool in_flight = false;  // some request awaits its reply
   };
   Upkeep KeepConnections(int64_t now);
+  // Every client's pacer on times_, a staircase's late ones from when they join; the clients
+  // taking part from the start counted.
+  void StartPacers();
+  // The client staircase: the clients whose time came start connecting; the time the next
+  // one joins, INT64_MAX when none is left.
+  int64_t JoinDueClients(int64_t now);
   void CountLeftovers();
 
   std::unique_ptr<Transport> own_transport_;  // sockets and epoll, unless a test passed one
@@ -148,6 +155,9 @@ class Worker {
   const ReconnectBackoff backoff_;
   RunTimes times_;
   std::vector<std::unique_ptr<ClientState>> clients_;
+  const ClientStaircase staircase_;
+  size_t joined_ = 0;  // clients_[0, joined_) take part; all but a staircase's late ones
+  int64_t next_join_ns_ = INT64_MAX;          // when the next late client joins
   std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index
   // Redirections read in one scan of a connection's replies, handled after it.
   std::vector<std::pair<Pending, Redirect>> redirected_;

@@ -94,6 +94,18 @@ void AddConnStartJitterFlags(CLI::App* sub, LoadgenOptions* o) {
                   kInteger, "Longest such pause; 0: none (each pause is random in min..max)");
 }
 
+// memtier's client staircase: each thread's clients join a few at a time.
+void AddStaircaseFlags(CLI::App* sub, LoadgenOptions* o) {
+  using enum NumberKind;
+  AddRangedOption(sub, "--clients-start", &o->config.clients_start, kInteger,
+                  "Clients each thread starts with, fewer than --clients (with --clients-step "
+                  "and --step-duration, and --test-time)");
+  AddRangedOption(sub, "--clients-step", &o->config.clients_step, kInteger,
+                  "Clients each thread adds at every step, up to --clients");
+  AddRangedOption(sub, "--step-duration", &o->config.step_duration_s, kInteger,
+                  "Seconds of each step before the next clients join");
+}
+
 // memtier's reconnect flags, with memtier's meanings, beside our --reconnect.
 void AddReconnectFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
@@ -238,6 +250,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   AddRangedOption(sub, "-t,--threads", &o->config.load.threads, kInteger, "Worker threads");
   AddRangedOption(sub, "-c,--clients", &o->config.load.clients, kInteger, "Connections per thread");
   AddConnStartJitterFlags(sub, o);
+  AddStaircaseFlags(sub, o);
   AddRangedOption(sub, "--pipeline", &o->config.load.pipeline, kInteger,
                   "Requests in flight per connection (open loop: the cap)");
   WithRange(sub->add_option("-n,--requests", o->requests,

@@ -181,6 +181,10 @@ core::Status ParseLength(const LoadgenOptions& o, Config* c) {
   }
   if (!o.requests.empty()) {
     if (c->by_time()) return LoadgenUsage("--requests and --test-time are mutually exclusive");
+    if (c->clients_start > 0) {
+      return LoadgenUsage(
+          "--requests cannot be used with client staircase mode: use --test-time instead");
+    }
     if (o.requests == "allkeys") {
       SetLength(core::Pass::Fill(), &c->pass);
     } else {
