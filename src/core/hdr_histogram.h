@@ -82,6 +82,18 @@ class HdrHistogram {
   int64_t total_ = 0;
 };
 
+// One step of HdrHistogram_c's percentile iterator: the highest value of the bucket reached, the
+// reporting percentile (0-100) and the count up to that bucket.
+struct PercentileRow {
+  int64_t value = 0;
+  double percentile = 0;
+  int64_t cumulative = 0;
+};
+// The iterator's rows: one whenever the cumulative share reaches the next reporting percentile,
+// which halves the distance to 100 % in `ticks_per_half_distance` steps, and a last at 100 %.
+// None for an empty histogram.
+std::vector<PercentileRow> PercentileRows(const HdrHistogram& h, int ticks_per_half_distance);
+
 // HdrHistogram's percentile distribution table (HdrHistogram_c's CLASSIC hdr_percentiles_print:
 // rows at percentiles that halve the distance to 100 % in `ticks_per_half_distance` steps, then
 // mean, deviation, max and count), values divided by `value_scale` (1000: ns as us).

@@ -46,7 +46,12 @@ core::Status ReadExtras(const json& doc, GeneratorReport* r) {
   auto decoded = DecodeCompressedHistogram(hist->value("Compressed Histogram", ""));
   if (!decoded) return tl::unexpected(decoded.error());
   r->histogram = std::move(*decoded);
-  r->unit_ns = hist->value("Unit", "us") == "ns" ? 1 : 1000;  // memtier records microseconds
+  // memtier records microseconds; dfbench loadgen says its unit in its own block.
+  std::string unit = hist->value("Unit", "us");
+  if (auto ext = doc.find("dfbench"); ext != doc.end() && ext->is_object()) {
+    unit = ext->value("histogram_unit", unit);
+  }
+  r->unit_ns = unit == "ns" ? 1 : 1000;
   return core::Ok();
 }
 

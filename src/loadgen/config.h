@@ -49,6 +49,7 @@ struct CommandConfig {
 // open loop's rate, warm-up, start instant). The rest is loadgen's own: where it connects, what it
 // writes, and the settings a benchmark's load does not have.
 struct Config {
+  std::string uri;  // memtier's --uri as given ("" = none); server, port and the rest hold it
   std::string server = "127.0.0.1";
   int port = 6379;
   std::string unix_socket;  // set: the server's Unix domain socket, server and port unused
@@ -86,7 +87,7 @@ struct Config {
   uint64_t expiry_max_s = 0;
   std::string json_out_file;
   std::string hdr_file_prefix;  // "": no HdrHistogram files
-  bool hide_histogram = false;
+  bool hide_histogram = false;  // no Request Latency Distribution (memtier's --hide-histogram)
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   // memtier's reconnect flags (shard_connection.cpp). Each connection is closed and opened
   // again once this many requests were sent on it and all answered; 0: never

@@ -6,6 +6,8 @@
 
 #include "core/version.h"
 #include "loadgen/histogram.h"
+#include "loadgen/latency_distribution.h"
+#include "loadgen/report_configuration.h"
 #include "loadgen/run_series.h"
 
 namespace dfbench::loadgen {
@@ -51,7 +53,7 @@ Json SeriesJson(const std::vector<SeriesPoint>& series, const std::vector<double
       e["Min Latency"] = Ms(p.latency.min_ms);
       e["Max Latency"] = Ms(p.latency.max_ms);
       for (size_t i = 0; i < percentiles.size() && i < p.latency.percentiles_ms.size(); ++i) {
-        e[PercentileKey(percentiles[i])] = Ms(p.latency.percentiles_ms[i]);
+        e[SeriesPercentileKey(percentiles[i])] = Ms(p.latency.percentiles_ms[i]);
       }
     }
     j[std::to_string(s)] = std::move(e);
@@ -70,7 +72,6 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
     j["MOVED/sec"] = Rate(rates.moved);
     j["ASK/sec"] = Rate(rates.ask);
   }
-  j["Errors"] = s.errors;
   j["Connection Errors/sec"] = Rate(rates.connection_errors);
   j["Connection Errors"] = totals ? r.connection_errors : 0;
   j["Latency"] = Ms(s.latency.avg_ms);
@@ -85,88 +86,9 @@ Json SectionJson(const SectionStats& s, const Report& r, const Config& config, b
   j["Time-Serie"] = SeriesJson(s.series, config.load.percentiles);
   j["Percentile Latencies"] = PercentilesJson(s.latency, config.load.percentiles);
   if (s.histogram) {
-    // Where memtier puts its own; ours counts nanoseconds (memtier's, microseconds).
+    // Where memtier puts its own; ours counts nanoseconds (dfbench's "histogram_unit").
     j["Percentile Latencies"]["Histogram log format"] = {
-        {"Compressed Histogram", s.histogram->CompressedBase64()}, {"Unit", "ns"}};
-  }
-  return j;
-}
-
-Json ConfigurationJson(const Config& c) {
-  Json j;
-  // memtier's keys and spellings ("true"/"false" strings, "" for what is not set).
-  j["server"] = c.server;
-  j["port"] = c.port;
-  j["unix socket"] = c.unix_socket;
-  j["protocol"] = c.protocol == Protocol::kRedis && c.resp_version > 0
-                      ? "resp" + std::to_string(c.resp_version)
-                      : std::string(core::kProtocolNames.Name(c.protocol));
-  j["tls"] = c.tls.enabled ? "true" : "false";
-  j["tls_cert"] = c.tls.cert;
-  j["tls_key"] = c.tls.key;
-  j["tls_cacert"] = c.tls.cacert;
-  j["tls_skip_verify"] = c.tls.skip_verify ? "true" : "false";
-  j["sni"] = c.tls.sni;
-  j["run_count"] = c.run_count;
-  j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
-  j["all_keys"] = Bool(c.all_keys());
-  j["rate_limit"] = c.rate_limit_per_connection;
-  j["rate"] = c.pass.rate_per_sec;
-  j["clients"] = c.load.clients;
-  j["threads"] = c.load.threads;
-  const double test_time_s = static_cast<double>(c.pass.test_time.count()) / 1e6;
-  if (test_time_s == std::floor(test_time_s)) {
-    j["test_time"] = static_cast<int64_t>(test_time_s);
-  } else {
-    j["test_time"] = test_time_s;
-  }
-  j["warmup_time"] = static_cast<double>(c.pass.warmup_time.count()) / 1e6;
-  j["ratio"] = c.commands.empty() ? c.load.ratio.ToString() : "";
-  j["pipeline"] = c.load.pipeline;
-  j["data_size"] = c.load.data_size;
-  j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);
-  j["data_size_pattern"] = c.data_size_by_key ? "S" : "R";
-  j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
-  j["key_prefix"] = c.load.key_prefix;
-  j["key_minimum"] = c.load.key_minimum;
-  j["key_maximum"] = c.load.key_maximum;
-  j["key_pattern"] = c.KeyPatternString();
-  j["key_stddev"] = c.KeyStddev();
-  j["key_median"] = c.KeyMedian();
-  j["key_zipf_exp"] = c.key_zipf_exp;
-  j["distinct_client_seed"] = Bool(c.load.distinct_client_seed);
-  j["randomize"] = Bool(c.randomize);
-  j["reconnect_interval"] = c.reconnect_interval;
-  j["connection_timeout"] = c.connection_timeout_s;
-  j["reconnect"] = c.reconnect == ReconnectPolicy::kOn ? "on" : "off";
-  // Never the password itself; the user is no secret.
-  j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
-  j["select-db"] = c.select_db;
-  j["print-all-runs"] = Bool(c.print_all_runs);
-  j["print-percentiles"] = [&] {
-    std::string s;
-    for (double p : c.load.percentiles) {
-      char buf[32];
-      std::snprintf(buf, sizeof(buf), "%g", p);
-      if (!s.empty()) s += ',';
-      s += buf;
-    }
-    return s;
-  }();
-  // memtier writes these only for a staircase.
-  if (c.clients_start > 0) {
-    j["clients_start"] = c.clients_start;
-    j["clients_step"] = c.clients_step;
-    j["step_duration"] = c.step_duration_s;
-  }
-  if (!c.commands.empty()) {
-    Json cmds = Json::array();
-    for (const auto& cmd : c.commands) {
-      cmds.push_back({{"command", cmd.text},
-                      {"ratio", cmd.ratio},
-                      {"key_pattern", std::string(1, static_cast<char>(cmd.key_pattern))}});
-    }
-    j["commands"] = cmds;
+        {"Compressed Histogram", s.histogram->CompressedBase64()}};
   }
   return j;
 }
@@ -180,11 +102,24 @@ Json UncorrectedJson(const LatencySummary& l, const std::vector<double>& percent
   return j;
 }
 
+// Each section's failed requests (error replies and requests lost with a connection), which
+// memtier's sections do not count.
+Json SectionErrorsJson(const Report& r) {
+  Json j = Json::object();
+  for (const auto& s : r.sections) j[s.section] = s.errors;
+  j["Totals"] = r.totals.errors;
+  return j;
+}
+
 // dfbench's own block, of the run or of the average of `runs` runs.
 Json DfbenchJson(const Report& r, const Config& config, size_t runs) {
   Json d;
   d["version"] = core::GetBuildInfo().version;
   d["runs"] = runs;
+  d["configuration"] = OwnConfigurationJson(config);
+  // The sections' "Compressed Histogram" count nanoseconds; memtier's, microseconds.
+  d["histogram_unit"] = "ns";
+  d["section_errors"] = SectionErrorsJson(r);
   d["mode"] = r.open_loop ? "open-loop" : "closed-loop";
   d["target_rate"] = r.target_rate;
   d["achieved_rate"] = Rate(r.achieved_rate);
@@ -230,6 +165,20 @@ Json DfbenchJson(const Report& r, const Config& config, size_t runs) {
                      {"run_delay_sec", Round(r.client_cpu.run_delay_sec, 3)},
                      {"demand", Round(r.client_cpu.Demand(), 3)}};
   return d;
+}
+
+// memtier's WAIT section (its --wait-ratio), which a SET/GET run shows idle: no WAIT is sent here.
+SectionStats IdleWaits(const Report& r, const Config& config) {
+  SectionStats w{.section = "Waits", .type = "WAIT"};
+  w.series.resize(r.totals.series.size());
+  w.latency.percentiles_ms.assign(config.load.percentiles.size(), 0.0);
+  if (r.totals.histogram) {
+    const core::HdrHistogram& h = *r.totals.histogram;
+    if (auto empty = core::HdrHistogram::Make(h.lowest(), h.highest(), h.digits())) {
+      w.histogram = std::move(*empty);
+    }
+  }
+  return w;
 }
 
 }  // namespace
@@ -278,14 +227,29 @@ std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& pre
   return files;
 }
 
-std::string PercentileKey(double percentile) {
+namespace {
+
+// memtier's "p%.<decimals>f" cut to 6 characters; kept longer only when the cut would drop a
+// digit other than 0.
+std::string KeyOfPercentile(double percentile, int decimals) {
   char full[32];
-  std::snprintf(full, sizeof(full), "p%.3f", percentile);
+  std::snprintf(full, sizeof(full), "p%.*f", decimals, percentile);
   std::string key(full);
-  // memtier keeps 6 characters ("p99.90"); keep more only when that would drop a digit.
   if (key.size() > 6 && key.find_first_not_of('0', 6) == std::string::npos) key.resize(6);
   if (key.back() == '.') key.pop_back();
   return key;
+}
+
+}  // namespace
+
+std::string PercentileKey(double percentile) {
+  return KeyOfPercentile(percentile, 3);
+}
+
+std::string SeriesPercentileKey(double percentile) {
+  // Three decimals where two would round (99.999 is not 100).
+  const double hundredths = percentile * 100;
+  return KeyOfPercentile(percentile, hundredths == std::round(hundredths) ? 2 : 3);
 }
 
 LatencySummary Summarize(const LatencyHistogram& h, double sum_ns,
@@ -322,7 +286,7 @@ Json ActiveClientsJson(const std::vector<SeriesPoint>& series, int threads) {
 
 std::string ReportJson(std::span<const Report> runs, const Config& config) {
   Json root;
-  root["configuration"] = ConfigurationJson(config);
+  root["configuration"] = MemtierConfigurationJson(config);
   Json info;
   info["Threads"] = config.load.threads;
   info["Connections per thread"] = config.load.clients;
@@ -344,10 +308,12 @@ std::string ReportJson(std::span<const Report> runs, const Config& config) {
                       {"Time unit", "MILLISECONDS"},
                       {"Interrupted", Bool(r.interrupted)}};
     for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
+    if (config.commands.empty()) all["Waits"] = SectionJson(IdleWaits(r, config), r, config, false);
     all["Totals"] = SectionJson(r.totals, r, config, true);
     if (config.clients_start > 0) {
       all["Active Clients"] = ActiveClientsJson(r.totals.series, config.load.threads);
     }
+    if (!config.hide_histogram) AddLatencyDistributionJson(r, config, &all);
     root[t.title] = std::move(all);
   }
   root["dfbench"] = DfbenchJson(sections.back().report, config, runs.size());
@@ -452,14 +418,16 @@ std::string WaitsRow(const Config& config, size_t type_width) {
   return line + "\n";
 }
 
-// What went other than asked: the open loop's rates, errors, losses, an abort or an interrupt.
-std::string TableNotes(const Report& r) {
+// What went other than asked: the open loop's rates (of --rate: memtier's --rate-limiting
+// prints as memtier does, the rates in the JSON), errors, losses, an abort or an interrupt.
+std::string TableNotes(const Report& r, const Config& config) {
+  const bool open_loop_note = r.open_loop && config.rate_limit_per_connection == 0;
   if (r.errors == 0 && r.connection_errors == 0 && r.unanswered == 0 && !r.interrupted &&
-      !r.open_loop && r.aborted_reason.empty() && r.ended_early.empty()) {
+      !open_loop_note && r.aborted_reason.empty() && r.ended_early.empty()) {
     return "";
   }
   std::string out = "\n";
-  if (r.open_loop) {
+  if (open_loop_note) {
     Appendf(&out,
             "Open loop: target %.0f ops/sec, achieved %.2f ops/sec; latency measured from the due "
             "time\n",
@@ -505,14 +473,17 @@ std::string TableSection(const TitledReport& t, const Config& config) {
   }
   if (hits) out += WaitsRow(config, type_width);
   out += StatsRow(r.totals, RatesOf(r.totals, r, true), config, type_width, hits);
-  return out + TableNotes(r);
+  return out + TableNotes(r, config);
 }
 
 }  // namespace
 
 std::string ReportTable(std::span<const Report> runs, const Config& config) {
   std::string out = TableHead(config);
-  for (const TitledReport& t : RunSections(runs, config)) out += TableSection(t, config);
+  for (const TitledReport& t : RunSections(runs, config)) {
+    out += TableSection(t, config);
+    if (!config.hide_histogram) out += LatencyDistributionText(t.report, config);
+  }
   return out;
 }
 

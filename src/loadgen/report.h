@@ -147,5 +147,7 @@ std::vector<core::HdrFile> HdrFiles(const Report& report, const std::string& pre
 
 // "p50.00", "p99.90", "p99.99", "p100.0" (memtier's key spelling).
 std::string PercentileKey(double percentile);
+// The same key in a Time-Serie second, where memtier writes two decimals ("p0.00", "p99.90").
+std::string SeriesPercentileKey(double percentile);
 
 }  // namespace dfbench::loadgen

@@ -24,6 +24,15 @@ TEST(PercentileKey, MemtierSpelling) {
   EXPECT_EQ(PercentileKey(99.999), "p99.999");  // memtier would collide with p99.99
 }
 
+TEST(SeriesPercentileKey, MemtiersTwoDecimals) {
+  EXPECT_EQ(SeriesPercentileKey(0), "p0.00");
+  EXPECT_EQ(SeriesPercentileKey(50), "p50.00");
+  EXPECT_EQ(SeriesPercentileKey(99.9), "p99.90");
+  EXPECT_EQ(SeriesPercentileKey(100), "p100.0");
+  EXPECT_EQ(SeriesPercentileKey(5), "p5.00");
+  EXPECT_EQ(SeriesPercentileKey(99.999), "p99.999");  // memtier's would read p100.0
+}
+
 TEST(Summarize, ConvertsToMilliseconds) {
   LatencyHistogram h;
   double sum = 0;

@@ -144,7 +144,7 @@ TEST(LoadgenCli, RateLimitingIsTheOpenLoopPerConnection) {
   const auto j = ReadJson(json_path);
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["configuration"]["rate_limit"], 1000);
-  EXPECT_EQ(j["configuration"]["rate"], 2000);
+  EXPECT_EQ(j["dfbench"]["configuration"]["rate"], 2000);
   EXPECT_EQ(j["dfbench"]["mode"], "open-loop");
   EXPECT_EQ(j["ALL STATS"]["Totals"]["Count"], 40);
   EXPECT_EQ(server->Calls("set") + server->Calls("get"), 40u);
@@ -191,7 +191,7 @@ TEST(LoadgenCli, WritesHdrHistogramFilesAsMemtierDoes) {
   const std::string last = log->substr(log->rfind(',') + 1);
   const auto j = ReadJson(json_path);
   const auto& histogram = j["ALL STATS"]["Totals"]["Percentile Latencies"]["Histogram log format"];
-  EXPECT_EQ(histogram["Unit"], "ns");
+  EXPECT_EQ(j["dfbench"]["histogram_unit"], "ns");
   EXPECT_EQ(histogram["Compressed Histogram"].get<std::string>() + "\n", last);
 }
 

@@ -173,7 +173,7 @@ TEST(LoadgenOutputs, ErrorRepliesAreOpsAsMemtierCountsThem) {
   EXPECT_NE(row[1], "0.00") << out.out;
   auto j = ReadJson(json_path);
   EXPECT_EQ(j["ALL STATS"]["Nosuchcmds"]["Count"], 20);
-  EXPECT_EQ(j["ALL STATS"]["Nosuchcmds"]["Errors"], 20);
+  EXPECT_EQ(j["dfbench"]["section_errors"]["Nosuchcmds"], 20);
 
   auto apart = run;
   apart.insert(apart.end(), {"--error-replies", "apart"});
@@ -182,7 +182,7 @@ TEST(LoadgenOutputs, ErrorRepliesAreOpsAsMemtierCountsThem) {
   EXPECT_EQ(Row(out.out, "Nosuchcmds").at(1), "0.00") << out.out;
   j = ReadJson(json_path);
   EXPECT_EQ(j["ALL STATS"]["Nosuchcmds"]["Count"], 0);
-  EXPECT_EQ(j["ALL STATS"]["Nosuchcmds"]["Errors"], 20);
+  EXPECT_EQ(j["dfbench"]["section_errors"]["Nosuchcmds"], 20);
 }
 
 // --show-config: memtier's field names in its order on stdout, between rules on stderr; the

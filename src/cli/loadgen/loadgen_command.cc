@@ -1,5 +1,6 @@
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 #include "cli/commands.h"
@@ -52,6 +53,7 @@ void WriteReports(const std::vector<loadgen::Report>& runs, const loadgen::Confi
     OrExit(core::WriteOutputFile(config.json_out_file, loadgen::ReportJson(runs, config)));
     if (config.progress != loadgen::ProgressMode::kNever) {
       std::fprintf(stderr, "Saving JSON output file: %s\n", config.json_out_file.c_str());
+      std::fprintf(stderr, "Json file closed.\n");
     }
   }
 }
@@ -63,6 +65,18 @@ int RunLoadgen(const LoadgenOptions& options) {
   }
   const loadgen::Config config = ToLoadgenConfig(options);
   if (options.show_config) PrintConfig(config, options.uri);
+  if (!config.json_out_file.empty()) {
+    // As memtier: the JSON file is made before the run, and filled after it. A file already
+    // there (an earlier report) is left whole until the new report replaces it; the path itself
+    // was checked with the flags.
+    std::error_code ec;
+    if (!std::filesystem::exists(config.json_out_file, ec)) {
+      OrExit(core::WriteOutputFile(config.json_out_file, ""));
+    }
+    if (config.progress != loadgen::ProgressMode::kNever) {
+      std::fprintf(stderr, "Json file %s created...\n", config.json_out_file.c_str());
+    }
+  }
   const std::vector<loadgen::Report> runs = RunSeries(config);
   WriteReports(runs, config);
   const loadgen::Report& report = runs.back();

@@ -278,7 +278,8 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
          },
          "Percentiles to report")
       ->default_str(core::Format("{}", fmt::join(o->config.load.percentiles, ",")));
-  AddBoolFlag(sub, "--hide-histogram", &o->config.hide_histogram, "Accepted for compatibility");
+  AddBoolFlag(sub, "--hide-histogram", &o->config.hide_histogram,
+              "Don't print the request latency distribution");
   AddPacingFlags(sub, o);
   sub->add_option("--reconnect", o->reconnect,
                   "Reconnect lost connections with backoff (on), giving up after 10 s "

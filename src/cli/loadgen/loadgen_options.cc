@@ -104,6 +104,7 @@ void ParseCredentials(const std::string& authenticate, Config* c) {
 core::Status ApplyUri(const std::string& uri, Config* c) {
   auto url = protocol::ParseServerUrl(uri);
   if (!url) return LoadgenUsage("--uri: " + url.error().message);
+  c->uri = uri;
   // As memtier's --uri: its /N is the database, over --select-db.
   if (url->db != 0) c->select_db = url->db;
   c->server = url->host;
