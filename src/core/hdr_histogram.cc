@@ -293,18 +293,8 @@ Result<HdrHistogram> HdrHistogram::DecodeV2(std::string_view bytes) {
   return h;
 }
 
-std::string PercentileTable(const HdrHistogram& h, double value_scale,
-                            int ticks_per_half_distance) {
-  std::string out = Format("{:>12} {:>12} {:>12} {:>12}\n\n", "Value", "Percentile", "TotalCount",
-                           "1/(1-Percentile)");
-  const auto row = [&](int64_t value, double percentile, int64_t cumulative) {
-    const double share = percentile / 100.0;
-    const std::string inverted =
-        share < 1 ? Format("{:12.2f}", 1.0 / (1.0 - share)) : Format("{:>12}", "inf");
-    // As HdrHistogram_c: values with as many decimals as the histogram's significant digits.
-    out += Format("{:12.{}f} {:12.6f} {:12} {}\n", static_cast<double>(value) / value_scale,
-                  h.digits(), share, cumulative, inverted);
-  };
+std::vector<PercentileRow> PercentileRows(const HdrHistogram& h, int ticks_per_half_distance) {
+  std::vector<PercentileRow> rows;
   // HdrHistogram_c's percentile iterator: a row whenever the cumulative share reaches the next
   // reporting percentile, several from one bucket when it spans them, and a last row at 100 %.
   const auto& counts = h.counts();
@@ -318,13 +308,28 @@ std::string PercentileTable(const HdrHistogram& h, double value_scale,
     // The bucket that completes the count reports once, then the 100 % row follows.
     const bool last = cumulative == h.total_count();
     while (next <= reached) {
-      row(h.HighestAt(i), next, cumulative);
+      rows.push_back({h.HighestAt(i), next, cumulative});
       const auto halvings = static_cast<int64_t>(std::log(100 / (100.0 - next)) / std::log(2)) + 1;
       next += 100.0 / (ticks_per_half_distance * std::pow(2, static_cast<double>(halvings)));
       if (last) break;
     }
   }
-  if (h.total_count() > 0) row(h.HighestAt(i - 1), 100.0, cumulative);
+  if (h.total_count() > 0) rows.push_back({h.HighestAt(i - 1), 100.0, cumulative});
+  return rows;
+}
+
+std::string PercentileTable(const HdrHistogram& h, double value_scale,
+                            int ticks_per_half_distance) {
+  std::string out = Format("{:>12} {:>12} {:>12} {:>12}\n\n", "Value", "Percentile", "TotalCount",
+                           "1/(1-Percentile)");
+  for (const PercentileRow& r : PercentileRows(h, ticks_per_half_distance)) {
+    const double share = r.percentile / 100.0;
+    const std::string inverted =
+        share < 1 ? Format("{:12.2f}", 1.0 / (1.0 - share)) : Format("{:>12}", "inf");
+    // As HdrHistogram_c: values with as many decimals as the histogram's significant digits.
+    out += Format("{:12.{}f} {:12.6f} {:12} {}\n", static_cast<double>(r.value) / value_scale,
+                  h.digits(), share, r.cumulative, inverted);
+  }
   const int64_t sub_buckets =
       int64_t{1} << std::bit_width(static_cast<uint64_t>(2 * std::pow(10, h.digits())) - 1);
   out += Format("#[Mean    = {:12.3f}, StdDeviation   = {:12.3f}]\n", h.Mean() / value_scale,

@@ -82,6 +82,18 @@ class HdrHistogram {
   int64_t total_ = 0;
 };
 
+// One step of HdrHistogram_c's percentile iterator: the highest value of the bucket reached, the
+// reporting percentile (0..100) and how many values are at or below that bucket.
+struct PercentileRow {
+  int64_t value = 0;
+  double percentile = 0;
+  int64_t cumulative = 0;
+};
+// The rows HdrHistogram_c's percentile iterator gives (hdr_iter_percentile_init with
+// `ticks_per_half_distance`): what its percentile table and memtier's CSV tables print. None
+// when empty.
+std::vector<PercentileRow> PercentileRows(const HdrHistogram& h, int ticks_per_half_distance);
+
 // HdrHistogram's percentile distribution table (HdrHistogram_c's CLASSIC hdr_percentiles_print:
 // rows at percentiles that halve the distance to 100 % in `ticks_per_half_distance` steps, then
 // mean, deviation, max and count), values divided by `value_scale` (1000: ns as us).
