@@ -107,6 +107,7 @@ Json ConfigurationJson(const Config& c) {
   j["tls_cacert"] = c.tls.cacert;
   j["tls_skip_verify"] = c.tls.skip_verify ? "true" : "false";
   j["sni"] = c.tls.sni;
+  j["client_stats"] = c.client_stats;
   j["run_count"] = c.run_count;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);
   j["all_keys"] = Bool(c.all_keys());

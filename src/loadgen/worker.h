@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "loadgen/client_tally.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
@@ -54,6 +55,8 @@ class Worker {
   int connected() const { return connected_; }
   const std::string& first_error() const { return first_error_; }
   bool all_connections_lost() const { return all_lost_; }
+  // --client-stats: each client's figures, in the order of its clients (empty: not kept).
+  const std::vector<ClientTally>& client_tallies() const { return tallies_; }
 
   // Progress, for the coordinator (relaxed; approximate while running).
   std::atomic<uint64_t> progress_ops{0};
@@ -148,6 +151,7 @@ class Worker {
   const ReconnectBackoff backoff_;
   RunTimes times_;
   std::vector<std::unique_ptr<ClientState>> clients_;
+  std::vector<ClientTally> tallies_;          // --client-stats: per client, else empty
   std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index
   // Redirections read in one scan of a connection's replies, handled after it.
   std::vector<std::pair<Pending, Redirect>> redirected_;
