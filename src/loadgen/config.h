@@ -87,6 +87,9 @@ struct Config {
   uint64_t expiry_max_s = 0;
   std::string json_out_file;
   std::string hdr_file_prefix;  // "": no HdrHistogram files
+  // memtier's --client-stats: each client's CSV file, <client_stats>-<run>-<thread>-<client>.csv
+  // ("": none, and no per-client figures kept).
+  std::string client_stats;
   bool hide_histogram = false;  // no Request Latency Distribution (memtier's --hide-histogram)
   ReconnectPolicy reconnect = ReconnectPolicy::kOn;
   // memtier's reconnect flags (shard_connection.cpp). Each connection is closed and opened

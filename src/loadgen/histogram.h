@@ -14,6 +14,12 @@
 #include "core/hdr_histogram.h"
 
 namespace dfbench::loadgen {
+
+// HdrHistogram's reporting percentiles, as memtier prints them (its LATENCY_HDR_GRANULARITY):
+// ten steps per halving of the distance to 100 %. Its latency distribution and its per-client
+// CSV tables both use them.
+inline constexpr int kPercentileTicksPerHalfDistance = 10;
+
 namespace histogram_detail {
 
 inline constexpr uint64_t kLowestNs = 1'000;               // 1 us

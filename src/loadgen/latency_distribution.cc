@@ -4,12 +4,10 @@
 #include <cstdio>
 
 #include "core/hdr_histogram.h"
+#include "loadgen/histogram.h"
 
 namespace dfbench::loadgen {
 namespace {
-
-// memtier's iterator step: ten reporting percentiles per halving of the distance to 100 %.
-constexpr int kTicksPerHalfDistance = 10;
 
 struct DistributionRow {
   double msec = 0;
@@ -23,7 +21,8 @@ const std::vector<DistributionRow> kNoLatencies = {{.msec = 0, .percent = 100}};
 std::vector<DistributionRow> RowsOf(const SectionStats& s) {
   if (!s.histogram || s.histogram->total_count() == 0) return kNoLatencies;
   std::vector<DistributionRow> rows;
-  for (const core::PercentileRow& r : core::PercentileRows(*s.histogram, kTicksPerHalfDistance)) {
+  for (const core::PercentileRow& r :
+       core::PercentileRows(*s.histogram, kPercentileTicksPerHalfDistance)) {
     rows.push_back({static_cast<double>(r.value) / 1e6, r.percentile});
   }
   return rows;

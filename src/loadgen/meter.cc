@@ -29,6 +29,13 @@ void Meter::Finish(int64_t stopped_ns) {
   mailbox_.current_second.store(INT64_MAX, std::memory_order_release);
 }
 
+void Meter::ClientOp(uint32_t slot, uint64_t latency, Found found) {
+  reading_->Op(block_->second, slot, latency);
+  SlotCounters& c = reading_->At(block_->second, slot);
+  c.hits += found == kHit;
+  c.misses += found == kMiss;
+}
+
 void Meter::Rollover(int64_t second) {
   mailbox_.Post(std::move(block_));
   block_ = std::make_unique<SecondBlock>();
@@ -49,6 +56,8 @@ uint64_t Meter::Received(uint64_t bytes) {
     const uint64_t share =
         replies == 0 ? left : bytes * replies_in_read_[i] / (replies + replies_in_read_[i]);
     block_->slots[i].counters.bytes_rx += share;
+    if (reading_ != nullptr)
+      reading_->At(block_->second, static_cast<uint32_t>(i)).bytes_rx += share;
     left -= std::min(left, share);
   }
   return 0;

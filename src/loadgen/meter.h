@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loadgen/client_tally.h"
 #include "loadgen/clock.h"
 #include "loadgen/pending.h"
 #include "loadgen/stats.h"
@@ -47,36 +48,35 @@ class Meter {
     }
     SecondBlock::PerSlot& b = block_->slots[p.request.slot];
     ++replies_in_read_[p.request.slot];
+    const bool get = is_get_[p.request.slot];
     if (kind == protocol::ReplyKind::kError) {
       ++b.counters.errors;
       ++errors_;
       Sample(error_text);
-      if (error_replies_are_ops_) {
-        Record(p, arrived, b);
-        // memtier counts a GET's error reply as a miss (no hits in it).
-        if (is_get_[p.request.slot]) ++b.counters.misses;
-      }
+      // memtier counts a GET's error reply as a miss (no hits in it).
+      if (error_replies_are_ops_) Record(p, arrived, b, get ? kMiss : kNeither);
       return false;
     }
-    Record(p, arrived, b);
-    if (is_get_[p.request.slot]) {
-      if (kind == protocol::ReplyKind::kNull) {
-        ++b.counters.misses;
-      } else {
-        ++b.counters.hits;
-      }
-    }
+    Record(p, arrived, b, !get ? kNeither : kind == protocol::ReplyKind::kNull ? kMiss : kHit);
     ++ok_;
     return true;
   }
-  // `bytes` of a measured request of `slot` went out.
-  void Sent(uint32_t slot, size_t bytes) { block_->slots[slot].counters.bytes_tx += bytes; }
+  // `bytes` of a measured request of `slot` went out, from the client `tally` keeps (null: no
+  // per-client figures).
+  void Sent(uint32_t slot, size_t bytes, ClientTally* tally = nullptr) {
+    block_->slots[slot].counters.bytes_tx += bytes;
+    if (tally != nullptr) tally->At(block_->second, slot).bytes_tx += bytes;
+  }
   // Open loop: a measured request left `lag_ns` after it could have (Flush).
   void SendLag(int64_t lag_ns) {
     stats_.send_lag.Record(static_cast<uint64_t>(std::max<int64_t>(0, lag_ns)));
   }
-  // A read begins: the replies it completes share its bytes (Received).
-  void StartRead() { std::fill(replies_in_read_.begin(), replies_in_read_.end(), 0); }
+  // A read of a connection of the client `tally` keeps (null: no per-client figures) begins:
+  // the replies it completes share its bytes (Received), and go to that client.
+  void StartRead(ClientTally* tally = nullptr) {
+    std::fill(replies_in_read_.begin(), replies_in_read_.end(), 0);
+    reading_ = tally;
+  }
   // `bytes` read and not yet given to a command go to the commands whose replies completed in
   // this read, in proportion; the bytes still unattributed (all of them when none completed).
   uint64_t Received(uint64_t bytes);
@@ -89,6 +89,10 @@ class Meter {
     if (!p.measured()) return;
     SlotCounters& c = block_->slots[p.request.slot].counters;
     ++(moved ? c.moved : c.ask);
+    if (reading_ != nullptr) {
+      SlotCounters& mine = reading_->At(block_->second, p.request.slot);
+      ++(moved ? mine.moved : mine.ask);
+    }
   }
   // The worker's clients taking part now (the client staircase): this second's count.
   void ClientsTakingPart(uint32_t clients) {
@@ -104,18 +108,24 @@ class Meter {
   SeriesMailbox& mailbox() { return mailbox_; }
 
  private:
-  // A reply that counts as an operation: its count and latency.
-  void Record(const Pending& p, int64_t arrived, SecondBlock::PerSlot& b) {
+  enum Found : uint8_t { kNeither, kHit, kMiss };  // what a GET's reply found
+  // A reply that counts as an operation: its count, latency and, for a GET, hit or miss; and
+  // the same for its client when the clients' figures are kept.
+  void Record(const Pending& p, int64_t arrived, SecondBlock::PerSlot& b, Found found) {
     // A kernel stamp read across the clocks' distance may land a hair before the send.
     const int64_t now = std::max(arrived, p.sent_ns);
     const uint64_t latency = static_cast<uint64_t>(now - p.origin_ns);
     ++b.counters.count;
     b.counters.latency_sum_ns += static_cast<double>(latency);
+    b.counters.hits += found == kHit;
+    b.counters.misses += found == kMiss;
     b.latency.Record(latency);
+    if (reading_ != nullptr) ClientOp(p.request.slot, latency, found);
     if (open_loop_)
       stats_.uncorrected[p.request.slot].Record(static_cast<uint64_t>(now - p.sent_ns));
     stats_.last_reply_ns = now;
   }
+  void ClientOp(uint32_t slot, uint64_t latency, Found found);
   void Rollover(int64_t second);
   void Sample(std::string_view error_text);
 
@@ -125,6 +135,7 @@ class Meter {
   std::vector<bool> is_get_;  // per slot: GET replies count hits and misses
   int64_t measured_start_ns_ = 0;
   std::vector<uint32_t> replies_in_read_;  // per slot, for Received
+  ClientTally* reading_ = nullptr;         // the client whose replies are being read, if kept
   ThreadStats stats_;
   SeriesMailbox mailbox_;
   std::unique_ptr<SecondBlock> block_;

@@ -85,6 +85,12 @@ struct ClientCpu {
   double Demand() const;
 };
 
+// A --client-stats file: where it goes and what it holds.
+struct ClientStatsFile {
+  std::string path;
+  std::string text;
+};
+
 struct Report {
   int64_t start_epoch_ms = 0;
   int64_t finish_epoch_ms = 0;
@@ -117,7 +123,8 @@ struct Report {
   double warmup_duration_ms = 0;
   ClientCpu client_cpu;
   LatencySummary send_lag;  // open loop only: send time - due time of the measured requests
-  std::vector<std::string> cluster_nodes;  // cluster mode: the primaries at the start, host:port
+  std::vector<std::string> cluster_nodes;     // cluster mode: the primaries at the start, host:port
+  std::vector<ClientStatsFile> client_stats;  // --client-stats: one per client, for the caller
 
   double seconds() const { return duration_ms / 1000.0; }
 };

@@ -10,7 +10,6 @@ using Json = nlohmann::ordered_json;
 
 // What memtier writes for its options dfbench loadgen does not take yet: their values when not
 // given, which is what such a run is. Each becomes the Config field when its option lands.
-constexpr const char* kClientStats = nullptr;  // --client-stats
 constexpr const char* kDataImport = nullptr;   // --data-import
 constexpr bool kDataVerify = false;            // --data-verify
 constexpr bool kVerifyOnly = false;            // --verify-only
@@ -90,7 +89,7 @@ void AddConnectionKeys(const Config& c, Json& j) {
   j["cacert"] = TextOrNull(c.tls.cacert);
   j["tls_skip_verify"] = Bool(c.tls.skip_verify);
   j["sni"] = TextOrNull(c.tls.sni);
-  j["client_stats"] = kClientStats == nullptr ? Json(nullptr) : Json(kClientStats);
+  j["client_stats"] = c.client_stats.empty() ? Json(nullptr) : Json(c.client_stats);
   j["run_count"] = c.run_count;
   j["debug"] = c.debug ? 1 : 0;
   j["requests"] = c.by_time() ? 0 : c.RequestsForClient(0);

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/interrupt.h"
+#include "loadgen/client_stats_csv.h"
 #include "loadgen/clock.h"
 #include "loadgen/live_metrics.h"
 #include "loadgen/loadgen.h"
@@ -500,6 +501,22 @@ int UsableCpus(const Config& config) {
 
 }  // namespace
 
+// --client-stats: every client's file, thread by thread (memtier_benchmark.cpp run_benchmark).
+std::vector<ClientStatsFile> ClientFiles(const Config& config, const Workload& workload, int run,
+                                         WorkerPool& pool) {
+  std::vector<ClientStatsFile> files;
+  if (config.client_stats.empty()) return files;
+  const ClientCsvLayout layout =
+      MakeClientCsvLayout(workload, !config.commands.empty(), config.cluster_mode);
+  for (size_t t = 0; t < pool.workers().size(); ++t) {
+    for (auto& file : ClientStatsFiles(pool.workers()[t]->client_tallies(), layout,
+                                       config.client_stats, run, static_cast<int>(t))) {
+      files.push_back(std::move(file));
+    }
+  }
+  return files;
+}
+
 core::Result<Report> Run(const Config& config, int run) {
   if (auto st = Validate(config); !st) return tl::unexpected(st.error());
   RaiseFileLimit();
@@ -561,6 +578,7 @@ core::Result<Report> Run(const Config& config, int run) {
   for (const auto& node : slot_map->nodes) {
     report.cluster_nodes.push_back(node.host + ":" + std::to_string(node.port));
   }
+  report.client_stats = ClientFiles(config, *workload, run, pool);
   metrics->Finished(report);
   return report;
 }

@@ -89,6 +89,9 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
     protocol::AppendCommand(&auth_request_, args);
     ++setup_commands_;
   }
+  // Kept whole before any client points into it.
+  if (!config.client_stats.empty())
+    tallies_.assign(config.load.clients, ClientTally(workload.slots.size()));
   for (int i = 0; i < config.load.clients; ++i) {
     const int global = index * config.load.clients + i;
     auto client = std::make_unique<ClientState>(config, workload, global, random_base);
@@ -101,6 +104,7 @@ Worker::Worker(const Config& config, const Workload& workload, const std::vector
       plan.grid = ScheduleGrid(config.ScheduleTickNs(), index, config.load.threads);
     }
     client->pacer = Pacer(plan);
+    if (!tallies_.empty()) client->tally = &tallies_[static_cast<size_t>(i)];
     for (size_t node = 0; node < targets_.size(); ++node) {
       AddConn(*client, static_cast<uint16_t>(node));
     }

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "loadgen/client_staircase.h"
+#include "loadgen/client_tally.h"
 #include "loadgen/config.h"
 #include "loadgen/meter.h"
 #include "loadgen/pacer.h"
@@ -55,6 +56,8 @@ class Worker {
   int connected() const { return connected_; }
   const std::string& first_error() const { return first_error_; }
   bool all_connections_lost() const { return all_lost_; }
+  // --client-stats: each client's figures, in the order of its clients (empty: not kept).
+  const std::vector<ClientTally>& client_tallies() const { return tallies_; }
 
   // Progress, for the coordinator (relaxed; approximate while running).
   std::atomic<uint64_t> progress_ops{0};
@@ -158,6 +161,7 @@ class Worker {
   const ClientStaircase staircase_;
   size_t joined_ = 0;  // clients_[0, joined_) take part; all but a staircase's late ones
   int64_t next_join_ns_ = INT64_MAX;          // when the next late client joins
+  std::vector<ClientTally> tallies_;          // --client-stats: per client, else empty
   std::vector<std::unique_ptr<Conn>> conns_;  // the transport's id is the index
   // Redirections read in one scan of a connection's replies, handled after it.
   std::vector<std::pair<Pending, Redirect>> redirected_;

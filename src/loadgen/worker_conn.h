@@ -32,6 +32,7 @@ struct Worker::ClientState {
   Pacer pacer;
   std::vector<uint32_t> node_conns;  // connection id per node; one entry for one server
   int full_parks = 0;                // cluster: connections whose park is full; draws wait
+  ClientTally* tally = nullptr;      // --client-stats: this client's figures (null: not kept)
 };
 
 // A connect without --connection-timeout's deadline: far enough never to come, near enough

@@ -24,7 +24,7 @@ void Worker::ReadReplies(Conn& c) {
     const int64_t arrived = io.stamp_ns > 0 ? ArrivedNs(io.stamp_ns, now, RealtimeNowNs()) : now;
     meter_.Advance(now);
     c.rx_unattributed += static_cast<uint64_t>(n);
-    meter_.StartRead();
+    meter_.StartRead(c.client->tally);
     bool desync = false;
     bool auth_failed = false;
     std::string auth_error;

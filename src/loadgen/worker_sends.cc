@@ -95,7 +95,7 @@ void Worker::Send(Conn& c, const Pending& p) {
     ++c.unstamped;
   }
   c.client->workload.Encode(p.request, &c.out);
-  if (p.measured()) meter_.Sent(p.request.slot, c.out.size() - before);
+  if (p.measured()) meter_.Sent(p.request.slot, c.out.size() - before, c.client->tally);
   // Pushed as it is and mended in place: a copy changed before the push costs a stalled load.
   c.pending.Push(p);
   if (p.asking) c.pending.Back().asking = false;

@@ -42,7 +42,6 @@ std::set<std::string> MemtierLongOptions(const std::string& help) {
 
 // memtier's options dfbench loadgen does not take yet.
 const std::set<std::string> kNotTakenYet = {
-    "client-stats",
     "data-import",
     "data-verify",
     "generate-keys",

@@ -24,8 +24,17 @@ void PrintConfig(const loadgen::Config& config, const std::string& uri) {
   std::fprintf(stderr, "===================================================\n");
 }
 
-// memtier's --run-count: the runs one after another, each writing its HdrHistogram files; an
-// interrupt or a server gone ends the series (memtier_benchmark.cpp main).
+// memtier's --client-stats: each client's file of a run, written whole or not at all.
+void WriteClientStats(const loadgen::Report& report, const loadgen::Config& config, int run) {
+  if (config.client_stats.empty()) return;
+  if (config.progress != loadgen::ProgressMode::kNever) {
+    std::fprintf(stderr, "[RUN %d] Writing client stats files...\n", run);
+  }
+  for (const auto& file : report.client_stats) OrExit(core::WriteOutputFile(file.path, file.text));
+}
+
+// memtier's --run-count: the runs one after another, each writing its HdrHistogram and client
+// stats files; an interrupt or a server gone ends the series (memtier_benchmark.cpp main).
 std::vector<loadgen::Report> RunSeries(const loadgen::Config& config) {
   std::vector<loadgen::Report> runs;
   for (int run = 1; run <= config.run_count; ++run) {
@@ -35,6 +44,7 @@ std::vector<loadgen::Report> RunSeries(const loadgen::Config& config) {
         OrExit(core::WriteOutputFile(file.path, file.text));
       }
     }
+    WriteClientStats(runs.back(), config, run);
     if (runs.back().interrupted || !runs.back().ended_early.empty()) break;
   }
   return runs;

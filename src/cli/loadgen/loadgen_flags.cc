@@ -270,6 +270,10 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "Write HdrHistogram files as memtier does: PREFIX_FULL_RUN_1.txt (percentile "
                   "table, ms) and PREFIX_FULL_RUN_1.hgrm (histogram log, values in ns), and "
                   "PREFIX_<COMMAND>_command_run_1.* per command");
+  sub->add_option("--client-stats", o->config.client_stats,
+                  "Write each client's CSV file as memtier does: FILE-<run>-<thread>-<client>.csv "
+                  "(per-second figures, latency tables)")
+      ->type_name("FILE");
   // Read as it is given, over the Config's default, which --help shows.
   sub->add_option_function<std::string>(
          "--print-percentiles",
@@ -308,6 +312,12 @@ loadgen::Config ToLoadgenConfig(const LoadgenOptions& given) {
   if (!config.json_out_file.empty()) OrExit(core::ResolveOutputPath(config.json_out_file));
   if (!config.out_file.empty() && config.out_file != "-") {
     OrExit(core::ResolveOutputPath(config.out_file));
+  }
+  // The first client's file stands for all: they go in one directory.
+  if (!config.client_stats.empty()) {
+    if (auto path = core::ResolveOutputPath(config.client_stats + "-1-0-0.csv"); !path) {
+      ExitWith(core::ErrorKind::kUsage, "--client-stats: " + path.error().message);
+    }
   }
   return config;
 }

@@ -86,6 +86,7 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("tls_skip_verify", YesNo(c.tls.skip_verify));
   line("sni", OrNull(c.tls.sni));
   line("out_file", OrNull(c.out_file));
+  line("client_stats", OrNull(c.client_stats));
   line("run_count", std::to_string(c.run_count));
   line("debug", c.debug ? "1" : "0");
   line("requests", std::to_string(c.by_time() ? 0 : c.RequestsForClient(0)));
