@@ -52,13 +52,10 @@ const std::set<std::string> kNotTakenYet = {
     "monitor-pattern",
     "multi-key-get",
     "no-expiry",
-    "num-slaves",
     "scan-incremental-iteration",
     "scan-incremental-max-iterations",
     "step-duration",
     "verify-only",
-    "wait-ratio",
-    "wait-timeout",
 };
 
 class MemtierOptions : public ::testing::Test {
