@@ -116,6 +116,22 @@ std::string Config::Where() const {
 
 namespace {
 
+// memtier's refusals of WAIT traffic (memtier_benchmark.cpp, verify_cluster_option); memtier
+// would abort on a memcache WAIT (protocol.cpp), so that is refused too.
+core::Status ValidateWait(const Config& c) {
+  if (c.wait.given() && c.cluster_mode) {
+    return Fail(ErrorKind::kUsage,
+                "--wait-ratio does not work with --cluster-mode (WAIT has no key to route by)");
+  }
+  if (c.wait.on() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--wait-ratio needs --protocol redis: WAIT is a Redis command");
+  }
+  if (c.wait.replicas_min > c.wait.replicas_max || c.wait.timeout_min_ms > c.wait.timeout_max_ms) {
+    return Fail(ErrorKind::kUsage, "--num-slaves and --wait-timeout need min <= max");
+  }
+  return core::Ok();
+}
+
 // The server's address, credentials and transport.
 core::Status ValidateConnection(const Config& c) {
   if (c.server.empty()) return Fail(ErrorKind::kUsage, "--server must not be empty");
@@ -252,6 +268,22 @@ core::Status ValidateDataOffset(const Config& c) {
   return core::Ok();
 }
 
+// The --command templates.
+core::Status ValidateCommands(const Config& c) {
+  for (const auto& cmd : c.commands) {
+    if (cmd.text.find_first_not_of(' ') == std::string::npos) {
+      return Fail(ErrorKind::kUsage, "--command must not be empty");
+    }
+    if (cmd.ratio == 0) return Fail(ErrorKind::kUsage, "--command-ratio must be at least 1");
+    auto compiled = protocol::CommandTemplate::Compile(cmd.text);
+    if (!compiled) return tl::unexpected(core::WithContext(compiled.error(), "--command"));
+  }
+  if (!c.commands.empty() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--command is only supported with --protocol redis");
+  }
+  return core::Ok();
+}
+
 }  // namespace
 
 core::Status Validate(const Config& c) {
@@ -296,17 +328,8 @@ core::Status Validate(const Config& c) {
   if (c.cluster_mode && c.protocol != Protocol::kRedis) {
     return Fail(ErrorKind::kUsage, "--cluster-mode is only supported with --protocol redis");
   }
-  for (const auto& cmd : c.commands) {
-    if (cmd.text.find_first_not_of(' ') == std::string::npos) {
-      return Fail(ErrorKind::kUsage, "--command must not be empty");
-    }
-    if (cmd.ratio == 0) return Fail(ErrorKind::kUsage, "--command-ratio must be at least 1");
-    auto compiled = protocol::CommandTemplate::Compile(cmd.text);
-    if (!compiled) return tl::unexpected(core::WithContext(compiled.error(), "--command"));
-  }
-  if (!c.commands.empty() && c.protocol != Protocol::kRedis) {
-    return Fail(ErrorKind::kUsage, "--command is only supported with --protocol redis");
-  }
+  if (auto st = ValidateCommands(c); !st) return st;
+  if (auto st = ValidateWait(c); !st) return st;
   // P gives each client a slice; mixing it with patterns that roam the whole range would
   // make "-n allkeys" and the slices meaningless.
   if (c.parallel_pattern()) {

@@ -37,6 +37,22 @@ inline constexpr uint32_t kMaxDataOffset = (1u << 29) - 1;
 // Which addresses --server may resolve to: memtier's -4 (--ipv4), -6 (--ipv6), or either.
 enum class AddressFamily : uint8_t { kAny, kIpv4, kIpv6 };
 
+// memtier's WAIT traffic (--wait-ratio SETS:WAITS, --num-slaves, --wait-timeout): each client
+// sends WAIT NUMREPLICAS TIMEOUT between its SETs and GETs, as often as the ratio says
+// (client.cpp, create_request), each drawing its numreplicas uniformly and its timeout (ms) from
+// a normal distribution centred in the range.
+struct WaitConfig {
+  uint32_t sets = 0;
+  uint32_t waits = 0;  // 0: no WAIT
+  uint32_t replicas_min = 0;
+  uint32_t replicas_max = 0;
+  uint32_t timeout_min_ms = 0;
+  uint32_t timeout_max_ms = 0;
+  // --wait-ratio was given (memtier refuses it beside --cluster-mode even when WAITS is 0).
+  bool given() const { return sets > 0 || waits > 0; }
+  bool on() const { return waits > 0; }
+};
+
 // One user command (--command), or one of the built-in SET/GET commands.
 struct CommandConfig {
   std::string text;  // "LPUSH __key__ __data__"
@@ -149,6 +165,8 @@ struct Config {
   uint32_t clients_start = 0;
   uint32_t clients_step = 0;
   uint32_t step_duration_s = 0;
+  // WAIT requests in the SET/GET mix (redis only; none with --command, as memtier).
+  WaitConfig wait;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

@@ -18,6 +18,21 @@ double Expm1OverT(double t) {
 
 }  // namespace
 
+uint64_t GaussianBetween(Rng& rng, uint64_t min, uint64_t max, double median, double stddev) {
+  // Box-Muller; values outside the range are drawn again (a few times at most in practice),
+  // then clamped so a pathological median cannot loop forever.
+  double v = 0;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const double u1 = 1.0 - rng.Unit();  // (0, 1]
+    const double u2 = rng.Unit();
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
+    v = std::round(median + z * stddev);
+    if (v >= static_cast<double>(min) && v <= static_cast<double>(max)) break;
+  }
+  v = std::clamp(v, static_cast<double>(min), static_cast<double>(max));
+  return static_cast<uint64_t>(v);
+}
+
 uint64_t ClientSeed(const Config& config, int global_client, uint64_t random_base) {
   uint64_t seed = config.randomize ? random_base : 0x5DFBE7C4ull;
   if (config.load.distinct_client_seed) {
@@ -87,20 +102,8 @@ uint64_t KeyGenerator::Next(Rng& rng) {
       next_ = next_ == max_ ? min_ : next_ + 1;
       return key;
     }
-    case core::KeyPattern::kGaussian: {
-      // Box-Muller; values outside the range are drawn again (a few times at most in
-      // practice), then clamped so a pathological median cannot loop forever.
-      double v = 0;
-      for (int attempt = 0; attempt < 16; ++attempt) {
-        const double u1 = 1.0 - rng.Unit();  // (0, 1]
-        const double u2 = rng.Unit();
-        const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
-        v = std::round(median_ + z * stddev_);
-        if (v >= static_cast<double>(min_) && v <= static_cast<double>(max_)) break;
-      }
-      v = std::clamp(v, static_cast<double>(min_), static_cast<double>(max_));
-      return static_cast<uint64_t>(v);
-    }
+    case core::KeyPattern::kGaussian:
+      return GaussianBetween(rng, min_, max_, median_, stddev_);
     case core::KeyPattern::kZipf:
       return min_ + zipf_.Sample(rng) - 1;
   }

@@ -31,6 +31,10 @@ class Rng {
   uint64_t state_;
 };
 
+// A whole number in [min, max], normal around `median` with `stddev` (the G key pattern's, and
+// WAIT's timeout).
+uint64_t GaussianBetween(Rng& rng, uint64_t min, uint64_t max, double median, double stddev);
+
 // Seed of client `global_client`'s generator. Without --distinct-client-seed and --randomize
 // every client gets the same seed, so all clients produce the same key sequence.
 uint64_t ClientSeed(const Config& config, int global_client, uint64_t random_base);

@@ -28,12 +28,17 @@ std::vector<DistributionRow> RowsOf(const SectionStats& s) {
   return rows;
 }
 
-// The commands in memtier's order: each section's, then the idle WAIT of a SET/GET run.
+// The commands in memtier's order: each section's, then the idle WAIT of a SET/GET run that
+// sent none.
 std::vector<std::pair<std::string, std::vector<DistributionRow>>> Commands(const Report& report,
                                                                            const Config& config) {
   std::vector<std::pair<std::string, std::vector<DistributionRow>>> out;
-  for (const SectionStats& s : report.sections) out.emplace_back(s.type, RowsOf(s));
-  if (config.commands.empty()) out.emplace_back("WAIT", kNoLatencies);
+  bool waits = false;
+  for (const SectionStats& s : report.sections) {
+    out.emplace_back(s.type, RowsOf(s));
+    waits = waits || s.type == "WAIT";
+  }
+  if (config.commands.empty() && !waits) out.emplace_back("WAIT", kNoLatencies);
   return out;
 }
 

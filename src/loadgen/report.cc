@@ -167,7 +167,7 @@ Json DfbenchJson(const Report& r, const Config& config, size_t runs) {
   return d;
 }
 
-// memtier's WAIT section (its --wait-ratio), which a SET/GET run shows idle: no WAIT is sent here.
+// memtier's WAIT section (its --wait-ratio), which a SET/GET run without WAITs shows idle.
 SectionStats IdleWaits(const Report& r, const Config& config) {
   SectionStats w{.section = "Waits", .type = "WAIT"};
   w.series.resize(r.totals.series.size());
@@ -308,7 +308,9 @@ std::string ReportJson(std::span<const Report> runs, const Config& config) {
                       {"Time unit", "MILLISECONDS"},
                       {"Interrupted", Bool(r.interrupted)}};
     for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
-    if (config.commands.empty()) all["Waits"] = SectionJson(IdleWaits(r, config), r, config, false);
+    if (config.commands.empty() && !all.contains("Waits")) {
+      all["Waits"] = SectionJson(IdleWaits(r, config), r, config, false);
+    }
     all["Totals"] = SectionJson(r.totals, r, config, true);
     if (config.clients_start > 0) {
       all["Active Clients"] = ActiveClientsJson(r.totals.series, config.load.threads);
@@ -403,17 +405,24 @@ std::string StatsRow(const SectionStats& s, const SectionRates& rates, const Con
   return line + "\n";
 }
 
-// memtier's WAIT row (its --wait-ratio), which a SET/GET run shows idle: no WAIT is sent here.
-std::string WaitsRow(const Config& config, size_t type_width) {
+// memtier's WAIT row: its rate and latencies, dashes for hits, misses and KB/sec (memtier counts
+// no WAIT bytes). Without --wait-ratio there is no Waits section and the row is idle.
+std::string WaitsRow(const SectionStats* waits, double ops_per_sec, const Config& config,
+                     size_t type_width) {
   std::string line = "Waits" + std::string(type_width - 5, ' ');
-  Appendf(&line, "%12.2f ", 0.0);
+  Appendf(&line, "%12.2f ", ops_per_sec);
   Column(&line, "---", 12);
   Column(&line, "---", 12);
   if (config.cluster_mode) {
     Column(&line, "---", 12);
     Column(&line, "---", 12);
   }
-  for (size_t i = 0; i <= config.load.percentiles.size(); ++i) Column(&line, "---", 15);
+  if (waits != nullptr && waits->count > 0) {
+    Appendf(&line, "%15.5f ", waits->latency.avg_ms);
+    for (double v : waits->latency.percentiles_ms) Appendf(&line, "%15.5f ", v);
+  } else {
+    for (size_t i = 0; i <= config.load.percentiles.size(); ++i) Column(&line, "---", 15);
+  }
   Column(&line, "---", 12);
   return line + "\n";
 }
@@ -468,10 +477,17 @@ std::string TableSection(const TitledReport& t, const Config& config) {
   for (const auto& s : r.sections) type_width = std::max(type_width, s.section.size() - 1);
   type_width += 2;
   std::string out = "\n\n" + t.title + "\n" + StatsHeader(config, type_width, hits);
+  const SectionStats* waits = nullptr;
   for (const auto& s : r.sections) {
-    out += StatsRow(s, RatesOf(s, r, false), config, type_width, hits);
+    if (s.type == "WAIT") {
+      waits = &s;
+    } else {
+      out += StatsRow(s, RatesOf(s, r, false), config, type_width, hits);
+    }
   }
-  if (hits) out += WaitsRow(config, type_width);
+  if (hits) {
+    out += WaitsRow(waits, waits ? RatesOf(*waits, r, false).ops : 0, config, type_width);
+  }
   out += StatsRow(r.totals, RatesOf(r.totals, r, true), config, type_width, hits);
   return out + TableNotes(r, config);
 }

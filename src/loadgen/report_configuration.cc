@@ -10,15 +10,12 @@ using Json = nlohmann::ordered_json;
 
 // What memtier writes for its options dfbench loadgen does not take yet: their values when not
 // given, which is what such a run is. Each becomes the Config field when its option lands.
-constexpr const char* kDataImport = nullptr;   // --data-import
-constexpr bool kDataVerify = false;            // --data-verify
-constexpr bool kVerifyOnly = false;            // --verify-only
-constexpr bool kGenerateKeys = false;          // --generate-keys
-constexpr unsigned kMultiKeyGet = 0;           // --multi-key-get
-constexpr bool kNoExpiry = false;              // --no-expiry
-constexpr const char* kWaitRatio = "0:0";      // --wait-ratio
-constexpr const char* kNumSlaves = "0:0";      // --num-slaves
-constexpr const char* kWaitTimeout = "0-0";    // --wait-timeout
+constexpr const char* kDataImport = nullptr;  // --data-import
+constexpr bool kDataVerify = false;           // --data-verify
+constexpr bool kVerifyOnly = false;           // --verify-only
+constexpr bool kGenerateKeys = false;         // --generate-keys
+constexpr unsigned kMultiKeyGet = 0;          // --multi-key-get
+constexpr bool kNoExpiry = false;             // --no-expiry
 
 std::string Bool(bool b) {
   return b ? "true" : "false";
@@ -139,9 +136,11 @@ void AddSessionKeys(const Config& c, Json& j) {
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
   j["select-db"] = c.select_db;
   j["no-expiry"] = Bool(kNoExpiry);
-  j["wait-ratio"] = kWaitRatio;
-  j["num-slaves"] = kNumSlaves;
-  j["wait-timeout"] = kWaitTimeout;
+  // memtier's spellings: "A:B", and "min:max" for --num-slaves but "min-max" for --wait-timeout.
+  j["wait-ratio"] = std::to_string(c.wait.sets) + ":" + std::to_string(c.wait.waits);
+  j["num-slaves"] = std::to_string(c.wait.replicas_min) + ":" + std::to_string(c.wait.replicas_max);
+  j["wait-timeout"] =
+      std::to_string(c.wait.timeout_min_ms) + "-" + std::to_string(c.wait.timeout_max_ms);
   j["print-all-runs"] = Bool(c.print_all_runs);
   // memtier writes these only for a staircase.
   if (c.clients_start > 0) {

@@ -52,6 +52,11 @@ core::Result<Workload> BuildWorkload(const Config& config) {
     }
     w.slots.push_back(std::move(set));
     w.slots.push_back(std::move(get));
+    // Never in the ratio cycle (ratio 0): ClientWorkload puts WAITs between its requests.
+    if (config.wait.on()) {
+      w.slots.push_back(
+          Slot{.section = "Waits", .type = "WAIT", .ratio = 0, .kind = Slot::Kind::kWait});
+    }
   } else {
     for (const auto& cmd : config.commands) {
       auto t = protocol::CommandTemplate::Compile(cmd.text);
@@ -70,6 +75,7 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   // A fixed value size lays its "$<len>" out in advance; varying sizes write it per request.
   const std::optional<size_t> fixed_data_size = FixedValueSize(config);
   for (Slot& slot : w.slots) {
+    if (slot.kind == Slot::Kind::kWait) continue;  // written by ClientWorkload::EncodeWait
     if (slot.tmpl) {
       slot.encoder = protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.load.key_prefix,
                                                                fixed_data_size);
@@ -114,6 +120,9 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
   // Start at the first slot that is sent at all.
   while (workload_.slots[slot_].ratio == 0) ++slot_;
   args_.reserve(4);
+  for (size_t i = 0; i < workload.slots.size(); ++i) {
+    if (workload.slots[i].kind == Slot::Kind::kWait) wait_slot_ = static_cast<uint16_t>(i);
+  }
   if (config.random_data) {
     random_data_.resize(workload.data.size());
     FillRandomData();
@@ -136,7 +145,25 @@ void ClientWorkload::ChangeRandomData() {
   }
 }
 
-Request ClientWorkload::Draw() {
+Request ClientWorkload::DrawBesideWaits() {
+  const WaitConfig& wait = config_.wait;
+  if (waits_sent_ == 0 || sets_sent_ / waits_sent_ > wait.sets / wait.waits) {
+    ++waits_sent_;
+    // memtier's numreplicas is uniform in the range; its timeout normal, centred in the range,
+    // with a sixth of it as the standard deviation (obj_gen.cpp, gaussian_distribution_range).
+    const uint64_t replicas = rng_.Between(wait.replicas_min, wait.replicas_max);
+    const double spread = wait.timeout_max_ms - wait.timeout_min_ms;
+    const uint64_t timeout_ms = GaussianBetween(rng_, wait.timeout_min_ms, wait.timeout_max_ms,
+                                                wait.timeout_min_ms + spread / 2, spread / 6);
+    return Request{
+        .key_index = replicas, .data_size = static_cast<uint32_t>(timeout_ms), .slot = wait_slot_};
+  }
+  const Request request = DrawFromMix();
+  if (workload_.slots[request.slot].kind == Slot::Kind::kSet) ++sets_sent_;
+  return request;
+}
+
+Request ClientWorkload::DrawFromMix() {
   // Ratio cycle: `ratio` requests of slot 0, then of slot 1, ... (memtier's order).
   const auto& slots = workload_.slots;
   while (repeat_ >= slots[slot_].ratio) {
@@ -163,9 +190,25 @@ std::string_view ClientWorkload::Key(const Request& request) {
 }
 
 void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out) {
+  if (request.slot == wait_slot_) [[unlikely]]
+    return EncodeWait(request, out);
   const std::string_view data(data_, request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
   workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
+}
+
+void ClientWorkload::EncodeWait(const Request& request, protocol::RequestBuffer* out) {
+  char replicas[24];
+  char timeout[24];
+  char* replicas_end = std::to_chars(replicas, replicas + sizeof(replicas), request.key_index).ptr;
+  char* timeout_end = std::to_chars(timeout, timeout + sizeof(timeout), request.data_size).ptr;
+  args_.clear();
+  args_.emplace_back("WAIT");
+  args_.emplace_back(replicas, static_cast<size_t>(replicas_end - replicas));
+  args_.emplace_back(timeout, static_cast<size_t>(timeout_end - timeout));
+  with_ttl_.clear();
+  protocol::AppendCommand(&with_ttl_, args_);
+  out->append(with_ttl_);
 }
 
 // Only writes expire: SETEX, or memcached's set with an exptime.

@@ -24,7 +24,7 @@ struct Slot {
   std::string type;     // table/histogram type: "SET", "GET", "LPUSH"
   uint32_t ratio = 1;   // consecutive requests of this slot per cycle (0: never sent)
   core::KeyPattern key_pattern = core::KeyPattern::kRandom;
-  enum class Kind : uint8_t { kSet, kGet, kCustom } kind = Kind::kCustom;
+  enum class Kind : uint8_t { kSet, kGet, kWait, kCustom } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
   // The request's bytes, for the run's key prefix and value size; a request with a TTL is
   // written by the general encoders instead.
@@ -44,7 +44,8 @@ core::Result<Workload> BuildWorkload(const Config& config);
 std::string SectionName(std::string_view command);
 
 // One request as drawn from the mix, before it is written: enough to write it again, as a
-// cluster client does when a node redirects it.
+// cluster client does when a node redirects it. A WAIT has no key nor value: its numreplicas
+// is in key_index and its timeout (ms) in data_size.
 struct Request {
   uint64_t key_index = 0;
   uint64_t ttl_s = 0;  // 0: none
@@ -70,11 +71,21 @@ class ClientWorkload {
 
   // Next() in two steps: the next request of the mix (ratio cycle, key, size, TTL), then its
   // bytes. Key() is the request's key; its view lasts until the next call on this object.
-  Request Draw();
+  Request Draw() {
+    if (wait_slot_ != kNoWaitSlot) [[unlikely]]
+      return DrawBesideWaits();
+    return DrawFromMix();
+  }
   std::string_view Key(const Request& request);
   void Encode(const Request& request, protocol::RequestBuffer* out);
 
  private:
+  static constexpr uint16_t kNoWaitSlot = UINT16_MAX;
+  Request DrawFromMix();
+  // memtier's interleaving of WAITs (client.cpp, create_request): a WAIT first, then one
+  // whenever SETs sent / WAITs sent exceeds SETS / WAITS of --wait-ratio, in whole numbers.
+  Request DrawBesideWaits();
+  void EncodeWait(const Request& request, protocol::RequestBuffer* out);
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
   void FillRandomData();
   void ChangeRandomData();
@@ -95,7 +106,10 @@ class ClientWorkload {
   char key_buf_[600];
   size_t prefix_len_;
   std::vector<std::string_view> args_;  // reused for SETEX
-  std::string with_ttl_;                // reused for a request that expires
+  std::string with_ttl_;                // reused for a request that expires, and for a WAIT
+  uint16_t wait_slot_ = kNoWaitSlot;    // the WAIT slot's index; kNoWaitSlot without WAITs
+  uint64_t sets_sent_ = 0;              // counted only with WAITs, for their ratio
+  uint64_t waits_sent_ = 0;
 };
 
 }  // namespace dfbench::loadgen

@@ -49,12 +49,9 @@ const std::set<std::string> kNotTakenYet = {
     "monitor-pattern",
     "multi-key-get",
     "no-expiry",
-    "num-slaves",
     "scan-incremental-iteration",
     "scan-incremental-max-iterations",
     "verify-only",
-    "wait-ratio",
-    "wait-timeout",
 };
 
 class MemtierOptions : public ::testing::Test {

@@ -6,6 +6,7 @@
 #include "cli/flag_ranges.h"
 #include "cli/loadgen/live_metrics_flags.h"
 #include "cli/loadgen/loadgen_outputs.h"
+#include "cli/loadgen/wait_flags.h"
 #include "core/files.h"
 #include "core/format.h"
 #include "protocol/server_endpoint.h"
@@ -296,6 +297,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
                   "never")
       ->capture_default_str();
   AddOutputFlags(sub, o);
+  AddWaitFlags(sub, o);
   AddLiveMetricsFlags(sub, &o->config.metrics);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/loadgen/loadgen_outputs.h"
+#include "cli/loadgen/wait_flags.h"
 #include "core/units.h"
 #include "protocol/server_url.h"
 #include "protocol/tls.h"
@@ -391,7 +392,7 @@ core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
   for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
-                    &ParsePacing, &ParseOutputOptions, &ParseReconnects}) {
+                    &ParsePacing, &ParseOutputOptions, &ParseReconnects, &ParseWaitOptions}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

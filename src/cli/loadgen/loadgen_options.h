@@ -48,6 +48,10 @@ struct LoadgenOptions {
   bool reconnect_on_error = false;       // reconnects on; refused beside --reconnect off
   std::string max_reconnect_attempts;    // "" = ours: give up after 10 s without the server
   std::string reconnect_backoff_factor;  // "" = ours: 10 ms doubling to 1 s
+  // memtier's WAIT flags (wait_flags.h); "" = not given.
+  std::string wait_ratio;    // "SETS:WAITS"
+  std::string num_slaves;    // "MIN-MAX"
+  std::string wait_timeout;  // "MIN-MAX" ms
 };
 
 // Parses and validates (loadgen::Validate). kUsage with one clear message on any bad value.

@@ -110,6 +110,11 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   // memtier prints the password itself; ours says only whether one is set.
   line("authenticate", c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)");
   line("select-db", std::to_string(c.select_db));
+  line("wait-ratio", std::to_string(c.wait.sets) + ":" + std::to_string(c.wait.waits));
+  line("num-slaves",
+       std::to_string(c.wait.replicas_min) + "-" + std::to_string(c.wait.replicas_max));
+  line("wait-timeout",
+       std::to_string(c.wait.timeout_min_ms) + "-" + std::to_string(c.wait.timeout_max_ms));
   line("json-out-file", OrNull(c.json_out_file));
   line("print-all-runs", YesNo(c.print_all_runs));
   return out;
