@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "core/wire_protocol.h"
+#include "loadgen/import_file.h"
 #include "loadgen/live_metrics_config.h"
 #include "protocol/tls.h"
 
@@ -139,6 +141,14 @@ struct Config {
   // --rate-limiting: memtier's requests per second of each connection, as given (the report's
   // rate_limit); it sets the open loop's total, pass.rate_per_sec. 0: not given.
   uint64_t rate_limit_per_connection = 0;
+  // memtier's --data-import: its file's path, and its items (read by cli, shared read-only by
+  // every client). Each client's SETs write the items in file order from the first, again
+  // from the first at the end; without generate_keys its GETs read the items' keys, the key
+  // range being 1..items (key i: item i - 1). Empty path: values are generated.
+  std::string data_import;
+  std::shared_ptr<const std::vector<ImportedItem>> imported;
+  bool generate_keys = false;  // --generate-keys: generated keys, the file's values
+  bool no_expiry = false;      // --no-expiry: the file's exptime is not sent
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
@@ -163,7 +173,8 @@ struct Config {
   bool by_time() const { return pass.length == core::Pass::Length::kTestTime; }
   bool all_keys() const { return pass.length == core::Pass::Length::kFill; }
   int total_clients() const { return load.threads * load.clients; }
-  bool parallel_pattern() const;  // P is used (then it is used everywhere)
+  bool parallel_pattern() const;                          // P is used (then it is used everywhere)
+  bool importing() const { return imported != nullptr; }  // --data-import given
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;
   std::string KeyPatternString() const;  // "R:R", or the command patterns joined ("R,S")
