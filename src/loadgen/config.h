@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/load.h"
 #include "core/wire_protocol.h"
 #include "loadgen/client_staircase.h"
+#include "loadgen/import_file.h"
 #include "loadgen/live_metrics_config.h"
 #include "protocol/tls.h"
 
@@ -167,6 +169,14 @@ struct Config {
   uint32_t step_duration_s = 0;
   // WAIT requests in the SET/GET mix (redis only; none with --command, as memtier).
   WaitConfig wait;
+  // memtier's --data-import: its file's path, and its items (read by cli, shared read-only by
+  // every client). Each client's SETs write the items in file order from the first, again
+  // from the first at the end; without generate_keys its GETs read the items' keys, the key
+  // range being 1..items (key i: item i - 1). Empty path: values are generated.
+  std::string data_import;
+  std::shared_ptr<const std::vector<ImportedItem>> imported;
+  bool generate_keys = false;  // --generate-keys: generated keys, the file's values
+  bool no_expiry = false;      // --no-expiry: the file's exptime is not sent
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.
@@ -198,7 +208,8 @@ struct Config {
             .step_duration_s = step_duration_s,
             .clients = static_cast<uint32_t>(load.clients)};
   }
-  bool parallel_pattern() const;  // P is used (then it is used everywhere)
+  bool parallel_pattern() const;                          // P is used (then it is used everywhere)
+  bool importing() const { return imported != nullptr; }  // --data-import given
   // Requests client `global_client` sends (by-requests mode); honours -n allkeys with P.
   uint64_t RequestsForClient(int global_client) const;
   std::string KeyPatternString() const;  // "R:R", or the command patterns joined ("R,S")

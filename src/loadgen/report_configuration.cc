@@ -10,12 +10,9 @@ using Json = nlohmann::ordered_json;
 
 // What memtier writes for its options dfbench loadgen does not take yet: their values when not
 // given, which is what such a run is. Each becomes the Config field when its option lands.
-constexpr const char* kDataImport = nullptr;  // --data-import
-constexpr bool kDataVerify = false;           // --data-verify
-constexpr bool kVerifyOnly = false;           // --verify-only
-constexpr bool kGenerateKeys = false;         // --generate-keys
-constexpr unsigned kMultiKeyGet = 0;          // --multi-key-get
-constexpr bool kNoExpiry = false;             // --no-expiry
+constexpr bool kDataVerify = false;   // --data-verify
+constexpr bool kVerifyOnly = false;   // --verify-only
+constexpr unsigned kMultiKeyGet = 0;  // --multi-key-get
 
 std::string Bool(bool b) {
   return b ? "true" : "false";
@@ -35,27 +32,6 @@ std::string UriWithoutPassword(const std::string& uri) {
   const size_t colon = uri.find(':', user_start);
   if (colon == std::string::npos || colon > at) return uri;
   return uri.substr(0, colon + 1) + "(set)" + uri.substr(at);
-}
-
-const char* AddressFamilyName(AddressFamily family) {
-  switch (family) {
-    case AddressFamily::kIpv4:
-      return "AF_INET";
-    case AddressFamily::kIpv6:
-      return "AF_INET6";
-    case AddressFamily::kAny:
-      break;
-  }
-  return "Unspecified";
-}
-
-std::string DataSizeList(const std::vector<SizeWeight>& list) {
-  std::string s;
-  for (const SizeWeight& e : list) {
-    if (!s.empty()) s += ',';
-    s += std::to_string(e.size) + ":" + std::to_string(e.weight);
-  }
-  return s;
 }
 
 std::string Percentiles(const std::vector<double>& percentiles) {
@@ -112,10 +88,10 @@ void AddLoadKeys(const Config& c, Json& j) {
   j["data_size_list"] = DataSizeList(c.data_size_list);
   j["data_size_pattern"] = c.data_size_by_key ? "S" : "R";
   j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
-  j["data_import"] = kDataImport == nullptr ? Json(nullptr) : Json(kDataImport);
+  j["data_import"] = TextOrNull(c.data_import);
   j["data_verify"] = Bool(kDataVerify);
   j["verify_only"] = Bool(kVerifyOnly);
-  j["generate_keys"] = Bool(kGenerateKeys);
+  j["generate_keys"] = Bool(c.generate_keys);
   j["key_prefix"] = c.load.key_prefix;
   j["key_minimum"] = c.load.key_minimum;
   j["key_maximum"] = c.load.key_maximum;
@@ -135,7 +111,7 @@ void AddSessionKeys(const Config& c, Json& j) {
   // Never the password itself; the user is no secret.
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
   j["select-db"] = c.select_db;
-  j["no-expiry"] = Bool(kNoExpiry);
+  j["no-expiry"] = Bool(c.no_expiry);
   // memtier's spellings: "A:B", and "min:max" for --num-slaves but "min-max" for --wait-timeout.
   j["wait-ratio"] = std::to_string(c.wait.sets) + ":" + std::to_string(c.wait.waits);
   j["num-slaves"] = std::to_string(c.wait.replicas_min) + ":" + std::to_string(c.wait.replicas_max);
@@ -151,6 +127,27 @@ void AddSessionKeys(const Config& c, Json& j) {
 }
 
 }  // namespace
+
+const char* AddressFamilyName(AddressFamily family) {
+  switch (family) {
+    case AddressFamily::kIpv4:
+      return "AF_INET";
+    case AddressFamily::kIpv6:
+      return "AF_INET6";
+    case AddressFamily::kAny:
+      break;
+  }
+  return "Unspecified";
+}
+
+std::string DataSizeList(const std::vector<SizeWeight>& list) {
+  std::string s;
+  for (const SizeWeight& e : list) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(e.size) + ":" + std::to_string(e.weight);
+  }
+  return s;
+}
 
 Json MemtierConfigurationJson(const Config& config) {
   Json j = Json::object();

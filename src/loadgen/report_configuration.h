@@ -3,10 +3,17 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "loadgen/config.h"
 
 namespace dfbench::loadgen {
+
+// memtier's words for --ipv4 / --ipv6: "AF_INET", "AF_INET6", "Unspecified".
+const char* AddressFamilyName(AddressFamily family);
+// --data-size-list as memtier prints it: "32:7,64:3".
+std::string DataSizeList(const std::vector<SizeWeight>& list);
 
 // memtier's "configuration": every key it writes, null where it writes null for a text not set.
 nlohmann::ordered_json MemtierConfigurationJson(const Config& config);

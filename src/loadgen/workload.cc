@@ -111,6 +111,7 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
       // Its own stream: -R leaves the keys and sizes a run draws as they are without it.
       data_rng_(ClientSeed(config, global_client, random_base) ^ 0x5EEDDA7Aull),
       data_(workload.data.data()),
+      imported_(config.imported.get()),
       prefix_len_(config.load.key_prefix.size()) {
   DFB_CHECK(prefix_len_ + 24 <= sizeof(key_buf_));
   std::memcpy(key_buf_, config.load.key_prefix.data(), prefix_len_);
@@ -178,12 +179,27 @@ Request ClientWorkload::DrawFromMix() {
   if (config_.random_data) ChangeRandomData();
   // Only writes expire (SETEX, memcached's exptime).
   if (slots[slot_].kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
-    request.ttl_s = rng_.Between(config_.expiry_min_s, config_.expiry_max_s);
+    request.ttl_s = static_cast<uint32_t>(rng_.Between(config_.expiry_min_s, config_.expiry_max_s));
   }
+  if (imported_ != nullptr) DrawImported(&request);
   return request;
 }
 
+// memtier's import_object_generator: a SET writes the next item of the file, its exptime
+// unless --no-expiry (--expiry-range overrides it); a GET reads item key_index - 1.
+void ClientWorkload::DrawImported(Request* request) {
+  if (workload_.slots[request->slot].kind == Slot::Kind::kSet) {
+    request->item = next_item_;
+    next_item_ = (next_item_ + 1) % static_cast<uint32_t>(imported_->size());
+    const uint32_t expiry = (*imported_)[request->item].expiry_s;
+    if (config_.expiry_max_s == 0 && !config_.no_expiry) request->ttl_s = expiry;
+  } else if (!config_.generate_keys) {
+    request->item = static_cast<uint32_t>((request->key_index - 1) % imported_->size());
+  }
+}
+
 std::string_view ClientWorkload::Key(const Request& request) {
+  if (imported_ != nullptr && !config_.generate_keys) return (*imported_)[request.item].key;
   char* end =
       std::to_chars(key_buf_ + prefix_len_, key_buf_ + sizeof(key_buf_), request.key_index).ptr;
   return {key_buf_, static_cast<size_t>(end - key_buf_)};
@@ -192,6 +208,7 @@ std::string_view ClientWorkload::Key(const Request& request) {
 void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out) {
   if (request.slot == wait_slot_) [[unlikely]]
     return EncodeWait(request, out);
+  if (imported_ != nullptr) return EncodeImported(request, out);
   const std::string_view data(data_, request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
   workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
@@ -211,13 +228,42 @@ void ClientWorkload::EncodeWait(const Request& request, protocol::RequestBuffer*
   out->append(with_ttl_);
 }
 
-// Only writes expire: SETEX, or memcached's set with an exptime.
+// An imported item's SET (SETEX with its expiry), or a GET of an item's or a generated key.
+void ClientWorkload::EncodeImported(const Request& request, protocol::RequestBuffer* out) {
+  const Slot& slot = workload_.slots[request.slot];
+  if (slot.kind == Slot::Kind::kSet) {
+    return EncodeWithTtl(request, out, (*imported_)[request.item].value);
+  }
+  const std::string_view key = Key(request);
+  with_ttl_.clear();
+  if (config_.protocol == Protocol::kMemcacheText) {
+    protocol::AppendMemcacheGet(&with_ttl_, key);
+  } else {
+    args_.clear();
+    args_.emplace_back("GET");
+    args_.push_back(key);
+    protocol::AppendCommand(&with_ttl_, args_);
+  }
+  out->append(with_ttl_);
+}
+
+// A write by the general encoders: SETEX (memcached: set with an exptime) when it expires,
+// else SET.
 void ClientWorkload::EncodeWithTtl(const Request& request, protocol::RequestBuffer* out,
                                    std::string_view data) {
   const std::string_view key = Key(request);
   with_ttl_.clear();
   if (config_.protocol == Protocol::kMemcacheText) {
     protocol::AppendMemcacheSet(&with_ttl_, key, data, std::chrono::seconds(request.ttl_s));
+    out->append(with_ttl_);
+    return;
+  }
+  if (request.ttl_s == 0) {
+    args_.clear();
+    args_.emplace_back("SET");
+    args_.push_back(key);
+    args_.push_back(data);
+    protocol::AppendCommand(&with_ttl_, args_);
     out->append(with_ttl_);
     return;
   }

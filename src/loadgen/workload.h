@@ -48,8 +48,9 @@ std::string SectionName(std::string_view command);
 // is in key_index and its timeout (ms) in data_size.
 struct Request {
   uint64_t key_index = 0;
-  uint64_t ttl_s = 0;  // 0: none
+  uint32_t ttl_s = 0;  // 0: none
   uint32_t data_size = 0;
+  uint32_t item = 0;  // --data-import: the item written (SET) or whose key is read (GET)
   uint16_t slot = 0;  // index into Workload::slots
 };
 
@@ -86,6 +87,8 @@ class ClientWorkload {
   // whenever SETs sent / WAITs sent exceeds SETS / WAITS of --wait-ratio, in whole numbers.
   Request DrawBesideWaits();
   void EncodeWait(const Request& request, protocol::RequestBuffer* out);
+  void DrawImported(Request* request);
+  void EncodeImported(const Request& request, protocol::RequestBuffer* out);
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
   void FillRandomData();
   void ChangeRandomData();
@@ -99,8 +102,10 @@ class ClientWorkload {
   // without -R, when values are the workload's shared bytes.
   std::string random_data_;
   Rng data_rng_;
-  size_t change_at_ = 0;  // the byte of random_data_ the next request changes
-  const char* data_;      // random_data_ or the workload's bytes
+  size_t change_at_ = 0;                       // the byte of random_data_ the next request changes
+  const char* data_;                           // random_data_ or the workload's bytes
+  const std::vector<ImportedItem>* imported_;  // --data-import's items, or null
+  uint32_t next_item_ = 0;                     // the item this client's next SET writes
   uint32_t slot_ = 0;
   uint32_t repeat_ = 0;  // requests of slot_ sent in the current cycle
   char key_buf_[600];

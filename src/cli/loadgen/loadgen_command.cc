@@ -74,6 +74,11 @@ int RunLoadgen(const LoadgenOptions& options) {
     return 0;
   }
   const loadgen::Config config = ToLoadgenConfig(options);
+  // memtier's note of the imported keys its GETs read.
+  if (config.importing() && !config.generate_keys) {
+    std::fprintf(stderr, "Reading keys from %s... %zu keys read.\n", config.data_import.c_str(),
+                 config.imported->size());
+  }
   if (options.show_config) PrintConfig(config, options.uri);
   if (!config.json_out_file.empty()) {
     // As memtier: the JSON file is made before the run, and filled after it. A file already

@@ -196,13 +196,26 @@ void AddValueFlags(CLI::App* sub, LoadgenOptions* o) {
                   "(redis; not with --expiry-range)");
 }
 
+// memtier's --data-import and the flags that go with it.
+void AddImportFlags(CLI::App* sub, LoadgenOptions* o) {
+  sub->add_option("--data-import", o->config.data_import, "Read object data from file");
+  AddBoolFlag(sub, "--generate-keys", &o->config.generate_keys,
+              "Generate keys for imported objects");
+  AddBoolFlag(sub, "--no-expiry", &o->config.no_expiry,
+              "Ignore expiry information in imported data");
+}
+
 // The keys' prefix, range and patterns, and the seeds of their draws.
 void AddKeyFlags(CLI::App* sub, LoadgenOptions* o) {
   using enum NumberKind;
-  sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")->capture_default_str();
-  AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger,
-                  "Smallest key index");
-  AddRangedOption(sub, "--key-maximum", &o->config.load.key_maximum, kInteger, "Largest key index");
+  const auto given = [o](const std::string&) { o->key_range_given = true; };
+  sub->add_option("--key-prefix", o->config.load.key_prefix, "Key prefix")
+      ->capture_default_str()
+      ->each(given);
+  AddRangedOption(sub, "--key-minimum", &o->config.load.key_minimum, kInteger, "Smallest key index")
+      ->each(given);
+  AddRangedOption(sub, "--key-maximum", &o->config.load.key_maximum, kInteger, "Largest key index")
+      ->each(given);
   sub->add_option("--key-pattern", o->key_pattern,
                   "SET:GET key patterns (default R:R): R random, S sequential, P parallel "
                   "slices (P:P only), G gaussian, Z zipf");
@@ -263,6 +276,7 @@ void AddLoadgenFlags(CLI::App* sub, LoadgenOptions* o) {
   sub->add_option("--ratio", o->ratio, "SET:GET ratio (default 1:10)");
   AddValueFlags(sub, o);
   AddKeyFlags(sub, o);
+  AddImportFlags(sub, o);
   AddCommandFlags(sub, o);
   sub->add_option("--expiry-range", o->expiry_range,
                   "SETs get a random TTL in min-max seconds (SETEX / memcache exptime)");

@@ -264,6 +264,36 @@ core::Status ParseValueShapes(const LoadgenOptions& o, Config* c) {
   return core::Ok();
 }
 
+// --data-import: the file read, its items' keys as the key range unless --generate-keys, and
+// memtier's refusals of what does not go with it (memtier_benchmark.cpp, main).
+core::Status ParseDataImport(const LoadgenOptions& o, Config* c) {
+  if (c->data_import.empty()) {
+    if (c->no_expiry) return LoadgenUsage("use --no-expiry only with --data-import");
+    return core::Ok();
+  }
+  if (c->cluster_mode) return LoadgenUsage("--cluster-mode cannot be specified when importing");
+  if (o.data_size_given || !o.data_size_list.empty() || !o.data_size_range.empty()) {
+    return LoadgenUsage("--data-size cannot be specified when importing (--data-import)");
+  }
+  if (c->random_data) return LoadgenUsage("--random-data cannot be specified when importing");
+  if (!c->generate_keys && o.key_range_given) {
+    return LoadgenUsage(
+        "use --key-minimum, --key-maximum and --key-prefix only with --generate-keys");
+  }
+  // Ours: the imported SET/GET mix has no SETRANGE form and no --command templates.
+  if (c->data_offset > 0) return LoadgenUsage("--data-offset cannot be used with --data-import");
+  if (!c->commands.empty()) return LoadgenUsage("--command cannot be used with --data-import");
+  auto items = loadgen::ReadImportFile(c->data_import);
+  if (!items) return tl::unexpected(items.error());
+  if (items->empty()) return LoadgenUsage("--data-import: " + c->data_import + " has no items");
+  if (!c->generate_keys) {
+    c->load.key_minimum = 1;
+    c->load.key_maximum = items->size();
+  }
+  c->imported = std::make_shared<const std::vector<loadgen::ImportedItem>>(std::move(*items));
+  return core::Ok();
+}
+
 // What is sent: --command templates, or the SET:GET --ratio and --key-pattern.
 core::Status ParseMix(const LoadgenOptions& o, Config* c) {
   if (!c->commands.empty()) {
@@ -391,8 +421,9 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
 core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
-  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
-                    &ParsePacing, &ParseOutputOptions, &ParseReconnects, &ParseWaitOptions}) {
+  for (auto step :
+       {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
+        &ParseDataImport, &ParsePacing, &ParseOutputOptions, &ParseReconnects, &ParseWaitOptions}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

@@ -40,6 +40,7 @@ struct LoadgenOptions {
   bool version = false;
   // Value shapes beyond -d and --data-size-range (memtier's).
   bool data_size_given = false;   // -d was on the command line
+  bool key_range_given = false;   // --key-prefix, --key-minimum or --key-maximum was
   std::string data_size_list;     // "size:weight,..."
   std::string data_size_pattern;  // "" = R; R or S
   std::string tls_protocols;      // "TLSv1.2,TLSv1.3"; "" = OpenSSL's defaults

@@ -4,6 +4,7 @@
 
 #include "cli/bool_flag.h"
 #include "core/version.h"
+#include "loadgen/report_configuration.h"
 
 namespace dfbench::cli {
 namespace {
@@ -76,6 +77,7 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("port", std::to_string(c.port));
   line("uri", uri);
   line("unix socket", OrNull(c.unix_socket));
+  line("address family", loadgen::AddressFamilyName(c.address_family));
   line("protocol", c.protocol == loadgen::Protocol::kMemcacheText ? "memcache_text"
                    : c.resp_version > 0 ? "resp" + std::to_string(c.resp_version)
                                         : "redis");
@@ -90,15 +92,24 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("run_count", std::to_string(c.run_count));
   line("debug", c.debug ? "1" : "0");
   line("requests", std::to_string(c.by_time() ? 0 : c.RequestsForClient(0)));
+  line("rate_limit", std::to_string(c.rate_limit_per_connection));
   line("clients", std::to_string(c.load.clients));
   line("threads", std::to_string(c.load.threads));
   line("test_time", std::to_string(c.by_time() ? c.pass.test_time.count() / 1000000 : 0));
   line("ratio", c.load.ratio.ToString());
   line("pipeline", std::to_string(c.load.pipeline));
   line("data_size", std::to_string(c.load.data_size));
+  line("data_offset", std::to_string(c.data_offset));
+  line("random_data", YesNo(c.random_data));
   line("data_size_range", std::to_string(c.data_size_min) + "-" + std::to_string(c.data_size_max));
-  line("data_size_pattern", "R");
+  line("data_size_list", loadgen::DataSizeList(c.data_size_list));
+  line("data_size_pattern", c.data_size_by_key ? "S" : "R");
   line("expiry_range", std::to_string(c.expiry_min_s) + "-" + std::to_string(c.expiry_max_s));
+  line("data_import", OrNull(c.data_import));
+  // --data-verify, --verify-only and --multi-key-get are not taken: memtier's values unset.
+  line("data_verify", YesNo(false));
+  line("verify_only", YesNo(false));
+  line("generate_keys", YesNo(c.generate_keys));
   line("key_prefix", c.load.key_prefix);
   line("key_minimum", std::to_string(c.load.key_minimum));
   line("key_maximum", std::to_string(c.load.key_maximum));
@@ -107,9 +118,13 @@ std::string ShowConfig(const Config& c, const std::string& uri) {
   line("key_median", number(c.key_median, "%f"));
   line("reconnect_interval", std::to_string(c.reconnect_interval));
   line("connection_timeout", std::to_string(c.connection_timeout_s));
+  line("thread_conn_start_min_jitter_micros", std::to_string(c.conn_start_jitter_min_us));
+  line("thread_conn_start_max_jitter_micros", std::to_string(c.conn_start_jitter_max_us));
+  line("multi_key_get", "0");
   // memtier prints the password itself; ours says only whether one is set.
   line("authenticate", c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)");
   line("select-db", std::to_string(c.select_db));
+  line("no-expiry", YesNo(c.no_expiry));
   line("wait-ratio", std::to_string(c.wait.sets) + ":" + std::to_string(c.wait.waits));
   line("num-slaves",
        std::to_string(c.wait.replicas_min) + "-" + std::to_string(c.wait.replicas_max));
