@@ -11,6 +11,7 @@
 #include "core/load.h"
 #include "core/wire_protocol.h"
 #include "loadgen/live_metrics_config.h"
+#include "loadgen/monitor_input.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
@@ -139,6 +140,18 @@ struct Config {
   // --rate-limiting: memtier's requests per second of each connection, as given (the report's
   // rate_limit); it sets the open loop's total, pass.rate_per_sec. 0: not given.
   uint64_t rate_limit_per_connection = 0;
+
+  // --monitor-input: the file (for messages) and the commands cli read from it, which --command
+  // placeholders name (loadgen/monitor_input.h). __monitor_line@__ takes them in turn, one
+  // sequence for the whole run (--monitor-pattern S), or at random per client (R).
+  std::string monitor_input;
+  std::vector<MonitorCommand> monitor_commands;
+  bool monitor_random = false;
+  // --scan-incremental-iteration: the one --command, a SCAN, walks the keyspace by the cursor of
+  // each reply (loadgen/scan_cursor.h); at most scan_max_iterations continuations a walk, 0: to
+  // the end.
+  bool scan_incremental = false;
+  uint32_t scan_max_iterations = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

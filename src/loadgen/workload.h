@@ -2,7 +2,9 @@
 // per-client state that walks it (ratio cycle, key generators, value sizes, TTLs).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 #include "core/error.h"
 #include "loadgen/config.h"
 #include "loadgen/keygen.h"
+#include "loadgen/scan_cursor.h"
 #include "loadgen/value_sizes.h"
 #include "protocol/numbered_key_encoder.h"
 #include "protocol/request_buffer.h"
@@ -24,15 +27,39 @@ struct Slot {
   std::string type;     // table/histogram type: "SET", "GET", "LPUSH"
   uint32_t ratio = 1;   // consecutive requests of this slot per cycle (0: never sent)
   core::KeyPattern key_pattern = core::KeyPattern::kRandom;
-  enum class Kind : uint8_t { kSet, kGet, kCustom } kind = Kind::kCustom;
+  // Beyond the SET/GET mix and --command templates: kReplay is __monitor_line@__, each of its
+  // requests a captured command counted in that command's kReplayed slot; kScanStart is the
+  // SCAN 0 of --scan-incremental-iteration, sent as its kScanNext slot (the next one) while a
+  // walk goes on. kReplayed and kScanNext are never drawn by the ratio cycle (ratio 0).
+  enum class Kind : uint8_t {
+    kSet,
+    kGet,
+    kCustom,
+    kReplay,
+    kReplayed,
+    kScanStart,
+    kScanNext
+  } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
   // The request's bytes, for the run's key prefix and value size; a request with a TTL is
   // written by the general encoders instead.
   std::optional<protocol::NumberedKeyEncoder> encoder;
 };
 
+// __monitor_line@__'s captured commands.
+struct Replay {
+  std::vector<std::string> requests;  // each command's bytes
+  std::vector<uint16_t> slots;        // the kReplayed slot each is counted in
+  bool random = false;                // --monitor-pattern R; else in turn
+  // The next command in turn, one sequence for all clients as memtier keeps it.
+  std::unique_ptr<std::atomic<uint64_t>> next = std::make_unique<std::atomic<uint64_t>>(0);
+};
+
 struct Workload {
   std::vector<Slot> slots;
+  std::optional<Replay> replay;
+  // --scan-incremental-iteration: the SCAN's arguments after its cursor.
+  std::vector<std::string> scan_rest;
   std::string data;  // value bytes; a request uses a prefix of it
   uint64_t max_request_bytes = 0;
 };
@@ -46,8 +73,8 @@ std::string SectionName(std::string_view command);
 // One request as drawn from the mix, before it is written: enough to write it again, as a
 // cluster client does when a node redirects it.
 struct Request {
-  uint64_t key_index = 0;
-  uint64_t ttl_s = 0;  // 0: none
+  uint64_t key_index = 0;  // a kReplayed slot's request: the index of its captured command
+  uint64_t ttl_s = 0;      // 0: none
   uint32_t data_size = 0;
   uint16_t slot = 0;  // index into Workload::slots
 };
@@ -71,10 +98,17 @@ class ClientWorkload {
   // Next() in two steps: the next request of the mix (ratio cycle, key, size, TTL), then its
   // bytes. Key() is the request's key; its view lasts until the next call on this object.
   Request Draw();
+  // --scan-incremental-iteration's walk; null without it. The worker feeds it the replies.
+  ScanCursor* scan() { return scan_ ? &*scan_ : nullptr; }
   std::string_view Key(const Request& request);
   void Encode(const Request& request, protocol::RequestBuffer* out);
 
  private:
+  // The kinds beyond the mix (Slot::Kind): which captured command, or whether the SCAN
+  // continues its walk.
+  void DrawBeyondMix(const Slot& slot, Request* request);
+  // A request whose bytes are not laid out in advance: a captured command, a SCAN <cursor>.
+  void EncodeUnprepared(const Request& request, protocol::RequestBuffer* out);
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
   void FillRandomData();
   void ChangeRandomData();
@@ -95,7 +129,8 @@ class ClientWorkload {
   char key_buf_[600];
   size_t prefix_len_;
   std::vector<std::string_view> args_;  // reused for SETEX
-  std::string with_ttl_;                // reused for a request that expires
+  std::string with_ttl_;  // reused for a request that expires, or one not laid out in advance
+  std::optional<ScanCursor> scan_;
 };
 
 }  // namespace dfbench::loadgen
