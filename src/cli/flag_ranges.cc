@@ -94,6 +94,8 @@ std::vector<FlagRange> MakeRanges() {
       {"--reconnect-interval", kInteger, 0, kRequestsMax},
       {"--max-reconnect-attempts", kInteger, 0, UINT32_MAX},
       {"--connection-timeout", kInteger, 0, 86400},
+      // memtier's unsigned count of continuation SCANs
+      {"--scan-incremental-max-iterations", kInteger, 0, UINT32_MAX},
   };
   AddLoadLimit(&r, core::kThreadsLimit,
                {"--memtier-threads", "--dfly-bench-threads", "--dfly-threads", "--threads"});

@@ -129,6 +129,14 @@ std::string Printable(std::string_view text, bool keep_newlines) {
   return out;
 }
 
+std::string AsciiUpper(std::string_view s) {
+  std::string upper(s);
+  for (char& c : upper) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return upper;
+}
+
 std::vector<std::string> SplitWords(std::string_view s) {
   std::vector<std::string> words;
   for (size_t b = s.find_first_not_of(kSpace); b != std::string_view::npos;) {

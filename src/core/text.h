@@ -15,6 +15,8 @@ std::string FirstLine(std::string_view s);
 std::string WithoutColourCodes(std::string_view s);
 // The words of `s`, split on whitespace: "  --a=1  --b " -> {"--a=1", "--b"}.
 std::vector<std::string> SplitWords(std::string_view s);
+// `s` with its ASCII letters in upper case: "lpush" -> "LPUSH" (a command's name).
+std::string AsciiUpper(std::string_view s);
 
 // The one gate for text from outside (a server's INFO fields and error replies, a host's or a
 // tool's output) on its way to a terminal, a log or a CSV file. Escape sequences (ESC [ ... as

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/load_limits.h"
+#include "core/text.h"
 #include "protocol/resp_encoder.h"
 
 namespace dfbench::loadgen {
@@ -16,6 +17,62 @@ namespace {
 
 using core::ErrorKind;
 using core::Fail;
+
+// memtier's refusals of --monitor-input and --scan-incremental-iteration (memtier_benchmark.cpp,
+// main), with its reasons.
+core::Status ValidateMonitorInput(const Config& c) {
+  if (c.monitor_input.empty()) return core::Ok();
+  if (c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--monitor-input is only supported with Redis protocols");
+  }
+  if (c.cluster_mode) {
+    return Fail(ErrorKind::kUsage, "--monitor-input is not supported in cluster mode");
+  }
+  if (c.monitor_commands.empty()) {
+    return Fail(ErrorKind::kUsage, "--monitor-input: no commands found in " + c.monitor_input);
+  }
+  return core::Ok();
+}
+
+// Each --command: a template that compiles, or a placeholder naming a captured command.
+core::Status ValidateCommands(const Config& c) {
+  for (const auto& cmd : c.commands) {
+    if (cmd.text.find_first_not_of(' ') == std::string::npos) {
+      return Fail(ErrorKind::kUsage, "--command must not be empty");
+    }
+    if (cmd.ratio == 0) return Fail(ErrorKind::kUsage, "--command-ratio must be at least 1");
+    auto monitor = ParseMonitorPlaceholder(cmd.text, c.monitor_commands.size());
+    if (!monitor) return tl::unexpected(core::WithContext(monitor.error(), "--command"));
+    if (monitor->kind != MonitorRef::Kind::kNone) continue;
+    auto compiled = protocol::CommandTemplate::Compile(cmd.text);
+    if (!compiled) return tl::unexpected(core::WithContext(compiled.error(), "--command"));
+  }
+  if (!c.commands.empty() && c.protocol != Protocol::kRedis) {
+    return Fail(ErrorKind::kUsage, "--command is only supported with --protocol redis");
+  }
+  return core::Ok();
+}
+
+core::Status ValidateReplay(const Config& c) {
+  if (auto st = ValidateMonitorInput(c); !st) return st;
+  if (!c.scan_incremental) return core::Ok();
+  constexpr const char* kFlag = "--scan-incremental-iteration";
+  auto refuse = [&](const std::string& why) {
+    return Fail(ErrorKind::kUsage, std::string(kFlag) + " " + why);
+  };
+  if (c.load.pipeline != 1) return refuse("requires --pipeline 1");
+  if (c.commands.empty()) return refuse("requires --command with a SCAN command");
+  if (c.cluster_mode) return refuse("is not supported in cluster mode");
+  if (c.commands.size() != 1) return refuse("requires exactly one --command (a SCAN command)");
+  auto scan = protocol::CommandTemplate::Compile(c.commands[0].text);
+  if (!scan || core::AsciiUpper(scan->name()) != "SCAN") {
+    return refuse("requires the command to be a SCAN command");
+  }
+  if (scan->arg_count() < 2) {
+    return refuse("needs a SCAN with at least a cursor argument (e.g. 'SCAN 0')");
+  }
+  return core::Ok();
+}
 
 }  // namespace
 
@@ -268,22 +325,6 @@ core::Status ValidateDataOffset(const Config& c) {
   return core::Ok();
 }
 
-// The --command templates.
-core::Status ValidateCommands(const Config& c) {
-  for (const auto& cmd : c.commands) {
-    if (cmd.text.find_first_not_of(' ') == std::string::npos) {
-      return Fail(ErrorKind::kUsage, "--command must not be empty");
-    }
-    if (cmd.ratio == 0) return Fail(ErrorKind::kUsage, "--command-ratio must be at least 1");
-    auto compiled = protocol::CommandTemplate::Compile(cmd.text);
-    if (!compiled) return tl::unexpected(core::WithContext(compiled.error(), "--command"));
-  }
-  if (!c.commands.empty() && c.protocol != Protocol::kRedis) {
-    return Fail(ErrorKind::kUsage, "--command is only supported with --protocol redis");
-  }
-  return core::Ok();
-}
-
 }  // namespace
 
 core::Status Validate(const Config& c) {
@@ -301,6 +342,7 @@ core::Status Validate(const Config& c) {
   if (auto st = ValidatePass(c.pass); !st) return st;
   if (auto st = ValidateReconnects(c); !st) return st;
   if (auto st = ValidateStaircase(c); !st) return st;
+  if (auto st = ValidateReplay(c); !st) return st;
   if (c.run_count < 1) return Fail(ErrorKind::kUsage, "--run-count must be greater than 0");
   if (auto st = ValidateValueShapes(c); !st) return st;
   if (auto st = ValidateDataOffset(c); !st) return st;

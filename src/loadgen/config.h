@@ -14,6 +14,7 @@
 #include "loadgen/client_staircase.h"
 #include "loadgen/import_file.h"
 #include "loadgen/live_metrics_config.h"
+#include "loadgen/monitor_input.h"
 #include "protocol/tls.h"
 
 namespace dfbench::loadgen {
@@ -177,6 +178,18 @@ struct Config {
   std::shared_ptr<const std::vector<ImportedItem>> imported;
   bool generate_keys = false;  // --generate-keys: generated keys, the file's values
   bool no_expiry = false;      // --no-expiry: the file's exptime is not sent
+
+  // --monitor-input: the file (for messages) and the commands cli read from it, which --command
+  // placeholders name (loadgen/monitor_input.h). __monitor_line@__ takes them in turn, one
+  // sequence for the whole run (--monitor-pattern S), or at random per client (R).
+  std::string monitor_input;
+  std::vector<MonitorCommand> monitor_commands;
+  bool monitor_random = false;
+  // --scan-incremental-iteration: the one --command, a SCAN, walks the keyspace by the cursor of
+  // each reply (loadgen/scan_cursor.h); at most scan_max_iterations continuations a walk, 0: to
+  // the end.
+  bool scan_incremental = false;
+  uint32_t scan_max_iterations = 0;
 
   bool open_loop() const { return pass.rate_per_sec > 0; }
   // Open loop: the time between two requests of one client.

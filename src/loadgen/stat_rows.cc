@@ -4,7 +4,14 @@ namespace dfbench::loadgen {
 
 StatRows MakeStatRows(const Workload& workload, StatsBreakdown breakdown) {
   StatRows rows;
+  rows.row_of_slot.resize(workload.slots.size(), 0);
   for (size_t slot = 0; slot < workload.slots.size(); ++slot) {
+    // __monitor_line@__ has no row of its own: its requests are counted in their commands'
+    // slots, so it folds nothing into the first row.
+    if (workload.slots[slot].kind == Slot::Kind::kReplay) {
+      rows.one_per_slot = false;
+      continue;
+    }
     size_t row = rows.size();
     if (breakdown == StatsBreakdown::kCommand) {
       for (size_t r = 0; r < rows.size(); ++r) {
@@ -16,7 +23,7 @@ StatRows MakeStatRows(const Workload& workload, StatsBreakdown breakdown) {
     } else {
       rows.one_per_slot = false;
     }
-    rows.row_of_slot.push_back(row);
+    rows.row_of_slot[slot] = row;
   }
   return rows;
 }

@@ -91,6 +91,8 @@ class Worker {
   // What a connect or an event while connecting came to.
   void OnDialed(Conn& c, const Transport::Dialed& dialed, int64_t now);
   void ReadReplies(Conn& c);
+  // A setup command (AUTH, HELLO, SELECT) was refused: the connection is given up for good.
+  void SetupRefused(Conn& c, int64_t now, const std::string& error);
   // A connection has room or came up: its parked requests go out, then its client draws more.
   void Refill(Conn& c, int64_t now);
   // A client draws while it may and has room: straight onto its one connection (one server),

@@ -99,6 +99,8 @@ void Worker::Lost(Conn& c, int64_t now, const std::string& why) {
   for (size_t i = 0; i < c.pending.size(); ++i) meter_.Lost(c.pending.At(i));
   rescan_ = true;
   c.Close(transport_);
+  // The SCAN in flight went with the connection: the next connection starts a new walk.
+  if (ScanCursor* scan = c.client->workload.scan()) scan->Reset();
   const std::optional<int64_t> wait = config_.reconnect == ReconnectPolicy::kOn && !interrupted_
                                           ? backoff_.Next(&c.retry, now)
                                           : std::nullopt;

@@ -64,6 +64,10 @@ void Worker::ReadReplies(Conn& c) {
       if (meter_.Reply(p, arrived, kind, error_text)) c.retry.backoff_ns = 0;
     };
     const std::string_view data(read_buf_.get(), carry + static_cast<size_t>(n));
+    // A SCAN walk reads its cursors from the bytes itself (a ready connection's: setup replies
+    // come before any SCAN), so the scan below, and every other run, stays as it is.
+    ScanCursor* const scan = config_.scan_incremental ? c.client->workload.scan() : nullptr;
+    if (scan != nullptr && c.state == Conn::State::kReady) scan->Feed(data.substr(carry));
     const protocol::ScanResult r =
         std::visit([&](auto& scanner) { return scanner.Scan(data, on_reply); }, c.scanner);
     std::string scan_error;
@@ -74,13 +78,9 @@ void Worker::ReadReplies(Conn& c) {
     if (!scan_error.empty() || desync || auth_failed) redirected_.clear();  // lost with the rest
     if (!scan_error.empty()) return Lost(c, now, "protocol error: " + scan_error);
     if (desync) return Lost(c, now, "reply without a request");
-    if (auth_failed) {
-      Lost(c, now, "connection setup (AUTH, HELLO or SELECT) refused: " + auth_error);
-      c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
-      DropParked(c, /*count_unanswered=*/true);
-      return;
-    }
+    if (auth_failed) return SetupRefused(c, now, auth_error);
     c.stash.assign(data.data() + r.consumed, data.size() - r.consumed);
+    if (scan != nullptr) scan->TakeReplies();
     for (auto& [p, redirect] : redirected_) OnRedirect(c, p, redirect, now);
     redirected_.clear();
     if (c.state == Conn::State::kReady && times_.start_ns > 0) Refill(c, now);
@@ -89,6 +89,12 @@ void Worker::ReadReplies(Conn& c) {
     // time) goes on until it would block.
     if (!c.stream || (!c.stream->Buffers() && static_cast<size_t>(n) < read_cap_ - carry)) return;
   }
+}
+
+void Worker::SetupRefused(Conn& c, int64_t now, const std::string& error) {
+  Lost(c, now, "connection setup (AUTH, HELLO or SELECT) refused: " + error);
+  c.state = Conn::State::kDead;  // a rejected AUTH would only be rejected again
+  DropParked(c, /*count_unanswered=*/true);
 }
 
 }  // namespace dfbench::loadgen

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/check.h"
+#include "core/text.h"
 #include "loadgen/value_sizes.h"
 #include "protocol/memcache_text.h"
 
@@ -28,6 +29,85 @@ std::pair<std::string, std::string> RedisSetGet(uint32_t data_offset) {
   if (data_offset == 0) return {"SET __key__ __data__", "GET __key__"};
   const std::string offset = std::to_string(data_offset);
   return {"SETRANGE __key__ " + offset + " __data__", "GETRANGE __key__ " + offset + " -1"};
+}
+
+// __monitor_line@__'s commands, each counted in a slot of its name (the first of that name
+// in the capture names it), as memtier adds one stats row per command type.
+void AddReplayedSlots(const Config& config, Workload* w) {
+  Replay replay{.random = config.monitor_random};
+  std::vector<std::string_view> args;
+  for (const MonitorCommand& command : config.monitor_commands) {
+    const std::string type = core::AsciiUpper(command.args[0]);
+    size_t slot = 0;
+    while (slot < w->slots.size() &&
+           !(w->slots[slot].kind == Slot::Kind::kReplayed && w->slots[slot].type == type)) {
+      ++slot;
+    }
+    if (slot == w->slots.size()) {
+      w->slots.push_back(Slot{
+          .section = SectionName(type), .type = type, .ratio = 0, .kind = Slot::Kind::kReplayed});
+    }
+    replay.slots.push_back(static_cast<uint16_t>(slot));
+    args.assign(command.args.begin(), command.args.end());
+    protocol::AppendCommand(&replay.requests.emplace_back(), args);
+  }
+  w->replay = std::move(replay);
+}
+
+// --scan-incremental-iteration: the one --command (a SCAN, as Validate checked) starts each
+// walk; its continuations are counted apart, in the rows memtier names "SCAN 0" and
+// "SCAN <cursor>".
+void MakeScanWalk(Workload* w) {
+  Slot& start = w->slots[0];
+  start.kind = Slot::Kind::kScanStart;
+  start.section = "Scan 0s";
+  start.type = "SCAN 0";
+  const auto& args = start.tmpl->args();
+  w->scan_rest.assign(args.begin() + 2, args.end());
+  w->slots.push_back(Slot{.section = "Scan <cursor>s",
+                          .type = "SCAN <cursor>",
+                          .ratio = 0,
+                          .kind = Slot::Kind::kScanNext});
+}
+
+// The slot of one --command: its template, or the captured command __monitor_lineN__ names
+// (sent as captured), or __monitor_line@__'s, which stands for all of them.
+core::Result<Slot> CommandSlot(const Config& config, const CommandConfig& cmd) {
+  auto monitor = ParseMonitorPlaceholder(cmd.text, config.monitor_commands.size());
+  if (!monitor) return tl::unexpected(monitor.error());
+  if (monitor->kind == MonitorRef::Kind::kAny) {
+    return Slot{.ratio = cmd.ratio, .kind = Slot::Kind::kReplay};
+  }
+  auto t =
+      monitor->kind == MonitorRef::Kind::kLine
+          ? protocol::CommandTemplate::FromArgs(config.monitor_commands[monitor->index].args,
+                                                protocol::CommandTemplate::Placeholders::kLiteral)
+          : protocol::CommandTemplate::Compile(cmd.text);
+  if (!t) return tl::unexpected(t.error());
+  Slot slot{.section = SectionName(t->name()),
+            .type = core::AsciiUpper(t->name()),
+            .ratio = cmd.ratio,
+            .key_pattern = cmd.key_pattern,
+            .kind = Slot::Kind::kCustom};
+  // memtier names a captured command's own row by its place: "Rpush (line 2)s".
+  if (monitor->kind == MonitorRef::Kind::kLine && config.stats_breakdown == StatsBreakdown::kLine) {
+    slot.section = SectionName(slot.type + " (Line " + std::to_string(monitor->index + 1) + ")");
+  }
+  slot.tmpl = std::move(*t);
+  return slot;
+}
+
+core::Status AddCommandSlots(const Config& config, Workload* w) {
+  bool replays = false;
+  for (const auto& cmd : config.commands) {
+    auto slot = CommandSlot(config, cmd);
+    if (!slot) return tl::unexpected(core::WithContext(slot.error(), "--command"));
+    replays = replays || slot->kind == Slot::Kind::kReplay;
+    w->slots.push_back(std::move(*slot));
+  }
+  if (replays) AddReplayedSlots(config, w);
+  if (config.scan_incremental) MakeScanWalk(w);
+  return core::Ok();
 }
 
 }  // namespace
@@ -57,20 +137,8 @@ core::Result<Workload> BuildWorkload(const Config& config) {
       w.slots.push_back(
           Slot{.section = "Waits", .type = "WAIT", .ratio = 0, .kind = Slot::Kind::kWait});
     }
-  } else {
-    for (const auto& cmd : config.commands) {
-      auto t = protocol::CommandTemplate::Compile(cmd.text);
-      if (!t) return tl::unexpected(core::WithContext(t.error(), "--command"));
-      Slot slot{.section = SectionName(t->name()),
-                .ratio = cmd.ratio,
-                .key_pattern = cmd.key_pattern,
-                .kind = Slot::Kind::kCustom};
-      for (char c : t->name()) {
-        slot.type += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      }
-      slot.tmpl = std::move(*t);
-      w.slots.push_back(std::move(slot));
-    }
+  } else if (auto st = AddCommandSlots(config, &w); !st) {
+    return tl::unexpected(st.error());
   }
   // A fixed value size lays its "$<len>" out in advance; varying sizes write it per request.
   const std::optional<size_t> fixed_data_size = FixedValueSize(config);
@@ -81,7 +149,7 @@ core::Result<Workload> BuildWorkload(const Config& config) {
                                                                fixed_data_size);
     } else if (slot.kind == Slot::Kind::kGet) {
       slot.encoder = protocol::NumberedKeyEncoder::ForMemcacheGet(config.load.key_prefix);
-    } else {
+    } else if (slot.kind == Slot::Kind::kSet) {
       slot.encoder =
           protocol::NumberedKeyEncoder::ForMemcacheSet(config.load.key_prefix, fixed_data_size);
     }
@@ -93,6 +161,12 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   for (auto& c : w.data) c = static_cast<char>('a' + rng.Below(26));
   const uint64_t key_bytes = config.load.key_prefix.size() + 20;
   w.max_request_bytes = 64 + 2 * key_bytes + max_data;
+  if (w.replay) {
+    for (const std::string& request : w.replay->requests) {
+      w.max_request_bytes = std::max<uint64_t>(w.max_request_bytes, request.size());
+    }
+  }
+  for (const std::string& arg : w.scan_rest) w.max_request_bytes += arg.size() + 16;
   for (const auto& slot : w.slots) {
     if (slot.tmpl) {
       w.max_request_bytes =
@@ -124,6 +198,7 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
   for (size_t i = 0; i < workload.slots.size(); ++i) {
     if (workload.slots[i].kind == Slot::Kind::kWait) wait_slot_ = static_cast<uint16_t>(i);
   }
+  if (config.scan_incremental) scan_.emplace(config.scan_max_iterations);
   if (config.random_data) {
     random_data_.resize(workload.data.size());
     FillRandomData();
@@ -181,6 +256,7 @@ Request ClientWorkload::DrawFromMix() {
   if (slots[slot_].kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
     request.ttl_s = static_cast<uint32_t>(rng_.Between(config_.expiry_min_s, config_.expiry_max_s));
   }
+  if (slots[slot_].kind >= Slot::Kind::kReplay) DrawBeyondMix(slots[slot_], &request);
   if (imported_ != nullptr) DrawImported(&request);
   return request;
 }
@@ -198,6 +274,21 @@ void ClientWorkload::DrawImported(Request* request) {
   }
 }
 
+void ClientWorkload::DrawBeyondMix(const Slot& slot, Request* request) {
+  if (slot.kind == Slot::Kind::kReplay) {
+    const Replay& replay = *workload_.replay;
+    const uint64_t n = replay.requests.size();
+    const uint64_t i =
+        replay.random ? rng_.Below(n) : replay.next->fetch_add(1, std::memory_order_relaxed) % n;
+    request->key_index = i;
+    request->slot = replay.slots[i];
+  } else if (slot.kind == Slot::Kind::kScanStart) {
+    const bool continuing = scan_->continuing();
+    scan_->Sent(continuing);
+    if (continuing) ++request->slot;  // the kScanNext slot follows it
+  }
+}
+
 std::string_view ClientWorkload::Key(const Request& request) {
   if (imported_ != nullptr && !config_.generate_keys) return (*imported_)[request.item].key;
   char* end =
@@ -211,7 +302,24 @@ void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out
   if (imported_ != nullptr) return EncodeImported(request, out);
   const std::string_view data(data_, request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
-  workload_.slots[request.slot].encoder->Encode(out, request.key_index, data);
+  const Slot& slot = workload_.slots[request.slot];
+  if (!slot.encoder) return EncodeUnprepared(request, out);
+  slot.encoder->Encode(out, request.key_index, data);
+}
+
+void ClientWorkload::EncodeUnprepared(const Request& request, protocol::RequestBuffer* out) {
+  if (workload_.slots[request.slot].kind == Slot::Kind::kReplayed) {
+    out->append(workload_.replay->requests[request.key_index]);
+    return;
+  }
+  // SCAN <cursor> and the SCAN's other arguments.
+  args_.clear();
+  args_.emplace_back("SCAN");
+  args_.push_back(scan_->cursor());
+  for (const std::string& arg : workload_.scan_rest) args_.push_back(arg);
+  with_ttl_.clear();
+  protocol::AppendCommand(&with_ttl_, args_);
+  out->append(with_ttl_);
 }
 
 void ClientWorkload::EncodeWait(const Request& request, protocol::RequestBuffer* out) {

@@ -2,7 +2,9 @@
 // per-client state that walks it (ratio cycle, key generators, value sizes, TTLs).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 #include "core/error.h"
 #include "loadgen/config.h"
 #include "loadgen/keygen.h"
+#include "loadgen/scan_cursor.h"
 #include "loadgen/value_sizes.h"
 #include "protocol/numbered_key_encoder.h"
 #include "protocol/request_buffer.h"
@@ -24,15 +27,40 @@ struct Slot {
   std::string type;     // table/histogram type: "SET", "GET", "LPUSH"
   uint32_t ratio = 1;   // consecutive requests of this slot per cycle (0: never sent)
   core::KeyPattern key_pattern = core::KeyPattern::kRandom;
-  enum class Kind : uint8_t { kSet, kGet, kWait, kCustom } kind = Kind::kCustom;
+  // Beyond the SET/GET mix and --command templates: kReplay is __monitor_line@__, each of its
+  // requests a captured command counted in that command's kReplayed slot; kScanStart is the
+  // SCAN 0 of --scan-incremental-iteration, sent as its kScanNext slot (the next one) while a
+  // walk goes on. kReplayed and kScanNext are never drawn by the ratio cycle (ratio 0).
+  enum class Kind : uint8_t {
+    kSet,
+    kGet,
+    kWait,
+    kCustom,
+    kReplay,
+    kReplayed,
+    kScanStart,
+    kScanNext
+  } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
   // The request's bytes, for the run's key prefix and value size; a request with a TTL is
   // written by the general encoders instead.
   std::optional<protocol::NumberedKeyEncoder> encoder;
 };
 
+// __monitor_line@__'s captured commands.
+struct Replay {
+  std::vector<std::string> requests;  // each command's bytes
+  std::vector<uint16_t> slots;        // the kReplayed slot each is counted in
+  bool random = false;                // --monitor-pattern R; else in turn
+  // The next command in turn, one sequence for all clients as memtier keeps it.
+  std::unique_ptr<std::atomic<uint64_t>> next = std::make_unique<std::atomic<uint64_t>>(0);
+};
+
 struct Workload {
   std::vector<Slot> slots;
+  std::optional<Replay> replay;
+  // --scan-incremental-iteration: the SCAN's arguments after its cursor.
+  std::vector<std::string> scan_rest;
   std::string data;  // value bytes; a request uses a prefix of it
   uint64_t max_request_bytes = 0;
 };
@@ -47,8 +75,8 @@ std::string SectionName(std::string_view command);
 // cluster client does when a node redirects it. A WAIT has no key nor value: its numreplicas
 // is in key_index and its timeout (ms) in data_size.
 struct Request {
-  uint64_t key_index = 0;
-  uint32_t ttl_s = 0;  // 0: none
+  uint64_t key_index = 0;  // a kReplayed slot's request: the index of its captured command
+  uint32_t ttl_s = 0;      // 0: none
   uint32_t data_size = 0;
   uint32_t item = 0;  // --data-import: the item written (SET) or whose key is read (GET)
   uint16_t slot = 0;  // index into Workload::slots
@@ -77,6 +105,8 @@ class ClientWorkload {
       return DrawBesideWaits();
     return DrawFromMix();
   }
+  // --scan-incremental-iteration's walk; null without it. The worker feeds it the replies.
+  ScanCursor* scan() { return scan_ ? &*scan_ : nullptr; }
   std::string_view Key(const Request& request);
   void Encode(const Request& request, protocol::RequestBuffer* out);
 
@@ -89,6 +119,11 @@ class ClientWorkload {
   void EncodeWait(const Request& request, protocol::RequestBuffer* out);
   void DrawImported(Request* request);
   void EncodeImported(const Request& request, protocol::RequestBuffer* out);
+  // The kinds beyond the mix (Slot::Kind): which captured command, or whether the SCAN
+  // continues its walk.
+  void DrawBeyondMix(const Slot& slot, Request* request);
+  // A request whose bytes are not laid out in advance: a captured command, a SCAN <cursor>.
+  void EncodeUnprepared(const Request& request, protocol::RequestBuffer* out);
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
   void FillRandomData();
   void ChangeRandomData();
@@ -115,6 +150,7 @@ class ClientWorkload {
   uint16_t wait_slot_ = kNoWaitSlot;    // the WAIT slot's index; kNoWaitSlot without WAITs
   uint64_t sets_sent_ = 0;              // counted only with WAITs, for their ratio
   uint64_t waits_sent_ = 0;
+  std::optional<ScanCursor> scan_;
 };
 
 }  // namespace dfbench::loadgen

@@ -113,14 +113,20 @@ core::Result<std::vector<std::string>> SplitCommandLine(std::string_view line) {
 core::Result<CommandTemplate> CommandTemplate::Compile(std::string_view command_line) {
   auto args = SplitCommandLine(command_line);
   if (!args) return tl::unexpected(args.error());
-  if (args->empty()) return core::Fail(core::ErrorKind::kUsage, "empty command template");
+  return FromArgs(std::move(*args), Placeholders::kExpand);
+}
 
+core::Result<CommandTemplate> CommandTemplate::FromArgs(std::vector<std::string> args,
+                                                        Placeholders placeholders) {
+  if (args.empty()) return core::Fail(core::ErrorKind::kUsage, "empty command template");
   CommandTemplate t;
-  t.args_ = std::move(*args);
+  t.args_ = std::move(args);
   std::string fixed;  // literal bytes accumulated until the next dynamic piece
   AppendHeader(&fixed, '*', t.args_.size());
   for (const std::string& arg : t.args_) {
-    auto segments = Segments(arg);
+    auto segments = placeholders == Placeholders::kExpand
+                        ? Segments(arg)
+                        : std::vector<Segment>{{Segment::Kind::kText, arg}};
     if (!segments) return tl::unexpected(segments.error());
     Piece length{.kind = Piece::Kind::kLength};
     for (const Segment& s : *segments) {

@@ -25,6 +25,11 @@ class CommandTemplate {
  public:
   // kUsage for an empty line, an unterminated quote, or any other __word__ placeholder.
   static core::Result<CommandTemplate> Compile(std::string_view command_line);
+  // Arguments already split: kExpand reads their placeholders as Compile does; kLiteral sends
+  // every byte as given (a captured command). kUsage for no arguments.
+  enum class Placeholders { kExpand, kLiteral };
+  static core::Result<CommandTemplate> FromArgs(std::vector<std::string> args,
+                                                Placeholders placeholders);
 
   // Appends the RESP encoding with the placeholders filled. Allocates only when *out has to
   // grow: reserve EncodedSize() to avoid that.

@@ -43,11 +43,7 @@ std::set<std::string> MemtierLongOptions(const std::string& help) {
 // memtier's options dfbench loadgen does not take yet.
 const std::set<std::string> kNotTakenYet = {
     "data-verify",
-    "monitor-input",
-    "monitor-pattern",
     "multi-key-get",
-    "scan-incremental-iteration",
-    "scan-incremental-max-iterations",
     "verify-only",
 };
 

@@ -34,6 +34,22 @@ void AddPerCommandFlag(CLI::App* sub, LoadgenOptions* o, const std::string& flag
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
+// memtier's replay of a MONITOR capture and its SCAN walk, both through --command.
+void AddReplayFlags(CLI::App* sub, LoadgenOptions* o) {
+  sub->add_option("--monitor-input", o->config.monitor_input,
+                  "A redis MONITOR capture: --command __monitor_lineN__ sends its N-th command, "
+                  "__monitor_line@__ one of them per request");
+  sub->add_option("--monitor-pattern", o->monitor_pattern,
+                  "How __monitor_line@__ picks: S the captured commands in turn, R at random")
+      ->default_str("S");
+  AddBoolFlag(sub, "--scan-incremental-iteration", &o->config.scan_incremental,
+              "The one --command, \"SCAN 0 ...\", follows the cursor of each reply "
+              "(\"SCAN <cursor> ...\") until it is 0, then starts again; needs --pipeline 1");
+  AddRangedOption(sub, "--scan-incremental-max-iterations", &o->config.scan_max_iterations,
+                  NumberKind::kInteger,
+                  "Continuation SCANs of a walk before it starts again (0: until the cursor is 0)");
+}
+
 void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
   sub->add_option_function<std::string>(
          "--command",
@@ -65,6 +81,7 @@ void AddCommandFlags(CLI::App* sub, LoadgenOptions* o) {
         return "";
       },
       "Key pattern of the preceding --command: R, S, P, G or Z (default R)");
+  AddReplayFlags(sub, o);
 }
 
 // memtier's -4 and -6: the addresses --server may resolve to. As with getopt, the last given wins.

@@ -14,7 +14,9 @@
 
 #include "cli/loadgen/loadgen_outputs.h"
 #include "cli/loadgen/wait_flags.h"
+#include "core/text.h"
 #include "core/units.h"
+#include "loadgen/monitor_input.h"
 #include "protocol/server_url.h"
 #include "protocol/tls.h"
 
@@ -418,12 +420,33 @@ core::Result<std::vector<double>> ParsePercentiles(std::string_view text) {
   return out;
 }
 
+// --monitor-pattern as memtier reads it (one letter, either case), and the --monitor-input
+// capture, read here so that loadgen gets the commands.
+core::Status ParseReplay(const LoadgenOptions& o, Config* c) {
+  if (!o.monitor_pattern.empty()) {
+    if (o.monitor_pattern.size() != 1) {
+      return LoadgenUsage(
+          "--monitor-pattern must be a single character: 'S' (sequential) or 'R' (random)");
+    }
+    const char pattern = core::AsciiUpper(o.monitor_pattern)[0];
+    if (pattern != 'S' && pattern != 'R') {
+      return LoadgenUsage("--monitor-pattern must be 'S' (sequential) or 'R' (random)");
+    }
+    c->monitor_random = pattern == 'R';
+  }
+  if (c->monitor_input.empty()) return core::Ok();
+  auto commands = loadgen::ReadMonitorFile(c->monitor_input);
+  if (!commands) return tl::unexpected(core::WithContext(commands.error(), "--monitor-input"));
+  c->monitor_commands = std::move(*commands);
+  return core::Ok();
+}
+
 core::Result<Config> ParseLoadgenOptions(const LoadgenOptions& o) {
   if (!o.options_error.empty()) return LoadgenUsage(o.options_error);
   Config c = o.config;
-  for (auto step :
-       {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
-        &ParseDataImport, &ParsePacing, &ParseOutputOptions, &ParseReconnects, &ParseWaitOptions}) {
+  for (auto step : {&ParseConnection, &ParseLength, &ParseValueSizes, &ParseValueShapes, &ParseMix,
+                    &ParseDataImport, &ParsePacing, &ParseOutputOptions, &ParseReconnects,
+                    &ParseWaitOptions, &ParseReplay}) {
     if (auto st = step(o, &c); !st) return tl::unexpected(st.error());
   }
   if (auto st = loadgen::Validate(c); !st) return tl::unexpected(st.error());

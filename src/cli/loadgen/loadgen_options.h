@@ -45,6 +45,7 @@ struct LoadgenOptions {
   std::string data_size_pattern;  // "" = R; R or S
   std::string tls_protocols;      // "TLSv1.2,TLSv1.3"; "" = OpenSSL's defaults
   std::string rate_limiting;      // memtier's per-connection ops/s; "" = not given
+  std::string monitor_pattern;    // "" = S; S or R, either case
   // memtier's reconnect flags that must be told from unset (the others bind into `config`).
   bool reconnect_on_error = false;       // reconnects on; refused beside --reconnect off
   std::string max_reconnect_attempts;    // "" = ours: give up after 10 s without the server
