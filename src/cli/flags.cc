@@ -217,6 +217,7 @@ void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions) {
   AddLoadGeneratorFlags(sub, &flags->load_generator);
   AddClientProfileFlag(sub, &flags->client_profiles);
   AddLoadgenProcessesFlag(sub, &flags->loadgen_processes, &flags->per_client);
+  AddBenchMetricsFlags(sub, &flags->metrics);
 }
 
 void ApplyLocalProfile(const CLI::App* sub, SetGetFlags* flags) {
@@ -257,6 +258,7 @@ scenarios::SetGetOptions ToSetGetOptions(const SetGetFlags& flags,
   o.loadgen_processes = flags.loadgen_processes;
   o.per_client = flags.per_client;
   CheckLoadgenProcesses(o.loadgen_processes, o.load, o.client_profiles);
+  o.live_metrics = ToLiveMetrics(flags.metrics, o.loadgen_processes);
   o.trials = flags.trials;
   o.max_error_pct = flags.max_error_pct;
   o.cooldown = ToCooldown(flags.cooldown);

@@ -6,8 +6,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "cli/bench_metrics_flags.h"
 #include "cli/command.h"
 #include "cli/endpoint_flags.h"
 #include "cli/run_output.h"
@@ -121,6 +123,7 @@ struct SetGetFlags {
   std::vector<std::string> client_profiles;  // --client-profile, as given
   int loadgen_processes = 1;
   bool per_client = false;
+  BenchMetricsFlags metrics;
 };
 // `with_versions`: run's --<engine>_version (quickstart takes them from EngineFlags instead).
 void AddSetGetFlags(CLI::App* sub, SetGetFlags* flags, bool with_versions);
@@ -164,6 +167,9 @@ int RunBench(core::Result<scenarios::RunOutcome<Results>> (*on_setup)(const std:
              const std::string& output) {
   const OutputFormat format = ToOutputFormat(output);
   options.driver = driver.get();
+  if constexpr (std::is_base_of_v<scenarios::BenchOptions, Options>) {
+    CheckLiveMetricsFor(*driver, options.live_metrics);
+  }
   auto outcome = on_setup(id, options);
   // A shared endpoint's refusal names the setup option that gives the run the server's data.
   if (!outcome) OrExitNamingFlags(tl::unexpected(outcome.error()), kEndpointFlagOfOption);

@@ -176,6 +176,7 @@ void AddPerCommandFlags(CLI::App* sub, PerCommandFlags* f, LoadFlagsOf spelling)
   if (spelling != LoadFlagsOf::kRunCommandsDfly) {
     // dfly_bench's reports hold no histogram to merge.
     AddLoadgenProcessesFlag(sub, &f->loadgen_processes, &f->per_client);
+    AddBenchMetricsFlags(sub, &f->metrics);
   }
 }
 
@@ -231,6 +232,7 @@ scenarios::CommandOptions ToCommandOptions(const PerCommandFlags& f, const std::
   o.loadgen_processes = f.loadgen_processes;
   o.per_client = f.per_client;
   CheckLoadgenProcesses(o.loadgen_processes, o.load, o.client_profiles);
+  o.live_metrics = ToLiveMetrics(f.metrics, o.loadgen_processes);
   CheckParallelPattern(o);
   return o;
 }

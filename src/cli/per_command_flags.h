@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_metrics_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_flags.h"
@@ -34,6 +35,7 @@ struct PerCommandFlags {
   std::vector<std::string> client_profiles;  // --client-profile, as given
   int loadgen_processes = 1;
   bool per_client = false;
+  BenchMetricsFlags metrics;  // run-commands only: dfly_bench sends none
   LoadFlagsOf spelling = LoadFlagsOf::kRunCommands;
   const CLI::App* sub = nullptr;  // the command line they were parsed from
   // Whether `flag` was given.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/live_metrics.h"
 #include "core/units.h"
 
 namespace dfbench::core {
@@ -124,6 +125,8 @@ struct Pass {
   // Several generators: hold the measured part until this instant of the client host's clock,
   // microseconds since the epoch (0: at once; built-in generator only).
   int64_t start_at_us = 0;
+  // Sent while the pass runs (built-in generator; memtier_benchmark has StatsD only).
+  LiveMetrics live_metrics;
 
   static Pass Requests(uint64_t per_client) {
     return {.length = Length::kRequests, .requests_per_client = per_client};

@@ -11,6 +11,9 @@ core::Result<std::vector<std::string>> DflyBenchArgs(const std::string& binary,
                                                      const core::Pass& pass,
                                                      const std::string& report_path) {
   if (auto st = RefuseOpenLoop(pass, "dfly_bench"); !st) return tl::unexpected(st.error());
+  if (auto st = CheckLiveMetrics(core::LoadGenerator::kDflyBench, pass.live_metrics); !st) {
+    return tl::unexpected(st.error());
+  }
   if (target.tls.enabled || !target.password.empty() || !target.user.empty()) {
     return core::Fail(core::ErrorKind::kUsage,
                       "dfbench does not drive dfly_bench over TLS or with credentials: use the "

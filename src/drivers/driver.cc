@@ -34,6 +34,24 @@ core::Status RefuseOpenLoop(const core::Pass& pass, const std::string& tool) {
                         "load generator");
 }
 
+core::Status CheckLiveMetrics(core::LoadGenerator generator, const core::LiveMetrics& metrics) {
+  switch (generator) {
+    case core::LoadGenerator::kBuiltin:
+      return core::Ok();
+    case core::LoadGenerator::kMemtier:
+      if (metrics.prometheus_port == 0) return core::Ok();
+      return core::Fail(core::ErrorKind::kUsage,
+                        "memtier_benchmark serves no Prometheus endpoint: send StatsD metrics, "
+                        "or use the built-in load generator");
+    case core::LoadGenerator::kDflyBench:
+      if (!metrics.Enabled()) return core::Ok();
+      return core::Fail(core::ErrorKind::kUsage,
+                        "dfly_bench sends no live metrics: use the built-in load generator or "
+                        "memtier_benchmark");
+  }
+  return core::Ok();
+}
+
 core::Load InNamespace(const Target& target, core::Load load, const std::string& default_prefix) {
   if (target.key_namespace.empty()) return load;
   load.key_prefix =

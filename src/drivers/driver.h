@@ -51,6 +51,11 @@ Layout ExactFillLayout(uint64_t keys, int threads, int clients);
 // or a warm-up), which external tools do not measure the same way.
 core::Status RefuseOpenLoop(const core::Pass& pass, const std::string& tool);
 
+// kUsage, in one line, when `generator` cannot send `metrics` while a pass runs: dfly_bench
+// sends none, memtier_benchmark StatsD but serves no Prometheus endpoint. Drivers check it
+// before a run starts and again on each command line they build.
+core::Status CheckLiveMetrics(core::LoadGenerator generator, const core::LiveMetrics& metrics);
+
 class Driver {
  public:
   virtual ~Driver() = default;

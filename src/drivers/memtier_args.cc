@@ -87,6 +87,23 @@ void AppendRequestArgs(std::vector<std::string>& args, const core::Load& load,
   if (load.distinct_client_seed) args.emplace_back("--distinct-client-seed");
 }
 
+// StatsD as both generators take it (memtier's flags), and the built-in one's Prometheus
+// endpoint, under the pass's run label. The prefix stays memtier's default.
+void AppendLiveMetricsArgs(std::vector<std::string>& args, const core::LiveMetrics& metrics,
+                           MemtierDialect dialect) {
+  if (!metrics.Enabled()) return;
+  if (!metrics.statsd_host.empty()) {
+    args.insert(args.end(), {"--statsd-host", metrics.statsd_host, "--statsd-port",
+                             std::to_string(metrics.statsd_port)});
+  }
+  if (dialect == MemtierDialect::kLoadgen && metrics.prometheus_port > 0) {
+    args.insert(args.end(), {"--prometheus-port", std::to_string(metrics.prometheus_port)});
+  }
+  if (!metrics.run_label.empty()) {
+    args.insert(args.end(), {"--statsd-run-label", metrics.run_label});
+  }
+}
+
 // What only `dfbench loadgen` takes.
 void AppendLoadgenArgs(std::vector<std::string>& args, const core::Load& load,
                        const core::Pass& pass) {
@@ -128,6 +145,7 @@ std::vector<std::string> MemtierStyleArgs(const Target& target, const core::Load
   } else {
     args.insert(args.end(), {"--print-percentiles", "50,99,99.9"});
   }
+  AppendLiveMetricsArgs(args, pass.live_metrics, dialect);
   args.insert(args.end(), {"--json-out-file", report_path});
   return args;
 }

@@ -28,7 +28,9 @@ enum class MemtierDialect {
 // --pipeline N", cluster mode, TLS, user, database), the length ("--requests" or "--test-time"),
 // what is sent ("--command C --command-key-pattern K", P in a fill; or "--ratio R", a fill without
 // a command "--ratio 1:0 --key-pattern P:P"), "--data-size", the key range and prefix when set,
-// "--distinct-client-seed" when asked, the dialect's own flags, "--json-out-file". What a tool
+// "--distinct-client-seed" when asked, the dialect's own flags, the pass's live metrics
+// ("--statsd-host H --statsd-port P", loadgen's
+// "--prometheus-port N", "--statsd-run-label L"), "--json-out-file". What a tool
 // cannot express is its driver's to refuse first; the password never goes here.
 std::vector<std::string> MemtierStyleArgs(const Target& target, const core::Load& load,
                                           const core::Pass& pass, MemtierDialect dialect,

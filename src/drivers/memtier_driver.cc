@@ -14,6 +14,9 @@ core::Result<std::vector<std::string>> MemtierArgs(const std::string& binary, co
   if (auto st = RefuseOpenLoop(pass, "memtier_benchmark"); !st) {
     return tl::unexpected(st.error());
   }
+  if (auto st = CheckLiveMetrics(core::LoadGenerator::kMemtier, pass.live_metrics); !st) {
+    return tl::unexpected(st.error());
+  }
   if (!target.password.empty()) {
     // It would be on memtier's command line and in the report it writes ("authenticate").
     return core::Fail(core::ErrorKind::kUsage,

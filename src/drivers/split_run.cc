@@ -109,6 +109,7 @@ core::Result<results::TrialResult> RunSplit(Driver& driver, const std::vector<Lo
       threads.emplace_back([&, i] {
         core::Pass own = pass;
         own.start_at_us = start_us + clients[i].clock_offset_us;
+        own.live_metrics = core::ForGenerator(pass.live_metrics, static_cast<int>(i));
         runs[i] = driver.Run(*clients[i].host, target, (*shares)[i], own, clients[i].cpus,
                              PartPath(raw_report, i + 1));
       });

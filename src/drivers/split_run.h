@@ -37,7 +37,8 @@ core::Result<std::vector<core::Load>> SplitLoad(const core::Load& load, const co
 inline constexpr std::chrono::seconds kStartAllowance{2};
 
 // Runs `pass` of `load` on every client at once through `driver`, each with its share, each
-// holding its measured part until one common instant (its clock offset applied). Each
+// holding its measured part until one common instant (its clock offset applied), its live
+// metrics those of its own part (core::ForGenerator: label and Prometheus port). Each
 // generator's report is kept as <raw_report stem>-<n>.json beside `raw_report`; `raw_report`
 // gets the merged histogram and the parts' names, and each histogram its HdrHistogram files
 // (.hgrm, .txt). Returns the merged trial (MergeGenerators); the first error of any generator

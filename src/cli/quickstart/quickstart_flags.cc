@@ -22,6 +22,7 @@ QuickstartOptions ToQuickstartOptions(const QuickstartFlags& f, const CLI::App* 
   o.run = ToSetGetOptions(run, requested);
   const LoadGeneratorFlags& load_generator = f.run.load_generator;
   o.driver = MakeDriver(load_generator);
+  CheckLiveMetricsFor(*o.driver, o.run.live_metrics);
   o.setup = ToSetupOptions(t, provider, requested);
   o.setup.skip_missing_engines = true;
   // A remote client without memtier_benchmark gets it built there by setup.

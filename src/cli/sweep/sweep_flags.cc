@@ -25,6 +25,7 @@ scenarios::SweepOptions ToSweepOptions(const SweepFlags& f) {
   o.search.max_error_pct = f.max_error_pct;
   o.tuning = ToTuning(f.tuning);
   o.cooldown = ToCooldown(f.cooldown);
+  o.live_metrics = ToLiveMetrics(f.metrics, /*processes=*/1);
   return o;
 }
 
@@ -43,6 +44,7 @@ void AddSweepFlags(CLI::App* sub, SweepFlags* f) {
                   "the spread of their rates is reported");
   AddMaxErrorPctFlag(sub, &f->max_error_pct, "step");
   AddTurnFlags(sub, /*trials=*/nullptr, &f->cooldown, &f->output, &f->tuning);
+  AddBenchMetricsFlags(sub, &f->metrics);
 }
 
 }  // namespace dfbench::cli

@@ -21,6 +21,7 @@ struct SweepFlags {
   std::string cooldown = "30s";
   std::string output = "table";
   TuningFlags tuning;
+  BenchMetricsFlags metrics;
 };
 
 // Every flag of sweep but --id and --engines (AddBenchCommand's).

@@ -78,7 +78,7 @@ class CommandEngineRun {
       core::Notef("[{}] warmup: {} s of {} (discarded)", spec.name, o_.warmup_time.count(), c.name);
       core::Pass warm = measured_pass_;
       warm.test_time = o_.warmup_time;
-      auto w = RunPass(*o_.driver, fleet_, o_.loadgen_processes, turn_->target(), measured_, warm,
+      auto w = RunPass(o_, fleet_, turn_->target(), measured_, warm,
                        dir_ / "memtier" / (stem_ + "-warmup.json"));
       if (!w) return turn_->Failed("warmup", w.error());
       result->warmup_ops = w->ops + w->errors;
@@ -142,8 +142,8 @@ class CommandEngineRun {
     // The server's count of the trial's operations, judged as `run` judges it (RecordTrial):
     // fewer than were answered is lost work, a restarted server's count among it.
     const std::optional<uint64_t> before = Counted() ? turn_->OpsSoFar() : std::nullopt;
-    auto trial = RunPass(*o_.driver, fleet_, o_.loadgen_processes, turn_->target(), measured_,
-                         measured_pass_, dir_ / "memtier" / raw);
+    auto trial =
+        RunPass(o_, fleet_, turn_->target(), measured_, measured_pass_, dir_ / "memtier" / raw);
     if (!trial) return Failed(core::Format("trial {}", t), trial.error());
     if (before) trial->server_ops = turn_->OpsSince(before);
     keys.keys_after = KeyCount();

@@ -1,7 +1,7 @@
 // What the options of every benchmark on a setup hold, whatever it measures: which engines,
 // the builds to install first, how they are started, the load generator, each engine's own
-// client profile when asked for, and the pause between engines. A scenario's own options derive
-// from it and add what it measures.
+// client profile when asked for, the live metrics its generators send, and the pause between
+// engines. A scenario's own options derive from it and add what it measures.
 #pragma once
 
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/live_metrics.h"
 #include "core/load.h"
 #include "drivers/driver.h"
 #include "engines/engine.h"
@@ -28,6 +29,8 @@ struct BenchOptions {
   // Load generator processes on the client, the load split among them (--loadgen-processes).
   int loadgen_processes = 1;
   bool per_client = false;  // the table shows each generator's part (--per-client)
+  // Sent by every generator of every pass, labelled by the pass (RunPass); off by default.
+  core::LiveMetrics live_metrics;
   std::chrono::milliseconds cooldown = std::chrono::seconds(30);
   drivers::Driver* driver = nullptr;
 };

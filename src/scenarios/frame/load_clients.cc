@@ -51,11 +51,20 @@ core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Flee
   return clients;
 }
 
-core::Result<results::TrialResult> RunPass(drivers::Driver& driver, const providers::Fleet& fleet,
-                                           int processes, const drivers::Target& target,
-                                           const core::Load& load, const core::Pass& pass,
+core::Pass WithLiveMetrics(core::Pass pass, const core::LiveMetrics& metrics,
+                           const std::filesystem::path& raw_report) {
+  pass.live_metrics = metrics;
+  if (metrics.Enabled()) pass.live_metrics.run_label = raw_report.stem().string();
+  return pass;
+}
+
+core::Result<results::TrialResult> RunPass(const BenchOptions& o, const providers::Fleet& fleet,
+                                           const drivers::Target& target, const core::Load& load,
+                                           const core::Pass& asked,
                                            const std::filesystem::path& raw_report) {
-  auto found = LoadClients(fleet, processes);
+  drivers::Driver& driver = *o.driver;
+  const core::Pass pass = WithLiveMetrics(asked, o.live_metrics, raw_report);
+  auto found = LoadClients(fleet, o.loadgen_processes);
   if (!found) return tl::unexpected(found.error());
   const std::vector<drivers::LoadClient>& clients = *found;
   if (clients.size() == 1) {

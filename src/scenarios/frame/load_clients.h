@@ -11,6 +11,7 @@
 #include "drivers/split_run.h"
 #include "providers/provider.h"
 #include "results/schema.h"
+#include "scenarios/frame/bench_options.h"
 
 namespace dfbench::scenarios {
 
@@ -25,11 +26,17 @@ core::Result<std::vector<drivers::LoadClient>> LoadClients(const providers::Flee
 // command channel against the midpoint of the round trip.
 core::Result<int64_t> ClockOffsetUs(hosts::Host& host);
 
-// One pass by the fleet's generators (LoadClients): `driver` on the one client (its report's
-// HdrHistogram files beside it), or drivers::RunSplit over several.
-core::Result<results::TrialResult> RunPass(drivers::Driver& driver, const providers::Fleet& fleet,
-                                           int processes, const drivers::Target& target,
-                                           const core::Load& load, const core::Pass& pass,
+// `pass` sending `metrics` while it runs, labelled by the name of its raw report ("redis-t2"
+// for .../redis-t2.json): a dashboard's run label names the file that holds its figures.
+core::Pass WithLiveMetrics(core::Pass pass, const core::LiveMetrics& metrics,
+                           const std::filesystem::path& raw_report);
+
+// One pass by the generators of `o` (its driver, LoadClients of its processes, its live
+// metrics: WithLiveMetrics): the driver on the one client (its report's HdrHistogram files
+// beside it), or drivers::RunSplit over several.
+core::Result<results::TrialResult> RunPass(const BenchOptions& o, const providers::Fleet& fleet,
+                                           const drivers::Target& target, const core::Load& load,
+                                           const core::Pass& pass,
                                            const std::filesystem::path& raw_report);
 
 }  // namespace dfbench::scenarios

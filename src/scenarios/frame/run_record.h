@@ -93,18 +93,29 @@ std::function<void()> Publisher(const Results& r, const std::filesystem::path& d
 }
 
 // The fields every config.json opens with (the run, its setup, engines, load generator,
-// cooldown and context); a scenario adds its own settings.
+// cooldown and context, and the live metrics when sent); a scenario adds its own settings.
 template <class Results, class Options>
 nlohmann::json ConfigJson(const Results& r, const Options& o) {
   nlohmann::json engines = nlohmann::json::array();
   for (const auto* e : o.engines) engines.push_back(e->name);
-  return {{"run_id", r.run_id},
-          {"setup_id", r.setup_id},
-          {"created_at", r.created_at},
-          {"engines", engines},
-          {"load_generator", o.driver->Name()},
-          {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
-          {"context", results::ToJson(r.context)}};
+  nlohmann::json config = {{"run_id", r.run_id},
+                           {"setup_id", r.setup_id},
+                           {"created_at", r.created_at},
+                           {"engines", engines},
+                           {"load_generator", o.driver->Name()},
+                           {"cooldown_sec", std::chrono::duration<double>(o.cooldown).count()},
+                           {"context", results::ToJson(r.context)}};
+  // Only when asked: where the generators sent live metrics (each pass labelled by its raw
+  // report's name). It changes nothing measured, so results.json's load record leaves it out.
+  const core::LiveMetrics& m = o.live_metrics;
+  if (m.Enabled()) {
+    nlohmann::json live = nlohmann::json::object();
+    if (!m.statsd_host.empty())
+      live["statsd"] = m.statsd_host + ":" + std::to_string(m.statsd_port);
+    if (m.prometheus_port > 0) live["prometheus_port"] = m.prometheus_port;
+    config["live_metrics"] = live;
+  }
+  return config;
 }
 
 // Pointers to each of `rows`, for ScenarioRun::Close.

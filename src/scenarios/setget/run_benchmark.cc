@@ -32,8 +32,7 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     const core::Pass warm = core::Pass::Requests(o.warmup_requests);
     core::Notef("[{}] warmup: {} requests per connection, {} in all (discarded)", spec.name,
                 o.warmup_requests, core::TotalRequests(load, warm));
-    auto w = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, warm,
-                     dir / "memtier" / (spec.name + "-warmup.json"));
+    auto w = RunPass(o, fleet, target, load, warm, dir / "memtier" / (spec.name + "-warmup.json"));
     if (!w) return turn->Failed("warmup", w.error());
     row->warmup_ops = w->ops + w->errors;
   }
@@ -42,8 +41,7 @@ bool RunEngine(const SetGetOptions& o, providers::Fleet& fleet, const fs::path& 
     const std::string raw = core::Format("{}-t{}.json", spec.name, t);
     core::Notef("[{}] trial {}/{}", spec.name, t, o.trials);
     const std::optional<uint64_t> before = turn->OpsSoFar();
-    auto trial = RunPass(*o.driver, fleet, o.loadgen_processes, target, load, o.TrialPass(),
-                         dir / "memtier" / raw);
+    auto trial = RunPass(o, fleet, target, load, o.TrialPass(), dir / "memtier" / raw);
     if (!trial) return turn->Failed(core::Format("trial {}", t), trial.error());
     trial->server_ops = turn->OpsSince(before);  // judged by RecordTrial (TrialFailure)
     trial->trial = t;

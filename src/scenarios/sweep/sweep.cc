@@ -10,6 +10,7 @@
 #include "results/number_format.h"
 #include "scenarios/frame/bench_session.h"
 #include "scenarios/frame/engine_turn.h"
+#include "scenarios/frame/load_clients.h"
 #include "scenarios/frame/preflight.h"
 #include "scenarios/frame/run_record.h"
 
@@ -113,8 +114,9 @@ class EngineSweep {
     const std::string raw = core::Format("loadgen/{}-{:02}-{}.json", row_->engine, n, phase_name);
     core::Notef("[{}] step {} ({}): {}", row_->engine, n, phase_name,
                 target > 0 ? results::WithSeparators(target) + " ops/s" : "closed loop");
-    auto trial =
-        o_.driver->Run(*fleet_.client, turn_->target(), load, pass, fleet_.client_cpus, dir_ / raw);
+    auto trial = o_.driver->Run(*fleet_.client, turn_->target(), load,
+                                WithLiveMetrics(pass, o_.live_metrics, dir_ / raw),
+                                fleet_.client_cpus, dir_ / raw);
     if (!trial) {
       turn_->Failed(what, trial.error());
       return std::nullopt;
