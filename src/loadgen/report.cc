@@ -26,10 +26,6 @@ double Rate(double v) {
   return Round(v, 2);
 }
 
-std::string Bool(bool b) {
-  return b ? "true" : "false";
-}
-
 Json PercentilesJson(const LatencySummary& l, const std::vector<double>& percentiles) {
   Json j = Json::object();
   for (size_t i = 0; i < percentiles.size() && i < l.percentiles_ms.size(); ++i) {
@@ -306,7 +302,7 @@ std::string ReportJson(std::span<const Report> runs, const Config& config) {
                       {"Finish time", r.finish_epoch_ms},
                       {"Total duration", Round(r.duration_ms, 3)},
                       {"Time unit", "MILLISECONDS"},
-                      {"Interrupted", Bool(r.interrupted)}};
+                      {"Interrupted", MemtierBool(r.interrupted)}};
     for (const auto& s : r.sections) all[s.section] = SectionJson(s, r, config, false);
     if (config.commands.empty() && !all.contains("Waits")) {
       all["Waits"] = SectionJson(IdleWaits(r, config), r, config, false);

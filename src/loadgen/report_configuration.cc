@@ -14,10 +14,6 @@ constexpr bool kDataVerify = false;   // --data-verify
 constexpr bool kVerifyOnly = false;   // --verify-only
 constexpr unsigned kMultiKeyGet = 0;  // --multi-key-get
 
-std::string Bool(bool b) {
-  return b ? "true" : "false";
-}
-
 // memtier's text settings: null when not set (its NULL), the text otherwise.
 Json TextOrNull(const std::string& s) {
   return s.empty() ? Json(nullptr) : Json(s);
@@ -56,11 +52,11 @@ void AddConnectionKeys(const Config& c, Json& j) {
                       ? "resp" + std::to_string(c.resp_version)
                       : std::string(core::kProtocolNames.Name(c.protocol));
   j["out_file"] = TextOrNull(c.out_file);
-  j["tls"] = Bool(c.tls.enabled);
+  j["tls"] = MemtierBool(c.tls.enabled);
   j["cert"] = TextOrNull(c.tls.cert);
   j["key"] = TextOrNull(c.tls.key);
   j["cacert"] = TextOrNull(c.tls.cacert);
-  j["tls_skip_verify"] = Bool(c.tls.skip_verify);
+  j["tls_skip_verify"] = MemtierBool(c.tls.skip_verify);
   j["sni"] = TextOrNull(c.tls.sni);
   j["client_stats"] = c.client_stats.empty() ? Json(nullptr) : Json(c.client_stats);
   j["run_count"] = c.run_count;
@@ -83,15 +79,15 @@ void AddLoadKeys(const Config& c, Json& j) {
   j["pipeline"] = c.load.pipeline;
   j["data_size"] = c.load.data_size;
   j["data_offset"] = c.data_offset;
-  j["random_data"] = Bool(c.random_data);
+  j["random_data"] = MemtierBool(c.random_data);
   j["data_size_range"] = std::to_string(c.data_size_min) + ":" + std::to_string(c.data_size_max);
   j["data_size_list"] = DataSizeList(c.data_size_list);
   j["data_size_pattern"] = c.data_size_by_key ? "S" : "R";
   j["expiry_range"] = std::to_string(c.expiry_min_s) + ":" + std::to_string(c.expiry_max_s);
   j["data_import"] = TextOrNull(c.data_import);
-  j["data_verify"] = Bool(kDataVerify);
-  j["verify_only"] = Bool(kVerifyOnly);
-  j["generate_keys"] = Bool(c.generate_keys);
+  j["data_verify"] = MemtierBool(kDataVerify);
+  j["verify_only"] = MemtierBool(kVerifyOnly);
+  j["generate_keys"] = MemtierBool(c.generate_keys);
   j["key_prefix"] = c.load.key_prefix;
   j["key_minimum"] = c.load.key_minimum;
   j["key_maximum"] = c.load.key_maximum;
@@ -111,13 +107,13 @@ void AddSessionKeys(const Config& c, Json& j) {
   // Never the password itself; the user is no secret.
   j["authenticate"] = c.password.empty() ? "" : c.user.empty() ? "(set)" : c.user + ":(set)";
   j["select-db"] = c.select_db;
-  j["no-expiry"] = Bool(c.no_expiry);
+  j["no-expiry"] = MemtierBool(c.no_expiry);
   // memtier's spellings: "A:B", and "min:max" for --num-slaves but "min-max" for --wait-timeout.
   j["wait-ratio"] = std::to_string(c.wait.sets) + ":" + std::to_string(c.wait.waits);
   j["num-slaves"] = std::to_string(c.wait.replicas_min) + ":" + std::to_string(c.wait.replicas_max);
   j["wait-timeout"] =
       std::to_string(c.wait.timeout_min_ms) + "-" + std::to_string(c.wait.timeout_max_ms);
-  j["print-all-runs"] = Bool(c.print_all_runs);
+  j["print-all-runs"] = MemtierBool(c.print_all_runs);
   // memtier writes these only for a staircase.
   if (c.clients_start > 0) {
     j["clients_start"] = c.clients_start;
@@ -127,6 +123,10 @@ void AddSessionKeys(const Config& c, Json& j) {
 }
 
 }  // namespace
+
+std::string MemtierBool(bool b) {
+  return b ? "true" : "false";
+}
 
 const char* AddressFamilyName(AddressFamily family) {
   switch (family) {

@@ -10,6 +10,8 @@
 
 namespace dfbench::loadgen {
 
+// memtier's JSON flags: the strings "true" and "false".
+std::string MemtierBool(bool b);
 // memtier's words for --ipv4 / --ipv6: "AF_INET", "AF_INET6", "Unspecified".
 const char* AddressFamilyName(AddressFamily family);
 // --data-size-list as memtier prints it: "32:7,64:3".
