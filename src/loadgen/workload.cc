@@ -60,6 +60,7 @@ void AddReplayedSlots(const Config& config, Workload* w) {
 void MakeScanWalk(Workload* w) {
   Slot& start = w->slots[0];
   start.kind = Slot::Kind::kScanStart;
+  start.draws_more = true;
   start.section = "Scan 0s";
   start.type = "SCAN 0";
   const auto& args = start.tmpl->args();
@@ -76,7 +77,7 @@ core::Result<Slot> CommandSlot(const Config& config, const CommandConfig& cmd) {
   auto monitor = ParseMonitorPlaceholder(cmd.text, config.monitor_commands.size());
   if (!monitor) return tl::unexpected(monitor.error());
   if (monitor->kind == MonitorRef::Kind::kAny) {
-    return Slot{.ratio = cmd.ratio, .kind = Slot::Kind::kReplay};
+    return Slot{.ratio = cmd.ratio, .kind = Slot::Kind::kReplay, .draws_more = true};
   }
   auto t =
       monitor->kind == MonitorRef::Kind::kLine
@@ -130,6 +131,8 @@ core::Result<Workload> BuildWorkload(const Config& config) {
       set.tmpl = *protocol::CommandTemplate::Compile(set_text);
       get.tmpl = *protocol::CommandTemplate::Compile(get_text);
     }
+    // Imported items are written whole when sent (ClientWorkload::EncodeImported).
+    set.draws_more = get.draws_more = config.imported != nullptr;
     w.slots.push_back(std::move(set));
     w.slots.push_back(std::move(get));
     // Never in the ratio cycle (ratio 0): ClientWorkload puts WAITs between its requests.
@@ -143,7 +146,8 @@ core::Result<Workload> BuildWorkload(const Config& config) {
   // A fixed value size lays its "$<len>" out in advance; varying sizes write it per request.
   const std::optional<size_t> fixed_data_size = FixedValueSize(config);
   for (Slot& slot : w.slots) {
-    if (slot.kind == Slot::Kind::kWait) continue;  // written by ClientWorkload::EncodeWait
+    // Written whole when sent: a WAIT, an imported item.
+    if (slot.kind == Slot::Kind::kWait || config.imported != nullptr) continue;
     if (slot.tmpl) {
       slot.encoder = protocol::NumberedKeyEncoder::ForTemplate(*slot.tmpl, config.load.key_prefix,
                                                                fixed_data_size);
@@ -256,8 +260,8 @@ Request ClientWorkload::DrawFromMix() {
   if (slots[slot_].kind == Slot::Kind::kSet && config_.expiry_max_s > 0) {
     request.ttl_s = static_cast<uint32_t>(rng_.Between(config_.expiry_min_s, config_.expiry_max_s));
   }
-  if (slots[slot_].kind >= Slot::Kind::kReplay) DrawBeyondMix(slots[slot_], &request);
-  if (imported_ != nullptr) DrawImported(&request);
+  if (slots[slot_].draws_more) [[unlikely]]
+    DrawBeyondMix(slots[slot_], &request);
   return request;
 }
 
@@ -286,6 +290,8 @@ void ClientWorkload::DrawBeyondMix(const Slot& slot, Request* request) {
     const bool continuing = scan_->continuing();
     scan_->Sent(continuing);
     if (continuing) ++request->slot;  // the kScanNext slot follows it
+  } else {
+    DrawImported(request);
   }
 }
 
@@ -297,20 +303,24 @@ std::string_view ClientWorkload::Key(const Request& request) {
 }
 
 void ClientWorkload::Encode(const Request& request, protocol::RequestBuffer* out) {
-  if (request.slot == wait_slot_) [[unlikely]]
-    return EncodeWait(request, out);
-  if (imported_ != nullptr) return EncodeImported(request, out);
+  const Slot& slot = workload_.slots[request.slot];
+  if (!slot.encoder) [[unlikely]]
+    return EncodeUnprepared(request, out);
   const std::string_view data(data_, request.data_size);
   if (request.ttl_s > 0) return EncodeWithTtl(request, out, data);
-  const Slot& slot = workload_.slots[request.slot];
-  if (!slot.encoder) return EncodeUnprepared(request, out);
   slot.encoder->Encode(out, request.key_index, data);
 }
 
 void ClientWorkload::EncodeUnprepared(const Request& request, protocol::RequestBuffer* out) {
-  if (workload_.slots[request.slot].kind == Slot::Kind::kReplayed) {
-    out->append(workload_.replay->requests[request.key_index]);
-    return;
+  switch (workload_.slots[request.slot].kind) {
+    case Slot::Kind::kWait:
+      return EncodeWait(request, out);
+    case Slot::Kind::kReplayed:
+      return out->append(workload_.replay->requests[request.key_index]);
+    case Slot::Kind::kScanNext:
+      break;
+    default:
+      return EncodeImported(request, out);
   }
   // SCAN <cursor> and the SCAN's other arguments.
   args_.clear();

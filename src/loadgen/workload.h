@@ -43,8 +43,12 @@ struct Slot {
   } kind = Kind::kCustom;
   std::optional<protocol::CommandTemplate> tmpl;  // redis only
   // The request's bytes, for the run's key prefix and value size; a request with a TTL is
-  // written by the general encoders instead.
+  // written by the general encoders instead. None: each request is written whole when sent
+  // (a WAIT, a captured command, a SCAN's next step, an imported item).
   std::optional<protocol::NumberedKeyEncoder> encoder;
+  // Its draw needs more than a key and a size: which captured command, whether a SCAN walk
+  // goes on, which imported item.
+  bool draws_more = false;
 };
 
 // __monitor_line@__'s captured commands.
@@ -119,10 +123,11 @@ class ClientWorkload {
   void EncodeWait(const Request& request, protocol::RequestBuffer* out);
   void DrawImported(Request* request);
   void EncodeImported(const Request& request, protocol::RequestBuffer* out);
-  // The kinds beyond the mix (Slot::Kind): which captured command, or whether the SCAN
-  // continues its walk.
+  // What a Slot::draws_more slot adds to the draw: which captured command, whether the SCAN
+  // continues its walk, which imported item.
   void DrawBeyondMix(const Slot& slot, Request* request);
-  // A request whose bytes are not laid out in advance: a captured command, a SCAN <cursor>.
+  // A request of a slot without an encoder: a WAIT, a captured command, a SCAN <cursor>, an
+  // imported item.
   void EncodeUnprepared(const Request& request, protocol::RequestBuffer* out);
   void EncodeWithTtl(const Request& request, protocol::RequestBuffer* out, std::string_view data);
   void FillRandomData();
