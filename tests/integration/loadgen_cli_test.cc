@@ -7,6 +7,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 #include "support/test_server.h"
@@ -16,15 +17,9 @@ namespace dfbench {
 namespace {
 
 using testing::ReadJson;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput Loadgen(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  auto r = core::RunCapture(args, std::chrono::seconds(60));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
 
 size_t Lines(const std::string& s) {
   return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
@@ -48,7 +43,7 @@ TEST(LoadgenCli, BadInputIsOneLineAndExitTwo) {
       {"--tls-protocols", "SSLv3", "--tls"},
   };
   for (const auto& args : cases) {
-    auto out = Loadgen(args);
+    auto out = RunLoadgen(args);
     EXPECT_EQ(out.status.code, 2) << args[0] << ": " << out.err;
     EXPECT_EQ(Lines(out.err), 1u) << args[0] << ": " << out.err;
     EXPECT_TRUE(out.out.empty()) << args[0];
@@ -56,7 +51,7 @@ TEST(LoadgenCli, BadInputIsOneLineAndExitTwo) {
 }
 
 TEST(LoadgenCli, UnreachableServerIsExitFive) {
-  auto out = Loadgen({"-p", std::to_string(testing::FreePort()), "-n", "10"});
+  auto out = RunLoadgen({"-p", std::to_string(testing::FreePort()), "-n", "10"});
   EXPECT_EQ(out.status.code, 5) << out.err;
   EXPECT_EQ(Lines(out.err), 1u) << out.err;
   EXPECT_NE(out.err.find("cannot connect"), std::string::npos) << out.err;
@@ -70,14 +65,14 @@ TEST(LoadgenCli, PasswordProblemsAreExitFive) {
     ASSERT_TRUE(client.Command({"CONFIG", "SET", "requirepass", "sekret"}));
   }
   const std::string port = std::to_string(server->port());
-  auto out = Loadgen({"-p", port, "-n", "10"});
+  auto out = RunLoadgen({"-p", port, "-n", "10"});
   EXPECT_EQ(out.status.code, 5) << out.err;
   EXPECT_EQ(Lines(out.err), 1u) << out.err;
   EXPECT_NE(out.err.find("NOAUTH"), std::string::npos) << out.err;
-  out = Loadgen({"-p", port, "-n", "10", "-a", "wrong"});
+  out = RunLoadgen({"-p", port, "-n", "10", "-a", "wrong"});
   EXPECT_EQ(out.status.code, 5) << out.err;
   EXPECT_EQ(Lines(out.err), 1u) << out.err;
-  out = Loadgen({"-p", port, "-n", "10", "-t", "1", "-c", "2", "-a", "sekret"});
+  out = RunLoadgen({"-p", port, "-n", "10", "-t", "1", "-c", "2", "-a", "sekret"});
   EXPECT_EQ(out.status.code, 0) << out.err;
 }
 
@@ -88,11 +83,11 @@ TEST(LoadgenCli, TheDatabaseOfTheUrlOrSelectDbGetsTheKeys) {
   ASSERT_TRUE(server) << server.error().message;
   ASSERT_TRUE(server->Client().Command({"CONFIG", "SET", "requirepass", "S3cr3tPa55"}));
   const std::string port = std::to_string(server->port());
-  auto out = Loadgen({"-u", "redis://:S3cr3tPa55@127.0.0.1:" + port + "/5", "-t", "1", "-c", "2",
-                      "-n", "50", "--ratio", "1:0", "--progress", "never"});
+  auto out = RunLoadgen({"-u", "redis://:S3cr3tPa55@127.0.0.1:" + port + "/5", "-t", "1", "-c", "2",
+                         "-n", "50", "--ratio", "1:0", "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
-  out = Loadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "3", "-t", "1", "-c", "1", "-n",
-                 "20", "--ratio", "1:0", "--key-prefix", "three-", "--progress", "never"});
+  out = RunLoadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "3", "-t", "1", "-c", "1", "-n",
+                    "20", "--ratio", "1:0", "--key-prefix", "three-", "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   auto client = server->Client();
   ASSERT_TRUE(client.Command({"AUTH", "S3cr3tPa55"}));
@@ -106,7 +101,7 @@ TEST(LoadgenCli, TheDatabaseOfTheUrlOrSelectDbGetsTheKeys) {
   EXPECT_GT(keys_in(3), 0);
   EXPECT_EQ(keys_in(0), 0);
 
-  out = Loadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "99", "-n", "10"});
+  out = RunLoadgen({"-p", port, "-a", "S3cr3tPa55", "--select-db", "99", "-n", "10"});
   EXPECT_EQ(out.status.code, 5) << out.err;
   EXPECT_EQ(Lines(out.err), 1u) << out.err;
   EXPECT_NE(out.err.find("refused database 99"), std::string::npos) << out.err;
@@ -117,8 +112,8 @@ TEST(LoadgenCli, WritesTheTableAndTheJson) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-cli");
   const auto json_path = dir / "report.json";
-  auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
-                      "--json-out-file", json_path.string(), "--progress", "never"});
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
+                         "--json-out-file", json_path.string(), "--progress", "never"});
   EXPECT_EQ(out.status.code, 0) << out.err;
   EXPECT_NE(out.out.find("\nTotals "), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("Avg. Latency"), std::string::npos) << out.out;
@@ -137,9 +132,9 @@ TEST(LoadgenCli, RateLimitingIsTheOpenLoopPerConnection) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-cli");
   const auto json_path = dir / "report.json";
-  auto out = Loadgen({"-h", "127.0.0.1", "-p", std::to_string(server->port()), "-t", "1", "-c", "2",
-                      "-n", "20", "--rate-limiting", "1000", "--json-out-file", json_path.string(),
-                      "--progress", "never"});
+  auto out = RunLoadgen({"-h", "127.0.0.1", "-p", std::to_string(server->port()), "-t", "1", "-c",
+                         "2", "-n", "20", "--rate-limiting", "1000", "--json-out-file",
+                         json_path.string(), "--progress", "never"});
   EXPECT_EQ(out.status.code, 0) << out.err;
   const auto j = ReadJson(json_path);
   ASSERT_TRUE(j.is_object());
@@ -173,9 +168,9 @@ TEST(LoadgenCli, WritesHdrHistogramFilesAsMemtierDoes) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-cli");
   const auto json_path = dir / "report.json";
-  auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
-                      "--ratio", "1:1", "--hdr-file-prefix", (dir / "h").string(),
-                      "--json-out-file", json_path.string(), "--progress", "never"});
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "2", "-n", "100",
+                         "--ratio", "1:1", "--hdr-file-prefix", (dir / "h").string(),
+                         "--json-out-file", json_path.string(), "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   for (const char* stem : {"h_FULL_RUN_1", "h_SET_command_run_1", "h_GET_command_run_1"}) {
     for (const char* ext : {".txt", ".hgrm"}) {
@@ -282,7 +277,7 @@ TEST(LoadgenCli, TermWritesAMarkedReportAndExits130) {
 }
 
 TEST(LoadgenCli, HelpHasExamples) {
-  auto out = Loadgen({"--help"});
+  auto out = RunLoadgen({"--help"});
   EXPECT_EQ(out.status.code, 0);
   EXPECT_NE(out.out.find("Examples:"), std::string::npos);
   EXPECT_NE(out.out.find("--key-pattern"), std::string::npos);
@@ -316,7 +311,7 @@ TEST(LoadgenCli, ReconnectIntervalReopensEachConnectionAfterNRequests) {
   // The connections a run opens, less the one that asked afterwards.
   const auto connections_of = [&](std::vector<std::string> args) {
     const uint64_t before = ConnectionsReceived(*server);
-    auto out = Loadgen(std::move(args));
+    auto out = RunLoadgen(std::move(args));
     EXPECT_EQ(out.status.code, 0) << out.err;
     return ConnectionsReceived(*server) - before - 1;
   };
@@ -341,12 +336,12 @@ TEST(LoadgenCli, ReconnectIntervalReopensEachConnectionAfterNRequests) {
 TEST(LoadgenCli, TakesMemtiersReconnectFlags) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  auto out =
-      Loadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "1", "-n", "5",
-               "--reconnect-on-error", "--max-reconnect-attempts=3",
-               "--reconnect-backoff-factor=1.5", "--connection-timeout=2", "--progress", "never"});
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "1", "-n", "5",
+                         "--reconnect-on-error", "--max-reconnect-attempts=3",
+                         "--reconnect-backoff-factor=1.5", "--connection-timeout=2", "--progress",
+                         "never"});
   EXPECT_EQ(out.status.code, 0) << out.err;
-  out = Loadgen({"--reconnect", "off", "--reconnect-on-error"});
+  out = RunLoadgen({"--reconnect", "off", "--reconnect-on-error"});
   EXPECT_EQ(out.status.code, 2) << out.err;
   EXPECT_NE(out.err.find("--reconnect-on-error contradicts --reconnect off"), std::string::npos)
       << out.err;

@@ -9,6 +9,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
 #include "support/testbed_engines.h"
@@ -17,14 +18,9 @@ namespace dfbench {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Capture;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput Capture(const std::vector<std::string>& args) {
-  auto r = core::RunCapture(args, std::chrono::seconds(60));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
 
 std::vector<std::string> Lines(const fs::path& file) {
   const auto text = core::ReadFile(file);

@@ -7,6 +7,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 #include "support/test_server.h"
@@ -15,15 +16,9 @@ namespace dfbench {
 namespace {
 
 using testing::ReadJson;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput LoadgenRun(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  auto r = core::RunCapture(args, std::chrono::seconds(60));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -57,7 +52,7 @@ TEST(LoadgenOutputs, OutFileTakesTheReportAndStderrHasMemtiersLines) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-out");
   const auto report = dir / "report.txt";
-  auto out = LoadgenRun({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n", "100",
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n", "100",
                          "-o", report.string()});
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_TRUE(out.out.empty()) << out.out;
@@ -72,13 +67,13 @@ TEST(LoadgenOutputs, OutFileTakesTheReportAndStderrHasMemtiersLines) {
   EXPECT_EQ(out.err.rfind(head, 0), 0u) << out.err;
   EXPECT_TRUE(out.err.ends_with(" msec latency\r\n\n")) << out.err;
 
-  out = LoadgenRun(
+  out = RunLoadgen(
       {"-p", std::to_string(server->port()), "-t", "1", "-c", "1", "-n", "10", "-o", "-"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_TRUE(Has(out.out, "ALL STATS")) << out.out;
   EXPECT_EQ(out.err.rfind("Writing results to stdout\n", 0), 0u) << out.err;
 
-  out = LoadgenRun({"-p", std::to_string(server->port()), "-n", "10", "-o",
+  out = RunLoadgen({"-p", std::to_string(server->port()), "-n", "10", "-o",
                     (dir / "no-such-dir" / "r.txt").string()});
   EXPECT_NE(out.status.code, 0);
 }
@@ -88,7 +83,7 @@ TEST(LoadgenOutputs, OutFileTakesTheReportAndStderrHasMemtiersLines) {
 TEST(LoadgenOutputs, SetGetTableHasHitsMissesAndWaits) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
-  auto out = LoadgenRun({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n", "50",
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n", "50",
                          "--ratio", "0:1", "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   const auto header = Row(out.out, "Type");
@@ -123,7 +118,7 @@ TEST(LoadgenOutputs, CommandStatsBreakdownGroupsByName) {
                                         "--progress", "never"};
   auto args = mix;
   args.insert(args.end(), {"--json-out-file", json_path.string()});
-  auto out = LoadgenRun(args);
+  auto out = RunLoadgen(args);
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Rows(out.out, "Lpushs"), 1u) << out.out;
   EXPECT_EQ(Rows(out.out, "Llens"), 1u) << out.out;
@@ -134,13 +129,13 @@ TEST(LoadgenOutputs, CommandStatsBreakdownGroupsByName) {
 
   args = mix;
   args.insert(args.end(), {"--command-stats-breakdown", "line"});
-  out = LoadgenRun(args);
+  out = RunLoadgen(args);
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Rows(out.out, "Lpushs"), 2u) << out.out;
 
   args = mix;
   args.insert(args.end(), {"--command-stats-breakdown", "word"});
-  out = LoadgenRun(args);
+  out = RunLoadgen(args);
   EXPECT_EQ(out.status.code, 2);
   EXPECT_EQ(out.err, "dfbench: invalid --command-stats-breakdown 'word' (use command or line)\n");
 }
@@ -166,7 +161,7 @@ TEST(LoadgenOutputs, ErrorRepliesAreOpsAsMemtierCountsThem) {
                                         "never",
                                         "--json-out-file",
                                         json_path.string()};
-  auto out = LoadgenRun(run);
+  auto out = RunLoadgen(run);
   ASSERT_EQ(out.status.code, 0) << out.err;
   const auto row = Row(out.out, "Nosuchcmds");
   ASSERT_GE(row.size(), 2u) << out.out;
@@ -177,7 +172,7 @@ TEST(LoadgenOutputs, ErrorRepliesAreOpsAsMemtierCountsThem) {
 
   auto apart = run;
   apart.insert(apart.end(), {"--error-replies", "apart"});
-  out = LoadgenRun(apart);
+  out = RunLoadgen(apart);
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Row(out.out, "Nosuchcmds").at(1), "0.00") << out.out;
   j = ReadJson(json_path);
@@ -191,7 +186,7 @@ TEST(LoadgenOutputs, ShowConfigListsMemtiersFields) {
   auto server = TestServer::StartRedis();
   ASSERT_TRUE(server) << server.error().message;
   ASSERT_TRUE(server->Client().Command({"CONFIG", "SET", "requirepass", "sekret"}));
-  auto out = LoadgenRun({"-p", std::to_string(server->port()), "-a", "sekret", "-t", "1", "-c", "1",
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-a", "sekret", "-t", "1", "-c", "1",
                          "-n", "10", "--show-config", "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(out.out.rfind("server = 127.0.0.1\nport = " + std::to_string(server->port()) + "\n", 0),
@@ -215,7 +210,7 @@ TEST(LoadgenOutputs, ShowConfigListsMemtiersFields) {
 
 TEST(LoadgenOutputs, VersionIsMemtiersShapeAndSaysWhatItIs) {
   for (const char* flag : {"-v", "--version"}) {
-    auto out = LoadgenRun({flag});
+    auto out = RunLoadgen({flag});
     EXPECT_EQ(out.status.code, 0) << out.err;
     EXPECT_EQ(out.out.rfind("dfbench-loadgen v=", 0), 0u) << out.out;
     const std::string first = out.out.substr(0, out.out.find('\n'));
@@ -231,7 +226,7 @@ TEST(LoadgenOutputs, DebugShowsConnectionsSetupAndErrors) {
   ASSERT_TRUE(server) << server.error().message;
   ASSERT_TRUE(server->Client().Command({"CONFIG", "SET", "requirepass", "sekret"}));
   const std::string where = "127.0.0.1:" + std::to_string(server->port());
-  auto out = LoadgenRun({"-p", std::to_string(server->port()), "-a", "sekret", "--select-db", "2",
+  auto out = RunLoadgen({"-p", std::to_string(server->port()), "-a", "sekret", "--select-db", "2",
                          "-t", "1", "-c", "2", "-n", "5", "--command", "NOSUCHCMD __key__", "-D",
                          "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
@@ -246,7 +241,7 @@ TEST(LoadgenOutputs, DebugShowsConnectionsSetupAndErrors) {
   }
   EXPECT_FALSE(Has(out.err, "sekret")) << out.err;
 
-  out = LoadgenRun({"-p", std::to_string(server->port()), "-a", "sekret", "-t", "1", "-c", "1",
+  out = RunLoadgen({"-p", std::to_string(server->port()), "-a", "sekret", "-t", "1", "-c", "1",
                     "-n", "5", "--progress", "never"});
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_TRUE(out.err.empty()) << out.err;

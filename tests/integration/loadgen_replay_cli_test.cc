@@ -14,6 +14,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
 
@@ -22,19 +23,10 @@ namespace dfbench::replay_cli {
 namespace {
 
 using json = nlohmann::ordered_json;
+using testing::ReadJsonInOrder;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput LoadgenRun(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  auto r = core::RunCapture(args, std::chrono::seconds(120));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
-
-json ReadJson(const std::filesystem::path& path) {
-  return json::parse(core::ReadFile(path).value_or(""), nullptr, /*allow_exceptions=*/false);
-}
 
 // The server's calls per command since its last CONFIG RESETSTAT ("set" -> 2).
 std::map<std::string, int> Calls(const TestServer& server) {
@@ -94,7 +86,7 @@ class LoadgenReplay : public ::testing::Test {
 
 TEST_F(LoadgenReplay, InTurnSendsEachCapturedCommandOnceInItsOrder) {
   const auto out =
-      LoadgenRun(Args({"-n", "5", "--monitor-input", capture_, "--command", "__monitor_line@__"}));
+      RunLoadgen(Args({"-n", "5", "--monitor-input", capture_, "--command", "__monitor_line@__"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Calls(*server_),
             (std::map<std::string, int>{{"set", 1}, {"rpush", 1}, {"append", 2}, {"get", 1}}));
@@ -108,7 +100,7 @@ TEST_F(LoadgenReplay, InTurnSendsEachCapturedCommandOnceInItsOrder) {
   EXPECT_EQ(list->elements[0].str, "a b");
   EXPECT_EQ(list->elements[1].str, "q\"x");
   // One row per captured command, as memtier counts them; none for the placeholder.
-  const json j = ReadJson(json_);
+  const json j = ReadJsonInOrder(json_);
   const json& all = j["ALL STATS"];
   std::vector<std::string> rows;
   for (auto it = all.begin(); it != all.end(); ++it) {
@@ -120,7 +112,7 @@ TEST_F(LoadgenReplay, InTurnSendsEachCapturedCommandOnceInItsOrder) {
 }
 
 TEST_F(LoadgenReplay, InTurnWrapsAroundTheCapture) {
-  const auto out = LoadgenRun(Args({"-n", "12", "--monitor-input", capture_, "--command",
+  const auto out = RunLoadgen(Args({"-n", "12", "--monitor-input", capture_, "--command",
                                     "__monitor_line@__", "--monitor-pattern", "s"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Calls(*server_),
@@ -128,7 +120,7 @@ TEST_F(LoadgenReplay, InTurnWrapsAroundTheCapture) {
 }
 
 TEST_F(LoadgenReplay, AtRandomSendsOnlyCapturedCommands) {
-  const auto out = LoadgenRun(Args({"-n", "200", "--monitor-input", capture_, "--command",
+  const auto out = RunLoadgen(Args({"-n", "200", "--monitor-input", capture_, "--command",
                                     "__monitor_line@__", "--monitor-pattern", "R"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
   int total = 0;
@@ -142,7 +134,7 @@ TEST_F(LoadgenReplay, AtRandomSendsOnlyCapturedCommands) {
 }
 
 TEST_F(LoadgenReplay, ALinePlaceholderSendsThatCommand) {
-  const auto out = LoadgenRun(Args({"-n", "4", "--monitor-input", capture_, "--command",
+  const auto out = RunLoadgen(Args({"-n", "4", "--monitor-input", capture_, "--command",
                                     "__monitor_line2__", "--command", "__monitor_line5__"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Calls(*server_), (std::map<std::string, int>{{"rpush", 2}, {"get", 2}}));
@@ -179,11 +171,11 @@ class LoadgenScanWalk : public LoadgenReplay {
 
 TEST_F(LoadgenScanWalk, FollowsTheCursorToZeroThenStartsAgain) {
   const int requests = 2 * walk_ + 1;  // two whole walks and the start of a third
-  const auto out = LoadgenRun(Args({"-n", std::to_string(requests), "--command", "SCAN 0 COUNT 10",
+  const auto out = RunLoadgen(Args({"-n", std::to_string(requests), "--command", "SCAN 0 COUNT 10",
                                     "--scan-incremental-iteration"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
   EXPECT_EQ(Calls(*server_), (std::map<std::string, int>{{"scan", requests}}));
-  const json j = ReadJson(json_);
+  const json j = ReadJsonInOrder(json_);
   EXPECT_EQ(j["ALL STATS"]["Scan 0s"]["Count"], 3);
   EXPECT_EQ(j["ALL STATS"]["Scan <cursor>s"]["Count"], requests - 3);
   EXPECT_NE(out.out.find("\nScan <cursor>s "), std::string::npos) << out.out;
@@ -191,10 +183,10 @@ TEST_F(LoadgenScanWalk, FollowsTheCursorToZeroThenStartsAgain) {
 
 TEST_F(LoadgenScanWalk, MaxIterationsCapsEachWalk) {
   const auto out =
-      LoadgenRun(Args({"-n", "10", "--command", "SCAN 0 COUNT 10", "--scan-incremental-iteration",
+      RunLoadgen(Args({"-n", "10", "--command", "SCAN 0 COUNT 10", "--scan-incremental-iteration",
                        "--scan-incremental-max-iterations", "2"}));
   ASSERT_EQ(out.status.code, 0) << out.err;
-  const json j = ReadJson(json_);
+  const json j = ReadJsonInOrder(json_);
   // Walks of SCAN 0 and two continuations: requests 1, 4, 7 and 10 start one.
   EXPECT_EQ(j["ALL STATS"]["Scan 0s"]["Count"], 4);
   EXPECT_EQ(j["ALL STATS"]["Scan <cursor>s"]["Count"], 6);
@@ -222,7 +214,7 @@ TEST_F(LoadgenReplay, RefusesWhatMemtierRefuses) {
   for (const auto& [args, message] : cases) {
     std::vector<std::string> all = {"-p", port};
     all.insert(all.end(), args.begin(), args.end());
-    const auto out = LoadgenRun(all);
+    const auto out = RunLoadgen(all);
     EXPECT_EQ(out.status.code, 2) << message << "\n" << out.err;
     EXPECT_NE(out.err.find(message), std::string::npos) << message << "\n" << out.err;
   }

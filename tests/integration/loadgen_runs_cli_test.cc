@@ -10,6 +10,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
 #include "support/testbed_engines.h"
@@ -21,23 +22,11 @@ namespace {
 
 // In the file's order: the sections' order is memtier's.
 using json = nlohmann::ordered_json;
+using testing::Capture;
+using testing::ReadJsonInOrder;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput Capture(const std::vector<std::string>& args) {
-  auto r = core::RunCapture(args, std::chrono::seconds(120));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
-
-core::CapturedOutput LoadgenRun(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  return Capture(args);
-}
-
-json ReadJson(const std::filesystem::path& path) {
-  return json::parse(core::ReadFile(path).value_or(""), nullptr, /*allow_exceptions=*/false);
-}
 
 size_t Occurrences(const std::string& text, const std::string& part) {
   size_t n = 0;
@@ -64,7 +53,7 @@ TEST(LoadgenRuns, RunCountReportsTheBestTheWorstAndTheAverage) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-runs");
   const auto json_path = dir / "runs.json";
-  const auto out = LoadgenRun({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n",
+  const auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n",
                                "100", "-x", "3", "--json-out-file", json_path.string()});
   ASSERT_EQ(out.status.code, 0) << out.err;
   // Each run on its own connections, announced as memtier does; where the results go, once.
@@ -81,7 +70,7 @@ TEST(LoadgenRuns, RunCountReportsTheBestTheWorstAndTheAverage) {
   EXPECT_LT(worst, avg) << out.out;
   EXPECT_EQ(avg, out.out.rfind("\n\nAGGREGATED")) << out.out;
 
-  const json j = ReadJson(json_path);
+  const json j = ReadJsonInOrder(json_path);
   EXPECT_EQ(Sections(j), kThreeRuns);
   EXPECT_EQ(j["configuration"]["run_count"], 3);
   const json& average = j["AGGREGATED AVERAGE RESULTS (3 runs)"];
@@ -101,13 +90,13 @@ TEST(LoadgenRuns, PrintAllRunsAddsEachRunAndEachRunHasItsHistogramFiles) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-runs");
   const auto json_path = dir / "all.json";
-  const auto out = LoadgenRun({"-p", std::to_string(server->port()), "-t", "1", "-c", "1", "-n",
+  const auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "1", "-n",
                                "50", "-x", "3", "--print-all-runs", "--json-out-file",
                                json_path.string(), "--hdr-file-prefix", (dir / "h").string()});
   ASSERT_EQ(out.status.code, 0) << out.err;
   std::vector<std::string> expected = {"RUN #1 RESULTS", "RUN #2 RESULTS", "RUN #3 RESULTS"};
   expected.insert(expected.end(), kThreeRuns.begin(), kThreeRuns.end());
-  const json j = ReadJson(json_path);
+  const json j = ReadJsonInOrder(json_path);
   EXPECT_EQ(Sections(j), expected);
   for (int run = 1; run <= 3; ++run) {
     const std::string title = "RUN #" + std::to_string(run) + " RESULTS";
@@ -153,7 +142,7 @@ TEST(LoadgenRuns, CtrlCEndsTheSeries) {
   const std::string err = core::ReadFile(stderr_path).value_or("");
   EXPECT_NE(err.find("[RUN #1] Interrupted by user (Ctrl+C)"), std::string::npos) << err;
   EXPECT_EQ(err.find("[RUN #2]"), std::string::npos) << err;
-  const json j = ReadJson(json_path);
+  const json j = ReadJsonInOrder(json_path);
   EXPECT_EQ(Sections(j), (std::vector<std::string>{"BEST RUN RESULTS", "WORST RUN RESULTS",
                                                    "AGGREGATED AVERAGE RESULTS (1 runs)"}));
   EXPECT_EQ(j["AGGREGATED AVERAGE RESULTS (1 runs)"]["Runtime"]["Interrupted"], "true");
@@ -198,9 +187,9 @@ TEST(LoadgenRuns, SectionsHaveMemtiersKeyPaths) {
   ASSERT_EQ(Capture(theirs).status.code, 0);
   std::vector<std::string> ours = args;
   ours.insert(ours.end(), {"--json-out-file", (dir / "ours.json").string()});
-  ASSERT_EQ(LoadgenRun(ours).status.code, 0);
-  const json m = ReadJson(dir / "memtier.json");
-  const json o = ReadJson(dir / "ours.json");
+  ASSERT_EQ(RunLoadgen(ours).status.code, 0);
+  const json m = ReadJsonInOrder(dir / "memtier.json");
+  const json o = ReadJsonInOrder(dir / "ours.json");
   ASSERT_EQ(Sections(o), Sections(m));
   for (const std::string& title : Sections(m)) {
     std::set<std::string> their_paths, our_paths;

@@ -13,6 +13,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "protocol/blocking_client.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_server.h"
@@ -22,15 +23,9 @@ namespace dfbench::staircase_cli {
 namespace {
 
 using json = nlohmann::json;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput Loadgen(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  auto r = core::RunCapture(args, std::chrono::seconds(120));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
 
 uint64_t InfoNumber(protocol::BlockingClient& client, const std::string& section,
                     const std::string& key) {
@@ -52,9 +47,9 @@ TEST(LoadgenStaircase, ClientsJoinStepByStepAndEachSecondCountsThem) {
   std::atomic<bool> done{false};
   core::CapturedOutput out;
   std::thread run([&] {
-    out = Loadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "3", "--clients-start",
-                   "1", "--clients-step", "1", "--step-duration", "1", "--test-time", "3",
-                   "--ratio", "1:1", "--json-out-file", json_path.string()});
+    out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "2", "-c", "3", "--clients-start",
+                      "1", "--clients-step", "1", "--step-duration", "1", "--test-time", "3",
+                      "--ratio", "1:1", "--json-out-file", json_path.string()});
     done = true;
   });
   while (!done) {
@@ -103,8 +98,8 @@ TEST(LoadgenStaircase, WithoutItTheJsonHasNoneOfItsKeys) {
   ASSERT_TRUE(server) << server.error().message;
   const ScopedTempDir dir("loadgen-staircase");
   const auto json_path = dir / "flat.json";
-  const auto out = Loadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n", "10",
-                            "--json-out-file", json_path.string()});
+  const auto out = RunLoadgen({"-p", std::to_string(server->port()), "-t", "1", "-c", "2", "-n",
+                               "10", "--json-out-file", json_path.string()});
   ASSERT_EQ(out.status.code, 0) << out.err;
   const json j = json::parse(core::ReadFile(json_path).value_or(""), nullptr, false);
   EXPECT_FALSE(j["ALL STATS"].contains("Active Clients"));
@@ -140,7 +135,7 @@ TEST(LoadgenStaircase, MemtiersRefusalsAreUsageErrors) {
   for (const Refusal& r : refusals) {
     std::vector<std::string> args = {"-p", "1"};
     args.insert(args.end(), r.args.begin(), r.args.end());
-    const auto out = Loadgen(args);
+    const auto out = RunLoadgen(args);
     EXPECT_EQ(out.status.code, 2) << r.line << "\n" << out.err;
     EXPECT_NE(out.err.find(r.line), std::string::npos) << out.err;
   }

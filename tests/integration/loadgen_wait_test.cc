@@ -11,6 +11,7 @@
 
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "loadgen_run.h"
 #include "support/scoped_temp_dir.h"
 #include "support/test_data.h"
 #include "support/test_server.h"
@@ -19,15 +20,9 @@ namespace dfbench {
 namespace {
 
 using testing::ReadJson;
+using testing::RunLoadgen;
 using testing::ScopedTempDir;
 using testing::TestServer;
-
-core::CapturedOutput WaitLoadgen(std::vector<std::string> args) {
-  args.insert(args.begin(), {LOADGEN_BINARY, "loadgen"});
-  auto r = core::RunCapture(args, std::chrono::seconds(60));
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : core::CapturedOutput{};
-}
 
 // The primary's replica is up once INFO replication shows it online.
 bool ReplicaOnline(const TestServer& primary) {
@@ -62,10 +57,9 @@ TEST(LoadgenWait, ServerRanTheReportsWaitsSetsAndGets) {
   ASSERT_TRUE(ReplicaOnline(*primary));
   const ScopedTempDir dir("loadgen-wait");
   const auto json_path = dir / "report.json";
-  const auto out =
-      WaitLoadgen({"-p", std::to_string(primary->port()), "-t", "2", "-c", "2", "-n", "60",
-                   "--wait-ratio", "1:1", "--num-slaves", "1-1", "--wait-timeout", "0-5",
-                   "--hide-histogram", "--json-out-file", json_path.string()});
+  const auto out = RunLoadgen({"-p", std::to_string(primary->port()), "-t", "2", "-c", "2", "-n",
+                               "60", "--wait-ratio", "1:1", "--num-slaves", "1-1", "--wait-timeout",
+                               "0-5", "--hide-histogram", "--json-out-file", json_path.string()});
   ASSERT_EQ(out.status.code, 0) << out.err;
   const nlohmann::json report = ReadJson(json_path);
   const auto& all = report["ALL STATS"];
@@ -104,7 +98,7 @@ TEST(LoadgenWait, RefusesWhatMemtierRefuses) {
   for (const auto& [flags, says] : cases) {
     std::vector<std::string> args = {"-p", "1", "-n", "1"};
     args.insert(args.end(), flags.begin(), flags.end());
-    const auto out = WaitLoadgen(args);
+    const auto out = RunLoadgen(args);
     EXPECT_EQ(out.status.code, 2) << flags[0] << " " << flags[1] << ": " << out.err;
     EXPECT_NE(out.err.find(says), std::string::npos) << out.err;
     EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
