@@ -202,7 +202,7 @@ ClientWorkload::ClientWorkload(const Config& config, const Workload& workload, i
   for (size_t i = 0; i < workload.slots.size(); ++i) {
     if (workload.slots[i].kind == Slot::Kind::kWait) wait_slot_ = static_cast<uint16_t>(i);
   }
-  if (config.scan_incremental) scan_.emplace(config.scan_max_iterations);
+  if (config.scan_incremental) scan_ = std::make_unique<ScanCursor>(config.scan_max_iterations);
   if (config.random_data) {
     random_data_.resize(workload.data.size());
     FillRandomData();

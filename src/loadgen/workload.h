@@ -110,7 +110,7 @@ class ClientWorkload {
     return DrawFromMix();
   }
   // --scan-incremental-iteration's walk; null without it. The worker feeds it the replies.
-  ScanCursor* scan() { return scan_ ? &*scan_ : nullptr; }
+  ScanCursor* scan() { return scan_.get(); }
   std::string_view Key(const Request& request);
   void Encode(const Request& request, protocol::RequestBuffer* out);
 
@@ -155,7 +155,7 @@ class ClientWorkload {
   uint16_t wait_slot_ = kNoWaitSlot;    // the WAIT slot's index; kNoWaitSlot without WAITs
   uint64_t sets_sent_ = 0;              // counted only with WAITs, for their ratio
   uint64_t waits_sent_ = 0;
-  std::optional<ScanCursor> scan_;
+  std::unique_ptr<ScanCursor> scan_;  // only with a SCAN walk: a client is small without one
 };
 
 }  // namespace dfbench::loadgen
